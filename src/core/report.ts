@@ -1,0 +1,24 @@
+/** What a task hands back to the CLI: findings to render, or text for an informational task. */
+import type { Finding } from "../schemas/finding.ts";
+
+export interface Report {
+  /** The command name printed in the summary line (`slp <command>: ...`). */
+  command: string;
+  findings: Finding[];
+  /** Appended to the summary line when nothing blocks. */
+  note?: string;
+  /** Replaces the computed summary line (e.g. `slp gate: OK (no commits)`). */
+  summary?: string;
+  /** The command's own structured result, for --format json. */
+  data?: unknown;
+  /** Warnings and remarks that are not findings; printed on stderr in text mode. */
+  notes?: string[];
+  /** For informational tasks (rules, explain, tasks): the text to print instead of findings. */
+  text?: string;
+  /** Replaces the exit code computed from findings (tcr's 3). */
+  exitCode?: number;
+}
+
+export function isReport(value: unknown): value is Report {
+  return typeof value === "object" && value !== null && "command" in value && Array.isArray((value as Report).findings);
+}

@@ -1,0 +1,49 @@
+/** String helpers whose exact behaviour the output contract depends on. */
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * Compares two strings by Unicode code point, the order the reference tool
+ * (and Python) sorts by. JavaScript's `<` compares UTF-16 units, which puts
+ * characters above U+FFFF before U+E000-U+FFFF.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  // Without surrogates, UTF-16 order is code point order, and `<` is native.
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // A surrogate half stands for a code point above every BMP unit.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/** Sorts a copy of `items` by code point of `key(item)`; stable. */
+export function sortByText<T>(items: Iterable<T>, key: (item: T) => string = String): T[] {
+  return [...items].sort((a, b) => compareCodePoints(key(a), key(b)));
+}
+
+/** Python's whitespace set for str.split(): ASCII space class plus U+001C-U+001F and Unicode spaces. */
+const PY_WHITESPACE = /[\s\u001c-\u001f\u0085]+/u;
+
+/** Splits on whitespace and re-joins with single spaces, as `" ".join(s.split())`. */
+export function collapseWhitespace(text: string): string {
+  return text.split(PY_WHITESPACE).filter((part) => part !== "").join(" ");
+}
+
+/** Joins with ", " after a code-point sort. */
+export function sortedList(items: Iterable<string>): string {
+  return sortByText(items).join(", ");
+}
+
+/** "1 model" / "2 models". */
+export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : pluralForm}`;
+}

@@ -1,0 +1,93 @@
+/** How YAML and JSON values are compared, keyed and printed across every command. */
+
+/** A value read from YAML or JSON: the only shapes the parsers produce. */
+export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
+export type Mapping = { [key: string]: Value };
+
+export function isMapping(value: unknown): value is Mapping {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+/** A number in the schema sense: booleans are not numbers. */
+export function isNumber(value: unknown): value is number {
+  return typeof value === "number";
+}
+
+import { compareCodePoints } from "./text.ts";
+
+/**
+ * Canonical JSON: sorted keys, no whitespace. Two values with the same
+ * canonical text are the same value for every rule that compares versions
+ * (spec, pre-registration, unit test bodies, test arguments). A number is its
+ * value: `1` and `1.0` are one number, `true` is not a number.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "number") {
+    if (Number.isNaN(value)) return "NaN";
+    if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+    return JSON.stringify(Object.is(value, -0) ? 0 : value);
+  }
+  if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (typeof value === "object") {
+    const entries = Object.keys(value as object)
+      .sort(compareCodePoints)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Mapping)[key])}`);
+    return `{${entries.join(",")}}`;
+  }
+  return JSON.stringify(String(value));
+}
+
+/**
+ * Python's `==` on parsed values: mapping order does not matter, and `1`,
+ * `1.0` and `true` are equal. Used where the reference compares configs by
+ * deep equality rather than by canonical text (G3's bags).
+ */
+export function looseEqual(a: unknown, b: unknown): boolean {
+  const na = typeof a === "boolean" ? Number(a) : a;
+  const nb = typeof b === "boolean" ? Number(b) : b;
+  if (na === nb) return true;
+  if (typeof na === "number" && typeof nb === "number") return Number.isNaN(na) && Number.isNaN(nb) ? false : na === nb;
+  if (Array.isArray(na) && Array.isArray(nb)) {
+    return na.length === nb.length && na.every((item, i) => looseEqual(item, nb[i]));
+  }
+  if (isMapping(na) && isMapping(nb)) {
+    const ka = Object.keys(na);
+    if (ka.length !== Object.keys(nb).length) return false;
+    return ka.every((key) => Object.hasOwn(nb, key) && looseEqual(na[key], nb[key]));
+  }
+  return false;
+}
+
+/**
+ * Python's `str()` of a parsed value, where the text of a value decides
+ * matching (a unit test's `config.meta.edge: true` claims the edge "True").
+ */
+export function pythonStr(value: unknown): string {
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return pythonNumber(value);
+  return pythonRepr(value);
+}
+
+function pythonRepr(value: unknown): string {
+  if (typeof value === "string") return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
+  if (isMapping(value)) {
+    return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
+  }
+  return pythonStr(value);
+}
+
+function pythonNumber(value: number): string {
+  if (Number.isNaN(value)) return "nan";
+  if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
+  return String(value);
+}

@@ -1,0 +1,51 @@
+/**
+ * Files generated from code, committed, and checked for freshness by a test:
+ * the JSON Schemas under schemas/ and the rule table in README.md.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TSchema } from "@sinclair/typebox";
+import { allRules } from "../rules/index.ts";
+import { Config } from "../schemas/config.ts";
+import { Diff } from "../schemas/diff.ts";
+import { Envelope } from "../schemas/envelope.ts";
+import { PreRegistration } from "../schemas/pre-registration.ts";
+import { Spec } from "../schemas/spec.ts";
+
+export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
+  "schemas/spec.schema.json": Spec,
+  "schemas/pre_registration.schema.json": PreRegistration,
+  "schemas/diff.schema.json": Diff,
+  "schemas/envelope.schema.json": Envelope,
+  "schemas/config.schema.json": Config,
+};
+
+const RULES_START = "<!-- rules:start -->";
+const RULES_END = "<!-- rules:end -->";
+
+/** Every generated file's path (repository-relative) and its expected content. */
+export function generatedFiles(root: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const [path, schema] of Object.entries(EXPORTED_SCHEMAS)) {
+    const document = { $schema: "https://json-schema.org/draft/2020-12/schema", ...schema };
+    files.set(path, `${JSON.stringify(document, null, 2)}\n`);
+  }
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  files.set("README.md", replaceBetween(readme, RULES_START, RULES_END, rulesTable()));
+  return files;
+}
+
+/** The rule table: one row per rule, in registry order. */
+export function rulesTable(): string {
+  const rows = allRules.map(
+    (rule) => `| ${rule.code} | \`${rule.name}\` | ${rule.command} | ${rule.severities().join(" + ")} | ${rule.docs.summary} |`,
+  );
+  return ["| Code | Name | Command | Severity | What it checks |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
+}
+
+function replaceBetween(text: string, start: string, end: string, body: string): string {
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`README.md lacks the ${start} ... ${end} markers`);
+  return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
+}

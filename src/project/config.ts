@@ -1,0 +1,62 @@
+/**
+ * Loads `slp.yml` from the repository root. An unknown key is a warning that
+ * names it (a typo must not silently do nothing); a wrong type is exit 2.
+ */
+import { existsSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { ConfigError } from "../core/errors.ts";
+import { isMapping } from "../core/values.ts";
+import { Config } from "../schemas/config.ts";
+import { schemaProblems } from "../schemas/validate.ts";
+import { readText } from "./project.ts";
+import { parseYamlWithPositions } from "./yaml.ts";
+
+export const CONFIG_FILE = "slp.yml";
+
+export interface LoadedConfig {
+  config: Config;
+  /** Where it was read from, relative to the project dir; null when there is none. */
+  file: string | null;
+  warnings: string[];
+}
+
+/** The repository root: the nearest folder at or above `dir` holding `.git`, else `dir`. */
+export function repositoryRoot(dir: string): string {
+  let current = resolve(dir);
+  for (;;) {
+    if (existsSync(join(current, ".git"))) return current;
+    const parent = dirname(current);
+    if (parent === current) return resolve(dir);
+    current = parent;
+  }
+}
+
+/** Reads slp.yml at the repository root of `projectDir`, if there is one. */
+export function loadConfig(projectDir: string): LoadedConfig {
+  const root = repositoryRoot(projectDir);
+  if (!existsSync(join(root, CONFIG_FILE))) return { config: {}, file: null, warnings: [] };
+  const shown = relative(projectDir, join(root, CONFIG_FILE)).split("\\").join("/") || CONFIG_FILE;
+  return parseConfig(readText(root, CONFIG_FILE), shown);
+}
+
+/** Validates the text of an slp.yml (also used for the base commit's copy). */
+export function parseConfig(text: string, file: string, at?: string): LoadedConfig {
+  const parsed = parseYamlWithPositions(text, { file, at });
+  const value = parsed.value ?? {};
+  if (!isMapping(value)) {
+    throw new ConfigError("slp.yml must be a mapping of settings", { file, line: 1, fix: "write key: value settings" });
+  }
+  const warnings: string[] = [];
+  for (const problem of schemaProblems(Config, value, "slp.yml")) {
+    const line = parsed.lineOf(problem.path);
+    if (problem.keyword === "additionalProperties") {
+      for (const key of problem.keys ?? []) {
+        const keyLine = parsed.lineOf([...problem.path, key]);
+        warnings.push(`${file}${keyLine ? `:${keyLine}` : ""}: unknown key '${key}' is ignored; known keys are listed in schemas/config.schema.json`);
+      }
+      continue;
+    }
+    throw new ConfigError(problem.sentence, { file, line, fix: "correct the value's type (see schemas/config.schema.json)" });
+  }
+  return { config: value as Config, file, warnings };
+}

@@ -1,0 +1,256 @@
+/**
+ * The dbt project as data (spec/rules.md §1.1): every yml under the top
+ * folders, the marts `.sql` files, models with their spec, pre-registration,
+ * columns and data tests, and the unit tests. Anything slp cannot read is an
+ * InputError naming the file and, where it can, the line.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { InputError } from "../core/errors.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
+import { readDataTest, type DataTest } from "./tests.ts";
+import { isYamlFile, listFiles, sortPathsBySegments, stem, topDirectories } from "./paths.ts";
+import { parseYaml, parseYamlWithPositions } from "./yaml.ts";
+
+export interface Column {
+  name: string;
+  entry: Mapping;
+  /** `meta.sensitive` / `config.meta.sensitive` is boolean true. */
+  sensitive: boolean;
+}
+
+export interface Model {
+  name: string;
+  /** Project-relative path of the yml that declares it. */
+  file: string;
+  entry: Mapping;
+  /** `meta.spec` or `config.meta.spec`; null when absent. */
+  spec: Value;
+  /** `meta.pre_registration` or `config.meta.pre_registration`; null when absent. */
+  preRegistration: Value;
+  columns: Column[];
+  /** Model-level tests first, then each column's, in column order. */
+  tests: DataTest[];
+  /** Under a marts path by its yml, or a marts `.sql` carries its name. */
+  marts: boolean;
+}
+
+export interface UnitTest {
+  name: string;
+  /** The entry's `model`; "" when missing or falsy. */
+  model: Value;
+  file: string;
+  entry: Mapping;
+}
+
+export interface Project {
+  /** Absolute project directory. */
+  dir: string;
+  /** The project directory as the user gave it, for messages. */
+  dirAsGiven: string;
+  /** Normalised marts paths (trailing slash), in the order given, duplicates kept. */
+  martsPaths: string[];
+  /** Every yml read, in read order (path segments). */
+  ymlFiles: string[];
+  /** Raw text of every yml read. */
+  ymlText: Map<string, string>;
+  /** Every model, by name. */
+  models: Map<string, Model>;
+  /** Unit tests in read order. */
+  unitTests: UnitTest[];
+  /** Stem -> project-relative path of each `.sql` under a marts path. */
+  martsSql: Map<string, string>;
+}
+
+export interface LoadProjectOptions {
+  dir: string;
+  dirAsGiven: string;
+  martsPaths: string[];
+}
+
+/** Reads the project from the filesystem; throws InputError on anything unreadable. */
+export function loadProject(options: LoadProjectOptions): Project {
+  const { dir, martsPaths } = options;
+  const ymlFiles: string[] = [];
+  const sqlFiles: string[] = [];
+  for (const top of topDirectories(martsPaths)) {
+    for (const file of listFiles(dir, top)) {
+      if (isYamlFile(file)) ymlFiles.push(file);
+      else if (file.endsWith(".sql") && martsPaths.some((marts) => file.startsWith(marts))) sqlFiles.push(file);
+    }
+  }
+  const martsSql = new Map<string, string>();
+  for (const file of sortPathsBySegments(sqlFiles)) martsSql.set(stem(file), file);
+
+  const project: Project = {
+    dir,
+    dirAsGiven: options.dirAsGiven,
+    martsPaths,
+    ymlFiles: sortPathsBySegments(ymlFiles),
+    ymlText: new Map(),
+    models: new Map(),
+    unitTests: [],
+    martsSql,
+  };
+  for (const file of project.ymlFiles) {
+    const text = readText(dir, file);
+    project.ymlText.set(file, text);
+    readYmlFile(project, file, text);
+  }
+  return project;
+}
+
+/** Reads a project file as UTF-8 text; InputError when it cannot. */
+export function readText(dir: string, file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, file), "utf8");
+  } catch (error) {
+    throw new InputError(`cannot read ${file}: ${(error as Error).message}`, {
+      file,
+      fix: "check that the file exists and is readable",
+    });
+  }
+  // The lenient decoder marks bad bytes with U+FFFD; only then pay for a strict decode.
+  if (text.includes("\uFFFD")) {
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(join(dir, file)));
+    } catch {
+      throw new InputError(`cannot read ${file}: it is not UTF-8 text`, { file, fix: "save the file as UTF-8" });
+    }
+  }
+  return text;
+}
+
+/** True when a model's yml sits under a marts path or a marts `.sql` has its name. */
+export function isMartsModel(file: string, name: string, martsPaths: readonly string[], martsSql: ReadonlyMap<string, string>): boolean {
+  return martsPaths.some((marts) => file.startsWith(marts)) || martsSql.has(name);
+}
+
+/** The spec, pre-registration or sensitive flag under `meta` or `config.meta`; both at once is ambiguous. */
+export function metaValue(entry: Mapping, key: string, what: string, file: string, text?: string, path: (string | number)[] = []): Value {
+  const meta = isMapping(entry.meta) ? entry.meta : {};
+  const config = isMapping(entry.config) ? entry.config : {};
+  const configMeta = isMapping(config.meta) ? config.meta : {};
+  const direct = meta[key] ?? null;
+  const nested = configMeta[key] ?? null;
+  if (direct !== null && nested !== null) {
+    throw new InputError(`ambiguous: ${what} sets ${key} under both meta and config.meta`, {
+      file,
+      line: text ? lineOf(text, file, [...path, "meta", key]) : undefined,
+      fix: "keep one of the two spellings",
+    });
+  }
+  return direct ?? nested;
+}
+
+// --- internal ---
+
+function readYmlFile(project: Project, file: string, text: string): void {
+  const parsed = parseYaml(text, { file });
+  const document = parsed === null ? {} : parsed;
+  if (!isMapping(document)) {
+    throw new InputError(`${file} is not a yml mapping`, {
+      file,
+      line: 1,
+      fix: "a dbt properties file is a mapping with keys such as version, models and unit_tests",
+    });
+  }
+  const models = listOfEntries(document.models, `models in ${file}`, file, text, ["models"]);
+  models.forEach((entry, index) => readModel(project, file, text, entry, index));
+  const units = listOfEntries(document.unit_tests, `unit_tests in ${file}`, file, text, ["unit_tests"]);
+  units.forEach((entry, index) => {
+    const name = entry.name;
+    if (typeof name !== "string" || name === "") {
+      throw new InputError(`a unit test without a name in ${file}`, {
+        file,
+        line: lineOf(text, file, ["unit_tests", index]),
+        fix: "give every unit test a name:",
+      });
+    }
+    const model = entry.model;
+    project.unitTests.push({ name, model: model ? (model as Value) : "", file, entry });
+  });
+}
+
+function readModel(project: Project, file: string, text: string, entry: Mapping, index: number): void {
+  const path = ["models", index];
+  const name = entry.name;
+  if (typeof name !== "string" || name === "") {
+    throw new InputError(`a model without a name in ${file}`, { file, line: lineOf(text, file, path), fix: "give every model a name:" });
+  }
+  const earlier = project.models.get(name);
+  if (earlier) {
+    throw new InputError(`model ${name} is declared twice: ${earlier.file} and ${file}`, {
+      file,
+      line: lineOf(text, file, path),
+      fix: "keep one declaration of each model",
+    });
+  }
+  const what = `model ${name}`;
+  const spec = metaValue(entry, "spec", what, file, text, path);
+  const preRegistration = metaValue(entry, "pre_registration", what, file, text, path);
+
+  const tests: DataTest[] = readTests(entry, "", `${file}, model ${name}`, file, text, path);
+  const columns: Column[] = [];
+  listOfEntries(entry.columns, `columns of model ${name} in ${file}`, file, text, [...path, "columns"]).forEach((column, i) => {
+    const columnPath = [...path, "columns", i];
+    const columnName = column.name;
+    if (typeof columnName !== "string" || columnName === "") {
+      throw new InputError(`a column without a name in ${file}, model ${name}`, {
+        file,
+        line: lineOf(text, file, columnPath),
+        fix: "give every column a name:",
+      });
+    }
+    const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, file, text, columnPath) === true;
+    columns.push({ name: columnName, entry: column, sensitive });
+    tests.push(...readTests(column, columnName, `${file}, column ${name}.${columnName}`, file, text, columnPath));
+  });
+
+  const marts = isMartsModel(file, name, project.martsPaths, project.martsSql);
+  project.models.set(name, { name, file, entry, spec, preRegistration, columns, tests, marts });
+}
+
+function readTests(entry: Mapping, column: string, where: string, file: string, text: string, path: (string | number)[]): DataTest[] {
+  const tests = entry.tests ?? null;
+  const dataTests = entry.data_tests ?? null;
+  if (tests !== null && dataTests !== null) {
+    throw new InputError(`ambiguous: tests defined twice in ${where} (both tests: and data_tests:)`, {
+      file,
+      line: lineOf(text, file, [...path, "data_tests"]),
+      fix: "keep one list; data_tests: is the dbt >= 1.8 spelling",
+    });
+  }
+  const list = tests ?? dataTests;
+  if (list === null) return [];
+  if (!Array.isArray(list)) {
+    throw new InputError(`tests in ${where} must be a list`, {
+      file,
+      line: lineOf(text, file, [...path, tests !== null ? "tests" : "data_tests"]),
+      fix: "write each test as a list item",
+    });
+  }
+  return list.map((item) => readDataTest(item, column, where, file));
+}
+
+function listOfEntries(value: Value | undefined, what: string, file: string, text: string, path: (string | number)[]): Mapping[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || !value.every(isMapping)) {
+    throw new InputError(`${what} must be a list of entries`, {
+      file,
+      line: lineOf(text, file, path),
+      fix: "write each entry as a list item (- name: ...)",
+    });
+  }
+  return value as Mapping[];
+}
+
+/** The line of a key path, found by re-parsing with positions; only on the error path. */
+function lineOf(text: string, file: string, path: (string | number)[]): number | undefined {
+  try {
+    return parseYamlWithPositions(text, { file }).lineOf(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * Data tests as the gates see them (spec/rules.md §1.2-1.3): one identity
+ * per (model, column, name, arguments), the keys that only change how a test
+ * runs kept apart, and the predicate that tells a test that cannot fail.
+ */
+import { InputError } from "../core/errors.ts";
+import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
+import { displayValue } from "../core/display.ts";
+
+/** Keys that change how a test runs, not what it asserts. */
+export const CONFIG_KEYS = new Set(["enabled", "error_if", "fail_calc", "limit", "severity", "store_failures", "warn_if", "where"]);
+/** Keys that neither assert nor let a test fail; never compared on their own. */
+export const INERT_KEYS = new Set([
+  "tags", "meta", "description", "name", "store_failures_as", "schema", "database", "alias", "group", "docs",
+]);
+/** Threshold keys that can keep a failing test from failing the build. */
+export const DEAD_KEYS = ["error_if", "warn_if", "fail_calc", "limit"] as const;
+/** DEAD_KEYS plus `where`, which hides rows from the test. */
+export const MUTE_KEYS = ["where", ...DEAD_KEYS] as const;
+
+export interface DataTest {
+  /** The test's name as written (`unique`, `dbt_utils.unique_combination_of_columns`). */
+  name: string;
+  /** The column it sits on, or "" for a model-level test. */
+  column: string;
+  /** Config and inert keys, flattened from the test body and `config:`. */
+  config: Mapping;
+  /** Everything else: what the test asserts. */
+  args: Mapping;
+  /** Canonical JSON of `args`: part of the test's identity. */
+  argsKey: string;
+}
+
+/** Reads one item of a `tests:`/`data_tests:` list. `where` says where it is, for messages. */
+export function readDataTest(item: Value, column: string, where: string, file: string): DataTest {
+  let name: string;
+  let body: Mapping;
+  if (typeof item === "string") {
+    name = item;
+    body = {};
+  } else if (isMapping(item) && Object.keys(item).length === 1) {
+    const key = Object.keys(item)[0] as string;
+    const value = item[key] as Value;
+    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file);
+    name = key;
+    body = value ?? {};
+  } else {
+    throw cannotRead(where, item, file);
+  }
+
+  const config: Mapping = {};
+  const args: Mapping = {};
+  const place = (key: string, value: Value) => {
+    if (CONFIG_KEYS.has(key) || INERT_KEYS.has(key)) config[key] = value;
+    else args[key] = value;
+  };
+  for (const [key, value] of Object.entries(body)) {
+    if (key === "arguments") continue;
+    if (key === "config" && isMapping(value)) continue;
+    place(key, value);
+  }
+  const nested = body.config;
+  if (isMapping(nested)) {
+    for (const [key, value] of Object.entries(nested)) {
+      if (Object.hasOwn(body, key)) {
+        throw new InputError(`ambiguous: ${key} of test ${name} in ${where} is given twice (on the test and under config)`, {
+          file,
+          fix: "keep one of the two",
+        });
+      }
+      place(key, value);
+    }
+  }
+  const nestedArgs = body.arguments;
+  if (nestedArgs !== undefined && nestedArgs !== null) {
+    if (!isMapping(nestedArgs)) {
+      throw new InputError(`arguments of ${name} in ${where} must be a mapping`, {
+        file,
+        fix: "write the test's arguments as key: value pairs under arguments:",
+      });
+    }
+    const keys = Object.keys(nestedArgs);
+    const clash = keys.find((key) => Object.hasOwn(args, key));
+    if (keys.length > 0 && clash !== undefined) {
+      throw new InputError(`ambiguous: argument ${clash} of test ${name} in ${where} is given twice (on the test and under arguments)`, {
+        file,
+        fix: "keep one of the two",
+      });
+    }
+    for (const key of keys) args[key] = nestedArgs[key] as Value;
+  }
+  return { name, column, config, args, argsKey: canonicalJson(args) };
+}
+
+function cannotRead(where: string, item: Value, file: string): InputError {
+  return new InputError(`cannot read a test in ${where}: ${displayValue(item)}`, {
+    file,
+    fix: "write a test as its name, or as {name: {argument: value, ...}}",
+  });
+}
+
+/**
+ * Why a test cannot fail the build, or "" when it can (§1.3). `narrowing` is
+ * MUTE_KEYS for T1 (a `where` hides the key's duplicates) and DEAD_KEYS for
+ * new tests and singular tests (a new `where` is I3's business).
+ */
+export function cannotFailReason(config: Mapping, narrowing: readonly string[]): string {
+  if (Object.hasOwn(config, "enabled") && config.enabled !== true) return "it is disabled";
+  const severity = Object.hasOwn(config, "severity") ? config.severity : "error";
+  if (displayValue(severity ?? null).toLowerCase() !== "error") return `its severity is ${displayValue(severity ?? null)}`;
+  const present = narrowing.filter((key) => Object.hasOwn(config, key));
+  return present.length > 0 ? `it sets ${present.join(", ")}` : "";
+}

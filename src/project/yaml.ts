@@ -1,0 +1,245 @@
+/**
+ * The YAML adapter: the only module that imports a YAML library. dbt reads
+ * YAML the way PyYAML's `safe_load` does (YAML 1.1 scalars), so this module
+ * builds a js-yaml schema with PyYAML's own resolver patterns; it refuses
+ * duplicate keys (dbt silently keeps the last one, which hides a mistake).
+ * `yaml` (eemeli) is used only where positions are worth its cost: slp.yml.
+ */
+import {
+  FAILSAFE_SCHEMA,
+  NOT_RESOLVED,
+  Schema,
+  binaryTag,
+  defineScalarTag,
+  loadAll,
+  mergeTag,
+  omapTag,
+  pairsTag,
+  setTag,
+} from "js-yaml";
+import type * as EemeliYaml from "yaml";
+import { InputError } from "../core/errors.ts";
+import type { Value } from "../core/values.ts";
+
+// --- PyYAML's implicit resolvers (lib/yaml/resolver.py), copied as patterns ---
+
+const BOOL_TRUE = new Set(["yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"]);
+const BOOL_FALSE = new Set(["no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"]);
+const INT_PATTERN =
+  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+const FLOAT_PATTERN =
+  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const NULL_VALUES = new Set(["", "~", "null", "Null", "NULL"]);
+const TIMESTAMP_PATTERN =
+  /^(\d{4})-(\d\d?)-(\d\d?)(?:(?:[Tt]|[ \t]+)(\d\d?):(\d\d):(\d\d)(?:\.(\d*))?(?:[ \t]*(Z|[-+]\d\d?(?::\d\d)?))?)?$/;
+const DATE_ONLY = /^\d{4}-\d\d-\d\d$/;
+
+function sexagesimal(text: string): number {
+  return text.split(":").reduce((total, part) => total * 60 + Number(part), 0);
+}
+
+const nullTag = defineScalarTag("tag:yaml.org,2002:null", {
+  implicit: true,
+  implicitFirstChars: ["", "~", "n", "N"],
+  resolve: (source) => (NULL_VALUES.has(source) ? null : NOT_RESOLVED),
+  identify: (value) => value === null,
+});
+
+const boolTag = defineScalarTag("tag:yaml.org,2002:bool", {
+  implicit: true,
+  implicitFirstChars: ["y", "Y", "n", "N", "t", "T", "f", "F", "o", "O"],
+  resolve: (source) => (BOOL_TRUE.has(source) ? true : BOOL_FALSE.has(source) ? false : NOT_RESOLVED),
+  identify: (value) => typeof value === "boolean",
+});
+
+const intTag = defineScalarTag("tag:yaml.org,2002:int", {
+  implicit: true,
+  implicitFirstChars: ["-", "+", ..."0123456789"],
+  resolve: (source) => {
+    if (!INT_PATTERN.test(source)) return NOT_RESOLVED;
+    let text = source.replace(/_/g, "");
+    let sign = 1;
+    if (text[0] === "-" || text[0] === "+") {
+      sign = text[0] === "-" ? -1 : 1;
+      text = text.slice(1);
+    }
+    if (text === "0") return 0;
+    if (text.startsWith("0b")) return sign * parseInt(text.slice(2), 2);
+    if (text.startsWith("0x")) return sign * parseInt(text.slice(2), 16);
+    if (text.startsWith("0")) return sign * parseInt(text, 8);
+    if (text.includes(":")) return sign * sexagesimal(text);
+    return sign * parseInt(text, 10);
+  },
+  identify: (value) => typeof value === "number" && Number.isInteger(value),
+});
+
+const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
+  implicit: true,
+  implicitFirstChars: ["-", "+", ".", ..."0123456789"],
+  resolve: (source) => {
+    if (!FLOAT_PATTERN.test(source)) return NOT_RESOLVED;
+    let text = source.replace(/_/g, "").toLowerCase();
+    let sign = 1;
+    if (text[0] === "-" || text[0] === "+") {
+      sign = text[0] === "-" ? -1 : 1;
+      text = text.slice(1);
+    }
+    if (text === ".inf") return sign * Infinity;
+    if (text === ".nan") return NaN;
+    if (text.includes(":")) return sign * sexagesimal(text);
+    return sign * Number(text.endsWith(".") ? text.slice(0, -1) : text);
+  },
+  identify: (value) => typeof value === "number",
+});
+
+/**
+ * PyYAML turns timestamps into date/datetime objects; dbt renders them as
+ * ISO text (`2024-05-01`, `2024-05-01T08:00:00`). slp keeps that text, so a
+ * date is a string everywhere downstream.
+ */
+const timestampTag = defineScalarTag("tag:yaml.org,2002:timestamp", {
+  implicit: true,
+  implicitFirstChars: [..."0123456789"],
+  resolve: (source) => {
+    if (DATE_ONLY.test(source)) return source;
+    const match = TIMESTAMP_PATTERN.exec(source);
+    if (!match || match[4] === undefined) return NOT_RESOLVED;
+    const [, y, mo, d, h, mi, s, fraction, zone] = match;
+    const pad = (text: string | undefined) => (text ?? "").padStart(2, "0");
+    let text = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${mi}:${s}`;
+    const micros = (fraction ?? "").slice(0, 6).padEnd(6, "0");
+    if (fraction && Number(micros) !== 0) text += `.${micros}`;
+    if (zone === "Z") text += "+00:00";
+    else if (zone) {
+      const [hours = "0", minutes = "00"] = zone.slice(1).split(":");
+      text += `${zone[0]}${hours.padStart(2, "0")}:${minutes}`;
+    }
+    return text;
+  },
+  identify: () => false,
+});
+
+const PYYAML_SAFE_SCHEMA = new Schema([
+  ...FAILSAFE_SCHEMA.tags,
+  nullTag,
+  boolTag,
+  intTag,
+  floatTag,
+  timestampTag,
+  mergeTag,
+  binaryTag,
+  omapTag,
+  pairsTag,
+  setTag,
+]);
+
+/** Where a YAML text came from, for messages: a project-relative path, maybe "at <commit>". */
+export interface YamlSource {
+  /** Path printed in messages. */
+  file: string;
+  /** Appended to the file in messages, e.g. "at 1a2b3c4d". */
+  at?: string;
+}
+
+/**
+ * Parses one YAML document the way dbt reads it. An empty or comments-only
+ * text is `null`. Two documents, a duplicate key, or a syntax error is an
+ * InputError naming the file and line.
+ */
+export function parseYaml(text: string, source: YamlSource): Value {
+  let documents: unknown[];
+  try {
+    documents = loadAll(text, { schema: PYYAML_SAFE_SCHEMA });
+  } catch (error) {
+    throw yamlError(error, text, source);
+  }
+  if (documents.length > 1) {
+    throw new InputError(`${atPrefix(source)}holds ${documents.length} YAML documents, and dbt reads exactly one`, {
+      file: source.file,
+      line: secondDocumentLine(text),
+      fix: "remove the extra `---` document or move it to its own file",
+    });
+  }
+  return (documents[0] ?? null) as Value;
+}
+
+/** "at <commit>, " when the text was read from history; nothing for the working tree. */
+function atPrefix(source: YamlSource): string {
+  return source.at ? `at ${source.at}, ` : "";
+}
+
+function yamlError(error: unknown, text: string, source: YamlSource): InputError {
+  const reason = (error as { reason?: string }).reason ?? (error as Error).message ?? String(error);
+  const mark = (error as { mark?: { line: number; column: number } }).mark;
+  const line = mark ? mark.line + 1 : undefined;
+  let message: string;
+  let fix = "fix the YAML syntax at that line";
+  if (reason === "duplicated mapping key" && mark) {
+    const key = keyAt(text, mark.line, mark.column);
+    message = `${atPrefix(source)}the key ${key ? `'${key}' ` : ""}appears twice in one mapping`;
+    fix = "keep one of the two (dbt would silently use the last one and ignore the first)";
+  } else {
+    message = `${atPrefix(source)}not valid YAML: ${reason.replace(/\s+/g, " ")}${mark ? ` (column ${mark.column + 1})` : ""}`;
+  }
+  if (text.includes("{%") || text.includes("{{")) {
+    message += "; this file contains Jinja, which slp does not render in a yml";
+    fix = "quote the Jinja expression as a string, or move the templated block out of the yml";
+  }
+  return new InputError(message, { file: source.file, line, fix }, { cause: error });
+}
+
+function keyAt(text: string, line: number, column: number): string | undefined {
+  const row = text.split("\n")[line] ?? "";
+  const match = /^\s*(?:-\s+)?(["']?)([^"':]+)\1\s*:/.exec(row.slice(0)) ?? /([^\s{,"':]+)\s*:/.exec(row.slice(column));
+  return match ? (match[2] ?? match[1])?.trim() : undefined;
+}
+
+function secondDocumentLine(text: string): number | undefined {
+  const lines = text.split("\n");
+  let seen = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (/^---(\s|$)/.test(lines[i] ?? "")) {
+      seen++;
+      if (seen === 2 || (seen === 1 && lines.slice(0, i).some((l) => l.trim() && !l.trim().startsWith("#")))) return i + 1;
+    }
+  }
+  return undefined;
+}
+
+// --- positions, for small files where a line in the message is worth it ---
+
+/** A parsed mapping that remembers the line of each key, for config files. */
+export interface PositionedYaml {
+  value: Value;
+  /** 1-based line of the key at `path` (e.g. ["tcr", "steps"]), if present. */
+  lineOf(path: readonly (string | number)[]): number | undefined;
+}
+
+/** Parses with positions (slower; for slp.yml and error messages only). */
+export function parseYamlWithPositions(text: string, source: YamlSource): PositionedYaml {
+  const value = parseYaml(text, source);
+  // Loaded on first use: most runs never need a position, and the library costs ~18 ms to load.
+  const { LineCounter, parseDocument, isMap, isScalar, isSeq } = import.meta.require("yaml") as typeof EemeliYaml;
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { lineCounter, uniqueKeys: false, version: "1.1" });
+  const lineOf = (path: readonly (string | number)[]): number | undefined => {
+    let node: unknown = document.contents;
+    let line: number | undefined;
+    for (const step of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(step));
+        if (!pair) return line;
+        const keyNode = pair.key as EemeliYaml.Node;
+        if (keyNode.range) line = lineCounter.linePos(keyNode.range[0]).line;
+        node = pair.value;
+      } else if (isSeq(node) && typeof step === "number") {
+        const item = node.items[step] as EemeliYaml.Node | undefined;
+        if (!item) return line;
+        if (item.range) line = lineCounter.linePos(item.range[0]).line;
+        node = item;
+      } else return line;
+    }
+    return line;
+  };
+  return { value, lineOf };
+}

@@ -1,0 +1,40 @@
+/** `--format json`: exactly one envelope object on stdout, nothing else (schemas/envelope.schema.json). */
+import { EXIT } from "../core/exit-codes.ts";
+import { exitCodeFor, sortFindings, summaryLine } from "../core/findings.ts";
+import type { Report } from "../core/report.ts";
+import type { SlpError } from "../core/errors.ts";
+import type { Envelope } from "../schemas/envelope.ts";
+import { VERSION } from "../version.ts";
+import type { Rendered } from "./renderers.ts";
+
+export function renderJson(report: Report): Rendered {
+  const exitCode = report.exitCode ?? (report.text !== undefined ? EXIT.ok : exitCodeFor(report.findings));
+  const envelope: Envelope = {
+    command: report.command,
+    version: VERSION,
+    status: exitCode === EXIT.ok ? "ok" : exitCode === EXIT.cannotJudge ? "error" : "blocked",
+    exit_code: exitCode,
+    summary: report.summary ?? summaryLine(report.command, report.findings, report.note),
+    findings: sortFindings(report.findings),
+    data: report.data ?? (report.text !== undefined ? { text: report.text } : null),
+    notes: report.notes ?? [],
+    errors: [],
+  };
+  return { stdout: `${JSON.stringify(envelope, null, 2)}\n`, stderr: "", exitCode };
+}
+
+/** The envelope of a command that could not judge. */
+export function renderJsonError(command: string, error: SlpError, notes: string[] = []): Rendered {
+  const envelope: Envelope = {
+    command,
+    version: VERSION,
+    status: "error",
+    exit_code: EXIT.cannotJudge,
+    summary: `slp ${command}: ERROR`,
+    findings: [],
+    data: null,
+    notes,
+    errors: [{ code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null, fix: error.fix ?? null }],
+  };
+  return { stdout: `${JSON.stringify(envelope, null, 2)}\n`, stderr: "", exitCode: EXIT.cannotJudge };
+}

@@ -1,0 +1,54 @@
+/** I5: one line per proven edge, with the rows its unit test is given and expects. */
+import { collapseWhitespace } from "../../core/text.ts";
+import { isMapping, type Value } from "../../core/values.ts";
+import { edgeClaim, specEdges } from "../shared/unit-gaps.ts";
+import { defineCheckRule } from "../context/check.ts";
+
+export default defineCheckRule({
+  code: "I5",
+  name: "edge-readout",
+  severity: "INFO",
+  docs: {
+    summary: "For each unit test that proves a spec edge: the edge, the test, and how many rows it is given and expects.",
+    rationale:
+      "A machine can check that every edge has a test; only a human can check that the test's expect says what the edge says. This line is where that third reading starts.",
+    enforces: "Stage E step 5: CI prints one line per edge of the spec: the unit test that names it, and how many rows it is given and expects.",
+  },
+  messages: {
+    proven:
+      "edge '{edge}' is proven by unit test '{unit}', given {given} rows and expecting {expected}; the third reading of Stage E asks whether the expect says what the edge says",
+  },
+  run(ctx, report) {
+    for (const model of ctx.martsModels) {
+      const edges = specEdges(ctx, model);
+      if (!edges) continue;
+      const known = new Set(edges.map(collapseWhitespace));
+      for (const unit of ctx.unitTestsOf(model.name)) {
+        const claim = edgeClaim(unit);
+        if (claim === null || !known.has(claim)) continue;
+        report("proven", { file: unit.file, model: model.name }, {
+          edge: claim,
+          unit: unit.name,
+          given: givenRows(unit.entry.given),
+          expected: isMapping(unit.entry.expect) ? rowCount(unit.entry.expect.rows) : "?",
+        });
+      }
+    }
+  },
+});
+
+function givenRows(given: Value | undefined): string {
+  if (!Array.isArray(given)) return "no";
+  const counts = given.filter(isMapping).map((item) => rowCount(item.rows));
+  return counts.length > 0 ? counts.join(" + ") : "no";
+}
+
+/** A rows list counts its items; a CSV or SQL string counts non-blank lines after the header; else unknown. */
+function rowCount(rows: Value | undefined): string {
+  if (Array.isArray(rows)) return String(rows.length);
+  if (typeof rows === "string") {
+    const lines = rows.split(/\r?\n/).filter((line) => line.trim() !== "").length;
+    return String(Math.max(0, lines - 1));
+  }
+  return "?";
+}

@@ -1,0 +1,30 @@
+/** T2: a spec edge no unit test names, or a unit test naming an edge the spec lacks. */
+import { edgeGaps } from "../shared/unit-gaps.ts";
+import { defineCheckRule } from "../context/check.ts";
+
+export const RULE_2 = " (framework Stage C, Rule 2)";
+
+export default defineCheckRule({
+  code: "T2",
+  name: "untested-edge",
+  severity: "BLOCK",
+  docs: {
+    summary: "On a pre-registered marts model: a known edge that no unit test names in config.meta.edge, or a unit test naming an edge the spec does not have.",
+    rationale:
+      "Each edge the Author knows becomes a unit test; the name in config.meta.edge is the only thing that lets a machine tell which test proves which edge.",
+    enforces: "Rule 2: each edge of the spec becomes a unit test with invented rows, naming the edge verbatim in config.meta.edge.",
+  },
+  messages: {
+    untestedEdge: `no unit test names the edge '{edge}' in config.meta.edge; each edge becomes a unit test, and the name is what lets a machine tell which${RULE_2}`,
+    unknownEdge: "unit test '{unit}' names an edge the spec does not have: '{claim}'",
+  },
+  run(ctx, report) {
+    for (const model of ctx.martsModels) {
+      if (model.preRegistration === null) continue;
+      for (const gap of edgeGaps(ctx, model)) {
+        if (gap.kind === "untestedEdge") report("untestedEdge", gap, { edge: gap.edge });
+        else if (gap.kind === "unknownEdge") report("unknownEdge", gap, { unit: gap.unit, claim: gap.claim });
+      }
+    }
+  },
+});

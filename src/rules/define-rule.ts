@@ -1,0 +1,95 @@
+/**
+ * A rule is one file exporting one definition: its code, kebab-case name,
+ * command, severity, docs and messages are data (read by `slp rules`,
+ * `slp explain`, the README table and the registry test); only `run` acts.
+ */
+import { formatNumber } from "../core/numbers.ts";
+import type { Finding, Severity } from "../schemas/finding.ts";
+
+export type Command = "check" | "gate" | "compare";
+
+export interface RuleDocs {
+  /** One line: what the rule blocks or reports. */
+  summary: string;
+  /** Why it matters, in a sentence or two. */
+  rationale: string;
+  /** The framework sentence it enforces, with its section. */
+  enforces: string;
+}
+
+/** A message is its text, or its text with a severity other than the rule's. */
+export type MessageSpec = string | { text: string; severity: Severity };
+export type MessageMap = Record<string, MessageSpec>;
+
+/** Where a finding points. */
+export interface FindingPlace {
+  file: string;
+  model: string;
+  line?: number | null;
+}
+
+export type Reporter<M extends MessageMap> = (
+  messageId: keyof M & string,
+  place: FindingPlace,
+  data?: Record<string, string | number>,
+) => void;
+
+export interface RuleDefinition<Ctx, M extends MessageMap> {
+  code: string;
+  name: string;
+  command: Command;
+  severity: Severity;
+  docs: RuleDocs;
+  messages: M;
+  run(ctx: Ctx, report: Reporter<M>): void | Promise<void>;
+}
+
+export interface Rule<Ctx = unknown, M extends MessageMap = MessageMap> extends RuleDefinition<Ctx, M> {
+  /** Runs the rule and returns its findings in the order it produced them. */
+  findings(ctx: Ctx): Promise<Finding[]>;
+  /** Every severity this rule can emit. */
+  severities(): Severity[];
+}
+
+/** Returns a definer bound to one command's context type. */
+export function ruleDefiner<Ctx>(command: Command) {
+  return function defineRule<const M extends MessageMap>(definition: Omit<RuleDefinition<Ctx, M>, "command">): Rule<Ctx, M> {
+    const rule: RuleDefinition<Ctx, M> = { ...definition, command };
+    return {
+      ...rule,
+      async findings(ctx: Ctx): Promise<Finding[]> {
+        const out: Finding[] = [];
+        await rule.run(ctx, (messageId, place, data = {}) => {
+          const spec = rule.messages[messageId] as MessageSpec;
+          const template = typeof spec === "string" ? spec : spec.text;
+          out.push({
+            severity: typeof spec === "string" ? rule.severity : spec.severity,
+            rule: rule.code,
+            name: rule.name,
+            file: place.file,
+            model: place.model,
+            line: place.line ?? null,
+            message: fillTemplate(template, data),
+          });
+        });
+        return out;
+      },
+      severities(): Severity[] {
+        const all = new Set<Severity>([rule.severity]);
+        for (const spec of Object.values(rule.messages)) all.add(typeof spec === "string" ? rule.severity : spec.severity);
+        return [...all].sort();
+      },
+    };
+  };
+}
+
+/** `{name}` placeholders filled from data; numbers printed the way people write them. */
+export function fillTemplate(template: string, data: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
+    if (!Object.hasOwn(data, key)) throw new Error(`message placeholder {${key}} has no value`);
+    const value = data[key];
+    return typeof value === "number" ? formatNumber(value) : String(value);
+  });
+}
+
+export type AnyRule = Rule<any, any>;

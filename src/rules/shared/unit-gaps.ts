@@ -1,0 +1,84 @@
+/**
+ * The gaps between a marts model's spec and its unit tests that T2, T3 and
+ * I7 report: an edge no unit test names, a unit test naming an edge the spec
+ * lacks, an input a unit test does not mock.
+ */
+import { collapseWhitespace, sortByText } from "../../core/text.ts";
+import { isMapping, isStringList, pythonStr, type Value } from "../../core/values.ts";
+import type { Model, UnitTest } from "../../project/project.ts";
+import { sqlInputs } from "../../project/sql-inputs.ts";
+import type { CheckContext } from "../context/check.ts";
+
+export type UnitGap =
+  | { kind: "untestedEdge"; file: string; model: string; edge: string }
+  | { kind: "unknownEdge"; file: string; model: string; unit: string; claim: string }
+  | { kind: "unmockedInput"; file: string; model: string; unit: string; input: string };
+
+/** The spec's edges, collapsed, when the model is marts with a mapping spec and a list of strings. */
+export function specEdges(ctx: CheckContext, model: Model): string[] | null {
+  const spec = ctx.spec(model);
+  if (!model.marts || !spec || !isStringList(spec.known_edges)) return null;
+  return spec.known_edges;
+}
+
+/** The edge a unit test claims in `config.meta.edge`, collapsed; null when it claims none. */
+export function edgeClaim(unit: UnitTest): string | null {
+  const config = unit.entry.config;
+  const meta = isMapping(config) ? config.meta : undefined;
+  const edge = isMapping(meta) ? meta.edge : undefined;
+  if (edge === undefined || edge === null) return null;
+  return collapseWhitespace(pythonStr(edge));
+}
+
+/** T2's gaps: spec edges without a unit test, then unit tests naming unknown edges. */
+export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
+  const edges = specEdges(ctx, model);
+  if (!edges) return [];
+  // Two edges that collapse to one text are one edge, quoted as last written.
+  const lastWritten = new Map<string, string>();
+  for (const edge of edges) lastWritten.set(collapseWhitespace(edge), edge);
+  const units = ctx.unitTestsOf(model.name);
+  const claims = new Set<string>();
+  for (const unit of units) {
+    const claim = edgeClaim(unit);
+    if (claim !== null) claims.add(claim);
+  }
+  const gaps: UnitGap[] = [];
+  for (const [collapsed, written] of lastWritten) {
+    if (!claims.has(collapsed)) gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, edge: written });
+  }
+  for (const unit of units) {
+    const claim = edgeClaim(unit);
+    if (claim !== null && !lastWritten.has(claim)) {
+      gaps.push({ kind: "unknownEdge", file: unit.file, model: model.name, unit: unit.name, claim });
+    }
+  }
+  return gaps;
+}
+
+/** T3's gaps: for each unit test, each ref/source the model's sql reads that `given` does not mock. */
+export function mockGaps(ctx: CheckContext, model: Model): UnitGap[] {
+  const sqlPath = ctx.project.martsSql.get(model.name);
+  if (!model.marts || sqlPath === undefined) return [];
+  const units = ctx.unitTestsOf(model.name);
+  if (units.length === 0) return [];
+  const inputs = sortByText(sqlInputs(ctx.text(sqlPath)));
+  const gaps: UnitGap[] = [];
+  for (const unit of units) {
+    const mocked = mockedInputs(unit.entry.given);
+    for (const input of inputs) {
+      if (!mocked.has(input)) gaps.push({ kind: "unmockedInput", file: unit.file, model: model.name, unit: unit.name, input });
+    }
+  }
+  return gaps;
+}
+
+function mockedInputs(given: Value | undefined): Set<string> {
+  const mocked = new Set<string>();
+  if (!Array.isArray(given)) return mocked;
+  for (const item of given) {
+    if (!isMapping(item) || item.input === undefined) continue;
+    for (const input of sqlInputs(pythonStr(item.input))) mocked.add(input);
+  }
+  return mocked;
+}

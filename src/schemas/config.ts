@@ -1,0 +1,34 @@
+/**
+ * `slp.yml`, the optional settings file at the repository root. `gate` reads
+ * it from the base commit, so a branch cannot loosen the rules that judge it.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+
+const Path = Type.String({ minLength: 1, description: "must be a path relative to the repository root" });
+
+export const Config = Type.Object(
+  {
+    marts_paths: Type.Optional(
+      Type.Array(Path, {
+        minItems: 1,
+        description: "must list the folders whose models are marts (default [models/marts]); --marts-path replaces it",
+      }),
+    ),
+    protected_paths: Type.Optional(
+      Type.Array(Path, {
+        description:
+          "must list extra paths only a human may change (a trailing / protects a folder), added to the built-in set",
+      }),
+    ),
+    base: Type.Optional(
+      Type.String({ minLength: 1, description: "must name the branch pull requests target (default main)" }),
+    ),
+  },
+  {
+    $id: "config.schema.json",
+    title: "slp.yml",
+    additionalProperties: false,
+    description: "Settings for slp, at the repository root. Every key is optional.",
+  },
+);
+export type Config = Static<typeof Config>;

@@ -1,0 +1,42 @@
+/**
+ * A task is one file exporting one definition: its name, what it does, the
+ * tasks it needs, the shape of its input, and `run`. The CLI derives flags
+ * from the input schema; the runner runs needs first, each once.
+ */
+import type { Static, TObject } from "@sinclair/typebox";
+
+/** What a task can touch of the outside world; the CLI passes the real one, tests a fake. */
+export interface TaskEnvironment {
+  /** The directory relative paths are resolved against. */
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** Diagnostics while a task runs (progress, warnings); never the result. */
+  log(line: string): void;
+}
+
+export interface TaskContext<I> {
+  input: I;
+  /** The result of another task, run at most once per invocation with its default input. */
+  need<R>(task: Task<any, R>): Promise<R>;
+  environment: TaskEnvironment;
+}
+
+export interface Task<S extends TObject = TObject, R = unknown> {
+  name: string;
+  description: string;
+  /** Tasks that run (in parallel) before this one. */
+  needs: readonly Task<any, any>[];
+  /** The input's shape; each property is a CLI flag (`projectDir` -> `--project-dir`). */
+  input: S;
+  /** Output formats beyond text and json that this task renders. */
+  formats?: readonly string[];
+  /** Built-in tasks are slp's; user tasks come from slp.yml or .slp/tasks/. */
+  origin?: "built-in" | "user";
+  /** Left out of `slp tasks` and help: slp's own maintenance tasks. */
+  hidden?: boolean;
+  run(context: TaskContext<Static<S>>): Promise<R> | R;
+}
+
+export function defineTask<S extends TObject, R>(task: Omit<Task<S, R>, "needs"> & { needs?: readonly Task<any, any>[] }): Task<S, R> {
+  return { needs: [], origin: "built-in", ...task };
+}

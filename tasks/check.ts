@@ -1,0 +1,34 @@
+/** `slp check`: the spec, pre-registrations and tests of a dbt project, read from the working tree. */
+import { Type } from "@sinclair/typebox";
+import { plural } from "../src/core/text.ts";
+import type { Report } from "../src/core/report.ts";
+import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { loadProject } from "../src/project/project.ts";
+import { CheckContext } from "../src/rules/context/check.ts";
+import { checkRules } from "../src/rules/index.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+
+export default defineTask({
+  name: "check",
+  description: "Check specs, pre-registrations and tests in the working tree (S1-S5, P1, P2, T1-T3, I5, I7)",
+  input: Type.Object({ projectDir: ProjectDirOption, martsPath: MartsPathOption }),
+  async run({ input, environment }): Promise<Report> {
+    const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
+    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
+    const context = new CheckContext(project);
+    const findings = [];
+    for (const rule of checkRules) findings.push(...(await rule.findings(context)));
+    const martsCount = context.models.filter((model) => model.marts).length;
+    const read = project.models.size;
+    const note = `${martsCount === 0 ? "no model" : plural(martsCount, "model")} in ${resolved.martsPaths.join(", ")}, of ${
+      read === 0 ? "none" : plural(read, "model")
+    } read`;
+    return {
+      command: "check",
+      findings,
+      note,
+      notes: resolved.config.warnings,
+      data: { marts_models: martsCount, models_read: read, marts_paths: resolved.martsPaths },
+    };
+  },
+});

@@ -1,0 +1,47 @@
+/** `slp explain T1`: one rule in full, from its definition. */
+import { Type } from "@sinclair/typebox";
+import { UsageError } from "../src/core/errors.ts";
+import type { Report } from "../src/core/report.ts";
+import type { MessageMap } from "../src/rules/define-rule.ts";
+import { allRules, findRule } from "../src/rules/index.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+
+export default defineTask({
+  name: "explain",
+  description: "Explain one rule: what it checks, why, the framework sentence it enforces, its messages",
+  input: Type.Object({
+    rule: Type.String({ positional: true, metavar: "RULE", description: "a rule code (T1) or name (pk-uniqueness-test)" }),
+  }),
+  run({ input }): Report {
+    const rule = findRule(input.rule);
+    if (!rule) {
+      throw new UsageError(
+        `unknown rule '${input.rule}'; known rules: ${allRules.map((r) => r.code).join(", ")}`,
+        "usage: slp explain RULE",
+      );
+    }
+    const messages = Object.entries(rule.messages as MessageMap).map(([id, spec]) => {
+      const text = typeof spec === "string" ? spec : `[${spec.severity}] ${spec.text}`;
+      return `  ${id}: ${text}`;
+    });
+    const text = [
+      `${rule.code} ${rule.name} (${rule.command}, ${rule.severities().join(" and ")})`,
+      "",
+      rule.docs.summary,
+      "",
+      `Why: ${rule.docs.rationale}`,
+      "",
+      `Enforces: ${rule.docs.enforces}`,
+      "",
+      "Messages:",
+      ...messages,
+      "",
+    ].join("\n");
+    return {
+      command: "explain",
+      findings: [],
+      text,
+      data: { code: rule.code, name: rule.name, command: rule.command, severities: rule.severities(), ...rule.docs, messages: rule.messages },
+    };
+  },
+});

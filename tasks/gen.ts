@@ -1,0 +1,24 @@
+/** `slp gen`: rewrites slp's own generated files (JSON Schemas, README rule table). For slp's developers. */
+import { Type } from "@sinclair/typebox";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Report } from "../src/core/report.ts";
+import { generatedFiles } from "../src/docs/generate.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+
+const ROOT = join(import.meta.dir, "..");
+
+export default defineTask({
+  name: "gen",
+  description: "Regenerate slp's JSON Schemas and README rule table from the code",
+  hidden: true,
+  input: Type.Object({}),
+  run(): Report {
+    const written: string[] = [];
+    for (const [path, content] of generatedFiles(ROOT)) {
+      writeFileSync(join(ROOT, path), content);
+      written.push(path);
+    }
+    return { command: "gen", findings: [], text: written.map((path) => `wrote ${path}\n`).join(""), data: { written } };
+  },
+});
