@@ -1,0 +1,74 @@
+/** The repository tests its own conventions: registries equal folders, rules carry their docs. */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { allRules } from "../src/rules/index.ts";
+import { builtInTasks } from "../tasks/index.ts";
+
+const ROOT = join(import.meta.dir, "..");
+
+describe("rule registry", () => {
+  test("lists exactly the rule files, each in its command's folder under its own name", () => {
+    const files: string[] = [];
+    for (const command of ["check", "gate", "compare"]) {
+      const dir = join(ROOT, "src", "rules", command);
+      for (const file of readdirSync(dir)) if (file.endsWith(".ts")) files.push(`${command}/${file.replace(/\.ts$/, "")}`);
+    }
+    const registered = allRules.map((rule) => `${rule.command}/${rule.name}`);
+    expect([...registered].sort()).toEqual(files.sort());
+  });
+
+  test("codes and names are unique, codes look like S1, names are kebab-case", () => {
+    expect(new Set(allRules.map((rule) => rule.code)).size).toBe(allRules.length);
+    expect(new Set(allRules.map((rule) => rule.name)).size).toBe(allRules.length);
+    for (const rule of allRules) {
+      expect(rule.code).toMatch(/^[A-Z]\d+$/);
+      expect(rule.name).toMatch(/^[a-z]+(-[a-z0-9]+)*$/);
+    }
+  });
+
+  test("every rule documents its summary, rationale and the framework sentence it enforces", () => {
+    for (const rule of allRules) {
+      expect(rule.docs.summary.length).toBeGreaterThan(10);
+      expect(rule.docs.rationale.length).toBeGreaterThan(20);
+      expect(rule.docs.enforces.length).toBeGreaterThan(10);
+      expect(Object.keys(rule.messages).length).toBeGreaterThan(0);
+    }
+  });
+
+  test("INFO-only rules (codes I*) never block, and blocking rules are not named I*", () => {
+    for (const rule of allRules) {
+      if (rule.code.startsWith("I")) expect(rule.severities()).toEqual(["INFO"]);
+      else expect(rule.severities()).toContain("BLOCK");
+    }
+  });
+});
+
+describe("task registry", () => {
+  test("lists exactly the task files", () => {
+    const files = readdirSync(join(ROOT, "tasks"))
+      .filter((file) => file.endsWith(".ts") && file !== "index.ts")
+      .map((file) => file.replace(/\.ts$/, ""));
+    expect(builtInTasks.map((task) => task.name).sort()).toEqual(files.sort());
+  });
+});
+
+describe("adapters", () => {
+  /** Each third-party package, and the one module allowed to import it. */
+  const ADAPTERS: Record<string, string[]> = {
+    "js-yaml": ["src/project/yaml.ts"],
+    yaml: ["src/project/yaml.ts"],
+  };
+
+  test("third-party packages are imported only by their adapter (TypeBox excepted)", () => {
+    const offenders: string[] = [];
+    for (const file of new Bun.Glob("{src,tasks}/**/*.ts").scanSync(ROOT)) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      for (const [pkg, allowed] of Object.entries(ADAPTERS)) {
+        const imports = new RegExp(`(from\\s+|require\\(|import\\()["']${pkg.replace(/[/.@]/g, "\\$&")}["']`);
+        if (imports.test(text) && !allowed.includes(file)) offenders.push(`${file} imports ${pkg}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

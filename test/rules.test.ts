@@ -1,0 +1,69 @@
+/**
+ * Every rule against its fixture folders: each rule has a case that fires and
+ * one that stays silent, and each case's output equals its `expected` file.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { allRules } from "../src/rules/index.ts";
+import type { AnyRule } from "../src/rules/define-rule.ts";
+import { runMain } from "./support/cli.ts";
+import { fixtureCases, readExpected, ruleFixtureDirs, UPDATE, writeExpected, type FixtureCase } from "./support/fixtures.ts";
+import { buildHistory } from "./support/git-repo.ts";
+import { tempDir } from "./support/temp.ts";
+
+function defaultArgs(rule: AnyRule, fixture: FixtureCase): string[] {
+  if (rule.command === "gate") return ["gate", "--base", "main"];
+  if (rule.command === "compare") {
+    const diffs = readdirSync(join(fixture.dir, "diff")).filter((file) => file.endsWith(".json")).sort();
+    return ["compare", ...diffs.map((file) => `diff/${file}`)];
+  }
+  return [rule.command];
+}
+
+async function runCase(rule: AnyRule, fixture: FixtureCase) {
+  const args = fixture.args ?? defaultArgs(rule, fixture);
+  if (!fixture.history) return runMain(args, fixture.dir);
+  using repo = tempDir("slp-fixture-");
+  buildHistory(repo.path, fixture.dir);
+  return runMain(args, repo.path);
+}
+
+/** The rule codes of the findings in a text report. */
+function rulesIn(stdout: string): Set<string> {
+  return new Set([...stdout.matchAll(/\t\[([A-Z]+\d+)\]$/gm)].map((match) => match[1] as string));
+}
+
+test("every fixture folder names a registered rule", () => {
+  const codes = new Set(allRules.map((rule) => rule.code));
+  expect(ruleFixtureDirs().filter((dir) => !codes.has(dir))).toEqual([]);
+});
+
+for (const rule of allRules) {
+  describe(`${rule.code} ${rule.name}`, () => {
+    const cases = fixtureCases(rule.code);
+
+    test("has a case that fires and a case that stays silent", () => {
+      expect(cases.some((c) => c.kind === "fires")).toBe(true);
+      expect(cases.some((c) => c.kind === "silent")).toBe(true);
+    });
+
+    for (const fixture of cases) {
+      test(`${fixture.kind}: ${fixture.name}`, async () => {
+        const result = await runCase(rule, fixture);
+        const found = rulesIn(result.stdout);
+        if (fixture.kind === "fires") expect(found.has(rule.code)).toBe(true);
+        else expect(found.has(rule.code)).toBe(false);
+        const expected = readExpected(fixture.dir);
+        if (UPDATE || !expected) {
+          writeExpected(fixture.dir, result, expected?.stderr !== null && expected?.stderr !== undefined);
+          if (!UPDATE) throw new Error(`${fixture.dir}/expected was missing; it has been written, review it`);
+          return;
+        }
+        expect(result.stdout).toBe(expected.stdout);
+        if (expected.stderr !== null) expect(result.stderr).toBe(expected.stderr);
+        expect(result.exitCode).toBe(expected.exitCode);
+      });
+    }
+  });
+}

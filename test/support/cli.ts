@@ -1,0 +1,43 @@
+/** Runs slp in-process (main) or as a real subprocess, capturing stdout, stderr and the exit code. */
+import { join } from "node:path";
+import { main } from "../../src/cli.ts";
+
+export interface CliResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** The environment every test runs slp with: no colour, UTC, no inherited SLP_ settings. */
+export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("SLP_") && !key.startsWith("GIT_")) env[key] = value;
+  }
+  return { ...env, NO_COLOR: "1", TZ: "UTC", ...extra };
+}
+
+/** `main(argv, io)` in this process, with `cwd` as the working directory. */
+export async function runMain(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const exitCode = await main(argv, {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    cwd,
+    env: testEnv(env),
+  });
+  return { stdout, stderr, exitCode };
+}
+
+export const CLI_ENTRY = join(import.meta.dir, "..", "..", "src", "cli.ts");
+
+/** The real CLI as a subprocess: `bun src/cli.ts ...args`. */
+export function runCli(argv: string[], cwd: string, env: Record<string, string> = {}): CliResult {
+  const result = Bun.spawnSync([process.execPath, CLI_ENTRY, ...argv], { cwd, env: testEnv(env), stdout: "pipe", stderr: "pipe" });
+  return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode ?? -1 };
+}

@@ -1,0 +1,76 @@
+/**
+ * Builds real git repositories for tests with the git CLI: fixed author and
+ * dates so every sha is the same on every machine. slp itself never needs
+ * the git binary; the tests use it to make histories the way users do.
+ */
+import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+
+export const FIXED_AUTHOR = { name: "Agent Smith", email: "agent@example.com" };
+
+export function git(cwd: string, args: string[], env: Record<string, string> = {}): string {
+  const result = Bun.spawnSync(["git", ...args], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: cwd,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_AUTHOR_NAME: FIXED_AUTHOR.name,
+      GIT_AUTHOR_EMAIL: FIXED_AUTHOR.email,
+      GIT_COMMITTER_NAME: FIXED_AUTHOR.name,
+      GIT_COMMITTER_EMAIL: FIXED_AUTHOR.email,
+      ...env,
+    },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
+  return result.stdout.toString().trim();
+}
+
+/** `git init` on branch main, with a fixed identity. */
+export function initRepo(dir: string): void {
+  git(dir, ["init", "-q", "-b", "main"]);
+  git(dir, ["config", "user.name", FIXED_AUTHOR.name]);
+  git(dir, ["config", "user.email", FIXED_AUTHOR.email]);
+  git(dir, ["config", "commit.gpgsign", "false"]);
+}
+
+let clock = 0;
+/** Commits everything in the work tree with a fixed, increasing date. */
+export function commitAll(dir: string, message: string, author = FIXED_AUTHOR): string {
+  git(dir, ["add", "-A"]);
+  clock += 60;
+  const date = `${1_767_225_600 + clock} +0000`;
+  git(dir, ["commit", "-q", "--allow-empty", "-m", message], {
+    GIT_AUTHOR_NAME: author.name,
+    GIT_AUTHOR_EMAIL: author.email,
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  });
+  return git(dir, ["rev-parse", "HEAD"]);
+}
+
+/** Replaces the work tree (everything but .git) with a copy of `source`. */
+export function replaceTree(dir: string, source: string): void {
+  for (const entry of readdirSync(dir)) if (entry !== ".git") rmSync(join(dir, entry), { recursive: true, force: true });
+  if (existsSync(source)) cpSync(source, dir, { recursive: true });
+}
+
+/**
+ * A pull request history from fixture trees: `before/` committed on main,
+ * then a branch `pr` with one commit per `mid*` folder (sorted) and `after/`.
+ */
+export function buildHistory(repo: string, caseDir: string): void {
+  initRepo(repo);
+  replaceTree(repo, join(caseDir, "before"));
+  commitAll(repo, "main: before");
+  git(repo, ["checkout", "-q", "-b", "pr"]);
+  const mids = readdirSync(caseDir).filter((entry) => /^mid\d*$/.test(entry)).sort();
+  for (const mid of mids) {
+    replaceTree(repo, join(caseDir, mid));
+    commitAll(repo, `pr: ${mid}`);
+  }
+  replaceTree(repo, join(caseDir, "after"));
+  commitAll(repo, "pr: after");
+}
