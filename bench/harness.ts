@@ -1,0 +1,52 @@
+/**
+ * How benchmarks are measured: the real CLI as a subprocess, wall time of
+ * whole runs (process start included), several runs, median and min quoted.
+ * Budgets are printed next to the figures; they are never asserted in tests.
+ */
+import { join } from "node:path";
+
+export const CLI = join(import.meta.dir, "..", "src", "cli.ts");
+
+export interface Benchmark {
+  name: string;
+  /** What the issue allows, in milliseconds of wall time. */
+  budgetMs: number;
+  /** Prepares inputs once; returns the command to time and where to run it. */
+  setup(workDir: string): Promise<{ argv: string[]; cwd: string }> | { argv: string[]; cwd: string };
+  /** Expected exit code of the timed command (a benchmark of a failing run measures nothing). */
+  expectExit?: number;
+  runs?: number;
+}
+
+export interface Measurement {
+  name: string;
+  budgetMs: number;
+  runsMs: number[];
+  medianMs: number;
+  minMs: number;
+}
+
+export function time(argv: string[], cwd: string, expectExit = 0): number {
+  const start = performance.now();
+  const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const elapsed = performance.now() - start;
+  if (result.exitCode !== expectExit) {
+    throw new Error(`${argv.join(" ")} exited ${result.exitCode}, expected ${expectExit}:\n${result.stderr.toString().slice(0, 2000)}`);
+  }
+  return elapsed;
+}
+
+export async function measure(benchmark: Benchmark, workDir: string): Promise<Measurement> {
+  const { argv, cwd } = await benchmark.setup(workDir);
+  time(argv, cwd, benchmark.expectExit); // warm the OS file cache; not counted
+  const runsMs: number[] = [];
+  for (let i = 0; i < (benchmark.runs ?? 7); i++) runsMs.push(time(argv, cwd, benchmark.expectExit));
+  const sorted = [...runsMs].sort((a, b) => a - b);
+  return {
+    name: benchmark.name,
+    budgetMs: benchmark.budgetMs,
+    runsMs,
+    medianMs: sorted[Math.floor(sorted.length / 2)] as number,
+    minMs: sorted[0] as number,
+  };
+}
