@@ -95,7 +95,7 @@ export function loadProject(options: LoadProjectOptions): Project {
   for (const file of project.ymlFiles) {
     const text = readText(dir, file);
     project.ymlText.set(file, text);
-    readYmlFile(project, file, text);
+    addDeclarations(project, file, text);
   }
   return project;
 }
@@ -144,48 +144,70 @@ export function metaValue(entry: Mapping, key: string, what: string, file: strin
   return direct ?? nested;
 }
 
-// --- internal ---
+/** What one yml file declares: its models (without the marts flag) and unit tests, in file order. */
+export interface Declarations {
+  models: Omit<Model, "marts">[];
+  unitTests: UnitTest[];
+}
 
-function readYmlFile(project: Project, file: string, text: string): void {
-  const parsed = parseYaml(text, { file });
+/**
+ * Reads one yml's text into declarations, refusing every shape slp cannot
+ * judge (§1.1-1.2). `at` names the commit when the text comes from history.
+ */
+export function readDeclarations(file: string, text: string, at?: string): Declarations {
+  const parsed = parseYaml(text, { file, at });
   const document = parsed === null ? {} : parsed;
+  const where = at ? `${file} at ${at}` : file;
   if (!isMapping(document)) {
-    throw new InputError(`${file} is not a yml mapping`, {
+    throw new InputError(`${where} is not a yml mapping`, {
       file,
       line: 1,
       fix: "a dbt properties file is a mapping with keys such as version, models and unit_tests",
     });
   }
-  const models = listOfEntries(document.models, `models in ${file}`, file, text, ["models"]);
-  models.forEach((entry, index) => readModel(project, file, text, entry, index));
-  const units = listOfEntries(document.unit_tests, `unit_tests in ${file}`, file, text, ["unit_tests"]);
-  units.forEach((entry, index) => {
-    const name = entry.name;
-    if (typeof name !== "string" || name === "") {
-      throw new InputError(`a unit test without a name in ${file}`, {
-        file,
-        line: lineOf(text, file, ["unit_tests", index]),
-        fix: "give every unit test a name:",
-      });
-    }
-    const model = entry.model;
-    project.unitTests.push({ name, model: model ? (model as Value) : "", file, entry });
-  });
+  const models = listOfEntries(document.models, `models in ${where}`, file, text, ["models"]).map((entry, index) =>
+    readModel(file, text, entry, index),
+  );
+  const unitTests = listOfEntries(document.unit_tests, `unit_tests in ${where}`, file, text, ["unit_tests"]).map(
+    (entry, index): UnitTest => {
+      const name = entry.name;
+      if (typeof name !== "string" || name === "") {
+        throw new InputError(`a unit test without a name in ${where}`, {
+          file,
+          line: lineOf(text, file, ["unit_tests", index]),
+          fix: "give every unit test a name:",
+        });
+      }
+      return { name, model: entry.model ? (entry.model as Value) : "", file, entry };
+    },
+  );
+  return { models, unitTests };
 }
 
-function readModel(project: Project, file: string, text: string, entry: Mapping, index: number): void {
+// --- internal ---
+
+/** Check refuses a model declared twice (gate, reading history, keeps the later one). */
+function addDeclarations(project: Project, file: string, text: string): void {
+  const declarations = readDeclarations(file, text);
+  declarations.models.forEach((model, index) => {
+    const earlier = project.models.get(model.name);
+    if (earlier) {
+      throw new InputError(`model ${model.name} is declared twice: ${earlier.file} and ${file}`, {
+        file,
+        line: lineOf(text, file, ["models", index]),
+        fix: "keep one declaration of each model",
+      });
+    }
+    project.models.set(model.name, { ...model, marts: isMartsModel(file, model.name, project.martsPaths, project.martsSql) });
+  });
+  project.unitTests.push(...declarations.unitTests);
+}
+
+function readModel(file: string, text: string, entry: Mapping, index: number): Omit<Model, "marts"> {
   const path = ["models", index];
   const name = entry.name;
   if (typeof name !== "string" || name === "") {
     throw new InputError(`a model without a name in ${file}`, { file, line: lineOf(text, file, path), fix: "give every model a name:" });
-  }
-  const earlier = project.models.get(name);
-  if (earlier) {
-    throw new InputError(`model ${name} is declared twice: ${earlier.file} and ${file}`, {
-      file,
-      line: lineOf(text, file, path),
-      fix: "keep one declaration of each model",
-    });
   }
   const what = `model ${name}`;
   const spec = metaValue(entry, "spec", what, file, text, path);
@@ -208,8 +230,7 @@ function readModel(project: Project, file: string, text: string, entry: Mapping,
     tests.push(...readTests(column, columnName, `${file}, column ${name}.${columnName}`, file, text, columnPath));
   });
 
-  const marts = isMartsModel(file, name, project.martsPaths, project.martsSql);
-  project.models.set(name, { name, file, entry, spec, preRegistration, columns, tests, marts });
+  return { name, file, entry, spec, preRegistration, columns, tests };
 }
 
 function readTests(entry: Mapping, column: string, where: string, file: string, text: string, path: (string | number)[]): DataTest[] {
