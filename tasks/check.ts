@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { plural } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { ParseCache } from "../src/project/cache.ts";
 import { loadProject } from "../src/project/project.ts";
 import { CheckContext } from "../src/rules/context/check.ts";
 import { checkRules } from "../src/rules/index.ts";
@@ -14,7 +15,12 @@ export default defineTask({
   input: Type.Object({ projectDir: ProjectDirOption, martsPath: MartsPathOption }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
+    const project = loadProject({
+      dir: resolved.dir,
+      dirAsGiven: resolved.dirAsGiven,
+      martsPaths: resolved.martsPaths,
+      cache: ParseCache.open(resolved.dir, environment.env),
+    });
     const context = new CheckContext(project);
     const findings = [];
     for (const rule of checkRules) findings.push(...(await rule.findings(context)));
