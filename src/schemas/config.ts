@@ -23,6 +23,19 @@ export const Config = Type.Object(
     base: Type.Optional(
       Type.String({ minLength: 1, description: "must name the branch pull requests target (default main)" }),
     ),
+    tcr: Type.Optional(
+      Type.Object(
+        {
+          steps: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, description: "must name a task" }), {
+              minItems: 1,
+              description: "must list the tasks the loop runs, in order (default [check, gate, unit])",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: "must configure the TCR loop (slp tcr)" },
+      ),
+    ),
   },
   {
     $id: "config.schema.json",
