@@ -36,6 +36,13 @@ export const Config = Type.Object(
         { additionalProperties: false, description: "must configure the TCR loop (slp tcr)" },
       ),
     ),
+    tasks: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.String({ minLength: 1, description: "must be a shell command (run with Bun Shell at the repository root)" }),
+        { description: "must map each task name to the shell command it runs; `slp run <name>` runs it" },
+      ),
+    ),
   },
   {
     $id: "config.schema.json",
