@@ -106,7 +106,9 @@ export function readText(dir: string, file: string): string {
   try {
     text = readFileSync(join(dir, file), "utf8");
   } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as Error).message}`, {
+    // The path leads the error line (`file: message`); the system message may hold an absolute path, so it is cut to its code.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read the file${code ? ` (${code})` : ""}`, {
       file,
       fix: "check that the file exists and is readable",
     });
@@ -116,7 +118,7 @@ export function readText(dir: string, file: string): string {
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(join(dir, file)));
     } catch {
-      throw new InputError(`cannot read ${file}: it is not UTF-8 text`, { file, fix: "save the file as UTF-8" });
+      throw new InputError("the file is not UTF-8 text", { file, fix: "save it as UTF-8" });
     }
   }
   return text;
@@ -150,19 +152,19 @@ function readYmlFile(project: Project, file: string, text: string): void {
   const parsed = parseYaml(text, { file });
   const document = parsed === null ? {} : parsed;
   if (!isMapping(document)) {
-    throw new InputError(`${file} is not a yml mapping`, {
+    throw new InputError(`the file is not a yml mapping: its top level is ${kindOf(document)}`, {
       file,
       line: 1,
       fix: "a dbt properties file is a mapping with keys such as version, models and unit_tests",
     });
   }
-  const models = listOfEntries(document.models, `models in ${file}`, file, text, ["models"]);
+  const models = listOfEntries(document.models, "models", file, text, ["models"]);
   models.forEach((entry, index) => readModel(project, file, text, entry, index));
-  const units = listOfEntries(document.unit_tests, `unit_tests in ${file}`, file, text, ["unit_tests"]);
+  const units = listOfEntries(document.unit_tests, "unit_tests", file, text, ["unit_tests"]);
   units.forEach((entry, index) => {
     const name = entry.name;
     if (typeof name !== "string" || name === "") {
-      throw new InputError(`a unit test without a name in ${file}`, {
+      throw new InputError("a unit test without a name", {
         file,
         line: lineOf(text, file, ["unit_tests", index]),
         fix: "give every unit test a name:",
@@ -177,7 +179,7 @@ function readModel(project: Project, file: string, text: string, entry: Mapping,
   const path = ["models", index];
   const name = entry.name;
   if (typeof name !== "string" || name === "") {
-    throw new InputError(`a model without a name in ${file}`, { file, line: lineOf(text, file, path), fix: "give every model a name:" });
+    throw new InputError("a model without a name", { file, line: lineOf(text, file, path), fix: "give every model a name:" });
   }
   const earlier = project.models.get(name);
   if (earlier) {
@@ -191,13 +193,13 @@ function readModel(project: Project, file: string, text: string, entry: Mapping,
   const spec = metaValue(entry, "spec", what, file, text, path);
   const preRegistration = metaValue(entry, "pre_registration", what, file, text, path);
 
-  const tests: DataTest[] = readTests(entry, "", `${file}, model ${name}`, file, text, path);
+  const tests: DataTest[] = readTests(entry, "", `model ${name}`, file, text, path);
   const columns: Column[] = [];
-  listOfEntries(entry.columns, `columns of model ${name} in ${file}`, file, text, [...path, "columns"]).forEach((column, i) => {
+  listOfEntries(entry.columns, `columns of model ${name}`, file, text, [...path, "columns"]).forEach((column, i) => {
     const columnPath = [...path, "columns", i];
     const columnName = column.name;
     if (typeof columnName !== "string" || columnName === "") {
-      throw new InputError(`a column without a name in ${file}, model ${name}`, {
+      throw new InputError(`a column without a name in model ${name}`, {
         file,
         line: lineOf(text, file, columnPath),
         fix: "give every column a name:",
@@ -205,7 +207,7 @@ function readModel(project: Project, file: string, text: string, entry: Mapping,
     }
     const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, file, text, columnPath) === true;
     columns.push({ name: columnName, entry: column, sensitive });
-    tests.push(...readTests(column, columnName, `${file}, column ${name}.${columnName}`, file, text, columnPath));
+    tests.push(...readTests(column, columnName, `column ${name}.${columnName}`, file, text, columnPath));
   });
 
   const marts = isMartsModel(file, name, project.martsPaths, project.martsSql);
@@ -216,7 +218,7 @@ function readTests(entry: Mapping, column: string, where: string, file: string, 
   const tests = entry.tests ?? null;
   const dataTests = entry.data_tests ?? null;
   if (tests !== null && dataTests !== null) {
-    throw new InputError(`ambiguous: tests defined twice in ${where} (both tests: and data_tests:)`, {
+    throw new InputError(`ambiguous: tests defined twice on ${where} (both tests: and data_tests:)`, {
       file,
       line: lineOf(text, file, [...path, "data_tests"]),
       fix: "keep one list; data_tests: is the dbt >= 1.8 spelling",
@@ -225,13 +227,31 @@ function readTests(entry: Mapping, column: string, where: string, file: string, 
   const list = tests ?? dataTests;
   if (list === null) return [];
   if (!Array.isArray(list)) {
-    throw new InputError(`tests in ${where} must be a list`, {
+    throw new InputError(`tests on ${where} must be a list`, {
       file,
       line: lineOf(text, file, [...path, tests !== null ? "tests" : "data_tests"]),
       fix: "write each test as a list item",
     });
   }
-  return list.map((item) => readDataTest(item, column, where, file));
+  const key = tests !== null ? "tests" : "data_tests";
+  return list.map((item, index) => {
+    try {
+      return readDataTest(item, column, where, file);
+    } catch (error) {
+      // tests.ts reads items from git blobs too and knows no lines; the line is found here, on the error path only.
+      if (!(error instanceof InputError) || error.line !== undefined) throw error;
+      throw new InputError(error.message, { file, line: lineOf(text, file, [...path, key, index]), fix: error.fix });
+    }
+  });
+}
+
+/** "a list", "a string": what a yml's top level is instead of a mapping. */
+function kindOf(value: Value): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "a boolean";
+  return "not a mapping";
 }
 
 function listOfEntries(value: Value | undefined, what: string, file: string, text: string, path: (string | number)[]): Mapping[] {
