@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { sortFindings, summaryLine } from "../src/core/findings.ts";
 import { formatNumber } from "../src/core/numbers.ts";
-import { compareCodePoints, sortByText } from "../src/core/text.ts";
+import { collapseWhitespace, compareCodePoints, sortByText } from "../src/core/text.ts";
 import { normaliseMartsPath, sortPathsBySegments } from "../src/project/paths.ts";
 import type { Finding } from "../src/schemas/finding.ts";
 import { runMain } from "./support/cli.ts";
@@ -149,5 +149,18 @@ describe("check's note", () => {
     writeTree(dir.path, { "models/marts/.keep": "", "models/staging/stg.yml": model("stg_a") });
     const result = await runMain(["check"], dir.path);
     expect(result.stdout).toBe("slp check: OK (no model in models/marts/, of 1 model read)\n");
+  });
+});
+
+describe("collapseWhitespace: Python's \" \".join(s.split())", () => {
+  test("runs of whitespace become one space; ends are dropped", () => {
+    expect(collapseWhitespace("  late \t\n refund  ")).toBe("late refund");
+    expect(collapseWhitespace("   ")).toBe("");
+  });
+
+  test("Python's set: the ASCII separators U+001C-U+001F, U+0085 and Unicode spaces split; U+FEFF does not", () => {
+    expect(collapseWhitespace("a\u001cb\u001fc\u0085d\u00a0e\u2003f\u3000g")).toBe("a b c d e f g");
+    expect(collapseWhitespace("a\ufeffb")).toBe("a\ufeffb");
+    expect(collapseWhitespace("a\u200bb")).toBe("a\u200bb");
   });
 });
