@@ -110,7 +110,9 @@ export function readText(dir: string, file: string): string {
   try {
     text = readFileSync(join(dir, file), "utf8");
   } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as Error).message}`, {
+    // The path leads the error line (`file: message`); the system message may hold an absolute path, so it is cut to its code.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read the file${code ? ` (${code})` : ""}`, {
       file,
       fix: "check that the file exists and is readable",
     });
@@ -120,7 +122,7 @@ export function readText(dir: string, file: string): string {
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(join(dir, file)));
     } catch {
-      throw new InputError(`cannot read ${file}: it is not UTF-8 text`, { file, fix: "save the file as UTF-8" });
+      throw new InputError("the file is not UTF-8 text", { file, fix: "save it as UTF-8" });
     }
   }
   return text;
@@ -161,22 +163,23 @@ export interface Declarations {
 export function readDeclarations(file: string, text: string, at?: string, cache?: ParseCache<Value>): Declarations {
   const parsed = parseCached(text, { file, at }, cache);
   const document = parsed === null ? {} : parsed;
-  const where = at ? `${file} at ${at}` : file;
+  // The file:line prefix names the file; a commit is named in the message.
+  const atCommit = at ? `at ${at}, ` : "";
   if (!isMapping(document)) {
-    throw new InputError(`${where} is not a yml mapping`, {
+    throw new InputError(`${atCommit}the file is not a yml mapping: its top level is ${kindOf(document)}`, {
       file,
       line: 1,
       fix: "a dbt properties file is a mapping with keys such as version, models and unit_tests",
     });
   }
-  const models = listOfEntries(document.models, `models in ${where}`, file, text, ["models"]).map((entry, index) =>
-    readModel(file, text, entry, index),
+  const models = listOfEntries(document.models, `${atCommit}models`, file, text, ["models"]).map((entry, index) =>
+    readModel(file, text, entry, index, atCommit),
   );
-  const unitTests = listOfEntries(document.unit_tests, `unit_tests in ${where}`, file, text, ["unit_tests"]).map(
+  const unitTests = listOfEntries(document.unit_tests, `${atCommit}unit_tests`, file, text, ["unit_tests"]).map(
     (entry, index): UnitTest => {
       const name = entry.name;
       if (typeof name !== "string" || name === "") {
-        throw new InputError(`a unit test without a name in ${where}`, {
+        throw new InputError(`${atCommit}a unit test without a name`, {
           file,
           line: lineOf(text, file, ["unit_tests", index]),
           fix: "give every unit test a name:",
@@ -218,23 +221,23 @@ function addDeclarations(project: Project, file: string, text: string, cache?: P
   project.unitTests.push(...declarations.unitTests);
 }
 
-function readModel(file: string, text: string, entry: Mapping, index: number): Omit<Model, "marts"> {
+function readModel(file: string, text: string, entry: Mapping, index: number, atCommit = ""): Omit<Model, "marts"> {
   const path = ["models", index];
   const name = entry.name;
   if (typeof name !== "string" || name === "") {
-    throw new InputError(`a model without a name in ${file}`, { file, line: lineOf(text, file, path), fix: "give every model a name:" });
+    throw new InputError(`${atCommit}a model without a name`, { file, line: lineOf(text, file, path), fix: "give every model a name:" });
   }
   const what = `model ${name}`;
   const spec = metaValue(entry, "spec", what, file, text, path);
   const preRegistration = metaValue(entry, "pre_registration", what, file, text, path);
 
-  const tests: DataTest[] = readTests(entry, "", `${file}, model ${name}`, file, text, path);
+  const tests: DataTest[] = readTests(entry, "", `model ${name}`, file, text, path);
   const columns: Column[] = [];
-  listOfEntries(entry.columns, `columns of model ${name} in ${file}`, file, text, [...path, "columns"]).forEach((column, i) => {
+  listOfEntries(entry.columns, `columns of model ${name}`, file, text, [...path, "columns"]).forEach((column, i) => {
     const columnPath = [...path, "columns", i];
     const columnName = column.name;
     if (typeof columnName !== "string" || columnName === "") {
-      throw new InputError(`a column without a name in ${file}, model ${name}`, {
+      throw new InputError(`a column without a name in model ${name}`, {
         file,
         line: lineOf(text, file, columnPath),
         fix: "give every column a name:",
@@ -242,7 +245,7 @@ function readModel(file: string, text: string, entry: Mapping, index: number): O
     }
     const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, file, text, columnPath) === true;
     columns.push({ name: columnName, entry: column, sensitive });
-    tests.push(...readTests(column, columnName, `${file}, column ${name}.${columnName}`, file, text, columnPath));
+    tests.push(...readTests(column, columnName, `column ${name}.${columnName}`, file, text, columnPath));
   });
 
   return { name, file, entry, spec, preRegistration, columns, tests };
@@ -252,7 +255,7 @@ function readTests(entry: Mapping, column: string, where: string, file: string, 
   const tests = entry.tests ?? null;
   const dataTests = entry.data_tests ?? null;
   if (tests !== null && dataTests !== null) {
-    throw new InputError(`ambiguous: tests defined twice in ${where} (both tests: and data_tests:)`, {
+    throw new InputError(`ambiguous: tests defined twice on ${where} (both tests: and data_tests:)`, {
       file,
       line: lineOf(text, file, [...path, "data_tests"]),
       fix: "keep one list; data_tests: is the dbt >= 1.8 spelling",
@@ -261,13 +264,31 @@ function readTests(entry: Mapping, column: string, where: string, file: string, 
   const list = tests ?? dataTests;
   if (list === null) return [];
   if (!Array.isArray(list)) {
-    throw new InputError(`tests in ${where} must be a list`, {
+    throw new InputError(`tests on ${where} must be a list`, {
       file,
       line: lineOf(text, file, [...path, tests !== null ? "tests" : "data_tests"]),
       fix: "write each test as a list item",
     });
   }
-  return list.map((item) => readDataTest(item, column, where, file));
+  const key = tests !== null ? "tests" : "data_tests";
+  return list.map((item, index) => {
+    try {
+      return readDataTest(item, column, where, file);
+    } catch (error) {
+      // tests.ts reads items from git blobs too and knows no lines; the line is found here, on the error path only.
+      if (!(error instanceof InputError) || error.line !== undefined) throw error;
+      throw new InputError(error.message, { file, line: lineOf(text, file, [...path, key, index]), fix: error.fix });
+    }
+  });
+}
+
+/** "a list", "a string": what a yml's top level is instead of a mapping. */
+function kindOf(value: Value): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "a boolean";
+  return "not a mapping";
 }
 
 function listOfEntries(value: Value | undefined, what: string, file: string, text: string, path: (string | number)[]): Mapping[] {
