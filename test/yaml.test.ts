@@ -76,13 +76,13 @@ describe("PyYAML scalar resolution (spec/rules.md §13)", () => {
     expect(scalar(written)).toBeNull();
   });
 
-  test("dates and timestamps become the text Python's str() gives them", () => {
+  test("dates and timestamps become the ISO text dbt renders them as (dbt-unit-tests.md §1.6)", () => {
     expect(scalar("2024-01-31")).toBe("2024-01-31");
-    expect(scalar("2024-01-31 10:00:00")).toBe("2024-01-31 10:00:00");
-    expect(scalar("2024-01-31T08:05:09Z")).toBe("2024-01-31 08:05:09+00:00");
-    expect(scalar("2024-1-5 7:00:00 -05")).toBe("2024-01-05 07:00:00-05:00");
-    expect(scalar("2024-01-31t10:00:00.25+01:30")).toBe("2024-01-31 10:00:00.250000+01:30");
-    expect(scalar("2024-01-31 10:00:00.000")).toBe("2024-01-31 10:00:00");
+    expect(scalar("2024-01-31 10:00:00")).toBe("2024-01-31T10:00:00");
+    expect(scalar("2024-01-31T08:05:09Z")).toBe("2024-01-31T08:05:09+00:00");
+    expect(scalar("2024-1-5 7:00:00 -05")).toBe("2024-01-05T07:00:00-05:00");
+    expect(scalar("2024-01-31t10:00:00.25+01:30")).toBe("2024-01-31T10:00:00.250000+01:30");
+    expect(scalar("2024-01-31 10:00:00.000")).toBe("2024-01-31T10:00:00");
     // Without a time, a one-digit month is not a date.
     expect(scalar("2024-1-5")).toBe("2024-1-5");
   });

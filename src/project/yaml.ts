@@ -93,11 +93,13 @@ const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
 });
 
 /**
- * PyYAML turns timestamps into date/datetime objects, and the reference
- * (like Jinja rendering them in dbt) turns those into text with Python's
- * `str()`: `2024-05-01`, `2024-05-01 08:00:00`, `2024-05-01 08:00:00+00:00`
- * (a space, not ISO's `T`). slp keeps that text, so a date is a string
- * everywhere downstream and prints as the reference prints it.
+ * PyYAML turns timestamps into date/datetime objects, and dbt's parse-time
+ * rendering of a unit test turns those into ISO text (dbt-unit-tests.md §1.6):
+ * `2024-05-01`, `2024-05-01T08:00:00`, `2024-05-01T08:00:00+00:00`. slp keeps
+ * that text, so a date is a string everywhere downstream and a fixture value
+ * reaches SQL exactly as dbt writes it. (The reference gate printed Python's
+ * `str()`, with a space; only how a printed value is spelled differs, never a
+ * verdict, since every comparison sees one spelling throughout.)
  */
 const timestampTag = defineScalarTag("tag:yaml.org,2002:timestamp", {
   implicit: true,
@@ -108,7 +110,7 @@ const timestampTag = defineScalarTag("tag:yaml.org,2002:timestamp", {
     if (!match || match[4] === undefined) return NOT_RESOLVED;
     const [, y, mo, d, h, mi, s, fraction, zone] = match;
     const pad = (text: string | undefined) => (text ?? "").padStart(2, "0");
-    let text = `${y}-${pad(mo)}-${pad(d)} ${pad(h)}:${mi}:${s}`;
+    let text = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${mi}:${s}`;
     const micros = (fraction ?? "").slice(0, 6).padEnd(6, "0");
     if (fraction && Number(micros) !== 0) text += `.${micros}`;
     if (zone === "Z") text += "+00:00";
