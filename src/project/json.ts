@@ -51,7 +51,7 @@ class Parser {
   document(): Value {
     if (this.#text.startsWith("\uFEFF")) this.#at = 1;
     this.#skipSpace();
-    if (this.#at >= this.#text.length) this.#fail("expected a value, and the file is empty");
+    if (this.#at >= this.#text.length) this.#fail("expected a value, and the file is empty", this.#at, false);
     const value = this.#value(0);
     this.#skipSpace();
     if (this.#at < this.#text.length) this.#fail("unexpected text after the end of the JSON value");
@@ -177,7 +177,9 @@ class Parser {
     return line;
   }
 
-  #fail(reason: string, index = this.#at): never {
+  #fail(problem: string, index = this.#at, explainEnd = true): never {
+    // Running out of text is the usual cause (a file cut short while it was written); say so.
+    const reason = explainEnd && index >= this.#text.length ? "the text ends before the JSON value is complete" : problem;
     const line = this.#lineOf(index);
     const column = index - (this.#text.lastIndexOf("\n", index - 1) + 1) + 1;
     throw new InputError(`not valid JSON: ${reason} (line ${line}, column ${column})`, {
