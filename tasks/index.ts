@@ -5,12 +5,13 @@
 import type { Task } from "../src/tasks/define-task.ts";
 import check from "./check.ts";
 import compare from "./compare.ts";
+import diffFromRow from "./diff-from-row.ts";
 import explain from "./explain.ts";
 import gen from "./gen.ts";
 import rules from "./rules.ts";
 import tasks from "./tasks.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [check, compare, explain, gen, rules, tasks];
+export const builtInTasks: readonly Task<any, any>[] = [check, compare, diffFromRow, explain, gen, rules, tasks];
 
 /** The tasks `slp tasks` shows, sorted by name. */
 export function listedTasks(): Task<any, any>[] {
