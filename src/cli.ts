@@ -13,7 +13,8 @@ import { helpOf, parseArgs } from "./tasks/args.ts";
 import type { Task, TaskEnvironment } from "./tasks/define-task.ts";
 import { runTask } from "./tasks/runner.ts";
 import { VERSION } from "./version.ts";
-import { builtInTasks, findTask } from "../tasks/index.ts";
+import { builtInTasks, findTask, listedTasks } from "../tasks/index.ts";
+import { loadUserTasks } from "./tasks/user-tasks.ts";
 
 export interface CliIO {
   stdout(text: string): void;
@@ -54,9 +55,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         USAGE,
       );
     }
-    task = findTask(name);
+    task = findTask(name) ?? (await loadUserTasks(io.cwd, builtInTasks)).find((t) => t.name === name);
     if (!task) {
-      const choices = builtInTasks.filter((t) => !t.hidden).map((t) => t.name).join(", ");
+      const choices = (await listedTasks(io.cwd)).map((t) => t.name).join(", ");
       throw new UsageError(`argument task: invalid choice: '${name}' (choose from ${choices})`, USAGE);
     }
     const parsed = parseArgs(task, rest, prefix);
@@ -101,6 +102,8 @@ function topLevelHelp(): string {
     "",
     "tasks:",
     ...builtInTasks.filter((task) => !task.hidden).map((task) => `  ${task.name.padEnd(14)} ${task.description}`),
+    "",
+    "A repository's own tasks (slp.yml `tasks:`, .slp/tasks/*.ts) are listed by `slp tasks`.",
     "",
     "options:",
     "  -h, --help     show this help and exit",

@@ -63,7 +63,7 @@ describe("adapters", () => {
   const ADAPTERS: Record<string, string[]> = {
     "js-yaml": ["src/project/yaml.ts"],
     yaml: ["src/project/yaml.ts"],
-    "isomorphic-git": ["src/git/repository.ts"],
+    "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
     "csv-parse": ["src/project/csv.ts"],
   };
 

@@ -7,10 +7,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
+import { ParseCache } from "./cache.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { readDataTest, type DataTest } from "./tests.ts";
 import { isYamlFile, listFiles, sortPathsBySegments, stem, topDirectories } from "./paths.ts";
-import { parseYaml, parseYamlWithPositions } from "./yaml.ts";
+import { parseYaml, parseYamlWithPositions, type YamlSource } from "./yaml.ts";
 
 export interface Column {
   name: string;
@@ -66,6 +67,8 @@ export interface LoadProjectOptions {
   dir: string;
   dirAsGiven: string;
   martsPaths: string[];
+  /** Where parsed YAML is remembered between runs; none by default. */
+  cache?: ParseCache<Value>;
 }
 
 /** Reads the project from the filesystem; throws InputError on anything unreadable. */
@@ -95,8 +98,9 @@ export function loadProject(options: LoadProjectOptions): Project {
   for (const file of project.ymlFiles) {
     const text = readText(dir, file);
     project.ymlText.set(file, text);
-    addDeclarations(project, file, text);
+    addDeclarations(project, file, text, options.cache);
   }
+  options.cache?.save();
   return project;
 }
 
@@ -154,8 +158,8 @@ export interface Declarations {
  * Reads one yml's text into declarations, refusing every shape slp cannot
  * judge (§1.1-1.2). `at` names the commit when the text comes from history.
  */
-export function readDeclarations(file: string, text: string, at?: string): Declarations {
-  const parsed = parseYaml(text, { file, at });
+export function readDeclarations(file: string, text: string, at?: string, cache?: ParseCache<Value>): Declarations {
+  const parsed = parseCached(text, { file, at }, cache);
   const document = parsed === null ? {} : parsed;
   const where = at ? `${file} at ${at}` : file;
   if (!isMapping(document)) {
@@ -186,9 +190,20 @@ export function readDeclarations(file: string, text: string, at?: string): Decla
 
 // --- internal ---
 
+/** Parses a yml, or takes its parse from the cache when the same text was parsed before. */
+export function parseCached(text: string, source: YamlSource, cache?: ParseCache<Value>): Value {
+  if (!cache) return parseYaml(text, source);
+  const key = ParseCache.key(text);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = parseYaml(text, source);
+  cache.set(key, value);
+  return value;
+}
+
 /** Check refuses a model declared twice (gate, reading history, keeps the later one). */
-function addDeclarations(project: Project, file: string, text: string): void {
-  const declarations = readDeclarations(file, text);
+function addDeclarations(project: Project, file: string, text: string, cache?: ParseCache<Value>): void {
+  const declarations = readDeclarations(file, text, undefined, cache);
   declarations.models.forEach((model, index) => {
     const earlier = project.models.get(model.name);
     if (earlier) {

@@ -25,7 +25,7 @@ export function git(cwd: string, args: string[], env: Record<string, string> = {
     stderr: "pipe",
   });
   if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
-  return result.stdout.toString().trim();
+  return result.stdout.toString().trimEnd();
 }
 
 /** `git init` on branch main, with a fixed identity. */
