@@ -12,6 +12,8 @@ import { buildHistory, git } from "./support/git-repo.ts";
 import { copyToTemp, tempDir, writeTree } from "./support/temp.ts";
 
 const PASSING = join(FIXTURES, "C0", "silent", "no_window");
+const REPOSITORY = join(import.meta.dir, "..");
+const QUICKSTART = join(REPOSITORY, "examples", "quickstart");
 const INHERITED = join(FIXTURES, "C7", "silent", "inherited_pre_registration_with_base");
 
 describe("slp compare as a subprocess", () => {
@@ -37,6 +39,25 @@ describe("slp compare as a subprocess", () => {
     const result = runCli(["compare", "diff/*.json"], PASSING);
     expect(result.exitCode).toBe(0);
     expect(result.stdout).toContain("diff/fct_orders.json\tfct_orders\t");
+  });
+});
+
+describe("the quickstart's diffs (the README's walkthrough)", () => {
+  test("pass: one diff per pre-registered model, read through a quoted glob", () => {
+    const result = runCli(["compare", "--project-dir", "examples/quickstart", "examples/quickstart/diff/*.json"], REPOSITORY);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toEndWith("slp compare: 14 infos - OK (2 files)\n");
+  });
+
+  test("block once a diff is edited out of its interval", () => {
+    using dir = copyToTemp(QUICKSTART);
+    const file = join(dir.path, "diff", "fct_orders.json");
+    writeTree(dir.path, { "diff/fct_orders.json": readFileSync(file, "utf8").replace('"row_delta": 2', '"row_delta": 9') });
+    const result = runCli(["compare", "diff/fct_orders.json", "diff/fct_revenue_daily.json"], dir.path);
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain("BLOCK\tdiff/fct_orders.json\tfct_orders\trow_delta is 9, pre-registration allows 0..5\t[C1]\n");
+    expect(result.stdout).toEndWith("slp compare: 1 block, 14 infos - BLOCKED\n");
   });
 });
 
