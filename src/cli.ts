@@ -21,6 +21,8 @@ export interface CliIO {
   stderr(text: string): void;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Standard input, when something is piped in (undefined on a terminal, so nothing waits for typing). */
+  stdin?: () => Promise<string>;
 }
 
 const USAGE = "usage: slp [-h] [--version] {task} ...";
@@ -63,7 +65,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       io.stdout(helpOf(task, prefix));
       return EXIT.ok;
     }
-    const environment: TaskEnvironment = { cwd: io.cwd, env: io.env, log: (line) => io.stderr(`${line}\n`) };
+    const environment: TaskEnvironment = {
+      cwd: io.cwd,
+      env: io.env,
+      log: (line) => io.stderr(`${line}\n`),
+      readStdin: io.stdin,
+    };
     const result = await runTask(task, parsed.input, environment);
     const report: Report = isReport(result) ? result : { command: task.name, findings: [], text: "" };
     const rendered = (RENDERERS[parsed.format] ?? RENDERERS.text)!(report);
@@ -113,6 +120,7 @@ if (import.meta.main) {
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
+    stdin: process.stdin.isTTY ? undefined : () => Bun.stdin.text(),
   });
   process.exitCode = code;
 }

@@ -12,6 +12,8 @@ export interface TaskEnvironment {
   env: Record<string, string | undefined>;
   /** Diagnostics while a task runs (progress, warnings); never the result. */
   log(line: string): void;
+  /** Standard input as text, when something is piped in; absent on a terminal. */
+  readStdin?: () => Promise<string>;
 }
 
 export interface TaskContext<I> {

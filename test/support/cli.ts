@@ -21,8 +21,8 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
   return { ...env, NO_COLOR: "1", TZ: "UTC", SLP_CACHE_DIR: TEST_CACHE, ...extra };
 }
 
-/** `main(argv, io)` in this process, with `cwd` as the working directory. */
-export async function runMain(argv: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+/** `main(argv, io)` in this process, with `cwd` as the working directory and `stdin` as what is piped in. */
+export async function runMain(argv: string[], cwd: string, env: Record<string, string> = {}, stdin?: string): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
   const exitCode = await main(argv, {
@@ -34,14 +34,21 @@ export async function runMain(argv: string[], cwd: string, env: Record<string, s
     },
     cwd,
     env: testEnv(env),
+    stdin: stdin === undefined ? undefined : async () => stdin,
   });
   return { stdout, stderr, exitCode };
 }
 
 export const CLI_ENTRY = join(import.meta.dir, "..", "..", "src", "cli.ts");
 
-/** The real CLI as a subprocess: `bun src/cli.ts ...args`. */
-export function runCli(argv: string[], cwd: string, env: Record<string, string> = {}): CliResult {
-  const result = Bun.spawnSync([process.execPath, CLI_ENTRY, ...argv], { cwd, env: testEnv(env), stdout: "pipe", stderr: "pipe" });
+/** The real CLI as a subprocess: `bun src/cli.ts ...args`, with `stdin` piped in when given. */
+export function runCli(argv: string[], cwd: string, env: Record<string, string> = {}, stdin?: string): CliResult {
+  const result = Bun.spawnSync([process.execPath, CLI_ENTRY, ...argv], {
+    cwd,
+    env: testEnv(env),
+    stdin: stdin === undefined ? "ignore" : Buffer.from(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode ?? -1 };
 }
