@@ -56,6 +56,8 @@ export class Repository {
   readonly #commits = new Map<string, Promise<Commit>>();
   readonly #trees = new Map<string, Promise<TreeEntry[]>>();
   readonly #texts = new Map<string, Promise<string>>();
+  /** Every file under a tree, by tree id and path prefix: a subtree unchanged between commits is listed once. */
+  readonly #flat = new Map<string, Promise<FileAt[]>>();
 
   private constructor(root: string, worktreeGitdir: string) {
     this.root = root;
@@ -240,6 +242,51 @@ export class Repository {
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
+  /**
+   * Like listFiles, for reading many commits of one history: each subtree
+   * wholly inside the scope is flattened once per tree id (and path prefix),
+   * so consecutive commits pay only for the subtrees that changed. Paths are
+   * repository-relative and sorted as plain strings; submodule entries are
+   * listed with mode 160000 (readText refuses them).
+   */
+  async filesIn(commit: string, scope: readonly string[]): Promise<FileAt[]> {
+    const root = (await this.readCommit(commit)).tree;
+    const parts: FileAt[][] = [];
+    const visit = async (oid: string, prefix: string): Promise<void> => {
+      const entries = await this.readTree(oid);
+      await Promise.all(
+        entries.map(async (entry) => {
+          const path = `${prefix}${entry.path}`;
+          if (entry.type === "tree") {
+            const dir = `${path}/`;
+            if (scope.some((item) => item.endsWith("/") && dir.startsWith(item))) parts.push(await this.#flatten(entry.oid, dir));
+            else if (scope.some((item) => item.startsWith(dir))) await visit(entry.oid, dir);
+          } else if (scope.some((item) => (item.endsWith("/") ? path.startsWith(item) : path === item))) {
+            parts.push([{ path, oid: entry.oid, mode: entry.mode }]);
+          }
+        }),
+      );
+    };
+    await visit(root, "");
+    return parts.flat().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** The id of the tree at `dir` (repository-relative, no trailing slash) in a commit, or null when there is none. */
+  async treeAt(commit: string, dir: string): Promise<string | null> {
+    let oid = (await this.readCommit(commit)).tree;
+    for (const segment of dir.split("/").filter((part) => part !== "")) {
+      const entry = (await this.readTree(oid)).find((candidate) => candidate.path === segment);
+      if (!entry || entry.type !== "tree") return null;
+      oid = entry.oid;
+    }
+    return oid;
+  }
+
+  /** `<short sha> by <author name>`, as `git log --format="%h by %an"` labels a commit. */
+  async label(oid: string): Promise<string> {
+    return `${this.shortSha(oid)} by ${(await this.readCommit(oid)).author.name}`;
+  }
+
   /** A blob as UTF-8 text, decoded once per blob id; `where` names it in errors. */
   async readText(file: FileAt, where: string): Promise<string> {
     if (file.mode === "160000") {
@@ -322,6 +369,26 @@ export class Repository {
       throw new GitError(`${asGiven} names a ${object.type}, not a commit`, { fix: "pass a branch, tag or commit" });
     }
     throw unknownRef(asGiven);
+  }
+
+  #flatten(oid: string, prefix: string): Promise<FileAt[]> {
+    const key = `${oid}\0${prefix}`;
+    let promise = this.#flat.get(key);
+    if (!promise) {
+      promise = (async () => {
+        const entries = await this.readTree(oid);
+        const nested = await Promise.all(
+          entries.map((entry) =>
+            entry.type === "tree"
+              ? this.#flatten(entry.oid, `${prefix}${entry.path}/`)
+              : Promise.resolve([{ path: `${prefix}${entry.path}`, oid: entry.oid, mode: entry.mode }]),
+          ),
+        );
+        return nested.flat();
+      })();
+      this.#flat.set(key, promise);
+    }
+    return promise;
   }
 
   async #ancestors(oid: string): Promise<Set<string>> {
