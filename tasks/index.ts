@@ -5,11 +5,12 @@
 import type { Task } from "../src/tasks/define-task.ts";
 import check from "./check.ts";
 import explain from "./explain.ts";
+import gate from "./gate.ts";
 import gen from "./gen.ts";
 import rules from "./rules.ts";
 import tasks from "./tasks.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [check, explain, gen, rules, tasks];
+export const builtInTasks: readonly Task<any, any>[] = [check, explain, gate, gen, rules, tasks];
 
 /** The tasks `slp tasks` shows, sorted by name. */
 export function listedTasks(): Task<any, any>[] {
