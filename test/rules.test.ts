@@ -26,7 +26,8 @@ async function runCase(rule: AnyRule, fixture: FixtureCase) {
   if (!fixture.history) return runMain(args, fixture.dir);
   using repo = tempDir("slp-fixture-");
   buildHistory(repo.path, fixture.dir);
-  return runMain(args, repo.path);
+  // Awaited here: `using` removes the repository when this function returns.
+  return await runMain(args, repo.path);
 }
 
 /** The rule codes of the findings in a text report. */

@@ -14,7 +14,7 @@ export default defineGateRule({
     enforces: "Stage B: the number of changes to the pre-registration is visible to the Author.",
   },
   messages: {
-    edited: "pre-registration was modified {times} after it was first written ({first}): {commits}",
+    edited: "pre-registration was modified {times} after it was first written {first}; the edits: {commits}",
   },
   run(ctx, report) {
     for (const model of ctx.headModels) {
@@ -32,7 +32,7 @@ export default defineGateRule({
       report("edited", ctx.place(model.name), {
         times: plural(edits.length, "time"),
         first: ctx.where(versions[0]?.index ?? 0),
-        commits: edits.map((edit) => `in commit ${ctx.walk[edit.index]?.label}`).join(", "),
+        commits: edits.map((edit) => `commit ${ctx.walk[edit.index]?.label}`).join(", "),
       });
     }
   },
