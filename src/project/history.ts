@@ -187,7 +187,7 @@ export class ProjectReader implements ReadPlan {
     if (!promise) {
       promise = (async () => {
         const files = await this.#list(commit, this.topDirs.map((top) => join(this.#prefix, top)), at);
-        return readDeclared(ymlFiles(files, this), this.#cache, at);
+        return readDeclared(ymlFiles(files, this), this.#cache, at, true);
       })();
       this.#declared.set(key, promise);
     }

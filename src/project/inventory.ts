@@ -92,19 +92,68 @@ export function unitKey(model: Value, name: string): string {
   return JSON.stringify([canonicalJson(model), name]);
 }
 
+/** One yml's declarations, digested once: test identities and unit bodies are computed when it is first parsed. */
+interface FileDigest {
+  models: ModelAt[];
+  tests: { key: string; model: string; column: string; name: string; argsKey: string; args: Mapping; config: Mapping }[];
+  units: { key: string; unit: UnitAt }[];
+}
+
 /** Parses each yml once per (blob, path), whatever commit it is met at; `at` names the first one in errors. */
 export class DeclarationCache {
-  readonly #parsed = new Map<string, Promise<Declarations>>();
+  readonly #parsed = new Map<string, Promise<FileDigest>>();
+  readonly #done = new Map<string, FileDigest>();
 
-  get(file: ListedFile, at: string): Promise<Declarations> {
+  get(file: ListedFile, at: string): Promise<FileDigest> {
     const key = `${file.oid}\0${file.path}`;
     let promise = this.#parsed.get(key);
     if (!promise) {
-      promise = file.read().then((text) => readDeclarations(file.path, text, at));
+      promise = file.read().then((text) => {
+        const digest = digest_(readDeclarations(file.path, text, at));
+        this.#done.set(key, digest);
+        return digest;
+      });
       this.#parsed.set(key, promise);
     }
     return promise;
   }
+
+  /** The digest of a file already parsed, without waiting. */
+  peek(file: ListedFile): FileDigest | undefined {
+    return this.#done.get(`${file.oid}\0${file.path}`);
+  }
+}
+
+function digest_(declarations: Declarations): FileDigest {
+  const digest: FileDigest = { models: [], tests: [], units: [] };
+  for (const model of declarations.models) {
+    digest.models.push({
+      name: model.name,
+      file: model.file,
+      entry: model.entry,
+      spec: model.spec,
+      preRegistration: model.preRegistration,
+    });
+    for (const test of model.tests) {
+      digest.tests.push({
+        key: groupKey(model.name, test.column, test.name),
+        model: model.name,
+        column: test.column,
+        name: test.name,
+        argsKey: test.argsKey,
+        args: test.args,
+        config: test.config,
+      });
+    }
+  }
+  for (const unit of declarations.unitTests) {
+    const { description: _description, ...body } = unit.entry;
+    digest.units.push({
+      key: unitKey(unit.model, unit.name),
+      unit: { name: unit.name, model: unit.model, file: unit.file, body: canonicalJson(body) },
+    });
+  }
+  return digest;
 }
 
 /** The yml files of a listing that an inventory parses: under a top folder, ending in .yml or .yaml. */
@@ -115,48 +164,46 @@ export function ymlFiles(files: readonly ListedFile[], plan: ReadPlan): ListedFi
 /**
  * Merges the declarations of the given yml files, read in plain string order
  * of their paths: a model declared twice keeps the later declaration, data
- * tests of both accumulate, a unit test with the same (model, name) is the later.
+ * tests of both accumulate, a unit test with the same (model, name) is the
+ * later. `modelsOnly` skips tests and unit tests (the commits inside the walk
+ * need only models; their files are still parsed, so a broken one is refused).
  */
-export async function readDeclared(ymls: readonly ListedFile[], cache: DeclarationCache, at: string): Promise<Declared> {
+export async function readDeclared(
+  ymls: readonly ListedFile[],
+  cache: DeclarationCache,
+  at: string,
+  modelsOnly = false,
+): Promise<Declared> {
   const ordered = [...ymls].sort((a, b) => compareCodePoints(a.path, b.path));
-  const settled = await Promise.allSettled(ordered.map((file) => cache.get(file, at)));
-  const declared: Declared = { models: new Map(), groups: new Map(), units: new Map() };
-  for (const result of settled) {
+  const digests: (FileDigest | undefined)[] = ordered.map((file) => cache.peek(file));
+  const missing = ordered.flatMap((file, i) => (digests[i] ? [] : [i]));
+  if (missing.length > 0) {
+    const settled = await Promise.allSettled(missing.map((i) => cache.get(ordered[i] as ListedFile, at)));
+    settled.forEach((result, j) => {
+      if (result.status === "fulfilled") digests[missing[j] as number] = result.value;
+    });
     // The first file in read order that cannot be read is the one named.
-    if (result.status === "rejected") throw result.reason;
-    const { models, unitTests } = result.value;
-    for (const model of models) {
-      declared.models.set(model.name, {
-        name: model.name,
-        file: model.file,
-        entry: model.entry,
-        spec: model.spec,
-        preRegistration: model.preRegistration,
-      });
-      for (const test of model.tests) {
-        const key = groupKey(model.name, test.column, test.name);
-        let group = declared.groups.get(key);
-        if (!group) {
-          group = { model: model.name, column: test.column, name: test.name, sets: new Map() };
-          declared.groups.set(key, group);
-        }
-        let set = group.sets.get(test.argsKey);
-        if (!set) {
-          set = { args: test.args, configs: [] };
-          group.sets.set(test.argsKey, set);
-        }
-        set.configs.push(test.config);
+    const failed = settled.find((result) => result.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  }
+  const declared: Declared = { models: new Map(), groups: new Map(), units: new Map() };
+  for (const digest of digests as FileDigest[]) {
+    for (const model of digest.models) declared.models.set(model.name, model);
+    if (modelsOnly) continue;
+    for (const test of digest.tests) {
+      let group = declared.groups.get(test.key);
+      if (!group) {
+        group = { model: test.model, column: test.column, name: test.name, sets: new Map() };
+        declared.groups.set(test.key, group);
       }
+      let set = group.sets.get(test.argsKey);
+      if (!set) {
+        set = { args: test.args, configs: [] };
+        group.sets.set(test.argsKey, set);
+      }
+      set.configs.push(test.config);
     }
-    for (const unit of unitTests) {
-      const { description: _description, ...body } = unit.entry;
-      declared.units.set(unitKey(unit.model, unit.name), {
-        name: unit.name,
-        model: unit.model,
-        file: unit.file,
-        body: canonicalJson(body),
-      });
-    }
+    for (const { key, unit } of digest.units) declared.units.set(key, unit);
   }
   return declared;
 }
