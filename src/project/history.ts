@@ -77,7 +77,14 @@ export interface BranchInventories {
   walk: WalkStep[];
 }
 
-/** Resolves base and head, finds the merge-base and lists the walk; refuses a history it cannot read whole. */
+/**
+ * Resolves base and head, finds the merge-base and lists the walk. Where the
+ * reference judges what it can read, this refuses (exit 2) a history it cannot
+ * read whole: a shallow clone (even one deep enough today: its merge-base
+ * cannot be trusted), an object missing between head and the merge-base, a
+ * ref that does not exist. Files are hashed by blob id, so a binary file under
+ * a protected folder is a change to report, never an unreadable file.
+ */
 export async function openBranch(options: BranchOptions): Promise<Branch> {
   const repo = Repository.open(options.dir);
   const prefix = repo.relativePath(options.dir);
