@@ -4,7 +4,6 @@ import { resolve } from "node:path";
 import { plural } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
-import { openBranch, readInventories } from "../src/project/history.ts";
 import { sameInventory } from "../src/project/inventory.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
 import { gateRules } from "../src/rules/index.ts";
@@ -21,6 +20,8 @@ export default defineTask({
     martsPath: MartsPathOption,
   }),
   async run({ input, environment }): Promise<Report> {
+    // Loaded here, not at start-up: reading git costs every other task nothing.
+    const { openBranch, readInventories } = await import("../src/project/history.ts");
     const branch = await openBranch({ dir: resolve(environment.cwd, input.projectDir), base: input.base, head: input.head });
     const data = {
       base: input.base,
