@@ -88,9 +88,10 @@ describe("slp ci", () => {
   });
 });
 
-/** The user-task fixture as a repository of its own (slp.yml and .slp/tasks/ are read at the root). */
+/** The quickstart with the user-task fixture laid over it, as a repository (slp.yml and .slp/tasks/ are read at its root). */
 function userRepo(): TempDir {
   const dir = tempDir("slp-user-tasks-");
+  cpSync(join(ROOT, "examples", "quickstart"), dir.path, { recursive: true });
   cpSync(USER_TASKS, dir.path, { recursive: true });
   initRepo(dir.path);
   return dir;

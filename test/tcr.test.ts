@@ -45,6 +45,18 @@ function strikes(dir: string): string {
 
 const STEPS = ["check"];
 
+/** Both branches edit one line of data/README.md, then main is merged into the branch: a conflict. */
+function startConflictingMerge(dir: string): void {
+  edit(dir, "data/README.md", (text) => `${text}\nbranch\n`);
+  commitAll(dir, "branch edit");
+  git(dir, ["checkout", "-q", "main"]);
+  edit(dir, "data/README.md", (text) => `${text}\nmain\n`);
+  commitAll(dir, "main edit");
+  git(dir, ["checkout", "-q", "agent/work"]);
+  const identity = { GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "A", GIT_COMMITTER_EMAIL: "a@example.com" };
+  Bun.spawnSync(["git", "merge", "main"], { cwd: dir, env: { ...process.env, ...identity } });
+}
+
 describe("slp tcr: green", () => {
   test("stages new, modified and deleted files, commits with the message, prints the short sha", async () => {
     using repo = quickstartRepo(STEPS);
@@ -186,13 +198,7 @@ describe("slp tcr: refuses, changing nothing", () => {
 
   test("during a merge with conflicts", async () => {
     using repo = quickstartRepo(STEPS);
-    edit(repo.path, "data/README.md", (text) => `${text}\nbranch\n`);
-    commitAll(repo.path, "branch edit");
-    git(repo.path, ["checkout", "-q", "main"]);
-    edit(repo.path, "data/README.md", (text) => `${text}\nmain\n`);
-    commitAll(repo.path, "main edit");
-    git(repo.path, ["checkout", "-q", "agent/work"]);
-    Bun.spawnSync(["git", "merge", "main"], { cwd: repo.path, env: { ...process.env, GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "A", GIT_COMMITTER_EMAIL: "a@example.com" } });
+    startConflictingMerge(repo.path);
     const before = status(repo.path);
     const result = await runMain(["tcr", "mid-merge"], repo.path);
     expect(result.stderr).toContain("a merge is in progress");
@@ -202,13 +208,7 @@ describe("slp tcr: refuses, changing nothing", () => {
 
   test("with conflicts left in the index", async () => {
     using repo = quickstartRepo(STEPS);
-    edit(repo.path, "data/README.md", (text) => `${text}\nbranch\n`);
-    commitAll(repo.path, "branch edit");
-    git(repo.path, ["checkout", "-q", "main"]);
-    edit(repo.path, "data/README.md", (text) => `${text}\nmain\n`);
-    commitAll(repo.path, "main edit");
-    git(repo.path, ["checkout", "-q", "agent/work"]);
-    Bun.spawnSync(["git", "merge", "main"], { cwd: repo.path, env: { ...process.env, GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "A", GIT_COMMITTER_EMAIL: "a@example.com" } });
+    startConflictingMerge(repo.path);
     rmSync(join(repo.path, ".git", "MERGE_HEAD"));
     const result = await runMain(["tcr", "conflicted"], repo.path);
     expect(result.stderr).toContain("unresolved conflicts in data/README.md");
