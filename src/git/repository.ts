@@ -215,44 +215,12 @@ export class Repository {
   }
 
   /**
-   * Every file of a commit under the given folders (repository-relative,
-   * trailing slash) and exact paths; subtrees outside them are never read.
-   * An empty `scope` lists the whole tree.
-   */
-  async listFiles(commit: string, scope: readonly string[] = []): Promise<FileAt[]> {
-    const tree = (await this.readCommit(commit)).tree;
-    const files: FileAt[] = [];
-    const wanted = (path: string, isTree: boolean): boolean => {
-      if (scope.length === 0) return true;
-      return scope.some((entry) =>
-        entry.endsWith("/")
-          ? path.startsWith(entry) || (isTree && entry.startsWith(`${path}/`))
-          : path === entry || (isTree && entry.startsWith(`${path}/`)),
-      );
-    };
-    const visit = async (oid: string, prefix: string): Promise<void> => {
-      const entries = await this.readTree(oid);
-      await Promise.all(
-        entries.map(async (entry) => {
-          const path = `${prefix}${entry.path}`;
-          if (entry.type === "tree") {
-            if (wanted(path, true)) await visit(entry.oid, `${path}/`);
-          } else if (wanted(path, false)) {
-            files.push({ path, oid: entry.oid, mode: entry.mode });
-          }
-        }),
-      );
-    };
-    await visit(tree, "");
-    return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  }
-
-  /**
-   * Like listFiles, for reading many commits of one history: each subtree
-   * wholly inside the scope is flattened once per tree id (and path prefix),
-   * so consecutive commits pay only for the subtrees that changed. Paths are
-   * repository-relative and sorted as plain strings; submodule entries are
-   * listed with mode 160000 (readText refuses them).
+   * Every file of a commit under the given folders (repository-relative, with
+   * a trailing slash) and exact paths; subtrees outside them are never read.
+   * Each subtree wholly inside the scope is flattened once per tree id (and
+   * path prefix), so consecutive commits of one history pay only for the
+   * subtrees that changed. Paths are repository-relative and sorted as plain
+   * strings; submodule entries are listed with mode 160000 (readText refuses them).
    */
   async filesIn(commit: string, scope: readonly string[]): Promise<FileAt[]> {
     const root = (await this.readCommit(commit)).tree;

@@ -108,7 +108,7 @@ export class WorkTree {
     const gitdir = this.#repo.gitdir;
     const head = await this.#repo.resolveCommit("HEAD");
     const fromHead = changes.filter((change) => change.kind !== "added").map((change) => change.path);
-    const headFiles = new Map((await this.#repo.listFiles(head, fromHead)).map((file) => [file.path, file]));
+    const headFiles = new Map((await this.#repo.filesIn(head, fromHead)).map((file) => [file.path, file]));
     for (const path of fromHead) {
       const file = headFiles.get(path);
       if (!file) continue;

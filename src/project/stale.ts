@@ -47,7 +47,7 @@ export async function readStaleSet(project: Project, base: string): Promise<Stal
 async function preRegistrationsAt(repo: Repository, commit: string, project: Project): Promise<Map<string, Value>> {
   const inRepo = repo.relativePath(project.dir);
   const prefix = inRepo === "" ? "" : `${inRepo}/`;
-  const files = (await repo.listFiles(commit, topDirectories(project.martsPaths).map((top) => `${prefix}${top}`))).filter((file) =>
+  const files = (await repo.filesIn(commit, topDirectories(project.martsPaths).map((top) => `${prefix}${top}`))).filter((file) =>
     isYamlFile(file.path),
   );
   const at = commit.slice(0, 8);
