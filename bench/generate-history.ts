@@ -8,30 +8,16 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { git as runGit } from "../test/support/git-repo.ts";
 import { generateProject, type ProjectShape } from "./generate-project.ts";
 
 export interface HistoryShape extends ProjectShape {
   commits: number;
 }
 
+/** git with the test suite's fixed identity, and a fixed date for reproducible shas. */
 function git(cwd: string, args: string[], date = "1767225600 +0000"): void {
-  const result = Bun.spawnSync(["git", ...args], {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: cwd,
-      GIT_CONFIG_NOSYSTEM: "1",
-      GIT_AUTHOR_NAME: "Agent Smith",
-      GIT_AUTHOR_EMAIL: "agent@example.com",
-      GIT_COMMITTER_NAME: "Agent Smith",
-      GIT_COMMITTER_EMAIL: "agent@example.com",
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-    },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${result.stderr.toString()}`);
+  runGit(cwd, args, { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
 }
 
 /** Replaces a model's pre-registration interval (or adds one), so the sql change carries its own. */
