@@ -58,6 +58,8 @@ describe("adapters", () => {
   const ADAPTERS: Record<string, string[]> = {
     "js-yaml": ["src/project/yaml.ts"],
     yaml: ["src/project/yaml.ts"],
+    "@duckdb/node-api": ["src/engine/duckdb.ts"],
+    nunjucks: ["src/sql/jinja.ts"],
   };
 
   test("third-party packages are imported only by their adapter (TypeBox excepted)", () => {
