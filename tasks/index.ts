@@ -8,8 +8,9 @@ import explain from "./explain.ts";
 import gen from "./gen.ts";
 import rules from "./rules.ts";
 import tasks from "./tasks.ts";
+import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [check, explain, gen, rules, tasks];
+export const builtInTasks: readonly Task<any, any>[] = [check, explain, gen, rules, tasks, unit];
 
 /** The tasks `slp tasks` shows, sorted by name. */
 export function listedTasks(): Task<any, any>[] {
