@@ -35,6 +35,7 @@ export default defineTask({
       cliVars,
       env: environment.env,
       useManifest: input.noManifest !== true,
+      closeDatabase: false,
     });
     return unitReport(run);
   },

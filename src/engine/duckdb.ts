@@ -36,14 +36,17 @@ export class Database {
     this.#connections = connections;
   }
 
-  /** Opens an in-memory database; `connections` queries can run at once. */
-  static async open(connections = 1): Promise<Database> {
+  /** Opens an in-memory database with one connection. */
+  static async open(): Promise<Database> {
     const { DuckDBInstance } = await import("@duckdb/node-api");
     // No network at run time, no files: a unit test reads nothing but its fixtures.
-    const instance = await DuckDBInstance.create(":memory:", { threads: "1", autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
-    const opened: DuckDBConnection[] = [];
-    for (let i = 0; i < Math.max(1, connections); i++) opened.push(await instance.connect());
-    return new Database(instance, opened);
+    const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+    return new Database(instance, [await instance.connect()]);
+  }
+
+  /** Adds connections until `width` queries can run at once (worth it only for many queries). */
+  async widen(width: number): Promise<void> {
+    while (this.#connections.length < width) this.#connections.push(await this.#instance.connect());
   }
 
   /** The number of queries that can run at once. */
@@ -77,6 +80,7 @@ export class Database {
     return this.#next++ % this.#connections.length;
   }
 
+  /** Closes the database now; a run that ends with the process may leave it to the garbage collector. */
   close(): void {
     for (const connection of this.#connections) connection.closeSync();
     this.#instance.closeSync();

@@ -13,7 +13,6 @@ import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import type { DbtProject, DeclaredColumn, RefNode } from "../project/dbt-project.ts";
 import { readText } from "../project/project.ts";
 import { readUnitTests, type DisabledTest, type GivenDefinition, type Problem, type UnitTestDefinition } from "../project/unit-tests.ts";
-import { parseYamlWithPositions } from "../project/yaml.ts";
 import { parseCsv } from "../sql/csv.ts";
 import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
 import { castLiteral, fixtureSql, inferType, quoteIdentifier, type FixtureColumn, type FixtureRow } from "../sql/fixtures.ts";
@@ -66,6 +65,8 @@ export interface UnitRunOptions {
   env: Record<string, string | undefined>;
   /** Use dbt's compiled SQL from target/manifest.json when it is fresh (default true). */
   useManifest: boolean;
+  /** Close DuckDB when done (default true); the CLI leaves it to the process exit, which is ~10 ms sooner. */
+  closeDatabase?: boolean;
 }
 
 /** No test matched --select: nothing ran, and nothing ran is not a pass. */
@@ -77,6 +78,9 @@ export class NothingSelected extends SlpError {
 
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const { project } = options;
+  // Opening DuckDB overlaps with reading and rendering; only a run with nothing to execute leaves it unused.
+  const opening = Database.open();
+  opening.catch(() => undefined);
   const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date() });
   const parseSession = emptySession("parse");
   const set = readUnitTests(project, (text, file) => nativeValue(renderer.renderText(text, file, parseSession)));
@@ -88,22 +92,24 @@ export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const notes: string[] = [];
   if (manifest?.stale) notes.push("target/manifest.json is older than the project's sources; slp rendered every model itself");
   const prepared = selected.map((test) => prepare(test, project, renderer, manifest));
-  let database: Database | null = null;
+  const database = await opening;
+  // A second connection pays off once there are enough tests to keep two busy.
+  const runnable = prepared.filter((item) => item.plan !== null).length;
+  if (runnable >= 16) await database.widen(2);
   const results: UnitResult[] = new Array(prepared.length);
   try {
-    if (prepared.some((item) => item.plan !== null)) database = await Database.open(2);
     let next = 0;
     const worker = async (lane: number) => {
       for (;;) {
         const index = next++;
         if (index >= prepared.length) return;
         const item = prepared[index]!;
-        results[index] = item.plan ? await execute(item.plan, item.result, database as Database, lane) : item.result;
+        results[index] = item.plan ? await execute(item.plan, item.result, database, lane) : item.result;
       }
     };
-    await Promise.all(Array.from({ length: database?.width ?? 1 }, (_, lane) => worker(lane)));
+    await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
   } finally {
-    database?.close();
+    if (options.closeDatabase !== false) database.close();
   }
   addLines(project, results);
   return { results, disabled: set.disabled, notes };
@@ -520,23 +526,29 @@ function databaseError(error: unknown, what: string, file: string, fix: string):
   return { message: `${what}: ${message}`, file, line: null, fix };
 }
 
-/** The line of each test in its yml, for messages and reports (only where something is reported). */
+/**
+ * The line of each test in its yml: the `name:` line of its entry, found by
+ * reading the text (a positional YAML parse costs more than a whole small run).
+ */
 function addLines(project: DbtProject, results: UnitResult[]): void {
-  const cache = new Map<string, ReturnType<typeof parseYamlWithPositions> | null>();
-  const indexOf = new Map(project.unitTests.map((entry) => [`${entry.file}\u0000${String(entry.entry.name)}`, entry.index]));
+  const texts = new Map<string, string[]>();
   for (const result of results) {
-    const index = indexOf.get(`${result.file}\u0000${result.name.replace(/_v[^_]+$/, "")}`) ?? indexOf.get(`${result.file}\u0000${result.name}`);
-    if (index === undefined) continue;
-    if (!cache.has(result.file)) {
-      try {
-        cache.set(result.file, parseYamlWithPositions(readText(project.dir, result.file), { file: result.file }));
-      } catch {
-        cache.set(result.file, null);
-      }
+    let lines = texts.get(result.file);
+    if (!lines) {
+      lines = readText(project.dir, result.file).split("\n");
+      texts.set(result.file, lines);
     }
-    result.line = cache.get(result.file)?.lineOf(["unit_tests", index]) ?? null;
+    result.line = nameLine(lines, result.name) ?? nameLine(lines, result.name.replace(/_v[^_]+$/, ""));
     if (result.error && result.error.file === result.file && result.error.line === null) result.error.line = result.line;
   }
+}
+
+function nameLine(lines: string[], name: string): number | null {
+  const start = lines.findIndex((line) => /^unit_tests\s*:/.test(line));
+  const quoted = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`^\\s*(-\\s+)?name\\s*:\\s*(["']?)${quoted}\\2\\s*(#.*)?$`);
+  for (let i = Math.max(0, start); i < lines.length; i++) if (pattern.test(lines[i] as string)) return i + 1;
+  return null;
 }
 
 // --- selection, parse-time values, sessions ---
