@@ -15,6 +15,8 @@ export interface Benchmark {
   setup(workDir: string): Promise<{ argv: string[]; cwd: string }> | { argv: string[]; cwd: string };
   /** Expected exit code of the timed command (a benchmark of a failing run measures nothing). */
   expectExit?: number;
+  /** Runs before each timed run, untimed (tcr needs a fresh change each time). */
+  beforeEach?(): void;
   runs?: number;
 }
 
@@ -38,9 +40,13 @@ export function time(argv: string[], cwd: string, expectExit = 0): number {
 
 export async function measure(benchmark: Benchmark, workDir: string): Promise<Measurement> {
   const { argv, cwd } = await benchmark.setup(workDir);
+  benchmark.beforeEach?.();
   time(argv, cwd, benchmark.expectExit); // warm the OS file cache; not counted
   const runsMs: number[] = [];
-  for (let i = 0; i < (benchmark.runs ?? 7); i++) runsMs.push(time(argv, cwd, benchmark.expectExit));
+  for (let i = 0; i < (benchmark.runs ?? 7); i++) {
+    benchmark.beforeEach?.();
+    runsMs.push(time(argv, cwd, benchmark.expectExit));
+  }
   const sorted = [...runsMs].sort((a, b) => a - b);
   return {
     name: benchmark.name,

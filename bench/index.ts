@@ -8,8 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { measure, type Benchmark, type Measurement } from "./harness.ts";
 import { benchmarks as check } from "./check.bench.ts";
+import { benchmarks as tcr } from "./tcr.bench.ts";
 
-const ALL: Benchmark[] = [...check];
+const ALL: Benchmark[] = [...check, ...tcr];
 
 const filter = process.argv[2];
 const selected = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));

@@ -13,13 +13,16 @@ import { helpOf, parseArgs } from "./tasks/args.ts";
 import type { Task, TaskEnvironment } from "./tasks/define-task.ts";
 import { runTask } from "./tasks/runner.ts";
 import { VERSION } from "./version.ts";
-import { builtInTasks, findTask } from "../tasks/index.ts";
+import { builtInTasks, findTask, listedTasks } from "../tasks/index.ts";
+import { loadUserTasks } from "./tasks/user-tasks.ts";
 
 export interface CliIO {
   stdout(text: string): void;
   stderr(text: string): void;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Standard input, when something is piped in (undefined on a terminal, so nothing waits for typing). */
+  stdin?: () => Promise<string>;
 }
 
 const USAGE = "usage: slp [-h] [--version] {task} ...";
@@ -52,9 +55,9 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         USAGE,
       );
     }
-    task = findTask(name);
+    task = findTask(name) ?? (await loadUserTasks(io.cwd, builtInTasks)).find((t) => t.name === name);
     if (!task) {
-      const choices = builtInTasks.filter((t) => !t.hidden).map((t) => t.name).join(", ");
+      const choices = (await listedTasks(io.cwd)).map((t) => t.name).join(", ");
       throw new UsageError(`argument task: invalid choice: '${name}' (choose from ${choices})`, USAGE);
     }
     const parsed = parseArgs(task, rest, prefix);
@@ -62,7 +65,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       io.stdout(helpOf(task, prefix));
       return EXIT.ok;
     }
-    const environment: TaskEnvironment = { cwd: io.cwd, env: io.env, log: (line) => io.stderr(`${line}\n`) };
+    const environment: TaskEnvironment = {
+      cwd: io.cwd,
+      env: io.env,
+      log: (line) => io.stderr(`${line}\n`),
+      readStdin: io.stdin,
+    };
     const result = await runTask(task, parsed.input, environment);
     const report: Report = isReport(result) ? result : { command: task.name, findings: [], text: "" };
     const rendered = (RENDERERS[parsed.format] ?? RENDERERS.text)!(report);
@@ -95,6 +103,8 @@ function topLevelHelp(): string {
     "tasks:",
     ...builtInTasks.filter((task) => !task.hidden).map((task) => `  ${task.name.padEnd(14)} ${task.description}`),
     "",
+    "A repository's own tasks (slp.yml `tasks:`, .slp/tasks/*.ts) are listed by `slp tasks`.",
+    "",
     "options:",
     "  -h, --help     show this help and exit",
     "  --version      print the version and exit",
@@ -110,6 +120,7 @@ if (import.meta.main) {
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
+    stdin: process.stdin.isTTY ? undefined : () => Bun.stdin.text(),
   });
   process.exitCode = code;
 }

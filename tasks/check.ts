@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { plural } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { ParseCache } from "../src/project/cache.ts";
 import { loadProject } from "../src/project/project.ts";
 import { CheckContext } from "../src/rules/context/check.ts";
 import { checkRules } from "../src/rules/index.ts";
@@ -11,10 +12,16 @@ import { defineTask } from "../src/tasks/define-task.ts";
 export default defineTask({
   name: "check",
   description: "Check specs, pre-registrations and tests in the working tree (S1-S5, P1, P2, T1-T3, I5, I7)",
+  ciOrder: 10,
   input: Type.Object({ projectDir: ProjectDirOption, martsPath: MartsPathOption }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
+    const project = loadProject({
+      dir: resolved.dir,
+      dirAsGiven: resolved.dirAsGiven,
+      martsPaths: resolved.martsPaths,
+      cache: ParseCache.open(resolved.dir, environment.env),
+    });
     const context = new CheckContext(project);
     const findings = [];
     for (const rule of checkRules) findings.push(...(await rule.findings(context)));

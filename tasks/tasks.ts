@@ -8,10 +8,12 @@ export default defineTask({
   name: "tasks",
   description: "List the tasks slp can run (slp <task> and slp run <task> are the same)",
   input: Type.Object({}),
-  run(): Report {
-    const tasks = listedTasks();
+  async run({ environment }): Promise<Report> {
+    const tasks = await listedTasks(environment.cwd);
     const width = Math.max(...tasks.map((task) => task.name.length));
-    const text = tasks.map((task) => `${task.name.padEnd(width)}  ${task.description}`).join("\n");
+    const text = tasks
+      .map((task) => `${task.name.padEnd(width)}  ${task.origin === "user" ? "(yours) " : ""}${task.description}`)
+      .join("\n");
     return {
       command: "tasks",
       findings: [],

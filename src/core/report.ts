@@ -15,6 +15,8 @@ export interface Report {
   notes?: string[];
   /** For informational tasks (rules, explain, tasks): the text to print instead of findings. */
   text?: string;
+  /** Lines printed after the findings and before the summary (what tcr reverted, say). */
+  lines?: string[];
   /** Replaces the exit code computed from findings (tcr's 3). */
   exitCode?: number;
   /** Per-test results, for test-report formats (junit). */

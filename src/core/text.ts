@@ -30,8 +30,12 @@ export function sortByText<T>(items: Iterable<T>, key: (item: T) => string = Str
   return [...items].sort((a, b) => compareCodePoints(key(a), key(b)));
 }
 
-/** Python's whitespace set for str.split(): ASCII space class plus U+001C-U+001F and Unicode spaces. */
-const PY_WHITESPACE = /[\s\u001c-\u001f\u0085]+/u;
+/**
+ * Python's whitespace set for str.split() (what `str.isspace()` accepts),
+ * written out: JavaScript's `\s` lacks U+001C-U+001F and U+0085 and has
+ * U+FEFF, which Python keeps as text.
+ */
+const PY_WHITESPACE = /[\t\n\v\f\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 /** Splits on whitespace and re-joins with single spaces, as `" ".join(s.split())`. */
 export function collapseWhitespace(text: string): string {

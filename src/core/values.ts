@@ -78,7 +78,7 @@ export function pythonStr(value: unknown): string {
 }
 
 function pythonRepr(value: unknown): string {
-  if (typeof value === "string") return `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  if (typeof value === "string") return pythonStringRepr(value);
   if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
   if (isMapping(value)) {
     return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
@@ -86,8 +86,41 @@ function pythonRepr(value: unknown): string {
   return pythonStr(value);
 }
 
+/**
+ * Python's `repr()` of a string: single quotes, or double quotes when the text
+ * holds a single quote and no double one, so `["ref('x')"]` keeps `ref('x')`
+ * readable to T3's pattern. Control characters are escaped.
+ */
+function pythonStringRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let body = "";
+  for (const char of text) {
+    const code = char.codePointAt(0) as number;
+    if (char === "\\" || char === quote) body += `\\${char}`;
+    else if (char === "\n") body += "\\n";
+    else if (char === "\r") body += "\\r";
+    else if (char === "\t") body += "\\t";
+    else if (code < 0x20 || code === 0x7f) body += `\\x${code.toString(16).padStart(2, "0")}`;
+    else body += char;
+  }
+  return `${quote}${body}${quote}`;
+}
+
+/**
+ * Python's `str()` of a number. JavaScript and Python both print the shortest
+ * digits that read back the same; they differ in when they switch to an
+ * exponent (Python: below 1e-4 and from 1e16 up) and in its form (`1e-05`).
+ * An integral value prints as an integer: the parser does not say whether
+ * the YAML held `5` or `5.0` (Python would print `5.0` for the latter).
+ */
 function pythonNumber(value: number): string {
   if (Number.isNaN(value)) return "nan";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
+  if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);
+  const [mantissa = "", exponentText = "0"] = value.toExponential().split("e");
+  const exponent = Number(exponentText);
+  if (exponent < -4 || exponent >= 16) {
+    return `${mantissa}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+  }
   return String(value);
 }

@@ -13,7 +13,7 @@ import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import type { DbtProject, DeclaredColumn, RefNode } from "../project/dbt-project.ts";
 import { readText } from "../project/project.ts";
 import { readUnitTests, type DisabledTest, type GivenDefinition, type Problem, type UnitTestDefinition } from "../project/unit-tests.ts";
-import { parseCsv } from "../sql/csv.ts";
+import { parseCsv } from "../project/csv.ts";
 import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
 import { castLiteral, fixtureSql, inferType, quoteIdentifier, type FixtureColumn, type FixtureRow } from "../sql/fixtures.ts";
 import { printable, TemplateFailure } from "../sql/jinja.ts";
@@ -349,12 +349,12 @@ function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefi
       throw new RenderRefusal(`Unable to find seed '${node?.package ?? project.name}.${node?.name ?? label}' for unit tests: ${label} has neither rows nor fixture`, "give the input rows (rows: [] for an empty input)");
     }
     // A seed with no rows: its CSV file, every value a string, "" kept (dbt's _load_rows_from_seed).
-    const table = parseCsv(readText(project.dir, node.file as string));
+    const table = csvTable(readText(project.dir, node.file as string), node.file as string);
     rows = table.rows.map((row) => Object.fromEntries(table.header.map((column, i) => [column, row[i] ?? null])));
     csv = true;
   } else if (given.format === "dict") {
     rows = dictRows(given.rows, label);
-  } else rows = csvRows(text as string, label);
+  } else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, project, "csv", test) : test.file);
   const declared = declaredColumns(target, project);
   const typed = fixtureSql({ label, declared: declared.columns, complete: declared.complete, declaredFrom: "declared", rows, csv });
   return { key: target.key, input: label, relation: target.relation, sql: typed.sql, columns: typed.columns.map((column) => ({ ...column, from: declared.from.get(column.name) ?? column.from })) };
@@ -366,7 +366,7 @@ function declaredColumns(target: Target, project: DbtProject): { columns: Declar
   if (target.source) return { columns: target.source.columns, complete: false, from };
   const node = target.node as RefNode;
   if (node.kind !== "seed") return { columns: node.columns, complete: node.columnsComplete, from };
-  const table = parseCsv(readText(project.dir, node.file as string));
+  const table = csvTable(readText(project.dir, node.file as string), node.file as string);
   const columns = node.columns.map((column, i) => {
     if (column.dataType !== null) return column;
     const inferred = inferType(table.rows.map((row) => (row[i] === "" ? null : (row[i] ?? null))), true);
@@ -404,9 +404,16 @@ function dictRows(rows: Value | undefined, label: string): FixtureRow[] {
   return rows as FixtureRow[];
 }
 
-function csvRows(text: string, label: string): FixtureRow[] {
-  const table = parseCsv(text);
-  if (table.overlong.length > 0) throw new RenderRefusal(`a CSV row of ${label} (line ${table.overlong[0]}) has more fields than its header`, "give every row the header's columns");
+/** CSV records read as Python's csv.DictReader yields them: a row shorter than the header is padded with null. */
+function csvTable(text: string, file: string): { header: string[]; rows: (string | null)[][]; overlong: number } {
+  const [header = [], ...records] = parseCsv(text, { file, fix: "write the fixture as CSV: a header line, then one line per row" });
+  const overlong = records.findIndex((record) => record.length > header.length);
+  return { header, rows: records.map((record) => header.map((_, i) => record[i] ?? null)), overlong };
+}
+
+function csvRows(text: string, label: string, file: string): FixtureRow[] {
+  const table = csvTable(text, file);
+  if (table.overlong >= 0) throw new RenderRefusal(`CSV row ${table.overlong + 1} of ${label} has more fields than its header`, "give every row the header's columns");
   // An empty CSV cell is NULL for every type (dbt #9881); the text `null` stays text.
   return table.rows.map((row) => Object.fromEntries(table.header.map((column, i) => [column, row[i] === "" ? null : (row[i] ?? null)])));
 }
@@ -472,7 +479,7 @@ function expectedSql(test: UnitTestDefinition, output: Column[], plan: Plan): { 
     const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
     return { columns: output, sql: `select ${list} from (\n${printable(text).replace(/[\s;]+$/, "")}\n) as __slp_expected_sql` };
   }
-  const rows = expect.format === "csv" ? csvRows(text as string, label) : dictRows(text, label);
+  const rows = expect.format === "csv" ? csvRows(text as string, label, expect.fixture ? fixtureFile(expect.fixture, plan.project, "csv", test) : test.file) : dictRows(text, label);
   if (rows.length === 0) return { columns: output, sql: `select * from __slp_actual limit 0` };
   // The compared columns are the first row's keys, after dbt moves the first row without a null to the top.
   const first = rows.find((row) => Object.values(row).every((value) => value !== null)) ?? (rows[0] as FixtureRow);

@@ -3,9 +3,9 @@
  * the last matching line wins, a line without owners un-owns, patterns are
  * anchored when they hold a slash other than a trailing one.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../core/errors.ts";
+import { readText } from "./project.ts";
 
 export const CODEOWNERS_LOCATIONS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"] as const;
 
@@ -24,18 +24,7 @@ export interface Codeowners {
 /** Finds and reads the first CODEOWNERS of the three locations, or null when there is none. */
 export function readCodeowners(projectDir: string): Codeowners | null {
   for (const location of CODEOWNERS_LOCATIONS) {
-    const absolute = join(projectDir, location);
-    if (!existsSync(absolute)) continue;
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(absolute));
-    } catch (error) {
-      throw new InputError(`cannot read ${location}: ${(error as Error).message}`, {
-        file: location,
-        fix: "save CODEOWNERS as UTF-8 text",
-      });
-    }
-    return parseCodeowners(text, location);
+    if (existsSync(join(projectDir, location))) return parseCodeowners(readText(projectDir, location), location);
   }
   return null;
 }

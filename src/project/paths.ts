@@ -1,6 +1,6 @@
 /** Paths inside a dbt project: marts folders, file listings and their order. */
-import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readdirSync, statSync, type Dirent } from "node:fs";
+import { join, relative } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 
@@ -48,17 +48,19 @@ export function topDirectories(martsPaths: readonly string[]): string[] {
 /** Every file under `dir` (project-relative, `/`-separated), hidden ones included. */
 export function listFiles(projectDir: string, dir: string): string[] {
   const root = join(projectDir, dir);
-  let entries: string[];
+  let entries: Dirent[];
   try {
-    entries = readdirSync(root, { recursive: true, encoding: "utf8" });
+    entries = readdirSync(root, { recursive: true, withFileTypes: true });
   } catch {
     return [];
   }
-  const prefix = dir.endsWith("/") ? dir : `${dir}/`;
   const files: string[] = [];
   for (const entry of entries) {
-    const relative = `${prefix}${entry.split("\\").join("/")}`;
-    if (isFile(join(projectDir, relative))) files.push(relative);
+    // Only a symlink needs a stat to tell whether it leads to a file.
+    const full = join(entry.parentPath, entry.name);
+    if (entry.isFile() || (entry.isSymbolicLink() && isFile(full))) {
+      files.push(relative(projectDir, full).split("\\").join("/"));
+    }
   }
   return files;
 }

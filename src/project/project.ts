@@ -7,10 +7,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
+import { ParseCache } from "./cache.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { readDataTest, type DataTest } from "./tests.ts";
 import { isYamlFile, listFiles, sortPathsBySegments, stem, topDirectories } from "./paths.ts";
-import { parseYaml, parseYamlWithPositions } from "./yaml.ts";
+import { parseYaml, parseYamlWithPositions, type YamlSource } from "./yaml.ts";
 
 export interface Column {
   name: string;
@@ -66,6 +67,8 @@ export interface LoadProjectOptions {
   dir: string;
   dirAsGiven: string;
   martsPaths: string[];
+  /** Where parsed YAML is remembered between runs; none by default. */
+  cache?: ParseCache<Value>;
 }
 
 /** Reads the project from the filesystem; throws InputError on anything unreadable. */
@@ -95,8 +98,9 @@ export function loadProject(options: LoadProjectOptions): Project {
   for (const file of project.ymlFiles) {
     const text = readText(dir, file);
     project.ymlText.set(file, text);
-    readYmlFile(project, file, text);
+    addDeclarations(project, file, text, options.cache);
   }
+  options.cache?.save();
   return project;
 }
 
@@ -106,7 +110,9 @@ export function readText(dir: string, file: string): string {
   try {
     text = readFileSync(join(dir, file), "utf8");
   } catch (error) {
-    throw new InputError(`cannot read ${file}: ${(error as Error).message}`, {
+    // The path leads the error line (`file: message`); the system message may hold an absolute path, so it is cut to its code.
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read the file${code ? ` (${code})` : ""}`, {
       file,
       fix: "check that the file exists and is readable",
     });
@@ -116,7 +122,7 @@ export function readText(dir: string, file: string): string {
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(join(dir, file)));
     } catch {
-      throw new InputError(`cannot read ${file}: it is not UTF-8 text`, { file, fix: "save the file as UTF-8" });
+      throw new InputError("the file is not UTF-8 text", { file, fix: "save it as UTF-8" });
     }
   }
   return text;
@@ -144,60 +150,94 @@ export function metaValue(entry: Mapping, key: string, what: string, file: strin
   return direct ?? nested;
 }
 
-// --- internal ---
+/** What one yml file declares: its models (without the marts flag) and unit tests, in file order. */
+export interface Declarations {
+  models: Omit<Model, "marts">[];
+  unitTests: UnitTest[];
+}
 
-function readYmlFile(project: Project, file: string, text: string): void {
-  const parsed = parseYaml(text, { file });
+/**
+ * Reads one yml's text into declarations, refusing every shape slp cannot
+ * judge (§1.1-1.2). `at` names the commit when the text comes from history.
+ */
+export function readDeclarations(file: string, text: string, at?: string, cache?: ParseCache<Value>): Declarations {
+  const parsed = parseCached(text, { file, at }, cache);
   const document = parsed === null ? {} : parsed;
+  // The file:line prefix names the file; a commit is named in the message.
+  const atCommit = at ? `at ${at}, ` : "";
   if (!isMapping(document)) {
-    throw new InputError(`${file} is not a yml mapping`, {
+    throw new InputError(`${atCommit}the file is not a yml mapping: its top level is ${kindOf(document)}`, {
       file,
       line: 1,
       fix: "a dbt properties file is a mapping with keys such as version, models and unit_tests",
     });
   }
-  const models = listOfEntries(document.models, `models in ${file}`, file, text, ["models"]);
-  models.forEach((entry, index) => readModel(project, file, text, entry, index));
-  const units = listOfEntries(document.unit_tests, `unit_tests in ${file}`, file, text, ["unit_tests"]);
-  units.forEach((entry, index) => {
-    const name = entry.name;
-    if (typeof name !== "string" || name === "") {
-      throw new InputError(`a unit test without a name in ${file}`, {
-        file,
-        line: lineOf(text, file, ["unit_tests", index]),
-        fix: "give every unit test a name:",
-      });
-    }
-    const model = entry.model;
-    project.unitTests.push({ name, model: model ? (model as Value) : "", file, entry });
-  });
+  const models = listOfEntries(document.models, `${atCommit}models`, file, text, ["models"]).map((entry, index) =>
+    readModel(file, text, entry, index, atCommit),
+  );
+  const unitTests = listOfEntries(document.unit_tests, `${atCommit}unit_tests`, file, text, ["unit_tests"]).map(
+    (entry, index): UnitTest => {
+      const name = entry.name;
+      if (typeof name !== "string" || name === "") {
+        throw new InputError(`${atCommit}a unit test without a name`, {
+          file,
+          line: lineOf(text, file, ["unit_tests", index]),
+          fix: "give every unit test a name:",
+        });
+      }
+      return { name, model: entry.model ? (entry.model as Value) : "", file, entry };
+    },
+  );
+  return { models, unitTests };
 }
 
-function readModel(project: Project, file: string, text: string, entry: Mapping, index: number): void {
+// --- internal ---
+
+/** Parses a yml, or takes its parse from the cache when the same text was parsed before. */
+export function parseCached(text: string, source: YamlSource, cache?: ParseCache<Value>): Value {
+  if (!cache) return parseYaml(text, source);
+  const key = ParseCache.key(text);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = parseYaml(text, source);
+  cache.set(key, value);
+  return value;
+}
+
+/** Check refuses a model declared twice (gate, reading history, keeps the later one). */
+function addDeclarations(project: Project, file: string, text: string, cache?: ParseCache<Value>): void {
+  const declarations = readDeclarations(file, text, undefined, cache);
+  declarations.models.forEach((model, index) => {
+    const earlier = project.models.get(model.name);
+    if (earlier) {
+      throw new InputError(`model ${model.name} is declared twice: ${earlier.file} and ${file}`, {
+        file,
+        line: lineOf(text, file, ["models", index]),
+        fix: "keep one declaration of each model",
+      });
+    }
+    project.models.set(model.name, { ...model, marts: isMartsModel(file, model.name, project.martsPaths, project.martsSql) });
+  });
+  project.unitTests.push(...declarations.unitTests);
+}
+
+function readModel(file: string, text: string, entry: Mapping, index: number, atCommit = ""): Omit<Model, "marts"> {
   const path = ["models", index];
   const name = entry.name;
   if (typeof name !== "string" || name === "") {
-    throw new InputError(`a model without a name in ${file}`, { file, line: lineOf(text, file, path), fix: "give every model a name:" });
-  }
-  const earlier = project.models.get(name);
-  if (earlier) {
-    throw new InputError(`model ${name} is declared twice: ${earlier.file} and ${file}`, {
-      file,
-      line: lineOf(text, file, path),
-      fix: "keep one declaration of each model",
-    });
+    throw new InputError(`${atCommit}a model without a name`, { file, line: lineOf(text, file, path), fix: "give every model a name:" });
   }
   const what = `model ${name}`;
   const spec = metaValue(entry, "spec", what, file, text, path);
   const preRegistration = metaValue(entry, "pre_registration", what, file, text, path);
 
-  const tests: DataTest[] = readTests(entry, "", `${file}, model ${name}`, file, text, path);
+  const tests: DataTest[] = readTests(entry, "", `model ${name}`, file, text, path);
   const columns: Column[] = [];
-  listOfEntries(entry.columns, `columns of model ${name} in ${file}`, file, text, [...path, "columns"]).forEach((column, i) => {
+  listOfEntries(entry.columns, `columns of model ${name}`, file, text, [...path, "columns"]).forEach((column, i) => {
     const columnPath = [...path, "columns", i];
     const columnName = column.name;
     if (typeof columnName !== "string" || columnName === "") {
-      throw new InputError(`a column without a name in ${file}, model ${name}`, {
+      throw new InputError(`a column without a name in model ${name}`, {
         file,
         line: lineOf(text, file, columnPath),
         fix: "give every column a name:",
@@ -205,18 +245,17 @@ function readModel(project: Project, file: string, text: string, entry: Mapping,
     }
     const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, file, text, columnPath) === true;
     columns.push({ name: columnName, entry: column, sensitive });
-    tests.push(...readTests(column, columnName, `${file}, column ${name}.${columnName}`, file, text, columnPath));
+    tests.push(...readTests(column, columnName, `column ${name}.${columnName}`, file, text, columnPath));
   });
 
-  const marts = isMartsModel(file, name, project.martsPaths, project.martsSql);
-  project.models.set(name, { name, file, entry, spec, preRegistration, columns, tests, marts });
+  return { name, file, entry, spec, preRegistration, columns, tests };
 }
 
 function readTests(entry: Mapping, column: string, where: string, file: string, text: string, path: (string | number)[]): DataTest[] {
   const tests = entry.tests ?? null;
   const dataTests = entry.data_tests ?? null;
   if (tests !== null && dataTests !== null) {
-    throw new InputError(`ambiguous: tests defined twice in ${where} (both tests: and data_tests:)`, {
+    throw new InputError(`ambiguous: tests defined twice on ${where} (both tests: and data_tests:)`, {
       file,
       line: lineOf(text, file, [...path, "data_tests"]),
       fix: "keep one list; data_tests: is the dbt >= 1.8 spelling",
@@ -225,13 +264,31 @@ function readTests(entry: Mapping, column: string, where: string, file: string, 
   const list = tests ?? dataTests;
   if (list === null) return [];
   if (!Array.isArray(list)) {
-    throw new InputError(`tests in ${where} must be a list`, {
+    throw new InputError(`tests on ${where} must be a list`, {
       file,
       line: lineOf(text, file, [...path, tests !== null ? "tests" : "data_tests"]),
       fix: "write each test as a list item",
     });
   }
-  return list.map((item) => readDataTest(item, column, where, file));
+  const key = tests !== null ? "tests" : "data_tests";
+  return list.map((item, index) => {
+    try {
+      return readDataTest(item, column, where, file);
+    } catch (error) {
+      // tests.ts reads items from git blobs too and knows no lines; the line is found here, on the error path only.
+      if (!(error instanceof InputError) || error.line !== undefined) throw error;
+      throw new InputError(error.message, { file, line: lineOf(text, file, [...path, key, index]), fix: error.fix });
+    }
+  });
+}
+
+/** "a list", "a string": what a yml's top level is instead of a mapping. */
+function kindOf(value: Value): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof value === "string") return "a string";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "a boolean";
+  return "not a mapping";
 }
 
 function listOfEntries(value: Value | undefined, what: string, file: string, text: string, path: (string | number)[]): Mapping[] {

@@ -31,7 +31,7 @@ export interface DataTest {
   argsKey: string;
 }
 
-/** Reads one item of a `tests:`/`data_tests:` list. `where` says where it is, for messages. */
+/** Reads one item of a `tests:`/`data_tests:` list. `where` says which model or column it is on ("column fct_orders.order_id"), for messages. */
 export function readDataTest(item: Value, column: string, where: string, file: string): DataTest {
   let name: string;
   let body: Mapping;
@@ -63,7 +63,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
   if (isMapping(nested)) {
     for (const [key, value] of Object.entries(nested)) {
       if (Object.hasOwn(body, key)) {
-        throw new InputError(`ambiguous: ${key} of test ${name} in ${where} is given twice (on the test and under config)`, {
+        throw new InputError(`ambiguous: ${key} of test ${name} on ${where} is given twice (on the test and under config)`, {
           file,
           fix: "keep one of the two",
         });
@@ -74,7 +74,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
   const nestedArgs = body.arguments;
   if (nestedArgs !== undefined && nestedArgs !== null) {
     if (!isMapping(nestedArgs)) {
-      throw new InputError(`arguments of ${name} in ${where} must be a mapping`, {
+      throw new InputError(`arguments of ${name} on ${where} must be a mapping`, {
         file,
         fix: "write the test's arguments as key: value pairs under arguments:",
       });
@@ -82,7 +82,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     const keys = Object.keys(nestedArgs);
     const clash = keys.find((key) => Object.hasOwn(args, key));
     if (keys.length > 0 && clash !== undefined) {
-      throw new InputError(`ambiguous: argument ${clash} of test ${name} in ${where} is given twice (on the test and under arguments)`, {
+      throw new InputError(`ambiguous: argument ${clash} of test ${name} on ${where} is given twice (on the test and under arguments)`, {
         file,
         fix: "keep one of the two",
       });
@@ -93,7 +93,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
 }
 
 function cannotRead(where: string, item: Value, file: string): InputError {
-  return new InputError(`cannot read a test in ${where}: ${displayValue(item)}`, {
+  return new InputError(`cannot read a test on ${where}: ${displayValue(item)}`, {
     file,
     fix: "write a test as its name, or as {name: {argument: value, ...}}",
   });

@@ -93,9 +93,13 @@ const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
 });
 
 /**
- * PyYAML turns timestamps into date/datetime objects; dbt renders them as
- * ISO text (`2024-05-01`, `2024-05-01T08:00:00`). slp keeps that text, so a
- * date is a string everywhere downstream.
+ * PyYAML turns timestamps into date/datetime objects, and dbt's parse-time
+ * rendering of a unit test turns those into ISO text (dbt-unit-tests.md §1.6):
+ * `2024-05-01`, `2024-05-01T08:00:00`, `2024-05-01T08:00:00+00:00`. slp keeps
+ * that text, so a date is a string everywhere downstream and a fixture value
+ * reaches SQL exactly as dbt writes it. (The reference gate printed Python's
+ * `str()`, with a space; only how a printed value is spelled differs, never a
+ * verdict, since every comparison sees one spelling throughout.)
  */
 const timestampTag = defineScalarTag("tag:yaml.org,2002:timestamp", {
   implicit: true,
@@ -170,28 +174,52 @@ function atPrefix(source: YamlSource): string {
 
 function yamlError(error: unknown, text: string, source: YamlSource): InputError {
   const reason = (error as { reason?: string }).reason ?? (error as Error).message ?? String(error);
-  const mark = (error as { mark?: { line: number; column: number } }).mark;
-  const line = mark ? mark.line + 1 : undefined;
+  const mark = (error as { mark?: { line: number; column: number; position: number } }).mark;
+  const jinja = text.includes("{%") || text.includes("{{");
+  let line = mark ? mark.line + 1 : undefined;
+  let column = mark ? mark.column + 1 : undefined;
+  // js-yaml reports a mapping used as a key (what `{{ x }}` parses to) at the
+  // start of the document, not where the key is; the Jinja is the place to look.
+  let said = reason;
+  if (reason.includes("complex keys")) {
+    said = "a mapping or a list is used as a key, which dbt cannot read";
+    if (mark?.position === 0) {
+      line = jinja ? firstJinjaLine(text) : undefined;
+      column = undefined;
+    }
+  }
   let message: string;
-  let fix = "fix the YAML syntax at that line";
+  let fix = line ? "fix the YAML syntax at that line" : "fix the YAML syntax";
   if (reason === "duplicated mapping key" && mark) {
     const key = keyAt(text, mark.line, mark.column);
     message = `${atPrefix(source)}the key ${key ? `'${key}' ` : ""}appears twice in one mapping`;
     fix = "keep one of the two (dbt would silently use the last one and ignore the first)";
   } else {
-    message = `${atPrefix(source)}not valid YAML: ${reason.replace(/\s+/g, " ")}${mark ? ` (column ${mark.column + 1})` : ""}`;
+    message = `${atPrefix(source)}not valid YAML: ${said.replace(/\s+/g, " ")}${column ? ` (column ${column})` : ""}`;
   }
-  if (text.includes("{%") || text.includes("{{")) {
+  if (jinja) {
     message += "; this file contains Jinja, which slp does not render in a yml";
     fix = "quote the Jinja expression as a string, or move the templated block out of the yml";
   }
   return new InputError(message, { file: source.file, line, fix }, { cause: error });
 }
 
+function firstJinjaLine(text: string): number | undefined {
+  const index = text.split("\n").findIndex((row) => row.includes("{{") || row.includes("{%"));
+  return index >= 0 ? index + 1 : undefined;
+}
+
+/** The key js-yaml points at: it marks a plain key's first character, a quoted key's first character inside the quotes. */
 function keyAt(text: string, line: number, column: number): string | undefined {
   const row = text.split("\n")[line] ?? "";
-  const match = /^\s*(?:-\s+)?(["']?)([^"':]+)\1\s*:/.exec(row.slice(0)) ?? /([^\s{,"':]+)\s*:/.exec(row.slice(column));
-  return match ? (match[2] ?? match[1])?.trim() : undefined;
+  const quote = row[column - 1] === '"' || row[column - 1] === "'" ? row[column - 1] : undefined;
+  if (quote) {
+    const end = row.indexOf(quote, column);
+    return end >= 0 ? row.slice(column, end) : undefined;
+  }
+  const match = /^(["']?)(.*?)\1\s*:(?:\s|$)/.exec(row.slice(column)) ?? /^([^,{}[\]]*?)\s*:/.exec(row.slice(column));
+  const key = match ? (match.length > 2 ? match[2] : match[1]) : undefined;
+  return key?.trim() || undefined;
 }
 
 function secondDocumentLine(text: string): number | undefined {

@@ -9,6 +9,7 @@ export function renderText(report: Report): Rendered {
   const lines = sortFindings(report.findings).map(
     (finding) => `${finding.severity}\t${finding.file}\t${finding.model}\t${finding.message}\t[${finding.rule}]\n`,
   );
+  const extra = (report.lines ?? []).map((line) => `${line}\n`).join("");
   const summary = report.summary ?? summaryLine(report.command, report.findings, report.note);
-  return { stdout: `${lines.join("")}${summary}\n`, stderr, exitCode: report.exitCode ?? exitCodeFor(report.findings) };
+  return { stdout: `${lines.join("")}${extra}${summary}\n`, stderr, exitCode: report.exitCode ?? exitCodeFor(report.findings) };
 }

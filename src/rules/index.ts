@@ -15,6 +15,15 @@ import undeclaredModel from "./check/undeclared-model.ts";
 import unmockedInput from "./check/unmocked-input.ts";
 import unownedModel from "./check/unowned-model.ts";
 import untestedEdge from "./check/untested-edge.ts";
+import alteredColumns from "./compare/altered-columns.ts";
+import diffContract from "./compare/diff-contract.ts";
+import diffReadout from "./compare/diff-readout.ts";
+import metricOutside from "./compare/metric-outside.ts";
+import missingDiff from "./compare/missing-diff.ts";
+import reconciliationDrift from "./compare/reconciliation-drift.ts";
+import refactoringMoved from "./compare/refactoring-moved.ts";
+import removedPksOver from "./compare/removed-pks-over.ts";
+import rowDeltaOutside from "./compare/row-delta-outside.ts";
 
 /** check, in the reference's order: S1, S4, S2, S3, S5, P1, P2, T1, T2, T3, I5, I7. */
 export const checkRules = [
@@ -32,8 +41,30 @@ export const checkRules = [
   gapsWithoutPreRegistration,
 ] as const satisfies readonly AnyRule[];
 
+/**
+ * compare, once per diff, in the reference's order: C0 (the contract: the
+ * runner lets C1-I2 read a diff only when it blocked nothing), C1, C2, C3,
+ * C4, C5, C6, I2.
+ */
+export const compareDiffRules = [
+  diffContract,
+  rowDeltaOutside,
+  removedPksOver,
+  alteredColumns,
+  metricOutside,
+  refactoringMoved,
+  reconciliationDrift,
+  diffReadout,
+] as const satisfies readonly AnyRule[];
+
+/** compare, once per run after every diff: C7. */
+export const compareRunRules = [missingDiff] as const satisfies readonly AnyRule[];
+
+/** compare: C0, C1, C2, C3, C4, C5, C6, I2 per diff, then C7 once. */
+export const compareRules = [...compareDiffRules, ...compareRunRules] as const;
+
 /** Every rule of every command. */
-export const allRules: readonly AnyRule[] = [...checkRules];
+export const allRules: readonly AnyRule[] = [...checkRules, ...compareRules];
 
 export function rulesFor(command: Command): readonly AnyRule[] {
   return allRules.filter((rule) => rule.command === command);

@@ -23,6 +23,26 @@ export const Config = Type.Object(
     base: Type.Optional(
       Type.String({ minLength: 1, description: "must name the branch pull requests target (default main)" }),
     ),
+    tcr: Type.Optional(
+      Type.Object(
+        {
+          steps: Type.Optional(
+            Type.Array(Type.String({ minLength: 1, description: "must name a task" }), {
+              minItems: 1,
+              description: "must list the tasks the loop runs, in order (default [check, gate, unit])",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: "must configure the TCR loop (slp tcr)" },
+      ),
+    ),
+    tasks: Type.Optional(
+      Type.Record(
+        Type.String(),
+        Type.String({ minLength: 1, description: "must be a shell command (run with Bun Shell at the repository root)" }),
+        { description: "must map each task name to the shell command it runs; `slp run <name>` runs it" },
+      ),
+    ),
   },
   {
     $id: "config.schema.json",

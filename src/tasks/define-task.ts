@@ -12,12 +12,16 @@ export interface TaskEnvironment {
   env: Record<string, string | undefined>;
   /** Diagnostics while a task runs (progress, warnings); never the result. */
   log(line: string): void;
+  /** Standard input as text, when something is piped in; absent on a terminal. */
+  readStdin?: () => Promise<string>;
 }
 
 export interface TaskContext<I> {
   input: I;
   /** The result of another task, run at most once per invocation with its default input. */
   need<R>(task: Task<any, R>): Promise<R>;
+  /** Runs another task with this input (defaults filled), in the same environment. */
+  run<R>(task: Task<any, R>, input?: Record<string, unknown>): Promise<R>;
   environment: TaskEnvironment;
 }
 
@@ -34,6 +38,8 @@ export interface Task<S extends TObject = TObject, R = unknown> {
   origin?: "built-in" | "user";
   /** Left out of `slp tasks` and help: slp's own maintenance tasks. */
   hidden?: boolean;
+  /** Where the task runs in `slp ci` (ascending); absent: not a ci stage. */
+  ciOrder?: number;
   run(context: TaskContext<Static<S>>): Promise<R> | R;
 }
 

@@ -33,6 +33,7 @@ export async function runTask<R>(root: Task<any, R>, input: Record<string, unkno
         return task.run({
           input: taskInput,
           need: (other) => start(other, withDefaults(other)) as Promise<never>,
+          run: (other, otherInput = {}) => runTask(other, otherInput, environment) as Promise<never>,
           environment,
         });
       })();

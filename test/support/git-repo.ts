@@ -25,7 +25,7 @@ export function git(cwd: string, args: string[], env: Record<string, string> = {
     stderr: "pipe",
   });
   if (result.exitCode !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr.toString()}`);
-  return result.stdout.toString().trim();
+  return result.stdout.toString().trimEnd();
 }
 
 /** `git init` on branch main, with a fixed identity. */
@@ -36,11 +36,13 @@ export function initRepo(dir: string): void {
   git(dir, ["config", "commit.gpgsign", "false"]);
 }
 
-let clock = 0;
-/** Commits everything in the work tree with a fixed, increasing date. */
+/** Seconds since the first commit, per repository: a fixture's shas never depend on which tests ran before it. */
+const clocks = new Map<string, number>();
+/** Commits everything in the work tree with a fixed date that grows by a minute per commit in this repository. */
 export function commitAll(dir: string, message: string, author = FIXED_AUTHOR): string {
   git(dir, ["add", "-A"]);
-  clock += 60;
+  const clock = (clocks.get(dir) ?? 0) + 60;
+  clocks.set(dir, clock);
   const date = `${1_767_225_600 + clock} +0000`;
   git(dir, ["commit", "-q", "--allow-empty", "-m", message], {
     GIT_AUTHOR_NAME: author.name,

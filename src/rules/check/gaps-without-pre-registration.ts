@@ -1,9 +1,8 @@
 /** I7: the T2/T3 gaps of a model that carries no pre-registration, reported as a reading. */
-import { edgeGaps, mockGaps } from "../shared/unit-gaps.ts";
+import { edgeGaps, GAP_SENTENCES, mockGaps, RULE_2 } from "../shared/unit-gaps.ts";
 import { defineCheckRule } from "../context/check.ts";
 
-const READING =
-  "; the model carries no pre-registration, so this is a reading: the rule blocks once the agent pre-registers a change (framework Stage C, Rule 2)";
+const READING = `; the model carries no pre-registration, so this is a reading: the rule blocks once the agent pre-registers a change${RULE_2}`;
 
 export default defineCheckRule({
   code: "I7",
@@ -16,9 +15,9 @@ export default defineCheckRule({
     enforces: "Rule 2: each edge becomes a unit test naming it, mocking every input; shown as a reading until the model is pre-registered.",
   },
   messages: {
-    untestedEdge: `no unit test names the edge '{edge}' in config.meta.edge; each edge becomes a unit test, and the name is what lets a machine tell which${READING}`,
-    unknownEdge: `unit test '{unit}' names an edge the spec does not have: '{claim}'${READING}`,
-    unmocked: `unit test '{unit}' has no given rows for {input}, which the model reads; a unit test that reads a relation is not a unit test${READING}`,
+    untestedEdge: `${GAP_SENTENCES.untestedEdge}${READING}`,
+    unknownEdge: `${GAP_SENTENCES.unknownEdge}${READING}`,
+    unmocked: `${GAP_SENTENCES.unmocked}${READING}`,
   },
   run(ctx, report) {
     for (const model of ctx.martsModels) {

@@ -1,7 +1,6 @@
 /** T3: a unit test that does not mock every ref/source its model reads. */
-import { mockGaps } from "../shared/unit-gaps.ts";
+import { GAP_SENTENCES, mockGaps, RULE_2 } from "../shared/unit-gaps.ts";
 import { defineCheckRule } from "../context/check.ts";
-import { RULE_2 } from "./untested-edge.ts";
 
 export default defineCheckRule({
   code: "T3",
@@ -14,7 +13,7 @@ export default defineCheckRule({
     enforces: "Rule 2: each unit test mocks every ref/source in given, with invented rows.",
   },
   messages: {
-    unmocked: `unit test '{unit}' has no given rows for {input}, which the model reads; dbt has nothing to mock it with, and a unit test that reads a relation is not a unit test${RULE_2}`,
+    unmocked: `${GAP_SENTENCES.unmocked}${RULE_2}`,
   },
   run(ctx, report) {
     for (const model of ctx.martsModels) {

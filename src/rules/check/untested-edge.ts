@@ -1,8 +1,6 @@
 /** T2: a spec edge no unit test names, or a unit test naming an edge the spec lacks. */
-import { edgeGaps } from "../shared/unit-gaps.ts";
+import { edgeGaps, GAP_SENTENCES, RULE_2 } from "../shared/unit-gaps.ts";
 import { defineCheckRule } from "../context/check.ts";
-
-export const RULE_2 = " (framework Stage C, Rule 2)";
 
 export default defineCheckRule({
   code: "T2",
@@ -15,8 +13,9 @@ export default defineCheckRule({
     enforces: "Rule 2: each edge of the spec becomes a unit test with invented rows, naming the edge verbatim in config.meta.edge.",
   },
   messages: {
-    untestedEdge: `no unit test names the edge '{edge}' in config.meta.edge; each edge becomes a unit test, and the name is what lets a machine tell which${RULE_2}`,
-    unknownEdge: "unit test '{unit}' names an edge the spec does not have: '{claim}'",
+    untestedEdge: `${GAP_SENTENCES.untestedEdge}${RULE_2}`,
+    // Without the citation, as the reference words it (spec/rules.md §2.1 T2).
+    unknownEdge: GAP_SENTENCES.unknownEdge,
   },
   run(ctx, report) {
     for (const model of ctx.martsModels) {

@@ -9,6 +9,22 @@ import type { Model, UnitTest } from "../../project/project.ts";
 import { sqlInputs } from "../../project/sql-inputs.ts";
 import type { CheckContext } from "../context/check.ts";
 
+/** Rule 2, cited after a gap that blocks (T2, T3) and after a reading (I7). */
+export const RULE_2 = " (framework Stage C, Rule 2)";
+
+/**
+ * The gap sentences, written once: T2 and T3 add the Rule 2 citation, I7 adds
+ * that the model carries no pre-registration (spec/rules.md §2.1 I7: the same
+ * sentence without the suffix, then the reading's tail).
+ */
+export const GAP_SENTENCES = {
+  untestedEdge:
+    "no unit test names the edge '{edge}' in config.meta.edge; each edge becomes a unit test, and the name is what lets a machine tell which",
+  unknownEdge: "unit test '{unit}' names an edge the spec does not have: '{claim}'",
+  unmocked:
+    "unit test '{unit}' has no given rows for {input}, which the model reads; dbt has nothing to mock it with, and a unit test that reads a relation is not a unit test",
+} as const;
+
 export type UnitGap =
   | { kind: "untestedEdge"; file: string; model: string; edge: string }
   | { kind: "unknownEdge"; file: string; model: string; unit: string; claim: string }

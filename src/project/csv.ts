@@ -1,0 +1,18 @@
+/**
+ * The CSV adapter: the only module that imports a CSV library. Reads the
+ * result of a user's diff query as a warehouse exports it (RFC 4180: quoted
+ * cells, doubled quotes, CRLF or LF, a UTF-8 byte-order mark) into rows of
+ * text cells; blank lines are skipped, as Python's csv.DictReader skips them.
+ */
+import { parse } from "csv-parse/sync";
+import { InputError } from "../core/errors.ts";
+
+/** Every record, header included, as text cells; InputError naming the line when the text is not CSV. */
+export function parseCsv(text: string, source: { file: string; fix: string }): string[][] {
+  try {
+    return parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
+  } catch (error) {
+    const line = (error as { lines?: number }).lines;
+    throw new InputError(`not valid CSV: ${(error as Error).message}`, { file: source.file, line, fix: source.fix }, { cause: error });
+  }
+}

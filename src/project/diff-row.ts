@@ -1,0 +1,189 @@
+/**
+ * `slp diff-from-row`: the single result row of a user's own diff query (CSV
+ * with a header, or a JSON object) turned into a valid `diff.json`, with the
+ * reference's column conventions (spec/rules.md §7.4). Converting a row by
+ * hand was error-prone; a converter that guesses is worse, so every doubtful
+ * input is an error that names the column, never a default.
+ *
+ * Columns read (names matched exactly, after trimming spaces in a CSV header):
+ * - `row_delta`, `removed_pks`: required whole numbers (`8400.0` is 8400);
+ *   `removed_pks` is 0 or more;
+ * - `<m>_delta_pct`: metric m's percentage change; an empty cell, `null` or
+ *   `none` stays null (production's value is 0), never 0;
+ * - `<m>_value`: metric m's value (a metric with only a value gets
+ *   `delta_pct: null`); columns starting `reconciliation_` are not metrics;
+ * - `<m>_changed`: a count; above 0 puts column m in `altered_columns`;
+ * - `reconciliation_model_value` + `reconciliation_external_value`: both,
+ *   or neither;
+ * - `window_column`, `window_start`, `window_end`: all three, or none.
+ * Any other column is ignored.
+ */
+import { InputError } from "../core/errors.ts";
+import { compareCodePoints, sortByText } from "../core/text.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
+import { Diff } from "../schemas/diff.ts";
+import { schemaErrors } from "../schemas/validate.ts";
+import { parseCsv } from "./csv.ts";
+import { parseJson } from "./json.ts";
+
+export interface RowSource {
+  /** The input as the user named it (`-` for standard input). */
+  file: string;
+}
+
+/** One result row: column name -> cell (text from CSV; any JSON value from JSON). */
+export type Row = Map<string, Value>;
+
+const FIX = "give the one result row of the diff query: a CSV header and one line, or one JSON object";
+
+/** Reads exactly one row from CSV or JSON text (JSON when it starts with `{` or `[`). */
+export function readRow(text: string, source: RowSource): Row {
+  const body = text.replace(/^\uFEFF/, "");
+  const fail = (message: string): never => {
+    throw new InputError(message, { file: source.file, fix: FIX });
+  };
+  if (body.trim() === "") return fail("no row: the input is empty");
+  const first = body.trimStart()[0];
+  if (first === "{" || first === "[") {
+    const value = parseJson(body, { file: source.file, fix: FIX });
+    const rows = Array.isArray(value) ? value : [value];
+    if (rows.length === 0) return fail("no row: the JSON list is empty");
+    if (rows.length > 1) return fail(`${rows.length} rows; a diff is made from exactly one (aggregate the query to one row)`);
+    const row = rows[0];
+    if (!isMapping(row)) return fail("the JSON row must be an object of column: value");
+    return new Map(Object.entries(row));
+  }
+  const records = parseCsv(body, { file: source.file, fix: FIX });
+  const header = (records[0] ?? []).map((name) => name.trim());
+  const twice = header.find((name, index) => header.indexOf(name) !== index);
+  if (twice !== undefined) return fail(`the column ${twice} appears twice in the header`);
+  if (records.length < 2) return fail("no row: the CSV has a header and no row under it");
+  if (records.length > 2) return fail(`${records.length - 1} rows; a diff is made from exactly one (aggregate the query to one row)`);
+  const cells = records[1] as string[];
+  if (cells.length !== header.length) {
+    return fail(`the row has ${cells.length} cells and the header ${header.length} columns`);
+  }
+  return new Map(header.map((name, index) => [name, cells[index] as string]));
+}
+
+/** The diff.json a row describes, keys sorted; InputError naming the column on any doubtful cell. */
+export function diffFromRow(model: string, row: Row, source: RowSource): Mapping {
+  const fail = (message: string): never => {
+    throw new InputError(message, { file: source.file, fix: "correct the diff query's output" });
+  };
+  const number = (column: string): number => {
+    const cell = row.get(column) as Value;
+    if (isEmpty(cell)) return fail(`${column} is empty; it must be a number`);
+    const parsed = toNumber(cell);
+    if (parsed === null) return fail(`${column} is ${shown(cell)}, which is not a number`);
+    if (!Number.isFinite(parsed)) return fail(`${column} is ${shown(cell)}, which is not a finite number`);
+    return parsed;
+  };
+  const whole = (column: string): number => {
+    const value = number(column);
+    if (!Number.isInteger(value)) fail(`${column} is ${shown(row.get(column) as Value)}, which is not a whole number`);
+    return value;
+  };
+
+  const missing = ["row_delta", "removed_pks"].filter((column) => !row.has(column));
+  if (missing.length > 0) fail(`missing required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
+  const rowDelta = whole("row_delta");
+  const removedPks = whole("removed_pks");
+  if (removedPks < 0) fail(`removed_pks is ${shown(row.get("removed_pks") as Value)}; keys that disappeared cannot be fewer than 0`);
+
+  const metrics = new Map<string, { delta_pct: number | null; value?: number }>();
+  const metric = (name: string) => {
+    let entry = metrics.get(name);
+    if (!entry) {
+      entry = { delta_pct: null };
+      metrics.set(name, entry);
+    }
+    return entry;
+  };
+  const altered: string[] = [];
+  for (const column of row.keys()) {
+    const isMetric = !column.startsWith("reconciliation_");
+    if (isMetric && column.endsWith("_delta_pct") && column.length > "_delta_pct".length) {
+      const cell = row.get(column) as Value;
+      metric(column.slice(0, -"_delta_pct".length)).delta_pct = isEmpty(cell) ? null : number(column);
+    } else if (isMetric && column.endsWith("_value") && column.length > "_value".length) {
+      metric(column.slice(0, -"_value".length)).value = number(column);
+    } else if (column.endsWith("_changed") && column.length > "_changed".length) {
+      const count = number(column);
+      if (count < 0) fail(`${column} is ${shown(row.get(column) as Value)}; a count of changed rows cannot be below 0`);
+      if (count > 0) altered.push(column.slice(0, -"_changed".length));
+    }
+  }
+
+  const diff: Mapping = {
+    altered_columns: sortByText(altered),
+    metrics: Object.fromEntries(
+      [...metrics.entries()].sort(([a], [b]) => compareCodePoints(a, b)).map(([name, entry]) => [name, sortedKeys(entry)]),
+    ),
+    model,
+    removed_pks: removedPks,
+    row_delta: rowDelta,
+  };
+
+  const given = (column: string) => row.has(column) && !isEmpty(row.get(column) as Value);
+  const reconciliation = ["reconciliation_model_value", "reconciliation_external_value"];
+  const present = reconciliation.filter(given);
+  if (present.length === 1) {
+    fail(`${present[0]} is given and ${reconciliation.find((column) => !given(column))} is not; the reconciliation needs both numbers`);
+  }
+  if (present.length === 2) {
+    diff.reconciliation = { external_value: number("reconciliation_external_value"), model_value: number("reconciliation_model_value") };
+  }
+
+  const window = ["window_column", "window_end", "window_start"];
+  const framed = window.filter(given);
+  if (framed.length > 0 && framed.length < window.length) {
+    fail(`${framed.join(", ")} given without ${window.filter((column) => !given(column)).join(", ")}; a window needs its column, start and end`);
+  }
+  if (framed.length === window.length) {
+    diff.window = Object.fromEntries(
+      window.map((column) => {
+        const cell = row.get(column) as Value;
+        if (typeof cell !== "string" && typeof cell !== "number") fail(`${column} is ${shown(cell)}; it must be text`);
+        return [column.slice("window_".length), String(cell).trim()];
+      }),
+    );
+  }
+
+  const errors = schemaErrors(Diff, diff, "diff");
+  if (errors.length > 0) fail(`the row does not make a valid diff.json: ${errors.join("; ")}`);
+  return sortedKeys(diff);
+}
+
+/** The JSON slp writes: two-space indented, keys sorted, one final newline. */
+export function diffJsonText(diff: Mapping): string {
+  return `${JSON.stringify(diff, null, 2)}\n`;
+}
+
+// --- internal ---
+
+const NUMERIC = /^[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?$/;
+
+function isEmpty(cell: Value | undefined): boolean {
+  if (cell === null || cell === undefined) return true;
+  return typeof cell === "string" && ["", "null", "none"].includes(cell.trim().toLowerCase());
+}
+
+/** A JSON number, or text that is a decimal number; null for anything else (booleans included). */
+function toNumber(cell: Value): number | null {
+  if (typeof cell === "number") return cell;
+  if (typeof cell !== "string") return null;
+  const text = cell.trim();
+  if (/^[-+]?(?:nan|inf|infinity)$/i.test(text)) return Number.NaN;
+  return NUMERIC.test(text) ? Number(text) : null;
+}
+
+/** A cell as the user would recognise it: text quoted, numbers as written by JSON (NaN included). */
+function shown(cell: Value): string {
+  if (typeof cell === "number") return String(cell);
+  return JSON.stringify(cell);
+}
+
+function sortedKeys<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => compareCodePoints(a, b))) as T;
+}

@@ -1,0 +1,30 @@
+/** C7: a pre-registered model whose diff never arrived. */
+import { plural } from "../../core/text.ts";
+import { isMapping } from "../../core/values.ts";
+import { defineCompareRunRule } from "../context/compare.ts";
+
+export default defineCompareRunRule({
+  code: "C7",
+  name: "missing-diff",
+  severity: "BLOCK",
+  docs: {
+    summary:
+      "A model with a pre-registration of this branch (any folder) that none of the diffs given measures; pass every diff in one call.",
+    rationale:
+      "A diff step that skipped a model would otherwise pass: a number that never arrived was never compared with anything. With --base, a pre-registration main already has is not this branch's and asks for no diff.",
+    enforces:
+      "Stage E step 3: each diff number is compared with the pre-registration; a model that reaches Stage E with a prediction and no diff is a model nobody compared.",
+  },
+  messages: {
+    missing:
+      "this model has a pre-registration and no diff.json among the {files} read; a number that never arrived was never compared with anything, and a gate that did not look is not a gate that passed",
+  },
+  run(ctx, report) {
+    const arrived = new Set(ctx.diffs.map((diff) => diff.model));
+    const files = plural(ctx.diffs.length, "file");
+    for (const model of ctx.models) {
+      if (!isMapping(model.preRegistration) || arrived.has(model.name) || ctx.isStale(model.name)) continue;
+      report("missing", { file: model.file, model: model.name }, { files });
+    }
+  },
+});

@@ -1,0 +1,94 @@
+/**
+ * What a compare rule sees. A whole run (CompareContext: the project, every
+ * diff read, the stale set of `--base`) is what C7 judges; each diff
+ * (DiffContext) is what C0-C6 and I2 judge. C0, the contract, decides whether
+ * a diff may be read at all: the others see its numbers only through
+ * `measured()`, which answers null unless the contract held.
+ */
+import { compareCodePoints } from "../../core/text.ts";
+import { isMapping, type Mapping } from "../../core/values.ts";
+import type { DiffFile } from "../../project/diff-files.ts";
+import type { Model, Project } from "../../project/project.ts";
+import type { StaleSet } from "../../project/stale.ts";
+import type { Diff } from "../../schemas/diff.ts";
+import type { PreRegistration } from "../../schemas/pre-registration.ts";
+import type { Spec } from "../../schemas/spec.ts";
+import { ruleDefiner } from "../define-rule.ts";
+
+export class CompareContext {
+  readonly project: Project;
+  /** Every diff read, in the order given (globs expanded and sorted). */
+  readonly diffs: readonly DiffFile[];
+  /** With `--base`: the inherited pre-registrations; null without it (nothing is stale). */
+  readonly stale: StaleSet | null;
+  #models?: Model[];
+
+  constructor(project: Project, diffs: readonly DiffFile[], stale: StaleSet | null) {
+    this.project = project;
+    this.diffs = diffs;
+    this.stale = stale;
+  }
+
+  /** Every model, sorted by name. */
+  get models(): Model[] {
+    this.#models ??= [...this.project.models.values()].sort((a, b) => compareCodePoints(a.name, b.name));
+    return this.#models;
+  }
+
+  /** True when `--base` found this model's pre-registration already at the merge-base. */
+  isStale(model: string): boolean {
+    return this.stale?.models.has(model) ?? false;
+  }
+}
+
+/** A diff that kept its contract, typed: the schema, the spec and the pre-registration all held. */
+export interface Measured {
+  diff: Diff;
+  model: Model;
+  spec: Spec;
+  preRegistration: PreRegistration;
+}
+
+export class DiffContext {
+  readonly run: CompareContext;
+  readonly file: DiffFile;
+  /** Set by the runner once C0 has run: true when it blocked nothing. */
+  contractHeld = false;
+
+  constructor(run: CompareContext, file: DiffFile) {
+    this.run = run;
+    this.file = file;
+  }
+
+  /** Where this diff's findings point: the diff as given, and the model it names. */
+  get at(): { file: string; model: string } {
+    return { file: this.file.path, model: this.file.model };
+  }
+
+  /** The model the diff names, when the project declares it. */
+  get model(): Model | undefined {
+    return this.file.model === "" ? undefined : this.run.project.models.get(this.file.model);
+  }
+
+  /** The diff, its model, spec and pre-registration, typed; null unless C0 blocked nothing. */
+  measured(): Measured | null {
+    const model = this.model;
+    if (!this.contractHeld || !model || !isMapping(model.spec) || !isMapping(model.preRegistration)) return null;
+    return {
+      diff: this.file.value as unknown as Diff,
+      model,
+      spec: model.spec as unknown as Spec,
+      preRegistration: model.preRegistration as unknown as PreRegistration,
+    };
+  }
+
+  /** The raw parsed diff, for the contract rule. */
+  get value(): Mapping {
+    return this.file.value;
+  }
+}
+
+/** A rule judged once per diff (C0-C6, I2). */
+export const defineCompareRule = ruleDefiner<DiffContext>("compare");
+/** A rule judged once per run, after every diff (C7). */
+export const defineCompareRunRule = ruleDefiner<CompareContext>("compare");

@@ -1,0 +1,38 @@
+/** `slp ci`: every stage task (check, gate, unit, ...) in order, one combined report and exit code. */
+import { Type } from "@sinclair/typebox";
+import { resolve } from "node:path";
+import type { Report } from "../src/core/report.ts";
+import { loadConfig } from "../src/project/config.ts";
+import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
+import { combineReports, runStage, type StageResult } from "../src/tasks/compose.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+import { ciStages } from "./index.ts";
+
+export default defineTask({
+  name: "ci",
+  description: "Run every stage (check, gate, unit) in order: one combined report, the worst exit code",
+  input: Type.Object({
+    projectDir: ProjectDirOption,
+    martsPath: MartsPathOption,
+    base: Type.Optional(Type.String({ metavar: "REF", description: "the base branch for gate (default: SLP_BASE, slp.yml base, main)" })),
+    head: Type.Optional(Type.String({ metavar: "REF", description: "the commit gate judges (default HEAD)" })),
+  }),
+  async run({ input, environment }): Promise<Report> {
+    const { config } = loadConfig(resolve(environment.cwd, input.projectDir));
+    const shared: Record<string, unknown> = {
+      projectDir: input.projectDir,
+      martsPath: input.martsPath,
+      base: input.base ?? (environment.env.SLP_BASE || config.base || "main"),
+      head: input.head,
+    };
+    const stages: StageResult[] = [];
+    for (const task of ciStages()) {
+      const properties = task.input.properties as Record<string, unknown>;
+      const stageInput = Object.fromEntries(
+        Object.entries(shared).filter(([key, value]) => value !== undefined && key in properties),
+      );
+      stages.push(await runStage(task, stageInput, environment));
+    }
+    return combineReports("ci", stages);
+  },
+});

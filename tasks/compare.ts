@@ -1,0 +1,66 @@
+/** `slp compare`: each diff.json held against the pre-registration committed before the code (framework Stage E). */
+import { Type } from "@sinclair/typebox";
+import type { Report } from "../src/core/report.ts";
+import { plural, sortByText } from "../src/core/text.ts";
+import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles } from "../src/project/diff-files.ts";
+import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { loadProject } from "../src/project/project.ts";
+import { readStaleSet } from "../src/project/stale.ts";
+import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
+import { compareDiffRules, compareRunRules } from "../src/rules/index.ts";
+import type { Finding } from "../src/schemas/finding.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+
+export default defineTask({
+  name: "compare",
+  description: "Compare each diff.json with the pre-registration committed before the code (C0-C7, I2)",
+  input: Type.Object({
+    diffs: Type.Array(Type.String(), {
+      positional: true,
+      metavar: "DIFF.json",
+      description: "the diffs, one per model, all in one call; a quoted glob such as 'diff/*.json' works",
+    }),
+    base: Type.Optional(
+      Type.String({
+        metavar: "REF",
+        description: "the branch this one targets: a pre-registration identical to the merge-base's is inherited, not this branch's",
+      }),
+    ),
+    projectDir: ProjectDirOption,
+    martsPath: MartsPathOption,
+  }),
+  async run({ input, environment }): Promise<Report> {
+    const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
+    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
+    const stale = input.base === undefined ? null : await readStaleSet(project, input.base);
+    const files = readDiffFiles(environment.cwd, expandDiffArguments(environment.cwd, input.diffs));
+    assertOneDiffPerModel(files);
+
+    const run = new CompareContext(project, files, stale);
+    const findings: Finding[] = [];
+    const compared: { file: string; model: string; compared: boolean }[] = [];
+    const [contract, ...measures] = compareDiffRules;
+    for (const file of files) {
+      const context = new DiffContext(run, file);
+      const found = await contract.findings(context);
+      findings.push(...found);
+      // "ok" in the reference: C1-C6 and I2 read only a diff whose contract blocked nothing.
+      context.contractHeld = !found.some((finding) => finding.severity === "BLOCK");
+      for (const rule of measures) findings.push(...(await rule.findings(context)));
+      compared.push({ file: file.path, model: file.model, compared: context.contractHeld });
+    }
+    for (const rule of compareRunRules) findings.push(...(await rule.findings(run)));
+
+    return {
+      command: "compare",
+      findings,
+      note: plural(files.length, "file"),
+      notes: resolved.config.warnings,
+      data: {
+        files: files.length,
+        diffs: compared,
+        base: stale ? { ref: stale.base, merge_base: stale.mergeBase, inherited: sortByText(stale.models) } : null,
+      },
+    };
+  },
+});

@@ -1,0 +1,52 @@
+/** `slp tcr "message"`: check, gate, unit; green commits, red reverts; five reds in a row stop the agent. */
+import { Type } from "@sinclair/typebox";
+import { resolve } from "node:path";
+import { ConfigError } from "../src/core/errors.ts";
+import type { Report } from "../src/core/report.ts";
+import { loadConfig } from "../src/project/config.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+import { resetStrikes, runTcr, type TcrStep } from "../src/tcr/run.ts";
+import { findTask } from "./index.ts";
+
+export const DEFAULT_STEPS = ["check", "gate", "unit"];
+
+export default defineTask({
+  name: "tcr",
+  description: "The agent's loop: check, gate and unit tests; green commits the change, red reverts it (five reds stop)",
+  input: Type.Object({
+    message: Type.Optional(Type.String({ positional: true, metavar: "MESSAGE", description: "the commit message of this step" })),
+    projectDir: Type.String({ default: ".", metavar: "DIR", description: "the dbt project folder (default .)" }),
+    dryRun: Type.Optional(Type.Boolean({ description: "run the steps and say what would be committed or reverted, changing nothing" })),
+    reset: Type.Optional(Type.Boolean({ description: "clear the strike count after a human has looked (logged)" })),
+    author: Type.Optional(Type.String({ metavar: "'NAME <EMAIL>'", description: "who commits (default: git's user.name and user.email)" })),
+  }),
+  async run({ input, environment }): Promise<Report> {
+    const projectDir = resolve(environment.cwd, input.projectDir);
+    if (input.reset) return resetStrikes(projectDir);
+    const { config, file } = loadConfig(projectDir);
+    const base = environment.env.SLP_BASE || config.base || "main";
+    const steps: TcrStep[] = (config.tcr?.steps ?? DEFAULT_STEPS).map((name) => {
+      const task = findTask(name);
+      if (!task || task.name === "tcr") {
+        throw new ConfigError(`tcr step '${name}' is not a task slp knows`, {
+          file: file ?? undefined,
+          fix: "list tasks from `slp tasks` under tcr.steps",
+        });
+      }
+      const properties = task.input.properties as Record<string, unknown>;
+      const stepInput: Record<string, unknown> = {};
+      if ("projectDir" in properties) stepInput.projectDir = input.projectDir;
+      if ("base" in properties) stepInput.base = base;
+      return { name, task, input: stepInput };
+    });
+    return runTcr({
+      message: input.message ?? "",
+      projectDir,
+      base,
+      steps,
+      dryRun: input.dryRun === true,
+      author: input.author,
+      environment,
+    });
+  },
+});

@@ -1,0 +1,115 @@
+/** CODEOWNERS matching as S5 reads it (spec/rules.md §6.2). */
+import { describe, expect, test } from "bun:test";
+import { parseCodeowners, readCodeowners } from "../src/project/codeowners.ts";
+import { tempDir, writeTree } from "./support/temp.ts";
+
+/** Whether `path` is owned under a CODEOWNERS holding `lines`. */
+const owns = (lines: string, path: string) => parseCodeowners(lines, "CODEOWNERS").owns(path);
+
+describe("patterns", () => {
+  test("**/x is anchored (it holds a slash) and needs a folder before x", () => {
+    expect(owns("**/fct.sql @a", "fct.sql")).toBe(false);
+    expect(owns("**/fct.sql @a", "models/fct.sql")).toBe(true);
+    expect(owns("**/fct.sql @a", "models/marts/fct.sql")).toBe(true);
+  });
+
+  test("docs/** matches everything under docs/", () => {
+    expect(owns("docs/** @a", "docs/a.md")).toBe(true);
+    expect(owns("docs/** @a", "docs/deep/er/a.md")).toBe(true);
+    expect(owns("docs/** @a", "models/docs/a.md")).toBe(false);
+  });
+
+  test("marts/finance/ is anchored at the root: it does not own models/marts/finance/", () => {
+    expect(owns("marts/finance/ @a", "models/marts/finance/fct.sql")).toBe(false);
+    expect(owns("marts/finance/ @a", "marts/finance/fct.sql")).toBe(true);
+  });
+
+  test("a pattern whose only slash is trailing is unanchored, and owns only what is under that folder", () => {
+    expect(owns("marts/ @a", "models/marts/fct.sql")).toBe(true);
+    expect(owns("marts/ @a", "marts/x/fct.sql")).toBe(true);
+    expect(owns("marts/ @a", "models/marts")).toBe(false);
+  });
+
+  test("without a trailing slash: the path itself or anything beneath it", () => {
+    expect(owns("/models/marts @a", "models/marts")).toBe(true);
+    expect(owns("/models/marts @a", "models/marts/fct.sql")).toBe(true);
+    expect(owns("/models/marts @a", "models/marts_old/fct.sql")).toBe(false);
+  });
+
+  test("a leading slash anchors; * stays inside one folder; ? is one character", () => {
+    expect(owns("/models/*.sql @a", "models/fct.sql")).toBe(true);
+    expect(owns("/models/*.sql @a", "models/marts/fct.sql")).toBe(false);
+    expect(owns("*.sql @a", "models/marts/fct.sql")).toBe(true);
+    expect(owns("fct_?rders.sql @a", "models/fct_orders.sql")).toBe(true);
+    expect(owns("fct_?rders.sql @a", "models/fct_rders.sql")).toBe(false);
+  });
+
+  test("* alone owns everything", () => {
+    expect(owns("* @a", "models/marts/finance/fct.yml")).toBe(true);
+    expect(owns("* @a", "CODEOWNERS")).toBe(true);
+  });
+
+  test("matching is case-sensitive and whole-path", () => {
+    expect(owns("/Models/ @a", "models/fct.sql")).toBe(false);
+    expect(owns("fct @a", "models/fct.sql")).toBe(false);
+  });
+
+  test("brackets, backslashes and a leading ! are literal characters", () => {
+    expect(owns("fct_[ab].sql @a", "fct_a.sql")).toBe(false);
+    expect(owns("fct_[ab].sql @a", "fct_[ab].sql")).toBe(true);
+    expect(owns("!fct.sql @a", "fct.sql")).toBe(false);
+    expect(owns("!fct.sql @a", "!fct.sql")).toBe(true);
+    expect(owns("a\\b @x", "a\\b")).toBe(true);
+  });
+
+  test("regex characters in a pattern are literal", () => {
+    expect(owns("fct.sql @a", "fctXsql")).toBe(false);
+    expect(owns("f+(x).sql @a", "f+(x).sql")).toBe(true);
+  });
+});
+
+describe("lines", () => {
+  test("the last matching line wins", () => {
+    const text = "* @everyone\n/models/marts/ @data\n";
+    expect(owns(text, "models/marts/fct.sql")).toBe(true);
+    expect(owns("/models/marts/fct.sql @data\n* \n", "models/marts/fct.sql")).toBe(false);
+  });
+
+  test("a matching line with no owner un-owns", () => {
+    const text = "/models/ @data\n/models/marts/fct.sql\n";
+    expect(owns(text, "models/marts/fct.sql")).toBe(false);
+    expect(owns(text, "models/marts/dim.sql")).toBe(true);
+  });
+
+  test("everything from the first # is dropped, even escaped or inside a word", () => {
+    expect(owns("/models/ # @data", "models/fct.sql")).toBe(false);
+    expect(owns("/models/ @data#team", "models/fct.sql")).toBe(true);
+    expect(owns("/a\\#b @data", "a#b")).toBe(false);
+    expect(owns("# /models/ @data", "models/fct.sql")).toBe(false);
+  });
+
+  test("any word after the pattern is an owner; blank lines and CRLF are fine", () => {
+    expect(owns("\r\n\r\n/models/   not-a-handle\r\n", "models/fct.sql")).toBe(true);
+    expect(owns("\t/models/\t@a\t", "models/fct.sql")).toBe(true);
+  });
+
+  test("an empty file owns nothing", () => {
+    expect(owns("", "models/fct.sql")).toBe(false);
+    expect(owns("# owners later\n\n", "models/fct.sql")).toBe(false);
+  });
+});
+
+describe("locations", () => {
+  test("the first of .github/CODEOWNERS, CODEOWNERS, docs/CODEOWNERS wins; none is null", () => {
+    using dir = tempDir();
+    expect(readCodeowners(dir.path)).toBeNull();
+    writeTree(dir.path, { "docs/CODEOWNERS": "* @docs\n" });
+    expect(readCodeowners(dir.path)?.file).toBe("docs/CODEOWNERS");
+    writeTree(dir.path, { CODEOWNERS: "" });
+    expect(readCodeowners(dir.path)?.file).toBe("CODEOWNERS");
+    expect(readCodeowners(dir.path)?.owns("a")).toBe(false);
+    writeTree(dir.path, { ".github/CODEOWNERS": "* @gh\n" });
+    expect(readCodeowners(dir.path)?.file).toBe(".github/CODEOWNERS");
+    expect(readCodeowners(dir.path)?.owns("a")).toBe(true);
+  });
+});

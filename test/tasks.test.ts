@@ -1,0 +1,174 @@
+/** The task runner, the ci task, a repository's own tasks (shell and TypeScript), and the public API. */
+import { describe, expect, test } from "bun:test";
+import { Type } from "@sinclair/typebox";
+import { cpSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as api from "../src/index.ts";
+import { defineTask, type Task, type TaskEnvironment } from "../src/tasks/define-task.ts";
+import { runTask, TaskCycleError } from "../src/tasks/runner.ts";
+import { ciStages } from "../tasks/index.ts";
+import { runCli, runMain } from "./support/cli.ts";
+import { initRepo } from "./support/git-repo.ts";
+import { tempDir, type TempDir } from "./support/temp.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const USER_TASKS = join(import.meta.dir, "fixtures", "user-tasks");
+
+const environment: TaskEnvironment = { cwd: ROOT, env: {}, log: () => {} };
+
+function counting(name: string, needs: Task<any, any>[] = [], calls: string[] = []): Task<any, string> {
+  return defineTask({
+    name,
+    description: name,
+    needs,
+    input: Type.Object({ word: Type.String({ default: "default" }) }),
+    run({ input }) {
+      calls.push(`${name}:${input.word}`);
+      return name;
+    },
+  });
+}
+
+describe("runner", () => {
+  test("runs needs first, each task at most once, and gives CLI input only to the root", async () => {
+    const calls: string[] = [];
+    const leaf = counting("leaf", [], calls);
+    const left = counting("left", [leaf], calls);
+    const right = counting("right", [leaf], calls);
+    const root = counting("root", [left, right], calls);
+    expect(await runTask(root, { word: "given" }, environment)).toBe("root");
+    expect(calls).toEqual(["leaf:default", "left:default", "right:default", "root:given"]);
+  });
+
+  test("runs independent needs in parallel (each waits for the other to have started)", async () => {
+    let releaseA: () => void = () => {};
+    let releaseB: () => void = () => {};
+    const startedA = new Promise<void>((resolve) => (releaseA = resolve));
+    const startedB = new Promise<void>((resolve) => (releaseB = resolve));
+    const a = defineTask({ name: "a", description: "a", input: Type.Object({}), async run() { releaseA(); await startedB; return "a"; } });
+    const b = defineTask({ name: "b", description: "b", input: Type.Object({}), async run() { releaseB(); await startedA; return "b"; } });
+    const both = defineTask({
+      name: "both",
+      description: "both",
+      needs: [a, b],
+      input: Type.Object({}),
+      async run({ need }) {
+        return `${await need(a)}${await need(b)}`;
+      },
+    });
+    expect(await runTask(both, {}, environment)).toBe("ab");
+  });
+
+  test("a cycle is an error naming its path", async () => {
+    const a: Task<any, string> = counting("a");
+    const b: Task<any, string> = counting("b", [a]);
+    (a as unknown as { needs: Task<any, any>[] }).needs = [b];
+    const root = counting("root", [a]);
+    const error = await runTask(root, {}, environment).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TaskCycleError);
+    expect((error as Error).message).toBe("task cycle: a -> b -> a");
+  });
+});
+
+describe("slp ci", () => {
+  test("runs every stage in order and answers with one report and the worst exit code", async () => {
+    const result = await runMain(["ci", "--project-dir", "examples/quickstart", "--format", "json"], ROOT);
+    const envelope = JSON.parse(result.stdout);
+    const stages = envelope.data.stages.map((stage: { name: string }) => stage.name);
+    expect(stages).toEqual(ciStages().map((task) => task.name));
+    expect(stages[0]).toBe("check");
+    expect(envelope.exit_code).toBe(Math.max(...envelope.data.stages.map((s: { exit_code: number }) => s.exit_code)));
+  });
+
+  test("a stage that cannot judge makes ci exit 2 and the other stages still run", async () => {
+    const result = await runMain(["ci", "--project-dir", "examples/quickstart", "--marts-path", "models/none"], ROOT);
+    expect(result.stdout).toContain("check: slp check: ERROR");
+    expect(result.stdout).toMatch(/^slp ci: .*ERROR \(\d+ stages?; not green: check/m);
+    expect(result.exitCode).toBe(2);
+  });
+});
+
+/** The user-task fixture as a repository of its own (slp.yml and .slp/tasks/ are read at the root). */
+function userRepo(): TempDir {
+  const dir = tempDir("slp-user-tasks-");
+  cpSync(USER_TASKS, dir.path, { recursive: true });
+  initRepo(dir.path);
+  return dir;
+}
+
+describe("a repository's own tasks", () => {
+  test("slp tasks lists built-in and user tasks with their descriptions", async () => {
+    using repo = userRepo();
+    const result = await runMain(["tasks"], repo.path);
+    expect(result.stdout).toMatch(/^check\s+Check specs/m);
+    expect(result.stdout).toMatch(/^hello\s+\(yours\) echo hello from a shell task$/m);
+    expect(result.stdout).toMatch(/^verify\s+\(yours\) check, and count the marts models$/m);
+  });
+
+  test("a shell task runs with Bun Shell, extra words appended", async () => {
+    using repo = userRepo();
+    const result = await runMain(["run", "hello", "and", "two words"], repo.path);
+    expect(result.stdout).toBe("hello from a shell task and two words\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("a shell task can call built-in tasks by name through slp", () => {
+    using repo = userRepo();
+    const result = runCli(["run", "check-then-say"], repo.path);
+    expect(result.stdout).toContain("slp check: 5 infos - OK");
+    expect(result.stdout).toContain("check passed\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("a shell task's exit code is the task's", async () => {
+    using repo = userRepo();
+    writeFileSync(join(repo.path, "slp.yml"), "tasks:\n  fails: exit 3\n");
+    expect((await runMain(["run", "fails"], repo.path)).exitCode).toBe(3);
+  });
+
+  test("a TypeScript task imports the public API, needs a built-in, and takes its own flags", async () => {
+    using repo = userRepo();
+    const result = await runMain(["run", "verify", "--loud"], repo.path);
+    expect(result.stdout).toBe("VERIFY: 2 MARTS MODELS, CHECK EXIT 0\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("a TypeScript task composes built-ins into one report", async () => {
+    using repo = userRepo();
+    const result = await runMain(["both"], repo.path);
+    expect(result.stdout).toContain("slp both: 2 blocks, 5 infos - BLOCKED (2 stages; not green: check)");
+    expect(result.exitCode).toBe(1);
+  });
+
+  test("a user task may not take a built-in's name", async () => {
+    using repo = userRepo();
+    writeFileSync(join(repo.path, "slp.yml"), "tasks:\n  check: echo mine\n");
+    const result = await runMain(["run", "check"], repo.path);
+    expect(result.exitCode).toBe(0);
+    const listed = await runMain(["tasks"], repo.path);
+    expect(listed.stderr).toContain("the task name check is taken by a built-in task");
+    expect(listed.exitCode).toBe(2);
+  });
+});
+
+describe("public API", () => {
+  test("exports exactly these names", () => {
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "EXIT",
+        "Type",
+        "VERSION",
+        "combineReports",
+        "defineTask",
+        "run",
+        "runStage",
+        "task",
+      ]
+    `);
+  });
+
+  test("run() runs a built-in by name", async () => {
+    const report = await api.run("check", { projectDir: "examples/quickstart" }, environment);
+    expect(report.findings).toHaveLength(5);
+  });
+});
