@@ -25,6 +25,8 @@ export interface QueryResult {
   rows: (string | null)[][];
 }
 
+let library: Promise<typeof import("@duckdb/node-api")> | undefined;
+
 /** One in-memory database for a whole run, with a few connections to spread queries over. */
 export class Database {
   readonly #instance: DuckDBInstance;
@@ -36,12 +38,22 @@ export class Database {
     this.#connections = connections;
   }
 
-  /** Opens an in-memory database with one connection. */
+  /**
+   * Opens an in-memory database with one connection. The library loads on the
+   * calling thread; the database itself is created on DuckDB's, so a caller
+   * that awaits `Database.load()` first can do other work while it opens.
+   */
   static async open(): Promise<Database> {
-    const { DuckDBInstance } = await import("@duckdb/node-api");
+    const { DuckDBInstance } = await Database.load();
     // No network at run time, no files: a unit test reads nothing but its fixtures.
     const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
     return new Database(instance, [await instance.connect()]);
+  }
+
+  /** Loads the native library and its bindings (once). */
+  static load(): Promise<typeof import("@duckdb/node-api")> {
+    library ??= import("@duckdb/node-api");
+    return library;
   }
 
   /** Adds connections until `width` queries can run at once (worth it only for many queries). */

@@ -78,14 +78,18 @@ export class NothingSelected extends SlpError {
 
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const { project } = options;
-  // Opening DuckDB overlaps with reading and rendering; only a run with nothing to execute leaves it unused.
+  // DuckDB creates the database on its own thread while this one reads and renders.
+  await Database.load();
   const opening = Database.open();
   opening.catch(() => undefined);
   const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date() });
   const parseSession = emptySession("parse");
   const set = readUnitTests(project, (text, file) => nativeValue(renderer.renderText(text, file, parseSession)));
   const selected = set.tests.filter((test) => selects(options.select, test));
-  if (options.select.length > 0 && selected.length === 0) throw new NothingSelected(options.select);
+  if (options.select.length > 0 && selected.length === 0) {
+    opening.then((database) => database.close(), () => undefined);
+    throw new NothingSelected(options.select);
+  }
   selected.sort((a, b) => compareCodePoints(a.model, b.model) || compareCodePoints(a.name, b.name) || compareCodePoints(a.file, b.file));
 
   const manifest = options.useManifest ? readManifest(project) : null;

@@ -121,9 +121,10 @@ export function readUnitTests(project: DbtProject, render: (text: string, file: 
       continue;
     }
     const versions = selectVersions(entry, candidates, modelName, problems);
-    const targets: (RefNode | null)[] = versions.length > 0 ? versions : [candidates[0] ?? null];
+    // A test dbt refuses at parse time is one error, not one per version.
+    const targets: (RefNode | null)[] = versions.length > 0 && problems.length === 0 ? versions : [candidates.find((node) => node.latest) ?? candidates[0] ?? null];
     for (const node of targets) {
-      const suffix = node && node.version !== null && candidates.length > 0 && candidates[0]?.version !== null ? `_v${node.version}` : "";
+      const suffix = node && node.version !== null && problems.length === 0 ? `_v${node.version}` : "";
       const shown = `${testName}${suffix}`;
       const fullId = `${id}${suffix}`;
       const testProblems = [...problems];
@@ -146,7 +147,8 @@ export function readUnitTests(project: DbtProject, render: (text: string, file: 
 function renderEntry(entry: Mapping, file: string, render: (text: string, file: string) => Value, problems: Problem[]): Mapping {
   const walk = (value: Value, key: string): Value => {
     if (typeof value === "string") {
-      if (key === "description" || (!value.includes("{{") && !value.includes("{%"))) return value;
+      // `input` is read statically (dbt parses the call, it does not render it); `description` is never rendered.
+      if (key === "description" || key === "input" || (!value.includes("{{") && !value.includes("{%"))) return value;
       try {
         return render(value, file);
       } catch (error) {

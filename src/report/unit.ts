@@ -74,9 +74,10 @@ function summaryOf(run: UnitRun, counts: { pass: number; fail: number; error: nu
   const models = new Set(run.results.map((result) => result.model)).size;
   const manifest = run.results.filter((result) => result.sqlFrom === "manifest").length;
   const rendered = run.results.filter((result) => result.sqlFrom === "rendered").length;
-  const source = manifest === 0 ? "SQL rendered by slp" : rendered === 0 ? "SQL from target/manifest.json" : `SQL rendered by slp for ${rendered}, from target/manifest.json for ${manifest}`;
+  const source =
+    manifest + rendered === 0 ? "" : manifest === 0 ? ", SQL rendered by slp" : rendered === 0 ? ", SQL from target/manifest.json" : `, SQL rendered by slp for ${rendered}, from target/manifest.json for ${manifest}`;
   const disabled = counts.disabled ? `, ${counts.disabled} disabled` : "";
-  return `slp unit: ${parts.join(", ")} - ${word} (${plural(total, "test")} of ${plural(models, "model")}, ${source}${disabled})`;
+  return `slp unit: ${parts.join(", ")} - ${word} (${plural(total, "test")} of ${plural(models, "model")}${source}${disabled})`;
 }
 
 function describeError(result: UnitResult): string {
