@@ -99,7 +99,7 @@ export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const database = await opening;
   // A second connection pays off once there are enough tests to keep two busy.
   const runnable = prepared.filter((item) => item.plan !== null).length;
-  if (runnable >= 16) await database.widen(2);
+  if (runnable >= 4) await database.widen(2);
   const results: UnitResult[] = new Array(prepared.length);
   try {
     let next = 0;
