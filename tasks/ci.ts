@@ -6,7 +6,6 @@ import { loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
 import { combineReports, runStage, type StageResult } from "../src/tasks/compose.ts";
 import { defineTask } from "../src/tasks/define-task.ts";
-import { ciStages } from "./index.ts";
 
 export default defineTask({
   name: "ci",
@@ -25,6 +24,8 @@ export default defineTask({
       base: input.base ?? (environment.env.SLP_BASE || config.base || "main"),
       head: input.head,
     };
+    // The registry lists this task, so it is read when ci runs, not when this file loads.
+    const { ciStages } = await import("./index.ts");
     const stages: StageResult[] = [];
     for (const task of ciStages()) {
       const properties = task.input.properties as Record<string, unknown>;

@@ -5,7 +5,6 @@ import { plural, sortByText } from "../src/core/text.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles } from "../src/project/diff-files.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
 import { loadProject } from "../src/project/project.ts";
-import { readStaleSet } from "../src/project/stale.ts";
 import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
 import { compareDiffRules, compareRunRules } from "../src/rules/index.ts";
 import type { Finding } from "../src/schemas/finding.ts";
@@ -32,7 +31,8 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
     const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
-    const stale = input.base === undefined ? null : await readStaleSet(project, input.base);
+    // Git is read (and loaded) only for --base.
+    const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base);
     const files = readDiffFiles(environment.cwd, expandDiffArguments(environment.cwd, input.diffs));
     assertOneDiffPerModel(files);
 

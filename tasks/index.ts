@@ -9,13 +9,14 @@ import ci from "./ci.ts";
 import compare from "./compare.ts";
 import diffFromRow from "./diff-from-row.ts";
 import explain from "./explain.ts";
+import gate from "./gate.ts";
 import gen from "./gen.ts";
 import rules from "./rules.ts";
 import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
 import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gen, rules, tasks, tcr, unit];
+export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gate, gen, rules, tasks, tcr, unit];
 
 /** The tasks `slp tasks` shows: built-in ones, then the repository's own (slp.yml, .slp/tasks/). */
 export async function listedTasks(cwd: string): Promise<Task<any, any>[]> {

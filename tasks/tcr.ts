@@ -5,8 +5,7 @@ import { ConfigError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { loadConfig } from "../src/project/config.ts";
 import { defineTask } from "../src/tasks/define-task.ts";
-import { resetStrikes, runTcr, type TcrStep } from "../src/tcr/run.ts";
-import { findTask } from "./index.ts";
+import type { TcrStep } from "../src/tcr/run.ts";
 
 export const DEFAULT_STEPS = ["check", "gate", "unit"];
 
@@ -22,6 +21,9 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     const projectDir = resolve(environment.cwd, input.projectDir);
+    // Loaded on use: git for this task only, and the registry (which lists this task) after it exists.
+    const { resetStrikes, runTcr } = await import("../src/tcr/run.ts");
+    const { findTask } = await import("./index.ts");
     if (input.reset) return resetStrikes(projectDir);
     const { config, file } = loadConfig(projectDir);
     const base = environment.env.SLP_BASE || config.base || "main";

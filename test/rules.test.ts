@@ -26,7 +26,7 @@ async function runCase(rule: AnyRule, fixture: FixtureCase) {
   if (!fixture.history) return runMain(args, fixture.dir);
   using repo = tempDir("slp-fixture-");
   buildHistory(repo.path, fixture.dir);
-  // Awaited here: \`using\` removes the repository when this function returns, not when the promise settles.
+  // Awaited here: `using` removes the repository when this function returns, not when the promise settles.
   return await runMain(args, repo.path);
 }
 

@@ -6,7 +6,8 @@
  * and decoded once.
  */
 import * as fs from "node:fs";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { inflateSync } from "node:zlib";
 import { dirname, join, relative, resolve } from "node:path";
 import git from "isomorphic-git";
 import { GitError } from "../core/errors.ts";
@@ -56,12 +57,17 @@ export class Repository {
   readonly #commits = new Map<string, Promise<Commit>>();
   readonly #trees = new Map<string, Promise<TreeEntry[]>>();
   readonly #texts = new Map<string, Promise<string>>();
+  /** Trees and blobs read natively (zlib in native code); isomorphic-git reads whatever this cannot. */
+  readonly #objects: ObjectReader;
+  /** Every file under a tree, by tree id and path prefix: a subtree unchanged between commits is listed once. */
+  readonly #flat = new Map<string, Promise<FileAt[]>>();
 
   private constructor(root: string, worktreeGitdir: string) {
     this.root = root;
     this.worktreeGitdir = worktreeGitdir;
     const common = join(worktreeGitdir, "commondir");
     this.gitdir = existsSync(common) ? resolve(worktreeGitdir, readFileSync(common, "utf8").trim()) : worktreeGitdir;
+    this.#objects = new ObjectReader(join(this.gitdir, "objects"));
   }
 
   /** Opens the repository that holds `dir` (walking up to the folder with `.git`). */
@@ -196,7 +202,8 @@ export class Repository {
   async readTree(oid: string): Promise<TreeEntry[]> {
     let promise = this.#trees.get(oid);
     if (!promise) {
-      promise = git
+      const raw = this.#objects.read(oid);
+      promise = raw?.type === "tree" ? Promise.resolve(parseTree(raw.data)) : git
         .readTree({ fs, gitdir: this.gitdir, oid, cache: this.#cache })
         .then(({ tree }) => tree as TreeEntry[])
         .catch((error: unknown) => {
@@ -240,6 +247,51 @@ export class Repository {
     return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
+  /**
+   * Like listFiles, for reading many commits of one history: each subtree
+   * wholly inside the scope is flattened once per tree id (and path prefix),
+   * so consecutive commits pay only for the subtrees that changed. Paths are
+   * repository-relative and sorted as plain strings; submodule entries are
+   * listed with mode 160000 (readText refuses them).
+   */
+  async filesIn(commit: string, scope: readonly string[]): Promise<FileAt[]> {
+    const root = (await this.readCommit(commit)).tree;
+    const parts: FileAt[][] = [];
+    const visit = async (oid: string, prefix: string): Promise<void> => {
+      const entries = await this.readTree(oid);
+      await Promise.all(
+        entries.map(async (entry) => {
+          const path = `${prefix}${entry.path}`;
+          if (entry.type === "tree") {
+            const dir = `${path}/`;
+            if (scope.some((item) => item.endsWith("/") && dir.startsWith(item))) parts.push(await this.#flatten(entry.oid, dir));
+            else if (scope.some((item) => item.startsWith(dir))) await visit(entry.oid, dir);
+          } else if (scope.some((item) => (item.endsWith("/") ? path.startsWith(item) : path === item))) {
+            parts.push([{ path, oid: entry.oid, mode: entry.mode }]);
+          }
+        }),
+      );
+    };
+    await visit(root, "");
+    return parts.flat().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** The id of the tree at `dir` (repository-relative, no trailing slash) in a commit, or null when there is none. */
+  async treeAt(commit: string, dir: string): Promise<string | null> {
+    let oid = (await this.readCommit(commit)).tree;
+    for (const segment of dir.split("/").filter((part) => part !== "")) {
+      const entry = (await this.readTree(oid)).find((candidate) => candidate.path === segment);
+      if (!entry || entry.type !== "tree") return null;
+      oid = entry.oid;
+    }
+    return oid;
+  }
+
+  /** `<short sha> by <author name>`, as `git log --format="%h by %an"` labels a commit. */
+  async label(oid: string): Promise<string> {
+    return `${this.shortSha(oid)} by ${(await this.readCommit(oid)).author.name}`;
+  }
+
   /** A blob as UTF-8 text, decoded once per blob id; `where` names it in errors. */
   async readText(file: FileAt, where: string): Promise<string> {
     if (file.mode === "160000") {
@@ -249,9 +301,12 @@ export class Repository {
     }
     let promise = this.#texts.get(file.oid);
     if (!promise) {
-      promise = git
-        .readBlob({ fs, gitdir: this.gitdir, oid: file.oid, cache: this.#cache })
-        .then(({ blob }) => new TextDecoder("utf-8", { fatal: true }).decode(blob));
+      const raw = this.#objects.read(file.oid);
+      const blob =
+        raw?.type === "blob"
+          ? Promise.resolve(raw.data)
+          : git.readBlob({ fs, gitdir: this.gitdir, oid: file.oid, cache: this.#cache }).then(({ blob: bytes }) => bytes);
+      promise = blob.then((bytes) => new TextDecoder("utf-8", { fatal: true }).decode(bytes));
       this.#texts.set(file.oid, promise);
     }
     try {
@@ -324,6 +379,26 @@ export class Repository {
     throw unknownRef(asGiven);
   }
 
+  #flatten(oid: string, prefix: string): Promise<FileAt[]> {
+    const key = `${oid}\0${prefix}`;
+    let promise = this.#flat.get(key);
+    if (!promise) {
+      promise = (async () => {
+        const entries = await this.readTree(oid);
+        const nested = await Promise.all(
+          entries.map((entry) =>
+            entry.type === "tree"
+              ? this.#flatten(entry.oid, `${prefix}${entry.path}/`)
+              : Promise.resolve([{ path: `${prefix}${entry.path}`, oid: entry.oid, mode: entry.mode }]),
+          ),
+        );
+        return nested.flat();
+      })();
+      this.#flat.set(key, promise);
+    }
+    return promise;
+  }
+
   async #ancestors(oid: string): Promise<Set<string>> {
     const seen = new Set<string>();
     const stack = [oid];
@@ -353,4 +428,195 @@ function unknownRef(ref: string): GitError {
 
 function missingObject(what: string, error: unknown): GitError {
   return new GitError(`cannot read ${what}: ${(error as Error).message}`, { fix: FETCH_FULL_HISTORY }, { cause: error });
+}
+
+// --- native object reading: loose objects and version-2 packs, read where they lie ---
+
+interface RawObject {
+  type: string;
+  data: Uint8Array;
+}
+
+interface Pack {
+  idx: Uint8Array;
+  pack: Uint8Array;
+  count: number;
+}
+
+const TYPES = ["", "commit", "tree", "blob", "tag"];
+
+/**
+ * Reads git objects without isomorphic-git's JavaScript inflate: pack files
+ * are memory-mapped, index lookups are binary searches, deltas are applied
+ * here. Returns null for anything it does not handle (version-1 indexes,
+ * alternates, a missing object), and the caller falls back to isomorphic-git.
+ */
+export class ObjectReader {
+  readonly #dir: string;
+  #packs?: Pack[];
+  /** Resolved delta bases, by pack and offset. */
+  readonly #bases = new Map<string, RawObject>();
+
+  constructor(dir: string) {
+    this.#dir = dir;
+  }
+
+  read(oid: string): RawObject | null {
+    try {
+      for (const [i, pack] of this.#loadPacks().entries()) {
+        const offset = findOffset(pack, oid);
+        if (offset !== null) return this.#readPacked(pack, i, offset);
+      }
+      const loose = join(this.#dir, oid.slice(0, 2), oid.slice(2));
+      if (!existsSync(loose)) return null;
+      const bytes = inflateSync(readFileSync(loose));
+      const space = bytes.indexOf(0x20);
+      const nul = bytes.indexOf(0, space);
+      return { type: new TextDecoder().decode(bytes.subarray(0, space)), data: bytes.subarray(nul + 1) };
+    } catch {
+      return null;
+    }
+  }
+
+  #loadPacks(): Pack[] {
+    if (!this.#packs) {
+      this.#packs = [];
+      const dir = join(this.#dir, "pack");
+      const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".idx")).sort() : [];
+      for (const name of names) {
+        const idx = mapFile(join(dir, name));
+        const packPath = join(dir, name.replace(/\.idx$/, ".pack"));
+        // Version 2 only ("\377tOc", 2); anything else is left to isomorphic-git.
+        if (!existsSync(packPath) || idx[0] !== 0xff || idx[1] !== 0x74 || idx[2] !== 0x4f || idx[3] !== 0x63 || readUint32(idx, 4) !== 2) continue;
+        this.#packs.push({ idx, pack: mapFile(packPath), count: readUint32(idx, 8 + 255 * 4) });
+      }
+    }
+    return this.#packs;
+  }
+
+  #readPacked(pack: Pack, packIndex: number, offset: number): RawObject {
+    const key = `${packIndex}:${offset}`;
+    const cached = this.#bases.get(key);
+    if (cached) return cached;
+    const bytes = pack.pack;
+    let p = offset;
+    let c = bytes[p++] as number;
+    const type = (c >> 4) & 7;
+    while (c & 0x80) c = bytes[p++] as number;
+    let result: RawObject;
+    if (type === 6) {
+      c = bytes[p++] as number;
+      let back = c & 0x7f;
+      while (c & 0x80) {
+        c = bytes[p++] as number;
+        back = (back + 1) * 128 + (c & 0x7f);
+      }
+      const base = this.#readPacked(pack, packIndex, offset - back);
+      result = { type: base.type, data: applyDelta(base.data, inflateSync(bytes.subarray(p))) };
+    } else if (type === 7) {
+      const baseOid = Buffer.from(bytes.subarray(p, p + 20)).toString("hex");
+      const base = this.read(baseOid);
+      if (!base) throw new Error(`missing delta base ${baseOid}`);
+      result = { type: base.type, data: applyDelta(base.data, inflateSync(bytes.subarray(p + 20))) };
+    } else {
+      const name = TYPES[type];
+      if (!name) throw new Error(`unknown pack object type ${type}`);
+      result = { type: name, data: inflateSync(bytes.subarray(p)) };
+    }
+    // Only delta bases are read again; keeping trees and commits is cheap, blobs are cached as text upstream.
+    if (result.type !== "blob") this.#bases.set(key, result);
+    return result;
+  }
+}
+
+function mapFile(path: string): Uint8Array {
+  try {
+    return Bun.mmap(path, { shared: false }) as Uint8Array;
+  } catch {
+    return readFileSync(path);
+  }
+}
+
+function readUint32(bytes: Uint8Array, at: number): number {
+  return ((bytes[at] as number) * 0x1000000 + (((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number))) >>> 0;
+}
+
+/** The object's offset in the pack, by binary search of the index's sorted ids; null when the pack lacks it. */
+function findOffset(pack: Pack, oid: string): number | null {
+  const { idx, count } = pack;
+  const first = parseInt(oid.slice(0, 2), 16);
+  let lo = first === 0 ? 0 : readUint32(idx, 8 + (first - 1) * 4);
+  let hi = readUint32(idx, 8 + first * 4);
+  const target = Buffer.from(oid, "hex");
+  const names = 8 + 256 * 4;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    let order = 0;
+    for (let i = 0; i < 20 && order === 0; i++) order = (idx[names + mid * 20 + i] as number) - (target[i] as number);
+    if (order === 0) {
+      const offsets = names + count * 24;
+      const small = readUint32(idx, offsets + mid * 4);
+      if (!(small & 0x80000000)) return small;
+      const large = offsets + count * 4 + (small & 0x7fffffff) * 8;
+      return readUint32(idx, large) * 0x100000000 + readUint32(idx, large + 4);
+    }
+    if (order < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return null;
+}
+
+function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
+  let p = 0;
+  const varint = (): number => {
+    let value = 0;
+    let shift = 1;
+    let c: number;
+    do {
+      c = delta[p++] as number;
+      value += (c & 0x7f) * shift;
+      shift *= 128;
+    } while (c & 0x80);
+    return value;
+  };
+  if (varint() !== base.length) throw new Error("delta base size mismatch");
+  const out = new Uint8Array(varint());
+  let o = 0;
+  while (p < delta.length) {
+    const op = delta[p++] as number;
+    if (op & 0x80) {
+      let offset = 0;
+      let size = 0;
+      for (let i = 0; i < 4; i++) if (op & (1 << i)) offset += (delta[p++] as number) * 2 ** (8 * i);
+      for (let i = 0; i < 3; i++) if (op & (0x10 << i)) size += (delta[p++] as number) * 2 ** (8 * i);
+      if (size === 0) size = 0x10000;
+      out.set(base.subarray(offset, offset + size), o);
+      o += size;
+    } else if (op > 0) {
+      out.set(delta.subarray(p, p + op), o);
+      o += op;
+      p += op;
+    } else {
+      throw new Error("invalid delta opcode 0");
+    }
+  }
+  if (o !== out.length) throw new Error("delta result size mismatch");
+  return out;
+}
+
+/** `mode name\0<20-byte id>` entries, as isomorphic-git reports them (modes zero-padded to six digits). */
+function parseTree(data: Uint8Array): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  const decoder = new TextDecoder();
+  let p = 0;
+  while (p < data.length) {
+    const space = data.indexOf(0x20, p);
+    const nul = data.indexOf(0, space);
+    const mode = decoder.decode(data.subarray(p, space)).padStart(6, "0");
+    const path = decoder.decode(data.subarray(space + 1, nul));
+    const oid = Buffer.from(data.subarray(nul + 1, nul + 21)).toString("hex");
+    entries.push({ mode, path, oid, type: mode === "040000" ? "tree" : mode === "160000" ? "commit" : "blob" });
+    p = nul + 21;
+  }
+  return entries;
 }

@@ -4,11 +4,13 @@
  * cells, doubled quotes, CRLF or LF, a UTF-8 byte-order mark) into rows of
  * text cells; blank lines are skipped, as Python's csv.DictReader skips them.
  */
-import { parse } from "csv-parse/sync";
+import type * as CsvParse from "csv-parse/sync";
 import { InputError } from "../core/errors.ts";
 
 /** Every record, header included, as text cells; InputError naming the line when the text is not CSV. */
 export function parseCsv(text: string, source: { file: string; fix: string }): string[][] {
+  // Loaded on first use, so the tasks that never read CSV never pay for it.
+  const { parse } = import.meta.require("csv-parse/sync") as typeof CsvParse;
   try {
     return parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
   } catch (error) {

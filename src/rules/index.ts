@@ -24,6 +24,20 @@ import reconciliationDrift from "./compare/reconciliation-drift.ts";
 import refactoringMoved from "./compare/refactoring-moved.ts";
 import removedPksOver from "./compare/removed-pks-over.ts";
 import rowDeltaOutside from "./compare/row-delta-outside.ts";
+import newTestWithWhere from "./gate/new-test-with-where.ts";
+import packagePinChanged from "./gate/package-pin-changed.ts";
+import preRegistrationEdits from "./gate/pre-registration-edits.ts";
+import protectedPathChanged from "./gate/protected-path-changed.ts";
+import reconciliationChangedWithModel from "./gate/reconciliation-changed-with-model.ts";
+import redCommit from "./gate/red-commit.ts";
+import singularTestCannotFail from "./gate/singular-test-cannot-fail.ts";
+import specEdited from "./gate/spec-edited.ts";
+import specWrittenOnBranch from "./gate/spec-written-on-branch.ts";
+import sqlWithoutPreRegistration from "./gate/sql-without-pre-registration.ts";
+import testCannotFail from "./gate/test-cannot-fail.ts";
+import testRemoved from "./gate/test-removed.ts";
+import unitTestChanged from "./gate/unit-test-changed.ts";
+import whereAdded from "./gate/where-added.ts";
 
 /** check, in the reference's order: S1, S4, S2, S3, S5, P1, P2, T1, T2, T3, I5, I7. */
 export const checkRules = [
@@ -39,6 +53,24 @@ export const checkRules = [
   unmockedInput,
   edgeReadout,
   gapsWithoutPreRegistration,
+] as const satisfies readonly AnyRule[];
+
+/** gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6. */
+export const gateRules = [
+  testRemoved,
+  whereAdded,
+  testCannotFail,
+  newTestWithWhere,
+  unitTestChanged,
+  reconciliationChangedWithModel,
+  packagePinChanged,
+  protectedPathChanged,
+  singularTestCannotFail,
+  specEdited,
+  specWrittenOnBranch,
+  sqlWithoutPreRegistration,
+  preRegistrationEdits,
+  redCommit,
 ] as const satisfies readonly AnyRule[];
 
 /**
@@ -64,7 +96,7 @@ export const compareRunRules = [missingDiff] as const satisfies readonly AnyRule
 export const compareRules = [...compareDiffRules, ...compareRunRules] as const;
 
 /** Every rule of every command. */
-export const allRules: readonly AnyRule[] = [...checkRules, ...compareRules];
+export const allRules: readonly AnyRule[] = [...checkRules, ...gateRules, ...compareRules];
 
 export function rulesFor(command: Command): readonly AnyRule[] {
   return allRules.filter((rule) => rule.command === command);

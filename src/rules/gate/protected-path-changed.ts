@@ -1,0 +1,28 @@
+/** G9: a protected path added, removed or edited, or a generic test definition added. */
+import { sortByText } from "../../core/text.ts";
+import { defineGateRule } from "../context/gate.ts";
+
+export default defineGateRule({
+  code: "G9",
+  name: "protected-path-changed",
+  severity: "BLOCK",
+  docs: {
+    summary:
+      "A protected path changed (.github/, macros/, models/semantic/, docs/profile/, tools/, .pre-commit-config.yaml, CODEOWNERS, AGENTS.md, dbt_project.yml, slp.yml, and slp.yml's protected_paths), or a new file under tests/generic/.",
+    rationale:
+      "These files define the rules of the game: CI, owners, the agent's rules, macros that every model and test calls. A new generic test that carries the name of one in use replaces it everywhere it is declared, with no test file changing. With the project in a subfolder, each built-in path is protected both at the repository root and in the project folder; slp.yml is read from the base, so a branch cannot loosen what judges it.",
+    enforces: "Control 5A protected paths; Rule 8: the agent stops and asks a human before touching them.",
+  },
+  messages: {
+    changed:
+      "{path} changed on this branch; it is a protected path, and Rule 8 says the agent stops and asks a human, who changes it in a pull request of their own",
+    generic:
+      "{path} is a new generic test definition; one that carries the name of a test in use replaces that test everywhere it is declared, with no test file changing, and a human writes those",
+  },
+  run(ctx, report) {
+    for (const path of ctx.changed(ctx.before.protected, ctx.after.protected)) report("changed", { file: path, model: "" }, { path });
+    for (const path of sortByText(ctx.after.files.keys())) {
+      if (path.startsWith("tests/generic/") && !ctx.before.files.has(path)) report("generic", { file: path, model: "" }, { path });
+    }
+  },
+});

@@ -1,0 +1,33 @@
+/** G8: a marts model's sql changed without a pre-registration of this branch's own. */
+import { sortByText } from "../../core/text.ts";
+import { defineGateRule } from "../context/gate.ts";
+
+export default defineGateRule({
+  code: "G8",
+  name: "sql-without-pre-registration",
+  severity: "BLOCK",
+  docs: {
+    summary:
+      "A marts model whose sql is new or changed on this branch while its meta.pre_registration at head is missing, or is the very one the base already has.",
+    rationale:
+      "Compare holds a changed model's numbers against the intervals its pre-registration predicted; with no prediction, or one written for an earlier change, nothing holds them. A yml-only change never asks for one; an undeclared sql is S4's; a moved file with the same content is not a change.",
+    enforces: "Stage C cannot start without a valid pre-registration; Stage B: a pre-registration belongs to one PR.",
+  },
+  messages: {
+    missing:
+      "the sql of this model changed on this branch and it carries no meta.pre_registration; nothing downstream has an interval to hold its numbers against, and compare will not so much as look at it",
+    inherited:
+      "the sql of this model changed on this branch and its meta.pre_registration is the one {base} already has; a prediction written for an earlier change is not this change's, and counts as absent",
+  },
+  run(ctx, report) {
+    for (const name of sortByText(ctx.after.code.keys())) {
+      if (ctx.after.code.get(name) === ctx.before.code.get(name)) continue;
+      const model = ctx.after.models.get(name);
+      if (!model || !ctx.isMarts(name)) continue;
+      if (model.preRegistration === null) report("missing", ctx.place(name));
+      else if (ctx.canonical(model.preRegistration) === ctx.canonical(ctx.before.models.get(name)?.preRegistration ?? null)) {
+        report("inherited", ctx.place(name), { base: ctx.baseName });
+      }
+    }
+  },
+});

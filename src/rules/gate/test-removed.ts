@@ -1,0 +1,67 @@
+/**
+ * G1: a test that existed on the base was removed, disabled, or had its
+ * arguments changed; a file under tests/ was removed or changed; a unit test
+ * was removed.
+ */
+import { compareCodePoints, sortByText } from "../../core/text.ts";
+import { pythonStr, type Mapping } from "../../core/values.ts";
+import { defineGateRule, testOn, whichSuffix } from "../context/gate.ts";
+
+/** A member of a bag that runs: `enabled` missing or boolean true. */
+function enabledCount(configs: Mapping[]): number {
+  return configs.filter((config) => !Object.hasOwn(config, "enabled") || config.enabled === true).length;
+}
+
+export default defineGateRule({
+  code: "G1",
+  name: "test-removed",
+  severity: "BLOCK",
+  docs: {
+    summary:
+      "A data test on the base removed, disabled, declared fewer times or with other arguments; a file under tests/ removed or changed; a unit test removed.",
+    rationale:
+      "Removing the test that fails is the shortest way to a green build. Moving a test to another file, renaming tests: to data_tests:, nesting arguments under arguments: or adding tags changes nothing and is silent; shrinking an accepted_values list or dropping one of two identical twins is caught.",
+    enforces: "Control 5B: the gate blocks a pull request that removes a test.",
+  },
+  messages: {
+    missing: "test '{test}' on {on} exists on {base} but not on this branch",
+    arguments:
+      "test '{test}' on {on} changed its arguments{which}; if that is intended, a human changes it before the agent starts, or in a separate PR",
+    fewer: "test '{test}' on {on} was declared {before} times on {base} and {after} on this branch{which}",
+    disabled: "test '{test}' on {on} was disabled{which}",
+    file: "singular or generic test {path} was removed or changed; an agent adds tests, it never edits or removes one",
+    unit: "unit test '{unit}' was removed",
+  },
+  run(ctx, report) {
+    for (const pair of ctx.testGroups) {
+      const { base, head } = pair;
+      if (!base) continue;
+      const at = ctx.place(pair.model);
+      const names = { test: pair.name, on: testOn(pair), base: ctx.baseName };
+      if (!head) {
+        report("missing", at, names);
+        continue;
+      }
+      const argumentSets = ctx.argumentSets(base);
+      const gone = argumentSets.find((key) => !head.sets.has(key));
+      if (gone !== undefined) {
+        // One finding per test: the first argument set that is gone says enough.
+        report("arguments", at, { ...names, which: whichSuffix(base, gone) });
+        continue;
+      }
+      for (const key of argumentSets) {
+        const was = base.sets.get(key)?.configs ?? [];
+        const is = head.sets.get(key)?.configs ?? [];
+        const which = whichSuffix(base, key);
+        if (is.length < was.length) report("fewer", at, { ...names, before: was.length, after: is.length, which });
+        else if (enabledCount(is) < enabledCount(was)) report("disabled", at, { ...names, which });
+      }
+    }
+    for (const path of sortByText(ctx.before.files.keys())) {
+      if (ctx.after.files.get(path) !== ctx.before.files.get(path)) report("file", { file: path, model: "" }, { path });
+    }
+    const removed = [...ctx.before.units].filter(([key]) => !ctx.after.units.has(key)).map(([, unit]) => unit);
+    removed.sort((a, b) => compareCodePoints(pythonStr(a.model), pythonStr(b.model)) || compareCodePoints(a.name, b.name));
+    for (const unit of removed) report("unit", { file: unit.file, model: pythonStr(unit.model) }, { unit: unit.name });
+  },
+});

@@ -1,0 +1,50 @@
+/** `slp gate`: the anti-fraud gate, read straight from git (merge-base..head, first-parent). */
+import { Type } from "@sinclair/typebox";
+import { resolve } from "node:path";
+import { plural } from "../src/core/text.ts";
+import type { Report } from "../src/core/report.ts";
+import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
+import { sameInventory } from "../src/project/inventory.ts";
+import { GateContext } from "../src/rules/context/gate.ts";
+import { gateRules } from "../src/rules/index.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+
+export default defineTask({
+  name: "gate",
+  description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations (G1-G10, I1, I3, I4, I6)",
+  ciOrder: 20,
+  input: Type.Object({
+    base: Type.String({ metavar: "REF", description: "the branch the pull request targets (e.g. main, origin/main)" }),
+    head: Type.String({ default: "HEAD", metavar: "REF", description: "the commit to judge (default HEAD)" }),
+    projectDir: ProjectDirOption,
+    martsPath: MartsPathOption,
+  }),
+  async run({ input, environment }): Promise<Report> {
+    // Loaded here, not at start-up: reading git costs every other task nothing.
+    const { openBranch, readInventories } = await import("../src/project/history.ts");
+    const branch = await openBranch({ dir: resolve(environment.cwd, input.projectDir), base: input.base, head: input.head });
+    const data = {
+      base: input.base,
+      head: input.head,
+      merge_base: branch.mergeBase,
+      commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
+    };
+    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", data };
+    const read = await readInventories(branch, input.martsPath);
+    const context = new GateContext({ ...read, baseName: input.base });
+    const findings = [];
+    for (const rule of gateRules) findings.push(...(await rule.findings(context)));
+    const note = sameInventory(read.before, read.after) ? "no changes" : plural(branch.commits.length, "commit");
+    return {
+      command: "gate",
+      findings,
+      note,
+      notes: read.config.warnings,
+      data: {
+        ...data,
+        commits: read.walk.slice(1).map((step) => ({ commit: step.commit, label: step.label })),
+        marts_paths: read.martsPaths,
+      },
+    };
+  },
+});
