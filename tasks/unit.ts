@@ -24,12 +24,24 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const cliVars = parseVars(input.vars);
     // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
+    // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
+    // while this thread loads the rest and reads the project.
+    const { Database } = await import("../src/engine/duckdb.ts");
+    await Database.load();
+    const database = Database.open();
+    database.catch(() => undefined);
     const [{ loadDbtProject }, { runUnitTests }, { unitReport }] = await Promise.all([
       import("../src/project/dbt-project.ts"),
       import("../src/engine/unit-runner.ts"),
       import("../src/report/unit.ts"),
     ]);
-    const project = loadDbtProject(resolve(environment.cwd, input.projectDir), input.projectDir);
+    let project;
+    try {
+      project = loadDbtProject(resolve(environment.cwd, input.projectDir), input.projectDir);
+    } catch (error) {
+      database.then((db) => db.close(), () => undefined);
+      throw error;
+    }
     const run = await runUnitTests({
       project,
       select: input.select ?? [],
@@ -37,6 +49,7 @@ export default defineTask({
       env: environment.env,
       useManifest: input.noManifest !== true,
       closeDatabase: false,
+      database,
     });
     return unitReport(run);
   },

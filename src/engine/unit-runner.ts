@@ -67,6 +67,8 @@ export interface UnitRunOptions {
   useManifest: boolean;
   /** Close DuckDB when done (default true); the CLI leaves it to the process exit, which is ~10 ms sooner. */
   closeDatabase?: boolean;
+  /** A database already being opened (the CLI starts it before it reads the project, to overlap the two). */
+  database?: Promise<Database>;
 }
 
 /** No test matched --select: nothing ran, and nothing ran is not a pass. */
@@ -79,8 +81,8 @@ export class NothingSelected extends SlpError {
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const { project } = options;
   // DuckDB creates the database on its own thread while this one reads and renders.
-  await Database.load();
-  const opening = Database.open();
+  const opening = options.database ?? Database.load().then(() => Database.open());
+  if (!options.database) await Database.load();
   opening.catch(() => undefined);
   const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date() });
   const parseSession = emptySession("parse");
