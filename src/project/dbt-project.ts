@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
+import { parseCsv } from "./csv.ts";
 import { isYamlFile, listFiles, sortPathsBySegments, stem } from "./paths.ts";
 import { readText } from "./project.ts";
 import { parseYaml } from "./yaml.ts";
@@ -390,8 +391,7 @@ function readSeeds(project: DbtProject, declarations: Declarations): void {
       if (declared && isMapping(declared.entry.config)) for (const [key, value] of Object.entries(declared.entry.config)) mergeConfig(config, key, value);
       const columnTypes = isMapping(config.column_types) ? config.column_types : {};
       const declaredColumns = columnsOf(declared?.entry.columns);
-      const header = readText(project.dir, file).split(/\r?\n/, 1)[0] ?? "";
-      const names = header === "" ? [] : parseHeader(header);
+      const names = parseCsv(readText(project.dir, file), { file, fix: "save the seed as CSV with a header line" })[0] ?? [];
       const columns = names.map((column) => {
         const typed = Object.entries(columnTypes).find(([key]) => key.toLowerCase() === column.toLowerCase());
         const fromYaml = declaredColumns.find((c) => c.name.toLowerCase() === column.toLowerCase());
@@ -403,11 +403,6 @@ function readSeeds(project: DbtProject, declarations: Declarations): void {
       });
     }
   }
-}
-
-function parseHeader(line: string): string[] {
-  // Headers rarely quote; a quoted header is read by the full CSV reader when the seed's rows are used.
-  return line.split(",").map((cell) => cell.replace(/^"(.*)"$/, "$1"));
 }
 
 function readDispatch(value: Value | undefined): DispatchRule[] {

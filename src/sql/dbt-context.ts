@@ -11,7 +11,7 @@ import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.t
 import type { DbtProject } from "../project/dbt-project.ts";
 import { readText } from "../project/project.ts";
 import { parseYaml } from "../project/yaml.ts";
-import { JinjaTemplate, keywords, macroReturn, printable, splitArgs, type JinjaCallable, type Scope } from "./jinja.ts";
+import { JinjaTemplate, macroReturn, printable, splitArgs, type JinjaCallable, type Scope } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
 export class RenderRefusal extends SlpError {
@@ -409,10 +409,11 @@ export class DbtRenderer {
     const { positional, keywords: named } = splitArgs(args);
     const name = printable(positional[0]);
     const fallback = positional.length > 1 ? positional[1] : named.default;
+    // overrides.vars, then --vars, then dbt_project.yml (the project's own block, then the global keys).
     const vars = this.project.vars;
     const scoped = isMapping(vars[this.project.name]) ? (vars[this.project.name] as Mapping) : {};
     for (const source of [session.overrides.vars, this.#options.cliVars, scoped, vars]) {
-      if (Object.hasOwn(source, name) && !(source === vars && isMapping(vars[name]) && name === this.project.name)) return source[name];
+      if (Object.hasOwn(source, name)) return source[name];
     }
     if (positional.length > 1 || Object.hasOwn(named, "default")) return fallback;
     throw new RenderRefusal(`Required var '${name}' not found in config`, `add ${name} to the test's overrides.vars, or to vars: in dbt_project.yml`);
@@ -531,5 +532,3 @@ export function dbtMacroSource(text: string): string {
     .replace(/\{%(-?)\s*endtest\s*(-?)%\}/g, "{%$1 endmacro $2%}")
     .replace(/\{%-?\s*materialization\b[\s\S]*?\{%-?\s*endmaterialization\s*-?%\}/g, (block) => block.replace(/[^\n]/g, ""));
 }
-
-export { keywords };

@@ -61,15 +61,6 @@ export function macroReturn(value: unknown): never {
   throw new MacroReturn(value);
 }
 
-/** Marks text as already rendered (a macro's output), so it prints as is. */
-export function safe(text: string): unknown {
-  return new nunjucks.runtime.SafeString(text);
-}
-
-export function isSafeString(value: unknown): boolean {
-  return value instanceof nunjucks.runtime.SafeString;
-}
-
 /** Splits what a template passed to a function into positional and keyword arguments. */
 export function splitArgs(args: readonly unknown[]): { positional: unknown[]; keywords: Record<string, unknown> } {
   const last = args[args.length - 1] as Record<string, unknown> | undefined;
@@ -78,11 +69,6 @@ export function splitArgs(args: readonly unknown[]): { positional: unknown[]; ke
     return { positional: args.slice(0, -1), keywords };
   }
   return { positional: [...args], keywords: {} };
-}
-
-/** Builds the trailing keyword object nunjucks passes to a macro. */
-export function keywords(values: Record<string, unknown>): Record<string, unknown> {
-  return { ...values, __keywords: true };
 }
 
 // --- the engine, configured once ---
