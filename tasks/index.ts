@@ -14,8 +14,9 @@ import gen from "./gen.ts";
 import rules from "./rules.ts";
 import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
+import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gate, gen, rules, tasks, tcr];
+export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gate, gen, rules, tasks, tcr, unit];
 
 /** The tasks `slp tasks` shows: built-in ones, then the repository's own (slp.yml, .slp/tasks/). */
 export async function listedTasks(cwd: string): Promise<Task<any, any>[]> {

@@ -63,6 +63,8 @@ describe("adapters", () => {
   const ADAPTERS: Record<string, string[]> = {
     "js-yaml": ["src/project/yaml.ts"],
     yaml: ["src/project/yaml.ts"],
+    "@duckdb/node-api": ["src/engine/duckdb.ts"],
+    nunjucks: ["src/sql/jinja.ts"],
     "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
     "csv-parse": ["src/project/csv.ts"],
   };

@@ -19,6 +19,31 @@ export interface Report {
   lines?: string[];
   /** Replaces the exit code computed from findings (tcr's 3). */
   exitCode?: number;
+  /** Per-test results, for test-report formats (junit). */
+  cases?: ReportCase[];
+  /** Why the command could not judge some of its input, for the JSON envelope's `errors`. */
+  errors?: ReportError[];
+}
+
+/** One test in a test report: a JUnit testcase. */
+export interface ReportCase {
+  /** The group it belongs to (a model). */
+  suite: string;
+  name: string;
+  file: string;
+  status: "pass" | "fail" | "error";
+  /** One line saying what went wrong; "" for a pass. */
+  message: string;
+  /** The longer text (a diff table, a fix); "" for a pass. */
+  details: string;
+}
+
+export interface ReportError {
+  code: string;
+  message: string;
+  file: string | null;
+  line: number | null;
+  fix: string | null;
 }
 
 export function isReport(value: unknown): value is Report {

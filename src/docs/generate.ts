@@ -11,6 +11,7 @@ import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
 import { Spec } from "../schemas/spec.ts";
+import { UnitData } from "../schemas/unit.ts";
 
 export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/spec.schema.json": Spec,
@@ -18,6 +19,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/diff.schema.json": Diff,
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
+  "schemas/unit.schema.json": UnitData,
 };
 
 const RULES_START = "<!-- rules:start -->";

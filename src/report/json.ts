@@ -18,7 +18,7 @@ export function renderJson(report: Report): Rendered {
     findings: sortFindings(report.findings),
     data: report.data ?? (report.text !== undefined ? { text: report.text } : null),
     notes: report.notes ?? [],
-    errors: [],
+    errors: report.errors ?? [],
   };
   return { stdout: `${JSON.stringify(envelope, null, 2)}\n`, stderr: "", exitCode };
 }

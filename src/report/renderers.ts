@@ -1,6 +1,7 @@
 /** The output formats, by name. A task may add its own (unit adds junit). */
 import type { Report } from "../core/report.ts";
 import { renderJson } from "./json.ts";
+import { renderJunit } from "./junit.ts";
 import { renderText } from "./text.ts";
 
 export interface Rendered {
@@ -14,4 +15,5 @@ export type Renderer = (report: Report) => Rendered;
 export const RENDERERS: Record<string, Renderer> = {
   text: renderText,
   json: renderJson,
+  junit: renderJunit,
 };

@@ -1,0 +1,1 @@
+select event_id, kind, loaded_at from {{ source('shop', 'events') }}

@@ -1,0 +1,665 @@
+/**
+ * Runs dbt unit tests on one in-process DuckDB (spec/dbt-unit-tests.md §3):
+ * render the model with the test's context, stand each mocked input up as a
+ * typed CTE, read the model's output types, cast the expected rows to them,
+ * and compare actual and expected as multisets on the compared columns.
+ * Every test ends `pass`, `fail` or `error`; an error is never a pass.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { SlpError } from "../core/errors.ts";
+import { compareCodePoints } from "../core/text.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
+import type { DbtProject, DeclaredColumn, RefNode } from "../project/dbt-project.ts";
+import { readText } from "../project/project.ts";
+import { readUnitTests, type DisabledTest, type GivenDefinition, type Problem, type UnitTestDefinition } from "../project/unit-tests.ts";
+import { parseCsv } from "../project/csv.ts";
+import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
+import { castLiteral, fixtureSql, inferType, quoteIdentifier, type FixtureColumn, type FixtureRow } from "../sql/fixtures.ts";
+import { printable, TemplateFailure } from "../sql/jinja.ts";
+import { Database, DatabaseError, type Column } from "./duckdb.ts";
+
+export type Verdict = "pass" | "fail" | "error";
+
+export interface TestError {
+  message: string;
+  file: string | null;
+  line: number | null;
+  fix: string | null;
+}
+
+export interface DiffTable {
+  columns: string[];
+  /** Rows only in expected (`---`) and only in actual (`+++`), sorted; values as DuckDB prints them. */
+  rows: { side: "expected" | "actual"; values: (string | null)[] }[];
+}
+
+export interface UnitResult {
+  id: string;
+  model: string;
+  name: string;
+  file: string;
+  line: number | null;
+  edge: string | null;
+  status: Verdict;
+  /** Where the model's SQL came from: rendered by slp, or dbt's compiled code in target/manifest.json. */
+  sqlFrom: "rendered" | "manifest" | null;
+  error: TestError | null;
+  diff: DiffTable | null;
+  fixtures: { input: string; relation: string; columns: FixtureColumn[] }[];
+  /** The model's SQL as run, on error only (to see what DuckDB refused). */
+  renderedSql: string | null;
+}
+
+export interface UnitRun {
+  results: UnitResult[];
+  disabled: DisabledTest[];
+  notes: string[];
+}
+
+export interface UnitRunOptions {
+  project: DbtProject;
+  /** Model names, test names or model::test; empty means every test. */
+  select: string[];
+  cliVars: Mapping;
+  env: Record<string, string | undefined>;
+  /** Use dbt's compiled SQL from target/manifest.json when it is fresh (default true). */
+  useManifest: boolean;
+  /** Close DuckDB when done (default true); the CLI leaves it to the process exit, which is ~10 ms sooner. */
+  closeDatabase?: boolean;
+  /** A database already being opened (the CLI starts it before it reads the project, to overlap the two). */
+  database?: Promise<Database>;
+}
+
+/** No test matched --select: nothing ran, and nothing ran is not a pass. */
+export class NothingSelected extends SlpError {
+  constructor(select: string[]) {
+    super("E_USAGE", `no unit test matches --select ${select.join(" ")}`, { fix: "select a model name, a test name, or model::test" });
+  }
+}
+
+export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
+  const { project } = options;
+  // DuckDB creates the database on its own thread while this one reads and renders.
+  const opening = options.database ?? Database.load().then(() => Database.open());
+  if (!options.database) await Database.load();
+  opening.catch(() => undefined);
+  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date() });
+  const parseSession = emptySession("parse");
+  const set = readUnitTests(project, (text, file) => nativeValue(renderer.renderText(text, file, parseSession)));
+  const selected = set.tests.filter((test) => selects(options.select, test));
+  if (options.select.length > 0 && selected.length === 0) {
+    opening.then((database) => database.close(), () => undefined);
+    throw new NothingSelected(options.select);
+  }
+  selected.sort((a, b) => compareCodePoints(a.model, b.model) || compareCodePoints(a.name, b.name) || compareCodePoints(a.file, b.file));
+
+  const manifest = options.useManifest ? readManifest(project) : null;
+  const notes: string[] = [];
+  if (manifest?.stale) notes.push("target/manifest.json is older than the project's sources; slp rendered every model itself");
+  const prepared = selected.map((test) => prepare(test, project, renderer, manifest));
+  const database = await opening;
+  // A second connection pays off once there are enough tests to keep two busy.
+  const runnable = prepared.filter((item) => item.plan !== null).length;
+  if (runnable >= 4) await database.widen(2);
+  const results: UnitResult[] = new Array(prepared.length);
+  try {
+    let next = 0;
+    const worker = async (lane: number) => {
+      for (;;) {
+        const index = next++;
+        if (index >= prepared.length) return;
+        const item = prepared[index]!;
+        results[index] = item.plan ? await execute(item.plan, item.result, database, lane) : item.result;
+      }
+    };
+    await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
+  } finally {
+    if (options.closeDatabase !== false) database.close();
+  }
+  addLines(project, results);
+  return { results, disabled: set.disabled, notes };
+}
+
+// --- preparing a test: everything that needs no database ---
+
+interface Fixture {
+  key: string;
+  input: string;
+  relation: string;
+  sql: string;
+  columns: FixtureColumn[];
+}
+
+interface Plan {
+  project: DbtProject;
+  test: UnitTestDefinition;
+  modelSql: string;
+  fixtures: Fixture[];
+}
+
+interface Prepared {
+  result: UnitResult;
+  plan: Plan | null;
+}
+
+function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, manifest: Manifest | null): Prepared {
+  const result: UnitResult = {
+    id: test.id,
+    model: test.model,
+    name: test.name,
+    file: test.file,
+    line: null,
+    edge: test.edge,
+    status: "error",
+    sqlFrom: null,
+    error: null,
+    diff: null,
+    fixtures: [],
+    renderedSql: null,
+  };
+  const fail = (error: TestError): Prepared => ({ result: { ...result, error }, plan: null });
+  if (test.problems.length > 0) return fail(problemError(test.problems[0] as Problem, test.file));
+  const node = test.node as RefNode;
+  if (!node.file) {
+    return fail({ message: `model ${test.model} has no .sql file slp can run`, file: node.ymlFile ?? test.file, line: null, fix: "slp runs SQL models only (dbt does not unit test Python models either)" });
+  }
+  const rawSql = readText(project.dir, node.file);
+  const callsIncremental = /\bis_incremental\s*\(/.test(rawSql.replace(/\{#[\s\S]*?#\}/g, ""));
+  const override = test.overrides.macros.is_incremental;
+  if (callsIncremental && typeof override !== "boolean") {
+    return fail({
+      message: `Boolean override for 'is_incremental' must be provided for unit test '${test.name}' in model '${test.model}'`,
+      file: test.file,
+      line: null,
+      fix: "add overrides: {macros: {is_incremental: true}} (or false) to the test",
+    });
+  }
+  const givenThis = test.given.some((given) => given.input.trim() === "this");
+  if (callsIncremental && override === true && !givenThis) {
+    return fail({ message: `Unit test '${test.name}' for incremental model '${test.model}' must have a 'this' input`, file: test.file, line: null, fix: "add a given with input: this and the rows the model's table already holds" });
+  }
+
+  // Resolve every given to the node it stands for.
+  const byKey = new Map<string, { given: GivenDefinition; target: Target }>();
+  for (const given of test.given) {
+    const target = resolveInput(given.input, test, project);
+    if ("error" in target) return fail({ message: target.error, file: test.file, line: null, fix: target.fix });
+    byKey.set(target.key, { given, target });
+  }
+  const thisKey = nodeKey(node);
+  const used = new Set<string>();
+  const session: RenderSession = {
+    testName: test.name,
+    thisRelation: byKey.has(thisKey) && givenThis ? cteName(node.identifier) : null,
+    overrides: test.overrides,
+    isIncremental: typeof override === "boolean" ? override : null,
+    config: { tags: test.tags, meta: test.meta, enabled: test.enabled },
+    relation: (call: RelationCall) => {
+      const resolved = resolveCall(call, project);
+      const label = callLabel(call);
+      if (!resolved) {
+        throw new RenderRefusal(`model ${test.model} calls ${label}, which names nothing in the project`, "check the name (and the package or version) in the model's SQL");
+      }
+      const key = nodeKey(resolved);
+      const mocked = byKey.get(key);
+      if (!mocked) {
+        throw new RenderRefusal(
+          `model ${test.model} calls ${label}, which this test does not mock`,
+          `add a given with input: ${label} and its rows (every ref and source the model reads must be mocked)`,
+        );
+      }
+      used.add(key);
+      return mocked.target.relation;
+    },
+  };
+  if (givenThis) used.add(thisKey);
+
+  let modelSql: string;
+  const compiled = manifest?.compiled(test, node, byKey);
+  try {
+    if (compiled) {
+      modelSql = compiled.sql;
+      for (const key of compiled.used) used.add(key);
+      result.sqlFrom = "manifest";
+    } else {
+      modelSql = renderer.renderFile(node.file, session);
+      result.sqlFrom = "rendered";
+    }
+  } catch (error) {
+    return fail(renderError(error, node.file));
+  }
+  if (modelSql.trim() === "") return fail({ message: `model ${test.model} renders no SQL`, file: node.file, line: null, fix: "check the model's Jinja: every branch this test takes must produce a SELECT" });
+
+  const fixtures: Fixture[] = [];
+  for (const [key, { given, target }] of [...byKey].sort(([a], [b]) => compareCodePoints(a, b))) {
+    if (!used.has(key)) continue; // dbt never injects a given the model does not read.
+    try {
+      fixtures.push(buildFixture(given, target, test, project, renderer));
+    } catch (error) {
+      return fail(renderError(error, test.file));
+    }
+  }
+  result.fixtures = fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns }));
+  return { result, plan: { project, test, modelSql: modelSql.replace(/[\s;]+$/, ""), fixtures } };
+}
+
+type Target = { key: string; relation: string; node: RefNode | null; source: { source: string; table: string; columns: DeclaredColumn[] } | null; isThis: boolean };
+
+function resolveInput(input: string, test: UnitTestDefinition, project: DbtProject): Target | { error: string; fix: string } {
+  const call = parseInput(input);
+  if (call === null) {
+    return { error: `Unit test given inputs must be either a 'ref', 'source' or 'this' call. Got: '${input}'`, fix: "write input: ref('model'), source('source', 'table') or this" };
+  }
+  if (call === "this") {
+    const node = test.node as RefNode;
+    return { key: nodeKey(node), relation: cteName(node.identifier), node, source: null, isThis: true };
+  }
+  const resolved = resolveCall(call, project);
+  if (!resolved) {
+    return { error: `Unit test '${test.name}' had an input (${input}) which was not found in the manifest.`, fix: "name a model, seed, snapshot or source the project declares" };
+  }
+  if ("source" in resolved && !("kind" in resolved)) {
+    return { key: nodeKey(resolved), relation: cteName(`${resolved.source}__${resolved.table}`), node: null, source: resolved, isThis: false };
+  }
+  const node = resolved as RefNode;
+  return { key: nodeKey(node), relation: cteName(node.identifier), node, source: null, isThis: false };
+}
+
+/** `ref('m')`, `ref("pkg", "m")`, `ref('m', v=2)`, `source('s', 't')` or `this`, read statically as dbt does. */
+export function parseInput(input: string): RelationCall | "this" | null {
+  const text = input.trim();
+  if (text === "this") return "this";
+  const match = /^(ref|source)\s*\(([\s\S]*)\)$/.exec(text);
+  if (!match) return null;
+  const names: string[] = [];
+  let version: string | null = null;
+  for (const part of splitArguments(match[2] as string)) {
+    const quoted = /^(['"])(.*)\1$/.exec(part);
+    const keyword = /^(v|version)\s*=\s*(?:(['"])(.*)\2|([\w.]+))$/.exec(part);
+    if (quoted) names.push(quoted[2] as string);
+    else if (keyword && match[1] === "ref") version = (keyword[3] ?? keyword[4]) as string;
+    else return null;
+  }
+  if (match[1] === "ref" && (names.length === 1 || names.length === 2)) {
+    return { kind: "ref", package: names.length === 2 ? (names[0] as string) : null, name: names[names.length - 1] as string, version };
+  }
+  if (match[1] === "source" && names.length === 2 && version === null) return { kind: "source", source: names[0] as string, table: names[1] as string };
+  return null;
+}
+
+function splitArguments(text: string): string[] {
+  const parts: string[] = [];
+  let current = "";
+  let quote: string | null = null;
+  for (const ch of text) {
+    if (quote) {
+      current += ch;
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      current += ch;
+    } else if (ch === ",") {
+      parts.push(current.trim());
+      current = "";
+    } else current += ch;
+  }
+  if (current.trim() !== "") parts.push(current.trim());
+  return parts;
+}
+
+type SourceTable = { source: string; table: string; columns: DeclaredColumn[] };
+
+function resolveCall(call: RelationCall, project: DbtProject): RefNode | SourceTable | null {
+  if (call.kind === "source") {
+    const all = [project, ...project.packages.values()].flatMap((p) => p.sources);
+    return all.find((source) => source.source === call.source && source.table === call.table) ?? null;
+  }
+  const owner = call.package === null || call.package === project.name ? project : project.packages.get(call.package);
+  if (!owner) return null;
+  const candidates = owner.refNodes.filter((node) => node.name === call.name);
+  if (call.version === null) return candidates.find((node) => node.latest) ?? null;
+  return candidates.find((node) => node.version === call.version) ?? null;
+}
+
+function nodeKey(node: RefNode | SourceTable): string {
+  if ("kind" in node) return `${node.kind}.${node.package}.${node.name}${node.version === null ? "" : `.v${node.version}`}`;
+  return `source.${node.source}.${node.table}`;
+}
+
+function callLabel(call: RelationCall): string {
+  if (call.kind === "source") return `source('${call.source}', '${call.table}')`;
+  const version = call.version === null ? "" : `, v=${call.version}`;
+  return call.package === null ? `ref('${call.name}'${version})` : `ref('${call.package}', '${call.name}'${version})`;
+}
+
+function cteName(identifier: string): string {
+  return `__dbt__cte__${identifier}`;
+}
+
+function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer): Fixture {
+  const node = target.node;
+  const label = given.input.trim();
+  const text = fixtureText(given.format, given.rows, given.fixture, label, test, project);
+  if (given.format === "sql") {
+    const sql = renderer.renderText(text as string, given.fixture ? fixtureFile(given.fixture, project, given.format, test) : test.file, emptySession(test.name));
+    return { key: target.key, input: label, relation: target.relation, sql: sql.replace(/[\s;]+$/, ""), columns: [] };
+  }
+  if (node && node.materialized === "ephemeral" && !target.isThis) {
+    throw new RenderRefusal(`${label} is an ephemeral model, which dbt cannot introspect for a ${given.format} fixture`, `mock it with format: sql (a SELECT that yields its columns)`);
+  }
+  let rows: FixtureRow[];
+  let csv = given.format === "csv";
+  if (given.format === "dict" && given.rows === undefined && given.fixture === null) {
+    if (!node || node.kind !== "seed") {
+      throw new RenderRefusal(`Unable to find seed '${node?.package ?? project.name}.${node?.name ?? label}' for unit tests: ${label} has neither rows nor fixture`, "give the input rows (rows: [] for an empty input)");
+    }
+    // A seed with no rows: its CSV file, every value a string, "" kept (dbt's _load_rows_from_seed).
+    const table = csvTable(readText(project.dir, node.file as string), node.file as string);
+    rows = table.rows.map((row) => Object.fromEntries(table.header.map((column, i) => [column, row[i] ?? null])));
+    csv = true;
+  } else if (given.format === "dict") {
+    rows = dictRows(given.rows, label);
+  } else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, project, "csv", test) : test.file);
+  const declared = declaredColumns(target, project);
+  const typed = fixtureSql({ label, declared: declared.columns, complete: declared.complete, declaredFrom: "declared", rows, csv });
+  return { key: target.key, input: label, relation: target.relation, sql: typed.sql, columns: typed.columns.map((column) => ({ ...column, from: declared.from.get(column.name) ?? column.from })) };
+}
+
+/** The upstream's columns: its yml, a seed's column_types, else the seed's own CSV values. */
+function declaredColumns(target: Target, project: DbtProject): { columns: DeclaredColumn[]; complete: boolean; from: Map<string, FixtureColumn["from"]> } {
+  const from = new Map<string, FixtureColumn["from"]>();
+  if (target.source) return { columns: target.source.columns, complete: false, from };
+  const node = target.node as RefNode;
+  if (node.kind !== "seed") return { columns: node.columns, complete: node.columnsComplete, from };
+  const table = csvTable(readText(project.dir, node.file as string), node.file as string);
+  const columns = node.columns.map((column, i) => {
+    if (column.dataType !== null) return column;
+    const inferred = inferType(table.rows.map((row) => (row[i] === "" ? null : (row[i] ?? null))), true);
+    if (inferred.type !== null) from.set(column.name, "seed");
+    return { name: column.name, dataType: inferred.type ?? "VARCHAR" };
+  });
+  return { columns, complete: true, from };
+}
+
+function fixtureText(format: string, rows: Value | undefined, fixture: string | null, label: string, test: UnitTestDefinition, project: DbtProject): Value | undefined {
+  if (format === "dict") {
+    if (fixture !== null) throw new RenderRefusal(`${label} names fixture '${fixture}' with format dict`, "a fixture file needs format: csv or format: sql");
+    return rows;
+  }
+  if (fixture !== null) return readText(project.dir, fixtureFile(fixture, project, format, test));
+  if (typeof rows !== "string") throw new RenderRefusal(`${label} has rows which do not match format ${format}. Expected string.`, `write rows: | followed by the ${format === "csv" ? "CSV lines" : "SELECT"}, or name a fixture file`);
+  return rows;
+}
+
+function fixtureFile(name: string, project: DbtProject, format: string, test: UnitTestDefinition): string {
+  const files = project.fixtures.get(name) ?? [];
+  if (files.length === 0) {
+    throw new RenderRefusal(`File not found for fixture '${name}' in unit tests in ${test.file}`, `add ${project.testPaths[0] ?? "tests"}/fixtures/${name}.${format === "sql" ? "sql" : "csv"}`);
+  }
+  if (files.length > 1) throw new RenderRefusal(`fixture name '${name}' is used by ${files.length} files: ${files.join(", ")}`, "fixture names must be unique across tests/fixtures/ and its subfolders");
+  const file = files[0] as string;
+  if (!file.endsWith(`.${format}`)) throw new RenderRefusal(`fixture '${name}' is ${file}, but the test reads it as format ${format}`, `use format: ${file.endsWith(".csv") ? "csv" : "sql"} for it`);
+  return file;
+}
+
+function dictRows(rows: Value | undefined, label: string): FixtureRow[] {
+  if (!Array.isArray(rows) || !rows.every(isMapping)) {
+    throw new RenderRefusal(`${label} has rows which do not match format dict`, "write rows as a list of mappings ({column: value}), or set format: csv or sql");
+  }
+  return rows as FixtureRow[];
+}
+
+/** CSV records read as Python's csv.DictReader yields them: a row shorter than the header is padded with null. */
+function csvTable(text: string, file: string): { header: string[]; rows: (string | null)[][]; overlong: number } {
+  const [header = [], ...records] = parseCsv(text, { file, fix: "write the fixture as CSV: a header line, then one line per row" });
+  const overlong = records.findIndex((record) => record.length > header.length);
+  return { header, rows: records.map((record) => header.map((_, i) => record[i] ?? null)), overlong };
+}
+
+function csvRows(text: string, label: string, file: string): FixtureRow[] {
+  const table = csvTable(text, file);
+  if (table.overlong >= 0) throw new RenderRefusal(`CSV row ${table.overlong + 1} of ${label} has more fields than its header`, "give every row the header's columns");
+  // An empty CSV cell is NULL for every type (dbt #9881); the text `null` stays text.
+  return table.rows.map((row) => Object.fromEntries(table.header.map((column, i) => [column, row[i] === "" ? null : (row[i] ?? null)])));
+}
+
+// --- running a prepared test ---
+
+async function execute(plan: Plan, result: UnitResult, database: Database, lane: number): Promise<UnitResult> {
+  const { test } = plan;
+  const ctes = plan.fixtures.map((fixture) => `${fixture.relation} as (\n${fixture.sql}\n)`);
+  const withClause = (extra: string[]) => {
+    const all = [...ctes, ...extra];
+    return all.length > 0 ? `with ${all.join(",\n")}\n` : "";
+  };
+  const modelQuery = `select * from (\n${plan.modelSql}\n) as __slp_model`;
+  let output: Column[];
+  try {
+    output = await database.describe(`${withClause([])}${modelQuery}`, lane);
+  } catch (error) {
+    return { ...result, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, test.node?.file ?? test.file, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
+  }
+  let expected: { columns: Column[]; sql: string };
+  try {
+    expected = expectedSql(test, output, plan);
+  } catch (error) {
+    return { ...result, error: renderError(error, test.file) };
+  }
+  const columns = expected.columns.map((column) => quoteIdentifier(column.name)).join(", ");
+  const shown = expected.columns.map((column) => `cast(${quoteIdentifier(column.name)} as VARCHAR)`).join(", ");
+  const order = expected.columns.map((_, i) => `${i + 2}`).join(", ");
+  const sql = `${withClause([
+    `__slp_actual as (select ${columns} from (\n${plan.modelSql}\n) as __slp_model)`,
+    `__slp_expected as (\n${expected.sql}\n)`,
+    "__slp_missing as (select * from __slp_expected except all select * from __slp_actual)",
+    "__slp_extra as (select * from __slp_actual except all select * from __slp_expected)",
+  ])}select 'expected' as __slp_side, ${shown} from __slp_missing
+union all
+select 'actual' as __slp_side, ${shown} from __slp_extra
+order by 1 desc${order ? `, ${order}` : ""}`;
+  let rows: (string | null)[][];
+  try {
+    rows = (await database.query(sql, lane)).rows;
+  } catch (error) {
+    return {
+      ...result,
+      error: databaseError(error, `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types`, test.file, "check that each given and expected value can be cast to its column's type"),
+      renderedSql: plan.modelSql,
+    };
+  }
+  if (rows.length === 0) return { ...result, status: "pass" };
+  return {
+    ...result,
+    status: "fail",
+    diff: { columns: expected.columns.map((column) => column.name), rows: rows.map((row) => ({ side: row[0] === "expected" ? "expected" : "actual", values: row.slice(1) })) },
+  };
+}
+
+/** The expected rows as SQL, cast to the model's output types, and the columns compared (spec §3.3-3.4). */
+function expectedSql(test: UnitTestDefinition, output: Column[], plan: Plan): { columns: Column[]; sql: string } {
+  const { expect } = test;
+  const label = "expected output";
+  const text = fixtureText(expect.format, expect.rows, expect.fixture, label, test, plan.project);
+  if (expect.format === "sql") {
+    const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
+    return { columns: output, sql: `select ${list} from (\n${printable(text).replace(/[\s;]+$/, "")}\n) as __slp_expected_sql` };
+  }
+  const rows = expect.format === "csv" ? csvRows(text as string, label, expect.fixture ? fixtureFile(expect.fixture, plan.project, "csv", test) : test.file) : dictRows(text, label);
+  if (rows.length === 0) return { columns: output, sql: `select * from __slp_actual limit 0` };
+  // The compared columns are the first row's keys, after dbt moves the first row without a null to the top.
+  const first = rows.find((row) => Object.values(row).every((value) => value !== null)) ?? (rows[0] as FixtureRow);
+  const keys = Object.keys(first);
+  const byLower = new Map(output.map((column) => [column.name.toLowerCase(), column]));
+  const columns = keys.map((key) => {
+    const column = byLower.get(key.toLowerCase());
+    if (!column) {
+      throw new RenderRefusal(
+        `Invalid column name: '${key}' in unit test fixture for expected output. Accepted columns for expected output are: [${output.map((c) => `'${c.name}'`).join(", ")}]`,
+        "name only columns the model returns",
+      );
+    }
+    return column;
+  });
+  const wanted = keys.map((key) => key.toLowerCase()).sort().join("\u0000");
+  const values = rows.map((row, i) => {
+    const own = Object.keys(row);
+    if (own.map((key) => key.toLowerCase()).sort().join("\u0000") !== wanted) {
+      throw new RenderRefusal(
+        `expected row ${i + 1} has the columns [${own.join(", ")}], but the compared columns are [${keys.join(", ")}]`,
+        "give every expected row the same columns (write null where you expect NULL); dbt pairs expected columns by position, so rows that differ compare wrongly there",
+      );
+    }
+    const lower = new Map(own.map((key) => [key.toLowerCase(), row[key] ?? null]));
+    return keys.map((key) => lower.get(key.toLowerCase()) ?? null);
+  });
+  const tuples = values.map((row) => `(${row.map((value, i) => castLiteral(value, (columns[i] as Column).type)).join(", ")})`);
+  return { columns, sql: `select * from (values ${tuples.join(", ")}) as __slp_expected_rows(${columns.map((c) => quoteIdentifier(c.name)).join(", ")})` };
+}
+
+// --- errors ---
+
+function problemError(problem: Problem, file: string): TestError {
+  return { message: problem.message, file: problem.file ?? file, line: null, fix: problem.fix };
+}
+
+function renderError(error: unknown, file: string): TestError {
+  if (error instanceof TemplateFailure) {
+    const origin = error.origin;
+    const fix = origin instanceof SlpError && origin.fix ? origin.fix : "slp renders models with dbt's context (slp unit --help lists what it provides); override the macro in overrides.macros, or simplify the construct";
+    return { message: error.message, file: error.file, line: error.line ?? null, fix };
+  }
+  if (error instanceof SlpError) return { message: error.message, file: error.file ?? file, line: error.line ?? null, fix: error.fix ?? null };
+  throw error;
+}
+
+function databaseError(error: unknown, what: string, file: string, fix: string): TestError {
+  if (!(error instanceof DatabaseError)) throw error;
+  const message = error.message.split("\n")[0] ?? error.message;
+  return { message: `${what}: ${message}`, file, line: null, fix };
+}
+
+/**
+ * The line of each test in its yml: the `name:` line of its entry, found by
+ * reading the text (a positional YAML parse costs more than a whole small run).
+ */
+function addLines(project: DbtProject, results: UnitResult[]): void {
+  const texts = new Map<string, string[]>();
+  for (const result of results) {
+    let lines = texts.get(result.file);
+    if (!lines) {
+      lines = readText(project.dir, result.file).split("\n");
+      texts.set(result.file, lines);
+    }
+    result.line = nameLine(lines, result.name) ?? nameLine(lines, result.name.replace(/_v[^_]+$/, ""));
+    if (result.error && result.error.file === result.file && result.error.line === null) result.error.line = result.line;
+  }
+}
+
+function nameLine(lines: string[], name: string): number | null {
+  const start = lines.findIndex((line) => /^unit_tests\s*:/.test(line));
+  const quoted = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const pattern = new RegExp(`^\\s*(-\\s+)?name\\s*:\\s*(["']?)${quoted}\\2\\s*(#.*)?$`);
+  for (let i = Math.max(0, start); i < lines.length; i++) if (pattern.test(lines[i] as string)) return i + 1;
+  return null;
+}
+
+// --- selection, parse-time values, sessions ---
+
+function selects(select: string[], test: UnitTestDefinition): boolean {
+  if (select.length === 0) return true;
+  return select.some((item) => item === test.model || item === test.name || item === `${test.model}::${test.name}`);
+}
+
+/** dbt's native rendering of a yml value: a rendered number, boolean or None becomes that value. */
+function nativeValue(text: string): Value {
+  const trimmed = text.trim();
+  if (/^[-+]?\d+$/.test(trimmed)) return Number(trimmed);
+  if (/^[-+]?(\d+\.\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (trimmed === "True") return true;
+  if (trimmed === "False") return false;
+  if (trimmed === "None") return null;
+  return text;
+}
+
+/** A context with nothing mocked: yml values at parse time, `format: sql` fixtures. */
+function emptySession(testName: string): RenderSession {
+  return {
+    testName,
+    thisRelation: null,
+    overrides: { macros: {}, vars: {}, envVars: {} },
+    isIncremental: null,
+    config: {},
+    relation: (call) => {
+      throw new RenderRefusal(`${callLabel(call)} cannot resolve here (inside a format: sql fixture or a yml value)`, "write the fixture's SELECT without ref() or source()");
+    },
+  };
+}
+
+// --- dbt's compiled SQL from target/manifest.json ---
+
+interface Manifest {
+  stale: boolean;
+  compiled(test: UnitTestDefinition, node: RefNode, mocks: Map<string, { given: GivenDefinition; target: Target }>): { sql: string; used: string[] } | null;
+}
+
+/**
+ * target/manifest.json, when dbt compiled the project after its last change.
+ * Its compiled code names real relations; a test may use it only when the
+ * test changes nothing rendering depends on (no overrides, no `this`, no
+ * is_incremental) and every relation the code names is mocked.
+ */
+function readManifest(project: DbtProject): Manifest | null {
+  const path = join(project.dir, "target", "manifest.json");
+  if (!existsSync(path)) return null;
+  const stale = statSync(path).mtimeMs < project.newestSource;
+  if (stale) return { stale, compiled: () => null };
+  let nodes: Record<string, Mapping> = {};
+  let sources: Record<string, Mapping> = {};
+  try {
+    const parsed = JSON.parse(readFileSync(path, "utf8")) as { nodes?: Record<string, Mapping>; sources?: Record<string, Mapping> };
+    nodes = parsed.nodes ?? {};
+    sources = parsed.sources ?? {};
+  } catch {
+    return { stale: true, compiled: () => null };
+  }
+  const relationOf = (key: string): string | null => {
+    const entry = nodes[key] ?? sources[key];
+    return entry && typeof entry.relation_name === "string" ? entry.relation_name : null;
+  };
+  return {
+    stale: false,
+    compiled(test, node, mocks) {
+      const { macros, vars, envVars } = test.overrides;
+      if (Object.keys(macros).length + Object.keys(vars).length + Object.keys(envVars).length > 0) return null;
+      const uniqueId = `model.${node.package}.${node.name}${node.version === null ? "" : `.v${node.version}`}`;
+      const entry = nodes[uniqueId];
+      const code = entry?.compiled_code;
+      if (typeof code !== "string" || !isMapping(entry?.depends_on)) return null;
+      const raw = typeof entry.raw_code === "string" ? entry.raw_code : "";
+      if (/\bis_incremental\s*\(|\bthis\b/.test(raw) || code.includes("__dbt__cte__")) return null;
+      const depends = entry.depends_on.nodes;
+      if (!Array.isArray(depends)) return null;
+      let sql = code;
+      const used: string[] = [];
+      for (const dependency of depends.map(String)) {
+        const relation = relationOf(dependency);
+        if (relation === null) return null;
+        const key = manifestKey(dependency);
+        const mock = key === null ? undefined : mocks.get(key);
+        if (!mock || !sql.includes(relation)) return null;
+        sql = sql.split(relation).join(mock.target.relation);
+        used.push(key as string);
+      }
+      return { sql, used };
+    },
+  };
+}
+
+/** `model.pkg.name(.v2)`, `seed.pkg.name`, `source.pkg.s.t` -> the keys nodeKey makes. */
+function manifestKey(uniqueId: string): string | null {
+  const parts = uniqueId.split(".");
+  if (parts[0] === "source" && parts.length === 4) return `source.${parts[2]}.${parts[3]}`;
+  if ((parts[0] === "model" || parts[0] === "seed" || parts[0] === "snapshot") && parts.length >= 3) return uniqueId;
+  return null;
+}

@@ -1,0 +1,534 @@
+/**
+ * dbt's Jinja context for a unit test (spec/dbt-unit-tests.md §4): `ref`,
+ * `source` and `this` resolve to the fixture relations, `config()` is inert,
+ * `var`/`env_var` read the test's overrides first, `is_incremental()` is the
+ * override, and the project's macros, installed packages' macros and the dbt
+ * macros models commonly call are there by name. Anything else a model
+ * reaches for is a named refusal, never a guess.
+ */
+import { SlpError } from "../core/errors.ts";
+import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
+import type { DbtProject } from "../project/dbt-project.ts";
+import { readText } from "../project/project.ts";
+import { parseYaml } from "../project/yaml.ts";
+import { JinjaTemplate, macroReturn, printable, splitArgs, type JinjaCallable, type Scope } from "./jinja.ts";
+
+/** A construct a unit test cannot render, with what to do about it. */
+export class RenderRefusal extends SlpError {
+  constructor(message: string, fix: string) {
+    super("E_RENDER", message, { fix });
+  }
+}
+
+/** A ref(), source() or `this` as the model names it. */
+export type RelationCall =
+  | { kind: "ref"; package: string | null; name: string; version: string | null }
+  | { kind: "source"; source: string; table: string };
+
+/** What one render of one template needs from the unit test it belongs to. */
+export interface RenderSession {
+  /** The unit test's name (`model.name` in dbt's unit-test context). */
+  testName: string;
+  /** The relation a ref/source stands for in this test (a CTE name); throws a RenderRefusal when not mocked. */
+  relation(call: RelationCall): string;
+  /** `__dbt__cte__<model>` when the test gives `input: this`, else null. */
+  thisRelation: string | null;
+  overrides: { macros: Mapping; vars: Mapping; envVars: Mapping };
+  /** The boolean override of is_incremental, or null when the test sets none. */
+  isIncremental: boolean | null;
+  /** The unit test's config (tags, meta, enabled). */
+  config: Mapping;
+}
+
+/** A CTE standing in for a relation: prints as its name, has a relation's attributes. */
+export class Relation {
+  readonly schema = null;
+  readonly database = null;
+  readonly is_cte = true;
+  constructor(readonly identifier: string) {}
+  get name(): string {
+    return this.identifier;
+  }
+  get table(): string {
+    return this.identifier;
+  }
+  include(): Relation {
+    return this;
+  }
+  incorporate(): Relation {
+    return this;
+  }
+  quote(): Relation {
+    return this;
+  }
+  render(): string {
+    return this.identifier;
+  }
+  toString(): string {
+    return this.identifier;
+  }
+}
+
+interface MacroFile {
+  file: string;
+  package: string;
+  template?: JinjaTemplate;
+  macros?: Map<string, JinjaCallable>;
+}
+
+/** The dbt macros slp provides itself, written for DuckDB (dbt-duckdb's behaviour). */
+const BUILTINS: Record<string, (...args: any[]) => string> = {
+  current_timestamp: () => "now()",
+  current_timestamp_backcompat: () => "now()",
+  type_string: () => "VARCHAR",
+  type_int: () => "INTEGER",
+  type_bigint: () => "BIGINT",
+  type_float: () => "DOUBLE",
+  type_numeric: () => "DECIMAL(28,6)",
+  type_timestamp: () => "TIMESTAMP",
+  type_boolean: () => "BOOLEAN",
+  date_trunc: (datepart, date) => `date_trunc('${datepart}', ${date})`,
+  dateadd: (datepart, interval, from) => `date_add(${from}, cast(${interval} as bigint) * interval 1 ${datepart})`,
+  datediff: (first, second, datepart) => `date_diff('${datepart}', ${first}, ${second})`,
+  concat: (fields) => (Array.isArray(fields) ? fields.map(printable).join(" || ") : printable(fields)),
+  safe_cast: (field, type) => `cast(${field} as ${type})`,
+  cast: (field, type) => `cast(${field} as ${type})`,
+  hash: (field) => `md5(cast(${field} as VARCHAR))`,
+  split_part: (text, delimiter, part) => `split_part(${text}, ${delimiter}, ${part})`,
+  string_literal: (value) => `'${printable(value)}'`,
+  escape_single_quotes: (value) => printable(value).replace(/'/g, "''"),
+  any_value: (expression) => `any_value(${expression})`,
+  bool_or: (expression) => `bool_or(${expression})`,
+  length: (expression) => `length(${expression})`,
+  position: (substring, text) => `position(${substring} in ${text})`,
+  replace: (field, old, replacement) => `replace(${field}, ${old}, ${replacement})`,
+  right: (text, length) => `right(${text}, ${length})`,
+  listagg: (measure, delimiter, orderBy, limit) =>
+    `string_agg(${measure}, ${delimiter ?? "','"}${orderBy ? ` order by ${orderBy}` : ""})${limit ? "" : ""}`,
+};
+
+/** What a model may not do in a unit test, and what to do instead. */
+const INTROSPECTION: Record<string, string> = {
+  run_query: "run_query runs SQL against the warehouse, which a unit test has not got",
+  statement: "{% call statement() %} runs SQL against the warehouse, which a unit test has not got",
+  load_result: "load_result reads the result of a statement, which a unit test cannot run",
+  load_relation: "load_relation looks up a relation in the warehouse, which a unit test has not got",
+};
+
+const NODE_CONFIG_DEFAULTS: Mapping = {
+  materialized: "unit",
+  unique_key: null,
+  on_schema_change: "ignore",
+  on_configuration_change: "apply",
+  incremental_strategy: null,
+  full_refresh: null,
+  alias: null,
+  schema: null,
+  database: null,
+  persist_docs: {},
+  "post-hook": [],
+  "pre-hook": [],
+  quoting: {},
+  column_types: {},
+  tags: [],
+  meta: {},
+  enabled: true,
+  grants: {},
+  packages: [],
+  contract: { enforced: false },
+  docs: { show: true },
+  sql_header: null,
+  batch_size: null,
+  lookback: 1,
+};
+
+export interface RendererOptions {
+  /** `--vars`: above the project's vars, below a test's overrides. */
+  cliVars: Mapping;
+  /** The process environment env_var() reads. */
+  env: Record<string, string | undefined>;
+  /** When the run started (run_started_at). */
+  startedAt: Date;
+}
+
+/**
+ * Renders the project's templates with dbt's context. One per run: compiled
+ * templates and instantiated macros are shared, and the current unit test is
+ * set around each render (rendering is synchronous, so one is current at a time).
+ */
+export class DbtRenderer {
+  readonly project: DbtProject;
+  readonly #options: RendererOptions;
+  readonly #templates = new Map<string, JinjaTemplate>();
+  /** package -> macro name -> the file defining it. */
+  readonly #macroIndex = new Map<string, Map<string, MacroFile>>();
+  #session: RenderSession | null = null;
+  readonly #scopes = new Map<string, Scope>();
+  readonly #namespaces = new Map<string, object>();
+
+  constructor(project: DbtProject, options: RendererOptions) {
+    this.project = project;
+    this.#options = options;
+    this.#indexMacros(project);
+    for (const pkg of project.packages.values()) this.#indexMacros(pkg);
+  }
+
+  /** Renders a project file (a model) for one unit test. */
+  renderFile(file: string, session: RenderSession): string {
+    let template = this.#templates.get(file);
+    if (!template) {
+      template = new JinjaTemplate(readText(this.project.dir, file), file);
+      this.#templates.set(file, template);
+    }
+    return this.#with(session, () => template.render(this.#scope(this.project.name)));
+  }
+
+  /** Renders a text (a `format: sql` fixture, a yml value) as if it were in `file`. */
+  renderText(text: string, file: string, session: RenderSession): string {
+    const template = new JinjaTemplate(text, file);
+    return this.#with(session, () => template.render(this.#scope(this.project.name)));
+  }
+
+  #with<T>(session: RenderSession, run: () => T): T {
+    const previous = this.#session;
+    this.#session = session;
+    try {
+      return run();
+    } finally {
+      this.#session = previous;
+    }
+  }
+
+  get #current(): RenderSession {
+    if (!this.#session) throw new Error("no unit test is being rendered");
+    return this.#session;
+  }
+
+  #indexMacros(project: DbtProject): void {
+    const index = new Map<string, MacroFile>();
+    for (const file of project.macroFiles) {
+      const text = readText(project.dir, file);
+      const entry: MacroFile = { file, package: project.name };
+      for (const match of text.matchAll(/\{%-?\s*(macro|test)\s+(\w+)\s*\(/g)) {
+        const name = match[1] === "test" ? `test_${match[2]}` : (match[2] as string);
+        if (!index.has(name)) index.set(name, entry);
+      }
+    }
+    this.#macroIndex.set(project.name, index);
+  }
+
+  /** The macro `name` of package `pkg`, instantiated on first use. */
+  #macro(pkg: string, name: string): JinjaCallable | undefined {
+    const entry = this.#macroIndex.get(pkg)?.get(name);
+    if (!entry) return undefined;
+    if (!entry.macros) {
+      const owner = pkg === this.project.name ? this.project : this.project.packages.get(pkg);
+      const text = dbtMacroSource(readText(owner?.dir ?? this.project.dir, entry.file));
+      entry.template ??= new JinjaTemplate(text, entry.file);
+      entry.macros = entry.template.macros(this.#scope(pkg));
+    }
+    return entry.macros.get(name);
+  }
+
+  #scope(pkg: string): Scope {
+    let scope = this.#scopes.get(pkg);
+    if (!scope) {
+      scope = { lookup: (name: string) => this.#lookup(name, pkg) };
+      this.#scopes.set(pkg, scope);
+    }
+    return scope;
+  }
+
+  /** A bare name, as seen from templates of package `pkg` (spec §4 and §4.1). */
+  #lookup(name: string, pkg: string): unknown {
+    const session = this.#current;
+    const overrides = session.overrides.macros;
+    const bare = Object.hasOwn(overrides, name) ? name : BUILTINS[name] && Object.hasOwn(overrides, `dbt.${name}`) ? `dbt.${name}` : null;
+    const found = this.#resolve(name, pkg);
+    if (bare !== null && found !== undefined) return overrideOf(found, overrides[bare] as Value);
+    if (found !== undefined) return found;
+    // An override's package (dbt_utils in `dbt_utils.star`) is a namespace even when the package is not installed.
+    if (Object.keys(overrides).some((key) => key.startsWith(`${name}.`))) return this.#namespace(name);
+    return undefined;
+  }
+
+  #resolve(name: string, pkg: string): unknown {
+    if (pkg !== this.project.name) {
+      const own = this.#macro(pkg, name);
+      if (own) return own;
+    }
+    const macro = this.#macro(this.project.name, name);
+    if (macro) return macro;
+    const member = this.#member(name);
+    if (member !== undefined) return member;
+    if (name === "dbt" || this.project.packages.has(name) || name === this.project.name) return this.#namespace(name);
+    if (Object.hasOwn(BUILTINS, name)) return BUILTINS[name];
+    if (Object.hasOwn(INTROSPECTION, name)) return refuser(INTROSPECTION[name] as string, `override the macro that calls ${name} in the test's overrides.macros`);
+    return undefined;
+  }
+
+  /** `dbt`, an installed package or the project itself, as `pkg.macro`. */
+  #namespace(pkg: string): object {
+    let namespace = this.#namespaces.get(pkg);
+    if (!namespace) {
+      namespace = new Proxy(
+        {},
+        {
+          get: (_target, key) => (typeof key === "string" ? this.#qualified(pkg, key) : undefined),
+          has: (_target, key) => typeof key === "string" && this.#qualified(pkg, key) !== undefined,
+        },
+      );
+      this.#namespaces.set(pkg, namespace);
+    }
+    return namespace;
+  }
+
+  #qualified(pkg: string, name: string): unknown {
+    const overrides = this.#current.overrides.macros;
+    const real = pkg === "dbt" ? (Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : name === "is_incremental" ? this.#member(name) : undefined) : this.#macro(pkg, name);
+    // A bare-name override wins over the qualified one; both reach dbt.X (spec §4.1).
+    const key = pkg === "dbt" && Object.hasOwn(overrides, name) ? name : Object.hasOwn(overrides, `${pkg}.${name}`) ? `${pkg}.${name}` : null;
+    if (key !== null) return overrideOf(real ?? (() => ""), overrides[key] as Value);
+    if (real !== undefined) return real;
+    if (pkg === "dbt") {
+      return refuser(`dbt.${name} is not one of the dbt macros slp provides`, `override it in the test's overrides.macros (dbt.${name}: "<SQL>"), or call the DuckDB function directly`);
+    }
+    if (pkg === "dbt_utils" && name === "star") {
+      return refuser("dbt_utils.star cannot list the columns of a fixture (dbt refuses it on a CTE too)", 'override it: overrides: {macros: {dbt_utils.star: "col_a, col_b"}}');
+    }
+    return refuser(`${pkg}.${name} is not a macro of an installed package`, `install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`);
+  }
+
+  /** The context members that are not macros. */
+  #member(name: string): unknown {
+    const session = this.#current;
+    switch (name) {
+      case "ref":
+        return (...args: unknown[]) => new Relation(session.relation(refCall(args)));
+      case "source":
+        return (...args: unknown[]) => {
+          const { positional } = splitArgs(args);
+          if (positional.length !== 2) throw new RenderRefusal(`source() takes a source name and a table name, got ${positional.length} arguments`, "write source('source_name', 'table_name')");
+          return new Relation(session.relation({ kind: "source", source: printable(positional[0]), table: printable(positional[1]) }));
+        };
+      case "this":
+        return session.thisRelation ?? MISSING_THIS;
+      case "is_incremental":
+        return () => {
+          if (session.isIncremental === null) {
+            throw new RenderRefusal("is_incremental() is reached (through a macro) but the test sets no boolean overrides.macros.is_incremental", "add overrides: {macros: {is_incremental: true}} (or false) to the test");
+          }
+          return session.isIncremental;
+        };
+      case "config":
+        return this.#config(session);
+      case "var":
+        return (...args: unknown[]) => this.#var(session, args);
+      case "env_var":
+        return (...args: unknown[]) => this.#envVar(session, args);
+      case "model":
+        return { name: session.testName, resource_type: "unit_test", config: { materialized: "unit" }, unique_id: `unit_test.${this.project.name}.${session.testName}` };
+      case "execute":
+        return true;
+      case "target":
+        return { name: "dev", type: "duckdb", schema: "main", database: "memory", profile_name: this.project.name, threads: 1, target_name: "dev" };
+      case "database":
+        return "memory";
+      case "schema":
+        return "main";
+      case "adapter":
+        return this.#adapter();
+      case "return":
+        return macroReturn;
+      case "exceptions":
+        return {
+          raise_compiler_error: (message: unknown) => {
+            throw new RenderRefusal(`the model raised a compiler error: ${printable(message)}`, "give the test inputs or overrides that satisfy the macro's check");
+          },
+          warn: () => "",
+          raise_not_implemented: (message: unknown) => {
+            throw new RenderRefusal(`not implemented: ${printable(message)}`, "override the macro in overrides.macros");
+          },
+        };
+      case "log":
+      case "print":
+        return () => "";
+      case "tojson":
+        return (value: unknown) => JSON.stringify(value);
+      case "fromjson":
+        return (text: unknown) => JSON.parse(printable(text));
+      case "fromyaml":
+        return (text: unknown) => parseYaml(printable(text), { file: "<fromyaml>" });
+      case "zip":
+        return (...lists: unknown[][]) => {
+          const length = Math.min(...lists.map((list) => list.length));
+          return Array.from({ length }, (_, i) => lists.map((list) => list[i]));
+        };
+      case "range":
+        return pyRange;
+      case "dict":
+        return (...args: unknown[]) => splitArgs(args).keywords;
+      case "list":
+        return (value: unknown) => (Array.isArray(value) ? [...value] : typeof value === "string" ? [...value] : Object.keys(value ?? {}));
+      case "run_started_at":
+        return runStartedAt(this.#options.startedAt);
+      case "invocation_id":
+        return "00000000-0000-0000-0000-000000000000";
+      case "flags":
+        return { FULL_REFRESH: false, STORE_FAILURES: false, WHICH: "test" };
+      case "modules":
+        return {};
+      default:
+        return undefined;
+    }
+  }
+
+  #config(session: RenderSession): unknown {
+    const config = (..._args: unknown[]) => "";
+    const get = (key: unknown, fallback: unknown = null) => {
+      const name = printable(key);
+      if (name === "materialized") return "unit";
+      if (Object.hasOwn(session.config, name)) return session.config[name];
+      if (Object.hasOwn(NODE_CONFIG_DEFAULTS, name)) return NODE_CONFIG_DEFAULTS[name];
+      return fallback;
+    };
+    return Object.assign(config, {
+      get: (...args: unknown[]) => {
+        const { positional, keywords: named } = splitArgs(args);
+        return get(positional[0], positional[1] ?? named.default ?? null);
+      },
+      require: (key: unknown) => {
+        const value = get(key, undefined);
+        if (value === undefined || value === null) throw new RenderRefusal(`config.require('${printable(key)}') has no value in a unit test`, `override the macro that reads it in overrides.macros`);
+        return value;
+      },
+    });
+  }
+
+  #var(session: RenderSession, args: unknown[]): unknown {
+    const { positional, keywords: named } = splitArgs(args);
+    const name = printable(positional[0]);
+    const fallback = positional.length > 1 ? positional[1] : named.default;
+    // overrides.vars, then --vars, then dbt_project.yml (the project's own block, then the global keys).
+    const vars = this.project.vars;
+    const scoped = isMapping(vars[this.project.name]) ? (vars[this.project.name] as Mapping) : {};
+    for (const source of [session.overrides.vars, this.#options.cliVars, scoped, vars]) {
+      if (Object.hasOwn(source, name)) return source[name];
+    }
+    if (positional.length > 1 || Object.hasOwn(named, "default")) return fallback;
+    throw new RenderRefusal(`Required var '${name}' not found in config`, `add ${name} to the test's overrides.vars, or to vars: in dbt_project.yml`);
+  }
+
+  #envVar(session: RenderSession, args: unknown[]): unknown {
+    const { positional, keywords: named } = splitArgs(args);
+    const name = printable(positional[0]);
+    if (Object.hasOwn(session.overrides.envVars, name)) return session.overrides.envVars[name];
+    const value = this.#options.env[name];
+    if (value !== undefined) return value;
+    if (positional.length > 1) return positional[1];
+    if (Object.hasOwn(named, "default")) return named.default;
+    throw new RenderRefusal(`Env var required but not provided: '${name}'`, `add ${name} to the test's overrides.env_vars`);
+  }
+
+  #adapter(): object {
+    return {
+      type: () => "duckdb",
+      quote: (identifier: unknown) => `"${printable(identifier).replace(/"/g, '""')}"`,
+      dispatch: (...args: unknown[]) => {
+        const { positional, keywords: named } = splitArgs(args);
+        const name = printable(positional[0]);
+        const namespace = positional[1] ?? named.macro_namespace ?? null;
+        return this.#dispatch(name, namespace === null || namespace === undefined ? null : printable(namespace));
+      },
+      get_columns_in_relation: refuser("adapter.get_columns_in_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
+      get_relation: refuser("adapter.get_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
+      execute: refuser("adapter.execute runs SQL against the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
+    };
+  }
+
+  /** adapter.dispatch: duckdb__name, then default__name, in each package of the search order. */
+  #dispatch(name: string, namespace: string | null): JinjaCallable {
+    const rule = namespace === null ? undefined : this.project.dispatch.find((candidate) => candidate.namespace === namespace);
+    const order = namespace === null ? [this.project.name] : rule ? rule.searchOrder : [this.project.name, namespace];
+    const tried: string[] = [];
+    for (const pkg of order) {
+      for (const prefix of ["duckdb", "default"]) {
+        const macro = pkg === "dbt" ? undefined : this.#macro(pkg, `${prefix}__${name}`);
+        tried.push(`${pkg}.${prefix}__${name}`);
+        if (macro) return macro;
+      }
+    }
+    if ((namespace === null || namespace === "dbt") && Object.hasOwn(BUILTINS, name)) return BUILTINS[name] as JinjaCallable;
+    throw new RenderRefusal(`adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`, "install the package that defines it, or override the calling macro in overrides.macros");
+  }
+}
+
+/** A context value replaced by an override: a macro returns the YAML value verbatim, whatever its arguments. */
+function overrideOf(found: unknown, value: Value): unknown {
+  return typeof found === "function" ? () => value : value;
+}
+
+function refuser(message: string, fix: string): JinjaCallable {
+  return () => {
+    throw new RenderRefusal(message, fix);
+  };
+}
+
+/** `this` in a test without `input: this`: dbt renders None, which is never valid SQL; say why instead. */
+const MISSING_THIS = {
+  toString(): string {
+    throw new RenderRefusal("the model renders {{ this }}, but the test has no given with input: this", "add a given with input: this and the rows the model's own table holds");
+  },
+};
+
+/** ref('m'), ref('pkg', 'm'), ref('m', v=2), ref('m', version=2). */
+export function refCall(args: readonly unknown[]): RelationCall {
+  const { positional, keywords: named } = splitArgs(args);
+  const version = named.v ?? named.version ?? null;
+  if (positional.length === 0 || positional.length > 2) {
+    throw new RenderRefusal(`ref() takes one or two names, got ${positional.length}`, "write ref('model') or ref('package', 'model')");
+  }
+  const name = printable(positional[positional.length - 1]);
+  return { kind: "ref", package: positional.length === 2 ? printable(positional[0]) : null, name, version: version === null ? null : pythonStr(version as Value) };
+}
+
+function pyRange(...args: number[]): number[] {
+  const [start, stop, step] = args.length === 1 ? [0, args[0] as number, 1] : [args[0] as number, args[1] as number, args[2] ?? 1];
+  const out: number[] = [];
+  if (step > 0) for (let i = start; i < stop; i += step) out.push(i);
+  else if (step < 0) for (let i = start; i > stop; i += step) out.push(i);
+  return out;
+}
+
+function runStartedAt(date: Date): object {
+  const iso = date.toISOString().replace("Z", "+00:00");
+  return {
+    toString: () => iso.replace("T", " "),
+    isoformat: () => iso,
+    strftime: (format: unknown) =>
+      printable(format).replace(/%([YmdHMS%])/g, (_m, code: string) => {
+        const parts: Record<string, string> = {
+          Y: String(date.getUTCFullYear()),
+          m: String(date.getUTCMonth() + 1).padStart(2, "0"),
+          d: String(date.getUTCDate()).padStart(2, "0"),
+          H: String(date.getUTCHours()).padStart(2, "0"),
+          M: String(date.getUTCMinutes()).padStart(2, "0"),
+          S: String(date.getUTCSeconds()).padStart(2, "0"),
+          "%": "%",
+        };
+        return parts[code] as string;
+      }),
+  };
+}
+
+/**
+ * A macro file as nunjucks can compile it: `{% test %}` blocks are macros
+ * named `test_<name>` (as dbt makes them), and materializations, which never
+ * run in a unit test, are blanked out line for line.
+ */
+export function dbtMacroSource(text: string): string {
+  return text
+    .replace(/\{%(-?)\s*test\s+(\w+)\s*\(/g, "{%$1 macro test_$2(")
+    .replace(/\{%(-?)\s*endtest\s*(-?)%\}/g, "{%$1 endmacro $2%}")
+    .replace(/\{%-?\s*materialization\b[\s\S]*?\{%-?\s*endmaterialization\s*-?%\}/g, (block) => block.replace(/[^\n]/g, ""));
+}

@@ -1,0 +1,64 @@
+/** `slp unit`: the project's dbt unit tests, run natively on an in-process DuckDB. */
+import { Type } from "@sinclair/typebox";
+import { resolve } from "node:path";
+import { UsageError } from "../src/core/errors.ts";
+import { isMapping, type Mapping } from "../src/core/values.ts";
+import type { Report } from "../src/core/report.ts";
+import { ProjectDirOption } from "../src/project/options.ts";
+import { parseYaml } from "../src/project/yaml.ts";
+import { defineTask } from "../src/tasks/define-task.ts";
+
+export default defineTask({
+  name: "unit",
+  description: "Run the project's dbt unit tests on embedded DuckDB: no warehouse, no dbt, milliseconds",
+  formats: ["junit"],
+  ciOrder: 30,
+  input: Type.Object({
+    projectDir: ProjectDirOption,
+    select: Type.Optional(
+      Type.Array(Type.String(), { metavar: "MODEL", description: "only the unit tests of this model (or this test, or model::test)" }),
+    ),
+    vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars; a test's overrides.vars win" })),
+    noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
+  }),
+  async run({ input, environment }): Promise<Report> {
+    const cliVars = parseVars(input.vars);
+    // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
+    // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
+    // while this thread loads the rest and reads the project.
+    const { Database } = await import("../src/engine/duckdb.ts");
+    await Database.load();
+    const database = Database.open();
+    database.catch(() => undefined);
+    const [{ loadDbtProject }, { runUnitTests }, { unitReport }] = await Promise.all([
+      import("../src/project/dbt-project.ts"),
+      import("../src/engine/unit-runner.ts"),
+      import("../src/report/unit.ts"),
+    ]);
+    let project;
+    try {
+      project = loadDbtProject(resolve(environment.cwd, input.projectDir), input.projectDir);
+    } catch (error) {
+      database.then((db) => db.close(), () => undefined);
+      throw error;
+    }
+    const run = await runUnitTests({
+      project,
+      select: input.select ?? [],
+      cliVars,
+      env: environment.env,
+      useManifest: input.noManifest !== true,
+      closeDatabase: false,
+      database,
+    });
+    return unitReport(run);
+  },
+});
+
+function parseVars(text: string | undefined): Mapping {
+  if (text === undefined) return {};
+  const value = parseYaml(text, { file: "--vars" });
+  if (value === null) return {};
+  if (!isMapping(value)) throw new UsageError("argument --vars: must be a YAML mapping, e.g. '{currency: EUR}'", "usage: slp unit [--vars YAML]");
+  return value;
+}

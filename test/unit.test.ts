@@ -1,0 +1,150 @@
+/**
+ * `slp unit` against real dbt projects: every folder under test/fixtures/unit/
+ * is a project with an `expected` file (exit code, stdout), run in-process;
+ * the examples run too, and the real CLI runs as a subprocess.
+ */
+import { describe, expect, test } from "bun:test";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { Envelope } from "../src/schemas/envelope.ts";
+import { UnitData } from "../src/schemas/unit.ts";
+import { isValid } from "../src/schemas/validate.ts";
+import { runCli, runMain } from "./support/cli.ts";
+import { FIXTURES, readExpected, UPDATE, writeExpected } from "./support/fixtures.ts";
+import { copyToTemp } from "./support/temp.ts";
+
+const UNIT = join(FIXTURES, "unit");
+const ROOT = join(import.meta.dir, "..");
+const cases = readdirSync(UNIT).filter((name) => statSync(join(UNIT, name)).isDirectory()).sort();
+
+function argsOf(dir: string): string[] {
+  const file = join(dir, "args");
+  if (!existsSync(file)) return ["unit"];
+  return readFileSync(file, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+}
+
+/** A copy whose target/manifest.json is newer than every source, as after a `dbt compile`. */
+function withFreshManifest(dir: string) {
+  const copy = copyToTemp(dir, "slp-unit-");
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(copy.path, "target", "manifest.json"), later, later);
+  return copy;
+}
+
+describe("unit fixtures", () => {
+  for (const name of cases) {
+    test(name, async () => {
+      const dir = join(UNIT, name);
+      const fresh = existsSync(join(dir, "target", "manifest.json")) ? withFreshManifest(dir) : null;
+      try {
+        const result = await runMain(argsOf(dir), fresh?.path ?? dir);
+        const expected = readExpected(dir);
+        if (UPDATE || !expected) {
+          writeExpected(dir, result, true);
+          if (!UPDATE) throw new Error(`${dir}/expected was missing; it has been written, review it`);
+          return;
+        }
+        expect(result.stdout).toBe(expected.stdout);
+        if (expected.stderr !== null) expect(result.stderr).toBe(expected.stderr);
+        expect(result.exitCode).toBe(expected.exitCode);
+      } finally {
+        fresh?.[Symbol.dispose]();
+      }
+    });
+  }
+});
+
+describe("verdicts", () => {
+  test("a test that fails on purpose exits 1 and shows the rows only in expected and only in actual", async () => {
+    const result = await runMain(["unit"], join(UNIT, "fails_on_purpose"));
+    expect(result.exitCode).toBe(1);
+    expect(result.stdout).toContain("FAIL\tfct_orders::cancelled_orders_are_excluded\tstatus='cancelled' → row excluded");
+    expect(result.stdout).toMatch(/--- \| 2 +\| 9\.0/);
+    expect(result.stdout).toContain("5.0→0.05");
+  });
+
+  test("an error is never a pass: any error makes exit 2, even next to passes", async () => {
+    const result = await runMain(["unit"], join(UNIT, "incremental_rules"));
+    expect(result.stdout).toContain("PASS\tfct_events::override_false");
+    expect(result.stdout).toContain("ERROR\tfct_events::no_override");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("--format json is one envelope whose data holds every verdict and matches schemas/unit.schema.json", async () => {
+    const result = await runMain(["unit", "--format", "json"], join(UNIT, "select_and_formats"));
+    const envelope = JSON.parse(result.stdout);
+    expect(isValid(Envelope, envelope)).toBe(true);
+    expect(isValid(UnitData, envelope.data)).toBe(true);
+    expect(envelope.status).toBe("error");
+    expect(envelope.exit_code).toBe(2);
+    expect(envelope.data.tests.map((t: { name: string; status: string }) => `${t.name}:${t.status}`)).toEqual(["errors:error", "fails:fail", "passes:pass"]);
+    expect(envelope.data.tests[1].failures).toBe(1);
+    expect(envelope.errors).toHaveLength(1);
+    expect(envelope.errors[0].code).toBe("E_UNIT");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("a fresh target/manifest.json is used, and the report says so; a stale one is not", async () => {
+    const dir = join(UNIT, "manifest_fresh");
+    {
+      using fresh = withFreshManifest(dir);
+      const result = await runMain(["unit", "--format", "json"], fresh.path);
+      expect(JSON.parse(result.stdout).data.tests[0].sql_from).toBe("manifest");
+      const rendered = await runMain(["unit", "--no-manifest", "--format", "json"], fresh.path);
+      expect(JSON.parse(rendered.stdout).data.tests[0].sql_from).toBe("rendered");
+    }
+    using stale = copyToTemp(dir, "slp-unit-");
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(stale.path, "target", "manifest.json"), past, past);
+    const result = await runMain(["unit", "--format", "json"], stale.path);
+    const envelope = JSON.parse(result.stdout);
+    expect(envelope.data.tests[0].sql_from).toBe("rendered");
+    expect(envelope.notes.join("\n")).toContain("older than the project's sources");
+  });
+});
+
+describe("examples", () => {
+  for (const example of ["quickstart", "unit-features"]) {
+    test(`every unit test of examples/${example} passes`, async () => {
+      const result = await runMain(["unit", "--project-dir", join(ROOT, "examples", example), "--format", "json"], ROOT);
+      const envelope = JSON.parse(result.stdout);
+      expect(envelope.data.tests.length).toBeGreaterThan(0);
+      expect(envelope.data.tests.filter((t: { status: string }) => t.status !== "pass")).toEqual([]);
+      expect(result.exitCode).toBe(0);
+    });
+  }
+
+  test("a changed expectation in the quickstart fails (its tests can fail)", async () => {
+    using copy = copyToTemp(join(ROOT, "examples", "quickstart"), "slp-unit-");
+    const yml = join(copy.path, "models", "marts", "fct_orders.yml");
+    const text = readFileSync(yml, "utf8");
+    expect(text).toContain("order_total: 19.99}");
+    await Bun.write(yml, text.replace("order_total: 19.99}", "order_total: 19.98}"));
+    const result = await runMain(["unit"], copy.path);
+    expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units");
+    expect(result.exitCode).toBe(1);
+  });
+});
+
+describe("the real CLI", () => {
+  test("slp unit as a subprocess: the quickstart passes, junit is a JUnit document", () => {
+    const result = runCli(["unit", "--project-dir", join(ROOT, "examples", "quickstart")], ROOT);
+    expect(result.stdout).toMatch(/^slp unit: \d+ passed - OK/m);
+    expect(result.exitCode).toBe(0);
+    const junit = runCli(["unit", "--format", "junit"], join(UNIT, "fails_on_purpose"));
+    expect(junit.stdout).toStartWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="slp unit" tests="1" failures="1" errors="0">');
+    expect(junit.exitCode).toBe(1);
+  });
+
+  test("slp check never loads DuckDB or nunjucks", () => {
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      await main(["check", "--project-dir", ${JSON.stringify(join(ROOT, "examples", "quickstart"))}], { stdout() {}, stderr() {}, cwd: process.cwd(), env: {} });
+      const loaded = Object.keys(require.cache).filter((path) => /@duckdb|nunjucks/.test(path));
+      console.log(JSON.stringify(loaded));
+    `;
+    const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    expect(result.stderr.toString()).toBe("");
+    expect(JSON.parse(result.stdout.toString())).toEqual([]);
+  });
+});
