@@ -39,7 +39,7 @@ export default defineTask({
       const stepInput: Record<string, unknown> = {};
       if ("projectDir" in properties) stepInput.projectDir = input.projectDir;
       if ("base" in properties) stepInput.base = base;
-      return { name, task, input: stepInput };
+      return { name, task, input: stepInput, judgesCommit: "head" in properties };
     });
     return runTcr({
       message: input.message ?? "",

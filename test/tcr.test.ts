@@ -290,3 +290,41 @@ describe("tcr.sh", () => {
     expect(status(repo.path)).toBe("");
   });
 });
+
+describe("slp tcr: the default steps (check, gate, unit)", () => {
+  test("green on the quickstart: every step runs, the change is committed", async () => {
+    using repo = quickstartRepo();
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    const result = await runMain(["tcr", "notes"], repo.path);
+    expect(result.stdout).toMatch(/^check: slp check: .* - OK/m);
+    expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
+    expect(result.stdout).toMatch(/^unit: slp unit: 5 passed - OK/m);
+    expect(result.exitCode).toBe(0);
+    expect(status(repo.path)).toBe("");
+  });
+
+  test("gate judges the change being committed, not only what is already committed", async () => {
+    using repo = quickstartRepo();
+    // check still passes (the key keeps its unique test); removing a test is gate's G1.
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("      - name: order_total\n        data_type: double\n        data_tests: [not_null]\n", "      - name: order_total\n        data_type: double\n"));
+    const result = await runMain(["tcr", "drop a test"], repo.path);
+    expect(result.stdout).toContain("[G1]");
+    expect(result.stdout).toContain("slp tcr: red at gate");
+    expect(result.exitCode).toBe(1);
+    expect(status(repo.path)).toBe("");
+    expect(git(repo.path, ["rev-list", "--count", "HEAD"])).toBe("1");
+  });
+
+  test("a unit test the change breaks is red at unit, with the failure shown", async () => {
+    using repo = quickstartRepo();
+    edit(repo.path, "models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 10.0"));
+    // The branch's own pre-registration, so gate's G8 lets the sql change through.
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; amounts now in tenths"));
+    const result = await runMain(["tcr", "break the cents edge"], repo.path);
+    expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
+    expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units");
+    expect(result.stdout).toContain("slp tcr: red at unit");
+    expect(result.exitCode).toBe(1);
+    expect(status(repo.path)).toBe("");
+  });
+});

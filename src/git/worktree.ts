@@ -76,8 +76,12 @@ export class WorkTree {
     return { changes, indexOnly };
   }
 
-  /** Stages every change (new, modified, deleted) and commits it; returns the new commit id. */
-  async commitAll(message: string, author: Identity): Promise<string> {
+  /**
+   * Stages every change (new, modified, deleted) and writes the commit they
+   * make, without moving the branch: the candidate a TCR step judges before
+   * it lands. Returns its id.
+   */
+  async writeCandidate(message: string, author: Identity): Promise<string> {
     const { changes, indexOnly } = await this.changes();
     const dir = this.#repo.root;
     const gitdir = this.#repo.gitdir;
@@ -91,10 +95,15 @@ export class WorkTree {
     const now = Math.floor(Date.now() / 1000);
     const signature = { ...author, timestamp: now, timezoneOffset: new Date().getTimezoneOffset() };
     try {
-      return await git.commit({ fs, dir, gitdir, message, author: signature, committer: signature, cache: this.#cache });
+      return await git.commit({ fs, dir, gitdir, message, author: signature, committer: signature, noUpdateBranch: true, cache: this.#cache });
     } catch (error) {
       throw new GitError(`cannot commit: ${(error as Error).message}`, { fix: "run git status to see what stops the commit" });
     }
+  }
+
+  /** Moves the current branch to a commit written by writeCandidate (whose parent is HEAD). */
+  async advanceBranch(branch: string, commit: string): Promise<void> {
+    await git.writeRef({ fs, gitdir: this.#repo.gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
   }
 
   /**

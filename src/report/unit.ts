@@ -59,7 +59,7 @@ export function unitReport(run: UnitRun): Report {
     message: result.status === "fail" ? "actual differs from expected" : result.error ? result.error.message : "",
     details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : result.error ? describeError(result) : "",
   }));
-  return { command: "unit", findings: [], text: `${[...lines, summary].join("\n")}\n`, summary, exitCode, data, notes: run.notes, errors, cases };
+  return { command: "unit", findings: [], lines, summary, exitCode, data, notes: run.notes, errors, cases };
 }
 
 function summaryOf(run: UnitRun, counts: { pass: number; fail: number; error: number; disabled: number }, exitCode: number): string {

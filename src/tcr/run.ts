@@ -19,6 +19,8 @@ export interface TcrStep {
   name: string;
   task: Task<any, any>;
   input: Record<string, unknown>;
+  /** The step reads history up to a commit (`--head`): it is given the candidate commit. */
+  judgesCommit: boolean;
 }
 
 export interface TcrOptions {
@@ -63,15 +65,23 @@ export async function runTcr(options: TcrOptions): Promise<Report> {
       { strikes, outcome: "stopped" },
     );
   }
-  const head = await refuseUnsafe(repo, worktree, options);
+  const { head, branch } = await refuseUnsafe(repo, worktree, options);
   const author = await authorOf(worktree, options);
+  const { changes } = await worktree.changes();
+  const files = changes.map((change) => change.path);
+  const short = repo.shortSha(head);
+  // The step's change, staged and written as a commit the branch does not point at yet,
+  // so gate judges this change and not only what is already committed. A dry run changes
+  // nothing, so there gate reads the committed history.
+  const candidate = changes.length > 0 && !options.dryRun ? await worktree.writeCandidate(options.message, author) : null;
 
   const outcomes: StepOutcome[] = options.steps.map((step) => ({ name: step.name, verdict: "skipped", exit_code: null, summary: null }));
   let failed: { index: number; findings: Finding[]; lines: string[] } | null = null;
   for (const [index, step] of options.steps.entries()) {
     const outcome = outcomes[index] as StepOutcome;
     try {
-      const report = (await runTask(step.task, step.input, options.environment)) as Report;
+      const input = candidate && step.judgesCommit ? { ...step.input, head: candidate } : step.input;
+      const report = (await runTask(step.task, input, options.environment)) as Report;
       const code = report.exitCode ?? exitCodeFor(report.findings);
       outcome.exit_code = code;
       outcome.summary = report.summary ?? summaryLine(report.command, report.findings, report.note);
@@ -88,9 +98,6 @@ export async function runTcr(options: TcrOptions): Promise<Report> {
   }
   const stepLines = outcomes.filter((o) => o.verdict !== "skipped").map((o) => `${o.name}: ${o.summary}`);
   const stepNames = outcomes.map(({ name, verdict }) => ({ name, verdict }));
-  const { changes } = await worktree.changes();
-  const files = changes.map((change) => change.path);
-  const short = repo.shortSha(head);
 
   if (!failed) {
     if (changes.length === 0) {
@@ -113,7 +120,8 @@ export async function runTcr(options: TcrOptions): Promise<Report> {
         strikes,
       }, [...stepLines, ...listChanges("would commit:", changes)]);
     }
-    const commit = await worktree.commitAll(options.message, author);
+    const commit = candidate as string;
+    await worktree.advanceBranch(branch, commit);
     ledger.setStrikes(0);
     ledger.log(attempt("green", { message: options.message, strikes: 0, files, commit, step: null, steps: stepNames }));
     return tcrReport(`slp tcr: green, committed ${repo.shortSha(commit)} (${plural(changes.length)})`, EXIT.ok, {
@@ -162,8 +170,8 @@ export async function runTcr(options: TcrOptions): Promise<Report> {
 
 // --- internal ---
 
-/** Refuses, changing nothing, whatever a commit or a revert must not touch; returns HEAD. */
-async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOptions): Promise<string> {
+/** Refuses, changing nothing, whatever a commit or a revert must not touch; returns HEAD and its branch. */
+async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOptions): Promise<{ head: string; branch: string }> {
   if (options.message.trim() === "") {
     throw new InputError("the commit message is empty", { fix: 'say what this step changes: slp tcr "add the cancelled-orders edge test"' });
   }
@@ -196,7 +204,7 @@ async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOp
       fix: "resolve them and git add the files, or ask a human",
     });
   }
-  return head;
+  return { head, branch };
 }
 
 async function authorOf(worktree: WorkTree, options: TcrOptions): Promise<Identity> {
