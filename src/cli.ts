@@ -115,12 +115,14 @@ function topLevelHelp(): string {
 }
 
 if (import.meta.main) {
-  const code = await main(process.argv.slice(2), {
+  // No top-level await: the compiled binary is bytecode, which CommonJS output allows and TLA does not.
+  void main(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
     stdin: process.stdin.isTTY ? undefined : () => Bun.stdin.text(),
+  }).then((code) => {
+    process.exitCode = code;
   });
-  process.exitCode = code;
 }

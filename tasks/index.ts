@@ -4,6 +4,7 @@
  */
 import type { Task } from "../src/tasks/define-task.ts";
 import { loadUserTasks } from "../src/tasks/user-tasks.ts";
+import build from "./build.ts";
 import check from "./check.ts";
 import ci from "./ci.ts";
 import compare from "./compare.ts";
@@ -16,7 +17,7 @@ import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
 import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gate, gen, rules, tasks, tcr, unit];
+export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diffFromRow, explain, gate, gen, rules, tasks, tcr, unit];
 
 /** The tasks `slp tasks` shows: built-in ones, then the repository's own (slp.yml, .slp/tasks/). */
 export async function listedTasks(cwd: string): Promise<Task<any, any>[]> {

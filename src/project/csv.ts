@@ -10,7 +10,7 @@ import { InputError } from "../core/errors.ts";
 /** Every record, header included, as text cells; InputError naming the line when the text is not CSV. */
 export function parseCsv(text: string, source: { file: string; fix: string }): string[][] {
   // Loaded on first use, so the tasks that never read CSV never pay for it.
-  const { parse } = import.meta.require("csv-parse/sync") as typeof CsvParse;
+  const { parse } = require("csv-parse/sync") as typeof CsvParse;
   try {
     return parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true }) as string[][];
   } catch (error) {

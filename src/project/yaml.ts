@@ -247,7 +247,7 @@ export interface PositionedYaml {
 export function parseYamlWithPositions(text: string, source: YamlSource): PositionedYaml {
   const value = parseYaml(text, source);
   // Loaded on first use: most runs never need a position, and the library costs ~18 ms to load.
-  const { LineCounter, parseDocument, isMap, isScalar, isSeq } = import.meta.require("yaml") as typeof EemeliYaml;
+  const { LineCounter, parseDocument, isMap, isScalar, isSeq } = require("yaml") as typeof EemeliYaml;
   const lineCounter = new LineCounter();
   const document = parseDocument(text, { lineCounter, uniqueKeys: false, version: "1.1" });
   const lineOf = (path: readonly (string | number)[]): number | undefined => {

@@ -1,0 +1,65 @@
+/**
+ * The single executable (`npm run build`, dist/slp): built once into the
+ * bench folder, then timed as users run it. Budgets: `slp check` on the
+ * quickstart in 60 ms with DuckDB not loaded; the quickstart's unit tests in
+ * 150 ms; a green TCR cycle in 500 ms.
+ */
+import { cpSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { commitAll, git, initRepo } from "../test/support/git-repo.ts";
+import { CLI, type Benchmark } from "./harness.ts";
+
+const ROOT = join(import.meta.dir, "..");
+let binary = "";
+
+/** Builds dist/slp into the bench folder once, and says how big it is. */
+function buildOnce(workDir: string): string {
+  if (binary) return binary;
+  binary = join(workDir, "slp");
+  const result = Bun.spawnSync([process.execPath, CLI, "run", "build", "--outfile", binary], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`build failed: ${result.stderr.toString()}`);
+  console.log(`binary: ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MiB`);
+  return binary;
+}
+
+/** A copy of the quickstart, so the binary runs far from this repository's node_modules. */
+function quickstartCopy(workDir: string, name: string): string {
+  const dir = join(workDir, name);
+  cpSync(join(ROOT, "examples", "quickstart"), dir, { recursive: true });
+  return dir;
+}
+
+let tcrRepo = "";
+let tcrStep = 0;
+
+export const benchmarks: Benchmark[] = [
+  {
+    name: "binary: check on the quickstart",
+    budgetMs: 60,
+    setup(workDir) {
+      return { argv: [buildOnce(workDir), "check"], cwd: quickstartCopy(workDir, "binary-check") };
+    },
+  },
+  {
+    name: "binary: unit on the quickstart",
+    budgetMs: 150,
+    setup(workDir) {
+      return { argv: [buildOnce(workDir), "unit"], cwd: quickstartCopy(workDir, "binary-unit") };
+    },
+  },
+  {
+    name: "binary: tcr green cycle on the quickstart",
+    budgetMs: 500,
+    setup(workDir) {
+      tcrRepo = quickstartCopy(workDir, "binary-tcr");
+      initRepo(tcrRepo);
+      commitAll(tcrRepo, "quickstart");
+      git(tcrRepo, ["checkout", "-q", "-b", "agent/bench"]);
+      return { argv: [buildOnce(workDir), "tcr", "one more note"], cwd: tcrRepo };
+    },
+    beforeEach() {
+      tcrStep++;
+      writeFileSync(join(tcrRepo, "NOTES.md"), `step ${tcrStep}\n`);
+    },
+  },
+];

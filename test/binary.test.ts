@@ -1,0 +1,76 @@
+/**
+ * The single executable: built with `slp run build`, then run from a
+ * temporary copy of the quickstart with a clean environment (no Bun, no
+ * node_modules, an empty HOME): check, unit, and the repository's own tasks.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { runMain } from "./support/cli.ts";
+import { initRepo } from "./support/git-repo.ts";
+import { tempDir, type TempDir } from "./support/temp.ts";
+
+const ROOT = join(import.meta.dir, "..");
+let work: TempDir;
+let binary = "";
+let project = "";
+let home = "";
+
+/** The binary with nothing inherited: a bare PATH (for the shell tasks' `echo`), an empty HOME. */
+function slp(args: string[]) {
+  const result = Bun.spawnSync([binary, ...args], { cwd: project, env: { PATH: "/usr/bin:/bin", HOME: home }, stdout: "pipe", stderr: "pipe" });
+  return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode };
+}
+
+beforeAll(async () => {
+  work = tempDir("slp-binary-");
+  binary = join(work.path, "bin", "slp");
+  const built = await runMain(["run", "build", "--outfile", binary], ROOT);
+  expect(built.stderr).toBe("");
+  expect(built.exitCode).toBe(0);
+  project = join(work.path, "quickstart");
+  cpSync(join(ROOT, "examples", "quickstart"), project, { recursive: true });
+  cpSync(join(ROOT, "test", "fixtures", "user-tasks"), project, { recursive: true });
+  initRepo(project);
+  home = join(work.path, "home");
+  mkdirSync(home);
+}, 120_000);
+
+afterAll(() => work[Symbol.dispose]());
+
+describe("dist/slp", () => {
+  test("is one file that runs without Bun or node_modules", () => {
+    const version = slp(["--version"]);
+    expect(version.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+    expect(version.exitCode).toBe(0);
+    expect(existsSync(join(work.path, "bin", "node_modules"))).toBe(false);
+  });
+
+  test("check runs without loading DuckDB", () => {
+    const result = slp(["check"]);
+    expect(result.stdout).toEndWith("slp check: 5 infos - OK (2 models in models/marts/, of 4 models read)\n");
+    expect(result.exitCode).toBe(0);
+    const cache = join(home, ".cache", "slp");
+    expect(readdirSync(cache).filter((entry) => entry.startsWith("duckdb-"))).toEqual([]);
+  });
+
+  test("unit runs the quickstart's unit tests on the embedded DuckDB", () => {
+    const result = slp(["unit"]);
+    expect(result.stdout).toContain("slp unit: 5 passed - OK");
+    expect(result.exitCode).toBe(0);
+    expect(readdirSync(join(home, ".cache", "slp")).some((entry) => entry.startsWith("duckdb-"))).toBe(true);
+  });
+
+  test("loads a TypeScript user task that imports the public API", () => {
+    const result = slp(["run", "verify", "--loud"]);
+    expect(result.stdout).toBe("VERIFY: 2 MARTS MODELS, CHECK EXIT 0\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("runs a shell user task that calls slp itself", () => {
+    const result = slp(["run", "check-then-say"]);
+    expect(result.stdout).toContain("slp check: 5 infos - OK");
+    expect(result.stdout).toContain("check passed\n");
+    expect(result.exitCode).toBe(0);
+  });
+});
