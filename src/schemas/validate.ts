@@ -46,8 +46,14 @@ export interface SchemaProblem {
   keys?: string[];
 }
 
-/** Like schemaErrors, with the structure kept (config warnings need the keyword and keys). */
-export function schemaProblems(schema: object, instance: Json, prefix: string): SchemaProblem[] {
+/**
+ * Like schemaErrors, with the structure kept (config warnings need the keyword
+ * and keys). Most values are valid, so a compiled yes/no check runs first and
+ * the error-collecting walk only runs on a value that fails it; `walkAlways`
+ * skips that shortcut (the test that proves the two agree uses it).
+ */
+export function schemaProblems(schema: object, instance: Json, prefix: string, walkAlways = false): SchemaProblem[] {
+  if (!walkAlways && compile(schema as SchemaNode)(instance)) return [];
   const errors: RawError[] = [];
   walk(schema as SchemaNode, instance, null, errors);
   return errors
@@ -62,9 +68,7 @@ export function schemaProblems(schema: object, instance: Json, prefix: string): 
 
 /** True when the value satisfies the schema. */
 export function isValid(schema: object, instance: Json): boolean {
-  const errors: RawError[] = [];
-  walk(schema as SchemaNode, instance, null, errors);
-  return errors.length === 0;
+  return compile(schema as SchemaNode)(instance);
 }
 
 // --- internal ---
@@ -146,9 +150,107 @@ function compiledPatterns(schema: SchemaNode): (readonly [RegExp, SchemaNode])[]
 }
 
 function validAt(schema: SchemaNode, instance: Json): boolean {
-  const errors: RawError[] = [];
-  walk(schema, instance, null, errors);
-  return errors.length === 0;
+  return compile(schema)(instance);
+}
+
+type Check = (value: Json) => boolean;
+const compiledChecks = new WeakMap<SchemaNode, Check>();
+
+/**
+ * The same keywords as `walk`, compiled once per schema node into closures
+ * that answer valid or not and stop at the first failure: the fast path for
+ * the common case of a value with nothing to report.
+ */
+function compile(schema: SchemaNode): Check {
+  const cached = compiledChecks.get(schema);
+  if (cached) return cached;
+  const checks: Check[] = [];
+  if (schema.type !== undefined) {
+    const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
+    checks.push((value) => types.some((type) => isType(value, type)));
+  }
+  if (Array.isArray(schema.enum)) {
+    const options = schema.enum as Json[];
+    checks.push((value) => options.some((option) => jsonEqual(option, value)));
+  }
+  if ("const" in schema) checks.push((value) => jsonEqual(schema.const, value));
+
+  const properties = new Map(Object.entries((schema.properties ?? {}) as Record<string, SchemaNode>).map(([key, sub]) => [key, compile(sub)]));
+  const patterns = compiledPatterns(schema).map(([regex, sub]) => [regex, compile(sub)] as const);
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const additional = schema.additionalProperties;
+  const extraCheck = isMapping(additional) ? compile(additional as SchemaNode) : null;
+  if (properties.size > 0 || patterns.length > 0 || required.length > 0 || additional !== undefined) {
+    checks.push((value) => {
+      if (!isMapping(value)) return true;
+      for (const field of required) if (!Object.hasOwn(value, field)) return false;
+      for (const key of Object.keys(value)) {
+        const item = value[key];
+        let known = false;
+        const property = properties.get(key);
+        if (property) {
+          known = true;
+          if (!property(item)) return false;
+        }
+        for (const [regex, check] of patterns) {
+          if (regex.test(key)) {
+            known = true;
+            if (!check(item)) return false;
+          }
+        }
+        if (!known && (additional === false || (extraCheck && !extraCheck(item)))) return false;
+      }
+      return true;
+    });
+  }
+
+  const items = isMapping(schema.items) ? compile(schema.items as SchemaNode) : null;
+  const { minItems, maxItems, uniqueItems } = schema;
+  if (items || typeof minItems === "number" || typeof maxItems === "number" || uniqueItems === true) {
+    checks.push((value) => {
+      if (!Array.isArray(value)) return true;
+      if (items && !value.every(items)) return false;
+      if (typeof minItems === "number" && value.length < minItems) return false;
+      if (typeof maxItems === "number" && value.length > maxItems) return false;
+      return !(uniqueItems === true && hasDuplicates(value));
+    });
+  }
+  const { minLength, pattern, minimum } = schema;
+  if (typeof minLength === "number") checks.push((value) => typeof value !== "string" || [...value].length >= minLength);
+  if (typeof pattern === "string") {
+    const regex = pythonRegex(pattern);
+    checks.push((value) => typeof value !== "string" || regex.test(value));
+  }
+  if (typeof minimum === "number") checks.push((value) => typeof value !== "number" || value >= minimum);
+
+  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf as SchemaNode[]) checks.push(compile(sub));
+  if (Array.isArray(schema.anyOf)) {
+    const branches = (schema.anyOf as SchemaNode[]).map(compile);
+    checks.push((value) => branches.some((branch) => branch(value)));
+  }
+  if (Array.isArray(schema.oneOf)) {
+    const branches = (schema.oneOf as SchemaNode[]).map(compile);
+    checks.push((value) => branches.filter((branch) => branch(value)).length === 1);
+  }
+  if (isMapping(schema.not)) {
+    const negated = compile(schema.not as SchemaNode);
+    checks.push((value) => !negated(value));
+  }
+  if (isMapping(schema.if)) {
+    const condition = compile(schema.if as SchemaNode);
+    const then = isMapping(schema.then) ? compile(schema.then as SchemaNode) : null;
+    const otherwise = isMapping(schema.else) ? compile(schema.else as SchemaNode) : null;
+    checks.push((value) => {
+      const branch = condition(value) ? then : otherwise;
+      return !branch || branch(value);
+    });
+  }
+  const check: Check = (value) => {
+    for (const one of checks) if (!one(value)) return false;
+    return true;
+  };
+  compiledChecks.set(schema, check);
+  return check;
 }
 
 function isType(instance: Json, type: string): boolean {
