@@ -4,10 +4,10 @@
  * quickstart in 60 ms with DuckDB not loaded; the quickstart's unit tests in
  * 150 ms; a green TCR cycle in 500 ms.
  */
-import { cpSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { commitAll, git, initRepo } from "../test/support/git-repo.ts";
 import { CLI, type Benchmark } from "./harness.ts";
+import { tcrGreenCycle } from "./tcr.bench.ts";
 
 const ROOT = join(import.meta.dir, "..");
 let binary = "";
@@ -29,9 +29,6 @@ function quickstartCopy(workDir: string, name: string): string {
   return dir;
 }
 
-let tcrRepo = "";
-let tcrStep = 0;
-
 export const benchmarks: Benchmark[] = [
   {
     name: "binary: check on the quickstart",
@@ -47,19 +44,5 @@ export const benchmarks: Benchmark[] = [
       return { argv: [buildOnce(workDir), "unit"], cwd: quickstartCopy(workDir, "binary-unit") };
     },
   },
-  {
-    name: "binary: tcr green cycle on the quickstart",
-    budgetMs: 500,
-    setup(workDir) {
-      tcrRepo = quickstartCopy(workDir, "binary-tcr");
-      initRepo(tcrRepo);
-      commitAll(tcrRepo, "quickstart");
-      git(tcrRepo, ["checkout", "-q", "-b", "agent/bench"]);
-      return { argv: [buildOnce(workDir), "tcr", "one more note"], cwd: tcrRepo };
-    },
-    beforeEach() {
-      tcrStep++;
-      writeFileSync(join(tcrRepo, "NOTES.md"), `step ${tcrStep}\n`);
-    },
-  },
+  tcrGreenCycle("binary: tcr green cycle on the quickstart", (workDir) => [buildOnce(workDir)]),
 ];

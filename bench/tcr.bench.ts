@@ -6,25 +6,26 @@ import { CLI, type Benchmark } from "./harness.ts";
 
 const QUICKSTART = join(import.meta.dir, "..", "examples", "quickstart");
 
-
-let repo = "";
-let step = 0;
-
-export const benchmarks: Benchmark[] = [
-  {
-    name: "tcr: green cycle on the quickstart",
+/** One green cycle per run: a fresh change (untimed), then `tcr`; `slp` gives the command that runs slp. */
+export function tcrGreenCycle(name: string, slp: (workDir: string) => string[]): Benchmark {
+  let repo = "";
+  let step = 0;
+  return {
+    name,
     budgetMs: 500,
     setup(workDir) {
-      repo = join(workDir, "tcr-quickstart");
+      repo = join(workDir, name.replace(/\W+/g, "-"));
       cpSync(QUICKSTART, repo, { recursive: true });
       initRepo(repo);
       commitAll(repo, "quickstart");
       git(repo, ["checkout", "-q", "-b", "agent/bench"]);
-      return { argv: [process.execPath, CLI, "tcr", "one more note"], cwd: repo };
+      return { argv: [...slp(workDir), "tcr", "one more note"], cwd: repo };
     },
     beforeEach() {
       step++;
       writeFileSync(join(repo, "NOTES.md"), `step ${step}\n`);
     },
-  },
-];
+  };
+}
+
+export const benchmarks: Benchmark[] = [tcrGreenCycle("tcr: green cycle on the quickstart", () => [process.execPath, CLI])];

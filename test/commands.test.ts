@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runMain } from "./support/cli.ts";
-import { FIXTURES, readExpected, UPDATE, writeExpected } from "./support/fixtures.ts";
+import { expectFixtureOutput, FIXTURES } from "./support/fixtures.ts";
 import { buildHistory } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
 
@@ -38,15 +38,7 @@ for (const command of folders(ROOT)) {
       const dir = join(ROOT, command, name);
       test(name, async () => {
         const result = await runCase(dir);
-        const expected = readExpected(dir);
-        if (UPDATE || !expected) {
-          writeExpected(dir, result, true);
-          if (!UPDATE) throw new Error(`${dir}/expected was missing; it has been written, review it`);
-          return;
-        }
-        expect(result.stdout).toBe(expected.stdout);
-        expect(result.stderr).toBe(expected.stderr ?? "");
-        expect(result.exitCode).toBe(expected.exitCode);
+        expectFixtureOutput(dir, result);
       });
     }
   });

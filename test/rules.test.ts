@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { allRules } from "../src/rules/index.ts";
 import type { AnyRule } from "../src/rules/define-rule.ts";
 import { runMain } from "./support/cli.ts";
-import { fixtureCases, readExpected, ruleFixtureDirs, UPDATE, writeExpected, type FixtureCase } from "./support/fixtures.ts";
+import { expectFixtureOutput, fixtureCases, ruleFixtureDirs, type FixtureCase } from "./support/fixtures.ts";
 import { buildHistory } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
 
@@ -59,16 +59,7 @@ for (const rule of allRules) {
         const found = rulesIn(result.stdout);
         if (fixture.kind === "fires") expect(found.has(rule.code)).toBe(true);
         else expect(found.has(rule.code)).toBe(false);
-        const expected = readExpected(fixture.dir);
-        if (UPDATE || !expected) {
-          writeExpected(fixture.dir, result, true);
-          if (!UPDATE) throw new Error(`${fixture.dir}/expected was missing; it has been written, review it`);
-          return;
-        }
-        expect(result.stdout).toBe(expected.stdout);
-        // A case without a "# stderr" section expects nothing there: no warning slips by unseen.
-        expect(result.stderr).toBe(expected.stderr ?? "");
-        expect(result.exitCode).toBe(expected.exitCode);
+        expectFixtureOutput(fixture.dir, result);
       });
     }
   });

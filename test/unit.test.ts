@@ -10,7 +10,7 @@ import { Envelope } from "../src/schemas/envelope.ts";
 import { UnitData } from "../src/schemas/unit.ts";
 import { isValid } from "../src/schemas/validate.ts";
 import { runCli, runMain } from "./support/cli.ts";
-import { FIXTURES, readExpected, UPDATE, writeExpected } from "./support/fixtures.ts";
+import { expectFixtureOutput, FIXTURES } from "./support/fixtures.ts";
 import { copyToTemp } from "./support/temp.ts";
 
 const UNIT = join(FIXTURES, "unit");
@@ -38,15 +38,7 @@ describe("unit fixtures", () => {
       const fresh = existsSync(join(dir, "target", "manifest.json")) ? withFreshManifest(dir) : null;
       try {
         const result = await runMain(argsOf(dir), fresh?.path ?? dir);
-        const expected = readExpected(dir);
-        if (UPDATE || !expected) {
-          writeExpected(dir, result, true);
-          if (!UPDATE) throw new Error(`${dir}/expected was missing; it has been written, review it`);
-          return;
-        }
-        expect(result.stdout).toBe(expected.stdout);
-        if (expected.stderr !== null) expect(result.stderr).toBe(expected.stderr);
-        expect(result.exitCode).toBe(expected.exitCode);
+        expectFixtureOutput(dir, result);
       } finally {
         fresh?.[Symbol.dispose]();
       }

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "bun:test";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
 
@@ -70,3 +71,21 @@ export function writeExpected(dir: string, result: { exitCode: number; stdout: s
 
 /** Set SLP_UPDATE_FIXTURES=1 to rewrite `expected` files from the current output (then review the diff). */
 export const UPDATE = process.env.SLP_UPDATE_FIXTURES === "1";
+
+/**
+ * Compares a run with the case's `expected` file: stdout and exit code
+ * exactly, and stderr exactly (a case without a `# stderr` section expects
+ * none, so no warning slips by unseen). With SLP_UPDATE_FIXTURES=1, or when
+ * the file is missing, writes it instead (a missing file also fails the test).
+ */
+export function expectFixtureOutput(dir: string, result: { stdout: string; stderr: string; exitCode: number }): void {
+  const expected = readExpected(dir);
+  if (UPDATE || !expected) {
+    writeExpected(dir, result, true);
+    if (!UPDATE) throw new Error(`${dir}/expected was missing; it has been written, review it`);
+    return;
+  }
+  expect(result.stdout).toBe(expected.stdout);
+  expect(result.stderr).toBe(expected.stderr ?? "");
+  expect(result.exitCode).toBe(expected.exitCode);
+}
