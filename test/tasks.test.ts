@@ -8,7 +8,7 @@ import { defineTask, type Task, type TaskEnvironment } from "../src/tasks/define
 import { runTask, TaskCycleError } from "../src/tasks/runner.ts";
 import { ciStages } from "../tasks/index.ts";
 import { runCli, runMain } from "./support/cli.ts";
-import { initRepo } from "./support/git-repo.ts";
+import { commitAll, git, initRepo } from "./support/git-repo.ts";
 import { tempDir, type TempDir } from "./support/temp.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -78,6 +78,20 @@ describe("slp ci", () => {
     expect(stages).toEqual(ciStages().map((task) => task.name));
     expect(stages[0]).toBe("check");
     expect(envelope.exit_code).toBe(Math.max(...envelope.data.stages.map((s: { exit_code: number }) => s.exit_code)));
+  });
+
+  test("the real CLI runs check, gate and unit on a branch of the quickstart", () => {
+    using repo = userRepo();
+    commitAll(repo.path, "quickstart");
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    writeFileSync(join(repo.path, "NOTES.md"), "a change gate reads nothing of\n");
+    commitAll(repo.path, "notes");
+    const result = runCli(["ci"], repo.path);
+    expect(result.stdout).toMatch(/^check: slp check: 5 infos - OK/m);
+    expect(result.stdout).toMatch(/^gate: slp gate: OK \(no changes\)$/m);
+    expect(result.stdout).toMatch(/^unit: slp unit: 5 passed - OK/m);
+    expect(result.stdout).toMatch(/^slp ci: 5 infos - OK \(3 stages\)$/m);
+    expect(result.exitCode).toBe(0);
   });
 
   test("a stage that cannot judge makes ci exit 2 and the other stages still run", async () => {
