@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { Report } from "../src/core/report.ts";
 import { loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
-import { combineReports, runStage, type StageResult } from "../src/tasks/compose.ts";
+import { combineReports, inputFor, runStage, type StageResult } from "../src/tasks/compose.ts";
 import { defineTask } from "../src/tasks/define-task.ts";
 
 export default defineTask({
@@ -28,11 +28,7 @@ export default defineTask({
     const { ciStages } = await import("./index.ts");
     const stages: StageResult[] = [];
     for (const task of ciStages()) {
-      const properties = task.input.properties as Record<string, unknown>;
-      const stageInput = Object.fromEntries(
-        Object.entries(shared).filter(([key, value]) => value !== undefined && key in properties),
-      );
-      stages.push(await runStage(task, stageInput, environment));
+      stages.push(await runStage(task, inputFor(task, shared), environment));
     }
     return combineReports("ci", stages);
   },

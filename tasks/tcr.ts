@@ -4,6 +4,8 @@ import { resolve } from "node:path";
 import { ConfigError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { loadConfig } from "../src/project/config.ts";
+import { ProjectDirOption } from "../src/project/options.ts";
+import { inputFor, takesInput } from "../src/tasks/compose.ts";
 import { defineTask } from "../src/tasks/define-task.ts";
 import type { TcrStep } from "../src/tcr/run.ts";
 
@@ -14,7 +16,7 @@ export default defineTask({
   description: "The agent's loop: check, gate and unit tests; green commits the change, red reverts it (five reds stop)",
   input: Type.Object({
     message: Type.Optional(Type.String({ positional: true, metavar: "MESSAGE", description: "the commit message of this step" })),
-    projectDir: Type.String({ default: ".", metavar: "DIR", description: "the dbt project folder (default .)" }),
+    projectDir: ProjectDirOption,
     dryRun: Type.Optional(Type.Boolean({ description: "run the steps and say what would be committed or reverted, changing nothing" })),
     reset: Type.Optional(Type.Boolean({ description: "clear the strike count after a human has looked (logged)" })),
     author: Type.Optional(Type.String({ metavar: "'NAME <EMAIL>'", description: "who commits (default: git's user.name and user.email)" })),
@@ -35,11 +37,8 @@ export default defineTask({
           fix: "list tasks from `slp tasks` under tcr.steps",
         });
       }
-      const properties = task.input.properties as Record<string, unknown>;
-      const stepInput: Record<string, unknown> = {};
-      if ("projectDir" in properties) stepInput.projectDir = input.projectDir;
-      if ("base" in properties) stepInput.base = base;
-      return { name, task, input: stepInput, judgesCommit: "head" in properties };
+      const stepInput = inputFor(task, { projectDir: input.projectDir, base });
+      return { name, task, input: stepInput, judgesCommit: takesInput(task, "head") };
     });
     return runTcr({
       message: input.message ?? "",

@@ -42,11 +42,6 @@ export function collapseWhitespace(text: string): string {
   return text.split(PY_WHITESPACE).filter((part) => part !== "").join(" ");
 }
 
-/** Joins with ", " after a code-point sort. */
-export function sortedList(items: Iterable<string>): string {
-  return sortByText(items).join(", ");
-}
-
 /** "1 model" / "2 models". */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;

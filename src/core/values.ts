@@ -1,4 +1,5 @@
 /** How YAML and JSON values are compared, keyed and printed across every command. */
+import { compareCodePoints } from "./text.ts";
 
 /** A value read from YAML or JSON: the only shapes the parsers produce. */
 export type Value = null | boolean | number | string | Value[] | { [key: string]: Value };
@@ -12,12 +13,6 @@ export function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
-/** A number in the schema sense: booleans are not numbers. */
-export function isNumber(value: unknown): value is number {
-  return typeof value === "number";
-}
-
-import { compareCodePoints } from "./text.ts";
 
 /**
  * Canonical JSON: sorted keys, no whitespace. Two values with the same

@@ -73,7 +73,10 @@ function isFile(path: string): boolean {
   }
 }
 
-/** Sorts paths segment by segment (see comparePathSegments), splitting each path once. */
+/**
+ * Sorts paths segment by segment, as the reference sorts path objects:
+ * `models/marts/a/b.yml` comes before `models/marts/a-b.yml`. Each path is split once.
+ */
 export function sortPathsBySegments(paths: string[]): string[] {
   const keyed = paths.map((path) => ({ path, segments: path.split("/") }));
   keyed.sort((a, b) => compareSegments(a.segments, b.segments));
@@ -87,14 +90,6 @@ function compareSegments(sa: string[], sb: string[]): number {
     if (order !== 0) return order;
   }
   return sa.length - sb.length;
-}
-
-/**
- * Compares paths segment by segment, as the reference sorts path objects:
- * `models/marts/a/b.yml` comes before `models/marts/a-b.yml`.
- */
-export function comparePathSegments(a: string, b: string): number {
-  return compareSegments(a.split("/"), b.split("/"));
 }
 
 /** `models/marts/fct_orders.sql` -> `fct_orders`. */

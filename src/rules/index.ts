@@ -2,7 +2,7 @@
  * The rule registry: an explicit list of static imports, one per rule file,
  * in the order each command runs them. A test proves it equals the folders.
  */
-import type { AnyRule, Command } from "./define-rule.ts";
+import type { AnyRule } from "./define-rule.ts";
 import edgeReadout from "./check/edge-readout.ts";
 import gapsWithoutPreRegistration from "./check/gaps-without-pre-registration.ts";
 import inconsistentPreRegistration from "./check/inconsistent-pre-registration.ts";
@@ -97,10 +97,6 @@ export const compareRules = [...compareDiffRules, ...compareRunRules] as const;
 
 /** Every rule of every command. */
 export const allRules: readonly AnyRule[] = [...checkRules, ...gateRules, ...compareRules];
-
-export function rulesFor(command: Command): readonly AnyRule[] {
-  return allRules.filter((rule) => rule.command === command);
-}
 
 /** A rule by code (T1) or name (pk-uniqueness-test), case-insensitive on the code. */
 export function findRule(id: string): AnyRule | undefined {

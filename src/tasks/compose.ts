@@ -18,6 +18,17 @@ export interface StageResult {
   exitCode: number;
 }
 
+/** The part of a shared set of settings that a task takes as input (its defined, known keys). */
+export function inputFor(task: Task<any, any>, shared: Record<string, unknown>): Record<string, unknown> {
+  const properties = task.input.properties as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(shared).filter(([key, value]) => value !== undefined && key in properties));
+}
+
+/** True when a task takes the given input key (e.g. gate's `head`). */
+export function takesInput(task: Task<any, any>, key: string): boolean {
+  return key in (task.input.properties as Record<string, unknown>);
+}
+
 /** Runs one stage; an error becomes a report with exit 2 instead of ending the whole run. */
 export async function runStage(task: Task<any, any>, input: Record<string, unknown>, environment: TaskEnvironment): Promise<StageResult> {
   try {
