@@ -9,12 +9,12 @@ import { EXIT } from "./core/exit-codes.ts";
 import { isReport, type Report } from "./core/report.ts";
 import { renderJsonError } from "./report/json.ts";
 import { RENDERERS } from "./report/renderers.ts";
-import { helpOf, parseArgs } from "./tasks/args.ts";
-import type { Task, TaskEnvironment } from "./tasks/define-task.ts";
-import { runTask } from "./tasks/runner.ts";
+import { helpOf, parseArgs } from "./runner/args.ts";
+import type { Task, TaskEnvironment } from "./runner/define-task.ts";
+import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
-import { builtInTasks, findTask, listedTasks } from "../tasks/index.ts";
-import { loadUserTasks } from "./tasks/user-tasks.ts";
+import { builtInTasks } from "../tasks/index.ts";
+import { createRegistry } from "./runner/registry.ts";
 
 export interface CliIO {
   stdout(text: string): void;
@@ -55,9 +55,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         USAGE,
       );
     }
-    task = findTask(name) ?? (await loadUserTasks(io.cwd, builtInTasks)).find((t) => t.name === name);
+    const registry = createRegistry(builtInTasks, io.cwd, () => import("./index.ts"));
+    task = await registry.find(name);
     if (!task) {
-      const choices = (await listedTasks(io.cwd)).map((t) => t.name).join(", ");
+      const choices = (await registry.listed()).map((t) => t.name).join(", ");
       throw new UsageError(`argument task: invalid choice: '${name}' (choose from ${choices})`, USAGE);
     }
     const parsed = parseArgs(task, rest, prefix);
@@ -70,6 +71,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       env: io.env,
       log: (line) => io.stderr(`${line}\n`),
       readStdin: io.stdin,
+      registry,
     };
     const result = await runTask(task, parsed.input, environment);
     const report: Report = isReport(result) ? result : { command: task.name, findings: [], text: "" };

@@ -7,9 +7,10 @@ import { Type } from "@sinclair/typebox";
 import { builtInTasks } from "../tasks/index.ts";
 import { EXIT } from "./core/exit-codes.ts";
 import type { Report } from "./core/report.ts";
-import { combineReports, runStage, type StageResult } from "./tasks/compose.ts";
-import { defineTask, type Task, type TaskContext, type TaskEnvironment } from "./tasks/define-task.ts";
-import { runTask } from "./tasks/runner.ts";
+import { combineReports, runStage, type StageResult } from "./runner/compose.ts";
+import { defineTask, type Task, type TaskContext, type TaskEnvironment } from "./runner/define-task.ts";
+import { createRegistry } from "./runner/registry.ts";
+import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
 
 export type { Finding, Severity } from "./schemas/finding.ts";
@@ -31,5 +32,7 @@ export function run<R = Report>(
   environment: TaskEnvironment = { cwd: process.cwd(), env: process.env, log: (line) => process.stderr.write(`${line}\n`) },
 ): Promise<R> {
   const target = typeof which === "string" ? (task(which) as unknown as Task<any, R>) : which;
-  return runTask(target, input, environment);
+  // A script's run reaches other tasks (ci's stages, tcr's steps) through the same registry the CLI builds.
+  const registry = environment.registry ?? createRegistry(builtInTasks, environment.cwd, () => import("./index.ts"));
+  return runTask(target, input, { ...environment, registry });
 }

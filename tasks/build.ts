@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { EngineError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { duckdbPlugin } from "../src/build/duckdb-plugin.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 const ROOT = join(import.meta.dir, "..");
 

@@ -7,7 +7,7 @@ import { ParseCache } from "../src/project/cache.ts";
 import { loadProject } from "../src/project/project.ts";
 import { CheckContext } from "../src/rules/context/check.ts";
 import { checkRules } from "../src/rules/index.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "check",

@@ -4,8 +4,9 @@ import { resolve } from "node:path";
 import type { Report } from "../src/core/report.ts";
 import { loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
-import { combineReports, inputFor, runStage, type StageResult } from "../src/tasks/compose.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { combineReports, inputFor, runStage, type StageResult } from "../src/runner/compose.ts";
+import { defineTask } from "../src/runner/define-task.ts";
+import { registryOf } from "../src/runner/registry.ts";
 
 export default defineTask({
   name: "ci",
@@ -24,10 +25,8 @@ export default defineTask({
       base: input.base ?? (environment.env.SLP_BASE || config.base || "main"),
       head: input.head,
     };
-    // The registry lists this task, so it is read when ci runs, not when this file loads.
-    const { ciStages } = await import("./index.ts");
     const stages: StageResult[] = [];
-    for (const task of ciStages()) {
+    for (const task of registryOf(environment.registry).ciStages()) {
       stages.push(await runStage(task, inputFor(task, shared), environment));
     }
     return combineReports("ci", stages);

@@ -8,7 +8,7 @@ import { loadProject } from "../src/project/project.ts";
 import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
 import { compareDiffRules, compareRunRules } from "../src/rules/index.ts";
 import type { Finding } from "../src/schemas/finding.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "compare",

@@ -6,7 +6,7 @@ import { InputError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { readInputText } from "../src/project/diff-files.ts";
 import { diffFromRow, diffJsonText, readRow } from "../src/project/diff-row.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "diff-from-row",

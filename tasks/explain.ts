@@ -4,7 +4,7 @@ import { UsageError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import type { MessageMap } from "../src/rules/define-rule.ts";
 import { allRules, findRule } from "../src/rules/index.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "explain",

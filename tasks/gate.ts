@@ -7,7 +7,7 @@ import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
 import { sameInventory } from "../src/project/inventory.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
 import { gateRules } from "../src/rules/index.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "gate",

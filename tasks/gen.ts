@@ -4,7 +4,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Report } from "../src/core/report.ts";
 import { generatedFiles } from "../src/docs/generate.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 const ROOT = join(import.meta.dir, "..");
 

@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import type { Report } from "../src/core/report.ts";
 import { allRules } from "../src/rules/index.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "rules",

@@ -1,16 +1,15 @@
 /** `slp tasks`: every task slp can run, with what it does. */
 import { Type } from "@sinclair/typebox";
 import type { Report } from "../src/core/report.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
+import { registryOf } from "../src/runner/registry.ts";
 
 export default defineTask({
   name: "tasks",
   description: "List the tasks slp can run (slp <task> and slp run <task> are the same)",
   input: Type.Object({}),
   async run({ environment }): Promise<Report> {
-    // The registry lists this task, so it is read when the task runs, not when this file loads.
-    const { listedTasks } = await import("./index.ts");
-    const tasks = await listedTasks(environment.cwd);
+    const tasks = await registryOf(environment.registry).listed();
     const width = Math.max(...tasks.map((task) => task.name.length));
     const text = tasks
       .map((task) => `${task.name.padEnd(width)}  ${task.origin === "user" ? "(yours) " : ""}${task.description}`)

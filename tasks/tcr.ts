@@ -5,8 +5,9 @@ import { ConfigError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { loadConfig } from "../src/project/config.ts";
 import { ProjectDirOption } from "../src/project/options.ts";
-import { inputFor, takesInput } from "../src/tasks/compose.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { inputFor, takesInput } from "../src/runner/compose.ts";
+import { defineTask } from "../src/runner/define-task.ts";
+import { registryOf } from "../src/runner/registry.ts";
 import type { TcrStep } from "../src/tcr/run.ts";
 
 export const DEFAULT_STEPS = ["check", "gate", "unit"];
@@ -23,14 +24,14 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     const projectDir = resolve(environment.cwd, input.projectDir);
-    // Loaded on use: git for this task only, and the registry (which lists this task) after it exists.
+    // Loaded on use: git for this task only.
     const { resetStrikes, runTcr } = await import("../src/tcr/run.ts");
-    const { findTask } = await import("./index.ts");
     if (input.reset) return resetStrikes(projectDir);
     const { config, file } = loadConfig(projectDir);
     const base = environment.env.SLP_BASE || config.base || "main";
+    const registry = registryOf(environment.registry);
     const steps: TcrStep[] = (config.tcr?.steps ?? DEFAULT_STEPS).map((name) => {
-      const task = findTask(name);
+      const task = registry.builtIns.find((candidate) => candidate.name === name);
       if (!task || task.name === "tcr") {
         throw new ConfigError(`tcr step '${name}' is not a task slp knows`, {
           file: file ?? undefined,

@@ -6,7 +6,7 @@ import { isMapping, type Mapping } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
 import { ProjectDirOption } from "../src/project/options.ts";
 import { parseYaml } from "../src/project/yaml.ts";
-import { defineTask } from "../src/tasks/define-task.ts";
+import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "unit",

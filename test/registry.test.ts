@@ -81,3 +81,46 @@ describe("adapters", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe("imports", () => {
+  /** Every relative import (static, dynamic, or `export ... from`) of each source module, resolved to a project path. */
+  function importGraph(): Map<string, string[]> {
+    const graph = new Map<string, string[]>();
+    for (const file of new Bun.Glob("{src,tasks}/**/*.ts").scanSync(ROOT)) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      const targets: string[] = [];
+      // Type-only imports vanish when the code runs, so they cannot close a cycle.
+      const patterns = [
+        /^\s*(?:import|export)\s+(?!type\s)[^;]*?\bfrom\s+["'](\.{1,2}\/[^"']+)["']/gms,
+        /^\s*import\s+["'](\.{1,2}\/[^"']+)["']/gm,
+        /\bimport\s*\(\s*["'](\.{1,2}\/[^"']+)["']/g,
+      ];
+      for (const pattern of patterns) {
+        for (const match of text.matchAll(pattern)) {
+          const target = join(file, "..", match[1] as string).split("\\").join("/");
+          if (target !== file) targets.push(target);
+        }
+      }
+      graph.set(file, targets);
+    }
+    return graph;
+  }
+
+  test("no module imports back, even lazily, a module that imports it (tasks reach each other through the registry)", () => {
+    const graph = importGraph();
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, path: string[]): void => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(" -> "));
+        return;
+      }
+      state.set(file, "open");
+      for (const target of graph.get(file) ?? []) visit(target, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of [...graph.keys()].sort()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});

@@ -11,8 +11,8 @@ import type { Report } from "../core/report.ts";
 import { Repository } from "../git/repository.ts";
 import { WorkTree, type Change, type Identity } from "../git/worktree.ts";
 import type { Finding } from "../schemas/finding.ts";
-import type { Task, TaskEnvironment } from "../tasks/define-task.ts";
-import { runTask } from "../tasks/runner.ts";
+import type { Task, TaskEnvironment } from "../runner/define-task.ts";
+import { runTask } from "../runner/runner.ts";
 import { Ledger, STRIKE_LIMIT, type Attempt } from "./ledger.ts";
 
 export interface TcrStep {

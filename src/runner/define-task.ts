@@ -14,6 +14,20 @@ export interface TaskEnvironment {
   log(line: string): void;
   /** Standard input as text, when something is piped in; absent on a terminal. */
   readStdin?: () => Promise<string>;
+  /** Every task this invocation can run (built-ins and the repository's own); the CLI supplies it. */
+  registry?: TaskRegistry;
+}
+
+/** How a task reaches other tasks by name (ci's stages, tcr's steps, `slp tasks`) without importing the registry back. */
+export interface TaskRegistry {
+  /** slp's own tasks, in registry order. */
+  builtIns: readonly Task<any, any>[];
+  /** A task by name: a built-in first, then the repository's own. */
+  find(name: string): Promise<Task<any, any> | undefined>;
+  /** What `slp tasks` lists: built-in tasks that are not hidden, then the repository's own. */
+  listed(): Promise<Task<any, any>[]>;
+  /** The tasks `slp ci` runs, in their ci order. */
+  ciStages(): Task<any, any>[];
 }
 
 export interface TaskContext<I> {

@@ -18,8 +18,11 @@ import { selfCommand } from "./self.ts";
 export const USER_TASK_DIR = ".slp/tasks";
 const TASK_NAME = /^[a-z][a-z0-9-]*$/;
 
+/** slp's public API as a task file imports it (`spec-lock-diff`); the caller supplies it, so this module imports nothing above it. */
+export type PublicApi = () => Promise<Record<string, unknown>>;
+
 /** Every user task of the repository holding `cwd`; names must not clash with built-ins or each other. */
-export async function loadUserTasks(cwd: string, builtIns: readonly Task<any, any>[]): Promise<Task<any, any>[]> {
+export async function loadUserTasks(cwd: string, builtIns: readonly Task<any, any>[], api: PublicApi): Promise<Task<any, any>[]> {
   const root = repositoryRoot(cwd);
   const { config, file } = loadConfig(cwd);
   const tasks: Task<any, any>[] = [];
@@ -34,7 +37,7 @@ export async function loadUserTasks(cwd: string, builtIns: readonly Task<any, an
   }
   const folder = join(root, USER_TASK_DIR);
   if (existsSync(folder)) {
-    registerApiModule();
+    registerApiModule(api);
     for (const entry of readdirSync(folder).filter((f) => /\.(ts|js|mjs)$/.test(f)).sort()) {
       const path = join(folder, entry);
       const module = (await import(path)) as { default?: Task<any, any> };
@@ -103,13 +106,13 @@ function selfShimDir(): string {
 
 let registered = false;
 /** Lets a task file `import ... from "spec-lock-diff"` reach this slp, in source and in the compiled binary. */
-function registerApiModule(): void {
+function registerApiModule(api: PublicApi): void {
   if (registered) return;
   registered = true;
   Bun.plugin({
     name: "spec-lock-diff public API",
     setup(build) {
-      build.module("spec-lock-diff", async () => ({ exports: await import("../index.ts"), loader: "object" }));
+      build.module("spec-lock-diff", async () => ({ exports: await api(), loader: "object" }));
     },
   });
 }
