@@ -19,24 +19,8 @@ import {
   type ReadPlan,
 } from "./inventory.ts";
 import { DEFAULT_MARTS_PATHS, normaliseMartsPath, topDirectories } from "./paths.ts";
+import { joinPath as join, matchesProtected, protectedPatterns } from "./protected.ts";
 
-/**
- * Paths only a human changes (§6.1). With the project in a subfolder each is
- * protected both at the repository root and in the project folder: CI, owners
- * and agent rules live at the root, dbt_project.yml and macros/ beside the
- * project, and a team may keep either kind in either place.
- */
-export const BUILT_IN_PROTECTED = [
-  ".github/",
-  "macros/",
-  "models/semantic/",
-  "docs/profile/",
-  "tools/",
-  ".pre-commit-config.yaml",
-  "CODEOWNERS",
-  "AGENTS.md",
-  "dbt_project.yml",
-] as const;
 
 export interface BranchOptions {
   /** Absolute project dir (inside the repository). */
@@ -128,9 +112,6 @@ async function baseConfig(branch: Branch): Promise<LoadedConfig> {
   return parseConfig(text, CONFIG_FILE, branch.baseRef);
 }
 
-function join(prefix: string, path: string): string {
-  return prefix === "" ? path : `${prefix}/${path}`;
-}
 
 /**
  * Lists and reads the project at any commit: paths are turned relative to
@@ -153,13 +134,7 @@ export class ProjectReader implements ReadPlan {
     this.#repo = repo;
     this.#prefix = prefix;
     this.topDirs = topDirs;
-    const patterns = new Set<string>([CONFIG_FILE]);
-    for (const path of BUILT_IN_PROTECTED) {
-      patterns.add(path);
-      patterns.add(join(prefix, path));
-    }
-    for (const path of extraProtected) patterns.add(path.replace(/^(\.\/|\/)+/, ""));
-    this.#protectedRepo = [...patterns].filter((path) => path !== "" && path !== "/");
+    this.#protectedRepo = protectedPatterns({ prefix, extra: extraProtected });
     this.#protected = this.#protectedRepo.map((path) => this.display(path));
   }
 
@@ -171,7 +146,7 @@ export class ProjectReader implements ReadPlan {
   }
 
   isProtected(path: string): boolean {
-    return this.#protected.some((pattern) => (pattern.endsWith("/") ? path.startsWith(pattern) : path === pattern));
+    return this.#protected.some((pattern) => matchesProtected(pattern, path));
   }
 
   /** The full inventory at a commit (§5's read plan). */
