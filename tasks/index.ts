@@ -7,6 +7,7 @@ import build from "./build.ts";
 import check from "./check.ts";
 import ci from "./ci.ts";
 import compare from "./compare.ts";
+import diff from "./diff.ts";
 import diffFromRow from "./diff-from-row.ts";
 import explain from "./explain.ts";
 import gate from "./gate.ts";
@@ -16,4 +17,4 @@ import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
 import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diffFromRow, explain, gate, gen, rules, tasks, tcr, unit];
+export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diff, diffFromRow, explain, gate, gen, rules, tasks, tcr, unit];

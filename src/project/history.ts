@@ -104,12 +104,15 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
   return { martsPaths, config, before, after, walk };
 }
 
-/** slp.yml at the repository root of the base commit (the tip of the branch the PR targets), if any. */
+/** slp.yml of the base commit (the tip of the branch the PR targets): the project folder's, else the repository root's, if any. */
 async function baseConfig(branch: Branch): Promise<LoadedConfig> {
-  const [file] = await branch.repo.filesIn(branch.baseCommit, [CONFIG_FILE]);
-  if (!file) return { config: {}, file: null, warnings: [] };
-  const text = await branch.repo.readText(file, branch.baseRef);
-  return parseConfig(text, CONFIG_FILE, branch.baseRef);
+  for (const path of branch.prefix === "" ? [CONFIG_FILE] : [join(branch.prefix, CONFIG_FILE), CONFIG_FILE]) {
+    const [file] = (await branch.repo.filesIn(branch.baseCommit, [path])).filter((found) => found.path === path);
+    if (!file) continue;
+    const text = await branch.repo.readText(file, branch.baseRef);
+    return parseConfig(text, CONFIG_FILE, branch.baseRef);
+  }
+  return { config: {}, file: null, warnings: [] };
 }
 
 
