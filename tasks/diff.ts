@@ -1,36 +1,16 @@
 /** `slp diff`: each model measured between production and this branch over one closed window, written as diff/<model>.json (framework Stage E). */
 import { Type } from "@sinclair/typebox";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { InputError, UsageError } from "../src/core/errors.ts";
+import { UsageError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { plural } from "../src/core/text.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { loadProject } from "../src/project/project.ts";
-import { diffJsonText } from "../src/project/diff-row.ts";
-import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { resolveProjectOnDisk } from "../src/project/options.ts";
+import { StageOptions, writeDiffs } from "../src/data/output.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 import type { DialectName } from "../src/data/dialect.ts";
 
-export const StageOptions = {
-  prod: Type.Optional(
-    Type.String({ metavar: "TEMPLATE", description: "production's copy of each model: a relation (analytics.{model}) or a file (data/prod/{model}.parquet)" }),
-  ),
-  pr: Type.Optional(Type.String({ metavar: "TEMPLATE", description: "this branch's build of each model, written like --prod" })),
-  window: Type.Optional(
-    Type.String({ metavar: "[COLUMN:]START:END", description: "the closed window both sides are read over; no COLUMN: each model's event_time" }),
-  ),
-  out: Type.Optional(Type.String({ metavar: "DIR", description: "the folder diff/<model>.json files go to (default the project's diff/)" })),
-  database: Type.Optional(
-    Type.Array(Type.String(), { metavar: "FILE", description: "a DuckDB database file the relations live in, opened read-only" }),
-  ),
-  engine: Type.Optional(Type.String({ metavar: "ENGINE", description: "duckdb (embedded, the default) or postgres (diff.postgres in slp.yml)" })),
-  base: Type.Optional(
-    Type.String({ metavar: "REF", description: "the branch this one targets: what changed, which pre-registrations are this branch's, which models are new" }),
-  ),
-  projectDir: ProjectDirOption,
-  martsPath: MartsPathOption,
-};
 
 export default defineTask({
   name: "diff",
@@ -51,7 +31,7 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
     const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
-    const [{ stageSettings, required, openEngine }, { stageTargets }, { measureModel, emittedQuery }, { dialect }] = await Promise.all([
+    const [{ stageSettings, required, openEngine, relationsOf }, { stageTargets }, { measureModel, emittedQuery }, { dialect }] = await Promise.all([
       import("../src/data/settings.ts"),
       import("../src/data/targets.ts"),
       import("../src/data/diff.ts"),
@@ -94,10 +74,8 @@ export default defineTask({
       };
     }
 
-    const reads = [
-      { template: prod, values: targets.map((target) => ({ model: target.model.name })) },
-      { template: pr, values: targets.map((target) => ({ model: target.model.name })) },
-    ];
+    const names = targets.map((target) => ({ model: target.model.name }));
+    const reads = [...relationsOf(prod, names, "--prod"), ...relationsOf(pr, names, "--pr")];
     const engine = await openEngine(settings, reads, resolved.dir, environment.env);
     const measured: { model: string; diff: Mapping }[] = [];
     try {
@@ -123,22 +101,6 @@ export default defineTask({
     };
   },
 });
-
-/** Writes every diff, or none: each goes to a temporary name first and is renamed once all are written. */
-export function writeDiffs(folder: string, shown: string, diffs: readonly { model: string; diff: Mapping }[]): void {
-  try {
-    mkdirSync(folder, { recursive: true });
-    const staged = diffs.map(({ model, diff }) => {
-      const target = join(folder, `${model}.json`);
-      const temporary = join(folder, `.${model}.json.slp-tmp`);
-      writeFileSync(temporary, diffJsonText(diff));
-      return { temporary, target };
-    });
-    for (const { temporary, target } of staged) renameSync(temporary, target);
-  } catch (error) {
-    throw new InputError(`cannot be written: ${(error as Error).message}`, { file: shown, fix: "choose an --out folder you can write to" });
-  }
-}
 
 /** `row_delta +2, removed_pks 0, altered: none, gross_revenue +17.11 %` */
 function summarise(diff: Mapping): string {

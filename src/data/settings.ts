@@ -12,7 +12,7 @@ import { ConfigError, UsageError } from "../core/errors.ts";
 import type { LoadedConfig } from "../project/config.ts";
 import { stem } from "../project/paths.ts";
 import { DuckDbEngine, PostgresEngine, QueryLedger, type DataEngine } from "./engine.ts";
-import { fillTemplate, parseRelation, readScope } from "./relation.ts";
+import { fillTemplate, parseRelation, readScope, type Relation } from "./relation.ts";
 import { parseWindow, type Window } from "./window.ts";
 
 export interface Located {
@@ -51,9 +51,7 @@ export function stageSettings(flags: StageFlags, cwd: string, projectDir: string
   const pick = (flag: string | undefined, setting: string | undefined): Located | null =>
     flag !== undefined ? { text: flag, base: cwd } : setting !== undefined ? { text: setting, base: configDir } : null;
   const windowText = flags.window ?? diff.window;
-  const out = flags.out !== undefined ? { path: resolve(cwd, flags.out), shown: flags.out } : diff.out !== undefined
-    ? { path: resolve(configDir, diff.out), shown: diff.out }
-    : { path: resolve(projectDir, "diff"), shown: "diff" };
+  const out = outFolder(flags.out, cwd, projectDir, config);
   const engine = flags.engine ?? diff.engine ?? "duckdb";
   if (engine !== "duckdb" && engine !== "postgres") {
     throw new UsageError(`argument --engine: invalid choice: '${engine}' (choose from 'duckdb', 'postgres')`, "usage: --engine {duckdb,postgres}");
@@ -72,29 +70,36 @@ export function stageSettings(flags: StageFlags, cwd: string, projectDir: string
   };
 }
 
+/** Where diff files go: --out (from the working directory), else slp.yml's diff.out (from its folder), else the project's diff/. */
+export function outFolder(flag: string | undefined, cwd: string, projectDir: string, config: LoadedConfig): { path: string; shown: string } {
+  const setting = config.config.diff?.out;
+  if (flag !== undefined) return { path: resolve(cwd, flag), shown: flag };
+  if (setting !== undefined) return { path: resolve(config.dir ?? projectDir, setting), shown: setting };
+  return { path: resolve(projectDir, "diff"), shown: "diff" };
+}
+
 /** A template the command cannot run without: the flag, else slp.yml, else a usage error naming both. */
 export function required(located: Located | null, flag: string, example: string): Located {
   if (located === null) throw new UsageError(`the following arguments are required: ${flag} (or diff.${flag.slice(2)} in slp.yml)`, `usage: slp diff ${flag} ${example}`);
   return located;
 }
 
-/**
- * Opens the engine. For DuckDB, `reads` are the templates filled for every
- * model it will read (files among them become the only files it may open).
- */
-export async function openEngine(settings: StageSettings, reads: readonly { template: Located; values: Record<string, string>[] }[], projectDir: string, env: Record<string, string | undefined>): Promise<DataEngine> {
+/** Fills a template for each model: the relations one side of the run reads. */
+export function relationsOf(template: Located, values: readonly Record<string, string>[], flag: string): Relation[] {
+  return values.map((value) => parseRelation(fillTemplate(template.text, value, flag), template.base));
+}
+
+/** Opens the engine; for DuckDB, the files among `relations` become the only files it may open. */
+export async function openEngine(settings: StageSettings, relations: readonly Relation[], projectDir: string, env: Record<string, string | undefined>): Promise<DataEngine> {
   const ledger = new QueryLedger(projectDir);
   if (settings.engine === "postgres") return openPostgres(settings, ledger, env);
   const files: string[] = [];
   const directories: string[] = [];
-  for (const read of reads) {
-    for (const values of read.values) {
-      const relation = parseRelation(fillTemplate(read.template.text, values, "--prod/--pr"), read.template.base);
-      if (relation.kind !== "file") continue;
-      const scope = readScope(relation);
-      if (scope.file) files.push(scope.file);
-      if (scope.directory) directories.push(scope.directory);
-    }
+  for (const relation of relations) {
+    if (relation.kind !== "file") continue;
+    const scope = readScope(relation);
+    if (scope.file) files.push(scope.file);
+    if (scope.directory) directories.push(scope.directory);
   }
   const names = new Set<string>();
   const databases = settings.databases.map((path) => {

@@ -48,6 +48,8 @@ export class PostgresDatabase {
       max: 1,
       connectionTimeout: 10,
       prepare: false,
+      // Every transaction on this connection is read-only, even one a statement opens after ending slp's.
+      connection: { default_transaction_read_only: "on", statement_timeout: settings.timeoutSeconds * 1000 },
     });
     return new PostgresDatabase(sql, settings.timeoutSeconds * 1000);
   }
