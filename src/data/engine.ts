@@ -84,7 +84,7 @@ abstract class LoggedEngine implements DataEngine {
 }
 
 /** The first line of an engine's message, quoted values replaced: an error must not carry a row out. */
-function redacted(error: unknown): string {
+export function redacted(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const first = (message.split("\n")[0] as string).trim();
   return first.replace(/'[^']*'/g, "'…'");

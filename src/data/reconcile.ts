@@ -14,7 +14,7 @@ import type { RelationCall, RenderSession } from "../sql/dbt-context.ts";
 import { parseSql } from "../sql/parser.ts";
 import type { Template } from "./diff.ts";
 import type { Dialect } from "./dialect.ts";
-import type { DataEngine, ResultRow } from "./engine.ts";
+import { redacted, type DataEngine, type ResultRow } from "./engine.ts";
 import { fillTemplate, parseRelation, relationSql, type Relation } from "./relation.ts";
 
 export interface ReconcileSettings {
@@ -92,7 +92,12 @@ export async function runReconciliation(
       fix: "write it as one SELECT returning one row with model_value and external_value",
     });
   };
-  const kinds = statementKinds ? await statementKinds(rendered) : postgresStatementKinds(rendered);
+  let kinds: string[];
+  try {
+    kinds = statementKinds ? await statementKinds(rendered) : postgresStatementKinds(rendered);
+  } catch (error) {
+    return fail(`cannot be prepared: ${redacted(error)}`);
+  }
   if (kinds.length !== 1 || kinds[0] !== "SELECT") fail(`must be exactly one SELECT; it holds ${kinds.length === 0 ? "no statement" : kinds.join(", ")}`);
   const rows = await engine.run(rendered, `reconcile ${model}`);
   if (rows.length !== 1) fail(`returned ${rows.length} rows`);
