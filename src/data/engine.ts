@@ -121,7 +121,11 @@ export class DuckDbEngine extends LoggedEngine {
 
   async columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null> {
     try {
-      const rows = await this.run(`describe select * from ${relationSql(relation, this.dialect)}`, purpose);
+      // A SELECT of no row: the one kind of statement this database runs, and it reads no data.
+      const rows = await this.run(
+        `select column_name, column_type from (describe select * from ${relationSql(relation, this.dialect)})`,
+        purpose,
+      );
       return rows.map((row) => ({ name: row.get("column_name") as string, type: String(row.get("column_type")).toUpperCase() }));
     } catch (error) {
       if (relation.kind === "table" && /Catalog Error|does not exist/.test((error as Error).message)) return null;

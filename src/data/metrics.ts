@@ -85,6 +85,8 @@ export function checkMetricExpression(model: string, name: string, expression: s
     select.clauses[1]?.type === "from_clause";
   if (!shapeHolds) fail("is not one expression");
   const column = (select.clauses[0] as SqlNode & { columns: { items: SqlNode[] } }).columns.items[0] as SqlNode;
+  // `(a, b)` parses as one row value: two expressions all the same.
+  if (column.type === "paren_expr" && (column.expr as SqlNode | undefined)?.type === "list_expr") fail("is not one expression");
   const nodes = [...walkSql(column)];
   if (nodes.slice(1).some((node) => node.type === "select_stmt" || node.type === "compound_select_stmt")) fail("holds a subquery");
   const calls = nodes.filter((node) => node.type === "func_call").map((node) => functionName(node));

@@ -49,11 +49,14 @@ let library: Promise<typeof import("@duckdb/node-api")> | undefined;
 export class Database {
   readonly #instance: DuckDBInstance;
   readonly #connections: DuckDBConnection[];
+  /** A Stage E database runs SELECT statements only: an allowed file is readable, and must stay unwritable (COPY TO). */
+  readonly #selectOnly: boolean;
   #next = 0;
 
-  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[]) {
+  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], selectOnly = false) {
     this.#instance = instance;
     this.#connections = connections;
+    this.#selectOnly = selectOnly;
   }
 
   /**
@@ -106,7 +109,18 @@ export class Database {
       instance.closeSync();
       throw new DatabaseError(error instanceof Error ? error.message : String(error));
     }
-    return new Database(instance, [connection]);
+    return new Database(instance, [connection], true);
+  }
+
+  /**
+   * Opens (creating it if needed) a DuckDB database file for writing, with no
+   * extension loading: how slp's tests and benchmarks build the data a diff
+   * then reads read-only. Never used on a user's input.
+   */
+  static async openFile(path: string): Promise<Database> {
+    const { DuckDBInstance } = await Database.load();
+    const instance = await DuckDBInstance.create(path, { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+    return new Database(instance, [await instance.connect()]);
   }
 
   /** Stops the query running on every connection (a time limit hit); the query then fails. */
@@ -158,7 +172,7 @@ export class Database {
   async query(sql: string, lane = 0): Promise<QueryResult> {
     const connection = this.#connections[lane % this.#connections.length] as DuckDBConnection;
     try {
-      const reader = await connection.runAndReadAll(sql);
+      const reader = this.#selectOnly ? await this.#runSelect(connection, sql) : await connection.runAndReadAll(sql);
       const names = reader.columnNames();
       const types = reader.columnTypes();
       const columns = names.map((name, i) => ({ name, type: String(types[i]) }));
@@ -166,6 +180,20 @@ export class Database {
       return { columns, rows };
     } catch (error) {
       throw new DatabaseError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Prepares one statement and runs it only if it is a SELECT (a prepared statement is one statement). */
+  async #runSelect(connection: DuckDBConnection, sql: string) {
+    const { StatementType } = await Database.load();
+    const prepared = await connection.prepare(sql);
+    try {
+      if (prepared.statementType !== StatementType.SELECT) {
+        throw new DatabaseError(`only a SELECT runs on this database, and this is ${StatementType[prepared.statementType] ?? "another statement"}`);
+      }
+      return await prepared.runAndReadAll();
+    } finally {
+      prepared.destroySync();
     }
   }
 
