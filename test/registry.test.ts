@@ -68,8 +68,6 @@ describe("adapters", () => {
     "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
     "csv-parse": ["src/project/csv.ts"],
     "sql-parser-cst": ["src/sql/parser.ts"],
-    // Bun's built-in SQL client (the `bun` module) is the PostgreSQL adapter's alone.
-    bun: ["src/engine/postgres.ts"],
     // A test-only dependency: test/support/dialect-parsers.ts validates emitted SQL with it.
     "@polyglot-sql/sdk": [],
   };
