@@ -18,6 +18,10 @@ export interface Benchmark {
   /** Runs before each timed run, untimed (tcr needs a fresh change each time). */
   beforeEach?(): void;
   runs?: number;
+  /** Another benchmark of the same run this one must stay within `factor` times of (median against median). */
+  within?: { of: string; factor: number };
+  /** The most memory (peak resident set) the timed process may use. */
+  memoryBudgetMiB?: number;
 }
 
 export interface Measurement {
@@ -26,16 +30,23 @@ export interface Measurement {
   runsMs: number[];
   medianMs: number;
   minMs: number;
+  /** The largest peak resident set of the timed runs, in MiB. */
+  maxRssMiB: number;
 }
 
 export function time(argv: string[], cwd: string, expectExit = 0): number {
+  return run(argv, cwd, expectExit).elapsedMs;
+}
+
+/** One timed run: wall time and the process's peak resident set. */
+function run(argv: string[], cwd: string, expectExit = 0): { elapsedMs: number; maxRssMiB: number } {
   const start = performance.now();
   const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
-  const elapsed = performance.now() - start;
+  const elapsedMs = performance.now() - start;
   if (result.exitCode !== expectExit) {
     throw new Error(`${argv.join(" ")} exited ${result.exitCode}, expected ${expectExit}:\n${result.stderr.toString().slice(0, 2000)}`);
   }
-  return elapsed;
+  return { elapsedMs, maxRssMiB: (result.resourceUsage?.maxRSS ?? 0) / 1024 / 1024 };
 }
 
 export async function measure(benchmark: Benchmark, workDir: string): Promise<Measurement> {
@@ -43,9 +54,12 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
   benchmark.beforeEach?.();
   time(argv, cwd, benchmark.expectExit); // warm the OS file cache; not counted
   const runsMs: number[] = [];
+  let maxRssMiB = 0;
   for (let i = 0; i < (benchmark.runs ?? 7); i++) {
     benchmark.beforeEach?.();
-    runsMs.push(time(argv, cwd, benchmark.expectExit));
+    const timed = run(argv, cwd, benchmark.expectExit);
+    runsMs.push(timed.elapsedMs);
+    maxRssMiB = Math.max(maxRssMiB, timed.maxRssMiB);
   }
   const sorted = [...runsMs].sort((a, b) => a - b);
   return {
@@ -54,5 +68,6 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
     runsMs,
     medianMs: sorted[Math.floor(sorted.length / 2)] as number,
     minMs: sorted[0] as number,
+    maxRssMiB: Math.round(maxRssMiB),
   };
 }

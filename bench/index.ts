@@ -9,11 +9,12 @@ import { join } from "node:path";
 import { measure, type Benchmark, type Measurement } from "./harness.ts";
 import { benchmarks as binary } from "./binary.bench.ts";
 import { benchmarks as check } from "./check.bench.ts";
+import { benchmarks as diff } from "./diff.bench.ts";
 import { benchmarks as gate } from "./gate.bench.ts";
 import { benchmarks as tcr } from "./tcr.bench.ts";
 import { benchmarks as unit } from "./unit.bench.ts";
 
-const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...binary];
+const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...diff, ...binary];
 
 const filter = process.argv[2];
 const selected = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));
@@ -27,6 +28,16 @@ try {
     console.log(
       `${result.name.padEnd(48)} median ${result.medianMs.toFixed(0).padStart(6)} ms  min ${result.minMs.toFixed(0).padStart(6)} ms  budget ${String(result.budgetMs).padStart(6)} ms  ${verdict}`,
     );
+    if (benchmark.memoryBudgetMiB !== undefined) {
+      const fits = result.maxRssMiB <= benchmark.memoryBudgetMiB ? "within budget" : "OVER BUDGET";
+      console.log(`${"".padEnd(48)} peak memory ${result.maxRssMiB} MiB, budget ${benchmark.memoryBudgetMiB} MiB  ${fits}`);
+    }
+    const against = benchmark.within && results.find((other) => other.name === benchmark.within?.of);
+    if (benchmark.within && against) {
+      const ratio = result.medianMs / against.medianMs;
+      const fits = ratio <= benchmark.within.factor ? "within budget" : "OVER BUDGET";
+      console.log(`${"".padEnd(48)} ${ratio.toFixed(2)}x ${against.name} (budget ${benchmark.within.factor}x)  ${fits}`);
+    }
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true });
