@@ -32,7 +32,11 @@ let sdk: Promise<Sdk> | undefined;
 
 /** Loads the transpiler (once). */
 export function loadTranspiler(): Promise<void> {
-  sdk ??= import("@polyglot-sql/sdk") as unknown as Promise<Sdk>;
+  if (!sdk) {
+    // Compiling WebAssembly holds no event-loop handle under Bun: without one, a CLI awaiting it just exits.
+    const keepAlive = setInterval(() => undefined, 60_000);
+    sdk = (import("@polyglot-sql/sdk") as unknown as Promise<Sdk>).finally(() => clearInterval(keepAlive));
+  }
   return sdk.then(() => undefined);
 }
 
