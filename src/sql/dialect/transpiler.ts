@@ -35,9 +35,21 @@ export function loadTranspiler(): Promise<void> {
   if (!sdk) {
     // Compiling WebAssembly holds no event-loop handle under Bun: without one, a CLI awaiting it just exits.
     const keepAlive = setInterval(() => undefined, 60_000);
-    sdk = (import("@polyglot-sql/sdk") as unknown as Promise<Sdk>).finally(() => clearInterval(keepAlive));
+    sdk = instantiate().finally(() => clearInterval(keepAlive));
   }
   return sdk.then(() => undefined);
+}
+
+/**
+ * The module's manual entry, given the WebAssembly's bytes: the file is
+ * imported as a file, so `bun build --compile` embeds it in the executable
+ * (the automatic entry fetches it beside the script, which a binary has not).
+ */
+async function instantiate(): Promise<Sdk> {
+  const [manual, wasm] = await Promise.all([import("@polyglot-sql/sdk/manual"), import("@polyglot-sql/sdk/polyglot_sql.wasm", { with: { type: "file" } })]);
+  const bytes = await Bun.file(wasm.default as unknown as string).arrayBuffer();
+  await manual.init({ wasmUrl: bytes as unknown as URL });
+  return manual as unknown as Sdk;
 }
 
 async function loaded(): Promise<Sdk> {
