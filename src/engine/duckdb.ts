@@ -53,9 +53,13 @@ export class Database {
   readonly #selectOnly: boolean;
   #next = 0;
 
-  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], selectOnly = false) {
+  /** SET statements every connection runs first (a warehouse dialect's time zone and division). */
+  readonly #settings: string[];
+
+  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], settings: string[], selectOnly = false) {
     this.#instance = instance;
     this.#connections = connections;
+    this.#settings = settings;
     this.#selectOnly = selectOnly;
   }
 
@@ -64,11 +68,13 @@ export class Database {
    * calling thread; the database itself is created on DuckDB's, so a caller
    * that awaits `Database.load()` first can do other work while it opens.
    */
-  static async open(): Promise<Database> {
+  static async open(options: { settings?: string[] } = {}): Promise<Database> {
     const { DuckDBInstance } = await Database.load();
     // No network at run time, no files: a unit test reads nothing but its fixtures.
     const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
-    return new Database(instance, [await instance.connect()]);
+    const database = new Database(instance, [], options.settings ?? []);
+    await database.widen(1);
+    return database;
   }
 
   /**
@@ -109,7 +115,7 @@ export class Database {
       instance.closeSync();
       throw new DatabaseError(error instanceof Error ? error.message : String(error));
     }
-    return new Database(instance, [connection], true);
+    return new Database(instance, [connection], [], true);
   }
 
   /**
@@ -120,7 +126,7 @@ export class Database {
   static async openFile(path: string): Promise<Database> {
     const { DuckDBInstance } = await Database.load();
     const instance = await DuckDBInstance.create(path, { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
-    return new Database(instance, [await instance.connect()]);
+    return new Database(instance, [await instance.connect()], []);
   }
 
   /** Stops the query running on every connection (a time limit hit); the query then fails. */
@@ -154,7 +160,11 @@ export class Database {
 
   /** Adds connections until `width` queries can run at once (worth it only for many queries). */
   async widen(width: number): Promise<void> {
-    while (this.#connections.length < width) this.#connections.push(await this.#instance.connect());
+    while (this.#connections.length < width) {
+      const connection = await this.#instance.connect();
+      for (const setting of this.#settings) await connection.run(setting);
+      this.#connections.push(connection);
+    }
   }
 
   /** The number of queries that can run at once. */

@@ -2,12 +2,12 @@
  * A real parser for each warehouse dialect slp emits SQL for, to prove the
  * emitted queries are valid there: sql-parser-cst (through slp's adapter)
  * for BigQuery and PostgreSQL, DuckDB itself for DuckDB, and the
- * `@polyglot-sql/sdk` validator for Snowflake, Databricks and Redshift
- * (the only module that imports it; a test-only dependency).
+ * transpiler adapter's validator (`@polyglot-sql/sdk`) for Snowflake,
+ * Databricks and Redshift.
  */
-import { validate } from "@polyglot-sql/sdk";
 import type { DialectName } from "../../src/data/dialect.ts";
 import { Database } from "../../src/engine/duckdb.ts";
+import { parseErrorsIn } from "../../src/sql/dialect/transpiler.ts";
 import { parseSql } from "../../src/sql/parser.ts";
 
 /** The parser's errors for `sql` in `dialect`, [] when it parses; `parser` names which parser judged it. */
@@ -33,8 +33,7 @@ export async function parseErrors(sql: string, dialect: DialectName): Promise<{ 
     case "snowflake":
     case "databricks":
     case "redshift": {
-      const result = validate(sql, dialect);
-      return { parser: `@polyglot-sql/sdk (${dialect})`, errors: result.errors.filter((error) => error.severity === "error").map((error) => error.message) };
+      return { parser: `@polyglot-sql/sdk (${dialect})`, errors: await parseErrorsIn(sql, dialect) };
     }
   }
 }
