@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dialect, DIALECTS } from "../src/data/dialect.ts";
 import { checkMetricExpression } from "../src/data/metrics.ts";
-import { downstreamOf, owedDiffs, refGraph, modelSqlFiles } from "../src/data/owed.ts";
+import { downstreamOf, owedDiffs, refGraph, modelSqlFiles } from "../src/project/graph.ts";
 import { parseWindow, windowPredicate } from "../src/data/window.ts";
 import { Database } from "../src/engine/duckdb.ts";
 import { diffFromRow } from "../src/project/diff-row.ts";
@@ -132,7 +132,7 @@ describe("which models owe a diff", () => {
     const owed = owedDiffs(project, graph, null, new Set());
     // fct_b is critical and downstream of fct_orders; fct_c is downstream but standard; fct_d is critical but downstream of nothing changed.
     expect(owed.models).toEqual(["fct_b", "fct_orders", "fct_revenue_daily"]);
-    expect(owed.reasons.get("fct_b")).toBe("critical, downstream of fct_orders");
+    expect(owed.reasons.get("fct_b")).toEqual({ kind: "downstream", of: ["fct_orders"] });
     expect(owedDiffs(project, graph, null, new Set(["fct_orders", "fct_revenue_daily"])).models).toEqual([]);
   });
 });

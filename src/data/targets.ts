@@ -10,7 +10,7 @@ import { isMapping } from "../core/values.ts";
 import type { Project } from "../project/project.ts";
 import { readText } from "../project/project.ts";
 import type { DiffTarget } from "./diff.ts";
-import { modelSqlFiles, owedDiffs, refGraph } from "./owed.ts";
+import { describeReason, modelSqlFiles, owedDiffs, refGraph } from "../project/graph.ts";
 
 export interface Targets {
   targets: DiffTarget[];
@@ -42,7 +42,7 @@ export async function stageTargets(project: Project, requested: readonly string[
   } else {
     const owed = owedDiffs(project, refGraph(project, sqlFiles), facts?.changed ?? null, facts?.inherited ?? new Set());
     names = owed.models;
-    reasons = owed.reasons;
+    reasons = new Map([...owed.reasons].map(([name, reason]) => [name, describeReason(reason)]));
   }
   const targets = names.map((name): DiffTarget => {
     const file = sqlFiles.get(name);

@@ -2,15 +2,15 @@
  * Which models owe a diff (framework Stage E): every model with a
  * pre-registration of this branch, and every critical model downstream of a
  * changed one, because critical models are built `state:modified+` and their
- * diff shows the change's full effect. The graph is read from each model's
- * `ref()` calls (the pattern T3 reads); until the project model carries its
- * DAG, this is the one function to switch over to it.
+ * diff shows the change's full effect. `slp diff` produces what this says
+ * is owed and `compare`'s C7 requires it. The graph is read from each
+ * model's `ref()` calls (the pattern T3 reads); until the project model
+ * carries its DAG, this is the one module to switch over to it.
  */
 import { isMapping } from "../core/values.ts";
-import type { Project } from "../project/project.ts";
-import { listFiles, stem, topDirectories } from "../project/paths.ts";
-import { readText } from "../project/project.ts";
-import { sqlInputs } from "../project/sql-inputs.ts";
+import { listFiles, stem, topDirectories } from "./paths.ts";
+import { readText, type Project } from "./project.ts";
+import { sqlInputs } from "./sql-inputs.ts";
 
 /** Each model's `.sql` under the top folders (the later path wins, as dbt would refuse two anyway). */
 export function modelSqlFiles(project: Project): Map<string, string> {
@@ -52,11 +52,18 @@ export function downstreamOf(parents: ReadonlyMap<string, ReadonlySet<string>>, 
   return found;
 }
 
+/** Why a model owes a diff. */
+export type OwedReason = { kind: "pre-registered" } | { kind: "downstream"; of: string[] };
+
 export interface OwedDiffs {
   /** Sorted model names. */
   models: string[];
-  /** Why each is owed: "pre-registered" or "critical, downstream of X". */
-  reasons: Map<string, string>;
+  reasons: Map<string, OwedReason>;
+}
+
+/** "pre-registered", or "critical, downstream of fct_orders". */
+export function describeReason(reason: OwedReason): string {
+  return reason.kind === "pre-registered" ? "pre-registered" : `critical, downstream of ${reason.of.join(", ")}`;
 }
 
 /**
@@ -71,17 +78,16 @@ export function owedDiffs(
   changed: ReadonlySet<string> | null,
   inherited: ReadonlySet<string>,
 ): OwedDiffs {
-  const reasons = new Map<string, string>();
+  const reasons = new Map<string, OwedReason>();
   const preRegistered = [...project.models.values()].filter((model) => isMapping(model.preRegistration) && !inherited.has(model.name));
-  for (const model of preRegistered) reasons.set(model.name, "pre-registered");
+  for (const model of preRegistered) reasons.set(model.name, { kind: "pre-registered" });
   const modified = changed ?? new Set(preRegistered.map((model) => model.name));
-  const downstream = downstreamOf(parents, modified);
-  for (const name of [...downstream].sort()) {
+  for (const name of [...downstreamOf(parents, modified)].sort()) {
     const model = project.models.get(name);
     const spec = model && isMapping(model.spec) ? model.spec : null;
     if (spec?.tier !== "critical" || reasons.has(name)) continue;
-    const from = [...modified].filter((source) => downstreamOf(parents, new Set([source])).has(name)).sort();
-    reasons.set(name, `critical, downstream of ${from.join(", ")}`);
+    const of = [...modified].filter((source) => downstreamOf(parents, new Set([source])).has(name)).sort();
+    reasons.set(name, { kind: "downstream", of });
   }
   return { models: [...reasons.keys()].sort(), reasons };
 }
