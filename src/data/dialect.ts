@@ -16,8 +16,8 @@ export interface Dialect {
   alias(name: string): string;
   /** True when `a` and `b` differ, NULL equal to NULL. */
   differs(a: string, b: string): string;
-  /** One value standing for a (possibly composite) key, for count(distinct ...); NULL when `when` is false. */
-  distinctKey(columns: readonly string[], when: string): string;
+  /** How many distinct (possibly composite) keys the rows where `when` holds have: a whole aggregate expression. */
+  countDistinct(columns: readonly string[], when: string): string;
   /** `AS NOT MATERIALIZED` where the warehouse has it (a CTE read twice is then scanned, not copied into memory). */
   cteKeyword: string;
 }
@@ -50,6 +50,9 @@ const isDistinct = (a: string, b: string) => `${a} is distinct from ${b}`;
 /** For a warehouse without IS DISTINCT FROM: NULL = NULL is NULL, so both-null is spelled out. */
 const notEqualOrBothNull = (a: string, b: string) => `not (${a} = ${b} or (${a} is null and ${b} is null))`;
 const whenValue = (when: string, value: string) => `case when ${when} then ${value} end`;
+/** count(distinct CASE ...): the portable form (NULL where `when` is false is not counted). */
+const distinctOfCase = (key: (columns: readonly string[]) => string) => (columns: readonly string[], when: string) =>
+  `count(distinct ${whenValue(when, columns.length === 1 ? (columns[0] as string) : key(columns))})`;
 
 function makeDialect(name: DialectName): Dialect {
   switch (name) {
@@ -60,7 +63,9 @@ function makeDialect(name: DialectName): Dialect {
         identifier: quoter(doubleQuoted),
         alias: quoter(doubleQuoted),
         differs: isDistinct,
-        distinctKey: (columns, when) => whenValue(when, columns.length === 1 ? (columns[0] as string) : `row(${columns.join(", ")})`),
+        // FILTER drops the other rows before they reach the distinct hash table (the CASE form feeds it every row).
+        countDistinct: (columns, when) =>
+          `count(distinct ${columns.length === 1 ? (columns[0] as string) : `row(${columns.join(", ")})`}) filter (where ${when})`,
         cteKeyword: "as not materialized",
       };
     case "bigquery":
@@ -69,8 +74,7 @@ function makeDialect(name: DialectName): Dialect {
         identifier: quoter(backQuoted),
         alias: quoter(backQuoted),
         differs: isDistinct,
-        distinctKey: (columns, when) =>
-          whenValue(when, columns.length === 1 ? (columns[0] as string) : `to_json_string(struct(${columns.join(", ")}))`),
+        countDistinct: distinctOfCase((columns) => `to_json_string(struct(${columns.join(", ")}))`),
         cteKeyword: "as",
       };
     case "snowflake":
@@ -80,7 +84,7 @@ function makeDialect(name: DialectName): Dialect {
         // Snowflake upper-cases an unquoted alias, and diff-from-row matches column names exactly.
         alias: doubleQuoted,
         differs: isDistinct,
-        distinctKey: (columns, when) => whenValue(when, columns.length === 1 ? (columns[0] as string) : `array_construct(${columns.join(", ")})`),
+        countDistinct: distinctOfCase((columns) => `array_construct(${columns.join(", ")})`),
         cteKeyword: "as",
       };
     case "databricks":
@@ -89,7 +93,7 @@ function makeDialect(name: DialectName): Dialect {
         identifier: quoter(backQuoted),
         alias: quoter(backQuoted),
         differs: isDistinct,
-        distinctKey: (columns, when) => whenValue(when, columns.length === 1 ? (columns[0] as string) : `to_json(struct(${columns.join(", ")}))`),
+        countDistinct: distinctOfCase((columns) => `to_json(struct(${columns.join(", ")}))`),
         cteKeyword: "as",
       };
     case "redshift":
@@ -99,13 +103,9 @@ function makeDialect(name: DialectName): Dialect {
         alias: quoter(doubleQuoted),
         differs: notEqualOrBothNull,
         // Redshift has no row values in count(distinct): the key's parts as text, each with its length, cannot run together.
-        distinctKey: (columns, when) =>
-          whenValue(
-            when,
-            columns.length === 1
-              ? (columns[0] as string)
-              : columns.map((column) => `len(cast(${column} as varchar)) || ':' || cast(${column} as varchar)`).join(" || '|' || "),
-          ),
+        countDistinct: distinctOfCase((columns) =>
+          columns.map((column) => `len(cast(${column} as varchar)) || ':' || cast(${column} as varchar)`).join(" || '|' || "),
+        ),
         cteKeyword: "as",
       };
   }

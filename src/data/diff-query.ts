@@ -89,7 +89,7 @@ export function diffQuery(input: DiffQueryInput): string {
     ctes.push(
       [
         `pr_keys ${d.cteKeyword} (`,
-        `  select count(distinct ${d.distinctKey(keys, `not (${keyNull})`)}) as distinct_keys from pr`,
+        `  select ${d.countDistinct(keys, `not (${keyNull})`)} as distinct_keys from pr`,
         ")",
       ].join("\n"),
     );
@@ -124,9 +124,9 @@ export function diffQuery(input: DiffQueryInput): string {
         `    count(r.slp__row) as pr_joined`,
         `    count(case when ${both} then 1 end) as matched`,
         `    count(case when ${absent("r")} then 1 end) as removed_rows`,
-        `    count(distinct ${d.distinctKey(input.key.map((column) => `p.${id(column)}`), `${absent("r")} and not (${keyNullOf("p")})`)}) as removed_keys`,
+        `    ${d.countDistinct(input.key.map((column) => `p.${id(column)}`), `${absent("r")} and not (${keyNullOf("p")})`)} as removed_keys`,
         `    count(case when ${absent("p")} then 1 end) as added_rows`,
-        `    count(distinct ${d.distinctKey(input.key.map((column) => `r.${id(column)}`), `${absent("p")} and not (${keyNullOf("r")})`)}) as added_keys`,
+        `    ${d.countDistinct(input.key.map((column) => `r.${id(column)}`), `${absent("p")} and not (${keyNullOf("r")})`)} as added_keys`,
         ...input.compared.map(
           (column, i) => `    count(case when ${both} and ${d.differs(value("p", column), value("r", column))} then 1 end) as c${i}`,
         ),

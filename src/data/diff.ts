@@ -293,7 +293,7 @@ async function refuseUndefinedKeys(
     const d = engine.dialect;
     const keys = key.map((column) => d.identifier(column));
     const exact = await engine.run(
-      `select count(*) - count(distinct ${d.distinctKey(keys, "true")}) as extra_rows from ${relationSql(relation, d)}${where ? ` where ${where}` : ""}`,
+      `select count(*) - ${d.countDistinct(keys, "true")} as extra_rows from ${relationSql(relation, d)}${where ? ` where ${where}` : ""}`,
       `duplicate keys of ${model} (${side === "prod" ? "production" : "the branch"})`,
     );
     const extra = Number((exact[0] as ResultRow).get("extra_rows"));

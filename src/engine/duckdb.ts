@@ -4,6 +4,7 @@
  * database (`slp check`) never pays for the native library.
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { availableParallelism } from "node:os";
 import { SlpError } from "../core/errors.ts";
 
 /** SQL DuckDB refused: the database's own message, first line first. */
@@ -90,7 +91,7 @@ export class Database {
     const instance = await DuckDBInstance.create(":memory:", {
       autoinstall_known_extensions: "false",
       autoload_known_extensions: "false",
-      threads: String(access.threads ?? 2),
+      threads: String(access.threads ?? availableParallelism()),
     });
     const connection = await instance.connect();
     const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
