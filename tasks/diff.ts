@@ -51,6 +51,10 @@ export default defineTask({
         data: { models: [], out: settings.out.shown, diffs: {} },
       };
     }
+    const { assertTemplatePerModel } = await import("../src/data/relation.ts");
+    const measuredNames = targets.map((target) => target.model.name);
+    assertTemplatePerModel(prod.text, measuredNames, "--prod");
+    assertTemplatePerModel(pr.text, measuredNames, "--pr");
     const diffSettings = { prod, pr, window: settings.window, metrics: resolved.config.config.metrics ?? {} };
 
     if (input.emitSql) {

@@ -232,6 +232,30 @@ describe("the Stage E engine", () => {
   });
 });
 
+describe("composite keys", () => {
+  test("rows match on every key column, and a duplicate pair is refused with its count", async () => {
+    using dir = copyToTemp(SALES);
+    const yml = join(dir.path, "models", "marts", "fct_sales.yml");
+    writeFileSync(yml, readFileSync(yml, "utf8").replace("primary_key: [sale_id]", "primary_key: [sale_id, status]"));
+    const ok = await runMain(["diff", "--format", "json"], dir.path);
+    expect(ok.stderr).toBe("");
+    const diff = (JSON.parse(ok.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    expect([diff.row_delta, diff.removed_pks, diff.altered_columns]).toEqual([1, 0, ["amount"]]);
+
+    // Sale 3 changes status: by (sale_id, status) that is one key removed and one added, not an altered column.
+    writeFileSync(join(dir.path, "data", "pr", "fct_sales.csv"), readFileSync(join(dir.path, "data", "pr", "fct_sales.csv"), "utf8").replace("3,30.0,refunded", "3,30.0,paid"));
+    const moved = await runMain(["diff", "--format", "json"], dir.path);
+    const movedDiff = (JSON.parse(moved.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    expect([movedDiff.row_delta, movedDiff.removed_pks, movedDiff.altered_columns]).toEqual([1, 1, ["amount"]]);
+
+    writeFileSync(join(dir.path, "data", "pr", "fct_sales.csv"), `${readFileSync(join(SALES, "data", "pr", "fct_sales.csv"), "utf8")}2,9.0,paid,2025-01-09\n`);
+    const twice = await runMain(["diff"], dir.path);
+    expect(twice.exitCode).toBe(2);
+    expect(twice.stderr).toContain("the primary key (sale_id, status) is not unique");
+    expect(twice.stderr).toContain("data/pr/fct_sales.csv has 1 row more than it has distinct keys");
+  });
+});
+
 describe("slp diff writes", () => {
   test("every diff or none: a model that cannot be measured leaves the folder as it was", async () => {
     using dir = copyToTemp(SALES);

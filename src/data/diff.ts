@@ -111,6 +111,18 @@ export async function measureModel(target: DiffTarget, settings: DiffSettings, e
     }
   }
 
+  if (prod !== null) {
+    for (const column of key) {
+      const [a, b] = [typeOf(prod, column), typeOf(pr, column)];
+      if (a !== b) {
+        throw new InputError(`${name}: the key column ${column} is ${a} in ${prodRelation.text} (production) and ${b} in ${prRelation.text} (the branch), so keys cannot be matched as they are`, {
+          file: target.model.file,
+          fix: "build the branch with the key's production type",
+        });
+      }
+    }
+  }
+
   let window: { predicate: string; column: string; start: string; end: string } | null = null;
   if (settings.window) {
     const column = windowColumn(target, settings.window);
