@@ -9,8 +9,7 @@ import { loadProject } from "../src/project/project.ts";
 import { resolveProjectOnDisk } from "../src/project/options.ts";
 import { StageOptions, writeDiffs } from "../src/data/output.ts";
 import { defineTask } from "../src/runner/define-task.ts";
-import type { DialectName } from "../src/data/dialect.ts";
-
+import { dialect, DIALECTS } from "../src/data/dialect.ts";
 
 export default defineTask({
   name: "diff",
@@ -22,21 +21,24 @@ export default defineTask({
     ...StageOptions,
     emitSql: Type.Optional(Type.Boolean({ description: "print each model's one aggregate query for your warehouse instead of running it" })),
     dialect: Type.Optional(
-      Type.Union(["duckdb", "postgres", "bigquery", "snowflake", "databricks", "redshift"].map((name) => Type.Literal(name)), {
+      Type.Union(DIALECTS.map((name) => Type.Literal(name)), {
         metavar: "DIALECT",
-        description: "the warehouse --emit-sql writes for: duckdb, postgres, bigquery, snowflake, databricks, redshift",
+        description: `the warehouse --emit-sql writes for: ${DIALECTS.join(", ")}`,
       }),
     ),
   }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
     const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
-    const [{ stageSettings, required, openEngine, relationsOf }, { stageTargets }, { measureModel, emittedQuery }, { dialect }] = await Promise.all([
-      import("../src/data/settings.ts"),
-      import("../src/data/targets.ts"),
-      import("../src/data/diff.ts"),
-      import("../src/data/dialect.ts"),
-    ]);
+    // The data modules load only here: no other task pays for them.
+    const [{ stageSettings, required, openEngine, relationsOf }, { stageTargets }, { measureModel, emittedQuery, specMetrics }, { assertTemplatePerModel }, { unusedMetricKeys }] =
+      await Promise.all([
+        import("../src/data/settings.ts"),
+        import("../src/data/targets.ts"),
+        import("../src/data/diff.ts"),
+        import("../src/data/relation.ts"),
+        import("../src/data/metrics.ts"),
+      ]);
     const settings = stageSettings(input, environment.cwd, resolved.dir, resolved.config);
     if (input.dialect !== undefined && !input.emitSql) throw new UsageError("argument --dialect: only with --emit-sql", "usage: slp diff --emit-sql --dialect DIALECT");
     const prod = required(settings.prod, "--prod", "'analytics.{model}'");
@@ -51,14 +53,19 @@ export default defineTask({
         data: { models: [], out: settings.out.shown, diffs: {} },
       };
     }
-    const { assertTemplatePerModel } = await import("../src/data/relation.ts");
     const measuredNames = targets.map((target) => target.model.name);
     assertTemplatePerModel(prod.text, measuredNames, "--prod");
     assertTemplatePerModel(pr.text, measuredNames, "--pr");
     const diffSettings = { prod, pr, window: settings.window, metrics: resolved.config.config.metrics ?? {} };
+    const notes = [
+      ...resolved.config.warnings,
+      ...unusedMetricKeys(diffSettings.metrics, new Map(targets.map((target) => [target.model.name, specMetrics(target.model)]))).map(
+        (key) => `slp.yml: metrics names ${key}, which is not a metric of that model's spec; it is not measured`,
+      ),
+    ];
 
     if (input.emitSql) {
-      const d = dialect((input.dialect ?? "duckdb") as DialectName);
+      const d = dialect(input.dialect ?? "duckdb");
       const blocks = targets.map((target) => {
         const sql = emittedQuery(target, diffSettings, d);
         const name = target.model.name;
@@ -73,7 +80,7 @@ export default defineTask({
         command: "diff",
         findings: [],
         text: blocks.join("\n"),
-        notes: resolved.config.warnings,
+        notes,
         data: { dialect: d.name, queries: Object.fromEntries(targets.map((target, i) => [target.model.name, blocks[i]])) },
       };
     }
@@ -95,7 +102,7 @@ export default defineTask({
       findings: [],
       lines,
       note: `${plural(measured.length, "model")} measured on ${settings.engine}, written to ${settings.out.shown}`,
-      notes: resolved.config.warnings,
+      notes,
       data: {
         out: settings.out.shown,
         models: measured.map(({ model }) => model),

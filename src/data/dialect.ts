@@ -115,10 +115,6 @@ export function dialect(name: DialectName): Dialect {
   return makeDialect(name);
 }
 
-export function isDialectName(name: string): name is DialectName {
-  return (DIALECTS as readonly string[]).includes(name);
-}
-
 /** A string literal every listed warehouse reads the same way (quotes doubled; BigQuery and Databricks also escape backslashes). */
 export function stringLiteral(text: string, name: DialectName): string {
   const escaped = name === "bigquery" || name === "databricks" ? text.replace(/\\/g, "\\\\").replace(/'/g, "\\'") : text.replace(/'/g, "''");

@@ -54,7 +54,7 @@ export function metricPlans(
   });
 }
 
-/** slp.yml `metrics:` keys naming a metric no spec of the diffed models has (a typo would silently measure nothing). */
+/** slp.yml `metrics:` keys naming a model it measures but a metric that model's spec lacks (a typo would silently measure nothing). */
 export function unusedMetricKeys(configured: Readonly<Record<string, string>>, specs: ReadonlyMap<string, readonly string[]>): string[] {
   return Object.keys(configured)
     .filter((key) => {

@@ -80,11 +80,6 @@ export function windowPredicate(window: Window, column: string, dialect: Dialect
   return `${column} >= ${start} and ${column} < ${stringLiteral(nextDay(window.end), dialect)}`;
 }
 
-/** The window as written, for messages and the diff's `window`. */
-export function describeWindow(window: Window, column: string): { column: string; start: string; end: string } {
-  return { column, start: window.start, end: window.end };
-}
-
 function normal(text: string): string {
   return text.replace("T", " ");
 }
