@@ -6,7 +6,7 @@
  * ledger; nothing partial written; and the real CLI for each command.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dialect, DIALECTS } from "../src/data/dialect.ts";
 import { checkMetricExpression } from "../src/data/metrics.ts";
@@ -195,6 +195,27 @@ describe("slp diff on a DuckDB database file", () => {
     const diffOf = (stdout: string) => (JSON.parse(stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
     expect(measured(diffOf(fromTables.stdout))).toEqual(measured(diffOf(fromFiles.stdout)));
     expect(JSON.parse(readFileSync(join(dir.path, "tables", "fct_sales.json"), "utf8")).row_delta).toBe(1);
+  });
+
+  test("Parquet files, one per model or a partitioned folder read through a glob, measure what the CSV files measure", async () => {
+    using dir = copyToTemp(SALES);
+    const db = await Database.openFile(join(dir.path, "convert.duckdb"));
+    for (const side of ["prod", "pr"]) {
+      const table = csvTable(join(dir.path, "data", side, "fct_sales.csv"), `${side}_sales`, SALES_TYPES);
+      await db.query(table);
+      await db.query(`copy ${side}_sales to '${join(dir.path, "data", side, "fct_sales.parquet")}' (format parquet)`);
+      mkdirSync(join(dir.path, "parts", side, "fct_sales"), { recursive: true });
+      await db.query(`copy (select * from ${side}_sales where sale_id <= 2) to '${join(dir.path, "parts", side, "fct_sales", "a.parquet")}' (format parquet)`);
+      await db.query(`copy (select * from ${side}_sales where sale_id > 2) to '${join(dir.path, "parts", side, "fct_sales", "b.parquet")}' (format parquet)`);
+    }
+    db.close();
+    const diffOf = (stdout: string) => (JSON.parse(stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    const csv = await runMain(["diff", "--format", "json", "--out", "csv"], dir.path);
+    const parquet = await runMain(["diff", "--format", "json", "--prod", "data/prod/{model}.parquet", "--pr", "data/pr/{model}.parquet", "--out", "pq"], dir.path);
+    const parts = await runMain(["diff", "--format", "json", "--prod", "parts/prod/{model}/*.parquet", "--pr", "parts/pr/{model}/*.parquet", "--out", "parts-out"], dir.path);
+    expect(parquet.stderr + parts.stderr).toBe("");
+    expect(measured(diffOf(parquet.stdout))).toEqual(measured(diffOf(csv.stdout)));
+    expect(measured(diffOf(parts.stdout))).toEqual(measured(diffOf(csv.stdout)));
   });
 
   test("a relation the database does not have is exit 2 naming the model, the relation and the fix", async () => {
