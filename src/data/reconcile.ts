@@ -33,6 +33,13 @@ export function reconciliationQuery(model: Model): string {
       fix: "a critical model's spec names its analyses/reconciliation_<model>.sql (slp check reports it)",
     });
   }
+  // The spec's own pattern (S2): a path the spec may name, so none leads outside the project.
+  if (!/^analyses\/reconciliation_[A-Za-z0-9_]+\.sql$/.test(path)) {
+    throw new InputError(`${model.name}: the spec's reconciliation_query ${JSON.stringify(path)} is not analyses/reconciliation_<name>.sql`, {
+      file: model.file,
+      fix: "name the query analyses/reconciliation_<model>.sql, as the spec schema asks",
+    });
+  }
   return path;
 }
 
