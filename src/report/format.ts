@@ -68,7 +68,7 @@ export function failedCases(report: Report): ReportCase[] {
 }
 
 /** A failed unit test read as a finding, so annotations and SARIF place it on the test's line. */
-export const UNIT_TEST_RULE = { code: "unit-test", name: "unit-test-failed" } as const;
+export const UNIT_TEST_RULE = { code: "UNIT", name: "unit-test-failed" } as const;
 
 export function caseFinding(testCase: ReportCase): Finding {
   const what = testCase.status === "fail" ? "failed" : "could not run";

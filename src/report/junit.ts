@@ -9,6 +9,7 @@ import type { SlpError } from "../core/errors.ts";
 import { EXIT } from "../core/exit-codes.ts";
 import type { Report, ReportCase } from "../core/report.ts";
 import { compareCodePoints } from "../core/text.ts";
+import { findRule } from "../rules/index.ts";
 import type { Finding } from "../schemas/finding.ts";
 import { exitCodeOf, shownFindings, summaryOf, warningLines, type Format, type RenderContext, type Rendered } from "./format.ts";
 
@@ -31,6 +32,7 @@ function ruleSuites(report: Report, context: RenderContext): Suite[] {
   const all = report.findings;
   const names = new Map<string, string>();
   for (const finding of all) names.set(finding.rule, finding.name);
+  for (const group of report.scope ?? []) for (const rule of group.rules) if (!names.has(rule)) names.set(rule, findRule(rule)?.name ?? "");
   const pairs = new Map<string, Set<string>>();
   const add = (rule: string, subject: string) => pairs.set(rule, (pairs.get(rule) ?? new Set()).add(subject));
   for (const group of report.scope ?? []) for (const rule of group.rules) for (const model of group.models) add(rule, model);
@@ -38,7 +40,7 @@ function ruleSuites(report: Report, context: RenderContext): Suite[] {
 
   const suites: Suite[] = [];
   for (const rule of [...pairs.keys()].sort(compareCodePoints)) {
-    const suiteName = names.has(rule) ? `${rule} ${names.get(rule)}` : rule;
+    const suiteName = names.get(rule) ? `${rule} ${names.get(rule)}` : rule;
     const cases: JunitCase[] = [];
     for (const subject of [...(pairs.get(rule) as Set<string>)].sort(compareCodePoints)) {
       const about = findings.filter((finding) => finding.rule === rule && subjectOf(finding) === subject);
