@@ -149,10 +149,10 @@ function numbersOf(declared: Mapping, diff: Mapping | null): ReviewNumber[] {
     const note = !diff ? "no diff" : measured !== null ? null : by === "delta_pct" && seen && raw === null ? "the production value is 0: no percentage exists" : "not measured";
     const dead =
       by === "delta_pct" && interval.min <= -100 && Number.isFinite(interval.max)
-        ? `a fall can never fail it: below -100 percent the metric has changed sign, so the lower end ${formatNumber(interval.min)} only fails on a sign flip`
+        ? `${name} can never fail on a fall: below -100 percent it would have changed sign, so the lower end ${formatNumber(interval.min)} fails only on a sign flip`
         : endsThatCannotFail(name, interval.min, interval.max);
     const band = number(name, "metric", by, interval.min, interval.max, measured, note, dead);
-    if (by === "delta_pct" && interval.min <= -100 && interval.max === Infinity) {
+    if (by === "delta_pct" && interval.min <= -100 && interval.min > -Infinity && interval.max === Infinity) {
       band.cannot_fail = `${name} may move from ${formatNumber(interval.min)} percent to infinity: no fall and no rise can fail it`;
       band.dead_end = null;
     }
