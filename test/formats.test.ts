@@ -59,6 +59,9 @@ beforeAll(() => {
   git(repo.path, ["checkout", "-q", "-b", "feature"]);
   writeFileSync(yml, weakened);
   commitAll(repo.path, "the uniqueness test only warns");
+  // An uncommitted step for tcr to judge (a comment: no other command reads it differently).
+  const sql = join(project, "models", "marts", "orders.sql");
+  writeFileSync(sql, `${readFileSync(sql, "utf8")}-- the next step\n`);
 });
 afterAll(() => repo[Symbol.dispose]());
 
@@ -69,6 +72,7 @@ const RUNS: Record<string, { argv: string[]; cwd: () => string; exitCode: number
   unit: { argv: ["unit", "--project-dir", "project"], cwd: () => FORMATS_DIR, exitCode: 1 },
   gate: { argv: ["gate", "--base", "main", "--project-dir", "warehouse"], cwd: () => repo.path, exitCode: 1 },
   ci: { argv: ["ci", "--base", "main", "--project-dir", "warehouse"], cwd: () => repo.path, exitCode: 1 },
+  tcr: { argv: ["tcr", "the next step", "--dry-run", "--project-dir", "warehouse"], cwd: () => repo.path, exitCode: 1 },
 };
 
 describe("golden files: every format of every task", () => {

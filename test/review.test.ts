@@ -179,23 +179,28 @@ describe("the page in headless Chromium", () => {
       const requests: string[] = [];
       tab.on("request", (request) => requests.push(request.url()));
       await tab.goto(`file://${page}`);
-      const structure = await tab.evaluate(() => ({
-        title: document.title,
-        models: [...document.querySelectorAll("section.model")].map((section) => ({
-          model: section.getAttribute("data-model"),
-          readings: [...section.querySelectorAll("section[data-reading]")].map((reading) => reading.getAttribute("data-reading")),
-          charts: [...section.querySelectorAll("figure.band-chart")].map((figure) => ({
+      // Runs in the page: its DOM is reached through globalThis (the tests compile without DOM types).
+      const structure = await tab.evaluate(() => {
+        const page = globalThis as any;
+        const document = page.document;
+        return {
+        title: document.title as string,
+        models: [...document.querySelectorAll("section.model")].map((section: any) => ({
+          model: section.getAttribute("data-model") as string,
+          readings: [...section.querySelectorAll("section[data-reading]")].map((reading: any) => reading.getAttribute("data-reading") as string),
+          charts: [...section.querySelectorAll("figure.band-chart")].map((figure: any) => ({
             number: figure.getAttribute("data-number"),
             inside: figure.getAttribute("data-inside"),
             band: figure.querySelectorAll("svg rect.band").length,
             marker: figure.querySelector("svg g.marker")?.getAttribute("data-value") ?? null,
           })),
-          edges: section.querySelectorAll("ol.edges > li").length,
+          edges: section.querySelectorAll("ol.edges > li").length as number,
         })),
-        scripts: document.querySelectorAll("script").length,
-        overflow: document.documentElement.scrollWidth > window.innerWidth,
-        text: document.body.innerText,
-      }));
+        scripts: document.querySelectorAll("script").length as number,
+        overflow: document.documentElement.scrollWidth > page.innerWidth,
+        text: document.body.innerText as string,
+        };
+      });
       expect(structure.title).toBe("slp review: 2 models");
       expect(structure.models.map((model) => [model.model, model.readings, model.edges])).toEqual([
         ["fct_orders", ["grain", "numbers", "edges"], 3],
@@ -224,7 +229,7 @@ describe("the page in headless Chromium", () => {
     const tab = await browser.newPage();
     await tab.goto(`file://${page}`);
     await tab.emulateMedia({ media: "print" });
-    expect(await tab.evaluate(() => getComputedStyle(document.querySelector("main")!).maxWidth)).toBe("none");
+    expect(await tab.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector("main")).maxWidth)).toBe("none");
     const pdf = await tab.pdf({ format: "A4" });
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     await tab.close();
