@@ -38,23 +38,30 @@ function ruleSuites(report: Report, context: RenderContext): Suite[] {
   for (const group of report.scope ?? []) for (const rule of group.rules) for (const model of group.models) add(rule, model);
   for (const finding of all) add(finding.rule, subjectOf(finding));
 
+  const about = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const key = `${finding.rule}\u0000${subjectOf(finding)}`;
+    const list = about.get(key);
+    if (list) list.push(finding);
+    else about.set(key, [finding]);
+  }
+  const describe = (finding: Finding) => `${finding.severity} ${finding.file}${finding.line ? `:${finding.line}` : ""}: ${finding.message}`;
   const suites: Suite[] = [];
   for (const rule of [...pairs.keys()].sort(compareCodePoints)) {
     const suiteName = names.get(rule) ? `${rule} ${names.get(rule)}` : rule;
     const cases: JunitCase[] = [];
     for (const subject of [...(pairs.get(rule) as Set<string>)].sort(compareCodePoints)) {
-      const about = findings.filter((finding) => finding.rule === rule && subjectOf(finding) === subject);
-      const blocks = about.filter((finding) => finding.severity === "BLOCK");
-      const describe = (finding: Finding) => `${finding.severity} ${finding.file}${finding.line ? `:${finding.line}` : ""}: ${finding.message}`;
+      const found = about.get(`${rule}\u0000${subject}`) ?? [];
+      const blocks = found.filter((finding) => finding.severity === "BLOCK");
       cases.push({
         suite: suiteName,
         name: subject,
-        file: about[0]?.file ?? "",
-        line: about[0]?.line ?? null,
+        file: found[0]?.file ?? "",
+        line: found[0]?.line ?? null,
         status: blocks.length > 0 ? "fail" : "pass",
         message: blocks.length > 0 ? (blocks[0] as Finding).message : "",
         details: blocks.map(describe).join("\n"),
-        output: about.filter((finding) => finding.severity === "INFO").map(describe).join("\n"),
+        output: found.filter((finding) => finding.severity === "INFO").map(describe).join("\n"),
       });
     }
     suites.push({ name: suiteName, cases });
@@ -65,7 +72,11 @@ function ruleSuites(report: Report, context: RenderContext): Suite[] {
 /** Unit tests, one suite per model, in model order. */
 function caseSuites(report: Report): Suite[] {
   const suites = new Map<string, ReportCase[]>();
-  for (const testCase of report.cases ?? []) suites.set(testCase.suite, [...(suites.get(testCase.suite) ?? []), testCase]);
+  for (const testCase of report.cases ?? []) {
+    const list = suites.get(testCase.suite);
+    if (list) list.push(testCase);
+    else suites.set(testCase.suite, [testCase]);
+  }
   return [...suites].sort(([a], [b]) => compareCodePoints(a, b)).map(([name, cases]) => ({ name, cases }));
 }
 
@@ -144,7 +155,10 @@ export function renderJunitError(command: string, error: SlpError): Rendered {
 }
 
 /** XML text: the five entities escaped, and the control characters XML 1.0 cannot hold dropped. */
+const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
+
 function escape(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

@@ -22,36 +22,34 @@ export function renderMarkdown(report: Report, context: RenderContext): Rendered
 export function markdownOf(report: Report, context: RenderContext, limit = COMMENT_LIMIT): string {
   const rest = `the whole report is \`slp ${report.command} --format json\``;
   if (report.markdown !== undefined) return fitToLimit(report.markdown, rest, limit);
-  const rows = [...shownFindings(report, context)].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "BLOCK" ? -1 : 1));
-  const full = documentOf(report, rows, rows.length, true);
+  const findings = [...shownFindings(report, context)].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "BLOCK" ? -1 : 1));
+  const rows = findings.map(tableRow);
+  const full = documentOf(report, findings, rows, rows.length, true);
   if (full.length <= limit) return full;
-  // Too long: the log goes first, then findings from the end (infos before blocks).
-  let low = 0;
-  let high = rows.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (documentOf(report, rows, middle, false).length <= limit) low = middle;
-    else high = middle - 1;
-  }
-  return fitToLimit(documentOf(report, rows, low, false), rest, limit);
+  // Too long: the log goes first, then findings from the end (infos before blocks), as many as fit.
+  const without = documentOf(report, findings, rows, 0, false).length;
+  let keep = 0;
+  let used = without;
+  // Room for the "N more findings not shown" line, which is at most this long.
+  const notice = 300;
+  while (keep < rows.length && used + (rows[keep] as string).length + 1 + notice <= limit) used += (rows[keep++] as string).length + 1;
+  return fitToLimit(documentOf(report, findings, rows, keep, false), rest, limit);
 }
 
-function documentOf(report: Report, rows: Finding[], keep: number, withLog: boolean): string {
+function tableRow(finding: Finding): string {
+  const where = finding.file === "" ? "" : `${finding.file}${finding.line ? `:${finding.line}` : ""}`;
+  return `| ${finding.severity === "BLOCK" ? "⛔ BLOCK" : "ℹ️ INFO"} | ${mdInline(`${finding.rule} ${finding.name}`)} | ${mdInline(where)} | ${mdInline(finding.model)} | ${mdInline(finding.message)} |`;
+}
+
+function documentOf(report: Report, findings: Finding[], rows: string[], keep: number, withLog: boolean): string {
   const exitCode = exitCodeOf(report);
   const verdict = verdictOf(exitCode);
   const parts = [`### ${MARK[verdict]} ${mdInline(summaryOf(report))}`];
   if (report.text !== undefined) parts.push(fence(report.text));
   if (rows.length > 0) {
-    const table = ["| | Rule | File | Model | Finding |", "| --- | --- | --- | --- | --- |"];
-    for (const finding of rows.slice(0, keep)) {
-      const where = finding.file === "" ? "" : `${finding.file}${finding.line ? `:${finding.line}` : ""}`;
-      table.push(
-        `| ${finding.severity === "BLOCK" ? "⛔ BLOCK" : "ℹ️ INFO"} | ${mdInline(`${finding.rule} ${finding.name}`)} | ${mdInline(where)} | ${mdInline(finding.model)} | ${mdInline(finding.message)} |`,
-      );
-    }
-    parts.push(table.join("\n"));
+    parts.push(["| | Rule | File | Model | Finding |", "| --- | --- | --- | --- | --- |", ...rows.slice(0, keep)].join("\n"));
     if (keep < rows.length) {
-      const left = rows.slice(keep);
+      const left = findings.slice(keep);
       const blocks = left.filter((finding) => finding.severity === "BLOCK").length;
       const kinds = [blocks ? counted(blocks, "block") : "", left.length - blocks ? counted(left.length - blocks, "info") : ""].filter(Boolean).join(" and ");
       parts.push(
