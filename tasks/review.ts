@@ -61,11 +61,11 @@ export default defineTask({
     assertOneDiffPerModel(diffs);
     const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base);
 
-    const compared =
-      paths.length === 0
-        ? null
-        : ((await run(compare, { diffs: paths, base: input.base, projectDir: input.projectDir, martsPath: input.martsPath })) as Report);
-    const unitReport = (await run(unit, { projectDir: input.projectDir })) as Report;
+    // The unit tests wait on DuckDB's start; compare runs meanwhile.
+    const [compared, unitReport] = await Promise.all([
+      paths.length === 0 ? null : (run(compare, { diffs: paths, base: input.base, projectDir: input.projectDir, martsPath: input.martsPath }) as Promise<Report>),
+      run(unit, { projectDir: input.projectDir }) as Promise<Report>,
+    ]);
     const tests = (unitReport.data as UnitData | undefined)?.tests ?? [];
 
     const data = buildReview({
