@@ -11,7 +11,7 @@ import { EXIT } from "./core/exit-codes.ts";
 import { isReport, type Report } from "./core/report.ts";
 import { pathLocator, summaryOf, type RenderContext, type Rendered } from "./report/format.ts";
 import { isFormatName, loadFormat } from "./report/renderers.ts";
-import { helpOf, parseArgs } from "./runner/args.ts";
+import { formatsOf, helpOf, parseArgs } from "./runner/args.ts";
 import type { Task, TaskEnvironment } from "./runner/define-task.ts";
 import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
@@ -82,7 +82,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     return rendered.exitCode;
   } catch (thrown) {
     const error = asSlpError(thrown);
-    return await fail(error, task?.name ?? name ?? "slp", rest, io, viaRun);
+    return await fail(error, task, name, rest, io, viaRun);
   }
 }
 
@@ -120,7 +120,8 @@ function deliver(rendered: Rendered, output: string | undefined, io: CliIO, summ
   }
 }
 
-async function fail(error: SlpError, command: string, args: readonly string[], io: CliIO, viaRun: boolean): Promise<number> {
+async function fail(error: SlpError, task: Task<any, any> | undefined, name: string | undefined, args: readonly string[], io: CliIO, viaRun: boolean): Promise<number> {
+  const command = task?.name ?? name ?? "slp";
   if (error instanceof UsageError) {
     const who = command === "slp" ? "slp" : viaRun ? `slp run ${command}` : `slp ${command}`;
     io.stderr(`${error.usage}\n${who}: error: ${error.message}\n`);
@@ -129,7 +130,7 @@ async function fail(error: SlpError, command: string, args: readonly string[], i
   }
   // A run that could not judge still answers in the format asked for, so a CI parser reads a failure, not nothing.
   const asked = requested(args);
-  if (asked.format === "text") return EXIT.cannotJudge;
+  if (asked.format === "text" || (task && !formatsOf(task).includes(asked.format))) return EXIT.cannotJudge;
   const format = await loadFormat(asked.format);
   try {
     deliver(format.renderError(command, error, renderContext(io, { projectDir: asked.projectDir }, false)), asked.output, io, null);

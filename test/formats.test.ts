@@ -286,10 +286,11 @@ describe("--quiet and --output", () => {
     expect(log.runs[0].invocations[0].executionSuccessful).toBe(false);
   });
 
-  test("informational tasks take text and json only", async () => {
+  test("informational tasks take text and json only, and a format refused writes no document in it", async () => {
     const result = await runMain(["rules", "--format", "sarif"], FORMATS_DIR);
     expect(result.exitCode).toBe(2);
     expect(result.stderr).toContain("argument --format: invalid choice: 'sarif' (choose from 'text', 'json')");
+    expect(result.stdout).toBe("");
   });
 });
 
