@@ -13,10 +13,11 @@ import explain from "./explain.ts";
 import gate from "./gate.ts";
 import gen from "./gen.ts";
 import reconcile from "./reconcile.ts";
+import review from "./review.ts";
 import rules from "./rules.ts";
 import stageE from "./stage-e.ts";
 import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
 import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diff, diffFromRow, explain, gate, gen, reconcile, rules, stageE, tasks, tcr, unit];
+export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diff, diffFromRow, explain, gate, gen, reconcile, review, rules, stageE, tasks, tcr, unit];
