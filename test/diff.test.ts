@@ -277,6 +277,23 @@ describe("composite keys", () => {
   });
 });
 
+describe("limits", () => {
+  // A key repeated 100,000 times on each side joins into 10^10 rows: no machine finishes that in a second.
+  test("a query that outlives diff.timeout_seconds is stopped: exit 2 naming the limit", async () => {
+    using dir = copyToTemp(SALES);
+    const rows = Array.from({ length: 100_000 }, (_, i) => `1,${i}.0,paid,2025-01-02`).join("\n");
+    writeTree(dir.path, {
+      "data/prod/fct_sales.csv": `sale_id,amount,status,sold_on\n${rows}\n`,
+      "data/pr/fct_sales.csv": `sale_id,amount,status,sold_on\n${rows}\n`,
+      "slp.yml": `${readFileSync(join(dir.path, "slp.yml"), "utf8")}  timeout_seconds: 1\n`,
+    });
+    const run = await runMain(["diff"], dir.path);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("the query ran longer than 1 s (diff.timeout_seconds in slp.yml)");
+    expect(existsSync(join(dir.path, "diff", "fct_sales.json"))).toBe(false);
+  }, 60_000);
+});
+
 describe("slp diff writes", () => {
   test("every diff or none: a model that cannot be measured leaves the folder as it was", async () => {
     using dir = copyToTemp(SALES);
