@@ -292,6 +292,19 @@ describe("limits", () => {
     expect(run.stderr).toContain("the query ran longer than 1 s (diff.timeout_seconds in slp.yml)");
     expect(existsSync(join(dir.path, "diff", "fct_sales.json"))).toBe(false);
   }, 60_000);
+
+  test("a query that needs more than diff.memory_limit is exit 2 naming the limit", async () => {
+    using dir = copyToTemp(SALES);
+    const rows = Array.from({ length: 200_000 }, (_, i) => `${i},${i}.5,status_${i % 997}_${"x".repeat(40)},2025-01-02`).join("\n");
+    writeTree(dir.path, {
+      "data/prod/fct_sales.csv": `sale_id,amount,status,sold_on\n${rows}\n`,
+      "data/pr/fct_sales.csv": `sale_id,amount,status,sold_on\n${rows}\n`,
+      "slp.yml": `${readFileSync(join(dir.path, "slp.yml"), "utf8")}  memory_limit: 1MB\n`,
+    });
+    const run = await runMain(["diff"], dir.path);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("needed more memory than 1MB (diff.memory_limit in slp.yml)");
+  }, 60_000);
 });
 
 describe("slp diff writes", () => {

@@ -96,10 +96,13 @@ export class DuckDbEngine extends LoggedEngine {
   readonly #db: Database;
   readonly #timeoutMs: number;
 
-  constructor(db: Database, ledger: QueryLedger, timeoutSeconds: number) {
+  readonly #memoryLimit: string;
+
+  constructor(db: Database, ledger: QueryLedger, timeoutSeconds: number, memoryLimit: string) {
     super(ledger);
     this.#db = db;
     this.#timeoutMs = timeoutSeconds * 1000;
+    this.#memoryLimit = memoryLimit;
   }
 
   protected async execute(sql: string): Promise<ResultRow[]> {
@@ -113,6 +116,9 @@ export class DuckDbEngine extends LoggedEngine {
       return result.rows.map((row) => new Map(result.columns.map((column, i) => [column.name, row[i] ?? null])));
     } catch (error) {
       if (timedOut) throw new Error(`the query ran longer than ${this.#timeoutMs / 1000} s (diff.timeout_seconds in slp.yml)`);
+      if (/Out of Memory Error/.test((error as Error).message)) {
+        throw new Error(`the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`);
+      }
       throw error;
     } finally {
       clearTimeout(timer);

@@ -110,7 +110,7 @@ export async function openEngine(settings: StageSettings, relations: readonly Re
   });
   const { Database } = await import("../engine/duckdb.ts");
   const db = await Database.openForData({ files, directories, databases, memoryLimit: settings.memoryLimit });
-  return new DuckDbEngine(db, ledger, settings.timeoutSeconds);
+  return new DuckDbEngine(db, ledger, settings.timeoutSeconds, settings.memoryLimit);
 }
 
 async function openPostgres(settings: StageSettings, ledger: QueryLedger, env: Record<string, string | undefined>): Promise<DataEngine> {
