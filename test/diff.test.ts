@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { dialect, DIALECTS } from "../src/data/dialect.ts";
 import { checkMetricExpression } from "../src/data/metrics.ts";
-import { downstreamOf, owedDiffs, refGraph, modelSqlFiles } from "../src/project/graph.ts";
+import { downstreamOf, owedDiffs, refGraph, modelSqlFiles } from "../src/project/owed-diffs.ts";
 import { parseWindow, windowPredicate } from "../src/data/window.ts";
 import { Database } from "../src/engine/duckdb.ts";
 import { diffFromRow } from "../src/project/diff-row.ts";

@@ -10,7 +10,7 @@ import { isMapping } from "../core/values.ts";
 import type { Project } from "../project/project.ts";
 import { readText } from "../project/project.ts";
 import type { DiffTarget } from "./diff.ts";
-import { describeReason, modelSqlFiles, owedDiffs, refGraph } from "../project/graph.ts";
+import { describeReason, modelSqlFiles, owedDiffs, refGraph } from "../project/owed-diffs.ts";
 
 export interface Targets {
   targets: DiffTarget[];

@@ -9,7 +9,7 @@ import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import type { DiffFile } from "../../project/diff-files.ts";
 import type { Model, Project } from "../../project/project.ts";
-import { modelSqlFiles, owedDiffs, refGraph, type OwedDiffs } from "../../project/graph.ts";
+import { modelSqlFiles, owedDiffs, refGraph, type OwedDiffs } from "../../project/owed-diffs.ts";
 import type { StaleSet } from "../../project/stale.ts";
 import type { Diff } from "../../schemas/diff.ts";
 import type { PreRegistration } from "../../schemas/pre-registration.ts";
