@@ -17,7 +17,7 @@ import { parseCsv } from "../project/csv.ts";
 import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
 import { castLiteral, fixtureSql, inferType, quoteIdentifier, type FixtureColumn, type FixtureRow } from "../sql/fixtures.ts";
 import { printable, TemplateFailure } from "../sql/jinja.ts";
-import { Database, DatabaseError, type Column } from "./duckdb.ts";
+import { Database, DatabaseError, QueryTimeout, type Column } from "./duckdb.ts";
 
 export type Verdict = "pass" | "fail" | "error";
 
@@ -79,6 +79,62 @@ export class NothingSelected extends SlpError {
 }
 
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
+  const suite = await prepareUnitTests(options);
+  const { tests, database } = suite;
+  // A second connection pays off once there are enough tests to keep two busy.
+  const runnable = tests.filter((test) => test.modelSql !== null).length;
+  if (runnable >= 4) await database.widen(2);
+  const results: UnitResult[] = new Array(tests.length);
+  try {
+    let next = 0;
+    const worker = async (lane: number) => {
+      for (;;) {
+        const index = next++;
+        if (index >= tests.length) return;
+        results[index] = await suite.execute(tests[index] as PreparedTest, { lane });
+      }
+    };
+    await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
+  } finally {
+    if (options.closeDatabase !== false) database.close();
+  }
+  return { results: suite.finish(results), disabled: suite.disabled, notes: suite.notes };
+}
+
+/** One test, prepared: everything that needs no database is done (rendered, fixtures typed). */
+export interface PreparedTest {
+  /** The verdict so far: an `error` when the test could not be prepared. */
+  readonly result: UnitResult;
+  /** The model's SQL as this test runs it (rendered, or dbt's compiled code); null when preparing failed. */
+  readonly modelSql: string | null;
+}
+
+export interface ExecuteOptions {
+  /** Runs the test against this SQL instead of the model's own (a mutant); the fixtures and expected rows stay. */
+  modelSql?: string;
+  /** The connection to run on (see Database.widen). */
+  lane?: number;
+  /** Interrupts the test's queries after this long; the result is then an error whose `timedOut` is true. */
+  timeoutMs?: number;
+}
+
+/**
+ * The seam `slp mutate` runs on: every selected test prepared once, then run
+ * as often as asked, each time with the model's SQL as given. Fixtures are
+ * built into tables at a test's first run with replaced SQL, so the mutants of
+ * one model share them.
+ */
+export interface PreparedTests {
+  tests: PreparedTest[];
+  disabled: DisabledTest[];
+  notes: string[];
+  database: Database;
+  execute(test: PreparedTest, options?: ExecuteOptions): Promise<UnitResult & { timedOut?: boolean }>;
+  /** Adds each result's line in its yml (once, after the run). */
+  finish(results: UnitResult[]): UnitResult[];
+}
+
+export async function prepareUnitTests(options: UnitRunOptions): Promise<PreparedTests> {
   const { project } = options;
   // DuckDB creates the database on its own thread while this one reads and renders.
   const opening = options.database ?? Database.load().then(() => Database.open());
@@ -97,28 +153,61 @@ export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const manifest = options.useManifest ? readManifest(project) : null;
   const notes: string[] = [];
   if (manifest?.stale) notes.push("target/manifest.json is older than the project's sources; slp rendered every model itself");
-  const prepared = selected.map((test) => prepare(test, project, renderer, manifest));
+  const plans = new Map<PreparedTest, Plan>();
+  const tests = selected.map((test) => {
+    const { result, plan } = prepare(test, project, renderer, manifest);
+    const prepared: PreparedTest = { result, modelSql: plan?.modelSql ?? null };
+    if (plan) plans.set(prepared, plan);
+    return prepared;
+  });
   const database = await opening;
-  // A second connection pays off once there are enough tests to keep two busy.
-  const runnable = prepared.filter((item) => item.plan !== null).length;
-  if (runnable >= 4) await database.widen(2);
-  const results: UnitResult[] = new Array(prepared.length);
-  try {
-    let next = 0;
-    const worker = async (lane: number) => {
-      for (;;) {
-        const index = next++;
-        if (index >= prepared.length) return;
-        const item = prepared[index]!;
-        results[index] = item.plan ? await execute(item.plan, item.result, database, lane) : item.result;
+  let tables = 0;
+  const shared = new Map<Plan, Promise<Plan>>();
+  /** The plan with its fixtures built into tables once: every later run reads them instead of re-reading VALUES. */
+  const sharedPlan = (plan: Plan): Promise<Plan> => {
+    let built = shared.get(plan);
+    if (!built) {
+      built = (async () => {
+        const fixtures: Fixture[] = [];
+        for (const fixture of plan.fixtures) {
+          const table = quoteIdentifier(`__slp_fixture_${tables++}`);
+          await database.query(`create table ${table} as ${fixture.sql}`);
+          fixtures.push({ ...fixture, sql: `select * from ${table}` });
+        }
+        return { ...plan, fixtures };
+      })();
+      shared.set(plan, built);
+    }
+    return built;
+  };
+  return {
+    tests,
+    disabled: set.disabled,
+    notes,
+    database,
+    async execute(test, executeOptions = {}) {
+      const plan = plans.get(test);
+      if (!plan) return test.result;
+      const lane = executeOptions.lane ?? 0;
+      if (executeOptions.modelSql === undefined) return execute(plan, test.result, database, lane, executeOptions.timeoutMs);
+      let base: Plan;
+      try {
+        base = await sharedPlan(plan);
+      } catch {
+        base = plan; // a fixture DuckDB cannot build as a table still runs inline, as the unmutated test did
       }
-    };
-    await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
-  } finally {
-    if (options.closeDatabase !== false) database.close();
-  }
-  addLines(project, results);
-  return { results, disabled: set.disabled, notes };
+      return execute({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, database, lane, executeOptions.timeoutMs);
+    },
+    finish(results) {
+      addLines(project, results);
+      return results;
+    },
+  };
+}
+
+/** The SQL of a model as a subquery: no trailing semicolon or whitespace. */
+function trimStatement(sql: string): string {
+  return sql.replace(/[\s;]+$/, "");
 }
 
 // --- preparing a test: everything that needs no database ---
@@ -241,7 +330,7 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
     }
   }
   result.fixtures = fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns }));
-  return { result, plan: { project, test, modelSql: modelSql.replace(/[\s;]+$/, ""), fixtures } };
+  return { result, plan: { project, test, modelSql: trimStatement(modelSql), fixtures } };
 }
 
 type Target = { key: string; relation: string; node: RefNode | null; source: { source: string; table: string; columns: DeclaredColumn[] } | null; isThis: boolean };
@@ -426,7 +515,7 @@ function csvRows(text: string, label: string, file: string): FixtureRow[] {
 
 // --- running a prepared test ---
 
-async function execute(plan: Plan, result: UnitResult, database: Database, lane: number): Promise<UnitResult> {
+async function execute(plan: Plan, result: UnitResult, database: Database, lane: number, timeoutMs?: number): Promise<UnitResult & { timedOut?: boolean }> {
   const { test } = plan;
   const ctes = plan.fixtures.map((fixture) => `${fixture.relation} as (\n${fixture.sql}\n)`);
   const withClause = (extra: string[]) => {
@@ -436,8 +525,9 @@ async function execute(plan: Plan, result: UnitResult, database: Database, lane:
   const modelQuery = `select * from (\n${plan.modelSql}\n) as __slp_model`;
   let output: Column[];
   try {
-    output = await database.describe(`${withClause([])}${modelQuery}`, lane);
+    output = await database.describe(`${withClause([])}${modelQuery}`, lane, timeoutMs);
   } catch (error) {
+    if (error instanceof QueryTimeout) return timedOut(result, error, test.node?.file ?? test.file, plan.modelSql);
     return { ...result, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, test.node?.file ?? test.file, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
   }
   let expected: { columns: Column[]; sql: string };
@@ -460,8 +550,9 @@ select 'actual' as __slp_side, ${shown} from __slp_extra
 order by 1 desc${order ? `, ${order}` : ""}`;
   let rows: (string | null)[][];
   try {
-    rows = (await database.query(sql, lane)).rows;
+    rows = (await database.query(sql, lane, timeoutMs)).rows;
   } catch (error) {
+    if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);
     return {
       ...result,
       error: databaseError(error, `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types`, test.file, "check that each given and expected value can be cast to its column's type"),
@@ -518,6 +609,10 @@ function expectedSql(test: UnitTestDefinition, output: Column[], plan: Plan): { 
 }
 
 // --- errors ---
+
+function timedOut(result: UnitResult, error: QueryTimeout, file: string, sql: string): UnitResult & { timedOut: true } {
+  return { ...result, timedOut: true, error: { message: error.message, file, line: null, fix: "a query this slow on a few fixture rows does not end; look for a join or recursion without a bound" }, renderedSql: sql };
+}
 
 function problemError(problem: Problem, file: string): TestError {
   return { message: problem.message, file: problem.file ?? file, line: null, fix: problem.fix };
