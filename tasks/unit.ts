@@ -22,7 +22,7 @@ export default defineTask({
     noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
   }),
   async run({ input, environment }): Promise<Report> {
-    const cliVars = parseVars(input.vars);
+    const cliVars = parseVarsOption(input.vars);
     // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
     // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
     // while this thread loads the rest and reads the project.
@@ -55,7 +55,8 @@ export default defineTask({
   },
 });
 
-function parseVars(text: string | undefined): Mapping {
+/** --vars as a mapping (mutate takes the same option). */
+export function parseVarsOption(text: string | undefined): Mapping {
   if (text === undefined) return {};
   const value = parseYaml(text, { file: "--vars" });
   if (value === null) return {};

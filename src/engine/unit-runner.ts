@@ -118,6 +118,14 @@ export interface ExecuteOptions {
   timeoutMs?: number;
 }
 
+/** A test's result, and why it errored when the model's SQL itself could not run. */
+export type ExecutedTest = UnitResult & {
+  /** DuckDB refused the model's SQL before any row was compared (a syntax or binder error). */
+  refused?: boolean;
+  /** A query ran past ExecuteOptions.timeoutMs and was interrupted. */
+  timedOut?: boolean;
+};
+
 /**
  * The seam `slp mutate` runs on: every selected test prepared once, then run
  * as often as asked, each time with the model's SQL as given. Fixtures are
@@ -129,7 +137,7 @@ export interface PreparedTests {
   disabled: DisabledTest[];
   notes: string[];
   database: Database;
-  execute(test: PreparedTest, options?: ExecuteOptions): Promise<UnitResult & { timedOut?: boolean }>;
+  execute(test: PreparedTest, options?: ExecuteOptions): Promise<ExecutedTest>;
   /** Adds each result's line in its yml (once, after the run). */
   finish(results: UnitResult[]): UnitResult[];
 }
@@ -515,7 +523,7 @@ function csvRows(text: string, label: string, file: string): FixtureRow[] {
 
 // --- running a prepared test ---
 
-async function execute(plan: Plan, result: UnitResult, database: Database, lane: number, timeoutMs?: number): Promise<UnitResult & { timedOut?: boolean }> {
+async function execute(plan: Plan, result: UnitResult, database: Database, lane: number, timeoutMs?: number): Promise<ExecutedTest> {
   const { test } = plan;
   const ctes = plan.fixtures.map((fixture) => `${fixture.relation} as (\n${fixture.sql}\n)`);
   const withClause = (extra: string[]) => {
@@ -528,7 +536,7 @@ async function execute(plan: Plan, result: UnitResult, database: Database, lane:
     output = await database.describe(`${withClause([])}${modelQuery}`, lane, timeoutMs);
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, test.node?.file ?? test.file, plan.modelSql);
-    return { ...result, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, test.node?.file ?? test.file, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
+    return { ...result, refused: true, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, test.node?.file ?? test.file, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
   }
   let expected: { columns: Column[]; sql: string };
   try {
