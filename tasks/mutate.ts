@@ -108,7 +108,7 @@ export default defineTask({
       notes,
     });
     if (run.models.length > 0) {
-      const out = join(dir, input.out);
+      const out = resolve(dir, input.out);
       mkdirSync(out, { recursive: true });
       for (const artifact of artifacts) writeFileSync(join(out, `${artifact.model}.json`), prettyJson(artifact));
       const low = Math.min(100, ...Object.values(settings.min_score ?? {}));

@@ -45,7 +45,7 @@ export function scanSites(sql: string): ScannedSite[] {
     add(code, match.index, match.index + match[0].length, replacement);
   }
   for (const match of masked.matchAll(/\bwhere\b/gi)) {
-    for (const [start, end] of wherePredicates(masked, match.index + match[0].length)) add("where", start, end, "true");
+    for (const [start, end] of wherePredicates(masked, noComments, match.index + match[0].length)) add("where", start, end, "true");
   }
   for (const match of masked.matchAll(/\b(sum|min|max|avg)(\s*)\(/gi)) {
     add("agg", match.index, match.index + (match[1] as string).length, (match[1] as string).toLowerCase() === "max" ? "min" : "max");
@@ -69,13 +69,14 @@ export function scanSites(sql: string): ScannedSite[] {
 }
 
 /** The predicates of a WHERE clause starting at `from`: cut at depth-0 and/or, ending at a clause keyword, `;` or a closing parenthesis. */
-function wherePredicates(masked: string, from: number): [number, number][] {
+function wherePredicates(masked: string, noComments: string, from: number): [number, number][] {
   const pieces: [number, number][] = [];
   let depth = 0;
   let start = from;
   let at = from;
   const push = (end: number) => {
-    const text = masked.slice(start, end);
+    // Trimmed on the copy with strings kept, so `status = 'paid'` keeps its string.
+    const text = noComments.slice(start, end);
     const lead = text.length - text.trimStart().length;
     const trail = text.length - text.trimEnd().length;
     if (text.trim() !== "") pieces.push([start + lead, end - trail]);

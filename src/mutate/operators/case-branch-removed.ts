@@ -28,19 +28,14 @@ export default defineOperator<Site & { replacement: string }>({
       } else {
         for (const clause of whens) {
           const range = rangeOf(clause);
-          if (range) sites.push({ ...trailingSpace(tree.sql, range), replacement: "" });
+          if (range) sites.push({ start: range[0], end: range[1], replacement: "" });
         }
       }
       const elseRange = rangeOf(otherwise);
-      if (elseRange && whens.length > 0) sites.push({ ...trailingSpace(tree.sql, elseRange), replacement: "" });
+      if (elseRange && whens.length > 0) sites.push({ start: elseRange[0], end: elseRange[1], replacement: "" });
     }
     return sites;
   },
   mutate: (site) => site.replacement,
 });
 
-/** A branch with the whitespace after it, so removing it leaves the CASE tidy. */
-function trailingSpace(sql: string, [start, end]: [number, number]): Site {
-  const space = /^[ \t]*\n?[ \t]*/.exec(sql.slice(end))?.[0] ?? "";
-  return { start, end: end + space.length };
-}

@@ -1,5 +1,6 @@
 /** `distinct`: `select distinct` becomes `select`. */
-import { defineOperator, keywordNames, rangeOf, type Site } from "../define-operator.ts";
+import { isNode } from "../../sql/parser.ts";
+import { defineOperator, rangeOf, type Site } from "../define-operator.ts";
 
 export default defineOperator<Site & { select: string }>({
   code: "distinct",
@@ -17,11 +18,11 @@ export default defineOperator<Site & { select: string }>({
     const sites: (Site & { select: string })[] = [];
     for (const { node } of tree.find("select_clause")) {
       const modifiers = Array.isArray(node.modifiers) ? node.modifiers : [];
-      const distinct = modifiers.find((modifier) => keywordNames(modifier)[0] === "DISTINCT");
+      // `distinct on (...)` keeps one row per key, a different defect: only the plain keyword is a site.
+      const distinct = modifiers.find((modifier) => isNode(modifier) && modifier.type === "select_distinct");
       const select = rangeOf(node.selectKw);
       const end = rangeOf(distinct);
-      // `distinct on (...)` keeps one row per key, a different defect: only the plain keyword is a site.
-      if (select && end && keywordNames(distinct).length === 1) sites.push({ start: select[0], end: end[1], select: tree.text(node.selectKw) });
+      if (select && end) sites.push({ start: select[0], end: end[1], select: tree.text(node.selectKw) });
     }
     return sites;
   },

@@ -14,7 +14,7 @@ export default defineOperator<Site & { replacement: string }>({
   },
   examples: {
     fires: ["select customer_id, sum(amount) from t group by customer_id, order_day"],
-    silent: ["select day, sum(amount) from t group by day", "select a, b, count(*) from t group by all"],
+    silent: ["select day, sum(amount) from t group by day", "select count(*) from t"],
   },
   sites(tree) {
     const sites: (Site & { replacement: string })[] = [];
