@@ -105,6 +105,7 @@ export default defineTask({
       minScore: settings.min_score ?? {},
       knownEdges,
       selectedBy,
+      byChange: select.length === 0,
       notes,
     });
     if (run.models.length > 0) {

@@ -26,8 +26,10 @@ export interface ReportContext {
   minScore: Record<string, number>;
   /** Model -> the spec's known_edges. */
   knownEdges: Map<string, string[]>;
-  /** How the models were chosen, for the note: "changed against main", or "--select". */
+  /** How the models were chosen, for the note: "models changed since main", or "selected with --select". */
   selectedBy: string;
+  /** True when the models were chosen by change against the base (not --select). */
+  byChange: boolean;
   notes: string[];
 }
 
@@ -45,8 +47,9 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
 
   for (const model of run.untested) {
     const file = context.files.get(model) ?? "";
-    if (context.marts.has(model)) finding("BLOCK", file, model, null, "the sql changed and the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)");
-    else finding("INFO", file, model, null, "the sql changed and the model has no unit test, so no mutant of it was run (the marts it feeds mock it in their unit tests)");
+    const changed = context.byChange ? "the sql changed and " : "";
+    if (context.marts.has(model)) finding("BLOCK", file, model, null, `${changed}the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)`);
+    else finding("INFO", file, model, null, `${changed}the model has no unit test, so no mutant of it was run (the marts it feeds mock it in their unit tests)`);
   }
   for (const model of run.models) {
     const counts = { killed: 0, survived: 0, equivalent: 0, rejected: 0, timeout: 0, not_run: 0 };
