@@ -171,6 +171,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
   const database = await opening;
   let tables = 0;
   const shared = new Map<Plan, Promise<Plan>>();
+  const described: DescribeCache = new Map();
   /** The plan with its fixtures built into tables once: every later run reads them instead of re-reading VALUES. */
   const sharedPlan = (plan: Plan): Promise<Plan> => {
     let built = shared.get(plan);
@@ -204,7 +205,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       } catch {
         base = plan; // a fixture DuckDB cannot build as a table still runs inline, as the unmutated test did
       }
-      return execute({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, database, lane, executeOptions.timeoutMs);
+      return execute({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, database, lane, executeOptions.timeoutMs, described);
     },
     finish(results) {
       addLines(project, results);
@@ -523,7 +524,19 @@ function csvRows(text: string, label: string, file: string): FixtureRow[] {
 
 // --- running a prepared test ---
 
-async function execute(plan: Plan, result: UnitResult, database: Database, lane: number, timeoutMs?: number): Promise<ExecutedTest> {
+/**
+ * The model's output columns depend only on its SQL and its inputs' column
+ * types, so tests whose fixtures are typed alike share one DESCRIBE of each
+ * mutant (a `format: sql` fixture, whose types are its SELECT's, never does).
+ */
+type DescribeCache = Map<string, Promise<Column[]>>;
+
+function describeKey(plan: Plan): string | null {
+  if (plan.fixtures.some((fixture) => fixture.columns.length === 0)) return null;
+  return JSON.stringify([plan.modelSql, plan.fixtures.map((fixture) => [fixture.relation, fixture.columns.map((column) => [column.name, column.type])])]);
+}
+
+async function execute(plan: Plan, result: UnitResult, database: Database, lane: number, timeoutMs?: number, described?: DescribeCache): Promise<ExecutedTest> {
   const { test } = plan;
   const ctes = plan.fixtures.map((fixture) => `${fixture.relation} as (\n${fixture.sql}\n)`);
   const withClause = (extra: string[]) => {
@@ -533,7 +546,17 @@ async function execute(plan: Plan, result: UnitResult, database: Database, lane:
   const modelQuery = `select * from (\n${plan.modelSql}\n) as __slp_model`;
   let output: Column[];
   try {
-    output = await database.describe(`${withClause([])}${modelQuery}`, lane, timeoutMs);
+    const key = described ? describeKey(plan) : null;
+    let columns = key === null ? undefined : described?.get(key);
+    if (!columns) {
+      // A failed DESCRIBE is forgotten, so a later test asks again.
+      columns = database.describe(`${withClause([])}${modelQuery}`, lane, timeoutMs).catch((error: unknown) => {
+        if (key !== null) described?.delete(key);
+        throw error;
+      });
+      if (key !== null) described?.set(key, columns);
+    }
+    output = await columns;
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, test.node?.file ?? test.file, plan.modelSql);
     return { ...result, refused: true, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, test.node?.file ?? test.file, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
