@@ -205,3 +205,28 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
     for (const file of ["fct_large.json", "mutation-report.json"]) expect(readFileSync(join(a.path, "out", file), "utf8")).toBe(readFileSync(join(b.path, "out", file), "utf8"));
   });
 });
+
+describe("slp mutate as a tcr step, and in explain", () => {
+  test("a tcr step of mutate reverts a change whose mutant survives", () => {
+    using repo = tempDir("slp-mutate-tcr-");
+    cpSync(QUICKSTART, repo.path, { recursive: true });
+    writeTree(repo.path, { "slp.yml": "tcr:\n  steps: [mutate]\n", ".gitignore": "mutation/\n" });
+    initRepo(repo.path);
+    commitAll(repo.path, "quickstart");
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    const sql = join(repo.path, "models", "marts", "fct_orders.sql");
+    const before = readFileSync(sql, "utf8");
+    writeFileSync(sql, before.replace("-- One row per order", "-- Revenue orders: one row per order"));
+    const result = runCli(["tcr", "reword the model's comment"], repo.path);
+    expect(result.stdout).toContain("mutant join/1 (join-type-swapped): left join -> inner join at line 10 survived every unit test");
+    expect(result.exitCode).toBe(1);
+    expect(readFileSync(sql, "utf8")).toBe(before);
+  });
+
+  test("slp explain prints an operator from its definition", () => {
+    const result = runCli(["explain", "join-type-swapped"], ROOT);
+    expect(result.stdout).toStartWith("join join-type-swapped (slp mutate operator, from the reference)\n");
+    expect(result.stdout).toContain("Plants a mutant in:\n  select * from a left join b on a.id = b.id\n");
+    expect(result.exitCode).toBe(0);
+  });
+});
