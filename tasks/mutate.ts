@@ -70,7 +70,7 @@ export default defineTask({
       selectedBy = `models changed since ${baseRef}`;
     }
     const notes = [...base.config.warnings];
-    if (base.repo === null) notes.push("not in a git repository: no tests/mutation_equivalents.yml is read, so every survivor blocks");
+    if (base.repo === null) notes.push(`cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`);
     const warehouse = "duckdb"; // the unit runner runs dbt-duckdb projects; a warehouse's dialect comes with its translation
     const database = chosen.length > 0 || select.length > 0 ? Database.open() : null;
     database?.catch(() => undefined);

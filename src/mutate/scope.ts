@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { InputError } from "../core/errors.ts";
+import { GitError, InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { Repository } from "../git/repository.ts";
 import { loadConfig, type LoadedConfig } from "../project/config.ts";
@@ -36,21 +36,26 @@ export interface BaseReading {
   equivalents: MutationEquivalent[];
   /** Where the equivalents were read from, for the notes. */
   equivalentsFrom: string | null;
+  /** Why the base could not be read (only with --select, which needs no base): then nothing is read from it. */
+  unreadable: string | null;
 }
 
 /**
- * Opens the base: its commit, slp.yml and equivalents. Without a repository
- * (only possible with --select) nothing can be read from a base: no
- * equivalents (every survivor blocks) and the work tree's slp.yml.
+ * Opens the base: its commit, slp.yml and equivalents. When the base cannot
+ * be read and is not required (--select without --base), nothing is read
+ * from it: no equivalents (every survivor blocks) and the work tree's slp.yml.
  */
 export async function readBase(projectDir: string, base: string, required: boolean): Promise<BaseReading> {
-  let repo: Repository;
   try {
-    repo = Repository.open(projectDir);
+    return await readBaseCommit(projectDir, base);
   } catch (error) {
-    if (required) throw error;
-    return { ref: null, commit: null, repo: null, mergeBase: null, prefix: "", config: loadConfig(projectDir), equivalents: [], equivalentsFrom: null };
+    if (required || !(error instanceof GitError)) throw error;
+    return { ref: null, commit: null, repo: null, mergeBase: null, prefix: "", config: loadConfig(projectDir), equivalents: [], equivalentsFrom: null, unreadable: error.message };
   }
+}
+
+async function readBaseCommit(projectDir: string, base: string): Promise<BaseReading> {
+  const repo = Repository.open(projectDir);
   repo.assertFullHistory();
   const commit = await repo.resolveCommit(base);
   const head = await repo.resolveCommit("HEAD");
@@ -60,7 +65,7 @@ export async function readBase(projectDir: string, base: string, required: boole
   const path = prefix === "" ? EQUIVALENTS_FILE : `${prefix}/${EQUIVALENTS_FILE}`;
   const [file] = await repo.filesIn(commit, [path]);
   const equivalents = file ? parseEquivalents(await repo.readText(file, base), `${EQUIVALENTS_FILE} at ${base}`) : [];
-  return { ref: base, commit, repo, mergeBase, prefix, config, equivalents, equivalentsFrom: file ? `${EQUIVALENTS_FILE} at ${base}` : null };
+  return { ref: base, commit, repo, mergeBase, prefix, config, equivalents, equivalentsFrom: file ? `${EQUIVALENTS_FILE} at ${base}` : null, unreadable: null };
 }
 
 /** tests/mutation_equivalents.yml: a list of {model, operator, original, occurrence, reason}; anything else is exit 2. */
