@@ -28,6 +28,7 @@ export default defineTask({
     html: Type.Optional(Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" })),
     vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars" })),
     noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
+    dialect: Type.Optional(Type.String({ metavar: "NAME", description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)" })),
     budgetMs: Type.Integer({ default: 120000, minimum: 0, metavar: "MS", description: "mutants not started after this many milliseconds are not_run (exit 2; default 120000)" }),
     timeoutMs: Type.Optional(Type.Integer({ minimum: 1, metavar: "MS", description: "interrupt a test's query on a mutant after this long (default: 2000, or 20 times the test's own time)" })),
   }),
@@ -36,14 +37,16 @@ export default defineTask({
     // Loaded on use: git, the parser, nunjucks and DuckDB are for this task only.
     const { Database } = await import("../src/engine/duckdb.ts");
     await Database.load();
-    const [{ loadDbtProject }, scope, { runMutants }, { mutateReport }, { strykerReport }, { parseVarsOption }] = await Promise.all([
+    const [{ loadDbtProject }, scope, { runMutants }, { mutateReport }, { strykerReport }, { dialectOption, parseVarsOption }, { duckdbSettings }] = await Promise.all([
       import("../src/project/dbt-project.ts"),
       import("../src/mutate/scope.ts"),
       import("../src/mutate/run.ts"),
       import("../src/mutate/report.ts"),
       import("../src/mutate/stryker.ts"),
       import("./unit.ts"),
+      import("../src/sql/dialect/dialects.ts"),
     ]);
+    const dialect = dialectOption(dir, environment, input.dialect);
     const select = input.select ?? [];
     const local = loadConfig(dir);
     const baseRef = input.base ?? (environment.env.SLP_BASE || local.config.base || "main");
@@ -71,8 +74,9 @@ export default defineTask({
     }
     const notes = [...base.config.warnings];
     if (base.repo === null) notes.push(`cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`);
-    const warehouse = "duckdb"; // the unit runner runs dbt-duckdb projects; a warehouse's dialect comes with its translation
-    const database = chosen.length > 0 || select.length > 0 ? Database.open() : null;
+    // Mutants are planted in the model's own dialect; the unit runner translates each one as it translates the model.
+    const warehouse = dialect.dialect;
+    const database = chosen.length > 0 || select.length > 0 ? Database.open({ settings: duckdbSettings(dialect.dialect) }) : null;
     database?.catch(() => undefined);
     const run = database
       ? await runMutants({
@@ -85,6 +89,7 @@ export default defineTask({
           cliVars: parseVarsOption(input.vars),
           env: environment.env,
           useManifest: input.noManifest !== true,
+          dialect,
           budgetMs: input.budgetMs,
           timeoutMs: input.timeoutMs,
           database,
