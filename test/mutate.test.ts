@@ -230,3 +230,15 @@ describe("slp mutate as a tcr step, and in explain", () => {
     expect(result.exitCode).toBe(0);
   });
 });
+
+describe("slp mutate in a warehouse dialect", () => {
+  test("Snowflake mutants run translated; with no Snowflake grammar the scanner finds the sites, and says so", async () => {
+    using out = tempDir("slp-mutate-snowflake-");
+    cpSync(join(ROOT, "examples", "snowflake-shop"), join(out.path, "project"), { recursive: true });
+    const result = await runMain(["mutate", "--project-dir", join(out.path, "project"), "--out", join(out.path, "out"), "--select", "stg_orders"], ROOT);
+    expect(result.stdout).toContain("INFO\tmodels/staging/stg_orders.sql\tstg_orders\tsites found by the masked-text scanner, a fallback that knows only the reference's operator classes: the SQL parser (no grammar) cannot read this SQL (the SQL parser has no grammar for snowflake)\t[MUTANT]\n");
+    expect(result.stdout).toContain("KILLED\tstg_orders\tliteral/1\tline 4\t'placed' -> 'placed_'\tby negative_amounts_become_zero\n");
+    expect(result.stdout).toContain("SURVIVED\tstg_orders\tboundary/1\tline 5\t< -> <=\n");
+    expect(result.exitCode).toBe(1);
+  });
+});

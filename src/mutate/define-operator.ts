@@ -52,6 +52,18 @@ export class SqlTree {
   }
 }
 
+/** Every binary expression whose symbol operator is a key of `table`, as a site on the symbol (cmp, boundary). */
+export function symbolSites(tree: SqlTree, table: Record<string, string>): (Site & { symbol: string })[] {
+  const sites: (Site & { symbol: string })[] = [];
+  for (const { node } of tree.find("binary_expr")) {
+    const symbol = node.operator;
+    if (typeof symbol !== "string" || !(symbol in table)) continue;
+    const range = tree.symbolRange(node, symbol);
+    if (range) sites.push({ start: range[0], end: range[1], symbol });
+  }
+  return sites;
+}
+
 /** `[start, end)` of a node, or of a list of keywords (`left outer join`), or null. */
 export function rangeOf(value: unknown): [number, number] | null {
   if (Array.isArray(value)) {

@@ -1,5 +1,5 @@
 /** `boundary`: a boundary comparison moved to include or exclude its edge (`<` <-> `<=`, `>` <-> `>=`). */
-import { defineOperator, type Site } from "../define-operator.ts";
+import { defineOperator, symbolSites, type Site } from "../define-operator.ts";
 
 const MOVED: Record<string, string> = { "<": "<=", "<=": "<", ">": ">=", ">=": ">" };
 
@@ -15,15 +15,6 @@ export default defineOperator<Site & { symbol: string }>({
     fires: ["select * from t where amount > 100", "select * from t where day <= '2025-01-31'"],
     silent: ["select * from t where amount = 100", "select * from t where amount <> 0"],
   },
-  sites(tree) {
-    const sites: (Site & { symbol: string })[] = [];
-    for (const { node } of tree.find("binary_expr")) {
-      const symbol = node.operator;
-      if (typeof symbol !== "string" || !(symbol in MOVED)) continue;
-      const range = tree.symbolRange(node, symbol);
-      if (range) sites.push({ start: range[0], end: range[1], symbol });
-    }
-    return sites;
-  },
+  sites: (tree) => symbolSites(tree, MOVED),
   mutate: (site) => MOVED[site.symbol] as string,
 });

@@ -1,5 +1,5 @@
 /** `cmp`: a comparison replaced by its negation (`=` -> `<>`, `<` -> `>=`). */
-import { defineOperator, type Site } from "../define-operator.ts";
+import { defineOperator, symbolSites, type Site } from "../define-operator.ts";
 
 const NEGATION: Record<string, string> = { "=": "<>", "<>": "=", "!=": "=", "<": ">=", "<=": ">", ">": "<=", ">=": "<" };
 
@@ -15,15 +15,6 @@ export default defineOperator<Site & { symbol: string }>({
     fires: ["select * from orders where status = 'shipped'", "select * from a join b on a.id = b.id", "select * from t where amount > 100"],
     silent: ["select status from orders", "select * from t where amount between 1 and 5"],
   },
-  sites(tree) {
-    const sites: (Site & { symbol: string })[] = [];
-    for (const { node } of tree.find("binary_expr")) {
-      const symbol = node.operator;
-      if (typeof symbol !== "string" || !(symbol in NEGATION)) continue;
-      const range = tree.symbolRange(node, symbol);
-      if (range) sites.push({ start: range[0], end: range[1], symbol });
-    }
-    return sites;
-  },
+  sites: (tree) => symbolSites(tree, NEGATION),
   mutate: (site) => NEGATION[site.symbol] as string,
 });
