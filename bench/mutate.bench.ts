@@ -26,15 +26,21 @@ from {{ ref('stg_model_0') }}
 where status != 'cancelled' and order_total_cents > 0 and order_id is not null
 `;
 
+/** The one-model project of the first benchmark; returns its folder. */
+export function mutate20Project(workDir: string, name: string): string {
+  const root = join(workDir, name);
+  generateUnitProject(root, 1);
+  writeFileSync(join(root, "models", "marts", "fct_model_0.sql"), RICH_MART);
+  return root;
+}
+
 export const benchmarks: Benchmark[] = [
   {
     name: "mutate: 20 mutants x 5 unit tests",
     budgetMs: 1000,
     expectExit: 1,
     setup(workDir) {
-      const root = join(workDir, "mutate-20");
-      generateUnitProject(root, 1);
-      writeFileSync(join(root, "models", "marts", "fct_model_0.sql"), RICH_MART);
+      const root = mutate20Project(workDir, "mutate-20");
       return { argv: [process.execPath, CLI, "mutate", "--project-dir", root, "--select", "fct_model_0"], cwd: workDir };
     },
   },
