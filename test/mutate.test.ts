@@ -76,6 +76,20 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
     expect(result.exitCode).toBe(0);
   });
 
+  test("an equivalent entry for a mutant the tests kill is stale, and said so", () => {
+    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": `${JOIN_EQUIVALENT}- {model: fct_orders, operator: cmp, original: "=", occurrence: 1, reason: thought so}\n` });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql\tfct_orders\ttests/mutation_equivalents.yml lists cmp '=' (occurrence 1) as equivalent, but a unit test kills it: the entry can go\t[MUTANT]\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("a malformed tests/mutation_equivalents.yml on the base cannot be judged: exit 2 naming its line", () => {
+    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": "- {model: fct_orders, operator: join, original: left join, reason: no occurrence}\n" });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stderr).toContain("tests/mutation_equivalents.yml at main:1");
+    expect(result.exitCode).toBe(2);
+  });
+
   test("an equivalent the branch lists itself excuses nothing", () => {
     using repo = quickstartBranch({}, { "tests/mutation_equivalents.yml": JOIN_EQUIVALENT });
     const result = runCli(["mutate", "--base", "main"], repo.path);
