@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import { UsageError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
-import type { MessageMap } from "../src/rules/define-rule.ts";
+import { explainText } from "../src/rules/explain.ts";
 import { allRules, findRule } from "../src/rules/index.ts";
 import type { Operator } from "../src/mutate/define-operator.ts";
 import { operators } from "../src/mutate/operators/index.ts";
@@ -11,6 +11,7 @@ import { defineTask } from "../src/runner/define-task.ts";
 export default defineTask({
   name: "explain",
   description: "Explain one rule (what it checks, why, the framework sentence it enforces, its messages) or mutation operator",
+  informational: true,
   input: Type.Object({
     rule: Type.String({ positional: true, metavar: "RULE", description: "a rule code (T1) or name (pk-uniqueness-test), or a mutation operator's code (join) or name (join-type-swapped)" }),
   }),
@@ -24,23 +25,7 @@ export default defineTask({
         "usage: slp explain RULE",
       );
     }
-    const messages = Object.entries(rule.messages as MessageMap).map(([id, spec]) => {
-      const text = typeof spec === "string" ? spec : `[${spec.severity}] ${spec.text}`;
-      return `  ${id}: ${text}`;
-    });
-    const text = [
-      `${rule.code} ${rule.name} (${rule.command}, ${rule.severities().join(" and ")})`,
-      "",
-      rule.docs.summary,
-      "",
-      `Why: ${rule.docs.rationale}`,
-      "",
-      `Enforces: ${rule.docs.enforces}`,
-      "",
-      "Messages:",
-      ...messages,
-      "",
-    ].join("\n");
+    const text = explainText(rule);
     return {
       command: "explain",
       findings: [],

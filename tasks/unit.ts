@@ -15,7 +15,6 @@ import type { DialectChoice } from "../src/sql/dialect/dialects.ts";
 export default defineTask({
   name: "unit",
   description: "Run the project's dbt unit tests on embedded DuckDB: no warehouse, no dbt, milliseconds",
-  formats: ["junit"],
   ciOrder: 30,
   input: Type.Object({
     projectDir: ProjectDirOption,

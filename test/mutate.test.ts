@@ -20,7 +20,7 @@ import { tempDir, writeTree, type TempDir } from "./support/temp.ts";
 const ROOT = join(import.meta.dir, "..");
 const QUICKSTART = join(ROOT, "examples", "quickstart");
 const PROJECT = join(FIXTURES, "mutate-run", "project");
-const STRYKER_SCHEMA = join(import.meta.dir, "official-schemas", "mutation-testing-report-schema.json");
+const STRYKER_SCHEMA = join(import.meta.dir, "support", "schemas", "mutation-testing-report-schema.json");
 
 /** The quickstart committed on main (with `onMain` files), then branch agent/work with fct_orders.sql changed. */
 function quickstartBranch(onMain: Record<string, string> = {}, onBranch: Record<string, string> = {}): TempDir {

@@ -12,6 +12,7 @@ import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
 import { MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
+import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
 import { UnitData } from "../schemas/unit.ts";
 
@@ -24,6 +25,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/unit.schema.json": UnitData,
   "schemas/mutation.schema.json": MutationArtifact,
   "schemas/mutation_equivalents.schema.json": MutationEquivalents,
+  "schemas/review.schema.json": ReviewData,
 };
 
 const RULES_START = "<!-- rules:start -->";
