@@ -85,6 +85,8 @@ const NAMES = new Map(operators.map((operator) => [operator.code, operator.name]
 
 export async function runMutants(options: MutateOptions): Promise<MutateRun> {
   const { project } = options;
+  // Nothing to judge: an empty selection must not mean "every test" to the runner.
+  if (options.models.length === 0 && options.testSelect.length === 0) return { models: [], untested: [], notes: [] };
   let suite;
   try {
     suite = await prepareUnitTests({ ...options, select: options.testSelect.length > 0 ? options.testSelect : options.models, closeDatabase: false });
@@ -103,11 +105,11 @@ export async function runMutants(options: MutateOptions): Promise<MutateRun> {
   await database.widen(2);
   try {
     // Baseline: every test unmutated.
-    const started = new Map<PreparedTest, number>();
+    const durations = new Map<PreparedTest, number>();
     const baseline = await runAll(tests, database.width, async (test, lane) => {
       const from = performance.now();
       const result = await suite.execute(test, { lane });
-      started.set(test, performance.now() - from);
+      durations.set(test, performance.now() - from);
       return result;
     });
     const finished = suite.finish(baseline.map((result) => ({ ...result })));
@@ -123,7 +125,7 @@ export async function runMutants(options: MutateOptions): Promise<MutateRun> {
     for (const model of models) {
       const entries = byModel.get(model);
       if (!entries) continue;
-      runs.push(await runModel(model, entries, project, options, suite, database.width, started, deadline));
+      runs.push(await runModel(model, entries, project, options, suite, database.width, durations, deadline));
     }
     return { models: runs, untested, notes: suite.notes };
   } finally {
