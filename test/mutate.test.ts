@@ -2,11 +2,12 @@
  * `slp mutate` end to end: the real CLI on a branch of the quickstart (changed
  * marts, equivalents read from the base only, artifacts valid against their
  * schemas, Stryker's report valid against Stryker's published schema, the
- * offline HTML page), and in-process on test/fixtures/mutate-run/project for
+ * HTML page rendered by Stryker's component in headless Chromium, offline), and in-process on test/fixtures/mutate-run/project for
  * each verdict: survived with its edge, rejected, timeout, a baseline test
  * left out, no test passing (exit 2), a mart without unit tests (exit 1).
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chromium, type Browser } from "playwright-core";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MutationArtifact } from "../src/schemas/mutation.ts";
@@ -254,5 +255,41 @@ describe("slp mutate in a warehouse dialect", () => {
     expect(result.stdout).toContain("KILLED\tstg_orders\tliteral/1\tline 4\t'placed' -> 'placed_'\tby negative_amounts_become_zero\n");
     expect(result.stdout).toContain("SURVIVED\tstg_orders\tboundary/1\tline 5\t< -> <=\n");
     expect(result.exitCode).toBe(1);
+  });
+});
+
+describe("the --html page in headless Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("Stryker's web component renders the quickstart's report offline: both models, the scores, the survivor in the model's own source", async () => {
+    using repo = quickstartBranch({}, { "models/marts/finance/fct_revenue_daily.sql": "-- changed\n" + readFileSync(join(QUICKSTART, "models", "marts", "finance", "fct_revenue_daily.sql"), "utf8") });
+    expect(runCli(["mutate", "--base", "main", "--html"], repo.path).exitCode).toBe(1);
+    const tab = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const requests: string[] = [];
+    tab.on("request", (request) => requests.push(request.url()));
+    await tab.goto(`file://${join(repo.path, "mutation", "mutation-report.html")}`);
+    // The component renders into shadow roots: their text is read inside the page, waiting until it holds `needle`.
+    const textWith = async (needle: string): Promise<string> => {
+      const handle = await tab.waitForFunction((wanted: string) => {
+        const walk = (node: any): string => [node.shadowRoot ? walk(node.shadowRoot) : "", ...[...node.childNodes].map((child: any) => (child.nodeType === 3 ? child.textContent : walk(child)))].join(" ");
+        const text = walk((globalThis as any).document.body).replace(/\s+/g, " ");
+        return text.includes(wanted) ? text : false;
+      }, needle);
+      return (await handle.jsonValue()) as string;
+    };
+    const overview = await textWith("Mutation Score");
+    expect(overview).toContain("fct_orders.sql 87.50 87.50 7 1");
+    expect(overview).toContain("finance/fct_revenue_daily.sql 100.00 100.00 1 0");
+    await tab.goto(`file://${join(repo.path, "mutation", "mutation-report.html")}#mutant/fct_orders.sql`);
+    const file = await textWith("Select next mutant");
+    expect(file).toContain("left join {{ ref('stg_customers') }} as customers join-type-swapped Survived");
+    expect(file).toMatch(/Survived \( ?1 ?\)/);
+    expect(requests.every((url) => url.startsWith("file://"))).toBe(true);
   });
 });
