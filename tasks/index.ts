@@ -12,6 +12,7 @@ import diffFromRow from "./diff-from-row.ts";
 import explain from "./explain.ts";
 import gate from "./gate.ts";
 import gen from "./gen.ts";
+import mutate from "./mutate.ts";
 import reconcile from "./reconcile.ts";
 import review from "./review.ts";
 import rules from "./rules.ts";
@@ -20,4 +21,4 @@ import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
 import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diff, diffFromRow, explain, gate, gen, reconcile, review, rules, stageE, tasks, tcr, unit];
+export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diff, diffFromRow, explain, gate, gen, mutate, reconcile, review, rules, stageE, tasks, tcr, unit];

@@ -7,7 +7,7 @@
  * expression: no subquery, no second clause, no comment, no statement.
  */
 import { InputError } from "../core/errors.ts";
-import { parseSql, walkSql, type SqlNode } from "../sql/parser.ts";
+import { parseSql, walkTree, type SqlNode } from "../sql/parser.ts";
 import type { Dialect } from "./dialect.ts";
 
 export interface MetricPlan {
@@ -71,10 +71,11 @@ export function checkMetricExpression(model: string, name: string, expression: s
     throw new InputError(`${model}: metric ${name} = ${JSON.stringify(expression)} ${why}`, { file: "slp.yml", fix: FIX });
   };
   if (/--|\/\*|;/.test(expression)) fail("holds a comment or a semicolon; a metric is one expression");
-  const parser = dialect.name === "bigquery" || dialect.name === "databricks" ? "bigquery" : "postgresql";
-  const outcome = parseSql(`select (\n${expression}\n) from slp__metric_input`, parser);
-  if (!outcome.ok) return fail(`does not parse as SQL (${outcome.error})`);
-  const statements = outcome.tree.statements as SqlNode[];
+  // Databricks quotes like BigQuery (backticks), so its expressions are read with BigQuery's grammar.
+  const grammar = dialect.name === "databricks" || dialect.name === "bigquery" ? "bigquery" : "postgres";
+  const outcome = parseSql(`select (\n${expression}\n) from slp__metric_input`, grammar);
+  if ("error" in outcome) return fail(`does not parse as SQL (${outcome.error})`);
+  const statements = outcome.root.statements as SqlNode[];
   const select = statements[0] as SqlNode & { clauses: SqlNode[] };
   const shapeHolds =
     statements.length === 1 &&
@@ -87,7 +88,8 @@ export function checkMetricExpression(model: string, name: string, expression: s
   const column = (select.clauses[0] as SqlNode & { columns: { items: SqlNode[] } }).columns.items[0] as SqlNode;
   // `(a, b)` parses as one row value: two expressions all the same.
   if (column.type === "paren_expr" && (column.expr as SqlNode | undefined)?.type === "list_expr") fail("is not one expression");
-  const nodes = [...walkSql(column)];
+  const nodes: SqlNode[] = [];
+  walkTree(column, (node) => nodes.push(node));
   if (nodes.slice(1).some((node) => node.type === "select_stmt" || node.type === "compound_select_stmt")) fail("holds a subquery");
   const calls = nodes.filter((node) => node.type === "func_call").map((node) => functionName(node));
   if (!calls.some((call) => AGGREGATES.has(call))) fail("is not an aggregate (sum, count, avg, min, max, ...)");

@@ -122,9 +122,9 @@ export async function runReconciliation(
 
 /** PostgreSQL has no parse-only call from a client: the statements as the SQL parser reads them. */
 function postgresStatementKinds(sql: string): string[] {
-  const outcome = parseSql(sql, "postgresql");
-  if (!outcome.ok) return [`something the SQL parser cannot read (${outcome.error})`];
-  return (outcome.tree.statements as { type: string }[])
+  const outcome = parseSql(sql, "postgres");
+  if ("error" in outcome) return [`something the SQL parser cannot read (${outcome.error})`];
+  return (outcome.root.statements as { type: string }[])
     .filter((statement) => statement.type !== "empty")
     .map((statement) => (statement.type === "select_stmt" || statement.type === "compound_select_stmt" ? "SELECT" : statement.type));
 }

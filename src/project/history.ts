@@ -106,11 +106,20 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
 
 /** slp.yml of the base commit (the tip of the branch the PR targets): the project folder's, else the repository root's, if any. */
 async function baseConfig(branch: Branch): Promise<LoadedConfig> {
-  for (const path of branch.prefix === "" ? [CONFIG_FILE] : [join(branch.prefix, CONFIG_FILE), CONFIG_FILE]) {
-    const [file] = (await branch.repo.filesIn(branch.baseCommit, [path])).filter((found) => found.path === path);
+  return configAt(branch.repo, branch.baseCommit, branch.baseRef, branch.prefix);
+}
+
+/**
+ * slp.yml at a commit (`label` names the commit in errors): the project
+ * folder's (`prefix`, "" at the root) when it has one, else the repository
+ * root's, if any.
+ */
+export async function configAt(repo: Repository, commit: string, label: string, prefix = ""): Promise<LoadedConfig> {
+  for (const path of prefix === "" ? [CONFIG_FILE] : [join(prefix, CONFIG_FILE), CONFIG_FILE]) {
+    const [file] = (await repo.filesIn(commit, [path])).filter((found) => found.path === path);
     if (!file) continue;
-    const text = await branch.repo.readText(file, branch.baseRef);
-    return parseConfig(text, CONFIG_FILE, branch.baseRef);
+    const text = await repo.readText(file, label);
+    return parseConfig(text, CONFIG_FILE, label);
   }
   return { config: {}, file: null, warnings: [] };
 }

@@ -1,39 +1,76 @@
 /**
- * The SQL parser adapter: the only module that imports `sql-parser-cst`.
- * It parses BigQuery and PostgreSQL (the dialects the package has) into a
- * syntax tree slp walks, and reports a parse failure as text, never a throw
- * the caller has to know the shape of.
+ * The SQL parser adapter: the only module that imports `sql-parser-cst`. It
+ * parses a model's compiled SQL in the grammar of its warehouse, with the
+ * source range of every node, so mutation operators find their sites in a
+ * real syntax tree instead of in text.
  */
-import { parse } from "sql-parser-cst";
+import { parse, type DialectName } from "sql-parser-cst";
 
-export type ParserDialect = "bigquery" | "postgresql";
-
-/** One node of the tree: a `type` and whatever the package puts beside it. */
+/** A node of the syntax tree: its `type`, its children as fields, and its `[start, end)` range in the SQL. */
 export interface SqlNode {
   type: string;
-  [key: string]: unknown;
+  range?: [number, number];
+  [field: string]: unknown;
 }
 
-export type ParseOutcome = { ok: true; tree: SqlNode } | { ok: false; error: string };
+/**
+ * The grammar that reads a warehouse's SQL, or null when the parser has none.
+ * DuckDB's parser is derived from PostgreSQL's, and Redshift speaks a
+ * PostgreSQL dialect, so both are read with the PostgreSQL grammar; what
+ * that grammar refuses (DuckDB's `group by all`, `qualify`, `exclude`) is a
+ * parse error the caller reports, never a silent misreading.
+ */
+export function grammarFor(warehouse: string): DialectName | null {
+  switch (warehouse) {
+    case "duckdb":
+    case "postgres":
+    case "postgresql":
+    case "redshift":
+      return "postgresql";
+    case "bigquery":
+      return "bigquery";
+    case "mysql":
+      return "mysql";
+    case "mariadb":
+      return "mariadb";
+    case "sqlite":
+      return "sqlite";
+    default:
+      return null;
+  }
+}
 
-/** Parses `sql` as `dialect`; the error is the parser's message collapsed to one line. */
-export function parseSql(sql: string, dialect: ParserDialect): ParseOutcome {
+export type ParseOutcome = { root: SqlNode; grammar: DialectName } | { error: string; grammar: DialectName | null };
+
+/** Parses `sql` (one or more statements) in the warehouse's grammar. */
+export function parseSql(sql: string, warehouse: string): ParseOutcome {
+  const grammar = grammarFor(warehouse);
+  if (grammar === null) return { error: `the SQL parser has no grammar for ${warehouse}`, grammar };
   try {
-    return { ok: true, tree: parse(sql, { dialect }) as unknown as SqlNode };
+    return { root: parse(sql, { dialect: grammar, includeRange: true }) as unknown as SqlNode, grammar };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: message.split("\n")[0] as string };
+    return { error: ((error as Error).message.split("\n")[0] ?? "").replace(/^Syntax Error: /, ""), grammar };
   }
 }
 
-/** Every node under `node` (itself included), depth first. */
-export function* walkSql(node: unknown): Generator<SqlNode> {
-  if (Array.isArray(node)) {
-    for (const item of node) yield* walkSql(item);
-    return;
-  }
-  if (typeof node !== "object" || node === null) return;
-  const record = node as SqlNode;
-  if (typeof record.type === "string") yield record;
-  for (const [key, value] of Object.entries(record)) if (key !== "range") yield* walkSql(value);
+/** True for a syntax-tree node (an object with a `type`). */
+export function isNode(value: unknown): value is SqlNode {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as SqlNode).type === "string";
+}
+
+/** Every node under `root` in source order, each with its ancestors (nearest last). */
+export function walkTree(root: SqlNode, visit: (node: SqlNode, ancestors: readonly SqlNode[]) => void): void {
+  const ancestors: SqlNode[] = [];
+  const step = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) step(item);
+      return;
+    }
+    if (!isNode(value)) return;
+    visit(value, ancestors);
+    ancestors.push(value);
+    for (const [key, child] of Object.entries(value)) if (key !== "range" && typeof child === "object") step(child);
+    ancestors.pop();
+  };
+  step(root);
 }

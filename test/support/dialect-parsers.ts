@@ -15,8 +15,8 @@ export async function parseErrors(sql: string, dialect: DialectName): Promise<{ 
   switch (dialect) {
     case "bigquery":
     case "postgres": {
-      const outcome = parseSql(sql, dialect === "bigquery" ? "bigquery" : "postgresql");
-      return { parser: `sql-parser-cst (${dialect})`, errors: outcome.ok ? [] : [outcome.error] };
+      const outcome = parseSql(sql, dialect);
+      return { parser: `sql-parser-cst (${dialect})`, errors: "error" in outcome ? [outcome.error] : [] };
     }
     case "duckdb": {
       // DuckDB's own parser, without binding (the tables need not exist): json_serialize_sql.
