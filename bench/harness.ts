@@ -32,6 +32,8 @@ export interface Measurement {
   minMs: number;
   /** The largest peak resident set of the timed runs, in MiB. */
   maxRssMiB: number;
+  /** Median CPU time (user + system) of the timed runs: what a loaded machine does not inflate. */
+  medianCpuMs: number;
 }
 
 export function time(argv: string[], cwd: string, expectExit = 0): number {
@@ -39,14 +41,16 @@ export function time(argv: string[], cwd: string, expectExit = 0): number {
 }
 
 /** One timed run: wall time and the process's peak resident set. */
-function run(argv: string[], cwd: string, expectExit = 0): { elapsedMs: number; maxRssMiB: number } {
+function run(argv: string[], cwd: string, expectExit = 0): { elapsedMs: number; maxRssMiB: number; cpuMs: number } {
   const start = performance.now();
   const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
   const elapsedMs = performance.now() - start;
   if (result.exitCode !== expectExit) {
     throw new Error(`${argv.join(" ")} exited ${result.exitCode}, expected ${expectExit}:\n${result.stderr.toString().slice(0, 2000)}`);
   }
-  return { elapsedMs, maxRssMiB: (result.resourceUsage?.maxRSS ?? 0) / 1024 / 1024 };
+  const usage = result.resourceUsage;
+  const cpuMs = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1000 : 0;
+  return { elapsedMs, maxRssMiB: (usage?.maxRSS ?? 0) / 1024 / 1024, cpuMs };
 }
 
 export async function measure(benchmark: Benchmark, workDir: string): Promise<Measurement> {
@@ -55,11 +59,13 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
   time(argv, cwd, benchmark.expectExit); // warm the OS file cache; not counted
   const runsMs: number[] = [];
   let maxRssMiB = 0;
+  const cpuMs: number[] = [];
   for (let i = 0; i < (benchmark.runs ?? 7); i++) {
     benchmark.beforeEach?.();
     const timed = run(argv, cwd, benchmark.expectExit);
     runsMs.push(timed.elapsedMs);
     maxRssMiB = Math.max(maxRssMiB, timed.maxRssMiB);
+    cpuMs.push(timed.cpuMs);
   }
   const sorted = [...runsMs].sort((a, b) => a - b);
   return {
@@ -69,5 +75,6 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
     medianMs: sorted[Math.floor(sorted.length / 2)] as number,
     minMs: sorted[0] as number,
     maxRssMiB: Math.round(maxRssMiB),
+    medianCpuMs: Math.round([...cpuMs].sort((a, b) => a - b)[Math.floor(cpuMs.length / 2)] as number),
   };
 }

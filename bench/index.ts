@@ -39,6 +39,8 @@ try {
       const ratio = result.medianMs / against.medianMs;
       const fits = ratio <= benchmark.within.factor ? "within budget" : "OVER BUDGET";
       console.log(`${"".padEnd(48)} ${ratio.toFixed(2)}x ${against.name} (budget ${benchmark.within.factor}x)  ${fits}`);
+      const cpuRatio = result.medianCpuMs / against.medianCpuMs;
+      console.log(`${"".padEnd(48)} CPU time ${result.medianCpuMs} ms against ${against.medianCpuMs} ms: ${cpuRatio.toFixed(2)}x (what a loaded machine does not inflate)`);
     }
   }
 } finally {
