@@ -78,8 +78,6 @@ export function windowColumn(target: DiffTarget, window: Window): string {
 export interface Measured {
   model: string;
   diff: Mapping;
-  /** The query that measured it. */
-  sql: string;
 }
 
 /** Measures one model on the engine. */
@@ -206,7 +204,7 @@ export async function measureModel(target: DiffTarget, settings: DiffSettings, e
     columns_only_in_branch: sortByText(onlyPr),
     new_model: prod === null,
   });
-  return { model: name, diff: sortedKeys(diff), sql };
+  return { model: name, diff: sortedKeys(diff) };
 }
 
 /** The relation's columns; a relation that is not there is an error, unless it may be missing (then null). */

@@ -7,7 +7,7 @@
  * PostgreSQL with credentials read from the environment variables slp.yml
  * names (never from slp.yml itself).
  */
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, relative, resolve } from "node:path";
 import { ConfigError, UsageError } from "../core/errors.ts";
 import type { LoadedConfig } from "../project/config.ts";
 import { stem } from "../project/paths.ts";
@@ -74,8 +74,9 @@ export function stageSettings(flags: StageFlags, cwd: string, projectDir: string
 export function outFolder(flag: string | undefined, cwd: string, projectDir: string, config: LoadedConfig): { path: string; shown: string } {
   const setting = config.config.diff?.out;
   if (flag !== undefined) return { path: resolve(cwd, flag), shown: flag };
-  if (setting !== undefined) return { path: resolve(config.dir ?? projectDir, setting), shown: setting };
-  return { path: resolve(projectDir, "diff"), shown: "diff" };
+  const path = setting !== undefined ? resolve(config.dir ?? projectDir, setting) : resolve(projectDir, "diff");
+  // Shown from where the command runs, like a flag would be.
+  return { path, shown: relative(cwd, path).split("\\").join("/") || "." };
 }
 
 /** A template the command cannot run without: the flag, else slp.yml, else a usage error naming both. */
