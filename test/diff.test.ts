@@ -229,6 +229,19 @@ describe("slp diff on a DuckDB database file", () => {
   });
 });
 
+describe("PostgreSQL settings", () => {
+  test("a credential written in slp.yml is refused before any connection, naming the keys", async () => {
+    using dir = copyToTemp(SALES);
+    writeTree(dir.path, {
+      "slp.yml": `${readFileSync(join(dir.path, "slp.yml"), "utf8")}  engine: postgres\n  postgres: {host: localhost, database: analytics, password: hunter2}\n`,
+    });
+    const run = await runMain(["diff"], dir.path, { PGUSER: "someone" });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain("diff.postgres sets password: a credential is never written in slp.yml");
+    expect(run.stderr).not.toContain("hunter2");
+  });
+});
+
 describe("the Stage E engine", () => {
   test("reads only the files it was given, writes nothing, and cannot be unlocked", async () => {
     using dir = copyToTemp(SALES);

@@ -123,6 +123,13 @@ async function openPostgres(settings: StageSettings, ledger: QueryLedger, env: R
       fix: "add diff: {postgres: {host: ..., database: ..., user_env: PGUSER, password_env: PGPASSWORD}} to slp.yml",
     });
   }
+  const written = ["password", "user", "username", "url"].filter((key) => (postgres as Record<string, unknown>)[key] !== undefined);
+  if (written.length > 0) {
+    throw new ConfigError(`diff.postgres sets ${written.join(", ")}: a credential is never written in slp.yml, which the repository keeps`, {
+      file,
+      fix: "remove it and name the environment variables instead: user_env, password_env",
+    });
+  }
   const userVariable = postgres.user_env ?? "PGUSER";
   const passwordVariable = postgres.password_env ?? "PGPASSWORD";
   const username = env[userVariable];
