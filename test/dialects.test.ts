@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { allConstructs, MACROS } from "../src/sql/dialect/constructs.ts";
+import { allConstructs, MACROS, macroStatements } from "../src/sql/dialect/constructs.ts";
 import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
 
@@ -17,7 +17,7 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
       const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
       const connection = await instance.connect();
       for (const sql of duckdbSettings(dialect)) await connection.run(sql);
-      for (const sql of Object.values(MACROS)) await connection.run(sql);
+      for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
       return connection;
     })();
     connections.set(dialect, open);

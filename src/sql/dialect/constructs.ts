@@ -5,6 +5,7 @@
  * vendor's documented examples each is tested against (test/dialects.test.ts).
  * A function or operator not in a dialect's table is refused by name.
  */
+import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
 import type { Dialect } from "./dialects.ts";
 
 /** A documented example: SQL in the dialect, the documented result (one row), the page it is from. */
@@ -41,14 +42,32 @@ export interface Construct {
   examples: Example[];
 }
 
-/** slp's DuckDB macros, created in the database only when a translated model calls one. */
-export const MACROS: Record<string, string> = {
-  __slp_regexp_contains: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)",
-  __slp_regexp_extract: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end",
-  __slp_add_months_eom: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
-  __slp_strftime: "create macro __slp_strftime(value, format) as strftime(value, format)",
-  __slp_array_agg_ignore_nulls: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
+/** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
+export const MACROS: Record<string, MacroDefinition> = {
+  ...DIVISION_MACROS,
+  __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
+  __slp_regexp_extract: { sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end" },
+  __slp_add_months_eom: {
+    sql: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
+  },
+  __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
+  __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
+
+/** The CREATE MACRO statements for `names` and every macro they need, each once, a macro after those it needs. */
+export function macroStatements(names: Iterable<string>, created: Set<string> = new Set()): string[] {
+  const statements: string[] = [];
+  const visit = (name: string) => {
+    if (created.has(name)) return;
+    created.add(name);
+    const definition = MACROS[name];
+    if (!definition) throw new Error(`slp has no macro ${name}`);
+    for (const needed of definition.needs ?? []) visit(needed);
+    statements.push(definition.sql);
+  };
+  for (const name of names) visit(name);
+  return statements;
+}
 
 // --- documentation pages the examples come from ---
 const SF = (page: string) => `https://docs.snowflake.com/en/sql-reference/functions/${page}`;
@@ -56,6 +75,8 @@ const BQ = (anchor: string, page = "functions-and-operators") => `https://cloud.
 const DBX = (page: string) => `https://docs.databricks.com/en/sql/language-manual/functions/${page}.html`;
 const RS = (page: string) => `https://docs.aws.amazon.com/redshift/latest/dg/${page}.html`;
 const PG = (page: string) => `https://www.postgresql.org/docs/current/${page}.html`;
+const SF_ARITHMETIC = "https://docs.snowflake.com/en/sql-reference/operators-arithmetic";
+const SNOWFLAKE_DIV0_SCALE = "https://docs.snowflake.com/en/release-notes/bcr-bundles/2023_08/bcr-1400";
 
 const same = (name: string, examples: Example[], note?: string): Construct => ({ name, how: "same", examples, ...(note ? { note } : {}) });
 const translated = (name: string, examples: Example[], note?: string): Construct => ({ name, how: "translated", examples, ...(note ? { note } : {}) });
@@ -96,8 +117,20 @@ function common(source: (name: string) => string): Construct[] {
 
 const SNOWFLAKE: Construct[] = [
   ...common((name) => SF(name === "cast" ? "cast" : name)),
-  translated("div0", [ex("select div0(1, 0)", ["0"], SF("div0")), ex("select div0(4, 2)", ["2"], SF("div0"))]),
-  translated("div0null", [ex("select div0null(1, null)", ["0"], SF("div0null"))]),
+  {
+    name: "div0",
+    how: "corrected",
+    note: "0 when the divisor is 0, else `/` with its NUMBER scale",
+    rewrite: guardedDivision("0", "= 0"),
+    examples: [ex("select div0(1, 0)", ["0"], SF("div0")), ex("select div0(4, 2)", ["2"], SF("div0")), ex("select div0(5, 9)", ["0.555556"], SNOWFLAKE_DIV0_SCALE)],
+  },
+  {
+    name: "div0null",
+    how: "corrected",
+    note: "0 when the divisor is 0 or NULL, else `/` with its NUMBER scale",
+    rewrite: guardedDivision("0", "= 0 or (%) is null"),
+    examples: [ex("select div0null(1, null)", ["0"], SF("div0null")), ex("select div0null(1, 0)", ["0"], SF("div0null")), ex("select div0null(5, 9)", ["0.555556"], SNOWFLAKE_DIV0_SCALE)],
+  },
   translated("iff", [ex("select iff(true, 'true', 'false')", ["true"], SF("iff")), ex("select iff(null, 'true', 'false')", ["false"], SF("iff"))]),
   translated("nvl", [ex("select nvl(null, 'x')", ["x"], SF("nvl"))]),
   translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], SF("nvl2")), ex("select nvl2(0, 1, 2)", ["1"], SF("nvl2"))]),
@@ -199,7 +232,19 @@ const SNOWFLAKE: Construct[] = [
   { name: "current_timestamp", how: "corrected", note: "without a precision (the transpiler kept the parentheses DuckDB rejects)", rewrite: bareKeyword("localtimestamp"), examples: [ex("select current_timestamp() is not null", ["true"], SF("current_timestamp"))] },
   translated("convert_timezone", [ex("select convert_timezone('UTC', '2024-01-01 10:00:00'::timestamp_tz) is not null", ["true"], SF("convert_timezone"))]),
   translated("ilike", [ex("select 'ABC' ilike 'a%'", ["true"], SF("ilike"))]),
-  translated("/", [ex("select 7 / 2", ["3.5"], "https://docs.snowflake.com/en/sql-reference/operators-arithmetic")], "numbers with a fraction keep DuckDB's DOUBLE, not Snowflake's NUMBER scale"),
+  {
+    name: "/",
+    how: "corrected",
+    note: "NUMBER operands divide to scale max(s1, min(s1 + 6, 12)), rounded half away from zero; FLOAT to FLOAT; by zero is an error",
+    examples: [
+      ex("select 7 / 2", ["3.5"], SF_ARITHMETIC),
+      ex("select 1 / 3", ["0.333333"], SF_ARITHMETIC),
+      ex("select 5 / 9", ["0.555556"], SNOWFLAKE_DIV0_SCALE),
+      ex("select 1 / 100000000", ["0.000000"], SF_ARITHMETIC),
+      ex("select 1.00000000 / 3", ["0.333333333333"], SF_ARITHMETIC),
+      ex("select 1e0 / 3", ["0.3333333333333333"], SF_ARITHMETIC),
+    ],
+  },
   translated("* exclude", [ex("select * exclude (b) from (select 1 as a, 2 as b)", ["1"], "https://docs.snowflake.com/en/sql-reference/sql/select")]),
   {
     name: "to_char",
@@ -221,7 +266,13 @@ const SNOWFLAKE: Construct[] = [
 
 const BIGQUERY: Construct[] = [
   ...common((name) => BQ(name === "cast" ? "cast" : name, ["count", "sum", "min", "max", "avg"].includes(name) ? "aggregate_functions" : name === "row_number" || name === "rank" || name === "dense_rank" || name === "lag" || name === "lead" ? "numbering_functions" : "functions-and-operators")),
-  translated("safe_divide", [ex("select safe_divide(20, 4)", ["5"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(0, 0)", [null], BQ("safe_divide", "mathematical_functions"))]),
+  {
+    name: "safe_divide",
+    how: "corrected",
+    note: "NULL when the divisor is 0, else `/`",
+    rewrite: guardedDivision("null", "= 0"),
+    examples: [ex("select safe_divide(20, 4)", ["5"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(0, 20)", ["0"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(20, 0)", [null], BQ("safe_divide", "mathematical_functions"))],
+  },
   translated("div", [ex("select div(20, 4)", ["5"], BQ("div", "mathematical_functions")), ex("select div(12, -7)", ["-1"], BQ("div", "mathematical_functions"))]),
   translated("safe_cast", [ex("select safe_cast('apple' as int64)", [null], BQ("safe_casting", "conversion_functions"))]),
   translated("if", [ex("select if(1 > 2, 'a', 'b')", ["b"], BQ("if", "conditional_expressions"))]),
@@ -338,7 +389,12 @@ const BIGQUERY: Construct[] = [
   translated("logical_and", [ex("select logical_and(x) from unnest([true, false]) as x", ["false"], BQ("logical_and", "aggregate_functions"))]),
   translated("qualify", [ex("select x from unnest([1, 2]) as x qualify row_number() over (order by x desc) = 1", ["2"], BQ("qualify_clause", "query-syntax"))]),
   translated("* except", [ex("select * except (b) from (select 1 as a, 2 as b)", ["1"], BQ("select_except", "query-syntax"))]),
-  translated("/", [ex("select 7 / 2", ["3.5"], BQ("arithmetic_operators", "operators"))]),
+  {
+    name: "/",
+    how: "corrected",
+    note: "INT64 operands divide to FLOAT64; NUMERIC to 9 decimals, rounded half away from zero; by zero is an error",
+    examples: [ex("select 7 / 2", ["3.5"], BQ("arithmetic_operators", "operators")), ex("select 1 / 3", ["0.3333333333333333"], BQ("arithmetic_operators", "operators")), ex("select numeric '1' / 3", ["0.333333333"], BQ("decimal_types", "data-types"))],
+  },
   translated("greatest", [ex("select greatest(1, null, 3)", [null], BQ("greatest", "mathematical_functions"))], "NULL when any argument is NULL"),
   translated("least", [ex("select least(1, null)", [null], BQ("least", "mathematical_functions"))], "NULL when any argument is NULL"),
   refused("week", "BigQuery's WEEK starts on Sunday (or the day named); DuckDB truncates to Monday"),
@@ -355,9 +411,20 @@ const DATABRICKS: Construct[] = [
   translated("nvl", [ex("select nvl(null, 2)", ["2"], DBX("nvl"))]),
   translated("nvl2", [ex("select nvl2(null, 2, 1)", ["1"], DBX("nvl2"))]),
   translated("ifnull", [ex("select ifnull(null, 2)", ["2"], DBX("ifnull"))]),
-  translated("try_divide", [ex("select try_divide(3, 2)", ["1.5"], DBX("try_divide")), ex("select try_divide(2, 0)", [null], DBX("try_divide"))]),
+  {
+    name: "try_divide",
+    how: "corrected",
+    note: "NULL when the divisor is 0, else `/`",
+    rewrite: guardedDivision("null", "= 0"),
+    examples: [ex("select try_divide(3, 2)", ["1.5"], DBX("try_divide")), ex("select try_divide(2L, 2L)", ["1.0"], DBX("try_divide")), ex("select try_divide(2, 0)", [null], DBX("try_divide"))],
+  },
   translated("div", [ex("select 3 div 2", ["1"], DBX("div"))]),
-  translated("/", [ex("select 3 / 2", ["1.5"], DBX("slashsign"))]),
+  {
+    name: "/",
+    how: "corrected",
+    note: "integers divide to DOUBLE; decimals to scale max(6, s1 + p2 + 1) (Spark's rule); by zero is an error in ANSI mode (databricks) and NULL without it (spark)",
+    examples: [ex("select 3 / 2", ["1.5"], DBX("slashsign")), ex("select 2L / 2L", ["1.0"], DBX("slashsign"))],
+  },
   {
     name: "concat",
     how: "corrected",
@@ -405,8 +472,8 @@ const DATABRICKS: Construct[] = [
   refused("bround", "DuckDB has no half-even rounding function"),
 ];
 
-const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string): Construct[] => [
-  translated("/", [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/"))], "integer operands divide to an integer (DuckDB's integer_division)"),
+const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divisionExamples: Example[]): Construct[] => [
+  { name: "/", how: "corrected", note: "integers divide to an integer (truncated); numerics keep the warehouse's scale; by zero is an error", examples: [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/")), ...divisionExamples] },
   same("||", [ex("select 'a' || 'b'", ["ab"], source("||")), ex("select 'a' || null", [null], source("||"))]),
   translated("::", [ex("select '12'::integer", ["12"], source("::"))]),
   translated("date_trunc", [ex("select date_trunc('month', date '2024-03-05')", ["2024-03-01"], source("date_trunc"))]),
@@ -442,7 +509,11 @@ const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string): Construct[]
 
 const REDSHIFT: Construct[] = [
   ...common((name) => RS(`r_${name.toUpperCase()}`)),
-  ...REDSHIFT_POSTGRES_COMMON((name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`)),
+  ...REDSHIFT_POSTGRES_COMMON(
+    (name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`),
+    // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
+    [ex("select cast(10 as decimal(8,2)) / cast(3 as decimal(8,2))", ["3.333333333"], RS("r_numeric_computations201")), ex("select cast(2 as decimal(8,2)) / cast(3 as decimal(8,2))", ["0.666666667"], RS("r_numeric_computations201"))],
+  ),
   translated("nvl", [ex("select nvl(null, 'x')", ["x"], RS("r_NVL_function"))]),
   translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], RS("r_NVL2"))]),
   translated("decode", [ex("select decode(2, 1, 'one', 2, 'two', 'other')", ["two"], RS("r_DECODE_expression"))]),
@@ -473,7 +544,11 @@ const REDSHIFT: Construct[] = [
 
 const POSTGRES: Construct[] = [
   ...common((name) => PG("functions-aggregate")),
-  ...REDSHIFT_POSTGRES_COMMON((name) => PG(name === "/" || name === "mod" || name === "round" ? "functions-math" : name === "date_trunc" || name === "date_part" || name === "extract" ? "functions-datetime" : name === "to_char" ? "functions-formatting" : name === "~" || name === "ilike" ? "functions-matching" : name.startsWith("bool") || name === "greatest" || name === "least" ? "functions-aggregate" : "functions-string")),
+  ...REDSHIFT_POSTGRES_COMMON(
+    (name) => PG(name === "/" || name === "mod" || name === "round" ? "functions-math" : name === "date_trunc" || name === "date_part" || name === "extract" ? "functions-datetime" : name === "to_char" ? "functions-formatting" : name === "~" || name === "ilike" ? "functions-matching" : name.startsWith("bool") || name === "greatest" || name === "least" ? "functions-aggregate" : "functions-string"),
+    // Table 9.4: numeric division keeps at least 16 significant digits.
+    [ex("select 5.0 / 2", ["2.5000000000000000"], PG("functions-math")), ex("select 5 / 2", ["2"], PG("functions-math")), ex("select (-5) / 2", ["-2"], PG("functions-math")), ex("select 1.0 / 3", ["0.33333333333333333333"], PG("functions-math"))],
+  ),
   same("concat", [ex("select concat('abcde', 2, null, 22)", ["abcde222"], PG("functions-string"))], "skips NULLs, as DuckDB's does"),
   same("concat_ws", [ex("select concat_ws(',', 'abcde', 2, null, 22)", ["abcde,2,22"], PG("functions-string"))]),
   translated("string_agg", [ex("select string_agg(x, ',' order by x) from (values ('b'), ('a')) as t(x)", ["a,b"], PG("functions-aggregate"))]),
@@ -520,6 +595,16 @@ export function allConstructs(): [Exclude<Dialect, "duckdb">, Construct[]][] {
 }
 
 // --- rewrites ---
+
+/** `f(a, b)` as `case when b <test> then <result> else a / b end`, so the division keeps the warehouse's scale (arithmetic.ts); `%` in the test is b. */
+function guardedDivision(result: "0" | "null", test: string) {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length !== 2) return { refuse: `${call.name} takes a dividend and a divisor` };
+    const [a, b] = call.args as [string, string];
+    const zero = result === "0" ? ` and (${a}) is not null` : "";
+    return `(case when ((${b}) ${test.replace("%", b)})${zero} then ${result} else (${a}) / (${b}) end)`;
+  };
+}
 
 /** The call as written with argument `index` in parentheses (a negative literal stays one expression). */
 function parenthesized(index: number) {

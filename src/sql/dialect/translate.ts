@@ -12,10 +12,11 @@ import { ParseCache } from "../../project/cache.ts";
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType } from "./types.ts";
-import { tokenize, toDuckdb, type Token } from "./transpiler.ts";
+import { divisionMacros } from "./arithmetic.ts";
+import { tokenize, toDuckdb, wrapDivisions, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 1;
+const TRANSLATION_FORMAT = 2;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
@@ -175,7 +176,17 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     return out + source.slice(cursor, (tokens[to - 1] as Token).end).join("");
   };
 
-  const rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
+  let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
+  // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
+  if (rewritten.includes("/")) {
+    const names = divisionMacros(dialect);
+    const wrapped = await wrapDivisions(rewritten, dialect, { wrapper: "__slp_typed", first: names.value, second: names.type });
+    if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
+    if (wrapped.value.divisions > 0) {
+      for (const macro of ["__slp_typed", names.value, names.type]) macros.add(macro);
+      rewritten = wrapped.value.sql;
+    }
+  }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
   let out = translated.value;

@@ -24,6 +24,8 @@ export interface Token {
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string; line: number | null };
 
 interface Sdk {
+  parse(sql: string, dialect: string): { success: boolean; ast?: unknown[]; error?: string; errorLine?: number };
+  generate(ast: unknown, dialect: string): { success: boolean; sql?: string[]; error?: string };
   tokenize(sql: string, dialect: string): { success: boolean; tokens?: { token_type: string; text: string; span: { start: number; end: number; line: number } }[]; error?: string; errorLine?: number };
   transpile(sql: string, read: string, write: string): { success: boolean; sql?: string[]; error?: string; errorLine?: number };
 }
@@ -70,4 +72,33 @@ export async function toDuckdb(sql: string, dialect: Exclude<Dialect, "duckdb">)
   if (!result.success || !result.sql) return { ok: false, error: result.error ?? "cannot translate", line: result.errorLine ?? null };
   if (result.sql.length !== 1) return { ok: false, error: `the model's SQL is ${result.sql.length} statements, not one SELECT`, line: null };
   return { ok: true, value: result.sql[0] as string };
+}
+
+type Node = { [key: string]: unknown };
+const call = (name: string, args: unknown[]): Node => ({ function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false } });
+
+/**
+ * `sql` (in `dialect`) with every division `a / b` written as
+ * `wrapper(first(a, b), second(a, b))`, still in `dialect`: the transpiler's
+ * syntax tree finds the operands, so precedence and parentheses are its own.
+ */
+export async function wrapDivisions(sql: string, dialect: Exclude<Dialect, "duckdb">, names: { wrapper: string; first: string; second: string }): Promise<Outcome<{ sql: string; divisions: number }>> {
+  const polyglot = await loaded();
+  const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
+  if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
+  let divisions = 0;
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (node === null || typeof node !== "object") return node;
+    const div = (node as Node).div as { left: unknown; right: unknown } | undefined;
+    if (div && Object.keys(node).length === 1) {
+      divisions++;
+      const [left, right] = [rewrite(div.left), rewrite(div.right)];
+      return call(names.wrapper, [call(names.first, [left, right]), call(names.second, [left, right])]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+  };
+  const generated = polyglot.generate(rewrite(parsed.ast), TRANSPILER_DIALECT[dialect]);
+  if (!generated.success || !generated.sql || generated.sql.length !== 1) return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
+  return { ok: true, value: { sql: generated.sql[0] as string, divisions } };
 }
