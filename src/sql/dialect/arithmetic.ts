@@ -100,15 +100,18 @@ const bothIntegers = (ta: string, tb: string) => `(__slp_kind(${ta}) = 'integer'
  * (a DOUBLE, an integer, or fixed-point like any decimal); otherwise the
  * exact quotient to `scale` (an expression of the operand type names).
  */
-function rule(scale: (ta: string, tb: string) => string, integers: "float" | "integer" | "fixed", exact = "__slp_exact_quotient", typeScale = scale): DivisionRule {
+function rule(scale: ((ta: string, tb: string) => string) | { refuse: string }, integers: "float" | "integer" | "fixed", exact = "__slp_exact_quotient"): DivisionRule {
+  // A fixed-point result slp has not verified is a type DuckDB does not know, named for the reason.
+  const decimalType = (ta: string, tb: string) => (typeof scale === "function" ? `'"DECIMAL(38,' || (${scale(ta, tb)}) || ')"'` : `'"${scale.refuse}"'`);
+  const decimalValue = (a: string, b: string, ta: string, tb: string) => (typeof scale === "function" ? `${exact}(${a}, ${b}, ${scale(ta, tb)})` : "null");
   return {
     type: (ta, tb) => {
       const integer = integers === "float" ? ` when ${bothIntegers(ta, tb)} then '"DOUBLE"'` : integers === "integer" ? ` when ${bothIntegers(ta, tb)} then '"BIGINT"'` : "";
-      return `case when ${either(ta, tb, "other")} then ${OTHER(ta, tb)} when ${either(ta, tb, "float")} then '"DOUBLE"'${integer} else '"DECIMAL(38,' || (${typeScale(ta, tb)}) || ')"' end`;
+      return `case when ${either(ta, tb, "other")} then ${OTHER(ta, tb)} when ${either(ta, tb, "float")} then '"DOUBLE"'${integer} else ${decimalType(ta, tb)} end`;
     },
     value: (a, b, ta, tb) => {
       const integer = integers === "float" ? ` when ${bothIntegers(ta, tb)} then __slp_float_quotient(${a}, ${b})` : integers === "integer" ? ` when ${bothIntegers(ta, tb)} then __slp_integer_quotient(${a}, ${b})` : "";
-      return `case when ${either(ta, tb, "float")} then __slp_float_quotient(${a}, ${b})${integer} else ${exact}(${a}, ${b}, ${scale(ta, tb)}) end`;
+      return `case when ${either(ta, tb, "float")} then __slp_float_quotient(${a}, ${b})${integer} else ${decimalValue(a, b, ta, tb)} end`;
     },
     needs: ["__slp_kind", "__slp_scale", "__slp_precision", "__slp_float_quotient", "__slp_integer_quotient", exact],
   };
@@ -136,15 +139,32 @@ const RULES: Record<Dividing, DivisionRule> = {
   spark: rule(sparkScale, "float"),
 };
 
+/**
+ * AVG as each warehouse documents its type: the sum divided by the count
+ * (DuckDB's AVG of a DECIMAL is a DOUBLE). Snowflake and BigQuery average
+ * with their division's scale (Snowflake's AVG of 1, 2, 2 is 1.666667);
+ * Postgres's AVG of integers is numeric; Redshift's of integers an integer;
+ * Spark's of DECIMAL(p, s) has scale s + 4.
+ */
+const AVERAGES: Record<Dividing, DivisionRule> = {
+  snowflake: RULES.snowflake,
+  bigquery: RULES.bigquery,
+  postgres: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "fixed", "__slp_pg_exact_quotient"),
+  // https://docs.aws.amazon.com/redshift/latest/dg/r_AVG.html: BIGINT for integer arguments; a DECIMAL keeps its scale, rounded in a way slp has not verified.
+  redshift: rule({ refuse: "SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT" }, "integer"),
+  databricks: rule((ta) => `least(38, __slp_scale(${ta}) + 4)`, "float"),
+  spark: rule((ta) => `least(38, __slp_scale(${ta}) + 4)`, "float"),
+};
+
 /** Postgres's exact quotient: rounded to select_div_scale's decimals, held at PG_TYPE_SCALE; more decimals than that is an error. */
 PG_HELPERS.__slp_pg_exact_quotient = {
   sql: `create macro __slp_pg_exact_quotient(a, b, held) as list_transform([__slp_pg_div_scale(a, b)], lambda s: case when s > held then error('slp: this Postgres numeric quotient has ' || s || ' decimals, more than the ' || held || ' slp holds in DuckDB') else __slp_exact_quotient(a, b, s) end)[1]`,
   needs: ["__slp_pg_div_scale", "__slp_exact_quotient"],
 };
 
-/** The names of the two macros `a / b` becomes in `dialect`. */
-export function divisionMacros(dialect: Dividing): { value: string; type: string } {
-  return { value: `__slp_div_${dialect}_value`, type: `__slp_div_${dialect}_type` };
+/** The names of the two macros `a / b` (or, for `avg`, the sum and the count) becomes in `dialect`. */
+export function divisionMacros(dialect: Dividing, of: "div" | "avg" = "div"): { value: string; type: string } {
+  return { value: `__slp_${of}_${dialect}_value`, type: `__slp_${of}_${dialect}_type` };
 }
 
 /** Every macro division needs, helpers first. */
@@ -152,9 +172,9 @@ export const DIVISION_MACROS: Record<string, MacroDefinition> = {
   ...HELPERS,
   ...PG_HELPERS,
   ...Object.fromEntries(
-    (Object.keys(RULES) as Dividing[]).flatMap((dialect) => {
-      const { type, value, needs } = RULES[dialect];
-      const names = divisionMacros(dialect);
+    (["div", "avg"] as const).flatMap((of) => (Object.keys(RULES) as Dividing[]).map((dialect) => [of, dialect] as const)).flatMap(([of, dialect]) => {
+      const { type, value, needs } = (of === "div" ? RULES : AVERAGES)[dialect];
+      const names = divisionMacros(dialect, of);
       const quotient = value("v.a", "v.b", "typeof(v.a)", "typeof(v.b)");
       const guarded = dialect === "spark" ? `case when v.b = 0 then null else ${quotient} end` : quotient;
       return [

@@ -5,7 +5,7 @@
  * vendor's documented examples each is tested against (test/dialects.test.ts).
  * A function or operator not in a dialect's table is refused by name.
  */
-import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
+import { DIVISION_MACROS, divisionMacros, type MacroDefinition } from "./arithmetic.ts";
 import type { Dialect } from "./dialects.ts";
 
 /** A documented example: SQL in the dialect, the documented result (one row), the page it is from. */
@@ -23,6 +23,8 @@ export interface Call {
   literal(index: number): string | null;
   /** The word after the call's closing parenthesis, lower case (`over`, `within`), else null. */
   next: string | null;
+  /** For a construct that takes its window: ` over (...)` as written (rewritten), else empty. */
+  window: string;
 }
 
 export interface Construct {
@@ -35,6 +37,8 @@ export interface Construct {
   why?: string;
   /** For `corrected`: the call rewritten (in the same dialect) before the transpiler sees it, or a refusal. */
   rewrite?: (call: Call) => string | { refuse: string };
+  /** The rewrite replaces the call's `over (...)` too (it receives it as `window`). */
+  window?: boolean;
   /** slp's DuckDB macros the corrected SQL calls. */
   macros?: string[];
   /** For `[]`: a 0-based index the translation moves to DuckDB's 1-based one. */
@@ -82,6 +86,24 @@ const same = (name: string, examples: Example[], note?: string): Construct => ({
 const translated = (name: string, examples: Example[], note?: string): Construct => ({ name, how: "translated", examples, ...(note ? { note } : {}) });
 const refused = (name: string, why: string): Construct => ({ name, how: "refused", why, note: why, examples: [] });
 const ex = (sql: string, expect: (string | null)[], source: string): Example => ({ sql, expect, source });
+
+/** AVG as the sum over the count, divided by the warehouse's rule for an average (arithmetic.ts); with OVER, both take the window. */
+function average(dialect: Exclude<Dialect, "duckdb">, note: string, examples: Example[]): Construct {
+  const names = divisionMacros(dialect, "avg");
+  return {
+    name: "avg",
+    how: "corrected",
+    note,
+    window: true,
+    rewrite: (call) => {
+      if (call.args.length !== 1) return { refuse: "avg takes one argument" };
+      const [sum, count] = [`sum(${call.args[0]})${call.window}`, `count(${call.args[0]})${call.window}`];
+      return `${"__slp_typed"}(${names.value}(${sum}, ${count}), ${names.type}(${sum}, ${count}))`;
+    },
+    macros: ["__slp_typed", names.value, names.type],
+    examples,
+  };
+}
 
 /** concat that returns NULL when any argument is NULL (DuckDB's concat skips NULLs). */
 const strictConcat = (call: Call): string =>
@@ -262,6 +284,11 @@ const SNOWFLAKE: Construct[] = [
   refused("hash", "Snowflake's HASH is its own 64-bit function; DuckDB's hash() gives other numbers"),
   refused("uuid_string", "a random value cannot be compared with an expected one"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Snowflake's"),
+  average("snowflake", "a NUMBER averages with division's scale (1, 2, 2 average to 1.666667); FLOAT to FLOAT", [
+    ex("select avg(x) from (select 1 as x union all select 2 union all select 2)", ["1.666667"], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.avg"),
+    ex("select avg(x) from (select 1 as x union all select 2)", ["1.5"], SF("avg")),
+    ex("select avg(x) over (order by x rows between unbounded preceding and current row) from (select 1 as x union all select 2) qualify x = 2", ["1.5"], SF("avg")),
+  ]),
 ];
 
 const BIGQUERY: Construct[] = [
@@ -400,6 +427,10 @@ const BIGQUERY: Construct[] = [
   refused("week", "BigQuery's WEEK starts on Sunday (or the day named); DuckDB truncates to Monday"),
   refused("farm_fingerprint", "BigQuery's own hash: DuckDB gives other numbers"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than BigQuery's"),
+  average("bigquery", "INT64 averages to FLOAT64, NUMERIC to NUMERIC (9 decimals)", [
+    ex("select avg(x) as avg from unnest([0, 2, 4, 4, 5]) as x", ["3"], BQ("avg", "aggregate_functions")),
+    ex("select avg(x) from unnest([numeric '1', numeric '2', numeric '2']) as x", ["1.666666667"], BQ("avg", "aggregate_functions")),
+  ]),
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
   refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
 ];
@@ -469,6 +500,10 @@ const DATABRICKS: Construct[] = [
   refused("explode", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("lateral view", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Databricks'"),
+  average("databricks", "integers average to DOUBLE; DECIMAL(p, s) to scale s + 4", [
+    ex("select avg(col) from values (1), (2), (3) as tab(col)", ["2.0"], DBX("avg")),
+    ex("select avg(distinct col) from values (1), (1), (2) as tab(col)", ["1.5"], DBX("avg")),
+  ]),
   refused("bround", "DuckDB has no half-even rounding function"),
 ];
 
@@ -540,6 +575,10 @@ const REDSHIFT: Construct[] = [
   },
   translated("getdate", [ex("select getdate() is not null", ["true"], RS("r_GETDATE"))]),
   refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
+  average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [
+    ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),
+    ex("select avg(x) from (select 1.5::float8 as x union all select 2) as t", ["1.75"], RS("r_AVG")),
+  ]),
 ];
 
 const POSTGRES: Construct[] = [
@@ -564,6 +603,10 @@ const POSTGRES: Construct[] = [
   translated("div", [ex("select div(9, 4)", ["2"], PG("functions-math"))]),
   refused("age", "Postgres's age() counts months and days differently from DuckDB's"),
   refused("generate_series", "a set-returning function in the select list has no faithful DuckDB form in slp"),
+  average("postgres", "integers and numerics average to numeric (16 significant digits); floats to double precision", [
+    ex("select avg(x) from (values (1), (2), (2)) as t(x)", ["1.6666666666666667"], PG("functions-aggregate")),
+    ex("select avg(x) from (values (1), (2)) as t(x)", ["1.5000000000000000"], PG("functions-aggregate")),
+  ]),
 ];
 
 const TABLES: Record<Exclude<Dialect, "duckdb">, Construct[]> = {

@@ -16,7 +16,7 @@ import { divisionMacros } from "./arithmetic.ts";
 import { tokenize, toDuckdb, wrapDivisions, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 2;
+const TRANSLATION_FORMAT = 3;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
@@ -144,17 +144,21 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (entry.rewrite) {
       const rewrite = entry.rewrite;
       const after = tokens[close + 1]?.text.toLowerCase() ?? null;
+      // A rewrite that takes the window replaces `over (...)` (or `over name`) too.
+      const windowEnd = entry.window && after === "over" ? (tokens[close + 2]?.type === "L_PAREN" ? (closing.get(close + 2) ?? close) + 1 : close + 3) : close + 1;
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
         literal: (index: number) => literalOf(tokens, args[index]),
         next: after,
+        window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
-      const raw = args.map(([from, to]) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join(""));
-      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after });
+      const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+      const raw = args.map(([from, to]) => text(from, to));
+      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after, window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "" });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
-      edits.set(i, { end: close + 1, render: () => rewrite(call()) as string });
+      edits.set(i, { end: windowEnd, render: () => rewrite(call()) as string });
     }
   }
 
