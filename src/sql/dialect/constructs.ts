@@ -25,6 +25,8 @@ export interface Call {
   next: string | null;
   /** For a construct that takes its window: ` over (...)` as written (rewritten), else empty. */
   window: string;
+  /** For cast(x as T): the DuckDB type T maps to. */
+  castType: string | null;
 }
 
 export interface Construct {
@@ -55,6 +57,13 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
   },
   __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
+  // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
+  __slp_ansi_cast: { sql: "create macro __slp_ansi_cast(value, cast_value) as case when cast_value is null and value is not null then error('[CAST_INVALID_INPUT] ' || cast(value as varchar) || ' cannot be cast (Databricks runs CAST in ANSI mode)') else cast_value end" },
+  // Spark's text of a value cast to an integer type: a fraction is truncated (DuckDB rounds); text must be an integer (or, without ANSI mode, a decimal, truncated).
+  __slp_spark_integral_text: {
+    sql: "create macro __slp_spark_integral_text(x, lenient) as list_transform([struct_pack(k := __slp_kind(typeof(x)), bool := typeof(x) = 'BOOLEAN', t := trim(cast(x as varchar)))], lambda c: case when c.bool then case when c.t = 'true' then '1' when c.t = 'false' then '0' end when c.k in ('float', 'decimal') then regexp_extract(c.t, '^(-?[0-9]+)', 1) when c.k = 'integer' then c.t when regexp_full_match(c.t, '[+-]?[0-9]+') then c.t when lenient and regexp_full_match(c.t, '[+-]?[0-9]*[.][0-9]*') then regexp_extract(c.t, '^([+-]?[0-9]*)', 1) end)[1]",
+    needs: ["__slp_kind"],
+  },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 
@@ -496,7 +505,7 @@ const DATABRICKS: Construct[] = [
   same("round", [ex("select round(2.5, 0)", ["3"], DBX("round"))], "half up"),
   translated("mod", [ex("select mod(-5, 3)", ["-2"], DBX("mod"))]),
   translated("greatest", [ex("select greatest(10, 9, 2, 4, 3)", ["10"], DBX("greatest")), ex("select greatest(1, null)", ["1"], DBX("greatest"))], "skips NULLs"),
-  translated("try_cast", [ex("select try_cast('10' as int)", ["10"], DBX("try_cast")), ex("select try_cast('a' as int)", [null], DBX("try_cast"))]),
+  ...sparkCasts(true),
   refused("explode", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("lateral view", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Databricks'"),
@@ -609,11 +618,22 @@ const POSTGRES: Construct[] = [
   ]),
 ];
 
+/** Apache Spark (dbt-spark) runs with ANSI mode off, its 3.x default: what differs from Databricks SQL. */
+const SPARK_OWN: Construct[] = [
+  ...sparkCasts(false),
+  {
+    name: "/",
+    how: "corrected",
+    note: "as Databricks, but division by zero is NULL (ANSI mode off)",
+    examples: [ex("select 3 / 2", ["1.5"], "https://spark.apache.org/docs/latest/api/sql/index.html#_10"), ex("select 1 / 0", [null], "https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html")],
+  },
+];
+
 const TABLES: Record<Exclude<Dialect, "duckdb">, Construct[]> = {
   snowflake: SNOWFLAKE,
   bigquery: BIGQUERY,
   databricks: DATABRICKS,
-  spark: DATABRICKS,
+  spark: [...DATABRICKS, ...SPARK_OWN],
   redshift: REDSHIFT,
   postgres: POSTGRES,
 };
@@ -632,12 +652,54 @@ export function constructsOf(dialect: Exclude<Dialect, "duckdb">): Map<string, C
   return index;
 }
 
-/** Every dialect's table, for the README and the tests. */
+/** Every dialect's table, for the README and the tests (Spark: only where it differs from Databricks). */
 export function allConstructs(): [Exclude<Dialect, "duckdb">, Construct[]][] {
-  return (Object.keys(TABLES) as Exclude<Dialect, "duckdb">[]).filter((dialect) => dialect !== "spark").map((dialect) => [dialect, [...constructsOf(dialect).values()]]);
+  return (Object.keys(TABLES) as Exclude<Dialect, "duckdb">[]).map((dialect) => [dialect, dialect === "spark" ? SPARK_OWN : [...constructsOf(dialect).values()]]);
 }
 
 // --- rewrites ---
+
+/** CAST and TRY_CAST in Databricks (ANSI mode) or Spark (without it). */
+function sparkCasts(ansi: boolean): Construct[] {
+  const mode = ansi ? "ANSI mode: a value it cannot convert is an error" : "ANSI mode off: a value it cannot convert is NULL";
+  const macros = ["__slp_ansi_cast", "__slp_spark_integral_text"];
+  return [
+    {
+      name: "cast",
+      how: "corrected",
+      note: `${mode}; a fraction cast to an integer type is truncated (DuckDB rounds)`,
+      rewrite: sparkCast(ansi),
+      macros,
+      examples: [ex("select cast('10' as int)", ["10"], DBX("cast")), ex("select cast(5.6 as int)", ["5"], DBX("cast")), ex("select cast(-5.6 as int)", ["-5"], DBX("cast")), ex("select cast(true as int)", ["1"], DBX("cast")), ...(ansi ? [] : [ex("select cast('a' as int)", [null], "https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html")])],
+    },
+    {
+      name: "try_cast",
+      how: "corrected",
+      note: "NULL for a value it cannot convert; a fraction cast to an integer type is truncated",
+      rewrite: sparkCast(ansi),
+      macros,
+      examples: [ex("select try_cast('10' as int)", ["10"], DBX("try_cast")), ex("select try_cast('a' as int)", [null], DBX("try_cast")), ex("select try_cast(5.6 as int)", ["5"], DBX("try_cast"))],
+    },
+  ];
+}
+
+const INTEGRAL = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"]);
+
+/**
+ * Spark's CAST and TRY_CAST (the transpiler writes both as DuckDB's TRY_CAST):
+ * with ANSI mode (databricks) a CAST that cannot convert is an error; a
+ * fraction cast to an integer type is truncated toward zero, as Spark does.
+ */
+function sparkCast(ansi: boolean) {
+  return (call: Call): string | { refuse: string } => {
+    const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
+    if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
+    const [, value, type] = parts as unknown as [string, string, string];
+    const input = call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
+    const converted = `try_cast(${input} as ${type})`;
+    return ansi && call.name === "cast" ? `__slp_ansi_cast(${value}, ${converted})` : converted;
+  };
+}
 
 /** `f(a, b)` as `case when b <test> then <result> else a / b end`, so the division keeps the warehouse's scale (arithmetic.ts); `%` in the test is b. */
 function guardedDivision(result: "0" | "null", test: string) {

@@ -16,7 +16,7 @@ import { divisionMacros } from "./arithmetic.ts";
 import { tokenize, toDuckdb, wrapDivisions, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 3;
+const TRANSLATION_FORMAT = 4;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
@@ -101,6 +101,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const previous = tokens[i - 1];
     // `x::type`
     if (token.type === "D_COLON") {
+      const entry = table.get("::");
+      if (!entry || entry.how === "refused") return refused("::", entry?.why ?? `slp has not verified :: in ${dialect} against DuckDB: write cast(x as type)`, token.line);
       const end = typeEnd(tokens, i + 1);
       if (end === i + 1) return refused("::", "no type follows it", token.line);
       const problem = typeEdit(i + 1, end);
@@ -133,12 +135,14 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     }
     if (entry.how === "refused") return refused(`${token.text}()`, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
     const args = argumentRanges(tokens, i + 1, close);
+    let castType: string | null = null;
     if (CASTS.has(name)) {
       const last = args[args.length - 1];
       const as = last ? lastTopLevel(tokens, last[0], last[1], "as") : -1;
       if (as < 0) return refused(`${token.text}()`, "slp reads a cast as cast(value as type)", token.line);
       const problem = typeEdit(as + 1, (last as [number, number])[1]);
       if (problem) return { ok: false, untranslatable: problem };
+      castType = types[types.length - 1] as string;
     }
     for (const macro of entry.macros ?? []) macros.add(macro);
     if (entry.rewrite) {
@@ -152,11 +156,12 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         literal: (index: number) => literalOf(tokens, args[index]),
         next: after,
         window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
+        castType,
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
       const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
       const raw = args.map(([from, to]) => text(from, to));
-      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after, window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "" });
+      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after, window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "", castType });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
       edits.set(i, { end: windowEnd, render: () => rewrite(call()) as string });
     }
