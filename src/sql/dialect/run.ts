@@ -1,7 +1,7 @@
 /**
  * The unit runner's one hook for a warehouse dialect: before a test runs,
- * its model's SQL (and any `format: sql` fixture, written in the same
- * dialect) is translated, slp's DuckDB macros the translation calls are
+ * its model's SQL (and any `format: sql` fixture or expectation, written in
+ * the same dialect) is translated, slp's DuckDB macros the translation calls are
  * created once per database, and a construct slp cannot translate is the
  * test's error, naming the construct, the dialect, the model, file and line.
  */
@@ -43,8 +43,15 @@ export class DialectRun {
       for (const macro of translated.translation.macros) macros.add(macro);
       fixtures.push({ ...fixture, sql: translated.translation.sql });
     }
+    let expectSql = plan.expectSql;
+    if (expectSql !== null) {
+      const translated = await this.#translator.translate(expectSql);
+      if (!translated.ok) return { error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, "the format: sql expectation") };
+      for (const macro of translated.translation.macros) macros.add(macro);
+      expectSql = translated.translation.sql;
+    }
     await this.#macros(macros, database, lane);
-    return { plan: { ...plan, modelSql: model.translation.sql, fixtures } };
+    return { plan: { ...plan, modelSql: model.translation.sql, fixtures, expectSql } };
   }
 
   save(): void {
