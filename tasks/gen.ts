@@ -10,6 +10,7 @@ const ROOT = join(import.meta.dir, "..");
 export default defineTask({
   name: "gen",
   description: "Regenerate slp's JSON Schemas and README rule table from the code",
+  informational: true,
   hidden: true,
   input: Type.Object({}),
   async run(): Promise<Report> {

@@ -10,7 +10,9 @@ import { allConstructs } from "../sql/dialect/constructs.ts";
 import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
+import { MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
+import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
 import { UnitData } from "../schemas/unit.ts";
 
@@ -21,6 +23,9 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
+  "schemas/mutation.schema.json": MutationArtifact,
+  "schemas/mutation_equivalents.schema.json": MutationEquivalents,
+  "schemas/review.schema.json": ReviewData,
 };
 
 const RULES_START = "<!-- rules:start -->";
