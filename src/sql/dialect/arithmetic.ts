@@ -162,8 +162,50 @@ PG_HELPERS.__slp_pg_exact_quotient = {
   needs: ["__slp_pg_div_scale", "__slp_exact_quotient"],
 };
 
-/** The names of the two macros `a / b` (or, for `avg`, the sum and the count) becomes in `dialect`. */
-export function divisionMacros(dialect: Dividing, of: "div" | "avg" = "div"): { value: string; type: string } {
+/**
+ * Multiplication where the warehouse caps the product's scale and DuckDB
+ * keeps s1 + s2: Snowflake's NUMBER product has min(s1 + s2, max(s1, s2, 12))
+ * decimals (.1 * .0000000000001 is 0.0000000000000), BigQuery's NUMERIC 9.
+ * The product is exact, rounded half away from zero to that scale.
+ */
+const PRODUCT_HELPERS: Record<string, MacroDefinition> = {
+  // n / 10^k rounded half away from zero (k >= 0), or n * 10^-k.
+  __slp_shift: { sql: "create macro __slp_shift(n, k) as case when k >= 0 then __slp_round_quotient(n, __slp_pow10(k)) else n * __slp_pow10(-k) end", needs: ["__slp_round_quotient", "__slp_pow10"] },
+  __slp_exact_product: {
+    sql: "create macro __slp_exact_product(a, b, s) as __slp_decimal_json(__slp_shift(__slp_unscaled(a) * __slp_unscaled(b), __slp_scale(typeof(a)) + __slp_scale(typeof(b)) - s), s)",
+    needs: ["__slp_decimal_json", "__slp_shift", "__slp_unscaled", "__slp_scale"],
+  },
+};
+
+const PRODUCTS: Partial<Record<Dividing, { scale: (ta: string, tb: string) => string; integers: "fixed" | "native" }>> = {
+  // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (multiplication: S = min(S1 + S2, max(S1, S2, 12)))
+  snowflake: { scale: (ta, tb) => `least(__slp_scale(${ta}) + __slp_scale(${tb}), greatest(__slp_scale(${ta}), __slp_scale(${tb}), 12))`, integers: "fixed" },
+  // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#decimal_types: NUMERIC has 9 decimals; INT64 * INT64 is INT64
+  bigquery: { scale: () => "9", integers: "native" },
+};
+
+function productMacros(dialect: Dividing): [string, MacroDefinition][] {
+  const rule = PRODUCTS[dialect];
+  if (!rule) return [];
+  const names = divisionMacros(dialect, "mul");
+  const native = rule.integers === "native";
+  const integerType = (ta: string, tb: string) => (native ? ` when ${bothIntegers(ta, tb)} then '"' || typeof(a * b) || '"'` : "");
+  const type = `case when ${either("t.ta", "t.tb", "other")} then ${OTHER("t.ta", "t.tb").replace(/DIVIDE/, "MULTIPLY").replace(/_BY_/, "_AND_")} when ${either("t.ta", "t.tb", "float")} then '"DOUBLE"'${integerType("t.ta", "t.tb")} else '"DECIMAL(38,' || (${rule.scale("t.ta", "t.tb")}) || ')"' end`;
+  const [ta, tb] = ["typeof(v.a)", "typeof(v.b)"];
+  const value = `case when ${either(ta, tb, "float")} then cast(to_json(cast(v.a as double) * cast(v.b as double)) as varchar)${native ? ` when ${bothIntegers(ta, tb)} then cast(to_json(v.a * v.b) as varchar)` : ""} else __slp_exact_product(v.a, v.b, ${rule.scale(ta, tb)}) end`;
+  return [
+    [names.type, { sql: `create macro ${names.type}(a, b) as list_transform([struct_pack(ta := typeof(a), tb := typeof(b))], lambda t: ${type})[1]`, needs: ["__slp_kind", "__slp_scale"] }],
+    [names.value, { sql: `create macro ${names.value}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${value})[1]`, needs: ["__slp_kind", "__slp_scale", "__slp_exact_product"] }],
+  ];
+}
+
+/** Whether slp rewrites `a * b` in `dialect` (where the warehouse caps the product's scale). */
+export function multipliesOwnWay(dialect: Dividing): boolean {
+  return PRODUCTS[dialect] !== undefined;
+}
+
+/** The names of the two macros `a / b` (`a * b` for "mul"; for "avg", the sum and the count) becomes in `dialect`. */
+export function divisionMacros(dialect: Dividing, of: "div" | "avg" | "mul" = "div"): { value: string; type: string } {
   return { value: `__slp_${of}_${dialect}_value`, type: `__slp_${of}_${dialect}_type` };
 }
 
@@ -171,6 +213,8 @@ export function divisionMacros(dialect: Dividing, of: "div" | "avg" = "div"): { 
 export const DIVISION_MACROS: Record<string, MacroDefinition> = {
   ...HELPERS,
   ...PG_HELPERS,
+  ...PRODUCT_HELPERS,
+  ...Object.fromEntries((Object.keys(RULES) as Dividing[]).flatMap(productMacros)),
   ...Object.fromEntries(
     (["div", "avg"] as const).flatMap((of) => (Object.keys(RULES) as Dividing[]).map((dialect) => [of, dialect] as const)).flatMap(([of, dialect]) => {
       const { type, value, needs } = (of === "div" ? RULES : AVERAGES)[dialect];

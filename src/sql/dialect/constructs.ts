@@ -276,6 +276,12 @@ const SNOWFLAKE: Construct[] = [
       ex("select 1e0 / 3", ["0.3333333333333333"], SF_ARITHMETIC),
     ],
   },
+  {
+    name: "*",
+    how: "corrected",
+    note: "NUMBER operands multiply to scale min(s1 + s2, max(s1, s2, 12)), rounded half away from zero",
+    examples: [ex("select 10.01 * 1.1", ["11.011"], SF_ARITHMETIC), ex("select 10.001 * .001", ["0.010001"], SF_ARITHMETIC), ex("select .1 * .0000000000001", ["0.0000000000000"], SF_ARITHMETIC), ex("select 100000 * 100000", ["10000000000"], SF_ARITHMETIC)],
+  },
   translated("* exclude", [ex("select * exclude (b) from (select 1 as a, 2 as b)", ["1"], "https://docs.snowflake.com/en/sql-reference/sql/select")]),
   {
     name: "to_char",
@@ -430,6 +436,12 @@ const BIGQUERY: Construct[] = [
     how: "corrected",
     note: "INT64 operands divide to FLOAT64; NUMERIC to 9 decimals, rounded half away from zero; by zero is an error",
     examples: [ex("select 7 / 2", ["3.5"], BQ("arithmetic_operators", "operators")), ex("select 1 / 3", ["0.3333333333333333"], BQ("arithmetic_operators", "operators")), ex("select numeric '1' / 3", ["0.333333333"], BQ("decimal_types", "data-types"))],
+  },
+  {
+    name: "*",
+    how: "corrected",
+    note: "NUMERIC products keep 9 decimals, rounded half away from zero; INT64 products are INT64",
+    examples: [ex("select 2 * 3", ["6"], BQ("arithmetic_operators", "operators")), ex("select numeric '0.00001' * numeric '0.00001'", ["0.000000000"], BQ("decimal_types", "data-types")), ex("select numeric '1.5' * 3", ["4.5"], BQ("decimal_types", "data-types"))],
   },
   translated("greatest", [ex("select greatest(1, null, 3)", [null], BQ("greatest", "mathematical_functions"))], "NULL when any argument is NULL"),
   translated("least", [ex("select least(1, null)", [null], BQ("least", "mathematical_functions"))], "NULL when any argument is NULL"),

@@ -12,11 +12,11 @@ import { ParseCache } from "../../project/cache.ts";
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType } from "./types.ts";
-import { divisionMacros } from "./arithmetic.ts";
-import { tokenize, toDuckdb, wrapDivisions, type Token } from "./transpiler.ts";
+import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
+import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 4;
+const TRANSLATION_FORMAT = 5;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
@@ -187,12 +187,18 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
 
   let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
   // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
-  if (rewritten.includes("/")) {
-    const names = divisionMacros(dialect);
-    const wrapped = await wrapDivisions(rewritten, dialect, { wrapper: "__slp_typed", first: names.value, second: names.type });
+  // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
+  const multiplies = multipliesOwnWay(dialect);
+  if (rewritten.includes("/") || (multiplies && rewritten.includes("*"))) {
+    const wrap = (of: "div" | "mul"): OperatorWrap => {
+      const names = divisionMacros(dialect, of);
+      return { wrapper: "__slp_typed", first: names.value, second: names.type };
+    };
+    const wraps = { div: wrap("div"), ...(multiplies ? { mul: wrap("mul") } : {}) };
+    const wrapped = await wrapOperators(rewritten, dialect, wraps);
     if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
     if (wrapped.value.divisions > 0) {
-      for (const macro of ["__slp_typed", names.value, names.type]) macros.add(macro);
+      for (const used of Object.values(wraps)) if (wrapped.value.sql.toLowerCase().includes(used.first)) for (const macro of [used.wrapper, used.first, used.second]) macros.add(macro);
       rewritten = wrapped.value.sql;
     }
   }

@@ -77,12 +77,19 @@ export async function toDuckdb(sql: string, dialect: Exclude<Dialect, "duckdb">)
 type Node = { [key: string]: unknown };
 const call = (name: string, args: unknown[]): Node => ({ function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false } });
 
+/** How an operator is written instead: `wrapper(first(a, b), second(a, b))`. */
+export interface OperatorWrap {
+  wrapper: string;
+  first: string;
+  second: string;
+}
+
 /**
- * `sql` (in `dialect`) with every division `a / b` written as
- * `wrapper(first(a, b), second(a, b))`, still in `dialect`: the transpiler's
- * syntax tree finds the operands, so precedence and parentheses are its own.
+ * `sql` (in `dialect`) with every division `a / b` (and, given `mul`, every
+ * product) written as its wrap, still in `dialect`: the transpiler's syntax
+ * tree finds the operands, so precedence and parentheses are its own.
  */
-export async function wrapDivisions(sql: string, dialect: Exclude<Dialect, "duckdb">, names: { wrapper: string; first: string; second: string }): Promise<Outcome<{ sql: string; divisions: number }>> {
+export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duckdb">, wraps: { div: OperatorWrap; mul?: OperatorWrap }): Promise<Outcome<{ sql: string; divisions: number }>> {
   const polyglot = await loaded();
   const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
   if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
@@ -90,11 +97,13 @@ export async function wrapDivisions(sql: string, dialect: Exclude<Dialect, "duck
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (node === null || typeof node !== "object") return node;
-    const div = (node as Node).div as { left: unknown; right: unknown } | undefined;
-    if (div && Object.keys(node).length === 1) {
+    const [kind] = Object.keys(node);
+    const wrap = Object.keys(node).length === 1 && (kind === "div" || kind === "mul") ? wraps[kind] : undefined;
+    if (wrap) {
       divisions++;
-      const [left, right] = [rewrite(div.left), rewrite(div.right)];
-      return call(names.wrapper, [call(names.first, [left, right]), call(names.second, [left, right])]);
+      const operands = (node as Node)[kind as string] as { left: unknown; right: unknown };
+      const [left, right] = [rewrite(operands.left), rewrite(operands.right)];
+      return call(wrap.wrapper, [call(wrap.first, [left, right]), call(wrap.second, [left, right])]);
     }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
   };
