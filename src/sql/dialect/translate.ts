@@ -16,7 +16,7 @@ import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 5;
+const TRANSLATION_FORMAT = 6;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
@@ -108,6 +108,11 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       const problem = typeEdit(i + 1, end);
       if (problem) return { ok: false, untranslatable: problem };
       i = end - 1;
+      continue;
+    }
+    // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
+    if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
+      edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
       continue;
     }
     const syntax = syntaxConstruct(tokens, i);
