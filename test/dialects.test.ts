@@ -116,6 +116,10 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("spark", "select cast('2.7' as int), cast('a' as int)")).toEqual(["2", null]);
   });
 
+  test("Databricks split_part with part 0 is the error INVALID_INDEX_OF_ZERO (its documented example)", async () => {
+    expect(await run("databricks", "select split_part('Hello,World,!', ',', 0)")).toMatch(/^error: .*INVALID_INDEX_OF_ZERO/);
+  });
+
   test("Databricks :: is refused by name (the transpiler would make it a TRY_CAST)", async () => {
     expect(await run("databricks", "select '1'::int")).toBe("refused: ::");
   });

@@ -64,6 +64,7 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_spark_integral_text(x, lenient) as list_transform([struct_pack(k := __slp_kind(typeof(x)), bool := typeof(x) = 'BOOLEAN', t := trim(cast(x as varchar)))], lambda c: case when c.bool then case when c.t = 'true' then '1' when c.t = 'false' then '0' end when c.k in ('float', 'decimal') then regexp_extract(c.t, '^(-?[0-9]+)', 1) when c.k = 'integer' then c.t when regexp_full_match(c.t, '[+-]?[0-9]+') then c.t when lenient and regexp_full_match(c.t, '[+-]?[0-9]*[.][0-9]*') then regexp_extract(c.t, '^([+-]?[0-9]*)', 1) end)[1]",
     needs: ["__slp_kind"],
   },
+  __slp_part_index: { sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end" },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 
@@ -227,7 +228,7 @@ const SNOWFLAKE: Construct[] = [
   translated("rlike", [ex("select rlike('800-456-7891', '[2-9]\\\\d{2}-\\\\d{3}-\\\\d{4}')", ["true"], SF("rlike")), ex("select rlike('abc', 'b')", ["false"], SF("rlike"))]),
   translated("regexp_replace", [ex("select regexp_replace('It was the best of times', 'times', 'days')", ["It was the best of days"], SF("regexp_replace")), ex("select regexp_replace('aXbX', 'X', '-')", ["a-b-"], SF("regexp_replace"))], "replaces every match"),
   translated("regexp_substr", [ex("select regexp_substr('It was the best of times', 'the\\\\W+\\\\w+')", ["the best"], SF("regexp_substr"))]),
-  translated("split_part", [ex("select split_part('11.22.33', '.', 1)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', -1)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 0)", ["11"], SF("split_part"))]),
+  translated("split_part", [ex("select split_part('11.22.33', '.', 1)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', -1)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 0)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', 4)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 1)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 2)", ["a"], SF("split_part")), ex("select split_part('aaa--bbb-BBB--ccc', '--', 2)", ["bbb-BBB"], SF("split_part"))]),
   translated("split", [ex("select split('127.0.0.1', '.')[0]", ["127"], SF("split"))]),
   { name: "[]", how: "corrected", note: "array subscripts are 0-based", subscript: "zero-based", examples: [ex("select split('a,b,c', ',')[1]", ["b"], SF("split"))] },
   translated("listagg", [ex("select listagg(x, ', ') within group (order by x) from (select 'b' as x union all select 'a')", ["a, b"], SF("listagg"))]),
@@ -503,7 +504,14 @@ const DATABRICKS: Construct[] = [
   translated("last_day", [ex("select last_day(date '2009-01-12')", ["2009-01-31"], DBX("last_day"))]),
   translated("regexp_extract", [ex("select regexp_extract('100-200', '(\\\\d+)-(\\\\d+)', 1)", ["100"], DBX("regexp_extract"))]),
   translated("rlike", [ex("select 'abc' rlike 'b'", ["true"], DBX("rlike"))], "a partial match, as Databricks finds it"),
-  translated("split_part", [ex("select split_part('Hello,world,!', ',', 1)", ["Hello"], DBX("split_part"))]),
+  {
+    name: "split_part",
+    how: "corrected",
+    note: "part 0 is the error INVALID_INDEX_OF_ZERO, as Databricks raises it",
+    rewrite: (call) => (call.args.length === 3 ? `split_part(${call.args[0]}, ${call.args[1]}, __slp_part_index(${call.args[2]}))` : { refuse: "split_part takes a string, a delimiter and a part number" }),
+    macros: ["__slp_part_index"],
+    examples: [ex("select split_part('Hello,world,!', ',', 1)", ["Hello"], DBX("split_part")), ex("select split_part('Hello,world,!', ',', 100)", [""], DBX("split_part")), ex("select split_part('Hello,world,!', ',', -2)", ["world"], DBX("split_part")), ex("select split_part('', ',', 1)", [""], DBX("split_part"))],
+  },
   translated("collect_list", [ex("select size(collect_list(x)) from (select 1 as x union all select null)", ["1"], DBX("collect_list"))]),
   translated("size", [ex("select size(array('b', 'd', 'c', 'a'))", ["4"], DBX("size"))]),
   translated("array", [ex("select size(array(1, 2, 3))", ["3"], DBX("array"))]),

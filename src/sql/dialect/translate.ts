@@ -16,7 +16,7 @@ import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 6;
+const TRANSLATION_FORMAT = 7;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
