@@ -1,6 +1,6 @@
 /**
- * Division with each warehouse's documented result type and scale, as DuckDB
- * macros. DuckDB divides every number to a DOUBLE (1/3 = 0.3333333333333333);
+ * Division (and AVG, and multiplication where the warehouse caps its scale)
+ * with each warehouse's documented result type and scale, as DuckDB macros. DuckDB divides every number to a DOUBLE (1/3 = 0.3333333333333333);
  * Snowflake's NUMBER division keeps max(s1, min(s1 + 6, 12)) decimals
  * (0.333333), BigQuery's NUMERIC 9, Redshift's DECIMAL max(4, s1 + p2 - s2 + 1),
  * Postgres's numeric at least 16 significant digits, Spark's decimals

@@ -202,7 +202,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const wraps = { div: wrap("div"), ...(multiplies ? { mul: wrap("mul") } : {}) };
     const wrapped = await wrapOperators(rewritten, dialect, wraps);
     if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
-    if (wrapped.value.divisions > 0) {
+    if (wrapped.value.wrapped > 0) {
       for (const used of Object.values(wraps)) if (wrapped.value.sql.toLowerCase().includes(used.first)) for (const macro of [used.wrapper, used.first, used.second]) macros.add(macro);
       rewritten = wrapped.value.sql;
     }

@@ -89,18 +89,18 @@ export interface OperatorWrap {
  * product) written as its wrap, still in `dialect`: the transpiler's syntax
  * tree finds the operands, so precedence and parentheses are its own.
  */
-export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duckdb">, wraps: { div: OperatorWrap; mul?: OperatorWrap }): Promise<Outcome<{ sql: string; divisions: number }>> {
+export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duckdb">, wraps: { div: OperatorWrap; mul?: OperatorWrap }): Promise<Outcome<{ sql: string; wrapped: number }>> {
   const polyglot = await loaded();
   const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
   if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
-  let divisions = 0;
+  let wrapped = 0;
   const rewrite = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(rewrite);
     if (node === null || typeof node !== "object") return node;
     const [kind] = Object.keys(node);
     const wrap = Object.keys(node).length === 1 && (kind === "div" || kind === "mul") ? wraps[kind] : undefined;
     if (wrap) {
-      divisions++;
+      wrapped++;
       const operands = (node as Node)[kind as string] as { left: unknown; right: unknown };
       const [left, right] = [rewrite(operands.left), rewrite(operands.right)];
       return call(wrap.wrapper, [call(wrap.first, [left, right]), call(wrap.second, [left, right])]);
@@ -109,5 +109,5 @@ export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duck
   };
   const generated = polyglot.generate(rewrite(parsed.ast), TRANSPILER_DIALECT[dialect]);
   if (!generated.success || !generated.sql || generated.sql.length !== 1) return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
-  return { ok: true, value: { sql: generated.sql[0] as string, divisions } };
+  return { ok: true, value: { sql: generated.sql[0] as string, wrapped } };
 }
