@@ -81,7 +81,7 @@ export default defineTask({
     const engine = await openEngine(settings, rendered.flatMap((query) => query.relations), resolved.dir, environment.env);
     const results: { model: string; diff: Mapping; numbers: { model_value: number; external_value: number } }[] = [];
     try {
-      const kinds = "statementKinds" in engine ? (sql: string) => (engine as { statementKinds(sql: string): Promise<string[]> }).statementKinds(sql) : null;
+      const kinds = engine.statementKinds ? (sql: string) => (engine.statementKinds as (sql: string) => Promise<string[]>).call(engine, sql) : null;
       for (const [i, { model, diff }] of diffs.entries()) {
         const query = rendered[i] as (typeof rendered)[number];
         const numbers = await reconcile.runReconciliation(model.name, query.file, query.sql, engine, kinds);

@@ -29,6 +29,8 @@ export interface DataEngine {
   columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null>;
   /** Runs one read-only statement; `purpose` names it in the ledger (`diff fct_orders`). */
   run(sql: string, purpose: string): Promise<ResultRow[]>;
+  /** The kind of each statement in `sql` (SELECT, CREATE, ...) as the engine's own parser reads it, where it has one. */
+  statementKinds?(sql: string): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -19,7 +19,12 @@ export const StageOptions = {
   database: Type.Optional(
     Type.Array(Type.String(), { metavar: "FILE", description: "a DuckDB database file the relations live in, opened read-only" }),
   ),
-  engine: Type.Optional(Type.String({ metavar: "ENGINE", description: "duckdb (embedded, the default) or postgres (diff.postgres in slp.yml)" })),
+  engine: Type.Optional(
+    Type.Union([Type.Literal("duckdb"), Type.Literal("postgres")], {
+      metavar: "ENGINE",
+      description: "duckdb (embedded, the default) or postgres (diff.postgres in slp.yml)",
+    }),
+  ),
   base: Type.Optional(
     Type.String({ metavar: "REF", description: "the branch this one targets: what changed, which pre-registrations are this branch's, which models are new" }),
   ),
