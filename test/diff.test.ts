@@ -388,6 +388,23 @@ describe("a model production does not have (--base)", () => {
   });
 });
 
+describe("which models owe a diff, with --base", () => {
+  test("an inherited pre-registration owes none; a critical model downstream of changed SQL does", async () => {
+    using dir = copyToTemp(join(import.meta.dir, "..", "examples", "quickstart"));
+    initRepo(dir.path);
+    commitAll(dir.path, "main: both marts pre-registered");
+    // The branch edits fct_orders' SQL only: both pre-registrations are main's (inherited, not this branch's).
+    const sql = join(dir.path, "models", "marts", "fct_orders.sql");
+    writeFileSync(sql, `${readFileSync(sql, "utf8")}\n-- a comment is a change\n`);
+    commitAll(dir.path, "branch: touch fct_orders");
+    const run = await runMain(["diff", "--base", "HEAD~1", "--format", "json"], dir.path);
+    expect(run.stderr).toBe("");
+    const data = (JSON.parse(run.stdout) as { data: { models: string[]; reasons: Record<string, string> } }).data;
+    expect(data.models).toEqual(["fct_revenue_daily"]);
+    expect(data.reasons).toEqual({ fct_revenue_daily: "critical, downstream of fct_orders" });
+  });
+});
+
 describe("the real CLI", () => {
   test("slp diff, slp reconcile and slp compare, then slp stage-e, on the quickstart", () => {
     using dir = copyToTemp(join(import.meta.dir, "..", "examples", "quickstart"));
