@@ -56,3 +56,8 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
     minMs: sorted[0] as number,
   };
 }
+
+/** The names of the measurements whose median is over their budget (what makes `bun run bench` exit 1). */
+export function overBudget(results: readonly Measurement[]): string[] {
+  return results.filter((result) => result.medianMs > result.budgetMs).map((result) => result.name);
+}

@@ -67,6 +67,13 @@ describe("dist/slp", () => {
     expect(result.exitCode).toBe(0);
   });
 
+  test("a user task whose program is missing names slp, not Bun", () => {
+    const result = slp(["run", "lint"]);
+    expect(result.stderr).toStartWith("slp: the task lint runs slp-fixture-missing-linter, which is not installed");
+    expect(result.stderr).not.toContain("bun");
+    expect(result.exitCode).toBe(2);
+  });
+
   test("runs a shell user task that calls slp itself", () => {
     const result = slp(["run", "check-then-say"]);
     expect(result.stdout).toContain("slp check: 5 infos - OK");
