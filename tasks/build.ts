@@ -52,7 +52,8 @@ export default defineTask({
       const bytes = await compile(targets[0] as Platform, outfile);
       return { command: "build", findings: [], text: `wrote ${input.outfile} (${mib(bytes)})\n`, data: { outfile: input.outfile, bytes } };
     }
-    const out = resolve(environment.cwd, input.packages);
+    const given = input.packages;
+    const out = resolve(environment.cwd, given);
     rmSync(out, { recursive: true, force: true });
     mkdirSync(join(out, "release"), { recursive: true });
     const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as RootManifest;
@@ -78,8 +79,8 @@ export default defineTask({
     written.push(pack(launcher, out, LAUNCHER_PACKAGE));
     writeFileSync(join(out, "release", "SHA256SUMS"), `${sums.sort().join("\n")}\n`);
     const text = [
-      ...written.map((entry) => `wrote ${join(input.packages, entry.tarball)} (${entry.package})`),
-      `wrote ${join(input.packages, "release")}/ (${targets.length} ${targets.length === 1 ? "binary" : "binaries"} and SHA256SUMS)`,
+      ...written.map((entry) => `wrote ${join(given, entry.tarball)} (${entry.package})`),
+      `wrote ${join(given, "release")}/ (${targets.length} ${targets.length === 1 ? "binary" : "binaries"} and SHA256SUMS)`,
     ].join("\n");
     return { command: "build", findings: [], text: `${text}\n`, data: { packages: written, targets: targets.map((t) => t.name) } };
   },
