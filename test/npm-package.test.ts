@@ -123,6 +123,11 @@ describe("the launcher", () => {
     expect(missing.exitCode).toBe(2);
   });
 
+  test("has no install script: it works where npm runs none, and SLP_BINARY_PATH is read on every run", () => {
+    expect(manifest(join(packages, "spec-lock-diff")).scripts).toBeUndefined();
+    expect(readFileSync(launcher(), "utf8")).toStartWith("#!/usr/bin/env node\n");
+  });
+
   test("without its platform package, it says which package is missing and how to install it", () => {
     const alone = join(packages, "spec-lock-diff", "bin", "slp.cjs");
     const result = bare(["node", alone, "check"], repo);
