@@ -4,7 +4,13 @@
  * unit runner, `slp init`'s CODEOWNERS and gate's protected paths, from the
  * work tree or from any commit's text.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
+import { readText } from "./project.ts";
+import { parseYaml } from "./yaml.ts";
+
+export const DBT_PROJECT_FILE = "dbt_project.yml";
 
 export const DBT_PATH_DEFAULTS = {
   "model-paths": ["models"],
@@ -31,4 +37,10 @@ export function dbtPathsOf(config: Value | Mapping, prefix = ""): DbtPaths {
     paths[key] = list.map((path) => `${prefix}${path.replace(/^(\.\/)+/, "").replace(/\/+$/, "")}`);
   }
   return paths;
+}
+
+/** The paths of the work tree's dbt_project.yml in `projectDir` (dbt's defaults when there is none). */
+export function readDbtPaths(projectDir: string): DbtPaths {
+  if (!existsSync(join(projectDir, DBT_PROJECT_FILE))) return dbtPathsOf({});
+  return dbtPathsOf(parseYaml(readText(projectDir, DBT_PROJECT_FILE), { file: DBT_PROJECT_FILE }));
 }

@@ -31,7 +31,9 @@ export const BUILT_IN_PROTECTED = [
   ".slp-version",
   "tcr.sh",
   ".claude/settings.json",
+  ".claude/settings.local.json",
   ".codex/config.toml",
+  ".codex/hooks.json",
   ".cursor/hooks.json",
 ] as const;
 
