@@ -29,7 +29,7 @@ export default defineTask({
     projectDir: ProjectDirOption,
   }),
   async run({ input, environment }): Promise<Report> {
-    const protection = loadProtection(resolve(environment.cwd, input.projectDir));
+    const protection = await loadProtection(resolve(environment.cwd, input.projectDir));
     if (input.hook) return await hookAnswer(input.hook, protection, environment.cwd, environment.readStdin);
     if (!input.paths || input.paths.length === 0) throw new UsageError("give the paths about to be written, or --hook AGENT", USAGE);
     const verdicts = input.paths.map((path: string) => verdictFor(protection, environment.cwd, path)).filter((v: Verdict | null): v is Verdict => v !== null);

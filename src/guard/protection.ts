@@ -13,8 +13,12 @@ export interface Protection {
   /** The repository root, absolute. */
   root: string;
   entries: ProtectedEntry[];
-  /** The test folders (G1), repository-relative with a trailing slash: an existing file there is a test. */
-  testFolders: string[];
+  /**
+   * The files under the test and analysis folders at HEAD: a test (G1) or a
+   * reconciliation query (G5) exists once it is committed, as gate sees it;
+   * null outside a git repository with commits, where the disk decides.
+   */
+  committed: Set<string> | null;
 }
 
 export interface Verdict {
@@ -24,13 +28,28 @@ export interface Verdict {
 }
 
 /** The protection of the repository holding `projectDir`: slp.yml's extra paths and dbt_project.yml's folders included. */
-export function loadProtection(projectDir: string): Protection {
+export async function loadProtection(projectDir: string): Promise<Protection> {
   const root = repositoryRoot(projectDir);
   const prefix = relative(root, projectDir).split("\\").join("/");
   const dbtPaths = readDbtPaths(projectDir);
   const extra = loadConfig(projectDir).config.protected_paths ?? [];
   const entries = protectedEntries({ prefix, extra, dbtPaths });
-  return { root, entries, testFolders: entries.filter((entry) => entry.rule === "G1").map((entry) => entry.pattern) };
+  const folders = entries.filter((entry) => entry.rule === "G1" || entry.rule === "G5").map((entry) => entry.pattern.replace(/[^/]*$/, ""));
+  return { root, entries, committed: await committedFiles(root, folders) };
+}
+
+/** The files under `folders` at HEAD, or null when there is no repository or no commit to read. */
+async function committedFiles(root: string, folders: readonly string[]): Promise<Set<string> | null> {
+  if (!existsSync(resolve(root, ".git"))) return null;
+  // Loaded here: reading git costs a guard outside a repository nothing.
+  const { Repository } = await import("../git/repository.ts");
+  try {
+    const repo = Repository.open(root);
+    const head = await repo.resolveCommit("HEAD");
+    return new Set((await repo.filesIn(head, folders)).map((file) => file.path));
+  } catch {
+    return null;
+  }
 }
 
 /** The repository-relative form of a path given from `cwd`, or null when it lies outside the repository. */
@@ -54,7 +73,8 @@ export function judge(protection: Protection, rel: string): Verdict | null {
     if (entry.rule === "G1" || entry.rule === "G5") {
       const holdsIt = path === "" || `${entry.pattern}`.startsWith(`${path}/`);
       const isGeneric = entry.rule === "G1" && path.startsWith(`${entry.pattern}generic/`);
-      if (!holdsIt && !isGeneric && !existsSync(resolve(protection.root, path))) continue;
+      const exists = protection.committed ? protection.committed.has(path) : existsSync(resolve(protection.root, path));
+      if (!holdsIt && !isGeneric && !exists) continue;
     }
     return { path: path === "" ? "." : path, entry };
   }
