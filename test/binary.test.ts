@@ -4,7 +4,7 @@
  * node_modules, an empty HOME): check, unit, and the repository's own tasks.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readdirSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runMain } from "./support/cli.ts";
 import { initRepo } from "./support/git-repo.ts";
@@ -88,6 +88,13 @@ describe("dist/slp", () => {
     expect(result.stdout).toMatch(/^DuckDB v\d+\.\d+\.\d+ loads from /);
     expect(result.exitCode).toBe(0);
     expect(readdirSync(join(cache, "native"))).toHaveLength(1);
+  });
+
+  test("the Dockerfile unpacks DuckDB while the image is built, as the user that runs it, into a cache of that user's", () => {
+    const docker = readFileSync(join(ROOT, "Dockerfile"), "utf8");
+    const run = docker.slice(docker.lastIndexOf("\nFROM ")).split("\n").filter((line) => /^(USER|ENV|RUN slp|ENTRYPOINT)/.test(line));
+    expect(run).toEqual(["USER slp", "ENV SLP_CACHE_DIR=/home/slp/.cache/slp", "RUN slp unpack", 'ENTRYPOINT ["slp"]']);
+    expect(docker).not.toMatch(/^ENV .*\/tmp/m);
   });
 
   test("ships without the developer tasks (build, gen)", () => {

@@ -111,6 +111,29 @@ describe("installed into a dbt repository that has no Bun", () => {
   });
 });
 
+describe("tcr.sh in the dbt repository", () => {
+  test("runs the binary npm installed for this machine directly: no Node on PATH", () => {
+    const loop = join(work.path, "loop-tools");
+    mkdirSync(loop);
+    for (const program of ["bash", "dirname"]) symlinkSync(Bun.which(program) as string, join(loop, program));
+    cpSync(join(ROOT, "tcr.sh"), join(repo, "tcr.sh"));
+    git(repo, ["init", "-q", "-b", "main"]);
+    git(repo, ["add", "-A"]);
+    git(repo, ["commit", "-q", "-m", "quickstart"]);
+    git(repo, ["checkout", "-q", "-b", "agent/notes"]);
+    writeFileSync(join(repo, "NOTES.md"), "a note\n");
+    const result = Bun.spawnSync(["./tcr.sh", "add a note"], {
+      cwd: repo,
+      env: { PATH: loop, HOME: join(work.path, "home"), GIT_AUTHOR_NAME: "Agent", GIT_AUTHOR_EMAIL: "agent@example.com" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(Bun.which("node", { PATH: loop })).toBeNull();
+    expect(result.stdout.toString()).toContain("slp tcr: green, committed");
+    expect(result.exitCode).toBe(0);
+  });
+});
+
 describe("the launcher", () => {
   const launcher = () => join(repo, "node_modules", "spec-lock-diff", "bin", "slp.cjs");
 
