@@ -31,6 +31,7 @@ interface RootManifest {
 export default defineTask({
   name: "build",
   description: "Compile slp into one executable with DuckDB embedded (dist/slp); --packages writes the npm packages and release assets",
+  informational: true,
   hidden: true,
   input: Type.Object({
     outfile: Type.String({ default: "dist/slp", metavar: "PATH", description: "where to write this machine's executable (without --packages)" }),

@@ -24,6 +24,7 @@ import { VERSION } from "../src/version.ts";
 export default defineTask({
   name: "init",
   description: "Add Spec-Lock-Diff to a dbt repository: CODEOWNERS, AGENTS.md, the pull-request workflow, slp.yml, tcr.sh (overwrites nothing)",
+  informational: true,
   input: Type.Object({
     projectDir: ProjectDirOption,
     agentLogin: Type.Optional(Type.String({ metavar: "NAME", description: "the agent's GitHub login: its pull requests must pass, a human's are advisory" })),

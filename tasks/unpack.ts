@@ -12,6 +12,7 @@ import { isCompiled } from "../src/runner/self.ts";
 export default defineTask({
   name: "unpack",
   description: "Unpack the embedded DuckDB into the cache folder and check that it loads (container images do this at build time)",
+  informational: true,
   hidden: true,
   input: Type.Object({}),
   async run({ environment }): Promise<Report> {

@@ -11,6 +11,7 @@ import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
+import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
 import { UnitData } from "../schemas/unit.ts";
 
@@ -21,6 +22,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
+  "schemas/review.schema.json": ReviewData,
 };
 
 const RULES_START = "<!-- rules:start -->";
