@@ -52,7 +52,8 @@ export default defineTask({
     const plan = files.map((file) => ({ file, ...planFor(root, file, input.force === true) }));
     const conflicts = plan.filter((step) => step.action === "conflict");
     const elsewhere = CODEOWNERS_LOCATIONS.filter((location) => location !== "CODEOWNERS" && existsSync(join(root, location)));
-    if (elsewhere.length > 0 && input.force !== true) conflicts.push({ file: files[0] as InitFile, action: "conflict", content: "", why: `GitHub reads ${elsewhere[0]} first` });
+    const codeownersFile = files.find((file) => file.path === "CODEOWNERS") as InitFile;
+    if (elsewhere.length > 0 && input.force !== true) conflicts.push({ file: codeownersFile, action: "conflict", content: "", why: `GitHub reads ${elsewhere[0]} first` });
     if (conflicts.length > 0) {
       throw new InputError(
         `slp init would change ${conflicts.length === 1 ? "a file that already exists" : `${conflicts.length} files that already exist`}: ${conflicts

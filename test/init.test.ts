@@ -91,6 +91,15 @@ describe("slp init on a plain dbt project", () => {
     expect(again.exitCode).toBe(0);
   });
 
+  test("a CODEOWNERS GitHub reads first (.github/CODEOWNERS) is a conflict too", async () => {
+    using repo = plainRepo();
+    mkdirSync(join(repo.path, ".github"));
+    writeFileSync(join(repo.path, ".github", "CODEOWNERS"), "* @someone\n");
+    const result = await runMain(["init"], repo.path);
+    expect(result.stderr).toStartWith("ERROR slp init would change a file that already exists: CODEOWNERS (GitHub reads .github/CODEOWNERS first); nothing was changed");
+    expect(result.exitCode).toBe(2);
+  });
+
   test("refuses a folder that is not a dbt project, and a login that is not one", async () => {
     using dir = tempDir();
     expect((await runMain(["init"], dir.path)).stderr).toStartWith("ERROR . has no dbt_project.yml, so it is not a dbt project");

@@ -71,7 +71,7 @@ export function judge(protection: Protection, rel: string): Verdict | null {
   for (const entry of protection.entries) {
     if (!touches(entry.pattern, path)) continue;
     if (entry.rule === "G1" || entry.rule === "G5") {
-      const holdsIt = path === "" || `${entry.pattern}`.startsWith(`${path}/`);
+      const holdsIt = path === "" || entry.pattern.startsWith(`${path}/`);
       const isGeneric = entry.rule === "G1" && path.startsWith(`${entry.pattern}generic/`);
       const exists = protection.committed ? protection.committed.has(path) : existsSync(resolve(protection.root, path));
       if (!holdsIt && !isGeneric && !exists) continue;

@@ -4,8 +4,7 @@
  * name), AGENTS.md, the pull-request workflow, slp.yml, .slp-version,
  * tcr.sh and, with --hooks, each agent's pre-tool hook settings.
  */
-import { existsSync } from "node:fs";
-import { join, relative } from "node:path";
+import { relative } from "node:path";
 import { repositoryRoot } from "../project/config.ts";
 import { readDbtPaths } from "../project/dbt-paths.ts";
 import { protectedEntries, type ProtectedEntry } from "../project/protected.ts";
@@ -142,9 +141,4 @@ function hookSettings(): InitFile[] {
       }),
     },
   ];
-}
-
-/** True when a file of the list is already in the repository. */
-export function exists(root: string, file: InitFile): boolean {
-  return existsSync(join(root, file.path));
 }
