@@ -12,6 +12,7 @@ import explain from "./explain.ts";
 import gate from "./gate.ts";
 import guard from "./guard.ts";
 import init from "./init.ts";
+import mutate from "./mutate.ts";
 import review from "./review.ts";
 import rules from "./rules.ts";
 import tasks from "./tasks.ts";
@@ -20,4 +21,4 @@ import unit from "./unit.ts";
 import unpack from "./unpack.ts";
 
 /** What the binary ships, then the developer tasks (none inside the binary). */
-export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gate, guard, init, review, rules, tasks, tcr, unit, unpack, ...developerTasks];
+export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gate, guard, init, mutate, review, rules, tasks, tcr, unit, unpack, ...developerTasks];
