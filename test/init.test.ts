@@ -15,6 +15,7 @@ import { protectedEntries, protectedPatterns } from "../src/project/protected.ts
 import { codeowners, MODELS_SECTION, PROTECTED_SECTION, WORKFLOW_FILE } from "../src/init/files.ts";
 import { Config } from "../src/schemas/config.ts";
 import { VERSION } from "../src/version.ts";
+import { MAX_MUTANTS } from "../tasks/mutate.ts";
 import { DEFAULT_STEPS } from "../tasks/tcr.ts";
 import { runCli, runMain } from "./support/cli.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
@@ -166,7 +167,8 @@ describe("the slp.yml slp init writes", () => {
       const written = lines.some((line) => line.startsWith(`${key}:`) || line.startsWith(`# ${key}:`));
       expect({ key, written }).toEqual({ key, written: true });
     }
-    expect(Object.keys(config).sort()).toEqual(["base", "marts_paths", "protected_paths", "tasks", "tcr"]);
+    expect(Object.keys(config).sort()).toEqual(["base", "marts_paths", "mutate", "protected_paths", "tasks", "tcr"]);
+    expect(config.mutate).toEqual({ max_mutants: MAX_MUTANTS, min_score: {} });
     expect(config.marts_paths).toEqual(DEFAULT_MARTS_PATHS);
     expect(config.protected_paths).toEqual([]);
     expect(config.base).toBe("main");
