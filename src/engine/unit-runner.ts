@@ -255,6 +255,8 @@ export interface Plan {
   test: UnitTestDefinition;
   modelSql: string;
   fixtures: Fixture[];
+  /** A `format: sql` expectation's SELECT (in the project's dialect until translated), else null. */
+  expectSql: string | null;
 }
 
 interface Prepared {
@@ -278,7 +280,7 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
     renderedSql: null,
     ran: null,
   };
-  const fail = (error: TestError): Prepared => ({ result: { ...result, error }, plan: null });
+  const fail = (error: TestError, ran: UnitResult["ran"] = null): Prepared => ({ result: { ...result, error, ran }, plan: null });
   if (test.problems.length > 0) return fail(problemError(test.problems[0] as Problem, test.file));
   const node = test.node as RefNode;
   if (!node.file) {
@@ -357,14 +359,22 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
     try {
       fixtures.push(buildFixture(given, target, test, project, renderer, dialect));
     } catch (error) {
-      return fail(renderError(error, test.file));
+      return fail(renderError(error, test.file), error instanceof UntranslatableType ? "untranslatable" : null);
     }
   }
   result.fixtures = fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns }));
-  return { result, plan: { project, test, modelSql: trimStatement(modelSql), fixtures } };
+  let expectSql: string | null = null;
+  if (test.expect.format === "sql") {
+    try {
+      expectSql = trimStatement(printable(fixtureText("sql", test.expect.rows, test.expect.fixture, "expected output", test, project)));
+    } catch (error) {
+      return fail(renderError(error, test.file));
+    }
+  }
+  return { result, plan: { project, test, modelSql: trimStatement(modelSql), fixtures, expectSql } };
 }
 
-type Target = { key: string; relation: string; node: RefNode | null; source: { source: string; table: string; columns: DeclaredColumn[] } | null; isThis: boolean };
+type Target = { key: string; relation: string; node: RefNode | null; source: { source: string; table: string; file: string; columns: DeclaredColumn[] } | null; isThis: boolean };
 
 function resolveInput(input: string, test: UnitTestDefinition, project: DbtProject): Target | { error: string; fix: string } {
   const call = parseInput(input);
@@ -428,7 +438,7 @@ function splitArguments(text: string): string[] {
   return parts;
 }
 
-type SourceTable = { source: string; table: string; columns: DeclaredColumn[] };
+type SourceTable = { source: string; table: string; file: string; columns: DeclaredColumn[] };
 
 function resolveCall(call: RelationCall, project: DbtProject): RefNode | SourceTable | null {
   if (call.kind === "source") {
@@ -482,7 +492,8 @@ function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefi
     rows = dictRows(given.rows, label);
   } else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, project, "csv", test) : test.file);
   const declared = declaredColumns(target, project);
-  const columns = dialect.dialect === "duckdb" ? declared.columns : declared.columns.map((column) => warehouseColumn(column, label, dialect, declared.from.get(column.name) === "seed"));
+  const declaredIn = { file: target.source?.file ?? node?.ymlFile ?? null, owner: target.source?.table ?? node?.name ?? "" };
+  const columns = dialect.dialect === "duckdb" ? declared.columns : declared.columns.map((column) => warehouseColumn(column, label, dialect, declared.from.get(column.name) === "seed", project, declaredIn));
   const typed = fixtureSql({ label, declared: columns, complete: declared.complete, declaredFrom: "declared", rows, csv });
   return { fromSql: false, key: target.key, input: label, relation: target.relation, sql: typed.sql, columns: typed.columns.map((column) => ({ ...column, from: declared.from.get(column.name) ?? column.from })) };
 }
@@ -503,17 +514,31 @@ function declaredColumns(target: Target, project: DbtProject): { columns: Declar
   return { columns, complete: true, from };
 }
 
+/** A fixture column whose declared warehouse type slp has no faithful DuckDB type for: the test ran `untranslatable`. */
+class UntranslatableType extends SlpError {
+  constructor(message: string, file: string | undefined, line: number | undefined) {
+    super("E_RENDER", message, { file, line, fix: "declare a type slp maps (see the README's dialect table), or mock the input with format: sql" });
+  }
+}
+
 /** A declared column's warehouse type as the DuckDB type with the same values (a type inferred from a seed's CSV is DuckDB's already). */
-function warehouseColumn(column: DeclaredColumn, label: string, dialect: DialectChoice, inferred: boolean): DeclaredColumn {
+function warehouseColumn(column: DeclaredColumn, label: string, dialect: DialectChoice, inferred: boolean, project: DbtProject, declaredIn: { file: string | null; owner: string }): DeclaredColumn {
   if (column.dataType === null || inferred) return column;
   const mapped = mapType(column.dataType, dialect.dialect);
   if (!mapped.ok) {
-    throw new RenderRefusal(
-      `untranslatable: column '${column.name}' of ${label} has the ${dialect.dialect} type '${column.dataType}': ${mapped.why}`,
-      "declare a type slp maps (see the README's dialect table), or mock the input with format: sql",
-    );
+    const file = declaredIn.file ?? undefined;
+    throw new UntranslatableType(`untranslatable: column '${column.name}' of ${label} has the ${dialect.dialect} type '${column.dataType}': ${mapped.why}`, file, file ? columnLine(project, file, declaredIn.owner, column.name) : undefined);
   }
   return { name: column.name, dataType: mapped.type };
+}
+
+/** The line declaring column `column` of `owner` (a model, seed or source table) in a yml file: its `name:` after the owner's. */
+function columnLine(project: DbtProject, file: string, owner: string, column: string): number | undefined {
+  const lines = readText(project.dir, file).split("\n");
+  const named = (name: string) => new RegExp(`(^|[\\s{,-])name\\s*:\\s*(["']?)${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\2\\s*([,}#]|$)`, "i");
+  const start = lines.findIndex((line) => named(owner).test(line));
+  const at = lines.findIndex((line, i) => i > start && named(column).test(line));
+  return at >= 0 ? at + 1 : undefined;
 }
 
 function fixtureText(format: string, rows: Value | undefined, fixture: string | null, label: string, test: UnitTestDefinition, project: DbtProject): Value | undefined {
@@ -653,11 +678,11 @@ order by 1 desc${order ? `, ${order}` : ""}`;
 function expectedSql(test: UnitTestDefinition, output: Column[], plan: Plan): { columns: Column[]; sql: string } {
   const { expect } = test;
   const label = "expected output";
-  const text = fixtureText(expect.format, expect.rows, expect.fixture, label, test, plan.project);
-  if (expect.format === "sql") {
+  if (plan.expectSql !== null) {
     const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
-    return { columns: output, sql: `select ${list} from (\n${printable(text).replace(/[\s;]+$/, "")}\n) as __slp_expected_sql` };
+    return { columns: output, sql: `select ${list} from (\n${plan.expectSql}\n) as __slp_expected_sql` };
   }
+  const text = fixtureText(expect.format, expect.rows, expect.fixture, label, test, plan.project);
   const rows = expect.format === "csv" ? csvRows(text as string, label, expect.fixture ? fixtureFile(expect.fixture, plan.project, "csv", test) : test.file) : dictRows(text, label);
   if (rows.length === 0) return { columns: output, sql: `select * from __slp_actual limit 0` };
   // The compared columns are the first row's keys, after dbt moves the first row without a null to the top.
