@@ -12,7 +12,7 @@ export interface Benchmark {
   /** What the issue allows, in milliseconds of wall time. */
   budgetMs: number;
   /** Prepares inputs once; returns the command to time and where to run it. */
-  setup(workDir: string): Promise<{ argv: string[]; cwd: string }> | { argv: string[]; cwd: string };
+  setup(workDir: string): Promise<Timed> | Timed;
   /** Expected exit code of the timed command (a benchmark of a failing run measures nothing). */
   expectExit?: number;
   /** Runs before each timed run, untimed (tcr needs a fresh change each time). */
@@ -24,6 +24,13 @@ export interface Benchmark {
   memoryBudgetMiB?: number;
 }
 
+/** What a benchmark times: a command, where it runs, and what it adds to the environment. */
+export interface Timed {
+  argv: string[];
+  cwd: string;
+  env?: Record<string, string>;
+}
+
 export interface Measurement {
   name: string;
   budgetMs: number;
@@ -31,19 +38,19 @@ export interface Measurement {
   medianMs: number;
   minMs: number;
   /** The largest peak resident set of the timed runs, in MiB. */
-  maxRssMiB: number;
+  maxRssMiB?: number;
   /** Median CPU time (user + system) of the timed runs: what a loaded machine does not inflate. */
-  medianCpuMs: number;
+  medianCpuMs?: number;
 }
 
-export function time(argv: string[], cwd: string, expectExit = 0): number {
-  return run(argv, cwd, expectExit).elapsedMs;
+export function time(argv: string[], cwd: string, expectExit = 0, env: Record<string, string> = {}): number {
+  return run(argv, cwd, expectExit, env).elapsedMs;
 }
 
 /** One timed run: wall time and the process's peak resident set. */
-function run(argv: string[], cwd: string, expectExit = 0): { elapsedMs: number; maxRssMiB: number; cpuMs: number } {
+function run(argv: string[], cwd: string, expectExit = 0, env: Record<string, string> = {}): { elapsedMs: number; maxRssMiB: number; cpuMs: number } {
   const start = performance.now();
-  const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
   const elapsedMs = performance.now() - start;
   if (result.exitCode !== expectExit) {
     throw new Error(`${argv.join(" ")} exited ${result.exitCode}, expected ${expectExit}:\n${result.stderr.toString().slice(0, 2000)}`);
@@ -54,15 +61,15 @@ function run(argv: string[], cwd: string, expectExit = 0): { elapsedMs: number; 
 }
 
 export async function measure(benchmark: Benchmark, workDir: string): Promise<Measurement> {
-  const { argv, cwd } = await benchmark.setup(workDir);
+  const { argv, cwd, env } = await benchmark.setup(workDir);
   benchmark.beforeEach?.();
-  time(argv, cwd, benchmark.expectExit); // warm the OS file cache; not counted
+  time(argv, cwd, benchmark.expectExit, env); // warm the OS file cache; not counted
   const runsMs: number[] = [];
   let maxRssMiB = 0;
   const cpuMs: number[] = [];
   for (let i = 0; i < (benchmark.runs ?? 7); i++) {
     benchmark.beforeEach?.();
-    const timed = run(argv, cwd, benchmark.expectExit);
+    const timed = run(argv, cwd, benchmark.expectExit, env);
     runsMs.push(timed.elapsedMs);
     maxRssMiB = Math.max(maxRssMiB, timed.maxRssMiB);
     cpuMs.push(timed.cpuMs);
@@ -77,4 +84,9 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
     maxRssMiB: Math.round(maxRssMiB),
     medianCpuMs: Math.round([...cpuMs].sort((a, b) => a - b)[Math.floor(cpuMs.length / 2)] as number),
   };
+}
+
+/** The names of the measurements whose median is over their budget (what makes `bun run bench` exit 1). */
+export function overBudget(results: readonly Measurement[]): string[] {
+  return results.filter((result) => result.medianMs > result.budgetMs).map((result) => result.name);
 }

@@ -1,12 +1,13 @@
 /**
  * `bun run bench [filter]`: runs every benchmark (or those whose name holds
  * the filter), prints median / min wall time against each budget, and writes
- * bench/.out/results.json. Nothing here fails a build: speed is measured.
+ * bench/.out/results.json. Exits 1 when a benchmark's median is over its
+ * budget (the test suite never runs this: tests do not depend on timing).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { measure, type Benchmark, type Measurement } from "./harness.ts";
+import { measure, overBudget, type Benchmark, type Measurement } from "./harness.ts";
 import { benchmarks as binary } from "./binary.bench.ts";
 import { benchmarks as check } from "./check.bench.ts";
 import { benchmarks as diff } from "./diff.bench.ts";
@@ -26,12 +27,12 @@ try {
   for (const benchmark of selected) {
     const result = await measure(benchmark, workDir);
     results.push(result);
-    const verdict = result.medianMs <= result.budgetMs ? "within budget" : "OVER BUDGET";
+    const verdict = overBudget([result]).length === 0 ? "within budget" : "OVER BUDGET";
     console.log(
       `${result.name.padEnd(48)} median ${result.medianMs.toFixed(0).padStart(6)} ms  min ${result.minMs.toFixed(0).padStart(6)} ms  budget ${String(result.budgetMs).padStart(6)} ms  ${verdict}`,
     );
     if (benchmark.memoryBudgetMiB !== undefined) {
-      const fits = result.maxRssMiB <= benchmark.memoryBudgetMiB ? "within budget" : "OVER BUDGET";
+      const fits = (result.maxRssMiB ?? 0) <= benchmark.memoryBudgetMiB ? "within budget" : "OVER BUDGET";
       console.log(`${"".padEnd(48)} peak memory ${result.maxRssMiB} MiB, budget ${benchmark.memoryBudgetMiB} MiB  ${fits}`);
     }
     const against = benchmark.within && results.find((other) => other.name === benchmark.within?.of);
@@ -39,7 +40,7 @@ try {
       const ratio = result.medianMs / against.medianMs;
       const fits = ratio <= benchmark.within.factor ? "within budget" : "OVER BUDGET";
       console.log(`${"".padEnd(48)} ${ratio.toFixed(2)}x ${against.name} (budget ${benchmark.within.factor}x)  ${fits}`);
-      const cpuRatio = result.medianCpuMs / against.medianCpuMs;
+      const cpuRatio = (result.medianCpuMs ?? 0) / (against.medianCpuMs ?? 1);
       console.log(`${"".padEnd(48)} CPU time ${result.medianCpuMs} ms against ${against.medianCpuMs} ms: ${cpuRatio.toFixed(2)}x (what a loaded machine does not inflate)`);
     }
   }
@@ -48,3 +49,6 @@ try {
 }
 mkdirSync(join(import.meta.dir, ".out"), { recursive: true });
 writeFileSync(join(import.meta.dir, ".out", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+const over = overBudget(results);
+if (over.length > 0) console.log(`over budget: ${over.join(", ")}`);
+process.exitCode = over.length > 0 ? 1 : 0;
