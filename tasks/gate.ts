@@ -18,6 +18,11 @@ export default defineTask({
     head: Type.String({ default: "HEAD", metavar: "REF", description: "the commit to judge (default HEAD)" }),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
+    verifyCommits: Type.Optional(
+      Type.Boolean({
+        description: "re-run check and unit at every commit and report tcr's record (G11-G13); on when slp.yml on the base says tcr: required",
+      }),
+    ),
   }),
   async run({ input, environment }): Promise<Report> {
     // Loaded here, not at start-up: reading git costs every other task nothing.
@@ -29,9 +34,11 @@ export default defineTask({
       merge_base: branch.mergeBase,
       commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
     };
-    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", data };
+    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", notes: branch.notes, data };
     const read = await readInventories(branch, input.martsPath);
-    const context = new GateContext({ ...read, baseName: input.base });
+    const { verifiedRecord } = await import("../src/tcr/record.ts");
+    const record = await verifiedRecord(input.verifyCommits, branch, read, environment);
+    const context = new GateContext({ ...read, baseName: input.base, record });
     const findings = [];
     for (const rule of gateRules) findings.push(...(await rule.findings(context)));
     const note = sameInventory(read.before, read.after) ? "no changes" : plural(branch.commits.length, "commit");
@@ -39,7 +46,7 @@ export default defineTask({
       command: "gate",
       findings,
       note,
-      notes: read.config.warnings,
+      notes: [...branch.notes, ...read.config.warnings],
       data: {
         ...data,
         commits: read.walk.slice(1).map((step) => ({ commit: step.commit, label: step.label })),

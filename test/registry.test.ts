@@ -65,7 +65,7 @@ describe("adapters", () => {
     yaml: ["src/project/yaml.ts"],
     "@duckdb/node-api": ["src/engine/duckdb.ts"],
     nunjucks: ["src/sql/jinja.ts"],
-    "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
+    "isomorphic-git": ["src/git/repository.ts"],
     "csv-parse": ["src/project/csv.ts"],
   };
 

@@ -11,6 +11,7 @@ import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
 import { Spec } from "../schemas/spec.ts";
+import { TcrData } from "../schemas/tcr.ts";
 import { UnitData } from "../schemas/unit.ts";
 
 export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
@@ -20,6 +21,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
+  "schemas/tcr.schema.json": TcrData,
 };
 
 const RULES_START = "<!-- rules:start -->";
