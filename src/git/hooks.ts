@@ -1,13 +1,13 @@
 /**
  * The repository's commit hooks, run the way `git commit` runs them: from
- * the hooks folder git uses (core.hooksPath honoured), only when executable,
+ * the hooks folder git uses, only when executable,
  * at the work tree's root, with the index being committed in GIT_INDEX_FILE
  * and no editor; stdout and stderr are kept together as one output.
  */
 import { closeSync, constants, accessSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { isAbsolute, join, resolve } from "node:path";
-import { gitEnvironment, gitText } from "./cli.ts";
+import { join } from "node:path";
+import { gitEnvironment } from "./cli.ts";
 
 export interface HookRun {
   name: string;
@@ -26,16 +26,11 @@ export class Hooks {
   /** Hooks present but not executable: git ignores them with a hint, so do we. */
   readonly ignored: string[] = [];
 
-  private constructor(root: string, dir: string, env: Record<string, string | undefined>) {
+  /** The hooks in `dir` (where git looks for them: see WorkTree.commitSettings), run at the work tree's root. */
+  constructor(root: string, dir: string, env: Record<string, string | undefined>) {
     this.#root = root;
     this.#dir = dir;
     this.#env = env;
-  }
-
-  /** The hooks of the work tree at `root`, where git looks for them. */
-  static locate(root: string, env: Record<string, string | undefined>): Hooks {
-    const dir = gitText(root, ["rev-parse", "--git-path", "hooks"], { env });
-    return new Hooks(root, isAbsolute(dir) ? dir : resolve(root, dir), env);
   }
 
   /**

@@ -6,7 +6,7 @@
  * is planned (every blob read) before the first file is touched.
  */
 import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, chmodSync, rmdirSync, unlinkSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { GitError, InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { gitText, runGit } from "./cli.ts";
@@ -180,10 +180,26 @@ export class WorkTree {
     return new TextDecoder().decode(run.stdout).trim();
   }
 
-  /** True when git is told to sign every commit (commit.gpgSign), which `git commit-tree` does not read by itself. */
-  signsCommits(): boolean {
-    const run = runGit(this.#repo.root, ["config", "--type=bool", "commit.gpgsign"], { env: this.#env, allowFailure: true });
-    return new TextDecoder().decode(run.stdout).trim() === "true";
+  /**
+   * How `git commit` would commit here, read in one git call: the hooks
+   * folder (core.hooksPath, relative to the work tree's root, else the common
+   * git directory's hooks/) and whether every commit is signed (commit.gpgSign,
+   * which `git commit-tree` does not read by itself).
+   */
+  commitSettings(): { hooksDir: string; sign: boolean } {
+    const run = runGit(this.#repo.root, ["config", "-z", "--get-regexp", "^(core\\.hookspath|commit\\.gpgsign)$"], { env: this.#env, allowFailure: true });
+    const values = new Map<string, string>();
+    for (const entry of new TextDecoder().decode(run.stdout).split("\0")) {
+      const newline = entry.indexOf("\n");
+      if (newline > 0) values.set(entry.slice(0, newline).toLowerCase(), entry.slice(newline + 1));
+    }
+    const hooksPath = values.get("core.hookspath");
+    const home = this.#env.HOME ?? "";
+    const hooksDir = hooksPath
+      ? resolve(this.#repo.root, hooksPath.startsWith("~/") ? join(home, hooksPath.slice(2)) : hooksPath)
+      : join(this.#repo.gitdir, "hooks");
+    const sign = ["true", "yes", "on", "1"].includes((values.get("commit.gpgsign") ?? "").trim().toLowerCase());
+    return { hooksDir, sign };
   }
 
   /**

@@ -111,6 +111,8 @@ class Step {
   readonly #data: TcrData;
   readonly #notes: string[];
   readonly #hooks: HookRun[] = [];
+  /** What the steps' own reports warn about (an unknown slp.yml key, a stale manifest). */
+  readonly #stepNotes: string[] = [];
 
   constructor(repo: Repository, worktree: WorkTree, ledger: Ledger, options: TcrOptions, state: StepState) {
     this.#repo = repo;
@@ -147,7 +149,9 @@ class Step {
     }
     const staged = await this.#worktree.stage(head, this.#indexFile);
     this.#data.files = staged.changes.map(changeData);
-    const hooks = options.dryRun || staged.changes.length === 0 ? null : Hooks.locate(this.#repo.root, options.environment.env);
+    // A dry run changes nothing, so it runs no hook (a hook may format files, or stage more).
+    const settings = options.dryRun || staged.changes.length === 0 ? null : this.#worktree.commitSettings();
+    const hooks = settings ? new Hooks(this.#repo.root, settings.hooksDir, options.environment.env) : null;
     const hookSet: Record<string, string> = { GIT_INDEX_FILE: this.#indexFile, ...authorVariables(this.#state.author) };
 
     // The candidate: the commit this step would make, hooks and all, that the steps judge.
@@ -161,7 +165,7 @@ class Step {
       if (hooks?.ignored.length) this.#notes.push(`hooks not executable, ignored as git ignores them: ${hooks.ignored.join(", ")}`);
       if (failedHook) return this.#red(failedHook, [], staged, message);
       if (hooks) candidateTree = await this.#worktree.snapshotOf(head, this.#indexFile);
-      candidate = this.#worktree.commit(candidateTree.tree, head, message, { author: this.#state.author, sign: !options.dryRun && this.#worktree.signsCommits() });
+      candidate = this.#worktree.commit(candidateTree.tree, head, message, { author: this.#state.author, sign: settings?.sign === true });
       this.#data.candidate = candidate;
     }
     this.#data.trailers = readTrailerPairs(message);
@@ -172,6 +176,7 @@ class Step {
       for (const [index, step] of options.steps.entries()) {
         const input = { ...step.input, ...(base && step.takesBase ? { base: base.ref } : {}), ...(step.judgesCommit && candidate ? { head: candidate } : {}) };
         const result = await runStage(step.task, input, options.environment);
+        this.#stepNotes.push(...(result.report.notes ?? []));
         const outcome = await this.#judge(step, input, result, baseline);
         this.#data.steps[index] = outcome;
         judged.push({ step, result, outcome });
@@ -437,7 +442,8 @@ class Step {
   #report(summary: string, exitCode: number, lines: string[], findings: Finding[] = [], errors: ReportError[] = []): Report {
     const next = this.#data.next ? [`next: ${this.#data.next}`] : [];
     this.#data.hooks = this.#hooks.map((hook) => ({ name: hook.name, exit_code: hook.exitCode, output: hook.output }));
-    return { command: "tcr", findings, summary, exitCode, data: this.#data, lines: [...lines, ...next], notes: this.#notes, errors };
+    const notes = [...new Set([...this.#notes, ...this.#stepNotes])];
+    return { command: "tcr", findings, summary, exitCode, data: this.#data, lines: [...lines, ...next], notes, errors };
   }
 }
 
