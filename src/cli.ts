@@ -117,6 +117,8 @@ function topLevelHelp(): string {
 }
 
 if (import.meta.main) {
+  // Until main settles the exit code is "could not judge": a process that ends early never passes.
+  process.exitCode = EXIT.cannotJudge;
   // No top-level await: the compiled binary is bytecode, which CommonJS output allows and TLA does not.
   void main(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
