@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { runCli, runMain } from "./support/cli.ts";
 import { commitAll, git } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
-import { breakSpec, edit, FCT_ORDERS_YML, quickstartRepo, status, strikes } from "./support/tcr.ts";
+import { breakSpec, edit, FCT_ORDERS_YML, quickstartRepo, status, strikes, tcrEnvelope } from "./support/tcr.ts";
 
 const STEPS = ["check"];
 
@@ -32,7 +32,7 @@ describe("slp tcr: the repository's hooks", () => {
     expect(result.exitCode).toBe(1);
     expect(status(repo.path)).toBe("");
     expect(strikes(repo.path)).toBe("1");
-    const envelope = JSON.parse(runCli(["tcr", "--dry-run", "nothing", "--format", "json"], repo.path).stdout);
+    const envelope = tcrEnvelope(runCli(["tcr", "--dry-run", "nothing", "--format", "json"], repo.path).stdout);
     expect(envelope.data.hooks).toEqual([]);
   });
 

@@ -10,13 +10,9 @@ import { join } from "node:path";
 import { CLI_ENTRY, runCli, testEnv } from "./support/cli.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
-import { breakSpec, quickstartRepo, status, strikes, workTreeAsStaged } from "./support/tcr.ts";
+import { breakSpec, quickstartRepo, status, strikes, tcrEnvelope, workTreeAsStaged } from "./support/tcr.ts";
 
 const STEPS = ["check"];
-
-function envelopeOf(stdout: string) {
-  return JSON.parse(stdout) as { exit_code: number; data: Record<string, any>; errors: { message: string; file: string | null }[] };
-}
 
 describe("slp tcr: files and folders", () => {
   test("a file replaced by a folder is restored; an ignored file in that folder is moved aside, not deleted", () => {
@@ -30,7 +26,7 @@ describe("slp tcr: files and folders", () => {
     breakSpec(repo.path);
 
     const result = runCli(["tcr", "file to folder", "--format", "json"], repo.path);
-    const envelope = envelopeOf(result.stdout);
+    const envelope = tcrEnvelope(result.stdout);
     expect(envelope.data.outcome).toBe("reverted");
     expect(envelope.data.files.map((file: { path: string; kind: string }) => `${file.kind} ${file.path}`)).toEqual([
       "deleted data/README.md",
@@ -95,7 +91,7 @@ describe("slp tcr: symlinks", () => {
     breakSpec(repo.path);
 
     const result = runCli(["tcr", "links", "--format", "json"], repo.path);
-    const envelope = envelopeOf(result.stdout);
+    const envelope = tcrEnvelope(result.stdout);
     expect(envelope.data.outcome).toBe("reverted");
     expect(envelope.data.files.map((file: { path: string; kind: string }) => `${file.kind} ${file.path}`)).toEqual([
       "modified README-data",
@@ -169,7 +165,7 @@ describe("slp tcr: submodules are refused, changing nothing", () => {
     const before = status(repo.path);
 
     const result = runCli(["tcr", "vendor a lib", "--format", "json"], repo.path);
-    const envelope = envelopeOf(result.stdout);
+    const envelope = tcrEnvelope(result.stdout);
     expect(result.exitCode).toBe(2);
     expect(envelope.data.outcome).toBe("cannot-judge");
     expect(envelope.errors[0]?.message).toBe(
@@ -211,7 +207,7 @@ describe("slp tcr: a revert that fails part-way", () => {
       const asRoot = process.getuid?.() === 0;
       const command = asRoot ? ["setpriv", "--bounding-set=-dac_override,-dac_read_search,-fowner", ...argv] : argv;
       const run = Bun.spawnSync(command, { cwd: repo.path, env: testEnv(), stdout: "pipe", stderr: "pipe" });
-      const envelope = envelopeOf(run.stdout.toString());
+      const envelope = tcrEnvelope(run.stdout.toString());
       expect(run.exitCode).toBe(2);
       expect(envelope.data.outcome).toBe("revert-incomplete");
       expect(envelope.data.restore.failed).toEqual({ action: "remove", path: "models/marts/scratch.sql", error: "EACCES" });

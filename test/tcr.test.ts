@@ -22,6 +22,7 @@ import {
   ROOT,
   status,
   strikes,
+  tcrEnvelope,
   workTreeAsStaged,
 } from "./support/tcr.ts";
 
@@ -146,7 +147,7 @@ describe("slp tcr: red", () => {
     const changed = workTreeAsStaged(repo.path);
 
     const result = runCli(["tcr", "try something", "--format", "json"], repo.path);
-    const envelope = JSON.parse(result.stdout);
+    const envelope = tcrEnvelope(result.stdout);
     expect(envelope.data.outcome).toBe("reverted");
     const saved = envelope.data.saved;
     expect(saved.patch).toMatch(/^\.git\/slp\/reverted\/0001-[0-9a-f]{7}\/change\.patch$/);
@@ -221,7 +222,7 @@ describe("slp tcr: a red step's findings in full", () => {
     using repo = quickstartRepo();
     breakCentsEdge(repo.path);
     const result = runCli(["tcr", "break the cents edge", "--format", "json"], repo.path);
-    const envelope = JSON.parse(result.stdout);
+    const envelope = tcrEnvelope(result.stdout);
     expect(envelope.exit_code).toBe(1);
     expect(envelope.data.red_step).toBe("unit");
     expect(envelope.findings).toEqual([
@@ -260,7 +261,7 @@ describe("slp tcr: a red step's findings in full", () => {
   test("check: each finding with its place, in the envelope's findings and the step's", () => {
     using repo = quickstartRepo(STEPS);
     breakSpec(repo.path);
-    const envelope = JSON.parse(runCli(["tcr", "json", "--format", "json"], repo.path).stdout);
+    const envelope = tcrEnvelope(runCli(["tcr", "json", "--format", "json"], repo.path).stdout);
     expect(envelope.command).toBe("tcr");
     expect(envelope.exit_code).toBe(1);
     expect(envelope.data.outcome).toBe("reverted");
@@ -302,7 +303,7 @@ describe("slp tcr: blocks already at HEAD", () => {
     expect(runCli(["check"], repo.path).exitCode).toBe(1);
     edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; refunds excluded next"));
     const result = runCli(["tcr", "pre-register the refunds change", "--format", "json"], repo.path);
-    const envelope = JSON.parse(result.stdout);
+    const envelope = tcrEnvelope(result.stdout);
     expect(envelope.data.outcome).toBe("committed");
     expect(envelope.exit_code).toBe(0);
     const check = envelope.data.steps[0];
@@ -323,7 +324,7 @@ describe("slp tcr: blocks already at HEAD", () => {
 
     edit(repo.path, "models/marts/finance/fct_revenue_daily.yml", (text) => text.replace("      spec:", "      not_a_spec:"));
     const red = runCli(["tcr", "lose a spec", "--format", "json"], repo.path);
-    const envelope = JSON.parse(red.stdout);
+    const envelope = tcrEnvelope(red.stdout);
     expect(envelope.data.outcome).toBe("reverted");
     expect(envelope.findings.some((finding: { rule: string; model: string }) => finding.rule === "S1" && finding.model === "fct_revenue_daily")).toBe(true);
     expect(envelope.findings.some((finding: { rule: string }) => finding.rule === "T2")).toBe(false);
@@ -336,14 +337,14 @@ describe("slp tcr: --dry-run judges what the real run judges", () => {
     edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("that counts as revenue", "that counts as net revenue"));
     const before = status(repo.path);
     const dry = runCli(["tcr", "reword the grain", "--dry-run", "--format", "json"], repo.path);
-    const dryEnvelope = JSON.parse(dry.stdout);
+    const dryEnvelope = tcrEnvelope(dry.stdout);
     expect(dryEnvelope.data.outcome).toBe("would-revert");
     expect(dryEnvelope.data.red_step).toBe("gate");
     expect(dryEnvelope.data.candidate).toMatch(/^[0-9a-f]{40}$/);
     expect(status(repo.path)).toBe(before);
     expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
 
-    const real = JSON.parse(runCli(["tcr", "reword the grain", "--format", "json"], repo.path).stdout);
+    const real = tcrEnvelope(runCli(["tcr", "reword the grain", "--format", "json"], repo.path).stdout);
     expect(real.data.outcome).toBe("reverted");
     expect(real.data.red_step).toBe("gate");
     expect(real.findings.map((finding: { rule: string }) => finding.rule)).toEqual(dryEnvelope.findings.map((finding: { rule: string }) => finding.rule));
@@ -377,7 +378,7 @@ describe("slp tcr: a step that cannot judge reverts nothing and counts no strike
     using repo = quickstartRepo();
     breakSpec(repo.path);
     const result = runCli(["tcr", "x", "--format", "json"], repo.path, { SLP_BASE: "trunk" });
-    const envelope = JSON.parse(result.stdout);
+    const envelope = tcrEnvelope(result.stdout);
     expect(result.exitCode).toBe(2);
     expect(envelope.status).toBe("error");
     expect(envelope.data.outcome).toBe("cannot-judge");
@@ -403,7 +404,7 @@ describe("slp tcr: a step that cannot judge reverts nothing and counts no strike
     expect(result.stderr).toContain("WARNING main is not a branch in this clone; the base is origin/main");
     expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
     expect(result.exitCode).toBe(0);
-    const envelope = JSON.parse(runCli(["tcr", "nothing", "--format", "json"], repo).stdout);
+    const envelope = tcrEnvelope(runCli(["tcr", "nothing", "--format", "json"], repo).stdout);
     expect(envelope.data.base).toMatchObject({ name: "main", ref: "origin/main" });
   });
 
@@ -422,7 +423,7 @@ describe("slp tcr: a step that cannot judge reverts nothing and counts no strike
     using repo = quickstartRepo(STEPS);
     writeFileSync(join(repo.path, "slp.yml"), "tcr:\n  steps: check\n");
     const worktree = runCli(["tcr", "x", "--format", "json"], repo.path);
-    const envelope = JSON.parse(worktree.stdout);
+    const envelope = tcrEnvelope(worktree.stdout);
     expect(worktree.exitCode).toBe(2);
     expect(envelope.data.outcome).toBe("cannot-judge");
     expect(envelope.errors[0].file).toBe("slp.yml");

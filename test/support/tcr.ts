@@ -1,6 +1,10 @@
 /** Repositories for the TCR loop's tests: the quickstart on a branch, and what the tests look at from outside with git. */
+import { expect } from "bun:test";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Envelope } from "../../src/schemas/envelope.ts";
+import { TcrData } from "../../src/schemas/tcr.ts";
+import { schemaErrors } from "../../src/schemas/validate.ts";
 import { commitAll, git, initRepo } from "./git-repo.ts";
 import { tempDir, type TempDir } from "./temp.ts";
 
@@ -58,4 +62,12 @@ export function workTreeAsStaged(dir: string): string {
   git(dir, ["add", "-A"], env);
   const tree = git(dir, ["write-tree"], env);
   return git(dir, ["ls-tree", "-r", tree]);
+}
+
+/** tcr's JSON envelope, checked against schemas/envelope.schema.json and its data against schemas/tcr.schema.json. */
+export function tcrEnvelope(stdout: string): any {
+  const envelope = JSON.parse(stdout);
+  expect(schemaErrors(Envelope, envelope, "envelope")).toEqual([]);
+  expect(schemaErrors(TcrData, envelope.data, "data")).toEqual([]);
+  return envelope;
 }
