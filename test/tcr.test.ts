@@ -419,6 +419,23 @@ describe("slp tcr: a step that cannot judge reverts nothing and counts no strike
     expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
   });
 
+  test("a unit test that cannot run (SQL DuckDB rejects): nothing reverted, each error shown in place", () => {
+    using repo = quickstartRepo();
+    edit(repo.path, "models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 100.0 + no_such_column"));
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; reworked"));
+    const before = status(repo.path);
+    const result = runCli(["tcr", "a column that is not there", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(2);
+    expect(envelope.data.outcome).toBe("cannot-judge");
+    expect(envelope.data.red_step).toBe("unit");
+    expect(envelope.errors[0].file).toBe("models/marts/fct_orders.sql");
+    expect(envelope.errors[0].message).toContain('Referenced column "no_such_column" not found');
+    expect(envelope.data.next).toStartWith("fix what unit could not judge (models/marts/fct_orders.sql: ");
+    expect(status(repo.path)).toBe(before);
+    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
+  });
+
   test("a bad slp.yml in the work tree: check cannot judge, nothing reverted; a bad one at HEAD stops before anything", () => {
     using repo = quickstartRepo(STEPS);
     writeFileSync(join(repo.path, "slp.yml"), "tcr:\n  steps: check\n");

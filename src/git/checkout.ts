@@ -10,7 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSyn
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { CONFIG_FILE } from "../project/config.ts";
+import { GitError } from "../core/errors.ts";
 import type { FileAt, Repository } from "./repository.ts";
+import { assertSafePath } from "./worktree.ts";
 
 const SYMLINK = "120000";
 const GITLINK = "160000";
@@ -73,6 +75,18 @@ export class TreeCheckout {
     ]);
     const wanted = new Map<string, FileAt>();
     for (const file of [...project, ...config]) if (file.mode !== GITLINK) wanted.set(file.path, file);
+    // A crafted tree could hold a path twice, as a file (or symlink) and as a folder: never write through one.
+    for (const path of wanted.keys()) {
+      assertSafePath(path);
+      const parts = path.split("/");
+      for (let depth = 1; depth < parts.length; depth++) {
+        if (wanted.has(parts.slice(0, depth).join("/"))) {
+          throw new GitError(`commit ${this.#repo.shortSha(commit)} holds ${parts.slice(0, depth).join("/")} both as a file and as a folder`, {
+            fix: "repair the commit with git (git fsck names the bad tree)",
+          });
+        }
+      }
+    }
     if (commit !== this.#commit) {
       for (const [path, entry] of this.#files) {
         const file = wanted.get(path);

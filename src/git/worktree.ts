@@ -216,9 +216,9 @@ export class WorkTree {
   async save(head: string, snapshot: Snapshot, dir: string, message: string): Promise<SavedChange> {
     mkdirSync(dir, { recursive: true });
     const patch = join(dir, "change.patch");
-    const diff = runGit(this.#repo.root, ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", head, snapshot.tree], {
-      env: this.#env,
-    });
+    // Prefixes, paths and content as `git apply` reads them back, whatever the user's diff settings.
+    const args = ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/"];
+    const diff = runGit(this.#repo.root, [...args, head, snapshot.tree], { env: this.#env });
     writeFileSync(patch, diff.stdout);
     writeFileSync(join(dir, "message.txt"), message);
     const files: string[] = [];
@@ -334,7 +334,7 @@ export class WorkTree {
 
   /** The real index back to HEAD (after the work tree is), with fresh file stats. */
   resetIndex(): void {
-    runGit(this.#repo.root, ["reset", "-q", "--no-recurse-submodules", "HEAD", "--", ":/"], { env: this.#env });
+    runGit(this.#repo.root, ["reset", "-q", "--no-recurse-submodules"], { env: this.#env });
   }
 }
 
@@ -368,8 +368,8 @@ function kindOf(before: TreeFile | null, after: TreeFile | null): Change["kind"]
   return "modified";
 }
 
-/** Git never stores these; a tree that does (a crafted one) must not make slp write outside the work tree. */
-function assertSafePath(path: string): void {
+/** Git never stores these; a tree that does (a crafted one) must not make slp write outside the folder it writes in. */
+export function assertSafePath(path: string): void {
   const bad = path.split("/").find((part) => part === "" || part === "." || part === ".." || part.toLowerCase() === ".git" || part.includes("\0"));
   if (bad !== undefined) {
     throw new GitError(`the tree holds the path ${JSON.stringify(path)}, which git never writes into a work tree`, {

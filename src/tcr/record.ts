@@ -6,6 +6,7 @@
  * against its first parent's, as tcr judges a step against HEAD.
  */
 import { EXIT } from "../core/exit-codes.ts";
+import { describeReportError } from "../core/report.ts";
 import { TreeCheckout } from "../git/checkout.ts";
 import type { Repository } from "../git/repository.ts";
 import type { Branch, BranchInventories, WalkStep } from "../project/history.ts";
@@ -165,8 +166,7 @@ function compare(commit: RecordCommit, step: string, before: StageResult | undef
 
 function errorOf(result: StageResult): string {
   const error = result.report.errors?.[0];
-  if (!error) return stageSummary(result);
-  return `${error.file ? `${error.file}${error.line ? `:${error.line}` : ""}: ` : ""}${error.message}`;
+  return error ? describeReportError(error, false) : stageSummary(result);
 }
 
 /** True when every entry of a merge's tree is, path by path, what one of its parents has there. */

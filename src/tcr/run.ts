@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { asSlpError, InputError, type SlpError } from "../core/errors.ts";
 import { EXIT } from "../core/exit-codes.ts";
 import { sortFindings } from "../core/findings.ts";
-import type { Report, ReportError } from "../core/report.ts";
+import { describeReportError, type Report, type ReportError } from "../core/report.ts";
 import { gitText } from "../git/cli.ts";
 import { Hooks, type HookRun } from "../git/hooks.ts";
 import { Repository } from "../git/repository.ts";
@@ -23,7 +23,7 @@ import type { TcrData, TcrStepOutcome } from "../schemas/tcr.ts";
 import { VERSION } from "../version.ts";
 import { Baseline } from "./baseline.ts";
 import { Ledger, STRIKE_LIMIT, type Attempt } from "./ledger.ts";
-import { cleanMessage, TRAILER, withTrailers, type Trailers } from "./trailers.ts";
+import { cleanMessage, readTrailers, TRAILER, withTrailers, type Trailers } from "./trailers.ts";
 
 export interface TcrStep {
   name: string;
@@ -167,8 +167,8 @@ class Step {
       if (hooks) candidateTree = await this.#worktree.snapshotOf(head, this.#indexFile);
       candidate = this.#worktree.commit(candidateTree.tree, head, message, { author: this.#state.author, sign: settings?.sign === true });
       this.#data.candidate = candidate;
+      this.#data.trailers = readTrailers(message).map(([key, value]) => ({ key, value }));
     }
-    this.#data.trailers = readTrailerPairs(message);
 
     const baseline = new Baseline(this.#repo, this.#repo.relativePath(options.projectDir), head, options.environment);
     const judged: Judged[] = [];
@@ -245,7 +245,6 @@ class Step {
       this.#ledger.log(attempt("nothing-to-commit", { message: this.#options.message, strikes, files, commit: null, step: null, steps: stepNames }));
       this.#data.outcome = "nothing-to-commit";
       this.#data.next = "make the next change, then run tcr again";
-      this.#data.trailers = [];
       return this.#report(`slp tcr: green, but nothing changed since ${this.#short}; nothing to commit (the strike count stays ${strikes})`, EXIT.ok, lines);
     }
     if (this.#options.dryRun) {
@@ -269,6 +268,7 @@ class Step {
     this.#data.commit = commit;
     this.#data.strikes = 0;
     this.#data.next = "make the next small change, then run tcr again";
+    // The lines again: post-commit's output belongs in them.
     return this.#report(`slp tcr: green, committed ${this.#repo.shortSha(commit)} (${plural(staged.changes.length)})`, EXIT.ok, [
       ...this.#alreadyLines(judged),
       ...this.#hookLines(),
@@ -298,9 +298,10 @@ class Step {
     // The work tree as it is now (a pre-commit hook may have changed it), saved before anything is undone.
     const current = this.#hooks.length > 0 ? await this.#worktree.stage(this.#state.head, this.#indexFile) : staged;
     const saved = await this.#worktree.save(this.#state.head, current, this.#ledger.nextRevertedDir(this.#short), message);
-    const plan = await this.#worktree.planRestore(current.changes, join(saved.dir, "aside"));
-    this.#data.saved = this.#savedData(saved, plan.movedAside);
     this.#data.files = current.changes.map(changeData);
+    this.#data.saved = this.#savedData(saved, []);
+    const plan = await this.#worktree.planRestore(current.changes, join(saved.dir, "aside"));
+    this.#data.saved.moved_aside = plan.movedAside;
     const restored = this.#worktree.applyRestore(plan);
     const savedLines = this.#savedLines();
     if (restored.failed) return this.#revertIncomplete(redStep, restored, findings, [...why, ...savedLines]);
@@ -360,10 +361,10 @@ class Step {
       : (judged?.result.report.errors ?? []);
     const what = judged ? judged.step.name : "tcr";
     const first = errors[0];
-    const describe = first ? `${first.file ? `${first.file}${first.line ? `:${first.line}` : ""}: ` : ""}${first.message}` : (judged?.outcome.summary ?? "");
+    const describe = first ? describeReportError(first, false) : (judged?.outcome.summary ?? "");
     this.#data.outcome = "cannot-judge";
     this.#data.red_step = judged ? judged.step.name : null;
-    this.#data.next = first?.fix ? `fix this, then run tcr again: ${first.fix}` : "fix what the error names, then run tcr again";
+    this.#data.next = `fix what ${what} could not judge${first ? ` (${describeReportError(first)})` : ""}, then run tcr again; nothing was reverted`;
     this.#ledger.log(attempt("cannot-judge", {
       message: this.#options.message,
       strikes: this.#state.strikes,
@@ -373,7 +374,8 @@ class Step {
       steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
     }));
     const details = judged ? stageDetails(judged.result.report) : [];
-    const errorLines = errors.map((e) => `ERROR ${e.file ? `${e.file}${e.line ? `:${e.line}` : ""}: ` : ""}${e.message}${e.fix ? `; ${e.fix}` : ""}`);
+    // A test runner's cases already show each error in place; other steps' errors are printed here.
+    const errorLines = details.length > 0 ? [] : errors.map((e) => `ERROR ${describeReportError(e)}`);
     return this.#report(
       `slp tcr: ${what} could not judge (${describe}); nothing reverted, no strike (the count stays ${this.#state.strikes})`,
       EXIT.cannotJudge,
@@ -515,16 +517,6 @@ function listChanges(title: string, changes: Change[]): string[] {
   const modes = (change: Change) =>
     change.kind === "mode" || change.kind === "typechange" ? ` (${change.before?.mode} -> ${change.after?.mode})` : "";
   return [title, ...changes.map((change) => `  ${change.kind.padEnd(8)} ${change.path}${modes(change)}`)];
-}
-
-function readTrailerPairs(message: string): TcrData["trailers"] {
-  const body = message.split("\n\n");
-  const last = body[body.length - 1] ?? "";
-  return last
-    .split("\n")
-    .map((line) => /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line))
-    .filter((match): match is RegExpExecArray => match !== null)
-    .map((match) => ({ key: match[1] as string, value: match[2] as string }));
 }
 
 function skipped(name: string): TcrStepOutcome {
