@@ -14,7 +14,6 @@ import { defineTask } from "../src/runner/define-task.ts";
 export default defineTask({
   name: "unit",
   description: "Run the project's dbt unit tests on embedded DuckDB: no warehouse, no dbt, milliseconds",
-  formats: ["junit"],
   ciOrder: 30,
   input: Type.Object({
     projectDir: ProjectDirOption,

@@ -11,6 +11,7 @@ import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
+import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
 import { TcrData } from "../schemas/tcr.ts";
 import { UnitData } from "../schemas/unit.ts";
@@ -23,6 +24,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
   "schemas/tcr.schema.json": TcrData,
+  "schemas/review.schema.json": ReviewData,
 };
 
 const RULES_START = "<!-- rules:start -->";

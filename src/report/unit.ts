@@ -57,6 +57,7 @@ export function unitReport(run: UnitRun): Report {
     suite: result.model,
     name: result.name,
     file: result.file,
+    line: result.line,
     status: result.status,
     message: result.status === "fail" ? "actual differs from expected" : result.error ? result.error.message : "",
     details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : result.error ? describeError(result) : "",

@@ -38,14 +38,13 @@ export async function runStage(task: Task<any, any>, input: Record<string, unkno
     return { name: task.name, report, exitCode: report.exitCode ?? exitCodeFor(report.findings) };
   } catch (thrown) {
     const error = asSlpError(thrown);
-    const place = { code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null };
     const report: Report = {
       command: task.name,
       findings: [],
       summary: `slp ${task.name}: ERROR ${error.describe()}`,
       exitCode: EXIT.cannotJudge,
-      data: { error: place },
-      errors: [{ ...place, fix: error.fix ?? null }],
+      data: { error: { code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null } },
+      errors: [{ code: error.code, message: `${task.name}: ${error.message}`, file: error.file ?? null, line: error.line ?? null, fix: error.fix ?? null }],
     };
     return { name: task.name, report, exitCode: EXIT.cannotJudge };
   }
@@ -74,6 +73,10 @@ export function combineReports(command: string, stages: StageResult[]): Report {
     exitCode,
     lines,
     notes: [...new Set(stages.flatMap((stage) => stage.report.notes ?? []))],
+    // What each stage judged and its unit tests, so test-report formats show them all.
+    cases: stages.flatMap((stage) => stage.report.cases ?? []),
+    scope: stages.flatMap((stage) => stage.report.scope ?? []),
+    filesAsGiven: stages.flatMap((stage) => stage.report.filesAsGiven ?? []),
     errors: stages.flatMap((stage) => stage.report.errors ?? []),
     data: {
       stages: stages.map((stage) => ({
