@@ -6,7 +6,7 @@ import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
 import { sameInventory } from "../src/project/inventory.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
-import { gateRules } from "../src/rules/index.ts";
+import { gateRules, tcrRecordRules } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
@@ -39,15 +39,17 @@ export default defineTask({
     const { verifiedRecord } = await import("../src/tcr/record.ts");
     const record = await verifiedRecord(input.verifyCommits, branch, read, environment);
     const context = new GateContext({ ...read, baseName: input.base, record });
+    // The record's rules judge only when the record is read (--verify-commits, tcr: required).
+    const rules = record ? gateRules : gateRules.filter((rule) => !tcrRecordRules.includes(rule));
     const findings = [];
-    for (const rule of gateRules) findings.push(...(await rule.findings(context)));
+    for (const rule of rules) findings.push(...(await rule.findings(context)));
     const note = sameInventory(read.before, read.after) ? "no changes" : plural(branch.commits.length, "commit");
     return {
       command: "gate",
       findings,
       note,
       notes: [...branch.notes, ...read.config.warnings],
-      scope: [{ rules: gateRules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) }],
+      scope: [{ rules: rules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) }],
       data: {
         ...data,
         commits: read.walk.slice(1).map((step) => ({ commit: step.commit, label: step.label })),

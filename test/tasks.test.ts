@@ -101,14 +101,17 @@ describe("slp ci", () => {
     commitAll(repo.path, "break the cents edge");
     const result = runCli(["ci"], repo.path);
     expect(result.stdout).toContain(
-      `BLOCK\t${yml}\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: 1 row only in expected, 1 only in actual: only in expected (order_id=3, customer_email=bruno@example.com, order_total=19.99); only in actual (order_id=3, customer_email=bruno@example.com, order_total=199.9)\t[unit]\n`,
+      `BLOCK\t${yml}\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: 1 row only in expected, 1 only in actual: only in expected (order_id=3, customer_email=bruno@example.com, order_total=19.99); only in actual (order_id=3, customer_email=bruno@example.com, order_total=199.9)\t[UNIT]\n`,
     );
     expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id |");
     expect(result.stdout).toMatch(/^unit: slp unit: 1 failed, 4 passed - FAILED/m);
     expect(result.stdout).toMatch(/^slp ci: 1 block, 5 infos - BLOCKED \(3 stages; not green: unit\)$/m);
     expect(result.exitCode).toBe(1);
     const envelope = JSON.parse(runCli(["ci", "--format", "json"], repo.path).stdout);
-    expect(envelope.findings.find((finding: { rule: string }) => finding.rule === "unit")).toMatchObject({ file: yml, model: "fct_orders", line: 79 });
+    expect(envelope.findings.find((finding: { rule: string }) => finding.rule === "UNIT")).toMatchObject({ file: yml, model: "fct_orders", line: 79 });
+    // The formats that turn failed tests into annotations do not add this one twice.
+    const github = runCli(["ci", "--format", "github"], repo.path).stdout;
+    expect(github.split("\n").filter((line) => line.startsWith("::error") && line.includes("cents_become_currency_units"))).toHaveLength(1);
   });
 
   test("a stage that cannot judge makes ci exit 2 and the other stages still run", async () => {

@@ -228,7 +228,7 @@ describe("slp tcr: a red step's findings in full", () => {
     expect(envelope.findings).toEqual([
       {
         severity: "BLOCK",
-        rule: "unit",
+        rule: "UNIT",
         name: "unit-test-failed",
         file: FCT_ORDERS_YML,
         model: "fct_orders",

@@ -82,6 +82,9 @@ export const gateRules = [
   tcrStrikesReset,
 ] as const satisfies readonly AnyRule[];
 
+/** The gate rules that read the TCR loop's record, run only when gate verifies commits. */
+export const tcrRecordRules: readonly AnyRule[] = [tcrCommitRed, commitOutsideTcr, tcrStrikesReset];
+
 /**
  * compare, once per diff, in the reference's order: C0 (the contract: the
  * runner lets C1-I2 read a diff only when it blocked nothing), C1, C2, C3,

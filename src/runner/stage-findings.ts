@@ -6,13 +6,14 @@
  */
 import type { Report } from "../core/report.ts";
 import { plural } from "../core/text.ts";
+import { UNIT_TEST_RULE } from "../report/format.ts";
 import type { Finding } from "../schemas/finding.ts";
 import type { UnitData } from "../schemas/unit.ts";
 
 /** Rows of each side quoted in a finding's message; the envelope's data has them all. */
 const QUOTED_ROWS = 3;
 
-/** The stage's findings, and a BLOCK finding per failed unit test (rule `unit`, name `unit-test-failed`). */
+/** The stage's findings, and a BLOCK finding per failed unit test (rule UNIT, name unit-test-failed, as the formats name it). */
 export function stageFindings(report: Report): Finding[] {
   return [...report.findings, ...unitFailures(report)];
 }
@@ -55,8 +56,8 @@ function unitFailures(report: Report): Finding[] {
       const counts = `${plural(expected.length, "row")} only in expected, ${actual.length} only in actual`;
       return {
         severity: "BLOCK",
-        rule: "unit",
-        name: "unit-test-failed",
+        rule: UNIT_TEST_RULE.code,
+        name: UNIT_TEST_RULE.name,
         file: test.file,
         model: test.model,
         line: test.line,
