@@ -112,7 +112,7 @@ describe("slp ci", () => {
     // The formats that turn failed tests into annotations do not add this one twice.
     const github = runCli(["ci", "--format", "github"], repo.path).stdout;
     expect(github.split("\n").filter((line) => line.startsWith("::error") && line.includes("cents_become_currency_units"))).toHaveLength(1);
-  });
+  }, 30_000);
 
   test("a stage that cannot judge makes ci exit 2 and the other stages still run", async () => {
     const result = await runMain(["ci", "--project-dir", "examples/quickstart", "--marts-path", "models/none"], ROOT);
