@@ -401,7 +401,7 @@ class Step {
     return {
       dir: shown(saved.dir),
       patch: shown(saved.patch),
-      apply: `git apply ${fromRoot.startsWith("..") ? saved.patch : fromRoot} (from the repository root)`,
+      apply: `git apply ${fromRoot} (from the repository root)`,
       files: saved.files.map(shown),
       moved_aside: movedAside,
     };
