@@ -13,6 +13,7 @@ import type { Branch, BranchInventories, WalkStep } from "../project/history.ts"
 import { runStage, stageSummary, type StageResult } from "../runner/compose.ts";
 import type { Task, TaskEnvironment } from "../runner/define-task.ts";
 import { registryOf } from "../runner/registry.ts";
+import { ResourcePool } from "../runner/shared.ts";
 import { findingKey, stageFindings } from "../runner/stage-findings.ts";
 import type { Config } from "../schemas/config.ts";
 import type { Finding } from "../schemas/finding.ts";
@@ -122,8 +123,11 @@ export class TcrRecord {
   async #verify(): Promise<RedClaim[]> {
     const claiming = this.commits.filter((commit) => commit.byTcr && commit.parent !== null);
     if (claiming.length === 0) return [];
-    const { repo, prefix, environment, tasks } = this.#options;
+    const { repo, prefix, tasks } = this.#options;
     const checkout = TreeCheckout.open(repo, prefix);
+    // One embedded database for every unit run, instead of one opened per commit.
+    const pool = new ResourcePool();
+    const environment: TaskEnvironment = { ...this.#options.environment, shared: pool };
     const byKey = new Map<string, Map<string, StageResult>>();
     const judge = async (commit: string): Promise<Map<string, StageResult>> => {
       const key = await checkout.moveTo(commit);
@@ -144,6 +148,7 @@ export class TcrRecord {
       }
     } finally {
       checkout.close();
+      pool.close();
     }
     return claims;
   }
