@@ -10,7 +10,7 @@ import { describeReportError } from "../core/report.ts";
 import { TreeCheckout } from "../git/checkout.ts";
 import type { Repository } from "../git/repository.ts";
 import type { Branch, BranchInventories, WalkStep } from "../project/history.ts";
-import { runStage, stageSummary, type StageResult } from "../runner/compose.ts";
+import { inputFor, runStage, stageSummary, type StageResult } from "../runner/compose.ts";
 import type { Task, TaskEnvironment } from "../runner/define-task.ts";
 import { registryOf } from "../runner/registry.ts";
 import { ResourcePool } from "../runner/shared.ts";
@@ -54,6 +54,8 @@ export interface RecordOptions {
   walk: WalkStep[];
   /** slp.yml as the base has it. */
   config: Config;
+  /** The marts paths gate judges with (--marts-path, else the base's slp.yml), check's at every commit too. */
+  martsPaths: string[];
   environment: TaskEnvironment;
   /** check and unit, as the registry has them. */
   tasks: Task<any, any>[];
@@ -69,7 +71,15 @@ export async function verifiedRecord(
   if (!(flag ?? tcrRequired(read.config.config))) return null;
   const registry = registryOf(environment.registry);
   const tasks = VERIFIED_STEPS.map((name) => registry.builtIns.find((task) => task.name === name)).filter((task) => task !== undefined);
-  return TcrRecord.read({ repo: branch.repo, prefix: branch.prefix, walk: read.walk.slice(1), config: read.config.config, environment, tasks });
+  return TcrRecord.read({
+    repo: branch.repo,
+    prefix: branch.prefix,
+    walk: read.walk.slice(1),
+    config: read.config.config,
+    martsPaths: read.martsPaths,
+    environment,
+    tasks,
+  });
 }
 
 export function tcrRequired(config: Config): boolean {
@@ -134,7 +144,7 @@ export class TcrRecord {
       let results = byKey.get(key);
       if (!results) {
         results = new Map();
-        for (const task of tasks) results.set(task.name, await runStage(task, { projectDir: checkout.projectDir }, environment));
+        for (const task of tasks) results.set(task.name, await runStage(task, inputFor(task, { projectDir: checkout.projectDir, martsPath: this.#options.martsPaths }), environment));
         byKey.set(key, results);
       }
       return results;
