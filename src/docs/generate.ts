@@ -10,6 +10,7 @@ import { allConstructs } from "../sql/dialect/constructs.ts";
 import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
+import { MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
 import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
@@ -24,6 +25,8 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
   "schemas/tcr.schema.json": TcrData,
+  "schemas/mutation.schema.json": MutationArtifact,
+  "schemas/mutation_equivalents.schema.json": MutationEquivalents,
   "schemas/review.schema.json": ReviewData,
 };
 

@@ -161,7 +161,8 @@ export function loadDbtProject(dir: string, dirAsGiven: string, prefix = ""): Db
   const yml: { file: string; top: string }[] = [];
   for (const top of sourcePaths) {
     for (const file of sortPathsBySegments(listFiles(dir, top))) {
-      if (!isYamlFile(file) || seen.has(file)) continue;
+      // tests/mutation_equivalents.yml is slp mutate's list of equivalent mutants, not a properties file.
+      if (!isYamlFile(file) || seen.has(file) || file === `${prefix}tests/mutation_equivalents.yml`) continue;
       seen.add(file);
       yml.push({ file, top });
     }

@@ -113,16 +113,16 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
 }
 
 /** slp.yml at the repository root of the base commit (the tip of the branch the PR targets), if any. */
-function baseConfig(branch: Branch): Promise<LoadedConfig> {
+async function baseConfig(branch: Branch): Promise<LoadedConfig> {
   return configAt(branch.repo, branch.baseCommit, branch.baseRef);
 }
 
-/** slp.yml at the repository root of a commit, if any; `where` names the commit in errors. */
-export async function configAt(repo: Repository, commit: string, where: string): Promise<LoadedConfig> {
+/** slp.yml at the repository root of a commit (`label` names the commit in errors), if any. */
+export async function configAt(repo: Repository, commit: string, label: string): Promise<LoadedConfig> {
   const [file] = await repo.filesIn(commit, [CONFIG_FILE]);
   if (!file) return { config: {}, file: null, warnings: [] };
-  const text = await repo.readText(file, where);
-  return parseConfig(text, CONFIG_FILE, where);
+  const text = await repo.readText(file, label);
+  return parseConfig(text, CONFIG_FILE, label);
 }
 
 
