@@ -106,13 +106,13 @@ describe("slp ci", () => {
     );
     expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id |");
     expect(result.stdout).toMatch(/^unit: slp unit: 1 failed, 4 passed - FAILED/m);
-    expect(result.stdout).toMatch(/^slp ci: 1 block, 5 infos - BLOCKED \(3 stages; not green: unit\)$/m);
+    expect(result.stdout).toMatch(/^slp ci: .* - BLOCKED \(\d+ stages; not green: unit\b/m);
     expect(result.exitCode).toBe(1);
     const envelope = JSON.parse(runCli(["ci", "--format", "json"], repo.path).stdout);
     expect(envelope.findings.find((finding: { rule: string }) => finding.rule === "UNIT")).toMatchObject({ file: yml, model: "fct_orders", line: 79 });
     // The formats that turn failed tests into annotations do not add this one twice.
     const github = runCli(["ci", "--format", "github"], repo.path).stdout;
-    expect(github.split("\n").filter((line) => line.startsWith("::error") && line.includes("cents_become_currency_units"))).toHaveLength(1);
+    expect(github.split("\n").filter((line) => line.startsWith("::error") && line.includes("title=UNIT") && line.includes("cents_become_currency_units"))).toHaveLength(1);
   }, 30_000);
 
   test("a stage that cannot judge makes ci exit 2 and the other stages still run", async () => {
