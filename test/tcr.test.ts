@@ -172,8 +172,10 @@ describe("slp tcr: red", () => {
     expect(strikes(repo.path)).toBe("5");
 
     breakSpec(repo.path);
-    const sixth = await runMain(["tcr", "attempt 6"], repo.path);
-    expect(sixth.stdout).toContain("stop and ask a human");
+    const sixth = await runMain(["tcr", "attempt 6", "--format", "json"], repo.path);
+    const stopped = tcrEnvelope(sixth.stdout);
+    expect(stopped.summary).toContain("stop and ask a human");
+    expect(stopped.data.outcome).toBe("stopped");
     expect(sixth.exitCode).toBe(3);
     expect(status(repo.path)).toBe(` M ${FCT_ORDERS_YML}`);
 
@@ -185,8 +187,10 @@ describe("slp tcr: red", () => {
     expect(blank.exitCode).toBe(2);
     expect(strikes(repo.path)).toBe("5");
 
-    const reset = runCli(["tcr", "--reset", "the spec was misread; a human fixed it"], repo.path);
-    expect(reset.stdout).toContain("strike count reset to 0 (it was 5)");
+    const reset = runCli(["tcr", "--reset", "the spec was misread; a human fixed it", "--format", "json"], repo.path);
+    const resetEnvelope = tcrEnvelope(reset.stdout);
+    expect(resetEnvelope.summary).toContain("strike count reset to 0 (it was 5)");
+    expect(resetEnvelope.data.reset).toEqual({ was: 5, by: "Agent Smith <agent@example.com>", reason: "the spec was misread; a human fixed it" });
     expect(reset.exitCode).toBe(0);
     const log = readFileSync(join(repo.path, ".git", "slp", "tcr-log.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(log.map((entry) => entry.result)).toEqual(["red", "red", "red", "red", "stopped", "stopped", "reset"]);
