@@ -9,6 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { dialect, DIALECTS } from "../src/data/dialect.ts";
+import { windowColumn } from "../src/data/diff.ts";
 import { checkMetricExpression } from "../src/data/metrics.ts";
 import { downstreamOf, owedDiffs, refGraph, modelSqlFiles } from "../src/project/owed-diffs.ts";
 import { parseWindow, windowPredicate } from "../src/data/window.ts";
@@ -76,6 +77,17 @@ describe("window", () => {
       "t >= '2025-12-01 00:00:00' and t <= '2025-12-31 23:59:59'",
     );
     expect(windowPredicate(parseWindow("k:1:9"), "k", "bigquery")).toBe("k >= 1 and k <= 9");
+  });
+
+  test("no COLUMN: the model's event_time, its SQL's config() over its yml's over dbt_project.yml's", () => {
+    const window = parseWindow("2025-12-01:2025-12-03");
+    const model = (config: Record<string, string>) => ({ name: "m", file: "m.yml", entry: { name: "m", config }, spec: null, preRegistration: null, columns: [], tests: [], marts: true });
+    const target = (sql: string | null, yml: Record<string, string>, project: Record<string, string>) => ({ model: model(yml), sql, projectConfig: project, isNew: false });
+    expect(windowColumn(target("{{ config(event_time='from_sql') }} select 1", { event_time: "from_yml" }, { event_time: "from_project" }), window)).toBe("from_sql");
+    expect(windowColumn(target("select 1", { event_time: "from_yml" }, { event_time: "from_project" }), window)).toBe("from_yml");
+    expect(windowColumn(target(null, {}, { event_time: "from_project" }), window)).toBe("from_project");
+    expect(() => windowColumn(target(null, {}, {}), window)).toThrow(/sets no event_time/);
+    expect(windowColumn(target(null, {}, {}), parseWindow("d:2025-12-01:2025-12-03"))).toBe("d");
   });
 
   test("refuses what is not a closed window", () => {

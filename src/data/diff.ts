@@ -19,10 +19,12 @@ import { metricPlans, type MetricPlan } from "./metrics.ts";
 import { fileRelationExists, fillTemplate, missingRelation, parseRelation, relationSql, type Relation } from "./relation.ts";
 import { windowPredicate, type Window } from "./window.ts";
 
-/** A model slp diffs: its yml declaration and, for the event_time default, its SQL text. */
+/** A model slp diffs: its yml declaration and, for the event_time default, its SQL text and dbt_project.yml config. */
 export interface DiffTarget {
   model: Model;
   sql: string | null;
+  /** What dbt_project.yml's `models:` block configures for this model (its `+` keys, merged down its folders). */
+  projectConfig: Mapping;
   /** True when production cannot have it (new on this branch): the diff publishes values. */
   isNew: boolean;
 }
@@ -59,17 +61,20 @@ export function specMetrics(model: Model): string[] {
   return isMapping(spec?.metrics) ? Object.keys(spec.metrics) : [];
 }
 
-/** The window column: the one --window names, else the model's dbt event_time config. */
+/**
+ * The window column: the one --window names, else the model's dbt
+ * `event_time`, with dbt's precedence: its SQL's config(), then its yml's
+ * config:, then dbt_project.yml.
+ */
 export function windowColumn(target: DiffTarget, window: Window): string {
   if (window.column !== null) return window.column;
-  const config = isMapping(target.model.entry.config) ? target.model.entry.config : {};
-  const fromYml = typeof config.event_time === "string" ? config.event_time : null;
-  const fromSql = target.sql ? sqlConfig(target.sql).event_time : undefined;
-  const column = fromYml ?? (typeof fromSql === "string" ? fromSql : null);
+  const yml = isMapping(target.model.entry.config) ? target.model.entry.config : {};
+  const candidates = [target.sql ? sqlConfig(target.sql).event_time : undefined, yml.event_time, target.projectConfig.event_time];
+  const column = candidates.find((value): value is string => typeof value === "string" && value !== "") ?? null;
   if (column === null) {
     throw new InputError(`${target.model.name}: --window names no column and the model sets no event_time`, {
       file: target.model.file,
-      fix: "set config: {event_time: <column>} on the model, or give the column: --window COLUMN:START:END",
+      fix: "set the model's event_time config (in its yml, its SQL or dbt_project.yml), or give the column: --window COLUMN:START:END",
     });
   }
   return column;

@@ -5,8 +5,12 @@
  * which pre-registrations are inherited from the base, and which models are
  * new (production cannot have them, so their diff publishes values).
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
-import { isMapping } from "../core/values.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
+import { scopedConfig } from "../project/dbt-project.ts";
+import { parseYaml } from "../project/yaml.ts";
 import type { Project } from "../project/project.ts";
 import { readText } from "../project/project.ts";
 import type { DiffTarget } from "./diff.ts";
@@ -44,15 +48,35 @@ export async function stageTargets(project: Project, requested: readonly string[
     names = owed.models;
     reasons = new Map([...owed.reasons].map(([name, reason]) => [name, describeReason(reason)]));
   }
+  const configs = projectModelConfigs(project);
   const targets = names.map((name): DiffTarget => {
     const file = sqlFiles.get(name);
     return {
       model: project.models.get(name) as NonNullable<ReturnType<typeof project.models.get>>,
       sql: file ? readText(project.dir, file) : null,
+      projectConfig: configs(name, file),
       isNew: facts !== null && !facts.existing.has(name),
     };
   });
   return { targets, reasons, mergeBase: facts?.mergeBase ?? null };
+}
+
+/**
+ * dbt_project.yml's `models:` configs for one model, by its fqn (project
+ * name, the folders under its model path, its name); a project without a
+ * dbt_project.yml configures nothing there, one that does not parse is exit 2.
+ */
+function projectModelConfigs(project: Project): (model: string, sqlFile: string | undefined) => Mapping {
+  const document: Value = existsSync(join(project.dir, "dbt_project.yml"))
+    ? parseYaml(readText(project.dir, "dbt_project.yml"), { file: "dbt_project.yml" })
+    : null;
+  const settings = isMapping(document) ? document : {};
+  const name = typeof settings.name === "string" ? settings.name : "";
+  const block = isMapping(settings.models) ? settings.models : {};
+  return (model, sqlFile) => {
+    const folders = sqlFile ? sqlFile.split("/").slice(1, -1) : [];
+    return scopedConfig(block, [name, ...folders, model]);
+  };
 }
 
 async function readBase(project: Project, base: string): Promise<BaseFacts> {
