@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { plural } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
-import { sameInventory } from "../src/project/inventory.ts";
+import { parseStore } from "../src/project/open.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
 import { gateRules } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
@@ -21,8 +21,12 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     // Loaded here, not at start-up: reading git costs every other task nothing.
-    const { openBranch, readInventories } = await import("../src/project/history.ts");
-    const branch = await openBranch({ dir: resolve(environment.cwd, input.projectDir), base: input.base, head: input.head });
+    const [{ openBranch }, { readInventories, sameInventory }] = await Promise.all([
+      import("../src/project/history.ts"),
+      import("../src/rules/context/gate-inventory.ts"),
+    ]);
+    const dir = resolve(environment.cwd, input.projectDir);
+    const branch = await openBranch({ dir, base: input.base, head: input.head });
     const data = {
       base: input.base,
       head: input.head,
@@ -30,7 +34,7 @@ export default defineTask({
       commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
     };
     if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", data };
-    const read = await readInventories(branch, input.martsPath);
+    const read = await readInventories(branch, input.martsPath, parseStore(dir, environment.env));
     const context = new GateContext({ ...read, baseName: input.base });
     const findings = [];
     for (const rule of gateRules) findings.push(...(await rule.findings(context)));

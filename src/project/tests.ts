@@ -29,10 +29,12 @@ export interface DataTest {
   args: Mapping;
   /** Canonical JSON of `args`: part of the test's identity. */
   argsKey: string;
+  /** 1-based line of its item in the yml. */
+  line: number;
 }
 
 /** Reads one item of a `tests:`/`data_tests:` list. `where` says which model or column it is on ("column fct_orders.order_id"), for messages. */
-export function readDataTest(item: Value, column: string, where: string, file: string): DataTest {
+export function readDataTest(item: Value, column: string, where: string, file: string, line: number): DataTest {
   let name: string;
   let body: Mapping;
   if (typeof item === "string") {
@@ -41,11 +43,11 @@ export function readDataTest(item: Value, column: string, where: string, file: s
   } else if (isMapping(item) && Object.keys(item).length === 1) {
     const key = Object.keys(item)[0] as string;
     const value = item[key] as Value;
-    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file);
+    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file, line);
     name = key;
     body = value ?? {};
   } else {
-    throw cannotRead(where, item, file);
+    throw cannotRead(where, item, file, line);
   }
 
   const config: Mapping = {};
@@ -65,6 +67,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
       if (Object.hasOwn(body, key)) {
         throw new InputError(`ambiguous: ${key} of test ${name} on ${where} is given twice (on the test and under config)`, {
           file,
+          line,
           fix: "keep one of the two",
         });
       }
@@ -76,6 +79,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (!isMapping(nestedArgs)) {
       throw new InputError(`arguments of ${name} on ${where} must be a mapping`, {
         file,
+        line,
         fix: "write the test's arguments as key: value pairs under arguments:",
       });
     }
@@ -84,17 +88,19 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (keys.length > 0 && clash !== undefined) {
       throw new InputError(`ambiguous: argument ${clash} of test ${name} on ${where} is given twice (on the test and under arguments)`, {
         file,
+        line,
         fix: "keep one of the two",
       });
     }
     for (const key of keys) args[key] = nestedArgs[key] as Value;
   }
-  return { name, column, config, args, argsKey: canonicalJson(args) };
+  return { name, column, config, args, argsKey: canonicalJson(args), line };
 }
 
-function cannotRead(where: string, item: Value, file: string): InputError {
+function cannotRead(where: string, item: Value, file: string, line: number): InputError {
   return new InputError(`cannot read a test on ${where}: ${displayValue(item)}`, {
     file,
+    line,
     fix: "write a test as its name, or as {name: {argument: value, ...}}",
   });
 }

@@ -26,10 +26,9 @@ export default defineCheckRule({
       if (!isStringList(key) || key.length === 0) continue;
       const matches = model.tests.filter((test) => coversKey(test, key));
       if (matches.some((test) => cannotFailReason(test.config, MUTE_KEYS) === "")) continue;
-      const at = { file: model.file, model: model.name };
       const first = matches[0];
-      if (first) report("cannotFail", at, { key: key.join(", "), reason: cannotFailReason(first.config, MUTE_KEYS) });
-      else report("missing", at, { key: key.join(", ") });
+      if (first) report("cannotFail", { ...ctx.at(model), line: first.line }, { key: key.join(", "), reason: cannotFailReason(first.config, MUTE_KEYS) });
+      else report("missing", ctx.at(model, [...model.specKey, "primary_key"]), { key: key.join(", ") });
     }
   },
 });

@@ -2,8 +2,7 @@
 import { sortByText } from "../../core/text.ts";
 import { isMapping } from "../../core/values.ts";
 import { CODEOWNERS_LOCATIONS } from "../../project/codeowners.ts";
-import type { Model } from "../../project/project.ts";
-import { defineCheckRule, type CheckContext } from "../context/check.ts";
+import { defineCheckRule, type CheckContext, type Model } from "../context/check.ts";
 
 const INCREMENTAL_IN_SQL = /materialized\s*=\s*['"]incremental['"]/;
 
@@ -22,33 +21,35 @@ export default defineCheckRule({
     noFile: "{kind} model, and this repository has no CODEOWNERS file ({locations}); {why}",
     unowned: "{kind} model, and no line of {codeowners} owns {path}; {why}",
   },
-  run(ctx, report) {
+  async run(ctx, report) {
     for (const model of ctx.models) {
-      const kind = kindOf(ctx, model);
+      const kind = await kindOf(ctx, model);
       if (!kind) continue;
       const why =
         kind === "critical"
           ? "a Partner approves a critical model, and CODEOWNERS is what makes that required (framework Stage E)"
           : "Control 5A asks for each incremental model to be listed by name, so a human approves every change to it";
-      const codeowners = ctx.codeowners();
+      const codeowners = await ctx.codeowners();
       if (!codeowners) {
-        report("noFile", { file: model.file, model: model.name }, { kind, why, locations: CODEOWNERS_LOCATIONS.join(", ") });
+        report("noFile", ctx.at(model), { kind, why, locations: CODEOWNERS_LOCATIONS.join(", ") });
         continue;
       }
       const sql = ctx.project.martsSql.get(model.name);
       const paths = sortByText(new Set([model.file, ...(sql ? [sql] : [])]));
       for (const path of paths) {
-        if (!codeowners.owns(path)) report("unowned", { file: path, model: model.name }, { kind, why, path, codeowners: codeowners.file });
+        if (!codeowners.owns(path)) {
+          report("unowned", { file: path, model: model.name, line: path === model.file ? model.line : 1 }, { kind, why, path, codeowners: codeowners.file });
+        }
       }
     }
   },
 });
 
-function kindOf(ctx: CheckContext, model: Model): "critical" | "incremental" | null {
+async function kindOf(ctx: CheckContext, model: Model): Promise<"critical" | "incremental" | null> {
   if (model.marts && ctx.spec(model)?.tier === "critical") return "critical";
   const config = model.entry.config;
   if (isMapping(config) && config.materialized === "incremental") return "incremental";
   const sql = ctx.project.martsSql.get(model.name);
-  if (sql && INCREMENTAL_IN_SQL.test(ctx.text(sql))) return "incremental";
+  if (sql && INCREMENTAL_IN_SQL.test(await ctx.text(sql))) return "incremental";
   return null;
 }

@@ -24,7 +24,7 @@ export default defineCompareRunRule({
     const files = plural(ctx.diffs.length, "file");
     for (const model of ctx.models) {
       if (!isMapping(model.preRegistration) || arrived.has(model.name) || ctx.isStale(model.name)) continue;
-      report("missing", { file: model.file, model: model.name }, { files });
+      report("missing", { file: model.file, model: model.name, line: model.line }, { files });
     }
   },
 });

@@ -8,22 +8,23 @@
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import type { DiffFile } from "../../project/diff-files.ts";
-import type { Model, Project } from "../../project/project.ts";
+import type { CheckProject, Model } from "./check.ts";
 import type { StaleSet } from "../../project/stale.ts";
 import type { Diff } from "../../schemas/diff.ts";
 import type { PreRegistration } from "../../schemas/pre-registration.ts";
 import type { Spec } from "../../schemas/spec.ts";
+import { lineAt } from "../../project/lines.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 export class CompareContext {
-  readonly project: Project;
+  readonly project: CheckProject;
   /** Every diff read, in the order given (globs expanded and sorted). */
   readonly diffs: readonly DiffFile[];
   /** With `--base`: the inherited pre-registrations; null without it (nothing is stale). */
   readonly stale: StaleSet | null;
   #models?: Model[];
 
-  constructor(project: Project, diffs: readonly DiffFile[], stale: StaleSet | null) {
+  constructor(project: CheckProject, diffs: readonly DiffFile[], stale: StaleSet | null) {
     this.project = project;
     this.diffs = diffs;
     this.stale = stale;
@@ -60,9 +61,14 @@ export class DiffContext {
     this.file = file;
   }
 
-  /** Where this diff's findings point: the diff as given, and the model it names. */
-  get at(): { file: string; model: string } {
-    return { file: this.file.path, model: this.file.model };
+  /** Where this diff's findings point: the diff as given, the model it names, and the line of its first key. */
+  get at(): { file: string; model: string; line: number } {
+    return this.atKey();
+  }
+
+  /** The same, at the line of a top-level key of the diff (`row_delta`), the first line when it has none. */
+  atKey(key?: string): { file: string; model: string; line: number } {
+    return { file: this.file.path, model: this.file.model, line: key === undefined ? 1 : lineAt(this.file.lines, [key]) };
   }
 
   /** The model the diff names, when the project declares it. */
