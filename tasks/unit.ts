@@ -30,14 +30,15 @@ export default defineTask({
     await Database.load();
     const database = Database.open();
     database.catch(() => undefined);
-    const [{ loadDbtProject }, { runUnitTests }, { unitReport }] = await Promise.all([
-      import("../src/project/dbt-project.ts"),
+    const [{ openWorkTree }, { readUnitProject }, { runUnitTests }, { unitReport }] = await Promise.all([
+      import("../src/project/open.ts"),
+      import("../src/project/unit-project.ts"),
       import("../src/engine/unit-runner.ts"),
       import("../src/report/unit.ts"),
     ]);
     let project;
     try {
-      project = loadDbtProject(resolve(environment.cwd, input.projectDir), input.projectDir);
+      project = await readUnitProject(openWorkTree(resolve(environment.cwd, input.projectDir), environment.env), input.projectDir);
     } catch (error) {
       database.then((db) => db.close(), () => undefined);
       throw error;

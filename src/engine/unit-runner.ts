@@ -5,13 +5,11 @@
  * and compare actual and expected as multisets on the compared columns.
  * Every test ends `pass`, `fail` or `error`; an error is never a pass.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { SlpError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
-import type { DbtProject, DeclaredColumn, RefNode } from "../project/dbt-project.ts";
-import { readText } from "../project/project.ts";
+import { readText } from "../project/source.ts";
+import type { Column as DeclaredColumn, RefNode, UnitProject as DbtProject } from "../project/unit-project.ts";
 import { readUnitTests, type DisabledTest, type GivenDefinition, type Problem, type UnitTestDefinition } from "../project/unit-tests.ts";
 import { parseCsv } from "../project/csv.ts";
 import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
@@ -610,19 +608,10 @@ interface Manifest {
  * is_incremental) and every relation the code names is mocked.
  */
 function readManifest(project: DbtProject): Manifest | null {
-  const path = join(project.dir, "target", "manifest.json");
-  if (!existsSync(path)) return null;
-  const stale = statSync(path).mtimeMs < project.newestSource;
-  if (stale) return { stale, compiled: () => null };
-  let nodes: Record<string, Mapping> = {};
-  let sources: Record<string, Mapping> = {};
-  try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as { nodes?: Record<string, Mapping>; sources?: Record<string, Mapping> };
-    nodes = parsed.nodes ?? {};
-    sources = parsed.sources ?? {};
-  } catch {
-    return { stale: true, compiled: () => null };
-  }
+  const manifest = project.manifest;
+  if (!manifest) return null;
+  if (manifest.stale) return { stale: true, compiled: () => null };
+  const { nodes, sources } = manifest;
   const relationOf = (key: string): string | null => {
     const entry = nodes[key] ?? sources[key];
     return entry && typeof entry.relation_name === "string" ? entry.relation_name : null;

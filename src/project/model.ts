@@ -211,7 +211,7 @@ export interface ProjectOptions {
   /** `dbt_packages/x/` for an installed package; "" for the project itself. */
   prefix?: string;
   /** The project a package is installed in (its folder configs have the last word). */
-  root?: Project;
+  root?: Project<FileSource>;
 }
 
 export class Project<S extends FileSource = FileSource> {
@@ -220,14 +220,14 @@ export class Project<S extends FileSource = FileSource> {
   /** "" for the project itself; `dbt_packages/x/` for an installed package, whose paths all start with it. */
   readonly prefix: string;
   /** For an installed package, the project it is installed in; null for the project itself. */
-  readonly root: Project | null;
+  readonly root: Project<FileSource> | null;
   #settings?: Promise<ProjectSettings>;
   readonly #lists = new Map<string, Promise<SourceFile[]>>();
   readonly #texts = new Map<string, Promise<string>>();
   readonly #properties = new Map<string, Promise<PropertiesFile>>();
   #nodes?: Promise<Nodes>;
   #graph?: Promise<Graph>;
-  #packages?: Promise<Project[]>;
+  #packages?: Promise<Project<S>[]>;
 
   constructor(source: S, options: ProjectOptions = {}) {
     this.source = source;
@@ -297,7 +297,7 @@ export class Project<S extends FileSource = FileSource> {
   }
 
   /** The installed packages (each a project of its own under packages-install-path), by folder name order. */
-  packages(): Promise<Project[]> {
+  packages(): Promise<Project<S>[]> {
     this.#packages ??= readPackages(this);
     return this.#packages;
   }
@@ -622,7 +622,7 @@ function sortBySegments(files: readonly SourceFile[]): SourceFile[] {
 
 // --- packages ---
 
-async function readPackages(project: Project): Promise<Project[]> {
+async function readPackages<S extends FileSource>(project: Project<S>): Promise<Project<S>[]> {
   const settings = await project.settings();
   if (project.prefix !== "") return [];
   const listed = await project.list([`${settings.packagesInstallPath}/`]);
@@ -631,7 +631,7 @@ async function readPackages(project: Project): Promise<Project[]> {
     const rest = file.path.slice(settings.packagesInstallPath.length + 1);
     if (rest.split("/").length === 2 && rest.endsWith("/dbt_project.yml")) folders.add(rest.slice(0, rest.indexOf("/")));
   }
-  const packages: Project[] = [];
+  const packages: Project<S>[] = [];
   for (const folder of [...folders].sort(compareCodePoints)) {
     packages.push(new Project(project.source, { store: project.store, prefix: `${settings.packagesInstallPath}/${folder}/`, root: project }));
   }
