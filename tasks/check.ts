@@ -19,7 +19,7 @@ export default defineTask({
     const context = new CheckContext(project);
     const findings = [];
     for (const rule of checkRules) findings.push(...(await rule.findings(context)));
-    const martsCount = context.models.filter((model) => model.marts).length;
+    const martsCount = context.martsModels.length;
     const read = project.models.size;
     const note = `${martsCount === 0 ? "no model" : plural(martsCount, "model")} in ${resolved.martsPaths.join(", ")}, of ${
       read === 0 ? "none" : plural(read, "model")

@@ -23,7 +23,7 @@ export default defineTask({
     // Loaded here, not at start-up: reading git costs every other task nothing.
     const [{ openBranch }, { readInventories, sameInventory }] = await Promise.all([
       import("../src/project/history.ts"),
-      import("../src/rules/context/gate-inventory.ts"),
+      import("../src/rules/context/gate-history.ts"),
     ]);
     const dir = resolve(environment.cwd, input.projectDir);
     const branch = await openBranch({ dir, base: input.base, head: input.head });

@@ -2,9 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { InputError } from "../src/core/errors.ts";
 import type { Value } from "../src/core/values.ts";
+import { Located } from "../src/project/lines.ts";
 import { cannotFailReason, DEAD_KEYS, MUTE_KEYS, readDataTest } from "../src/project/tests.ts";
 
-const read = (item: Value, column = "order_id") => readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", 7);
+const read = (item: Value, column = "order_id") => readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", new Located({ value: { t: ["unique"] }, lines: "1:3,5:2,1" }, ["t", 0]));
 
 function refusal(item: Value): string {
   try {
@@ -20,7 +21,8 @@ function refusal(item: Value): string {
 
 describe("readDataTest: the shapes of a test item", () => {
   test("a bare string is a name with no body", () => {
-    expect(read("unique")).toEqual({ name: "unique", column: "order_id", config: {}, args: {}, argsKey: "{}", line: 7 });
+    expect(Object.fromEntries(Object.entries(read("unique")))).toEqual({ name: "unique", column: "order_id", config: {}, args: {}, argsKey: "{}" });
+    expect(read("unique").line).toBe(7);
   });
 
   test("a one-key mapping with a null or mapping body", () => {

@@ -19,7 +19,7 @@
  */
 import { InputError } from "../core/errors.ts";
 import type { Mapping, Value } from "../core/values.ts";
-import type { Lines } from "./lines.ts";
+import { encodeLines, type WithLines } from "./lines.ts";
 
 export interface JsonSource {
   /** The file as the user named it, for messages. */
@@ -40,10 +40,10 @@ export function parseJson(text: string, source: JsonSource): Value {
 }
 
 /** As parseJson, with the line of each key of the top-level object (what a diff's findings point at). */
-export function parseJsonWithLines(text: string, source: JsonSource): { value: Value; lines: Lines } {
+export function parseJsonWithLines(text: string, source: JsonSource): WithLines {
   const parser = new Parser(text, source);
   const value = parser.document();
-  return { value, lines: [1, Object.fromEntries([...parser.topKeys].map(([key, at]) => [key, parser.lineOf(at)]))] };
+  return { value, lines: encodeLines(value, [1, Object.fromEntries([...parser.topKeys].map(([key, at]) => [key, parser.lineOf(at)]))]) };
 }
 
 class Parser {

@@ -257,7 +257,7 @@ export class Project<S extends FileSource = FileSource> {
   text(path: string): Promise<string> {
     let text = this.#texts.get(path);
     if (!text) {
-      text = this.source.read({ path }).then((read) => read.text);
+      text = this.source.text(path);
       this.#texts.set(path, text);
     }
     return text;

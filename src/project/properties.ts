@@ -8,7 +8,8 @@
 import { InputError } from "../core/errors.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { readDataTest, type DataTest } from "./tests.ts";
-import { lineAt, type Lines, type ParsedYaml } from "./yaml.ts";
+import { lineAt, Located } from "./lines.ts";
+import type { ParsedYaml } from "./yaml.ts";
 
 type Path = (string | number)[];
 
@@ -17,8 +18,8 @@ export interface Declaration {
   name: string;
   /** Project-relative path of the yml. */
   file: string;
-  /** 1-based line of the entry (its `- name:` line). */
-  line: number;
+  /** 1-based line of the entry (its `- name:` line), found when first read. */
+  readonly line: number;
   /** Its position in its list (`models[3]`). */
   index: number;
   entry: Mapping;
@@ -28,7 +29,7 @@ export interface Declaration {
 
 export interface ColumnDeclaration {
   name: string;
-  line: number;
+  readonly line: number;
   entry: Mapping;
   /** `meta.sensitive` / `config.meta.sensitive` is boolean true. */
   sensitive: boolean;
@@ -73,8 +74,8 @@ export interface PropertiesFile {
   sources: SourceTableDeclaration[];
   seeds: Testable[];
   snapshots: Testable[];
-  /** The line of any key path in the file, for findings that point inside an entry. */
-  lines: Lines;
+  /** The file as parsed: lineAt(parsed, path) is the line of any key path in it. */
+  parsed: ParsedYaml;
 }
 
 /**
@@ -82,7 +83,7 @@ export interface PropertiesFile {
  * commit when the text comes from history.
  */
 export function readProperties(file: string, parsed: ParsedYaml, at?: string): PropertiesFile {
-  const reader = new Reader(file, parsed.lines, at ? `at ${at}, ` : "");
+  const reader = new Reader(file, parsed, at ? `at ${at}, ` : "");
   const document = parsed.value === null ? {} : parsed.value;
   if (!isMapping(document)) {
     throw new InputError(`${reader.atCommit}the file is not a yml mapping: its top level is ${kindOf(document)}`, {
@@ -95,7 +96,7 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
   const unitTests = reader.entries(document.unit_tests, `${reader.atCommit}unit_tests`, ["unit_tests"]).map((entry, index): UnitTestDeclaration => {
     const path = ["unit_tests", index];
     const name = reader.name(entry, path, `${reader.atCommit}a unit test without a name`, "give every unit test a name:");
-    return { name, file, line: reader.line(path), index, entry, lineOf: reader.lineIn(path), model: entry.model ? (entry.model as Value) : "" };
+    return Object.assign(reader.at(path), { name, file, index, entry, model: entry.model ? (entry.model as Value) : "" });
   });
   const sources: SourceTableDeclaration[] = [];
   reader.entries(document.sources, `${reader.atCommit}sources`, ["sources"]).forEach((source, index) => {
@@ -104,7 +105,7 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
     reader.entries(source.tables, `tables of source ${name}`, [...path, "tables"]).forEach((table, i) => {
       const tablePath = [...path, "tables", i];
       const tableName = reader.name(table, tablePath, `a table without a name in source ${name}`, "give every table a name:");
-      sources.push({ ...reader.testable(table, tableName, i, tablePath, `source table ${name}.${tableName}`), source: name, sourceEntry: source });
+      sources.push(Object.assign(reader.testable(table, tableName, i, tablePath, `source table ${name}.${tableName}`), { source: name, sourceEntry: source }));
     });
   });
   const others = (key: "seeds" | "snapshots", what: string) =>
@@ -112,18 +113,18 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
       const name = reader.name(entry, [key, index], `${reader.atCommit}a ${what} without a name`, `give every ${what} a name:`);
       return reader.testable(entry, name, index, [key, index], `${what} ${name}`);
     });
-  return { file, models, unitTests, sources, seeds: others("seeds", "seed"), snapshots: others("snapshots", "snapshot"), lines: parsed.lines };
+  return { file, models, unitTests, sources, seeds: others("seeds", "seed"), snapshots: others("snapshots", "snapshot"), parsed };
 }
 
-/** The spec, pre-registration or sensitive flag under `meta` or `config.meta`; both at once is ambiguous. */
-export function metaValue(entry: Mapping, key: string, what: string, file: string, line?: number): Value {
+/** The spec, pre-registration or sensitive flag under `meta` or `config.meta`; both at once is ambiguous (`line` says where, on that error only). */
+export function metaValue(entry: Mapping, key: string, what: string, file: string, line?: () => number): Value {
   const meta = isMapping(entry.meta) ? entry.meta : {};
   const config = isMapping(entry.config) ? entry.config : {};
   const configMeta = isMapping(config.meta) ? config.meta : {};
   const direct = meta[key] ?? null;
   const nested = configMeta[key] ?? null;
   if (direct !== null && nested !== null) {
-    throw new InputError(`ambiguous: ${what} sets ${key} under both meta and config.meta`, { file, line, fix: "keep one of the two spellings" });
+    throw new InputError(`ambiguous: ${what} sets ${key} under both meta and config.meta`, { file, line: line?.(), fix: "keep one of the two spellings" });
   }
   return direct ?? nested;
 }
@@ -132,23 +133,23 @@ export function metaValue(entry: Mapping, key: string, what: string, file: strin
 
 class Reader {
   readonly file: string;
-  readonly lines: Lines;
+  readonly parsed: ParsedYaml;
   /** "at <commit>, " for a text read from history, else "". */
   readonly atCommit: string;
 
-  constructor(file: string, lines: Lines, atCommit: string) {
+  constructor(file: string, parsed: ParsedYaml, atCommit: string) {
     this.file = file;
-    this.lines = lines;
+    this.parsed = parsed;
     this.atCommit = atCommit;
   }
 
   line(path: Path): number {
-    return lineAt(this.lines, path);
+    return lineAt(this.parsed, path);
   }
 
-  /** Lines inside the entry at `base`. */
-  lineIn(base: Path): (path: readonly (string | number)[]) => number {
-    return (path) => lineAt(this.lines, [...base, ...path]);
+  /** The node at `path`, its line found when first asked. */
+  at(path: Path): Located {
+    return new Located(this.parsed, path);
   }
 
   entries(value: Value | undefined, what: string, path: Path): Mapping[] {
@@ -169,10 +170,10 @@ class Reader {
     const path = ["models", index];
     const name = this.name(entry, path, `${this.atCommit}a model without a name`, "give every model a name:");
     const what = `model ${name}`;
-    const spec = metaValue(entry, "spec", what, this.file, this.line([...path, "meta", "spec"]));
-    const preRegistration = metaValue(entry, "pre_registration", what, this.file, this.line([...path, "meta", "pre_registration"]));
+    const spec = metaValue(entry, "spec", what, this.file, () => this.line([...path, "meta", "spec"]));
+    const preRegistration = metaValue(entry, "pre_registration", what, this.file, () => this.line([...path, "meta", "pre_registration"]));
     const keyOf = (key: string) => (isMapping(entry.meta) && (entry.meta[key] ?? null) !== null ? ["meta", key] : ["config", "meta", key]);
-    return { ...this.testable(entry, name, index, path, what), spec, preRegistration, specKey: keyOf("spec"), preRegistrationKey: keyOf("pre_registration") };
+    return Object.assign(this.testable(entry, name, index, path, what), { spec, preRegistration, specKey: keyOf("spec"), preRegistrationKey: keyOf("pre_registration") });
   }
 
   testable(entry: Mapping, name: string, index: number, path: Path, what: string): Testable {
@@ -181,13 +182,12 @@ class Reader {
     this.entries(entry.columns, `columns of ${what}`, [...path, "columns"]).forEach((column, i) => {
       const columnPath = [...path, "columns", i];
       const columnName = this.name(column, columnPath, `a column without a name in ${what}`, "give every column a name:");
-      const line = this.line(columnPath);
-      const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, this.file, this.line([...columnPath, "meta", "sensitive"])) === true;
+      const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, this.file, () => this.line([...columnPath, "meta", "sensitive"])) === true;
       const dataType = typeof column.data_type === "string" && column.data_type.trim() !== "" ? column.data_type : null;
-      columns.push({ name: columnName, line, entry: column, sensitive, dataType });
+      columns.push(Object.assign(this.at(columnPath), { name: columnName, entry: column, sensitive, dataType }));
       tests.push(...this.tests(column, columnName, `column ${name}.${columnName}`, columnPath));
     });
-    return { name, file: this.file, line: this.line(path), index, entry, lineOf: this.lineIn(path), columns, tests };
+    return Object.assign(this.at(path), { name, file: this.file, index, entry, columns, tests });
   }
 
   tests(entry: Mapping, column: string, where: string, path: Path): DataTest[] {
@@ -206,9 +206,7 @@ class Reader {
     if (!Array.isArray(list)) {
       throw new InputError(`tests on ${where} must be a list`, { file: this.file, line: this.line([...path, key]), fix: "write each test as a list item" });
     }
-    return list.map((item, index) => {
-      return readDataTest(item, column, where, this.file, this.line([...path, key, index]));
-    });
+    return list.map((item, index) => readDataTest(item, column, where, this.file, this.at([...path, key, index])));
   }
 }
 

@@ -9,7 +9,7 @@
 import { InputError } from "../core/errors.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import type { FileSource } from "./source.ts";
-import { lineAt, parseYamlWithLines, type Lines } from "./yaml.ts";
+import { lineAt, parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
 
 export const PROJECT_FILE = "dbt_project.yml";
 
@@ -47,8 +47,8 @@ export interface ProjectSettings {
   dispatch: DispatchRule[];
   /** The folder configs, by block (`tests:` is read as `data_tests:`, its older spelling). */
   configs: Record<ConfigBlock, Mapping>;
-  /** Lines of dbt_project.yml's keys, for messages; 1 without the file. */
-  lines: Lines;
+  /** dbt_project.yml as parsed (its lines, for messages); null without the file. */
+  parsed: ParsedYaml | null;
 }
 
 /**
@@ -60,8 +60,9 @@ export async function readSettings(source: FileSource, prefix = ""): Promise<Pro
   const [listed] = await source.list([file]);
   if (!listed) return defaults(prefix);
   const { text } = await source.read(listed);
-  const { value, lines } = parseYamlWithLines(text, { file, at: source.at });
-  const where = (path: (string | number)[]) => lineAt(lines, path);
+  const parsed = parseYamlWithLines(text, { file, at: source.at });
+  const { value } = parsed;
+  const where = (path: (string | number)[]) => lineAt(parsed, path);
   if (!isMapping(value)) {
     throw new InputError(`${atText(source)}the file is not a yml mapping`, { file, line: 1, fix: "dbt_project.yml is a mapping with name:, version: and the project's settings" });
   }
@@ -120,7 +121,7 @@ export async function readSettings(source: FileSource, prefix = ""): Promise<Pro
     vars: isMapping(vars) ? vars : {},
     dispatch: readDispatch(value.dispatch, file, where, source),
     configs,
-    lines,
+    parsed,
   };
 }
 
@@ -131,7 +132,7 @@ function defaults(prefix: string): ProjectSettings {
   }
   const configs = {} as Record<ConfigBlock, Mapping>;
   for (const block of CONFIG_BLOCKS) configs[block] = {};
-  return { file: null, name: "", paths, packagesInstallPath: "dbt_packages", vars: {}, dispatch: [], configs, lines: 1 };
+  return { file: null, name: "", paths, packagesInstallPath: "dbt_packages", vars: {}, dispatch: [], configs, parsed: null };
 }
 
 function readPaths(

@@ -29,6 +29,8 @@ export interface FileSource {
   list(scope: readonly string[]): Promise<SourceFile[]>;
   /** The file's text (UTF-8), and its content id. */
   read(file: SourceFile): Promise<{ text: string; id: string }>;
+  /** The text alone (no content id to compute), for files read but never cached. */
+  text(path: string): Promise<string>;
   /** True when a file (or folder) exists at a project-relative path. */
   exists(path: string): Promise<boolean>;
 }
@@ -66,12 +68,20 @@ export class WorkTree implements FileSource {
     return { text, id: blobId(text) };
   }
 
+  async text(path: string): Promise<string> {
+    return this.readText(path);
+  }
+
   /** A project file as UTF-8 text; InputError naming it when it cannot be read. */
   readText(path: string): string {
     return readText(this.dir, path);
   }
 
   async exists(path: string): Promise<boolean> {
+    return this.existsSync(path);
+  }
+
+  existsSync(path: string): boolean {
     return existsSync(join(this.dir, path));
   }
 
@@ -122,6 +132,10 @@ export class CommitTree implements FileSource {
       if (!at) throw new InputError(`cannot read ${file.path} at ${this.at}: it is not in that commit`, { file: file.path, fix: "check the path" });
     }
     return { text: await this.repo.readText(at, this.at), id: at.oid };
+  }
+
+  async text(path: string): Promise<string> {
+    return (await this.read({ path })).text;
   }
 
   async exists(path: string): Promise<boolean> {

@@ -6,6 +6,7 @@
 import { InputError } from "../core/errors.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
 import { displayValue } from "../core/display.ts";
+import type { Located } from "./lines.ts";
 
 /** Keys that change how a test runs, not what it asserts. */
 export const CONFIG_KEYS = new Set(["enabled", "error_if", "fail_calc", "limit", "severity", "store_failures", "warn_if", "where"]);
@@ -29,12 +30,12 @@ export interface DataTest {
   args: Mapping;
   /** Canonical JSON of `args`: part of the test's identity. */
   argsKey: string;
-  /** 1-based line of its item in the yml. */
-  line: number;
+  /** 1-based line of its item in the yml (computed when first read). */
+  readonly line: number;
 }
 
 /** Reads one item of a `tests:`/`data_tests:` list. `where` says which model or column it is on ("column fct_orders.order_id"), for messages. */
-export function readDataTest(item: Value, column: string, where: string, file: string, line: number): DataTest {
+export function readDataTest(item: Value, column: string, where: string, file: string, at: Located): DataTest {
   let name: string;
   let body: Mapping;
   if (typeof item === "string") {
@@ -43,11 +44,11 @@ export function readDataTest(item: Value, column: string, where: string, file: s
   } else if (isMapping(item) && Object.keys(item).length === 1) {
     const key = Object.keys(item)[0] as string;
     const value = item[key] as Value;
-    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file, line);
+    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file, at.line);
     name = key;
     body = value ?? {};
   } else {
-    throw cannotRead(where, item, file, line);
+    throw cannotRead(where, item, file, at.line);
   }
 
   const config: Mapping = {};
@@ -67,7 +68,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
       if (Object.hasOwn(body, key)) {
         throw new InputError(`ambiguous: ${key} of test ${name} on ${where} is given twice (on the test and under config)`, {
           file,
-          line,
+          line: at.line,
           fix: "keep one of the two",
         });
       }
@@ -79,7 +80,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (!isMapping(nestedArgs)) {
       throw new InputError(`arguments of ${name} on ${where} must be a mapping`, {
         file,
-        line,
+        line: at.line,
         fix: "write the test's arguments as key: value pairs under arguments:",
       });
     }
@@ -88,13 +89,13 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (keys.length > 0 && clash !== undefined) {
       throw new InputError(`ambiguous: argument ${clash} of test ${name} on ${where} is given twice (on the test and under arguments)`, {
         file,
-        line,
+        line: at.line,
         fix: "keep one of the two",
       });
     }
     for (const key of keys) args[key] = nestedArgs[key] as Value;
   }
-  return { name, column, config, args, argsKey: canonicalJson(args), line };
+  return Object.assign(at, { name, column, config, args, argsKey: canonicalJson(args) });
 }
 
 function cannotRead(where: string, item: Value, file: string, line: number): InputError {

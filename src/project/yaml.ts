@@ -23,9 +23,9 @@ import {
 } from "js-yaml";
 import { InputError } from "../core/errors.ts";
 import type { Value } from "../core/values.ts";
-import { lineAt, type Lines } from "./lines.ts";
+import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
 
-export { lineAt, type Lines };
+export { lineAt };
 
 // --- PyYAML's implicit resolvers (lib/yaml/resolver.py), copied as patterns ---
 
@@ -160,20 +160,17 @@ export function parseYaml(text: string, source: YamlSource): Value {
   return parseYamlWithLines(text, source).value;
 }
 
-/** A parsed document and the line of each of its nodes. */
-export interface ParsedYaml {
-  value: Value;
-  lines: Lines;
-}
+/** A parsed document and the line of each of its nodes (read with lineAt). */
+export type ParsedYaml = WithLines;
 
 /** As parseYaml, with the line of every key and list item. */
 export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
-  let lines: Lines;
+  let tree: LineTree;
   try {
     const events = parseEvents(text, {});
     documents = constructFromEvents(events, { schema: PYYAML_SAFE_SCHEMA, source: text }) as unknown[];
-    lines = documents.length === 1 ? linesOf(events, text) : 1;
+    tree = documents.length === 1 ? linesOf(events, text) : 1;
   } catch (error) {
     throw yamlError(error, text, source);
   }
@@ -184,7 +181,8 @@ export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml
       fix: "remove the extra `---` document or move it to its own file",
     });
   }
-  return { value: (documents[0] ?? null) as Value, lines };
+  const value = (documents[0] ?? null) as Value;
+  return { value, lines: encodeLines(value, tree) };
 }
 
 interface JsYamlEvent {
@@ -203,7 +201,7 @@ interface JsYamlEvent {
  * line. A key that is not plain text (a quoted key with escapes, a mapping
  * used as a key) is looked up by its raw text; a miss only costs precision.
  */
-function linesOf(raw: unknown[], text: string): Lines {
+function linesOf(raw: unknown[], text: string): LineTree {
   const events = raw as JsYamlEvent[];
   let line = 1;
   let scanned = 0;
@@ -218,12 +216,12 @@ function linesOf(raw: unknown[], text: string): Lines {
     return -1;
   };
   type Frame =
-    | { kind: "map"; line: number; children: { [key: string]: Lines }; key: string | null; keyLine: number }
-    | { kind: "seq"; line: number; children: Lines[] }
-    | { kind: "doc"; value: Lines };
+    | { kind: "map"; line: number; children: { [key: string]: LineTree }; key: string | null; keyLine: number }
+    | { kind: "seq"; line: number; children: LineTree[] }
+    | { kind: "doc"; value: LineTree };
   const stack: Frame[] = [];
   let lastLine = 1;
-  const place = (node: Lines, nodeLine: number, keyText: string | null) => {
+  const place = (node: LineTree, nodeLine: number, keyText: string | null) => {
     const frame = stack[stack.length - 1] as Frame;
     if (frame.kind === "doc") frame.value = node;
     else if (frame.kind === "seq") frame.children.push(node);
@@ -232,7 +230,7 @@ function linesOf(raw: unknown[], text: string): Lines {
       frame.keyLine = nodeLine;
     } else {
       // A child sits at its key's line, so `spec:` points at the key, not at the block below it.
-      frame.children[frame.key] = typeof node === "number" ? frame.keyLine : [frame.keyLine, node[1]] as Lines;
+      frame.children[frame.key] = typeof node === "number" ? frame.keyLine : [frame.keyLine, node[1]] as LineTree;
       frame.key = null;
     }
   };
@@ -259,7 +257,7 @@ function linesOf(raw: unknown[], text: string): Lines {
       case EVENT_ID.POP: {
         const frame = stack.pop() as Frame;
         if (frame.kind === "doc") return frame.value;
-        const node: Lines = frame.kind === "map" ? [frame.line, frame.children] : [frame.line, frame.children];
+        const node: LineTree = frame.kind === "map" ? [frame.line, frame.children] : [frame.line, frame.children];
         place(node, frame.line, null);
         break;
       }
@@ -346,6 +344,6 @@ export interface PositionedYaml {
 
 /** Parses with positions (slp.yml and error messages). */
 export function parseYamlWithPositions(text: string, source: YamlSource): PositionedYaml {
-  const { value, lines } = parseYamlWithLines(text, source);
-  return { value, lineOf: (path) => lineAt(lines, path) };
+  const parsed = parseYamlWithLines(text, source);
+  return { value: parsed.value, lineOf: (path) => lineAt(parsed, path) };
 }

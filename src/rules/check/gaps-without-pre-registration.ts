@@ -19,10 +19,10 @@ export default defineCheckRule({
     unknownEdge: `${GAP_SENTENCES.unknownEdge}${READING}`,
     unmocked: `${GAP_SENTENCES.unmocked}${READING}`,
   },
-  async run(ctx, report) {
+  run(ctx, report) {
     for (const model of ctx.martsModels) {
       if (model.preRegistration !== null) continue;
-      for (const gap of [...edgeGaps(ctx, model), ...(await mockGaps(ctx, model))]) {
+      for (const gap of [...edgeGaps(ctx, model), ...mockGaps(ctx, model)]) {
         if (gap.kind === "untestedEdge") report("untestedEdge", gap, { edge: gap.edge });
         else if (gap.kind === "unknownEdge") report("unknownEdge", gap, { unit: gap.unit, claim: gap.claim });
         else report("unmocked", gap, { unit: gap.unit, input: gap.input });

@@ -21,7 +21,7 @@ export default defineCheckRule({
     flaggedNotListed: "column {column} is marked meta.sensitive: true but is not in spec.sensitive_columns",
     missingQuery: "spec.reconciliation_query points at {query}, which does not exist",
   },
-  async run(ctx, report) {
+  run(ctx, report) {
     for (const model of ctx.models) {
       const spec = ctx.spec(model);
       if (!spec) continue;
@@ -44,7 +44,7 @@ export default defineCheckRule({
         }
       }
       const query = spec.reconciliation_query;
-      if (spec.tier === "critical" && typeof query === "string" && !(await ctx.exists(query))) report("missingQuery", at("reconciliation_query"), { query });
+      if (spec.tier === "critical" && typeof query === "string" && !ctx.exists(query)) report("missingQuery", at("reconciliation_query"), { query });
     }
   },
 });

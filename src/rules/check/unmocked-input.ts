@@ -15,10 +15,10 @@ export default defineCheckRule({
   messages: {
     unmocked: `${GAP_SENTENCES.unmocked}${RULE_2}`,
   },
-  async run(ctx, report) {
+  run(ctx, report) {
     for (const model of ctx.martsModels) {
       if (model.preRegistration === null) continue;
-      for (const gap of await mockGaps(ctx, model)) {
+      for (const gap of mockGaps(ctx, model)) {
         if (gap.kind === "unmockedInput") report("unmocked", gap, { unit: gap.unit, input: gap.input });
       }
     }

@@ -21,15 +21,15 @@ export default defineCheckRule({
     noFile: "{kind} model, and this repository has no CODEOWNERS file ({locations}); {why}",
     unowned: "{kind} model, and no line of {codeowners} owns {path}; {why}",
   },
-  async run(ctx, report) {
+  run(ctx, report) {
     for (const model of ctx.models) {
-      const kind = await kindOf(ctx, model);
+      const kind = kindOf(ctx, model);
       if (!kind) continue;
       const why =
         kind === "critical"
           ? "a Partner approves a critical model, and CODEOWNERS is what makes that required (framework Stage E)"
           : "Control 5A asks for each incremental model to be listed by name, so a human approves every change to it";
-      const codeowners = await ctx.codeowners();
+      const codeowners = ctx.codeowners();
       if (!codeowners) {
         report("noFile", ctx.at(model), { kind, why, locations: CODEOWNERS_LOCATIONS.join(", ") });
         continue;
@@ -45,11 +45,11 @@ export default defineCheckRule({
   },
 });
 
-async function kindOf(ctx: CheckContext, model: Model): Promise<"critical" | "incremental" | null> {
-  if (model.marts && ctx.spec(model)?.tier === "critical") return "critical";
+function kindOf(ctx: CheckContext, model: Model): "critical" | "incremental" | null {
+  if (ctx.isMarts(model) && ctx.spec(model)?.tier === "critical") return "critical";
   const config = model.entry.config;
   if (isMapping(config) && config.materialized === "incremental") return "incremental";
   const sql = ctx.project.martsSql.get(model.name);
-  if (sql && INCREMENTAL_IN_SQL.test(await ctx.text(sql))) return "incremental";
+  if (sql && INCREMENTAL_IN_SQL.test(ctx.text(sql))) return "incremental";
   return null;
 }

@@ -10,21 +10,19 @@ import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import { parseCodeowners, CODEOWNERS_LOCATIONS, type Codeowners } from "../../project/codeowners.ts";
 import { ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
+import type { WorkTree } from "../../project/source.ts";
 import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
-/** A model as check reads it: its yml declaration, and whether it is marts. */
-export interface Model extends ModelDeclaration {
-  /** Under a marts path by its yml, or a marts `.sql` carries its name. */
-  marts: boolean;
-}
+/** A model as check reads it: its yml declaration. */
+export type Model = ModelDeclaration;
 
 export type UnitTest = UnitTestDeclaration;
 
 /** The project as check and compare read it. */
 export interface CheckProject {
-  /** The model it was read from (its files, settings, nodes). */
-  model: Project;
+  /** The model it was read from (its files, settings, nodes): check and compare read the work tree, never git. */
+  model: Project<WorkTree>;
   /** Absolute project directory. */
   dir: string;
   /** The project directory as the user gave it, for messages. */
@@ -35,6 +33,8 @@ export interface CheckProject {
   ymlFiles: string[];
   /** Every model, by name. */
   models: Map<string, Model>;
+  /** The names of the marts models: under a marts path by their yml, or a marts `.sql` carries the name. */
+  marts: Set<string>;
   /** Unit tests in read order. */
   unitTests: UnitTest[];
   /** Stem -> project-relative path of each `.sql` under a marts path (the later in segment order wins). */
@@ -46,14 +46,14 @@ export interface CheckProject {
  * make sense), then every yml under the top folders in segment order; a
  * model declared twice is refused, naming the file read first.
  */
-export async function readCheckProject(model: Project, dir: string, dirAsGiven: string, martsPaths: string[]): Promise<CheckProject> {
+export async function readCheckProject(model: Project<WorkTree>, dir: string, dirAsGiven: string, martsPaths: string[]): Promise<CheckProject> {
   await model.settings();
   const listed = await model.list(topDirectories(martsPaths));
   const martsSql = new Map<string, string>();
   const sql = listed.filter((file) => file.path.endsWith(".sql") && martsPaths.some((marts) => file.path.startsWith(marts)));
   for (const path of sortPathsBySegments(sql.map((file) => file.path))) martsSql.set(stem(path), path);
   const ymlFiles = sortPathsBySegments(ymlIn(listed).map((file) => file.path));
-  const project: CheckProject = { model, dir, dirAsGiven, martsPaths, ymlFiles, models: new Map(), unitTests: [], martsSql };
+  const project: CheckProject = { model, dir, dirAsGiven, martsPaths, ymlFiles, models: new Map(), marts: new Set(), unitTests: [], martsSql };
   for (const path of ymlFiles) {
     // One after the other: the first file in read order that cannot be read is the one named.
     const declared = await model.properties({ path });
@@ -66,8 +66,8 @@ export async function readCheckProject(model: Project, dir: string, dirAsGiven: 
           fix: "keep one declaration of each model",
         });
       }
-      const marts = martsPaths.some((marts) => declaration.file.startsWith(marts)) || martsSql.has(declaration.name);
-      project.models.set(declaration.name, { ...declaration, marts });
+      project.models.set(declaration.name, declaration);
+      if (martsPaths.some((marts) => declaration.file.startsWith(marts)) || martsSql.has(declaration.name)) project.marts.add(declaration.name);
     }
     project.unitTests.push(...declared.unitTests);
   }
@@ -79,7 +79,8 @@ export class CheckContext {
   readonly project: CheckProject;
   #models?: Model[];
   #unitTests?: Map<string, UnitTest[]>;
-  #codeowners?: Promise<Codeowners | null>;
+  #codeowners?: Codeowners | null;
+  readonly #texts = new Map<string, string>();
 
   constructor(project: CheckProject) {
     this.project = project;
@@ -93,7 +94,12 @@ export class CheckContext {
 
   /** Marts models, sorted by name. */
   get martsModels(): Model[] {
-    return this.models.filter((model) => model.marts);
+    return this.models.filter((model) => this.isMarts(model));
+  }
+
+  /** Under a marts path by its yml, or a marts `.sql` carries its name. */
+  isMarts(model: Model): boolean {
+    return this.project.marts.has(model.name);
   }
 
   /** The unit tests whose `model` is this model's name, in read order. */
@@ -111,26 +117,28 @@ export class CheckContext {
   }
 
   /** The first CODEOWNERS of the three locations, or null. */
-  codeowners(): Promise<Codeowners | null> {
-    this.#codeowners ??= (async () => {
-      const model = this.project.model;
-      for (const location of CODEOWNERS_LOCATIONS) {
-        const [file] = await model.list([location]);
-        if (file) return parseCodeowners(await model.text(location), location);
-      }
-      return null;
-    })();
+  codeowners(): Codeowners | null {
+    if (this.#codeowners === undefined) {
+      const tree = this.project.model.source;
+      const location = CODEOWNERS_LOCATIONS.find((path) => tree.listSync([path]).length > 0);
+      this.#codeowners = location ? parseCodeowners(this.text(location), location) : null;
+    }
     return this.#codeowners;
   }
 
   /** A project-relative path exists (file or folder). */
-  exists(path: string): Promise<boolean> {
-    return this.project.model.source.exists(path);
+  exists(path: string): boolean {
+    return this.project.model.source.existsSync(path);
   }
 
   /** The text of a project file, read once. */
-  text(path: string): Promise<string> {
-    return this.project.model.text(path);
+  text(path: string): string {
+    let text = this.#texts.get(path);
+    if (text === undefined) {
+      text = this.project.model.source.readText(path);
+      this.#texts.set(path, text);
+    }
+    return text;
   }
 
   /** Where a finding about the model points: its yml, its entry's line (or a key inside it). */

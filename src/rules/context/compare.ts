@@ -68,7 +68,7 @@ export class DiffContext {
 
   /** The same, at the line of a top-level key of the diff (`row_delta`), the first line when it has none. */
   atKey(key?: string): { file: string; model: string; line: number } {
-    return { file: this.file.path, model: this.file.model, line: key === undefined ? 1 : lineAt(this.file.lines, [key]) };
+    return { file: this.file.path, model: this.file.model, line: key === undefined ? 1 : lineAt(this.file.parsed, [key]) };
   }
 
   /** The model the diff names, when the project declares it. */

@@ -1,29 +1,26 @@
 /**
  * What `gate` compares between commits (spec/rules.md §2.2), read from the
- * project model at each commit: the models the yml under the top folders
+ * project model at each commit (gate-history.ts reads them): the models the yml under the top folders
  * declare (in git's plain path order, the later of two declarations kept),
  * their data tests as bags, their unit tests, and the hashes of the files
  * the other rules watch (model sql, tests/, reconciliations, package pins,
  * protected paths).
  */
-import { InputError } from "../../core/errors.ts";
 import { compareCodePoints } from "../../core/text.ts";
 import { canonicalJson, isMapping, looseEqual, type Mapping, type Value } from "../../core/values.ts";
-import { baseConfig, projectAt, type Branch } from "../../project/history.ts";
-import { ParseStore, ymlIn, type ModelDeclaration, type Project } from "../../project/model.ts";
-import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/paths.ts";
-import { joinPath, matchesProtected, protectedPatterns } from "../../project/protected.ts";
 import type { LoadedConfig } from "../../project/config.ts";
+import type { ModelDeclaration, Project } from "../../project/model.ts";
 import type { PropertiesFile } from "../../project/properties.ts";
 import type { SourceFile } from "../../project/source.ts";
+import type { DataTest } from "../../project/tests.ts";
 
 export type ModelAt = ModelDeclaration;
 
-/** One declaration of a test: its config, and where its item is. */
+/** One declaration of a test: its config, the yml it is in, and the test as read (its line, when a finding needs it). */
 export interface TestEntry {
   config: Mapping;
   file: string;
-  line: number;
+  test: DataTest;
 }
 
 /** The configs of every declaration of one test with one argument set: a bag, twins accumulate. */
@@ -109,117 +106,13 @@ export function unitKey(model: Value, name: string): string {
 }
 
 /**
- * Reads slp.yml from the base, checks the marts paths at head, and reads the
- * project at every commit of the walk: whole at the merge-base and at head,
- * its yml declarations in between.
- */
-export async function readInventories(branch: Branch, martsPath: string[] | undefined, store = new ParseStore()): Promise<BranchInventories> {
-  const { repo, prefix } = branch;
-  const config = await baseConfig(branch);
-  const martsPaths = (martsPath ?? config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
-  for (const marts of martsPaths) {
-    if ((await repo.filesIn(branch.headCommit, [joinPath(prefix, marts)])).length === 0) {
-      throw new InputError(`${marts} holds no file at ${branch.headRef}; nothing to check is not OK`, {
-        fix: "pass the folder that holds your marts models with --marts-path (or marts_paths in slp.yml on the base branch)",
-      });
-    }
-  }
-  const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? []);
-  const short = (oid: string) => repo.shortSha(oid);
-  const before = await reader.full(branch.mergeBase, `commit ${short(branch.mergeBase)}`);
-  const walk: WalkStep[] = [{ commit: branch.mergeBase, label: branch.baseRef, declared: before }];
-  for (const commit of branch.commits.slice(0, -1)) {
-    walk.push({ commit, label: await repo.label(commit), declared: await reader.declared(commit, `commit ${short(commit)}`) });
-  }
-  const after = await reader.full(branch.headCommit, `${branch.headRef} (${short(branch.headCommit)})`);
-  walk.push({ commit: branch.headCommit, label: await repo.label(branch.headCommit), declared: after });
-  store.save();
-  return { martsPaths, config, before, after, walk };
-}
-
-/** Reads inventories at commits of one branch, reusing parses and the declarations of unchanged top folders. */
-class InventoryReader {
-  readonly #branch: Branch;
-  readonly #store: ParseStore;
-  readonly #topDirs: readonly string[];
-  /** Protected patterns, repository-relative: a trailing slash is a folder. */
-  readonly #protectedRepo: string[];
-  readonly #declared = new Map<string, Promise<Declared>>();
-
-  constructor(branch: Branch, store: ParseStore, topDirs: readonly string[], extraProtected: readonly string[]) {
-    this.#branch = branch;
-    this.#store = store;
-    this.#topDirs = topDirs;
-    this.#protectedRepo = protectedPatterns({ prefix: branch.prefix, extra: extraProtected });
-  }
-
-  /** The full inventory at a commit (§5's read plan). */
-  async full(commit: string, at: string): Promise<Inventory> {
-    const project = projectAt(this.#branch, commit, at, this.#store);
-    // dbt_project.yml is read as every command reads it: a malformed one is refused here too.
-    await project.settings();
-    const protectedPaths = this.#protectedRepo.map((path) => project.source.fromRepository(path));
-    const isProtected = (path: string) => protectedPaths.some((pattern) => matchesProtected(pattern, path));
-    const scope = [...this.#topDirs, "tests/", "analyses/", ...PACKAGE_FILES, ...protectedPaths];
-    const files = await project.list(scope);
-    const inventory: Omit<Inventory, keyof Declared> = {
-      project,
-      sqls: new Map(),
-      code: new Map(),
-      files: new Map(),
-      singular: new Map(),
-      recons: new Map(),
-      packages: new Map(),
-      protected: new Map(),
-    };
-    for (const file of files) {
-      const { path } = file;
-      const id = file.id as string;
-      if (isProtected(path)) {
-        inventory.protected.set(path, id);
-      } else if (path.endsWith(".sql") && this.#topDirs.some((top) => path.startsWith(top))) {
-        // A stem met twice keeps its later path (and that path's hash).
-        inventory.sqls.set(stem(path), path);
-        inventory.code.set(stem(path), id);
-      } else if (path.startsWith("tests/")) {
-        inventory.files.set(path, id);
-        if (path.endsWith(".sql") && !path.startsWith("tests/generic/")) inventory.singular.set(path, file);
-      } else if (path.startsWith("analyses/reconciliation_")) {
-        inventory.recons.set(path, id);
-      } else if ((PACKAGE_FILES as readonly string[]).includes(path)) {
-        inventory.packages.set(path, id);
-      }
-    }
-    const ymls = ymlIn(files).filter((file) => this.#topDirs.some((top) => file.path.startsWith(top)));
-    const declared = mergeDeclared(await project.propertiesOf(ymls), false);
-    return { ...declared, ...inventory };
-  }
-
-  /** What the yml under the top folders declare at a commit; a commit that left them untouched costs a lookup. */
-  async declared(commit: string, at: string): Promise<Declared> {
-    const { repo, prefix } = this.#branch;
-    const trees = await Promise.all(this.#topDirs.map((top) => repo.treeAt(commit, joinPath(prefix, top.slice(0, -1)))));
-    const key = trees.join(",");
-    let promise = this.#declared.get(key);
-    if (!promise) {
-      promise = (async () => {
-        const project = projectAt(this.#branch, commit, at, this.#store);
-        return mergeDeclared(await project.propertiesOf(ymlIn(await project.list(this.#topDirs))), true);
-      })();
-      this.#declared.set(key, promise);
-    }
-    return promise;
-  }
-}
-
-/**
  * Merges the declarations of yml files listed in plain string order: a model
  * declared twice keeps the later declaration, data tests of both accumulate,
  * a unit test with the same (model, name) is the later. `modelsOnly` skips
  * tests and unit tests (the commits inside the walk need only models; their
  * files are still read, so a broken one is refused).
  */
-function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: boolean): Declared {
+export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: boolean): Declared {
   const declared: Declared = { models: new Map(), groups: new Map(), units: new Map() };
   const ordered = [...files].sort((a, b) => compareCodePoints(a.file, b.file));
   for (const file of ordered) {
@@ -239,7 +132,7 @@ function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: boolean): D
           group.sets.set(test.argsKey, set);
         }
         set.configs.push(test.config);
-        set.entries.push({ config: test.config, file: model.file, line: test.line });
+        set.entries.push({ config: test.config, file: model.file, test });
       }
     }
     if (modelsOnly) continue;

@@ -6,7 +6,7 @@
  */
 import { canonicalJson, isMapping, pythonStr, type Mapping, type Value } from "../../core/values.ts";
 import { compareCodePoints, sortByText } from "../../core/text.ts";
-import type { Inventory, ModelAt, TestGroup, WalkStep } from "./gate-inventory.ts";
+import type { Inventory, ModelAt, TestEntry, TestGroup, WalkStep } from "./gate-inventory.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
 /** One test (model, column, name) on both sides; either side may lack it. */
@@ -75,9 +75,9 @@ export class GateContext {
    * Where a finding about one declaration of a test points: the model's place,
    * at the test item's own line when that item sits in the file named.
    */
-  testPlace(name: string, entry: { file: string; line: number } | undefined): Required<FindingPlace> {
+  testPlace(name: string, entry: TestEntry | undefined): Required<FindingPlace> {
     const place = this.place(name);
-    return entry && entry.file === place.file ? { ...place, line: entry.line } : place;
+    return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
   }
 
   /** The models declared at head, sorted by name. */

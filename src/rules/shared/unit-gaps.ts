@@ -33,17 +33,23 @@ export type UnitGap =
 /** The spec's edges, collapsed, when the model is marts with a mapping spec and a list of strings. */
 export function specEdges(ctx: CheckContext, model: Model): string[] | null {
   const spec = ctx.spec(model);
-  if (!model.marts || !spec || !isStringList(spec.known_edges)) return null;
+  if (!ctx.isMarts(model) || !spec || !isStringList(spec.known_edges)) return null;
   return spec.known_edges;
 }
 
-/** The edge a unit test claims in `config.meta.edge`, collapsed; null when it claims none. */
+const claims = new WeakMap<UnitTest, string | null>();
+
+/** The edge a unit test claims in `config.meta.edge`, collapsed; null when it claims none. Read once per unit test (T2, I5 and I7 all ask). */
 export function edgeClaim(unit: UnitTest): string | null {
-  const config = unit.entry.config;
-  const meta = isMapping(config) ? config.meta : undefined;
-  const edge = isMapping(meta) ? meta.edge : undefined;
-  if (edge === undefined || edge === null) return null;
-  return collapseWhitespace(pythonStr(edge));
+  let claim = claims.get(unit);
+  if (claim === undefined) {
+    const config = unit.entry.config;
+    const meta = isMapping(config) ? config.meta : undefined;
+    const edge = isMapping(meta) ? meta.edge : undefined;
+    claim = edge === undefined || edge === null ? null : collapseWhitespace(pythonStr(edge));
+    claims.set(unit, claim);
+  }
+  return claim;
 }
 
 /** T2's gaps: spec edges without a unit test, then unit tests naming unknown edges. */
@@ -81,12 +87,12 @@ export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
 }
 
 /** T3's gaps: for each unit test, each ref/source the model's sql reads that `given` does not mock. */
-export async function mockGaps(ctx: CheckContext, model: Model): Promise<UnitGap[]> {
+export function mockGaps(ctx: CheckContext, model: Model): UnitGap[] {
   const sqlPath = ctx.project.martsSql.get(model.name);
-  if (!model.marts || sqlPath === undefined) return [];
+  if (!ctx.isMarts(model) || sqlPath === undefined) return [];
   const units = ctx.unitTestsOf(model.name);
   if (units.length === 0) return [];
-  const inputs = sortByText(sqlInputs(await ctx.text(sqlPath)));
+  const inputs = sortByText(sqlInputs(ctx.text(sqlPath)));
   const gaps: UnitGap[] = [];
   for (const unit of units) {
     const mocked = mockedInputs(unit.entry.given);
