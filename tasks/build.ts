@@ -12,6 +12,7 @@ const ROOT = join(import.meta.dir, "..");
 export default defineTask({
   name: "build",
   description: "Compile slp into one executable (dist/slp) with DuckDB embedded",
+  informational: true,
   hidden: true,
   input: Type.Object({
     outfile: Type.String({ default: "dist/slp", metavar: "PATH", description: "where to write the executable" }),

@@ -2,13 +2,14 @@
 import { Type } from "@sinclair/typebox";
 import { UsageError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
-import type { MessageMap } from "../src/rules/define-rule.ts";
+import { explainText } from "../src/rules/explain.ts";
 import { allRules, findRule } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "explain",
   description: "Explain one rule: what it checks, why, the framework sentence it enforces, its messages",
+  informational: true,
   input: Type.Object({
     rule: Type.String({ positional: true, metavar: "RULE", description: "a rule code (T1) or name (pk-uniqueness-test)" }),
   }),
@@ -20,23 +21,7 @@ export default defineTask({
         "usage: slp explain RULE",
       );
     }
-    const messages = Object.entries(rule.messages as MessageMap).map(([id, spec]) => {
-      const text = typeof spec === "string" ? spec : `[${spec.severity}] ${spec.text}`;
-      return `  ${id}: ${text}`;
-    });
-    const text = [
-      `${rule.code} ${rule.name} (${rule.command}, ${rule.severities().join(" and ")})`,
-      "",
-      rule.docs.summary,
-      "",
-      `Why: ${rule.docs.rationale}`,
-      "",
-      `Enforces: ${rule.docs.enforces}`,
-      "",
-      "Messages:",
-      ...messages,
-      "",
-    ].join("\n");
+    const text = explainText(rule);
     return {
       command: "explain",
       findings: [],

@@ -1,7 +1,7 @@
 /** `slp gate`: the anti-fraud gate, read straight from git (merge-base..head, first-parent). */
 import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
-import { plural } from "../src/core/text.ts";
+import { plural, sortByText } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
 import { parseStore } from "../src/project/open.ts";
@@ -44,6 +44,7 @@ export default defineTask({
       findings,
       note,
       notes: read.config.warnings,
+      scope: [{ rules: gateRules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) }],
       data: {
         ...data,
         commits: read.walk.slice(1).map((step) => ({ commit: step.commit, label: step.label })),

@@ -11,6 +11,7 @@ const ROOT = join(import.meta.dir, "..");
 export default defineTask({
   name: "gen",
   description: "Regenerate slp's JSON Schemas and README rule table from the code",
+  informational: true,
   hidden: true,
   input: Type.Object({}),
   run(): Report {

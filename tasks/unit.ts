@@ -4,14 +4,16 @@ import { resolve } from "node:path";
 import { UsageError } from "../src/core/errors.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
+import { loadConfig } from "../src/project/config.ts";
 import { ProjectDirOption } from "../src/project/options.ts";
+import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
+import { projectDialect } from "../src/sql/dialect/profile.ts";
 import { parseYaml } from "../src/project/yaml.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "unit",
   description: "Run the project's dbt unit tests on embedded DuckDB: no warehouse, no dbt, milliseconds",
-  formats: ["junit"],
   ciOrder: 30,
   input: Type.Object({
     projectDir: ProjectDirOption,
@@ -20,15 +22,27 @@ export default defineTask({
     ),
     vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars; a test's overrides.vars win" })),
     noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
+    dialect: Type.Optional(
+      Type.String({ metavar: "NAME", description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)" }),
+    ),
   }),
   async run({ input, environment }): Promise<Report> {
     const cliVars = parseVars(input.vars);
+    const projectDir = resolve(environment.cwd, input.projectDir);
+    const { config, file: configFile } = loadConfig(projectDir);
+    const dialect = projectDialect({
+      projectDir,
+      cwd: environment.cwd,
+      env: environment.env,
+      flag: input.dialect,
+      config: config.dialect ? { dialect: config.dialect, file: configFile ?? "slp.yml" } : undefined,
+    });
     // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
     // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
     // while this thread loads the rest and reads the project.
     const { Database } = await import("../src/engine/duckdb.ts");
     await Database.load();
-    const database = Database.open();
+    const database = Database.open({ settings: duckdbSettings(dialect.dialect) });
     database.catch(() => undefined);
     const [{ openWorkTree }, { readUnitProject }, { runUnitTests }, { unitReport }] = await Promise.all([
       import("../src/project/open.ts"),
@@ -38,7 +52,7 @@ export default defineTask({
     ]);
     let project;
     try {
-      project = await readUnitProject(openWorkTree(resolve(environment.cwd, input.projectDir), environment.env), input.projectDir);
+      project = await readUnitProject(openWorkTree(projectDir, environment.env), input.projectDir);
     } catch (error) {
       database.then((db) => db.close(), () => undefined);
       throw error;
@@ -51,6 +65,7 @@ export default defineTask({
       useManifest: input.noManifest !== true,
       closeDatabase: false,
       database,
+      dialect,
     });
     return unitReport(run);
   },

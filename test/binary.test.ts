@@ -61,6 +61,14 @@ describe("dist/slp", () => {
     expect(readdirSync(join(home, ".cache", "slp")).some((entry) => entry.startsWith("duckdb-"))).toBe(true);
   });
 
+  test("unit translates the Snowflake example with the transpiler inside the binary", () => {
+    const shop = join(work.path, "snowflake-shop");
+    cpSync(join(ROOT, "examples", "snowflake-shop"), shop, { recursive: true });
+    const result = slp(["unit", "--project-dir", shop]);
+    expect(result.stdout).toContain("slp unit: 3 passed - OK (3 tests of 3 models, SQL rendered by slp, dialect snowflake: 3 translated)");
+    expect(result.exitCode).toBe(0);
+  });
+
   test("loads a TypeScript user task that imports the public API", () => {
     const result = slp(["run", "verify", "--loud"]);
     expect(result.stdout).toBe("VERIFY: 2 MARTS MODELS, CHECK EXIT 0\n");

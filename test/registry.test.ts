@@ -65,6 +65,7 @@ describe("adapters", () => {
     yaml: ["src/project/yaml.ts"],
     "@duckdb/node-api": ["src/engine/duckdb.ts"],
     nunjucks: ["src/sql/jinja.ts"],
+    "@polyglot-sql/sdk": ["src/sql/dialect/transpiler.ts"],
     "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
     "csv-parse": ["src/project/csv.ts"],
   };

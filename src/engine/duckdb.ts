@@ -33,9 +33,13 @@ export class Database {
   readonly #connections: DuckDBConnection[];
   #next = 0;
 
-  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[]) {
+  /** SET statements every connection runs first (a warehouse dialect's time zone and division). */
+  readonly #settings: string[];
+
+  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], settings: string[]) {
     this.#instance = instance;
     this.#connections = connections;
+    this.#settings = settings;
   }
 
   /**
@@ -43,11 +47,13 @@ export class Database {
    * calling thread; the database itself is created on DuckDB's, so a caller
    * that awaits `Database.load()` first can do other work while it opens.
    */
-  static async open(): Promise<Database> {
+  static async open(options: { settings?: string[] } = {}): Promise<Database> {
     const { DuckDBInstance } = await Database.load();
     // No network at run time, no files: a unit test reads nothing but its fixtures.
     const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
-    return new Database(instance, [await instance.connect()]);
+    const database = new Database(instance, [], options.settings ?? []);
+    await database.widen(1);
+    return database;
   }
 
   /** Loads the native library and its bindings (once). */
@@ -58,7 +64,11 @@ export class Database {
 
   /** Adds connections until `width` queries can run at once (worth it only for many queries). */
   async widen(width: number): Promise<void> {
-    while (this.#connections.length < width) this.#connections.push(await this.#instance.connect());
+    while (this.#connections.length < width) {
+      const connection = await this.#instance.connect();
+      for (const setting of this.#settings) await connection.run(setting);
+      this.#connections.push(connection);
+    }
   }
 
   /** The number of queries that can run at once. */

@@ -10,11 +10,14 @@ import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { readText } from "../project/source.ts";
 import type { Column as DeclaredColumn, RefNode, UnitProject as DbtProject } from "../project/unit-project.ts";
+import type { DialectRun } from "../sql/dialect/run.ts";
 import { readUnitTests, type DisabledTest, type GivenDefinition, type Problem, type UnitTestDefinition } from "../project/unit-tests.ts";
 import { parseCsv } from "../project/csv.ts";
 import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
 import { castLiteral, fixtureSql, inferType, quoteIdentifier, type FixtureColumn, type FixtureRow } from "../sql/fixtures.ts";
 import { printable, TemplateFailure } from "../sql/jinja.ts";
+import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
+import { mapType } from "../sql/dialect/types.ts";
 import { Database, DatabaseError, type Column } from "./duckdb.ts";
 
 export type Verdict = "pass" | "fail" | "error";
@@ -47,10 +50,13 @@ export interface UnitResult {
   fixtures: { input: string; relation: string; columns: FixtureColumn[] }[];
   /** The model's SQL as run, on error only (to see what DuckDB refused). */
   renderedSql: string | null;
+  /** native: run as written (a DuckDB project); translated: from the project's dialect; untranslatable: refused. */
+  ran: "native" | "translated" | "untranslatable" | null;
 }
 
 export interface UnitRun {
   results: UnitResult[];
+  dialect: DialectChoice;
   disabled: DisabledTest[];
   notes: string[];
 }
@@ -65,8 +71,10 @@ export interface UnitRunOptions {
   useManifest: boolean;
   /** Close DuckDB when done (default true); the CLI leaves it to the process exit, which is ~10 ms sooner. */
   closeDatabase?: boolean;
-  /** A database already being opened (the CLI starts it before it reads the project, to overlap the two). */
+  /** A database already being opened (the CLI starts it before it reads the project, to overlap the two), with the dialect's settings. */
   database?: Promise<Database>;
+  /** The warehouse dialect the models are written in (default DuckDB). */
+  dialect?: DialectChoice;
 }
 
 /** No test matched --select: nothing ran, and nothing ran is not a pass. */
@@ -78,11 +86,12 @@ export class NothingSelected extends SlpError {
 
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const { project } = options;
+  const dialect = options.dialect ?? { dialect: "duckdb", from: "default" };
   // DuckDB creates the database on its own thread while this one reads and renders.
-  const opening = options.database ?? Database.load().then(() => Database.open());
+  const opening = options.database ?? Database.load().then(() => Database.open({ settings: duckdbSettings(dialect.dialect) }));
   if (!options.database) await Database.load();
   opening.catch(() => undefined);
-  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date() });
+  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: dialect.dialect });
   const parseSession = emptySession("parse");
   const set = readUnitTests(project, (text, file) => nativeValue(renderer.renderText(text, file, parseSession)));
   const selected = set.tests.filter((test) => selects(options.select, test));
@@ -95,7 +104,9 @@ export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const manifest = options.useManifest ? readManifest(project) : null;
   const notes: string[] = [];
   if (manifest?.stale) notes.push("target/manifest.json is older than the project's sources; slp rendered every model itself");
-  const prepared = selected.map((test) => prepare(test, project, renderer, manifest));
+  const prepared = selected.map((test) => prepare(test, project, renderer, manifest, dialect));
+  // Loaded only for a warehouse dialect: a DuckDB project never reads the translator's module.
+  const dialectRun = dialect.dialect === "duckdb" ? null : await import("../sql/dialect/run.ts").then(({ DialectRun }) => new DialectRun(dialect, project.dir, options.env));
   const database = await opening;
   // A second connection pays off once there are enough tests to keep two busy.
   const runnable = prepared.filter((item) => item.plan !== null).length;
@@ -108,20 +119,23 @@ export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
         const index = next++;
         if (index >= prepared.length) return;
         const item = prepared[index]!;
-        results[index] = item.plan ? await execute(item.plan, item.result, database, lane) : item.result;
+        results[index] = item.plan ? await execute(item.plan, item.result, database, lane, dialectRun) : item.result;
       }
     };
     await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
   } finally {
     if (options.closeDatabase !== false) database.close();
   }
+  dialectRun?.save();
   addLines(project, results);
-  return { results, disabled: set.disabled, notes };
+  return { results, dialect, disabled: set.disabled, notes };
 }
 
 // --- preparing a test: everything that needs no database ---
 
-interface Fixture {
+export interface Fixture {
+  /** A `format: sql` fixture: its SELECT is in the project's dialect. */
+  fromSql: boolean;
   key: string;
   input: string;
   relation: string;
@@ -129,7 +143,7 @@ interface Fixture {
   columns: FixtureColumn[];
 }
 
-interface Plan {
+export interface Plan {
   project: DbtProject;
   test: UnitTestDefinition;
   modelSql: string;
@@ -141,7 +155,7 @@ interface Prepared {
   plan: Plan | null;
 }
 
-function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, manifest: Manifest | null): Prepared {
+function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, manifest: Manifest | null, dialect: DialectChoice): Prepared {
   const result: UnitResult = {
     id: test.id,
     model: test.model,
@@ -155,6 +169,7 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
     diff: null,
     fixtures: [],
     renderedSql: null,
+    ran: null,
   };
   const fail = (error: TestError): Prepared => ({ result: { ...result, error }, plan: null });
   if (test.problems.length > 0) return fail(problemError(test.problems[0] as Problem, test.file));
@@ -233,7 +248,7 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
   for (const [key, { given, target }] of [...byKey].sort(([a], [b]) => compareCodePoints(a, b))) {
     if (!used.has(key)) continue; // dbt never injects a given the model does not read.
     try {
-      fixtures.push(buildFixture(given, target, test, project, renderer));
+      fixtures.push(buildFixture(given, target, test, project, renderer, dialect));
     } catch (error) {
       return fail(renderError(error, test.file));
     }
@@ -335,13 +350,13 @@ function cteName(identifier: string): string {
   return `__dbt__cte__${identifier}`;
 }
 
-function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer): Fixture {
+function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, dialect: DialectChoice): Fixture {
   const node = target.node;
   const label = given.input.trim();
   const text = fixtureText(given.format, given.rows, given.fixture, label, test, project);
   if (given.format === "sql") {
     const sql = renderer.renderText(text as string, given.fixture ? fixtureFile(given.fixture, project, given.format, test) : test.file, emptySession(test.name));
-    return { key: target.key, input: label, relation: target.relation, sql: sql.replace(/[\s;]+$/, ""), columns: [] };
+    return { fromSql: true, key: target.key, input: label, relation: target.relation, sql: sql.replace(/[\s;]+$/, ""), columns: [] };
   }
   if (node && node.materialized === "ephemeral" && !target.isThis) {
     throw new RenderRefusal(`${label} is an ephemeral model, which dbt cannot introspect for a ${given.format} fixture`, `mock it with format: sql (a SELECT that yields its columns)`);
@@ -360,8 +375,9 @@ function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefi
     rows = dictRows(given.rows, label);
   } else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, project, "csv", test) : test.file);
   const declared = declaredColumns(target, project);
-  const typed = fixtureSql({ label, declared: declared.columns, complete: declared.complete, declaredFrom: "declared", rows, csv });
-  return { key: target.key, input: label, relation: target.relation, sql: typed.sql, columns: typed.columns.map((column) => ({ ...column, from: declared.from.get(column.name) ?? column.from })) };
+  const columns = dialect.dialect === "duckdb" ? declared.columns : declared.columns.map((column) => warehouseColumn(column, label, dialect, declared.from.get(column.name) === "seed"));
+  const typed = fixtureSql({ label, declared: columns, complete: declared.complete, declaredFrom: "declared", rows, csv });
+  return { fromSql: false, key: target.key, input: label, relation: target.relation, sql: typed.sql, columns: typed.columns.map((column) => ({ ...column, from: declared.from.get(column.name) ?? column.from })) };
 }
 
 /** The upstream's columns: its yml, a seed's column_types, else the seed's own CSV values. */
@@ -378,6 +394,19 @@ function declaredColumns(target: Target, project: DbtProject): { columns: Declar
     return { name: column.name, dataType: inferred.type ?? "VARCHAR" };
   });
   return { columns, complete: true, from };
+}
+
+/** A declared column's warehouse type as the DuckDB type with the same values (a type inferred from a seed's CSV is DuckDB's already). */
+function warehouseColumn(column: DeclaredColumn, label: string, dialect: DialectChoice, inferred: boolean): DeclaredColumn {
+  if (column.dataType === null || inferred) return column;
+  const mapped = mapType(column.dataType, dialect.dialect);
+  if (!mapped.ok) {
+    throw new RenderRefusal(
+      `untranslatable: column '${column.name}' of ${label} has the ${dialect.dialect} type '${column.dataType}': ${mapped.why}`,
+      "declare a type slp maps (see the README's dialect table), or mock the input with format: sql",
+    );
+  }
+  return { name: column.name, dataType: mapped.type };
 }
 
 function fixtureText(format: string, rows: Value | undefined, fixture: string | null, label: string, test: UnitTestDefinition, project: DbtProject): Value | undefined {
@@ -424,8 +453,15 @@ function csvRows(text: string, label: string, file: string): FixtureRow[] {
 
 // --- running a prepared test ---
 
-async function execute(plan: Plan, result: UnitResult, database: Database, lane: number): Promise<UnitResult> {
+async function execute(plan: Plan, result: UnitResult, database: Database, lane: number, dialectRun: DialectRun | null): Promise<UnitResult> {
   const { test } = plan;
+  result = { ...result, ran: "native" };
+  if (dialectRun) {
+    const translated = await dialectRun.prepare(plan, database, lane);
+    if ("error" in translated) return { ...result, ran: "untranslatable", error: translated.error, renderedSql: plan.modelSql };
+    plan = translated.plan;
+    result.ran = "translated";
+  }
   const ctes = plan.fixtures.map((fixture) => `${fixture.relation} as (\n${fixture.sql}\n)`);
   const withClause = (extra: string[]) => {
     const all = [...ctes, ...extra];

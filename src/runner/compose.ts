@@ -43,6 +43,7 @@ export async function runStage(task: Task<any, any>, input: Record<string, unkno
       summary: `slp ${task.name}: ERROR ${error.describe()}`,
       exitCode: EXIT.cannotJudge,
       data: { error: { code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null } },
+      errors: [{ code: error.code, message: `${task.name}: ${error.message}`, file: error.file ?? null, line: error.line ?? null, fix: error.fix ?? null }],
     };
     return { name: task.name, report, exitCode: EXIT.cannotJudge };
   }
@@ -66,6 +67,11 @@ export function combineReports(command: string, stages: StageResult[]): Report {
     summary,
     exitCode,
     lines,
+    // What each stage judged and its unit tests, so test-report formats show them all.
+    cases: stages.flatMap((stage) => stage.report.cases ?? []),
+    scope: stages.flatMap((stage) => stage.report.scope ?? []),
+    filesAsGiven: stages.flatMap((stage) => stage.report.filesAsGiven ?? []),
+    errors: stages.flatMap((stage) => stage.report.errors ?? []),
     data: {
       stages: stages.map((stage) => ({
         name: stage.name,

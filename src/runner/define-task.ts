@@ -46,8 +46,10 @@ export interface Task<S extends TObject = TObject, R = unknown> {
   needs: readonly Task<any, any>[];
   /** The input's shape; each property is a CLI flag (`projectDir` -> `--project-dir`). */
   input: S;
-  /** Output formats beyond text and json that this task renders. */
+  /** Output formats this task renders beyond the ones it gets for free (every format, or text and json when informational). */
   formats?: readonly string[];
+  /** Prints information (a list, a rule, a file it wrote), not findings: text and json only, plus its own formats. */
+  informational?: boolean;
   /** Built-in tasks are slp's; user tasks come from slp.yml or .slp/tasks/. */
   origin?: "built-in" | "user";
   /** Left out of `slp tasks` and help: slp's own maintenance tasks. */

@@ -70,6 +70,7 @@ function shellTask(name: string, command: string, root: string): Task<any, Repor
     name,
     description: command,
     origin: "user",
+    informational: true,
     input: Type.Object({
       args: Type.Optional(Type.Array(Type.String(), { positional: true, metavar: "ARG", description: "words appended to the command" })),
     }),

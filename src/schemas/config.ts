@@ -36,6 +36,12 @@ export const Config = Type.Object(
         { additionalProperties: false, description: "must configure the TCR loop (slp tcr)" },
       ),
     ),
+    dialect: Type.Optional(
+      Type.Union(
+        ["duckdb", "snowflake", "bigquery", "databricks", "spark", "redshift", "postgres"].map((name) => Type.Literal(name)),
+        { description: "must name the warehouse dialect the models are written in; default: the adapter type of the project's profile in profiles.yml, else duckdb" },
+      ),
+    ),
     tasks: Type.Optional(
       Type.Record(
         Type.String(),
