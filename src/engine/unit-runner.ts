@@ -177,6 +177,9 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
   if (!node.file) {
     return fail({ message: `model ${test.model} has no .sql file slp can run`, file: node.ymlFile ?? test.file, line: null, fix: "slp runs SQL models only (dbt does not unit test Python models either)" });
   }
+  if (node.language === "python") {
+    return fail({ message: `model ${test.model} is a Python model (${node.file}), and a unit test runs SQL`, file: test.file, line: null, fix: "unit test the SQL models around it; dbt does not unit test Python models either" });
+  }
   const rawSql = readText(project.dir, node.file);
   const callsIncremental = /\bis_incremental\s*\(/.test(rawSql.replace(/\{#[\s\S]*?#\}/g, ""));
   const override = test.overrides.macros.is_incremental;

@@ -111,6 +111,29 @@ export interface UnitTestNode {
   enabled: boolean;
 }
 
+/**
+ * A data test a yml declares on a node or one of its columns, with its config
+ * put together: the `data_tests:` folder configs along its fqn (the yml's
+ * folders), then its own `config:` and config keys as written.
+ */
+export interface DataTestNode {
+  /** The unique id of the node it tests. */
+  on: string;
+  /** The test's name as written (`unique`, `dbt_utils.accepted_range`). */
+  name: string;
+  /** The column it sits on, "" for a node-level test. */
+  column: string;
+  /** The yml that declares it. */
+  file: string;
+  /** 1-based line of its item. */
+  readonly line: number;
+  fqn: string[];
+  config: Mapping;
+  /** What it asserts (everything but config and inert keys). */
+  args: Mapping;
+  declaration: DataTest;
+}
+
 export interface MacroFileNode {
   package: string;
   file: string;
@@ -130,6 +153,8 @@ export interface Nodes {
   singularTests: FileNode[];
   genericTests: FileNode[];
   unitTests: UnitTestNode[];
+  /** Every data test of a model, seed, snapshot or source table, in node order. */
+  dataTests: DataTestNode[];
   macroFiles: MacroFileNode[];
   /** Fixture name -> every file with that name under `<test-path>/fixtures/`. */
   fixtures: Map<string, string[]>;
@@ -526,7 +551,7 @@ async function readNodes(project: Project): Promise<Nodes> {
     const fromSql = sqlConfig(await project.text(file));
     mergeConfigs(config, fromSql.config);
     const node: FileNode = {
-      kind, uniqueId: `${kind === "analysis" ? "analysis" : kind === "generic_test" ? "macro" : "test"}.${name}.${nodeName}`, package: name, name: nodeName,
+      kind, uniqueId: kind === "analysis" ? `analysis.${name}.${nodeName}` : kind === "generic_test" ? `macro.${name}.test_${nodeName}` : `test.${name}.${nodeName}`, package: name, name: nodeName,
       file, line, ymlFile: null, declaration: null, fqn, config, dynamicConfig: fromSql.dynamic, enabled: config.enabled !== false, columns: [], tests: [],
     };
     return kind === "generic_test" ? node : add(node);
@@ -586,7 +611,31 @@ async function readNodes(project: Project): Promise<Nodes> {
     }
   }
 
-  return { models, seeds, snapshots, sources, analyses, singularTests, genericTests, unitTests, macroFiles, fixtures, properties, byId };
+  // Data tests, with the `data_tests:` folder configs of their yml's folders.
+  const dataTests: DataTestNode[] = [];
+  for (const node of [...models, ...seeds, ...snapshots, ...sources]) {
+    const declaration = node.declaration;
+    if (!declaration) continue;
+    const folders = folderOf(declaration.file, roots);
+    for (const test of node.tests) {
+      const fqn = [name, ...folders, test.name];
+      dataTests.push({
+        on: node.uniqueId,
+        name: test.name,
+        column: test.column,
+        file: declaration.file,
+        get line() {
+          return test.line;
+        },
+        fqn,
+        config: mergeConfigs(configFor("data_tests", fqn), test.config),
+        args: test.args,
+        declaration: test,
+      });
+    }
+  }
+
+  return { models, seeds, snapshots, sources, analyses, singularTests, genericTests, unitTests, dataTests, macroFiles, fixtures, properties, byId };
 }
 
 /** Columns a version entry declares itself. */
@@ -667,9 +716,10 @@ async function readGraph(project: Project): Promise<Graph> {
   const children = new Map<string, Set<string>>();
   const unresolved: Edge[] = [];
   for (const { project: owner, nodes } of all) {
-    const withSql = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter((node) => node.file !== null && node.file.endsWith(".sql"));
-    for (const node of withSql) {
-      const calls: FoundCall[] = relationCalls(await owner.text(node.file as string));
+    const withCode = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter((node) => node.file !== null && /\.(sql|py)$/.test(node.file));
+    for (const node of withCode) {
+      const file = node.file as string;
+      const calls: FoundCall[] = relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql");
       const edges: Edge[] = calls.map((found) => {
         let to: string | null = null;
         if (found.call?.kind === "ref") to = resolveRef(found.call, node.package)?.uniqueId ?? null;

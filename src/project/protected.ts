@@ -28,6 +28,12 @@ export interface ProtectedScope {
   prefix: string;
   /** slp.yml's `protected_paths` (as the base commit has them). */
   extra?: readonly string[];
+  /**
+   * The project's own folders a human owns, project-relative, as the model
+   * reads them from dbt_project.yml (its macro-paths, test-paths, ...): each is
+   * protected as a folder inside the project folder.
+   */
+  projectFolders?: readonly string[];
 }
 
 /** Every protected pattern of a project, repository-relative, each once, in a stable order. */
@@ -37,6 +43,7 @@ export function protectedPatterns(scope: ProtectedScope): string[] {
     patterns.add(path);
     patterns.add(joinPath(scope.prefix, path));
   }
+  for (const folder of scope.projectFolders ?? []) patterns.add(joinPath(scope.prefix, `${folder.replace(/\/+$/, "")}/`));
   for (const path of scope.extra ?? []) patterns.add(path.replace(/^(\.\/|\/)+/, ""));
   return [...patterns].filter((path) => path !== "" && path !== "/");
 }

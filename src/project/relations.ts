@@ -21,12 +21,15 @@ export interface FoundCall {
 }
 
 const CALL = /(?<![\w.])(ref|source)\s*\(/g;
+/** A Python model calls them as `dbt.ref(...)` and `dbt.source(...)`. */
+const PYTHON_CALL = /(?<![\w.])dbt\.(ref|source)\s*\(/g;
 
-/** Every ref/source call of a SQL file, outside Jinja and SQL comments, in order. */
-export function relationCalls(sql: string): FoundCall[] {
-  const text = blankComments(sql);
+/** Every ref/source call of a SQL file (or a Python model's dbt.ref/dbt.source), outside comments, in order. */
+export function relationCalls(code: string, language: "sql" | "python" = "sql"): FoundCall[] {
+  const sql = code;
+  const text = language === "sql" ? blankComments(sql) : sql.replace(/#[^\n]*/g, (comment) => comment.replace(/[^\n]/g, " "));
   const found: FoundCall[] = [];
-  for (const match of text.matchAll(CALL)) {
+  for (const match of text.matchAll(language === "sql" ? CALL : PYTHON_CALL)) {
     const open = (match.index ?? 0) + match[0].length;
     const close = closingParen(text, open);
     if (close === -1) continue;

@@ -39,6 +39,8 @@ export interface ProjectSettings {
   file: string | null;
   /** `name:`; "" without a dbt_project.yml. */
   name: string;
+  /** `profile:` (the dbt profile, which names the warehouse adapter), or null. */
+  profile: string | null;
   /** Each kind's folders, project-relative, without a trailing slash, in the order written. */
   paths: Record<PathKind, string[]>;
   /** Where `dbt deps` installs packages (default dbt_packages). */
@@ -116,6 +118,7 @@ export async function readSettings(source: FileSource, prefix = ""): Promise<Pro
   return {
     file,
     name: name.trim(),
+    profile: typeof value.profile === "string" && value.profile.trim() !== "" ? value.profile.trim() : null,
     paths,
     packagesInstallPath: typeof install === "string" ? normalise(install, "packages-install-path", file, where(["packages-install-path"]), source) : "dbt_packages",
     vars: isMapping(vars) ? vars : {},
@@ -132,7 +135,7 @@ function defaults(prefix: string): ProjectSettings {
   }
   const configs = {} as Record<ConfigBlock, Mapping>;
   for (const block of CONFIG_BLOCKS) configs[block] = {};
-  return { file: null, name: "", paths, packagesInstallPath: "dbt_packages", vars: {}, dispatch: [], configs, parsed: null };
+  return { file: null, name: "", profile: null, paths, packagesInstallPath: "dbt_packages", vars: {}, dispatch: [], configs, parsed: null };
 }
 
 function readPaths(
