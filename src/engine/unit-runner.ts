@@ -8,6 +8,7 @@
 import { SlpError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
+import { parseRelationCall } from "../project/relations.ts";
 import { readText } from "../project/source.ts";
 import type { Column as DeclaredColumn, RefNode, UnitProject as DbtProject } from "../project/unit-project.ts";
 import type { DialectRun } from "../sql/dialect/run.ts";
@@ -284,44 +285,7 @@ function resolveInput(input: string, test: UnitTestDefinition, project: DbtProje
 
 /** `ref('m')`, `ref("pkg", "m")`, `ref('m', v=2)`, `source('s', 't')` or `this`, read statically as dbt does. */
 export function parseInput(input: string): RelationCall | "this" | null {
-  const text = input.trim();
-  if (text === "this") return "this";
-  const match = /^(ref|source)\s*\(([\s\S]*)\)$/.exec(text);
-  if (!match) return null;
-  const names: string[] = [];
-  let version: string | null = null;
-  for (const part of splitArguments(match[2] as string)) {
-    const quoted = /^(['"])(.*)\1$/.exec(part);
-    const keyword = /^(v|version)\s*=\s*(?:(['"])(.*)\2|([\w.]+))$/.exec(part);
-    if (quoted) names.push(quoted[2] as string);
-    else if (keyword && match[1] === "ref") version = (keyword[3] ?? keyword[4]) as string;
-    else return null;
-  }
-  if (match[1] === "ref" && (names.length === 1 || names.length === 2)) {
-    return { kind: "ref", package: names.length === 2 ? (names[0] as string) : null, name: names[names.length - 1] as string, version };
-  }
-  if (match[1] === "source" && names.length === 2 && version === null) return { kind: "source", source: names[0] as string, table: names[1] as string };
-  return null;
-}
-
-function splitArguments(text: string): string[] {
-  const parts: string[] = [];
-  let current = "";
-  let quote: string | null = null;
-  for (const ch of text) {
-    if (quote) {
-      current += ch;
-      if (ch === quote) quote = null;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      current += ch;
-    } else if (ch === ",") {
-      parts.push(current.trim());
-      current = "";
-    } else current += ch;
-  }
-  if (current.trim() !== "") parts.push(current.trim());
-  return parts;
+  return input.trim() === "this" ? "this" : parseRelationCall(input);
 }
 
 type SourceTable = { source: string; table: string; columns: DeclaredColumn[] };

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
 import type { FileAt, Repository } from "../git/repository.ts";
 import { compareCodePoints } from "../core/text.ts";
-import { listFiles } from "./paths.ts";
+import { isFile, listFiles } from "./paths.ts";
 
 /** A file of the project: its path relative to the project folder, `/`-separated (`../x` above it). */
 export interface SourceFile {
@@ -186,12 +186,4 @@ export function readText(dir: string, file: string): string {
     }
   }
   return text;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
