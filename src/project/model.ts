@@ -690,9 +690,9 @@ async function readPackages<S extends FileSource>(project: Project<S>): Promise<
 // --- the DAG ---
 
 async function readGraph(project: Project): Promise<Graph> {
-  const all: { project: Project; nodes: Nodes }[] = [{ project, nodes: await project.nodes() }];
-  for (const pkg of await project.packages()) all.push({ project: pkg, nodes: await pkg.nodes() });
-  const rootName = all[0]?.nodes.models[0]?.package ?? (await project.settings()).name;
+  const all: { project: Project; name: string; nodes: Nodes }[] = [];
+  for (const one of [project, ...(await project.packages())]) all.push({ project: one, name: (await one.settings()).name, nodes: await one.nodes() });
+  const rootName = all[0]?.name ?? "";
   const refTargets = new Map<string, RefNode[]>();
   const sourceTargets = new Map<string, SourceNode>();
   for (const { nodes } of all) {
@@ -704,7 +704,7 @@ async function readGraph(project: Project): Promise<Graph> {
   }
   const resolveRef = (call: Extract<RelationCall, { kind: "ref" }>, from: string): RefNode | null => {
     // dbt looks in the calling node's package first, then in the root project, then anywhere.
-    const packages = call.package !== null ? [call.package] : [from, rootName, ...all.map(({ nodes }) => nodes.models[0]?.package ?? "")];
+    const packages = call.package !== null ? [call.package] : [from, rootName, ...all.map(({ name }) => name)];
     for (const pkg of packages) {
       const candidates = refTargets.get(`${pkg}\0${call.name}`) ?? [];
       const hit = call.version === null ? candidates.find((node) => node.latest) : candidates.find((node) => node.version === call.version);
