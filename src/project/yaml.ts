@@ -166,11 +166,11 @@ export type ParsedYaml = WithLines;
 /** As parseYaml, with the line of every key and list item. */
 export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
-  let tree: LineTree;
+  let lines: string;
   try {
     const events = parseEvents(text, {});
     documents = constructFromEvents(events, { schema: PYYAML_SAFE_SCHEMA, source: text }) as unknown[];
-    tree = documents.length === 1 ? linesOf(events, text) : 1;
+    lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
   } catch (error) {
     throw yamlError(error, text, source);
   }
@@ -181,8 +181,7 @@ export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml
       fix: "remove the extra `---` document or move it to its own file",
     });
   }
-  const value = (documents[0] ?? null) as Value;
-  return { value, lines: encodeLines(value, tree) };
+  return { value: (documents[0] ?? null) as Value, lines };
 }
 
 interface JsYamlEvent {
@@ -201,6 +200,71 @@ interface JsYamlEvent {
  * line. A key that is not plain text (a quoted key with escapes, a mapping
  * used as a key) is looked up by its raw text; a miss only costs precision.
  */
+/**
+ * The encoded lines (lines.ts) straight from the event stream, in one pass:
+ * the events come in the order a walk of the value meets its nodes, as long
+ * as no alias repeats a subtree, no merge key splices one in, and no key is
+ * one JavaScript would reorder (a number). Null when any of those appears,
+ * and the line tree is built and walked instead.
+ */
+function encodedLinesOf(raw: unknown[], text: string): string | null {
+  const events = raw as JsYamlEvent[];
+  let line = 1;
+  let scanned = 0;
+  const out: string[] = [];
+  let previous = 0;
+  // Per open collection: its slot in `out`, and for a mapping whether the next scalar is a key, and the key's line.
+  const slots: number[] = [];
+  const mappings: boolean[] = [];
+  const keyLines: number[] = [];
+  const expectingKey: boolean[] = [];
+  const push = (nodeLine: number) => {
+    out.push((nodeLine - previous).toString(36));
+    previous = nodeLine;
+  };
+  for (const event of events) {
+    if (event.type === EVENT_ID.ALIAS || (event.anchorStart !== undefined && event.anchorStart >= 0)) return null;
+    let here = line;
+    const offset = event.tagStart !== undefined && event.tagStart >= 0 ? event.tagStart : event.valueStart !== undefined && event.valueStart >= 0 ? event.valueStart : (event.start ?? -1);
+    if (offset > scanned) {
+      for (let i = text.indexOf("\n", scanned); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+      scanned = offset;
+      here = line;
+    }
+    const depth = slots.length - 1;
+    const inMapping = depth >= 0 && mappings[depth] === true;
+    if (event.type === EVENT_ID.DOCUMENT) continue;
+    if (event.type === EVENT_ID.POP) {
+      if (depth < 0) continue;
+      const slot = slots.pop() as number;
+      mappings.pop();
+      keyLines.pop();
+      expectingKey.pop();
+      out[slot] += `:${(out.length - slot).toString(36)}`;
+      if (slots.length > 0 && mappings[slots.length - 1]) expectingKey[slots.length - 1] = true;
+      continue;
+    }
+    if (inMapping && expectingKey[depth]) {
+      // A key: a collection used as one, a merge key or a number JavaScript would reorder takes the long way.
+      if (event.type !== EVENT_ID.SCALAR) return null;
+      const key = text.slice(event.valueStart, event.valueEnd);
+      if (key === "<<" || /^[-+.]?\d/.test(key)) return null;
+      keyLines[depth] = here;
+      expectingKey[depth] = false;
+      continue;
+    }
+    // A value: in a mapping it sits at its key's line.
+    push(inMapping ? (keyLines[depth] as number) : here);
+    if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE) {
+      slots.push(out.length - 1);
+      mappings.push(event.type === EVENT_ID.MAPPING);
+      keyLines.push(here);
+      expectingKey.push(event.type === EVENT_ID.MAPPING);
+    } else if (inMapping) expectingKey[depth] = true;
+  }
+  return out.join(",");
+}
+
 function linesOf(raw: unknown[], text: string): LineTree {
   const events = raw as JsYamlEvent[];
   let line = 1;
