@@ -2,10 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { InputError } from "../src/core/errors.ts";
 import type { Value } from "../src/core/values.ts";
-import { Located } from "../src/project/lines.ts";
 import { cannotFailReason, DEAD_KEYS, MUTE_KEYS, readDataTest } from "../src/project/tests.ts";
 
-const read = (item: Value, column = "order_id") => readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", new Located({ value: { t: ["unique"] }, lines: "1:3,5:2,1" }, ["t", 0]));
+const read = (item: Value, column = "order_id") => readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", { value: { t: ["unique"] }, lines: "1:3,6:2,7" }, ["t", 0]);
 
 function refusal(item: Value): string {
   try {

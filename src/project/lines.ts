@@ -1,16 +1,16 @@
 /**
  * Where the nodes of a parsed YAML or JSON document start: what a finding's
  * line is read from. A document keeps its lines as one short text (each
- * node's line, in the order a walk of the value meets the nodes, as
- * differences), so the parse cache stores them for little more than the
- * value itself; a document's first lookup indexes it once.
+ * node's line, in the order a walk of the value meets the nodes), so the
+ * parse cache stores them beside the value, and a lookup reads only the
+ * part of the text on its way.
  */
-import { isMapping, type Value } from "../core/values.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
 
 /** A parsed document with its lines. */
 export interface WithLines {
   value: Value;
-  /** Each node's line, in walk order (the node, then each key's or item's subtree), as base-36 differences joined by commas. */
+  /** Each node's line in walk order (the node, then each key's or item's subtree), base 36, joined by commas; containers add `:size`. */
   lines: string;
 }
 
@@ -24,18 +24,15 @@ export type LineTree = number | [number, { [key: string]: LineTree }] | [number,
 /**
  * Encodes a parser's line tree along the value's own walk order (so keys the
  * parser did not see, as merged ones, still line up). Each node is its line
- * as a difference from the previous node's, in base 36; a mapping or list
- * adds `:` and how many nodes its subtree holds, so a lookup can step over a
- * sibling without walking it.
+ * in base 36; a mapping or list adds `:` and how many nodes its subtree
+ * holds, so a lookup steps over a sibling without reading it.
  */
 export function encodeLines(value: Value, tree: LineTree): string {
   const out: string[] = [];
-  let previous = 0;
   const visit = (node: Value, at: LineTree | undefined, fallback: number): number => {
     const line = at === undefined ? fallback : typeof at === "number" ? at : at[0];
     const slot = out.length;
-    out.push((line - previous).toString(36));
-    previous = line;
+    out.push(line.toString(36));
     if (node === null || typeof node !== "object") return 1;
     const children = at === undefined || typeof at === "number" ? undefined : at[1];
     let size = 1;
@@ -56,56 +53,66 @@ export function encodeLines(value: Value, tree: LineTree): string {
   return out.join(",");
 }
 
-interface Index {
-  /** Each node's line, in walk order. */
-  lines: Int32Array;
-  /** How many nodes each node's subtree holds (1 for a scalar), in walk order. */
-  sizes: Int32Array;
-}
-
-const indexes = new WeakMap<WithLines, Index>();
-
-/** The line at a key path (["models", 0, "meta", "spec"]): the deepest step found, the root's line when none is. */
+/**
+ * The line at a key path (["models", 0, "meta", "spec"]): the deepest step
+ * found, the root's line when none is. Reads the encoded text in place: it
+ * skips nodes by counting commas and reads only the sizes of the siblings it
+ * steps over and the line of the node it stops at.
+ */
 export function lineAt(document: WithLines, path: readonly (string | number)[]): number {
-  const { lines, sizes } = indexOf(document);
+  const text = document.lines;
   let node: Value = document.value;
-  let position = 0;
+  // Where in the text the current node's entry starts.
+  let at = 0;
+  /** Moves past `count` entries. */
+  const skip = (count: number) => {
+    for (let n = 0; n < count && at !== -1; n++) {
+      const comma = text.indexOf(",", at);
+      at = comma === -1 ? -1 : comma + 1;
+    }
+  };
+  /** How many entries the subtree whose entry starts here holds (1 for a scalar). */
+  const sizeHere = (): number => {
+    for (let i = at; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code === 44) return 1;
+      if (code === 58) return readNumber(text, i + 1);
+    }
+    return 1;
+  };
   for (const step of path) {
-    let next = position + 1;
-    let child: Value | undefined;
+    let before: Value[];
+    let child: Value;
     if (Array.isArray(node) && typeof step === "number" && step >= 0 && step < node.length) {
-      for (let i = 0; i < step; i++) next += sizes[next] ?? 1;
-      child = node[step];
+      before = node.slice(0, step);
+      child = node[step] as Value;
     } else if (isMapping(node) && Object.hasOwn(node, String(step))) {
-      for (const key of Object.keys(node)) {
-        if (key === String(step)) break;
-        next += sizes[next] ?? 1;
-      }
-      child = node[String(step)];
+      const mapping: Mapping = node;
+      const keys = Object.keys(mapping);
+      before = keys.slice(0, keys.indexOf(String(step))).map((key) => mapping[key] as Value);
+      child = mapping[String(step)] as Value;
     } else break;
-    node = child as Value;
-    position = next;
+    const parent = at;
+    skip(1);
+    for (const sibling of before) skip(sibling !== null && typeof sibling === "object" ? sizeHere() : 1);
+    if (at === -1) {
+      // Lines that do not match the value (they never should): the last node found stands.
+      at = parent;
+      break;
+    }
+    node = child;
   }
-  return lines[position] ?? 1;
+  return readNumber(text, at) || 1;
 }
 
-function indexOf(document: WithLines): Index {
-  let index = indexes.get(document);
-  if (index) return index;
-  const nodes = document.lines === "" ? [] : document.lines.split(",");
-  const lines = new Int32Array(nodes.length);
-  const sizes = new Int32Array(nodes.length).fill(1);
-  let line = 0;
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i] as string;
-    const colon = node.indexOf(":");
-    line += parseInt(colon === -1 ? node : node.slice(0, colon), 36);
-    lines[i] = line;
-    if (colon !== -1) sizes[i] = parseInt(node.slice(colon + 1), 36);
+function readNumber(text: string, from: number): number {
+  let number = 0;
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 44 || code === 58) break;
+    number = number * 36 + (code <= 57 ? code - 48 : code - 87);
   }
-  index = { lines, sizes };
-  indexes.set(document, index);
-  return index;
+  return number;
 }
 
 /**

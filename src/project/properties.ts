@@ -96,7 +96,7 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
   const unitTests = reader.entries(document.unit_tests, `${reader.atCommit}unit_tests`, ["unit_tests"]).map((entry, index): UnitTestDeclaration => {
     const path = ["unit_tests", index];
     const name = reader.name(entry, path, `${reader.atCommit}a unit test without a name`, "give every unit test a name:");
-    return Object.assign(reader.at(path), { name, file, index, entry, model: entry.model ? (entry.model as Value) : "" });
+    return new UnitTestEntry(parsed, path, name, file, index, entry, entry.model ? (entry.model as Value) : "");
   });
   const sources: SourceTableDeclaration[] = [];
   reader.entries(document.sources, `${reader.atCommit}sources`, ["sources"]).forEach((source, index) => {
@@ -105,13 +105,15 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
     reader.entries(source.tables, `tables of source ${name}`, [...path, "tables"]).forEach((table, i) => {
       const tablePath = [...path, "tables", i];
       const tableName = reader.name(table, tablePath, `a table without a name in source ${name}`, "give every table a name:");
-      sources.push(Object.assign(reader.testable(table, tableName, i, tablePath, `source table ${name}.${tableName}`), { source: name, sourceEntry: source }));
+      const { columns, tests } = reader.testable(table, tableName, tablePath, `source table ${name}.${tableName}`);
+      sources.push(new SourceTableEntry(parsed, tablePath, tableName, file, i, table, columns, tests, name, source));
     });
   });
   const others = (key: "seeds" | "snapshots", what: string) =>
     reader.entries(document[key], `${reader.atCommit}${key}`, [key]).map((entry, index) => {
       const name = reader.name(entry, [key, index], `${reader.atCommit}a ${what} without a name`, `give every ${what} a name:`);
-      return reader.testable(entry, name, index, [key, index], `${what} ${name}`);
+      const { columns, tests } = reader.testable(entry, name, [key, index], `${what} ${name}`);
+      return new TestableEntry(parsed, [key, index], name, file, index, entry, columns, tests);
     });
   return { file, models, unitTests, sources, seeds: others("seeds", "seed"), snapshots: others("snapshots", "snapshot"), parsed };
 }
@@ -147,11 +149,6 @@ class Reader {
     return lineAt(this.parsed, path);
   }
 
-  /** The node at `path`, its line found when first asked. */
-  at(path: Path): Located {
-    return new Located(this.parsed, path);
-  }
-
   entries(value: Value | undefined, what: string, path: Path): Mapping[] {
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value) || !value.every(isMapping)) {
@@ -173,10 +170,12 @@ class Reader {
     const spec = metaValue(entry, "spec", what, this.file, () => this.line([...path, "meta", "spec"]));
     const preRegistration = metaValue(entry, "pre_registration", what, this.file, () => this.line([...path, "meta", "pre_registration"]));
     const keyOf = (key: string) => (isMapping(entry.meta) && (entry.meta[key] ?? null) !== null ? ["meta", key] : ["config", "meta", key]);
-    return Object.assign(this.testable(entry, name, index, path, what), { spec, preRegistration, specKey: keyOf("spec"), preRegistrationKey: keyOf("pre_registration") });
+    const { columns, tests } = this.testable(entry, name, path, what);
+    return new ModelEntry(this.parsed, path, name, this.file, index, entry, columns, tests, spec, preRegistration, keyOf("spec"), keyOf("pre_registration"));
   }
 
-  testable(entry: Mapping, name: string, index: number, path: Path, what: string): Testable {
+  /** The columns and data tests of an entry that has them. */
+  testable(entry: Mapping, name: string, path: Path, what: string): { columns: ColumnDeclaration[]; tests: DataTest[] } {
     const tests = this.tests(entry, "", what, path);
     const columns: ColumnDeclaration[] = [];
     this.entries(entry.columns, `columns of ${what}`, [...path, "columns"]).forEach((column, i) => {
@@ -184,10 +183,10 @@ class Reader {
       const columnName = this.name(column, columnPath, `a column without a name in ${what}`, "give every column a name:");
       const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, this.file, () => this.line([...columnPath, "meta", "sensitive"])) === true;
       const dataType = typeof column.data_type === "string" && column.data_type.trim() !== "" ? column.data_type : null;
-      columns.push(Object.assign(this.at(columnPath), { name: columnName, entry: column, sensitive, dataType }));
+      columns.push(new ColumnEntry(this.parsed, columnPath, columnName, column, sensitive, dataType));
       tests.push(...this.tests(column, columnName, `column ${name}.${columnName}`, columnPath));
     });
-    return Object.assign(this.at(path), { name, file: this.file, index, entry, columns, tests });
+    return { columns, tests };
   }
 
   tests(entry: Mapping, column: string, where: string, path: Path): DataTest[] {
@@ -206,7 +205,92 @@ class Reader {
     if (!Array.isArray(list)) {
       throw new InputError(`tests on ${where} must be a list`, { file: this.file, line: this.line([...path, key]), fix: "write each test as a list item" });
     }
-    return list.map((item, index) => readDataTest(item, column, where, this.file, this.at([...path, key, index])));
+    return list.map((item, index) => readDataTest(item, column, where, this.file, this.parsed, [...path, key, index]));
+  }
+}
+
+// Declarations are class instances: every one of a kind has one shape, and its line is a getter of Located.
+
+class Entry extends Located implements Declaration {
+  constructor(
+    document: ParsedYaml,
+    path: Path,
+    readonly name: string,
+    readonly file: string,
+    readonly index: number,
+    readonly entry: Mapping,
+  ) {
+    super(document, path);
+  }
+}
+
+class UnitTestEntry extends Entry implements UnitTestDeclaration {
+  constructor(document: ParsedYaml, path: Path, name: string, file: string, index: number, entry: Mapping, readonly model: Value) {
+    super(document, path, name, file, index, entry);
+  }
+}
+
+class TestableEntry extends Entry implements Testable {
+  constructor(
+    document: ParsedYaml,
+    path: Path,
+    name: string,
+    file: string,
+    index: number,
+    entry: Mapping,
+    readonly columns: ColumnDeclaration[],
+    readonly tests: DataTest[],
+  ) {
+    super(document, path, name, file, index, entry);
+  }
+}
+
+class ModelEntry extends TestableEntry implements ModelDeclaration {
+  constructor(
+    document: ParsedYaml,
+    path: Path,
+    name: string,
+    file: string,
+    index: number,
+    entry: Mapping,
+    columns: ColumnDeclaration[],
+    tests: DataTest[],
+    readonly spec: Value,
+    readonly preRegistration: Value,
+    readonly specKey: string[],
+    readonly preRegistrationKey: string[],
+  ) {
+    super(document, path, name, file, index, entry, columns, tests);
+  }
+}
+
+class SourceTableEntry extends TestableEntry implements SourceTableDeclaration {
+  constructor(
+    document: ParsedYaml,
+    path: Path,
+    name: string,
+    file: string,
+    index: number,
+    entry: Mapping,
+    columns: ColumnDeclaration[],
+    tests: DataTest[],
+    readonly source: string,
+    readonly sourceEntry: Mapping,
+  ) {
+    super(document, path, name, file, index, entry, columns, tests);
+  }
+}
+
+class ColumnEntry extends Located implements ColumnDeclaration {
+  constructor(
+    document: ParsedYaml,
+    path: Path,
+    readonly name: string,
+    readonly entry: Mapping,
+    readonly sensitive: boolean,
+    readonly dataType: string | null,
+  ) {
+    super(document, path);
   }
 }
 

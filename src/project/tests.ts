@@ -6,7 +6,7 @@
 import { InputError } from "../core/errors.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
 import { displayValue } from "../core/display.ts";
-import type { Located } from "./lines.ts";
+import { Located, type WithLines } from "./lines.ts";
 
 /** Keys that change how a test runs, not what it asserts. */
 export const CONFIG_KEYS = new Set(["enabled", "error_if", "fail_calc", "limit", "severity", "store_failures", "warn_if", "where"]);
@@ -35,7 +35,8 @@ export interface DataTest {
 }
 
 /** Reads one item of a `tests:`/`data_tests:` list. `where` says which model or column it is on ("column fct_orders.order_id"), for messages. */
-export function readDataTest(item: Value, column: string, where: string, file: string, at: Located): DataTest {
+export function readDataTest(item: Value, column: string, where: string, file: string, document: WithLines, path: readonly (string | number)[]): DataTest {
+  const at = new Located(document, path);
   let name: string;
   let body: Mapping;
   if (typeof item === "string") {
@@ -95,7 +96,24 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     }
     for (const key of keys) args[key] = nestedArgs[key] as Value;
   }
-  return Object.assign(at, { name, column, config, args, argsKey: canonicalJson(args) });
+  return new ReadTest(document, path, name, column, config, args);
+}
+
+/** A test as read: a class, so every test has one shape and finds its line when asked. */
+class ReadTest extends Located implements DataTest {
+  readonly argsKey: string;
+
+  constructor(
+    document: WithLines,
+    path: readonly (string | number)[],
+    readonly name: string,
+    readonly column: string,
+    readonly config: Mapping,
+    readonly args: Mapping,
+  ) {
+    super(document, path);
+    this.argsKey = canonicalJson(args);
+  }
 }
 
 function cannotRead(where: string, item: Value, file: string, line: number): InputError {

@@ -212,15 +212,13 @@ function encodedLinesOf(raw: unknown[], text: string): string | null {
   let line = 1;
   let scanned = 0;
   const out: string[] = [];
-  let previous = 0;
   // Per open collection: its slot in `out`, and for a mapping whether the next scalar is a key, and the key's line.
   const slots: number[] = [];
   const mappings: boolean[] = [];
   const keyLines: number[] = [];
   const expectingKey: boolean[] = [];
   const push = (nodeLine: number) => {
-    out.push((nodeLine - previous).toString(36));
-    previous = nodeLine;
+    out.push(nodeLine.toString(36));
   };
   for (const event of events) {
     if (event.type === EVENT_ID.ALIAS || (event.anchorStart !== undefined && event.anchorStart >= 0)) return null;
