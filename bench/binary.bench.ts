@@ -2,11 +2,12 @@
  * The single executable (`npm run build`, dist/slp): built once into the
  * bench folder, then timed as users run it. Budgets: `slp check` on the
  * quickstart in 60 ms with DuckDB not loaded; the quickstart's unit tests in
- * 150 ms; a green TCR cycle in 500 ms.
+ * 150 ms; a green TCR cycle in 500 ms; 20 mutants x 5 unit tests in 1 s.
  */
 import { cpSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, type Benchmark } from "./harness.ts";
+import { mutate20Project } from "./mutate.bench.ts";
 import { tcrGreenCycle } from "./tcr.bench.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -45,4 +46,12 @@ export const benchmarks: Benchmark[] = [
     },
   },
   tcrGreenCycle("binary: tcr green cycle on the quickstart", (workDir) => [buildOnce(workDir)]),
+  {
+    name: "binary: mutate 20 mutants x 5 unit tests",
+    budgetMs: 1000,
+    expectExit: 1,
+    setup(workDir) {
+      return { argv: [buildOnce(workDir), "mutate", "--select", "fct_model_0"], cwd: mutate20Project(workDir, "binary-mutate-20") };
+    },
+  },
 ];

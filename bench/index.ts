@@ -10,11 +10,12 @@ import { measure, type Benchmark, type Measurement } from "./harness.ts";
 import { benchmarks as binary } from "./binary.bench.ts";
 import { benchmarks as check } from "./check.bench.ts";
 import { benchmarks as gate } from "./gate.bench.ts";
+import { benchmarks as mutate } from "./mutate.bench.ts";
 import { benchmarks as report } from "./report.bench.ts";
 import { benchmarks as tcr } from "./tcr.bench.ts";
 import { benchmarks as unit } from "./unit.bench.ts";
 
-const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...report, ...binary];
+const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...mutate, ...report, ...binary];
 
 const filter = process.argv[2];
 const selected = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));

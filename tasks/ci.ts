@@ -10,7 +10,7 @@ import { registryOf } from "../src/runner/registry.ts";
 
 export default defineTask({
   name: "ci",
-  description: "Run every stage (check, gate, unit) in order: one combined report, the worst exit code",
+  description: "Run every stage (check, gate, unit, mutate) in order: one combined report, the worst exit code",
   input: Type.Object({
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,

@@ -11,10 +11,11 @@ import diffFromRow from "./diff-from-row.ts";
 import explain from "./explain.ts";
 import gate from "./gate.ts";
 import gen from "./gen.ts";
+import mutate from "./mutate.ts";
 import review from "./review.ts";
 import rules from "./rules.ts";
 import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
 import unit from "./unit.ts";
 
-export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diffFromRow, explain, gate, gen, review, rules, tasks, tcr, unit];
+export const builtInTasks: readonly Task<any, any>[] = [build, check, ci, compare, diffFromRow, explain, gate, gen, mutate, review, rules, tasks, tcr, unit];

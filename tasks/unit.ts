@@ -9,7 +9,8 @@ import { ProjectDirOption } from "../src/project/options.ts";
 import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
 import { projectDialect } from "../src/sql/dialect/profile.ts";
 import { parseYaml } from "../src/project/yaml.ts";
-import { defineTask } from "../src/runner/define-task.ts";
+import { defineTask, type TaskEnvironment } from "../src/runner/define-task.ts";
+import type { DialectChoice } from "../src/sql/dialect/dialects.ts";
 
 export default defineTask({
   name: "unit",
@@ -27,16 +28,9 @@ export default defineTask({
     ),
   }),
   async run({ input, environment }): Promise<Report> {
-    const cliVars = parseVars(input.vars);
+    const cliVars = parseVarsOption(input.vars);
     const projectDir = resolve(environment.cwd, input.projectDir);
-    const { config, file: configFile } = loadConfig(projectDir);
-    const dialect = projectDialect({
-      projectDir,
-      cwd: environment.cwd,
-      env: environment.env,
-      flag: input.dialect,
-      config: config.dialect ? { dialect: config.dialect, file: configFile ?? "slp.yml" } : undefined,
-    });
+    const dialect = dialectOption(projectDir, environment, input.dialect);
     // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
     // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
     // while this thread loads the rest and reads the project.
@@ -71,7 +65,20 @@ export default defineTask({
   },
 });
 
-function parseVars(text: string | undefined): Mapping {
+/** The dialect the models are written in: --dialect, slp.yml's dialect, the profile's adapter type (mutate runs the same way). */
+export function dialectOption(projectDir: string, environment: TaskEnvironment, flag: string | undefined): DialectChoice {
+  const { config, file: configFile } = loadConfig(projectDir);
+  return projectDialect({
+    projectDir,
+    cwd: environment.cwd,
+    env: environment.env,
+    flag,
+    config: config.dialect ? { dialect: config.dialect, file: configFile ?? "slp.yml" } : undefined,
+  });
+}
+
+/** --vars as a mapping (mutate takes the same option). */
+export function parseVarsOption(text: string | undefined): Mapping {
   if (text === undefined) return {};
   const value = parseYaml(text, { file: "--vars" });
   if (value === null) return {};

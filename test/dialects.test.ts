@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { allConstructs, MACROS } from "../src/sql/dialect/constructs.ts";
+import { allConstructs, MACROS, macroStatements } from "../src/sql/dialect/constructs.ts";
 import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
 
@@ -17,7 +17,7 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
       const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
       const connection = await instance.connect();
       for (const sql of duckdbSettings(dialect)) await connection.run(sql);
-      for (const sql of Object.values(MACROS)) await connection.run(sql);
+      for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
       return connection;
     })();
     connections.set(dialect, open);
@@ -74,3 +74,57 @@ for (const [dialect, constructs] of allConstructs()) {
     }
   });
 }
+
+/** What a documented example (one row of values) cannot show: errors the warehouse raises, refusals, nesting. */
+describe("errors and refusals the warehouses document", () => {
+  async function run(dialect: Exclude<Dialect, "duckdb">, sql: string): Promise<(string | null)[] | string> {
+    const result = await translateSql(sql, dialect);
+    if (!result.ok) return `refused: ${result.untranslatable.construct}`;
+    try {
+      const reader = await (await connection(dialect)).runAndReadAll(result.translation.sql);
+      return (reader.getRows()[0] ?? []).map((value) => (value === null ? null : String(value)));
+    } catch (error) {
+      return `error: ${(error as Error).message.split("\n")[0]}`;
+    }
+  }
+
+  test("division by zero is an error in Snowflake, BigQuery, Redshift, Postgres and Databricks (ANSI), NULL in Spark without ANSI mode", async () => {
+    for (const dialect of ["snowflake", "bigquery", "redshift", "postgres", "databricks"] as const) {
+      expect(await run(dialect, "select 1 / 0")).toMatch(/^error: .*Division by zero/);
+      expect(await run(dialect, "select cast(null as int) / 0")).toEqual([null]);
+    }
+    expect(await run("spark", "select 1 / 0")).toEqual([null]);
+  });
+
+  test("nested divisions over columns keep the scale at each step (Snowflake: 1/3 -> NUMBER(38,6), then /3 -> 12 decimals)", async () => {
+    expect(await run("snowflake", "select (a / b) / b, a / b * 3 from (select 1::number(38,0) as a, 3::number(38,0) as b)")).toEqual(["0.111111000000", "0.999999"]);
+    expect(await run("snowflake", "select sum(a) / count(*) from (select 1::number(10,2) as a union all select 2::number(10,2))")).toEqual(["1.50000000"]);
+  });
+
+  test("a division of text is refused with the types named, never guessed", async () => {
+    expect(await run("snowflake", "select 'a' / 2")).toMatch(/^error: .*SLP_CANNOT_DIVIDE_VARCHAR_BY_INTEGER/);
+  });
+
+  test("Postgres numeric quotients that need more decimals than slp holds are an error, not a rounded value", async () => {
+    expect(await run("postgres", "select 1 / 3000000000.0")).toMatch(/^error: .*decimals, more than the 24/);
+  });
+
+  test("Databricks (ANSI mode) CAST of text it cannot convert is an error; TRY_CAST and Spark without ANSI mode give NULL", async () => {
+    expect(await run("databricks", "select cast('a' as int)")).toMatch(/^error: .*CAST_INVALID_INPUT/);
+    expect(await run("databricks", "select cast('2.7' as int)")).toMatch(/^error: .*CAST_INVALID_INPUT/);
+    expect(await run("databricks", "select try_cast('a' as int)")).toEqual([null]);
+    expect(await run("spark", "select cast('2.7' as int), cast('a' as int)")).toEqual(["2", null]);
+  });
+
+  test("Databricks split_part with part 0 is the error INVALID_INDEX_OF_ZERO (its documented example)", async () => {
+    expect(await run("databricks", "select split_part('Hello,World,!', ',', 0)")).toMatch(/^error: .*INVALID_INDEX_OF_ZERO/);
+  });
+
+  test("Databricks :: is refused by name (the transpiler would make it a TRY_CAST)", async () => {
+    expect(await run("databricks", "select '1'::int")).toBe("refused: ::");
+  });
+
+  test("Redshift refuses the average of a DECIMAL, whose rounding slp has not verified", async () => {
+    expect(await run("redshift", "select avg(x) from (select 1.5 as x) as t")).toMatch(/^error: .*SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT/);
+  });
+});

@@ -68,6 +68,9 @@ describe("adapters", () => {
     "@polyglot-sql/sdk": ["src/sql/dialect/transpiler.ts"],
     "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
     "csv-parse": ["src/project/csv.ts"],
+    "sql-parser-cst": ["src/sql/parser.ts"],
+    diff: ["src/mutate/source-map.ts"],
+    "mutation-testing-elements": ["src/report/mutation-html.ts"],
   };
 
   test("third-party packages are imported only by their adapter (TypeBox excepted)", () => {

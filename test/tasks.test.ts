@@ -81,7 +81,7 @@ describe("slp ci", () => {
     expect(envelope.exit_code).toBe(Math.max(...envelope.data.stages.map((s: { exit_code: number }) => s.exit_code)));
   });
 
-  test("the real CLI runs check, gate and unit on a branch of the quickstart", () => {
+  test("the real CLI runs check, gate, unit and mutate on a branch of the quickstart", () => {
     using repo = userRepo();
     commitAll(repo.path, "quickstart");
     git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
@@ -91,7 +91,8 @@ describe("slp ci", () => {
     expect(result.stdout).toMatch(/^check: slp check: 5 infos - OK/m);
     expect(result.stdout).toMatch(/^gate: slp gate: OK \(no changes\)$/m);
     expect(result.stdout).toMatch(/^unit: slp unit: 5 passed - OK/m);
-    expect(result.stdout).toMatch(/^slp ci: 5 infos - OK \(3 stages\)$/m);
+    expect(result.stdout).toMatch(/^mutate: slp mutate: OK \(0 killed, 0 equivalent, in 0 models; models changed since main\)$/m);
+    expect(result.stdout).toMatch(/^slp ci: 5 infos - OK \(4 stages\)$/m);
     expect(result.exitCode).toBe(0);
   });
 

@@ -10,6 +10,7 @@ import { allConstructs } from "../sql/dialect/constructs.ts";
 import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
+import { MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
 import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
@@ -22,6 +23,8 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
+  "schemas/mutation.schema.json": MutationArtifact,
+  "schemas/mutation_equivalents.schema.json": MutationEquivalents,
   "schemas/review.schema.json": ReviewData,
 };
 

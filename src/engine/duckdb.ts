@@ -13,6 +13,13 @@ export class DatabaseError extends SlpError {
   }
 }
 
+/** A query interrupted because it ran past its time limit (a mutant that never ends, say). */
+export class QueryTimeout extends DatabaseError {
+  constructor(readonly timeoutMs: number) {
+    super(`the query ran for more than ${timeoutMs} ms and was interrupted`);
+  }
+}
+
 export interface Column {
   name: string;
   /** As DESCRIBE prints it: INTEGER, DECIMAL(18,3), VARCHAR[], ... */
@@ -77,14 +84,22 @@ export class Database {
   }
 
   /** The columns a query would return, without running it. */
-  async describe(sql: string, lane = 0): Promise<Column[]> {
-    const result = await this.query(`DESCRIBE ${sql}`, lane);
+  async describe(sql: string, lane = 0, timeoutMs?: number): Promise<Column[]> {
+    const result = await this.query(`DESCRIBE ${sql}`, lane, timeoutMs);
     return result.rows.map((row) => ({ name: row[0] as string, type: row[1] as string }));
   }
 
-  /** Runs one statement on connection `lane` and reads every row as text. */
-  async query(sql: string, lane = 0): Promise<QueryResult> {
+  /** Runs one statement on connection `lane` and reads every row as text; interrupted (QueryTimeout) after `timeoutMs`. */
+  async query(sql: string, lane = 0, timeoutMs?: number): Promise<QueryResult> {
     const connection = this.#connections[lane % this.#connections.length] as DuckDBConnection;
+    let timedOut = false;
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            timedOut = true;
+            connection.interrupt();
+          }, timeoutMs);
     try {
       const reader = await connection.runAndReadAll(sql);
       const names = reader.columnNames();
@@ -93,7 +108,10 @@ export class Database {
       const rows = reader.getRows().map((row) => row.map((value) => (value === null ? null : String(value))));
       return { columns, rows };
     } catch (error) {
+      if (timedOut) throw new QueryTimeout(timeoutMs as number);
       throw new DatabaseError(error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -58,8 +58,13 @@ export function projectAt(branch: Branch, commit: string, at: string, store: Par
 
 /** slp.yml at the repository root of the base commit (the tip of the branch the PR targets), if any. */
 export async function baseConfig(branch: Branch): Promise<LoadedConfig> {
-  const [file] = await branch.repo.filesIn(branch.baseCommit, [CONFIG_FILE]);
+  return configAt(branch.repo, branch.baseCommit, branch.baseRef);
+}
+
+/** slp.yml at the repository root of a commit (`label` names the commit in errors), if any. */
+export async function configAt(repo: Repository, commit: string, label: string): Promise<LoadedConfig> {
+  const [file] = await repo.filesIn(commit, [CONFIG_FILE]);
   if (!file) return { config: {}, file: null, warnings: [] };
-  const text = await branch.repo.readText(file, branch.baseRef);
-  return parseConfig(text, CONFIG_FILE, branch.baseRef);
+  const text = await repo.readText(file, label);
+  return parseConfig(text, CONFIG_FILE, label);
 }

@@ -346,7 +346,8 @@ async function readNodes(project: Project): Promise<Nodes> {
   const inModels = under(paths.model);
 
   // Yml of every folder, in dbt's file order; a yml under two folders is read once.
-  const ymls = sortBySegments(ymlIn(all));
+  // tests/mutation_equivalents.yml is slp mutate's list of equivalent mutants, not a properties file.
+  const ymls = sortBySegments(ymlIn(all).filter((file) => !paths.test.some((path) => file.path === `${path}/mutation_equivalents.yml`)));
   const properties = await project.propertiesOf(ymls);
 
   const declared = {

@@ -36,6 +36,22 @@ export const Config = Type.Object(
         { additionalProperties: false, description: "must configure the TCR loop (slp tcr)" },
       ),
     ),
+    mutate: Type.Optional(
+      Type.Object(
+        {
+          max_mutants: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 20, description: "must be the most mutants per model, at most 20 (default 20); --max-mutants may only lower it" }),
+          ),
+          min_score: Type.Optional(
+            Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 100 }), {
+              description:
+                "must map a spec tier (critical, standard, ...) to the lowest mutation score, in percent, its models may have; a tier it does not name keeps the default, where every survivor blocks",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: "must configure slp mutate (read from the base branch)" },
+      ),
+    ),
     dialect: Type.Optional(
       Type.Union(
         ["duckdb", "snowflake", "bigquery", "databricks", "spark", "redshift", "postgres"].map((name) => Type.Literal(name)),

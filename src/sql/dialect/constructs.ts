@@ -5,6 +5,7 @@
  * vendor's documented examples each is tested against (test/dialects.test.ts).
  * A function or operator not in a dialect's table is refused by name.
  */
+import { DIVISION_MACROS, divisionMacros, type MacroDefinition } from "./arithmetic.ts";
 import type { Dialect } from "./dialects.ts";
 
 /** A documented example: SQL in the dialect, the documented result (one row), the page it is from. */
@@ -22,6 +23,10 @@ export interface Call {
   literal(index: number): string | null;
   /** The word after the call's closing parenthesis, lower case (`over`, `within`), else null. */
   next: string | null;
+  /** For a construct that takes its window: ` over (...)` as written (rewritten), else empty. */
+  window: string;
+  /** For cast(x as T): the DuckDB type T maps to. */
+  castType: string | null;
 }
 
 export interface Construct {
@@ -34,6 +39,8 @@ export interface Construct {
   why?: string;
   /** For `corrected`: the call rewritten (in the same dialect) before the transpiler sees it, or a refusal. */
   rewrite?: (call: Call) => string | { refuse: string };
+  /** The rewrite replaces the call's `over (...)` too (it receives it as `window`). */
+  window?: boolean;
   /** slp's DuckDB macros the corrected SQL calls. */
   macros?: string[];
   /** For `[]`: a 0-based index the translation moves to DuckDB's 1-based one. */
@@ -41,14 +48,40 @@ export interface Construct {
   examples: Example[];
 }
 
-/** slp's DuckDB macros, created in the database only when a translated model calls one. */
-export const MACROS: Record<string, string> = {
-  __slp_regexp_contains: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)",
-  __slp_regexp_extract: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end",
-  __slp_add_months_eom: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
-  __slp_strftime: "create macro __slp_strftime(value, format) as strftime(value, format)",
-  __slp_array_agg_ignore_nulls: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
+/** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
+export const MACROS: Record<string, MacroDefinition> = {
+  ...DIVISION_MACROS,
+  __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
+  __slp_regexp_extract: { sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end" },
+  __slp_add_months_eom: {
+    sql: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
+  },
+  __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
+  // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
+  __slp_ansi_cast: { sql: "create macro __slp_ansi_cast(value, cast_value) as case when cast_value is null and value is not null then error('[CAST_INVALID_INPUT] ' || cast(value as varchar) || ' cannot be cast (Databricks runs CAST in ANSI mode)') else cast_value end" },
+  // Spark's text of a value cast to an integer type: a fraction is truncated (DuckDB rounds); text must be an integer (or, without ANSI mode, a decimal, truncated).
+  __slp_spark_integral_text: {
+    sql: "create macro __slp_spark_integral_text(x, lenient) as list_transform([struct_pack(k := __slp_kind(typeof(x)), bool := typeof(x) = 'BOOLEAN', t := trim(cast(x as varchar)))], lambda c: case when c.bool then case when c.t = 'true' then '1' when c.t = 'false' then '0' end when c.k in ('float', 'decimal') then regexp_extract(c.t, '^(-?[0-9]+)', 1) when c.k = 'integer' then c.t when regexp_full_match(c.t, '[+-]?[0-9]+') then c.t when lenient and regexp_full_match(c.t, '[+-]?[0-9]*[.][0-9]*') then regexp_extract(c.t, '^([+-]?[0-9]*)', 1) end)[1]",
+    needs: ["__slp_kind"],
+  },
+  __slp_part_index: { sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end" },
+  __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
+
+/** The CREATE MACRO statements for `names` and every macro they need, each once, a macro after those it needs. */
+export function macroStatements(names: Iterable<string>, created: Set<string> = new Set()): string[] {
+  const statements: string[] = [];
+  const visit = (name: string) => {
+    if (created.has(name)) return;
+    created.add(name);
+    const definition = MACROS[name];
+    if (!definition) throw new Error(`slp has no macro ${name}`);
+    for (const needed of definition.needs ?? []) visit(needed);
+    statements.push(definition.sql);
+  };
+  for (const name of names) visit(name);
+  return statements;
+}
 
 // --- documentation pages the examples come from ---
 const SF = (page: string) => `https://docs.snowflake.com/en/sql-reference/functions/${page}`;
@@ -56,11 +89,31 @@ const BQ = (anchor: string, page = "functions-and-operators") => `https://cloud.
 const DBX = (page: string) => `https://docs.databricks.com/en/sql/language-manual/functions/${page}.html`;
 const RS = (page: string) => `https://docs.aws.amazon.com/redshift/latest/dg/${page}.html`;
 const PG = (page: string) => `https://www.postgresql.org/docs/current/${page}.html`;
+const SF_ARITHMETIC = "https://docs.snowflake.com/en/sql-reference/operators-arithmetic";
+const SNOWFLAKE_DIV0_SCALE = "https://docs.snowflake.com/en/release-notes/bcr-bundles/2023_08/bcr-1400";
 
 const same = (name: string, examples: Example[], note?: string): Construct => ({ name, how: "same", examples, ...(note ? { note } : {}) });
 const translated = (name: string, examples: Example[], note?: string): Construct => ({ name, how: "translated", examples, ...(note ? { note } : {}) });
 const refused = (name: string, why: string): Construct => ({ name, how: "refused", why, note: why, examples: [] });
 const ex = (sql: string, expect: (string | null)[], source: string): Example => ({ sql, expect, source });
+
+/** AVG as the sum over the count, divided by the warehouse's rule for an average (arithmetic.ts); with OVER, both take the window. */
+function average(dialect: Exclude<Dialect, "duckdb">, note: string, examples: Example[]): Construct {
+  const names = divisionMacros(dialect, "avg");
+  return {
+    name: "avg",
+    how: "corrected",
+    note,
+    window: true,
+    rewrite: (call) => {
+      if (call.args.length !== 1) return { refuse: "avg takes one argument" };
+      const [sum, count] = [`sum(${call.args[0]})${call.window}`, `count(${call.args[0]})${call.window}`];
+      return `${"__slp_typed"}(${names.value}(${sum}, ${count}), ${names.type}(${sum}, ${count}))`;
+    },
+    macros: ["__slp_typed", names.value, names.type],
+    examples,
+  };
+}
 
 /** concat that returns NULL when any argument is NULL (DuckDB's concat skips NULLs). */
 const strictConcat = (call: Call): string =>
@@ -96,8 +149,20 @@ function common(source: (name: string) => string): Construct[] {
 
 const SNOWFLAKE: Construct[] = [
   ...common((name) => SF(name === "cast" ? "cast" : name)),
-  translated("div0", [ex("select div0(1, 0)", ["0"], SF("div0")), ex("select div0(4, 2)", ["2"], SF("div0"))]),
-  translated("div0null", [ex("select div0null(1, null)", ["0"], SF("div0null"))]),
+  {
+    name: "div0",
+    how: "corrected",
+    note: "0 when the divisor is 0, else `/` with its NUMBER scale",
+    rewrite: guardedDivision("0", "= 0"),
+    examples: [ex("select div0(1, 0)", ["0"], SF("div0")), ex("select div0(4, 2)", ["2"], SF("div0")), ex("select div0(5, 9)", ["0.555556"], SNOWFLAKE_DIV0_SCALE)],
+  },
+  {
+    name: "div0null",
+    how: "corrected",
+    note: "0 when the divisor is 0 or NULL, else `/` with its NUMBER scale",
+    rewrite: guardedDivision("0", "= 0 or (%) is null"),
+    examples: [ex("select div0null(1, null)", ["0"], SF("div0null")), ex("select div0null(1, 0)", ["0"], SF("div0null")), ex("select div0null(5, 9)", ["0.555556"], SNOWFLAKE_DIV0_SCALE)],
+  },
   translated("iff", [ex("select iff(true, 'true', 'false')", ["true"], SF("iff")), ex("select iff(null, 'true', 'false')", ["false"], SF("iff"))]),
   translated("nvl", [ex("select nvl(null, 'x')", ["x"], SF("nvl"))]),
   translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], SF("nvl2")), ex("select nvl2(0, 1, 2)", ["1"], SF("nvl2"))]),
@@ -163,7 +228,7 @@ const SNOWFLAKE: Construct[] = [
   translated("rlike", [ex("select rlike('800-456-7891', '[2-9]\\\\d{2}-\\\\d{3}-\\\\d{4}')", ["true"], SF("rlike")), ex("select rlike('abc', 'b')", ["false"], SF("rlike"))]),
   translated("regexp_replace", [ex("select regexp_replace('It was the best of times', 'times', 'days')", ["It was the best of days"], SF("regexp_replace")), ex("select regexp_replace('aXbX', 'X', '-')", ["a-b-"], SF("regexp_replace"))], "replaces every match"),
   translated("regexp_substr", [ex("select regexp_substr('It was the best of times', 'the\\\\W+\\\\w+')", ["the best"], SF("regexp_substr"))]),
-  translated("split_part", [ex("select split_part('11.22.33', '.', 1)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', -1)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 0)", ["11"], SF("split_part"))]),
+  translated("split_part", [ex("select split_part('11.22.33', '.', 1)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', -1)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 0)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', 4)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 1)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 2)", ["a"], SF("split_part")), ex("select split_part('aaa--bbb-BBB--ccc', '--', 2)", ["bbb-BBB"], SF("split_part"))]),
   translated("split", [ex("select split('127.0.0.1', '.')[0]", ["127"], SF("split"))]),
   { name: "[]", how: "corrected", note: "array subscripts are 0-based", subscript: "zero-based", examples: [ex("select split('a,b,c', ',')[1]", ["b"], SF("split"))] },
   translated("listagg", [ex("select listagg(x, ', ') within group (order by x) from (select 'b' as x union all select 'a')", ["a, b"], SF("listagg"))]),
@@ -199,7 +264,25 @@ const SNOWFLAKE: Construct[] = [
   { name: "current_timestamp", how: "corrected", note: "without a precision (the transpiler kept the parentheses DuckDB rejects)", rewrite: bareKeyword("localtimestamp"), examples: [ex("select current_timestamp() is not null", ["true"], SF("current_timestamp"))] },
   translated("convert_timezone", [ex("select convert_timezone('UTC', '2024-01-01 10:00:00'::timestamp_tz) is not null", ["true"], SF("convert_timezone"))]),
   translated("ilike", [ex("select 'ABC' ilike 'a%'", ["true"], SF("ilike"))]),
-  translated("/", [ex("select 7 / 2", ["3.5"], "https://docs.snowflake.com/en/sql-reference/operators-arithmetic")], "numbers with a fraction keep DuckDB's DOUBLE, not Snowflake's NUMBER scale"),
+  {
+    name: "/",
+    how: "corrected",
+    note: "NUMBER operands divide to scale max(s1, min(s1 + 6, 12)), rounded half away from zero; FLOAT to FLOAT; by zero is an error",
+    examples: [
+      ex("select 7 / 2", ["3.5"], SF_ARITHMETIC),
+      ex("select 1 / 3", ["0.333333"], SF_ARITHMETIC),
+      ex("select 5 / 9", ["0.555556"], SNOWFLAKE_DIV0_SCALE),
+      ex("select 1 / 100000000", ["0.000000"], SF_ARITHMETIC),
+      ex("select 1.00000000 / 3", ["0.333333333333"], SF_ARITHMETIC),
+      ex("select 1e0 / 3", ["0.3333333333333333"], SF_ARITHMETIC),
+    ],
+  },
+  {
+    name: "*",
+    how: "corrected",
+    note: "NUMBER operands multiply to scale min(s1 + s2, max(s1, s2, 12)), rounded half away from zero",
+    examples: [ex("select 10.01 * 1.1", ["11.011"], SF_ARITHMETIC), ex("select 10.001 * .001", ["0.010001"], SF_ARITHMETIC), ex("select .1 * .0000000000001", ["0.0000000000000"], SF_ARITHMETIC), ex("select 100000 * 100000", ["10000000000"], SF_ARITHMETIC)],
+  },
   translated("* exclude", [ex("select * exclude (b) from (select 1 as a, 2 as b)", ["1"], "https://docs.snowflake.com/en/sql-reference/sql/select")]),
   {
     name: "to_char",
@@ -217,11 +300,22 @@ const SNOWFLAKE: Construct[] = [
   refused("hash", "Snowflake's HASH is its own 64-bit function; DuckDB's hash() gives other numbers"),
   refused("uuid_string", "a random value cannot be compared with an expected one"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Snowflake's"),
+  average("snowflake", "a NUMBER averages with division's scale (1, 2, 2 average to 1.666667); FLOAT to FLOAT", [
+    ex("select avg(x) from (select 1 as x union all select 2 union all select 2)", ["1.666667"], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.avg"),
+    ex("select avg(x) from (select 1 as x union all select 2)", ["1.5"], SF("avg")),
+    ex("select avg(x) over (order by x rows between unbounded preceding and current row) from (select 1 as x union all select 2) qualify x = 2", ["1.5"], SF("avg")),
+  ]),
 ];
 
 const BIGQUERY: Construct[] = [
   ...common((name) => BQ(name === "cast" ? "cast" : name, ["count", "sum", "min", "max", "avg"].includes(name) ? "aggregate_functions" : name === "row_number" || name === "rank" || name === "dense_rank" || name === "lag" || name === "lead" ? "numbering_functions" : "functions-and-operators")),
-  translated("safe_divide", [ex("select safe_divide(20, 4)", ["5"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(0, 0)", [null], BQ("safe_divide", "mathematical_functions"))]),
+  {
+    name: "safe_divide",
+    how: "corrected",
+    note: "NULL when the divisor is 0, else `/`",
+    rewrite: guardedDivision("null", "= 0"),
+    examples: [ex("select safe_divide(20, 4)", ["5"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(0, 20)", ["0"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(20, 0)", [null], BQ("safe_divide", "mathematical_functions"))],
+  },
   translated("div", [ex("select div(20, 4)", ["5"], BQ("div", "mathematical_functions")), ex("select div(12, -7)", ["-1"], BQ("div", "mathematical_functions"))]),
   translated("safe_cast", [ex("select safe_cast('apple' as int64)", [null], BQ("safe_casting", "conversion_functions"))]),
   translated("if", [ex("select if(1 > 2, 'a', 'b')", ["b"], BQ("if", "conditional_expressions"))]),
@@ -338,12 +432,27 @@ const BIGQUERY: Construct[] = [
   translated("logical_and", [ex("select logical_and(x) from unnest([true, false]) as x", ["false"], BQ("logical_and", "aggregate_functions"))]),
   translated("qualify", [ex("select x from unnest([1, 2]) as x qualify row_number() over (order by x desc) = 1", ["2"], BQ("qualify_clause", "query-syntax"))]),
   translated("* except", [ex("select * except (b) from (select 1 as a, 2 as b)", ["1"], BQ("select_except", "query-syntax"))]),
-  translated("/", [ex("select 7 / 2", ["3.5"], BQ("arithmetic_operators", "operators"))]),
+  {
+    name: "/",
+    how: "corrected",
+    note: "INT64 operands divide to FLOAT64; NUMERIC to 9 decimals, rounded half away from zero; by zero is an error",
+    examples: [ex("select 7 / 2", ["3.5"], BQ("arithmetic_operators", "operators")), ex("select 1 / 3", ["0.3333333333333333"], BQ("arithmetic_operators", "operators")), ex("select numeric '1' / 3", ["0.333333333"], BQ("decimal_types", "data-types")), ex("select 1.0 / 3", ["0.3333333333333333"], BQ("floating_point_literals", "lexical"))],
+  },
+  {
+    name: "*",
+    how: "corrected",
+    note: "NUMERIC products keep 9 decimals, rounded half away from zero; INT64 products are INT64",
+    examples: [ex("select 2 * 3", ["6"], BQ("arithmetic_operators", "operators")), ex("select numeric '0.00001' * numeric '0.00001'", ["0.000000000"], BQ("decimal_types", "data-types")), ex("select numeric '1.5' * 3", ["4.5"], BQ("decimal_types", "data-types"))],
+  },
   translated("greatest", [ex("select greatest(1, null, 3)", [null], BQ("greatest", "mathematical_functions"))], "NULL when any argument is NULL"),
   translated("least", [ex("select least(1, null)", [null], BQ("least", "mathematical_functions"))], "NULL when any argument is NULL"),
   refused("week", "BigQuery's WEEK starts on Sunday (or the day named); DuckDB truncates to Monday"),
   refused("farm_fingerprint", "BigQuery's own hash: DuckDB gives other numbers"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than BigQuery's"),
+  average("bigquery", "INT64 averages to FLOAT64, NUMERIC to NUMERIC (9 decimals)", [
+    ex("select avg(x) as avg from unnest([0, 2, 4, 4, 5]) as x", ["3"], BQ("avg", "aggregate_functions")),
+    ex("select avg(x) from unnest([numeric '1', numeric '2', numeric '2']) as x", ["1.666666667"], BQ("avg", "aggregate_functions")),
+  ]),
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
   refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
 ];
@@ -355,9 +464,20 @@ const DATABRICKS: Construct[] = [
   translated("nvl", [ex("select nvl(null, 2)", ["2"], DBX("nvl"))]),
   translated("nvl2", [ex("select nvl2(null, 2, 1)", ["1"], DBX("nvl2"))]),
   translated("ifnull", [ex("select ifnull(null, 2)", ["2"], DBX("ifnull"))]),
-  translated("try_divide", [ex("select try_divide(3, 2)", ["1.5"], DBX("try_divide")), ex("select try_divide(2, 0)", [null], DBX("try_divide"))]),
+  {
+    name: "try_divide",
+    how: "corrected",
+    note: "NULL when the divisor is 0, else `/`",
+    rewrite: guardedDivision("null", "= 0"),
+    examples: [ex("select try_divide(3, 2)", ["1.5"], DBX("try_divide")), ex("select try_divide(2L, 2L)", ["1.0"], DBX("try_divide")), ex("select try_divide(2, 0)", [null], DBX("try_divide"))],
+  },
   translated("div", [ex("select 3 div 2", ["1"], DBX("div"))]),
-  translated("/", [ex("select 3 / 2", ["1.5"], DBX("slashsign"))]),
+  {
+    name: "/",
+    how: "corrected",
+    note: "integers divide to DOUBLE; decimals to scale max(6, s1 + p2 + 1) (Spark's rule); by zero is an error in ANSI mode (databricks) and NULL without it (spark)",
+    examples: [ex("select 3 / 2", ["1.5"], DBX("slashsign")), ex("select 2L / 2L", ["1.0"], DBX("slashsign"))],
+  },
   {
     name: "concat",
     how: "corrected",
@@ -384,7 +504,14 @@ const DATABRICKS: Construct[] = [
   translated("last_day", [ex("select last_day(date '2009-01-12')", ["2009-01-31"], DBX("last_day"))]),
   translated("regexp_extract", [ex("select regexp_extract('100-200', '(\\\\d+)-(\\\\d+)', 1)", ["100"], DBX("regexp_extract"))]),
   translated("rlike", [ex("select 'abc' rlike 'b'", ["true"], DBX("rlike"))], "a partial match, as Databricks finds it"),
-  translated("split_part", [ex("select split_part('Hello,world,!', ',', 1)", ["Hello"], DBX("split_part"))]),
+  {
+    name: "split_part",
+    how: "corrected",
+    note: "part 0 is the error INVALID_INDEX_OF_ZERO, as Databricks raises it",
+    rewrite: (call) => (call.args.length === 3 ? `split_part(${call.args[0]}, ${call.args[1]}, __slp_part_index(${call.args[2]}))` : { refuse: "split_part takes a string, a delimiter and a part number" }),
+    macros: ["__slp_part_index"],
+    examples: [ex("select split_part('Hello,world,!', ',', 1)", ["Hello"], DBX("split_part")), ex("select split_part('Hello,world,!', ',', 100)", [""], DBX("split_part")), ex("select split_part('Hello,world,!', ',', -2)", ["world"], DBX("split_part")), ex("select split_part('', ',', 1)", [""], DBX("split_part"))],
+  },
   translated("collect_list", [ex("select size(collect_list(x)) from (select 1 as x union all select null)", ["1"], DBX("collect_list"))]),
   translated("size", [ex("select size(array('b', 'd', 'c', 'a'))", ["4"], DBX("size"))]),
   translated("array", [ex("select size(array(1, 2, 3))", ["3"], DBX("array"))]),
@@ -398,15 +525,19 @@ const DATABRICKS: Construct[] = [
   same("round", [ex("select round(2.5, 0)", ["3"], DBX("round"))], "half up"),
   translated("mod", [ex("select mod(-5, 3)", ["-2"], DBX("mod"))]),
   translated("greatest", [ex("select greatest(10, 9, 2, 4, 3)", ["10"], DBX("greatest")), ex("select greatest(1, null)", ["1"], DBX("greatest"))], "skips NULLs"),
-  translated("try_cast", [ex("select try_cast('10' as int)", ["10"], DBX("try_cast")), ex("select try_cast('a' as int)", [null], DBX("try_cast"))]),
+  ...sparkCasts(true),
   refused("explode", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("lateral view", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Databricks'"),
+  average("databricks", "integers average to DOUBLE; DECIMAL(p, s) to scale s + 4", [
+    ex("select avg(col) from values (1), (2), (3) as tab(col)", ["2.0"], DBX("avg")),
+    ex("select avg(distinct col) from values (1), (1), (2) as tab(col)", ["1.5"], DBX("avg")),
+  ]),
   refused("bround", "DuckDB has no half-even rounding function"),
 ];
 
-const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string): Construct[] => [
-  translated("/", [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/"))], "integer operands divide to an integer (DuckDB's integer_division)"),
+const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divisionExamples: Example[]): Construct[] => [
+  { name: "/", how: "corrected", note: "integers divide to an integer (truncated); numerics keep the warehouse's scale; by zero is an error", examples: [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/")), ...divisionExamples] },
   same("||", [ex("select 'a' || 'b'", ["ab"], source("||")), ex("select 'a' || null", [null], source("||"))]),
   translated("::", [ex("select '12'::integer", ["12"], source("::"))]),
   translated("date_trunc", [ex("select date_trunc('month', date '2024-03-05')", ["2024-03-01"], source("date_trunc"))]),
@@ -442,7 +573,11 @@ const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string): Construct[]
 
 const REDSHIFT: Construct[] = [
   ...common((name) => RS(`r_${name.toUpperCase()}`)),
-  ...REDSHIFT_POSTGRES_COMMON((name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`)),
+  ...REDSHIFT_POSTGRES_COMMON(
+    (name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`),
+    // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
+    [ex("select cast(10 as decimal(8,2)) / cast(3 as decimal(8,2))", ["3.333333333"], RS("r_numeric_computations201")), ex("select cast(2 as decimal(8,2)) / cast(3 as decimal(8,2))", ["0.666666667"], RS("r_numeric_computations201"))],
+  ),
   translated("nvl", [ex("select nvl(null, 'x')", ["x"], RS("r_NVL_function"))]),
   translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], RS("r_NVL2"))]),
   translated("decode", [ex("select decode(2, 1, 'one', 2, 'two', 'other')", ["two"], RS("r_DECODE_expression"))]),
@@ -469,11 +604,19 @@ const REDSHIFT: Construct[] = [
   },
   translated("getdate", [ex("select getdate() is not null", ["true"], RS("r_GETDATE"))]),
   refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
+  average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [
+    ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),
+    ex("select avg(x) from (select 1.5::float8 as x union all select 2) as t", ["1.75"], RS("r_AVG")),
+  ]),
 ];
 
 const POSTGRES: Construct[] = [
   ...common((name) => PG("functions-aggregate")),
-  ...REDSHIFT_POSTGRES_COMMON((name) => PG(name === "/" || name === "mod" || name === "round" ? "functions-math" : name === "date_trunc" || name === "date_part" || name === "extract" ? "functions-datetime" : name === "to_char" ? "functions-formatting" : name === "~" || name === "ilike" ? "functions-matching" : name.startsWith("bool") || name === "greatest" || name === "least" ? "functions-aggregate" : "functions-string")),
+  ...REDSHIFT_POSTGRES_COMMON(
+    (name) => PG(name === "/" || name === "mod" || name === "round" ? "functions-math" : name === "date_trunc" || name === "date_part" || name === "extract" ? "functions-datetime" : name === "to_char" ? "functions-formatting" : name === "~" || name === "ilike" ? "functions-matching" : name.startsWith("bool") || name === "greatest" || name === "least" ? "functions-aggregate" : "functions-string"),
+    // Table 9.4: numeric division keeps at least 16 significant digits.
+    [ex("select 5.0 / 2", ["2.5000000000000000"], PG("functions-math")), ex("select 5 / 2", ["2"], PG("functions-math")), ex("select (-5) / 2", ["-2"], PG("functions-math")), ex("select 1.0 / 3", ["0.33333333333333333333"], PG("functions-math"))],
+  ),
   same("concat", [ex("select concat('abcde', 2, null, 22)", ["abcde222"], PG("functions-string"))], "skips NULLs, as DuckDB's does"),
   same("concat_ws", [ex("select concat_ws(',', 'abcde', 2, null, 22)", ["abcde,2,22"], PG("functions-string"))]),
   translated("string_agg", [ex("select string_agg(x, ',' order by x) from (values ('b'), ('a')) as t(x)", ["a,b"], PG("functions-aggregate"))]),
@@ -489,13 +632,28 @@ const POSTGRES: Construct[] = [
   translated("div", [ex("select div(9, 4)", ["2"], PG("functions-math"))]),
   refused("age", "Postgres's age() counts months and days differently from DuckDB's"),
   refused("generate_series", "a set-returning function in the select list has no faithful DuckDB form in slp"),
+  average("postgres", "integers and numerics average to numeric (16 significant digits); floats to double precision", [
+    ex("select avg(x) from (values (1), (2), (2)) as t(x)", ["1.6666666666666667"], PG("functions-aggregate")),
+    ex("select avg(x) from (values (1), (2)) as t(x)", ["1.5000000000000000"], PG("functions-aggregate")),
+  ]),
+];
+
+/** Apache Spark (dbt-spark) runs with ANSI mode off, its 3.x default: what differs from Databricks SQL. */
+const SPARK_OWN: Construct[] = [
+  ...sparkCasts(false),
+  {
+    name: "/",
+    how: "corrected",
+    note: "as Databricks, but division by zero is NULL (ANSI mode off)",
+    examples: [ex("select 3 / 2", ["1.5"], "https://spark.apache.org/docs/latest/api/sql/index.html#_10"), ex("select 1 / 0", [null], "https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html")],
+  },
 ];
 
 const TABLES: Record<Exclude<Dialect, "duckdb">, Construct[]> = {
   snowflake: SNOWFLAKE,
   bigquery: BIGQUERY,
   databricks: DATABRICKS,
-  spark: DATABRICKS,
+  spark: [...DATABRICKS, ...SPARK_OWN],
   redshift: REDSHIFT,
   postgres: POSTGRES,
 };
@@ -514,12 +672,64 @@ export function constructsOf(dialect: Exclude<Dialect, "duckdb">): Map<string, C
   return index;
 }
 
-/** Every dialect's table, for the README and the tests. */
+/** Every dialect's table, for the README and the tests (Spark: only where it differs from Databricks). */
 export function allConstructs(): [Exclude<Dialect, "duckdb">, Construct[]][] {
-  return (Object.keys(TABLES) as Exclude<Dialect, "duckdb">[]).filter((dialect) => dialect !== "spark").map((dialect) => [dialect, [...constructsOf(dialect).values()]]);
+  return (Object.keys(TABLES) as Exclude<Dialect, "duckdb">[]).map((dialect) => [dialect, dialect === "spark" ? SPARK_OWN : [...constructsOf(dialect).values()]]);
 }
 
 // --- rewrites ---
+
+/** CAST and TRY_CAST in Databricks (ANSI mode) or Spark (without it). */
+function sparkCasts(ansi: boolean): Construct[] {
+  const mode = ansi ? "ANSI mode: a value it cannot convert is an error" : "ANSI mode off: a value it cannot convert is NULL";
+  const macros = ["__slp_ansi_cast", "__slp_spark_integral_text"];
+  return [
+    {
+      name: "cast",
+      how: "corrected",
+      note: `${mode}; a fraction cast to an integer type is truncated (DuckDB rounds)`,
+      rewrite: sparkCast(ansi),
+      macros,
+      examples: [ex("select cast('10' as int)", ["10"], DBX("cast")), ex("select cast(5.6 as int)", ["5"], DBX("cast")), ex("select cast(-5.6 as int)", ["-5"], DBX("cast")), ex("select cast(true as int)", ["1"], DBX("cast")), ...(ansi ? [] : [ex("select cast('a' as int)", [null], "https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html")])],
+    },
+    {
+      name: "try_cast",
+      how: "corrected",
+      note: "NULL for a value it cannot convert; a fraction cast to an integer type is truncated",
+      rewrite: sparkCast(ansi),
+      macros,
+      examples: [ex("select try_cast('10' as int)", ["10"], DBX("try_cast")), ex("select try_cast('a' as int)", [null], DBX("try_cast")), ex("select try_cast(5.6 as int)", ["5"], DBX("try_cast"))],
+    },
+  ];
+}
+
+const INTEGRAL = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"]);
+
+/**
+ * Spark's CAST and TRY_CAST (the transpiler writes both as DuckDB's TRY_CAST):
+ * with ANSI mode (databricks) a CAST that cannot convert is an error; a
+ * fraction cast to an integer type is truncated toward zero, as Spark does.
+ */
+function sparkCast(ansi: boolean) {
+  return (call: Call): string | { refuse: string } => {
+    const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
+    if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
+    const [, value, type] = parts as unknown as [string, string, string];
+    const input = call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
+    const converted = `try_cast(${input} as ${type})`;
+    return ansi && call.name === "cast" ? `__slp_ansi_cast(${value}, ${converted})` : converted;
+  };
+}
+
+/** `f(a, b)` as `case when b <test> then <result> else a / b end`, so the division keeps the warehouse's scale (arithmetic.ts); `%` in the test is b. */
+function guardedDivision(result: "0" | "null", test: string) {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length !== 2) return { refuse: `${call.name} takes a dividend and a divisor` };
+    const [a, b] = call.args as [string, string];
+    const zero = result === "0" ? ` and (${a}) is not null` : "";
+    return `(case when ((${b}) ${test.replace("%", b)})${zero} then ${result} else (${a}) / (${b}) end)`;
+  };
+}
 
 /** The call as written with argument `index` in parentheses (a negative literal stays one expression). */
 function parenthesized(index: number) {

@@ -1,14 +1,14 @@
 /**
  * The unit runner's one hook for a warehouse dialect: before a test runs,
- * its model's SQL (and any `format: sql` fixture, written in the same
- * dialect) is translated, slp's DuckDB macros the translation calls are
+ * its model's SQL (and any `format: sql` fixture or expectation, written in
+ * the same dialect) is translated, slp's DuckDB macros the translation calls are
  * created once per database, and a construct slp cannot translate is the
  * test's error, naming the construct, the dialect, the model, file and line.
  */
 import type { Database } from "../../engine/duckdb.ts";
 import type { Plan, TestError } from "../../engine/unit-runner.ts";
 import { readText } from "../../project/source.ts";
-import { MACROS } from "./constructs.ts";
+import { macroStatements } from "./constructs.ts";
 import type { Dialect, DialectChoice } from "./dialects.ts";
 import { Translator, type Untranslatable } from "./translate.ts";
 
@@ -16,7 +16,9 @@ export class DialectRun {
   readonly #choice: DialectChoice;
   readonly #translator: Translator;
   readonly #projectDir: string;
-  readonly #macros = new Map<string, Promise<void>>();
+  /** Macros created (or being created) in the run's database, and the creation under way. */
+  readonly #created = new Set<string>();
+  #creating: Promise<void> = Promise.resolve();
 
   constructor(choice: DialectChoice, projectDir: string, env: Record<string, string | undefined>) {
     this.#choice = choice;
@@ -41,22 +43,28 @@ export class DialectRun {
       for (const macro of translated.translation.macros) macros.add(macro);
       fixtures.push({ ...fixture, sql: translated.translation.sql });
     }
-    await Promise.all([...macros].map((name) => this.#macro(name, database, lane)));
-    return { plan: { ...plan, modelSql: model.translation.sql, fixtures } };
+    let expectSql = plan.expectSql;
+    if (expectSql !== null) {
+      const translated = await this.#translator.translate(expectSql);
+      if (!translated.ok) return { error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, "the format: sql expectation") };
+      for (const macro of translated.translation.macros) macros.add(macro);
+      expectSql = translated.translation.sql;
+    }
+    await this.#macros(macros, database, lane);
+    return { plan: { ...plan, modelSql: model.translation.sql, fixtures, expectSql } };
   }
 
   save(): void {
     this.#translator.save();
   }
 
-  /** Creates one of slp's macros in the database, once. */
-  #macro(name: string, database: Database, lane: number): Promise<void> {
-    let created = this.#macros.get(name);
-    if (!created) {
-      created = database.query(MACROS[name] as string, lane).then(() => undefined);
-      this.#macros.set(name, created);
-    }
-    return created;
+  /** Creates slp's macros the SQL calls in the database, once each, in order (a macro after those it calls). */
+  #macros(names: Set<string>, database: Database, lane: number): Promise<void> {
+    const statements = macroStatements(names, this.#created);
+    this.#creating = this.#creating.then(async () => {
+      for (const sql of statements) await database.query(sql, lane);
+    });
+    return this.#creating;
   }
 
   #refusal(untranslatable: Untranslatable, plan: Plan, file: string, rendered: string | null, what = `model ${plan.test.model}`): TestError {

@@ -12,10 +12,11 @@ import { ParseCache } from "../../project/cache.ts";
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType } from "./types.ts";
-import { tokenize, toDuckdb, type Token } from "./transpiler.ts";
+import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
+import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 1;
+const TRANSLATION_FORMAT = 7;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
@@ -100,11 +101,18 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const previous = tokens[i - 1];
     // `x::type`
     if (token.type === "D_COLON") {
+      const entry = table.get("::");
+      if (!entry || entry.how === "refused") return refused("::", entry?.why ?? `slp has not verified :: in ${dialect} against DuckDB: write cast(x as type)`, token.line);
       const end = typeEnd(tokens, i + 1);
       if (end === i + 1) return refused("::", "no type follows it", token.line);
       const problem = typeEdit(i + 1, end);
       if (problem) return { ok: false, untranslatable: problem };
       i = end - 1;
+      continue;
+    }
+    // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
+    if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
+      edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
       continue;
     }
     const syntax = syntaxConstruct(tokens, i);
@@ -132,28 +140,35 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     }
     if (entry.how === "refused") return refused(`${token.text}()`, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
     const args = argumentRanges(tokens, i + 1, close);
+    let castType: string | null = null;
     if (CASTS.has(name)) {
       const last = args[args.length - 1];
       const as = last ? lastTopLevel(tokens, last[0], last[1], "as") : -1;
       if (as < 0) return refused(`${token.text}()`, "slp reads a cast as cast(value as type)", token.line);
       const problem = typeEdit(as + 1, (last as [number, number])[1]);
       if (problem) return { ok: false, untranslatable: problem };
+      castType = types[types.length - 1] as string;
     }
     for (const macro of entry.macros ?? []) macros.add(macro);
     if (entry.rewrite) {
       const rewrite = entry.rewrite;
       const after = tokens[close + 1]?.text.toLowerCase() ?? null;
+      // A rewrite that takes the window replaces `over (...)` (or `over name`) too.
+      const windowEnd = entry.window && after === "over" ? (tokens[close + 2]?.type === "L_PAREN" ? (closing.get(close + 2) ?? close) + 1 : close + 3) : close + 1;
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
         literal: (index: number) => literalOf(tokens, args[index]),
         next: after,
+        window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
+        castType,
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
-      const raw = args.map(([from, to]) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join(""));
-      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after });
+      const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+      const raw = args.map(([from, to]) => text(from, to));
+      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after, window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "", castType });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
-      edits.set(i, { end: close + 1, render: () => rewrite(call()) as string });
+      edits.set(i, { end: windowEnd, render: () => rewrite(call()) as string });
     }
   }
 
@@ -175,7 +190,23 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     return out + source.slice(cursor, (tokens[to - 1] as Token).end).join("");
   };
 
-  const rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
+  let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
+  // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
+  // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
+  const multiplies = multipliesOwnWay(dialect);
+  if (rewritten.includes("/") || (multiplies && rewritten.includes("*"))) {
+    const wrap = (of: "div" | "mul"): OperatorWrap => {
+      const names = divisionMacros(dialect, of);
+      return { wrapper: "__slp_typed", first: names.value, second: names.type };
+    };
+    const wraps = { div: wrap("div"), ...(multiplies ? { mul: wrap("mul") } : {}) };
+    const wrapped = await wrapOperators(rewritten, dialect, wraps);
+    if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
+    if (wrapped.value.wrapped > 0) {
+      for (const used of Object.values(wraps)) if (wrapped.value.sql.toLowerCase().includes(used.first)) for (const macro of [used.wrapper, used.first, used.second]) macros.add(macro);
+      rewritten = wrapped.value.sql;
+    }
+  }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
   let out = translated.value;

@@ -24,6 +24,8 @@ export interface Token {
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string; line: number | null };
 
 interface Sdk {
+  parse(sql: string, dialect: string): { success: boolean; ast?: unknown[]; error?: string; errorLine?: number };
+  generate(ast: unknown, dialect: string): { success: boolean; sql?: string[]; error?: string };
   tokenize(sql: string, dialect: string): { success: boolean; tokens?: { token_type: string; text: string; span: { start: number; end: number; line: number } }[]; error?: string; errorLine?: number };
   transpile(sql: string, read: string, write: string): { success: boolean; sql?: string[]; error?: string; errorLine?: number };
 }
@@ -70,4 +72,42 @@ export async function toDuckdb(sql: string, dialect: Exclude<Dialect, "duckdb">)
   if (!result.success || !result.sql) return { ok: false, error: result.error ?? "cannot translate", line: result.errorLine ?? null };
   if (result.sql.length !== 1) return { ok: false, error: `the model's SQL is ${result.sql.length} statements, not one SELECT`, line: null };
   return { ok: true, value: result.sql[0] as string };
+}
+
+type Node = { [key: string]: unknown };
+const call = (name: string, args: unknown[]): Node => ({ function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false } });
+
+/** How an operator is written instead: `wrapper(first(a, b), second(a, b))`. */
+export interface OperatorWrap {
+  wrapper: string;
+  first: string;
+  second: string;
+}
+
+/**
+ * `sql` (in `dialect`) with every division `a / b` (and, given `mul`, every
+ * product) written as its wrap, still in `dialect`: the transpiler's syntax
+ * tree finds the operands, so precedence and parentheses are its own.
+ */
+export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duckdb">, wraps: { div: OperatorWrap; mul?: OperatorWrap }): Promise<Outcome<{ sql: string; wrapped: number }>> {
+  const polyglot = await loaded();
+  const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
+  if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
+  let wrapped = 0;
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (node === null || typeof node !== "object") return node;
+    const [kind] = Object.keys(node);
+    const wrap = Object.keys(node).length === 1 && (kind === "div" || kind === "mul") ? wraps[kind] : undefined;
+    if (wrap) {
+      wrapped++;
+      const operands = (node as Node)[kind as string] as { left: unknown; right: unknown };
+      const [left, right] = [rewrite(operands.left), rewrite(operands.right)];
+      return call(wrap.wrapper, [call(wrap.first, [left, right]), call(wrap.second, [left, right])]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
+  };
+  const generated = polyglot.generate(rewrite(parsed.ast), TRANSPILER_DIALECT[dialect]);
+  if (!generated.success || !generated.sql || generated.sql.length !== 1) return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
+  return { ok: true, value: { sql: generated.sql[0] as string, wrapped } };
 }
