@@ -11,13 +11,20 @@ export interface Benchmark {
   name: string;
   /** What the issue allows, in milliseconds of wall time. */
   budgetMs: number;
-  /** Prepares inputs once; returns the command to time, where to run it, and variables to add to its environment. */
-  setup(workDir: string): Promise<{ argv: string[]; cwd: string; env?: Record<string, string> }> | { argv: string[]; cwd: string; env?: Record<string, string> };
+  /** Prepares inputs once; returns the command to time and where to run it. */
+  setup(workDir: string): Promise<Timed> | Timed;
   /** Expected exit code of the timed command (a benchmark of a failing run measures nothing). */
   expectExit?: number;
   /** Runs before each timed run, untimed (tcr needs a fresh change each time). */
   beforeEach?(): void;
   runs?: number;
+}
+
+/** What a benchmark times: a command, where it runs, and what it adds to the environment. */
+export interface Timed {
+  argv: string[];
+  cwd: string;
+  env?: Record<string, string>;
 }
 
 export interface Measurement {
@@ -55,4 +62,9 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
     medianMs: sorted[Math.floor(sorted.length / 2)] as number,
     minMs: sorted[0] as number,
   };
+}
+
+/** The names of the measurements whose median is over their budget (what makes `bun run bench` exit 1). */
+export function overBudget(results: readonly Measurement[]): string[] {
+  return results.filter((result) => result.medianMs > result.budgetMs).map((result) => result.name);
 }

@@ -3,7 +3,8 @@ import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import { plural, sortByText } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
-import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
+import { defaultBase, loadConfig } from "../src/project/config.ts";
+import { MartsPathOption, ProjectDirOption, requireProjectFolder } from "../src/project/options.ts";
 import { parseStore } from "../src/project/open.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
 import { gateRules } from "../src/rules/index.ts";
@@ -14,7 +15,7 @@ export default defineTask({
   description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations (G1-G10, I1, I3, I4, I6)",
   ciOrder: 20,
   input: Type.Object({
-    base: Type.String({ metavar: "REF", description: "the branch the pull request targets (e.g. main, origin/main)" }),
+    base: Type.Optional(Type.String({ metavar: "REF", description: "the branch the pull request targets (default: SLP_BASE, slp.yml base, main)" })),
     head: Type.String({ default: "HEAD", metavar: "REF", description: "the commit to judge (default HEAD)" }),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
@@ -26,16 +27,18 @@ export default defineTask({
       import("../src/rules/context/gate-history.ts"),
     ]);
     const dir = resolve(environment.cwd, input.projectDir);
-    const branch = await openBranch({ dir, base: input.base, head: input.head });
+    requireProjectFolder(dir, input.projectDir);
+    const base = input.base ?? defaultBase(environment.env, loadConfig(dir).config);
+    const branch = await openBranch({ dir, base, head: input.head });
     const data = {
-      base: input.base,
+      base,
       head: input.head,
       merge_base: branch.mergeBase,
       commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
     };
     if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", data };
     const read = await readInventories(branch, input.martsPath, parseStore(dir, environment.env));
-    const context = new GateContext({ ...read, baseName: input.base });
+    const context = new GateContext({ ...read, baseName: base });
     const findings = [];
     for (const rule of gateRules) findings.push(...(await rule.findings(context)));
     const note = sameInventory(read.before, read.after) ? "no changes" : plural(branch.commits.length, "commit");

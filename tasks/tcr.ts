@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import { ConfigError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
-import { loadConfig } from "../src/project/config.ts";
+import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { ProjectDirOption } from "../src/project/options.ts";
 import { inputFor, takesInput } from "../src/runner/compose.ts";
 import { defineTask } from "../src/runner/define-task.ts";
@@ -28,7 +28,7 @@ export default defineTask({
     const { resetStrikes, runTcr } = await import("../src/tcr/run.ts");
     if (input.reset) return resetStrikes(projectDir);
     const { config, file } = loadConfig(projectDir);
-    const base = environment.env.SLP_BASE || config.base || "main";
+    const base = defaultBase(environment.env, config);
     const registry = registryOf(environment.registry);
     const steps: TcrStep[] = (config.tcr?.steps ?? DEFAULT_STEPS).map((name) => {
       const task = registry.builtIns.find((candidate) => candidate.name === name);

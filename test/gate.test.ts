@@ -213,11 +213,12 @@ describe("could not judge (exit 2)", () => {
     expect(result.stderr).toContain(`at commit ${bad.slice(0, 7)}`);
   });
 
-  test("--base is required", async () => {
+  test("without --base it judges against the default base (SLP_BASE, slp.yml base, main), as ci and tcr do", async () => {
     using repo = repoWithBranch();
-    const result = await runMain(["gate"], repo.path);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("the following arguments are required: --base");
+    const defaulted = await runMain(["gate", "--format", "json"], repo.path);
+    const given = await runMain(["gate", "--base", "main", "--format", "json"], repo.path);
+    expect(defaulted.stdout).toBe(given.stdout);
+    expect(JSON.parse(defaulted.stdout).data.base).toBe("main");
   });
 });
 

@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { Repository } from "../src/git/repository.ts";
 import { lineAt } from "../src/project/lines.ts";
 import { ParseStore, Project, type Node } from "../src/project/model.ts";
-import { protectedPatterns } from "../src/project/protected.ts";
 import { CommitTree, WorkTree, type FileSource } from "../src/project/source.ts";
 import { FIXTURES, UPDATE } from "./support/fixtures.ts";
 import { commitAll, initRepo } from "./support/git-repo.ts";
@@ -133,17 +132,5 @@ describe("lines", () => {
     expect(parsed.value).toEqual({ base: { x: 1 }, child: { x: 1, y: 2 } });
     expect(lineAt(parsed, ["child", "y"])).toBe(4);
     expect(lineAt(parsed, ["child", "x"])).toBe(2);
-  });
-});
-
-describe("protected paths follow the project's own folders when given them", () => {
-  test("the built-in list, then the project's folders, at the repository root and in the project folder", () => {
-    const base = protectedPatterns({ prefix: "" });
-    expect(base).toContain("macros/");
-    expect(base).not.toContain("dbt_macros/");
-    const withFolders = protectedPatterns({ prefix: "warehouse", projectFolders: ["dbt_macros", "tests/"] });
-    expect(withFolders).toContain("warehouse/dbt_macros/");
-    expect(withFolders).toContain("warehouse/tests/");
-    expect(withFolders).not.toContain("dbt_macros/");
   });
 });

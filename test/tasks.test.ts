@@ -143,6 +143,27 @@ describe("a repository's own tasks", () => {
     expect((await runMain(["run", "fails"], repo.path)).exitCode).toBe(3);
   });
 
+  test("a program the task runs that is not installed is exit 2, said as slp (never as Bun)", async () => {
+    using repo = userRepo();
+    const result = await runMain(["run", "lint"], repo.path);
+    expect(result.stderr).toBe(
+      "slp: the task lint runs slp-fixture-missing-linter, which is not installed (not found on PATH); install slp-fixture-missing-linter, or change the task in slp.yml\n",
+    );
+    expect(result.stderr).not.toContain("bun");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("a task whose program exists keeps its own exit code and stderr", async () => {
+    using repo = userRepo();
+    writeFileSync(join(repo.path, "slp.yml"), "tasks:\n  complain: \"sh -c 'echo bun: not me 1>&2; exit 1'\"\n  broken: echo >&2\n");
+    const result = await runMain(["run", "complain"], repo.path);
+    expect(result.stderr).toBe("bun: not me\n");
+    expect(result.exitCode).toBe(1);
+    const broken = await runMain(["run", "broken"], repo.path);
+    expect(broken.stderr).toStartWith("ERROR slp.yml: the task broken is not a command slp's shell can run (Redirection with no file); ");
+    expect(broken.exitCode).toBe(2);
+  });
+
   test("a TypeScript task imports the public API, needs a built-in, and takes its own flags", async () => {
     using repo = userRepo();
     const result = await runMain(["run", "verify", "--loud"], repo.path);

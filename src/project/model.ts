@@ -341,7 +341,8 @@ async function readNodes(project: Project): Promise<Nodes> {
   const name = settings.name;
   const { paths } = settings;
   const folders = (list: readonly string[]) => list.map((path) => `${path}/`);
-  const all = await project.list(folders([...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test]));
+  const roots = [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test, ...paths.function];
+  const all = await project.list(folders(roots));
   const under = (list: readonly string[]) => (file: SourceFile) => list.some((path) => file.path.startsWith(`${path}/`));
   const inModels = under(paths.model);
 
@@ -533,7 +534,7 @@ async function readNodes(project: Project): Promise<Nodes> {
   const sources: SourceNode[] = [];
   for (const file of properties) {
     for (const table of file.sources) {
-      const fqn = [name, ...folderOf(file.file, [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test]), table.source, table.name];
+      const fqn = [name, ...folderOf(file.file, roots), table.source, table.name];
       const config = configFor("sources", fqn);
       mergeConfigs(config, table.sourceEntry.config);
       mergeConfigs(config, table.entry.config);
@@ -597,7 +598,6 @@ async function readNodes(project: Project): Promise<Nodes> {
 
   // Unit tests, with the `unit_tests:` folder configs of their yml's folders.
   const unitTests: UnitTestNode[] = [];
-  const roots = [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test];
   for (const file of properties) {
     const folders = folderOf(file.file, roots);
     for (const unit of file.unitTests) {

@@ -21,6 +21,7 @@ const PATH_KEYS = {
   snapshot: ["snapshot-paths", ["snapshots"]],
   analysis: ["analysis-paths", ["analyses"]],
   test: ["test-paths", ["tests"]],
+  function: ["function-paths", ["functions"]],
 } as const;
 
 export type PathKind = keyof typeof PATH_KEYS;
@@ -60,33 +61,45 @@ export interface ProjectSettings {
 export async function readSettings(source: FileSource, prefix = ""): Promise<ProjectSettings> {
   const file = `${prefix}${PROJECT_FILE}`;
   const [listed] = await source.list([file]);
-  if (!listed) return defaults(prefix);
+  if (!listed) return defaultSettings(prefix);
   const { text } = await source.read(listed);
-  const parsed = parseYamlWithLines(text, { file, at: source.at });
-  const { value } = parsed;
-  const where = (path: (string | number)[]) => lineAt(parsed, path);
-  if (!isMapping(value)) {
-    throw new InputError(`${atText(source)}the file is not a yml mapping`, { file, line: 1, fix: "dbt_project.yml is a mapping with name:, version: and the project's settings" });
-  }
-  const name = value.name;
-  if (typeof name !== "string" || name.trim() === "") {
-    throw new InputError(`${atText(source)}dbt_project.yml has no name`, { file, line: where(["name"]), fix: "add name: <project name> to dbt_project.yml" });
-  }
-  const paths = {} as Record<PathKind, string[]>;
-  for (const [kind, [key, fallback]] of Object.entries(PATH_KEYS) as [PathKind, (typeof PATH_KEYS)[PathKind]][]) {
-    paths[kind] = readPaths(value[key], key, fallback, file, where, prefix, source);
-  }
-  const model = value["model-paths"];
-  if (model !== undefined && model !== null) {
-    for (const [index, path] of paths.model.entries()) {
+  const settings = settingsFromText(text, file, source.at, prefix);
+  // A model path that holds nothing is a typo or a folder gone: nothing would be read, and that is not a pass.
+  const written = settings.parsed && isMapping(settings.parsed.value) ? settings.parsed.value["model-paths"] : undefined;
+  if (written !== undefined && written !== null) {
+    for (const [index, path] of settings.paths.model.entries()) {
       if (!(await source.exists(`${path}/`))) {
-        throw new InputError(`${atText(source)}model-paths names ${path.slice(prefix.length)}, which is not a folder of this project; a model path that holds nothing is nothing checked`, {
+        throw new InputError(`${atText(source.at)}model-paths names ${path.slice(prefix.length)}, which is not a folder of this project; a model path that holds nothing is nothing checked`, {
           file,
-          line: where(["model-paths", index]),
+          line: lineAt(settings.parsed as ParsedYaml, ["model-paths", index]),
           fix: "create the folder, or remove it from model-paths",
         });
       }
     }
+  }
+  return settings;
+}
+
+/**
+ * Reads the text of a dbt_project.yml (at `prefix`, `at` naming the commit it
+ * was read at): every check but whether the model paths exist, which needs
+ * the files (readSettings does that).
+ */
+export function settingsFromText(text: string, file: string, at: string | undefined, prefix = ""): ProjectSettings {
+  const source = { at };
+  const parsed = parseYamlWithLines(text, { file, at });
+  const { value } = parsed;
+  const where = (path: (string | number)[]) => lineAt(parsed, path);
+  if (!isMapping(value)) {
+    throw new InputError(`${atText(source.at)}the file is not a yml mapping`, { file, line: 1, fix: "dbt_project.yml is a mapping with name:, version: and the project's settings" });
+  }
+  const name = value.name;
+  if (typeof name !== "string" || name.trim() === "") {
+    throw new InputError(`${atText(source.at)}dbt_project.yml has no name`, { file, line: where(["name"]), fix: "add name: <project name> to dbt_project.yml" });
+  }
+  const paths = {} as Record<PathKind, string[]>;
+  for (const [kind, [key, fallback]] of Object.entries(PATH_KEYS) as [PathKind, (typeof PATH_KEYS)[PathKind]][]) {
+    paths[kind] = readPaths(value[key], key, fallback, file, where, prefix, source);
   }
   const install = value["packages-install-path"];
   if (install !== undefined && install !== null && (typeof install !== "string" || install.trim() === "")) {
@@ -105,7 +118,7 @@ export async function readSettings(source: FileSource, prefix = ""): Promise<Pro
   if (legacyTests !== undefined && legacyTests !== null) {
     if (!isMapping(legacyTests)) throw shapeError(source, file, where(["tests"]), "tests: must be a mapping of configs", "write data_tests: {<project>: {+<config>: <value>}}");
     if (Object.keys(configs.data_tests).length > 0) {
-      throw new InputError(`${atText(source)}ambiguous: dbt_project.yml configures tests under both tests: and data_tests:`, {
+      throw new InputError(`${atText(source.at)}ambiguous: dbt_project.yml configures tests under both tests: and data_tests:`, {
         file,
         line: where(["tests"]),
         fix: "keep data_tests:, the dbt >= 1.8 spelling",
@@ -128,7 +141,8 @@ export async function readSettings(source: FileSource, prefix = ""): Promise<Pro
   };
 }
 
-function defaults(prefix: string): ProjectSettings {
+/** dbt's defaults, for a folder without dbt_project.yml. */
+export function defaultSettings(prefix = ""): ProjectSettings {
   const paths = {} as Record<PathKind, string[]>;
   for (const [kind, [, fallback]] of Object.entries(PATH_KEYS) as [PathKind, (typeof PATH_KEYS)[PathKind]][]) {
     paths[kind] = fallback.map((path) => `${prefix}${path}`);
@@ -145,7 +159,7 @@ function readPaths(
   file: string,
   where: (path: (string | number)[]) => number,
   prefix: string,
-  source: FileSource,
+  source: { at: string | undefined },
 ): string[] {
   if (value === undefined || value === null) return fallback.map((path) => `${prefix}${path}`);
   if (!Array.isArray(value)) {
@@ -160,7 +174,7 @@ function readPaths(
 }
 
 /** `./models/` -> `models`; a path that leaves the project (absolute, `..`) is refused. */
-function normalise(path: string, key: string, file: string, line: number, source: FileSource): string {
+function normalise(path: string, key: string, file: string, line: number, source: { at: string | undefined }): string {
   let text = path.trim().replace(/\\/g, "/");
   while (text.startsWith("./")) text = text.slice(2);
   text = text.replace(/\/+$/, "");
@@ -170,7 +184,7 @@ function normalise(path: string, key: string, file: string, line: number, source
   return text;
 }
 
-function readDispatch(value: Value | undefined, file: string, where: (path: (string | number)[]) => number, source: FileSource): DispatchRule[] {
+function readDispatch(value: Value | undefined, file: string, where: (path: (string | number)[]) => number, source: { at: string | undefined }): DispatchRule[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value)) throw shapeError(source, file, where(["dispatch"]), "dispatch must be a list", "write dispatch: [{macro_namespace: x, search_order: [a, x]}]");
   return value.map((rule, index) => {
@@ -181,12 +195,12 @@ function readDispatch(value: Value | undefined, file: string, where: (path: (str
   });
 }
 
-function shapeError(source: FileSource, file: string, line: number, message: string, fix: string): InputError {
-  return new InputError(`${atText(source)}${message}`, { file, line, fix });
+function shapeError(source: { at: string | undefined }, file: string, line: number, message: string, fix: string): InputError {
+  return new InputError(`${atText(source.at)}${message}`, { file, line, fix });
 }
 
-function atText(source: FileSource): string {
-  return source.at ? `at ${source.at}, ` : "";
+function atText(at: string | undefined): string {
+  return at ? `at ${at}, ` : "";
 }
 
 function kindOf(value: Value): string {

@@ -22,9 +22,7 @@ export default defineCheckRule({
     unowned: "{kind} model, and no line of {codeowners} owns {path}; {why}",
   },
   run(ctx, report) {
-    for (const model of ctx.models) {
-      const kind = kindOf(ctx, model);
-      if (!kind) continue;
+    for (const { model, kind, paths } of modelsToOwn(ctx)) {
       const why =
         kind === "critical"
           ? "a Partner approves a critical model, and CODEOWNERS is what makes that required (framework Stage E)"
@@ -34,8 +32,6 @@ export default defineCheckRule({
         report("noFile", ctx.at(model), { kind, why, locations: CODEOWNERS_LOCATIONS.join(", ") });
         continue;
       }
-      const sql = ctx.project.martsSql.get(model.name);
-      const paths = sortByText(new Set([model.file, ...(sql ? [sql] : [])]));
       for (const path of paths) {
         if (!codeowners.owns(path)) {
           report("unowned", { file: path, model: model.name, line: path === model.file ? model.line : 1 }, { kind, why, path, codeowners: codeowners.file });
@@ -44,6 +40,18 @@ export default defineCheckRule({
     }
   },
 });
+
+/** The critical and incremental models, each with the files (its yml, its sql) CODEOWNERS must own: what slp init lists by name. */
+export function modelsToOwn(ctx: CheckContext): { model: Model; kind: "critical" | "incremental"; paths: string[] }[] {
+  const owned = [];
+  for (const model of ctx.models) {
+    const kind = kindOf(ctx, model);
+    if (!kind) continue;
+    const sql = ctx.project.martsSql.get(model.name);
+    owned.push({ model, kind, paths: sortByText(new Set([model.file, ...(sql ? [sql] : [])])) });
+  }
+  return owned;
+}
 
 function kindOf(ctx: CheckContext, model: Model): "critical" | "incremental" | null {
   if (ctx.isMarts(model) && ctx.spec(model)?.tier === "critical") return "critical";

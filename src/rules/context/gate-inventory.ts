@@ -95,7 +95,7 @@ export interface BranchInventories {
   walk: WalkStep[];
 }
 
-export const PACKAGE_FILES = ["packages.yml", "package-lock.yml", "dependencies.yml"] as const;
+export { PACKAGE_FILES } from "../../project/protected.ts";
 
 export function groupKey(model: string, column: string, name: string): string {
   return JSON.stringify([model, column, name]);
