@@ -7,7 +7,7 @@ import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption, requireProjectFolder } from "../src/project/options.ts";
 import { parseStore } from "../src/project/open.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
-import { gateRules } from "../src/rules/index.ts";
+import { gateRules, tcrRecordRules } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
@@ -19,6 +19,11 @@ export default defineTask({
     head: Type.String({ default: "HEAD", metavar: "REF", description: "the commit to judge (default HEAD)" }),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
+    verifyCommits: Type.Optional(
+      Type.Boolean({
+        description: "re-run check and unit at every commit and report tcr's record (G11-G13); on when slp.yml on the base says tcr: required",
+      }),
+    ),
   }),
   async run({ input, environment }): Promise<Report> {
     // Loaded here, not at start-up: reading git costs every other task nothing.
@@ -36,18 +41,22 @@ export default defineTask({
       merge_base: branch.mergeBase,
       commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
     };
-    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", data };
+    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", notes: branch.notes, data };
     const read = await readInventories(branch, input.martsPath, parseStore(dir, environment.env));
-    const context = new GateContext({ ...read, baseName: base });
+    const { verifiedRecord } = await import("../src/tcr/record.ts");
+    const record = await verifiedRecord(input.verifyCommits, branch, read, environment);
+    const context = new GateContext({ ...read, baseName: base, record });
+    // The record's rules judge only when the record is read (--verify-commits, tcr: required).
+    const rules = record ? gateRules : gateRules.filter((rule) => !tcrRecordRules.includes(rule));
     const findings = [];
-    for (const rule of gateRules) findings.push(...(await rule.findings(context)));
+    for (const rule of rules) findings.push(...(await rule.findings(context)));
     const note = sameInventory(read.before, read.after) ? "no changes" : plural(branch.commits.length, "commit");
     return {
       command: "gate",
       findings,
       note,
-      notes: read.config.warnings,
-      scope: [{ rules: gateRules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) }],
+      notes: [...branch.notes, ...read.config.warnings],
+      scope: [{ rules: rules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) }],
       data: {
         ...data,
         commits: read.walk.slice(1).map((step) => ({ commit: step.commit, label: step.label })),

@@ -174,7 +174,7 @@ describe("the slp.yml slp init writes", () => {
     expect(config.marts_paths).toEqual(DEFAULT_MARTS_PATHS);
     expect(config.protected_paths).toEqual([]);
     expect(config.base).toBe("main");
-    expect(config.tcr?.steps).toEqual(DEFAULT_STEPS);
+    expect(config.tcr).toEqual({ steps: DEFAULT_STEPS, required: false });
     expect(config.tasks).toEqual({});
   });
 

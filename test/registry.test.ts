@@ -65,7 +65,7 @@ describe("adapters", () => {
     "@duckdb/node-api": ["src/engine/duckdb.ts"],
     nunjucks: ["src/sql/jinja.ts"],
     "@polyglot-sql/sdk": ["src/sql/dialect/transpiler.ts"],
-    "isomorphic-git": ["src/git/repository.ts", "src/git/worktree.ts"],
+    "isomorphic-git": ["src/git/repository.ts"],
     "csv-parse": ["src/project/csv.ts"],
     "sql-parser-cst": ["src/sql/parser.ts"],
     diff: ["src/mutate/source-map.ts"],
