@@ -309,6 +309,11 @@ export class Project<S extends FileSource = FileSource> {
     return settled.map((result) => (result as PromiseFulfilledResult<PropertiesFile>).value);
   }
 
+  /** Every file under the project's folders (dbt_project.yml's model, seed, snapshot, analysis, macro, test and function paths). */
+  async files(): Promise<SourceFile[]> {
+    return this.list(projectFolders(await this.settings()).map((path) => `${path}/`));
+  }
+
   /** Every node dbt knows, read from the project's folders. */
   nodes(): Promise<Nodes> {
     this.#nodes ??= readNodes(this);
@@ -328,6 +333,12 @@ export class Project<S extends FileSource = FileSource> {
   }
 }
 
+/** The folders dbt reads a project's files from, without trailing slashes. */
+export function projectFolders(settings: ProjectSettings): string[] {
+  const { paths } = settings;
+  return [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test, ...paths.function];
+}
+
 /** Yml under the folders, as a list of files. */
 export function ymlIn(files: readonly SourceFile[]): SourceFile[] {
   return files.filter((file) => isYamlFile(file.path));
@@ -340,9 +351,8 @@ async function readNodes(project: Project): Promise<Nodes> {
   const rootSettings = project.root ? await project.root.settings() : null;
   const name = settings.name;
   const { paths } = settings;
-  const folders = (list: readonly string[]) => list.map((path) => `${path}/`);
-  const roots = [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test, ...paths.function];
-  const all = await project.list(folders(roots));
+  const roots = projectFolders(settings);
+  const all = await project.files();
   const under = (list: readonly string[]) => (file: SourceFile) => list.some((path) => file.path.startsWith(`${path}/`));
   const inModels = under(paths.model);
 
@@ -654,7 +664,7 @@ function versionColumns(entry: Mapping, line: number): ColumnDeclaration[] {
 }
 
 /** `{% snapshot name %}`, `{% test name(...) %}`, `{% macro name(...) %}` blocks: name, line and body. */
-function blocks(text: string, tag: "snapshot" | "test" | "macro"): { name: string; line: number; body: string }[] {
+export function blocks(text: string, tag: "snapshot" | "test" | "macro"): { name: string; line: number; body: string }[] {
   const found: { name: string; line: number; body: string }[] = [];
   const pattern = new RegExp(`\\{%-?\\s*${tag}\\s+([A-Za-z_][\\w]*)`, "g");
   for (const match of text.matchAll(pattern)) {

@@ -9,10 +9,11 @@
  * project's top folders. The project may sit in a subfolder of the
  * repository (the reference requires the repository root).
  */
-import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { Repository } from "../git/repository.ts";
 import { ParseStore, Project, ymlIn } from "./model.ts";
 import { topDirectories } from "./paths.ts";
+import { samePreRegistration } from "./pre-registration.ts";
 import { CommitTree } from "./source.ts";
 
 export interface StaleSet {
@@ -42,7 +43,7 @@ export async function readStaleSet(project: CurrentProject, base: string, store 
   const models = new Set<string>();
   for (const model of project.models.values()) {
     if (!isMapping(model.preRegistration) || !before.has(model.name)) continue;
-    if (canonicalJson(before.get(model.name)) === canonicalJson(model.preRegistration)) models.add(model.name);
+    if (samePreRegistration(model.preRegistration, before.get(model.name))) models.add(model.name);
   }
   return { base, mergeBase, models };
 }

@@ -30,6 +30,9 @@ import preRegistrationEdits from "./gate/pre-registration-edits.ts";
 import protectedPathChanged from "./gate/protected-path-changed.ts";
 import reconciliationChangedWithModel from "./gate/reconciliation-changed-with-model.ts";
 import commitOutsideTcr from "./gate/commit-outside-tcr.ts";
+import environmentBranching from "./gate/environment-branching.ts";
+import martsModelLeft from "./gate/marts-model-left.ts";
+import upstreamChangeWithoutPreRegistration from "./gate/upstream-change-without-pre-registration.ts";
 import redCommit from "./gate/red-commit.ts";
 import singularTestCannotFail from "./gate/singular-test-cannot-fail.ts";
 import specEdited from "./gate/spec-edited.ts";
@@ -59,7 +62,8 @@ export const checkRules = [
 ] as const satisfies readonly AnyRule[];
 
 /**
- * gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6;
+ * gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6,
+ * with slp's own after G8: G14 (a mart leaves marts), G15 (lineage), G16 (the environment);
  * then the TCR record (with --verify-commits or tcr: required): G11, G12, G13.
  */
 export const gateRules = [
@@ -75,6 +79,9 @@ export const gateRules = [
   specEdited,
   specWrittenOnBranch,
   sqlWithoutPreRegistration,
+  martsModelLeft,
+  upstreamChangeWithoutPreRegistration,
+  environmentBranching,
   preRegistrationEdits,
   redCommit,
   tcrCommitRed,

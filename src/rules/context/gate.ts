@@ -8,6 +8,9 @@ import { canonicalJson, isMapping, pythonStr, type Mapping, type Value } from ".
 import { compareCodePoints, sortByText } from "../../core/text.ts";
 import type { Inventory, ModelAt, TestEntry, TestGroup, WalkStep } from "./gate-inventory.ts";
 import type { TcrRecord } from "../../tcr/record.ts";
+import type { Config } from "../../schemas/config.ts";
+import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/lineage.ts";
+import { samePreRegistration } from "../../project/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
 /** One test (model, column, name) on both sides; either side may lack it. */
@@ -29,6 +32,8 @@ export interface GateInputs {
   baseName: string;
   /** The TCR loop's record of the walk, when gate verifies commits (--verify-commits, tcr: required); else null. */
   record?: TcrRecord | null;
+  /** slp.yml as the base has it. */
+  config?: { config: Config };
 }
 
 export class GateContext {
@@ -38,7 +43,10 @@ export class GateContext {
   readonly martsPaths: string[];
   readonly baseName: string;
   readonly record: TcrRecord | null;
+  /** How far a change is followed downstream (slp.yml `lineage` on the base; all by default). */
+  readonly lineage: LineageMode;
   readonly #marts = new Map<string, boolean>();
+  #changes?: Promise<ProjectChanges>;
   #groups?: TestGroupPair[];
   readonly #canonical = new WeakMap<object, string>();
 
@@ -49,6 +57,29 @@ export class GateContext {
     this.martsPaths = inputs.martsPaths;
     this.baseName = inputs.baseName;
     this.record = inputs.record ?? null;
+    this.lineage = lineageMode(inputs.config?.config.lineage);
+  }
+
+  /** True when a project-relative path lies under a marts path. */
+  inMarts(path: string | null | undefined): boolean {
+    return path !== null && path !== undefined && this.martsPaths.some((prefix) => path.startsWith(prefix));
+  }
+
+  /** What the branch changed in the project, node by node, and head's DAG (read once, for the rules that follow changes downstream). */
+  changes(): Promise<ProjectChanges> {
+    this.#changes ??= projectChanges(this.before.project, this.after.project);
+    return this.#changes;
+  }
+
+  /**
+   * Whether a model's head pre-registration is this branch's own: "missing"
+   * (none), "inherited" (the base's prediction, its reason re-spaced or
+   * re-cased included), or null when it is a fresh one.
+   */
+  preRegistrationGap(name: string): "missing" | "inherited" | null {
+    const head = this.after.models.get(name)?.preRegistration ?? null;
+    if (head === null) return "missing";
+    return samePreRegistration(head, this.before.models.get(name)?.preRegistration) ? "inherited" : null;
   }
 
   /**
@@ -64,7 +95,7 @@ export class GateContext {
         this.after.sqls.get(name),
         this.before.sqls.get(name),
       ];
-      marts = paths.some((path) => path !== undefined && this.martsPaths.some((prefix) => path.startsWith(prefix)));
+      marts = paths.some((path) => this.inMarts(path));
       this.#marts.set(name, marts);
     }
     return marts;
