@@ -1,6 +1,7 @@
 /** G16: SQL that reads the environment (target, env_var, invocation_id, run_started_at, flags, execute), added to a mart or to anything upstream of one. */
 import { sortByText } from "../../core/text.ts";
-import { addedReferences } from "../../project/environment.ts";
+import { addedReferences, type EnvironmentReference } from "../../project/environment.ts";
+import type { Graph, RefNode } from "../../project/model.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 export default defineGateRule({
@@ -22,24 +23,28 @@ export default defineGateRule({
   },
   async run(ctx, report) {
     const changes = await ctx.changes();
-    const { graph, after } = changes;
-    const marts = new Set(after.models.filter((node) => ctx.isMarts(node.name)).map((node) => node.uniqueId));
-    const scope = new Set([...marts, ...graph.upstream(marts)]);
-    const base = await ctx.before.project.nodes();
+    const { after } = changes;
+    // The references each changed SQL adds come first: the DAG is read only when one is found outside marts.
+    const found: { node: RefNode; added: EnvironmentReference[] }[] = [];
     for (const node of [...after.models, ...after.snapshots]) {
-      if (!scope.has(node.uniqueId) || node.file === null || !node.file.endsWith(".sql")) continue;
       const what = changes.nodes.get(node.uniqueId)?.what ?? [];
-      if (!what.includes("its SQL") && !what.includes("new")) continue;
-      const was = base.byId.get(node.uniqueId);
-      const before = was?.file?.endsWith(".sql") ? await ctx.before.project.text(was.file) : null;
+      if (node.file === null || !node.file.endsWith(".sql") || (!what.includes("its SQL") && !what.includes("new"))) continue;
+      const baseFile = await changes.baseFile(node);
+      const before = baseFile?.endsWith(".sql") ? await ctx.before.project.text(baseFile) : null;
       const added = addedReferences(await ctx.after.project.text(node.file), before);
-      if (added.length === 0) continue;
-      const isMarts = ctx.isMarts(node.name);
-      const fed = isMarts ? [] : graph.downstream([node.uniqueId]).filter((id) => marts.has(id)).map((id) => after.byId.get(id)?.name ?? id);
+      if (added.length > 0) found.push({ node, added });
+    }
+    if (found.length === 0) return;
+    const marts = new Set(after.models.filter((node) => ctx.isMarts(node.name)).map((node) => node.uniqueId));
+    const graph = found.every(({ node }) => marts.has(node.uniqueId)) ? null : await changes.graph();
+    for (const { node, added } of found) {
+      const file = node.file as string;
+      const fed = marts.has(node.uniqueId) ? [] : (graph as Graph).downstream([node.uniqueId]).filter((id) => marts.has(id)).map((id) => after.byId.get(id)?.name ?? id);
+      if (!marts.has(node.uniqueId) && fed.length === 0) continue;
       for (const reference of added) {
-        const place = { file: node.file, model: node.name, line: reference.line };
-        if (isMarts) report("marts", place, { file: node.file, expression: reference.expression });
-        else report("upstream", place, { file: node.file, expression: reference.expression, marts: `the marts model${fed.length === 1 ? "" : "s"} ${sortByText(fed).join(", ")}` });
+        const place = { file, model: node.name, line: reference.line };
+        if (fed.length === 0) report("marts", place, { file, expression: reference.expression });
+        else report("upstream", place, { file, expression: reference.expression, marts: `the marts model${fed.length === 1 ? "" : "s"} ${sortByText(fed).join(", ")}` });
       }
     }
   },

@@ -48,19 +48,23 @@ export default defineGateRule({
       "marts model {model} is disabled on this branch ({how}); dbt does not build a disabled model, so its tests, its spec and its diff all go quiet, and a human disables a mart",
   },
   async run(ctx, report) {
-    const [base, head] = await Promise.all([ctx.before.project.nodes(), ctx.after.project.nodes()]);
-    const baseModels = new Map(base.models.filter((node) => node.latest).map((node) => [node.name, node]));
+    const head = await ctx.after.project.nodes();
     const headModels = new Map(head.models.filter((node) => node.latest).map((node) => [node.name, node]));
-    const names = sortByText(new Set([...baseModels.keys(), ...ctx.before.sqls.keys()]));
-    for (const name of names) {
-      const was = placesOf(ctx, "before", name, baseModels.get(name));
+    let baseModels: Promise<Map<string, RefNode>> | undefined;
+    const baseModel = async (name: string) => {
+      baseModels ??= ctx.before.project.nodes().then((nodes) => new Map(nodes.models.filter((node) => node.latest).map((node) => [node.name, node])));
+      return (await baseModels).get(name);
+    };
+    // The models of the base are those with code there, as gate reads them.
+    for (const name of sortByText(ctx.before.sqls.keys())) {
+      const was = placesOf(ctx, "before", name, undefined);
       if (!was.some((path) => ctx.inMarts(path))) continue;
       const wasText = was.join(", ");
       const node = headModels.get(name);
       const at = ctx.place(name);
       if (!node) {
         const code = ctx.before.code.get(name);
-        const to = code === undefined ? undefined : sortByText(ctx.after.code.keys()).find((other) => !ctx.before.code.has(other) && ctx.after.code.get(other) === code);
+        const to = sortByText(ctx.after.code.keys()).find((other) => !ctx.before.code.has(other) && ctx.after.code.get(other) === code);
         if (to !== undefined) report("renamed", at, { model: name, was: wasText, base: ctx.baseName, to });
         else {
           const yml = ctx.after.models.get(name)?.file;
@@ -74,8 +78,9 @@ export default defineGateRule({
         continue;
       }
       const how = await disabledBy(ctx.after.project, node);
-      const wasNode = baseModels.get(name);
-      if (how !== null && (wasNode === undefined || (await disabledBy(ctx.before.project, wasNode)) === null)) report("disabled", at, { model: name, how });
+      if (how === null) continue;
+      const wasNode = await baseModel(name);
+      if (wasNode === undefined || (await disabledBy(ctx.before.project, wasNode)) === null) report("disabled", at, { model: name, how });
     }
   },
 });

@@ -1,6 +1,6 @@
 /** G15: a marts model downstream of something this branch changed, without a pre-registration of this branch's own. */
 import { sortByText } from "../../core/text.ts";
-import { isCriticalSpec, reachedBy } from "../../project/lineage.ts";
+import { isCriticalSpec } from "../../project/lineage.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 const OWN_CODE = new Set(["new", "its SQL", "its code"]);
@@ -26,7 +26,7 @@ export default defineGateRule({
     if (ctx.lineage === "off") return;
     const changes = await ctx.changes();
     if (changes.nodes.size === 0) return;
-    const reached = reachedBy(changes);
+    const reached = await changes.reached();
     for (const node of changes.after.models) {
       if (!node.latest || !ctx.isMarts(node.name)) continue;
       // A mart whose own SQL changed owes its pre-registration under G8 already.
