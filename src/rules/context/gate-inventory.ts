@@ -9,6 +9,7 @@
 import { compareCodePoints } from "../../core/text.ts";
 import { canonicalJson, isMapping, looseEqual, type Mapping, type Value } from "../../core/values.ts";
 import type { LoadedConfig } from "../../project/config.ts";
+import type { DbtPaths } from "../../project/dbt-paths.ts";
 import type { ModelDeclaration, Project } from "../../project/model.ts";
 import type { PropertiesFile } from "../../project/properties.ts";
 import type { SourceFile } from "../../project/source.ts";
@@ -66,11 +67,11 @@ export interface Inventory extends Declared {
   sqls: Map<string, string>;
   /** Stem -> blob id of that `.sql`. */
   code: Map<string, string>;
-  /** Every file under `tests/` -> blob id. */
+  /** Every file under a test folder (`tests/`) -> blob id. */
   files: Map<string, string>;
-  /** `tests/**.sql` outside `tests/generic/`, to read a new one's config. */
+  /** `tests/**.sql` outside `tests/generic/` (every test folder), to read a new one's config. */
   singular: Map<string, SourceFile>;
-  /** `analyses/reconciliation_*` -> blob id. */
+  /** `analyses/reconciliation_*` (every analysis folder) -> blob id. */
   recons: Map<string, string>;
   /** `packages.yml`, `package-lock.yml`, `dependencies.yml` -> blob id. */
   packages: Map<string, string>;
@@ -88,6 +89,8 @@ export interface WalkStep {
 
 export interface BranchInventories {
   martsPaths: string[];
+  /** dbt_project.yml's folders as the base declares them (merge-base and base tip together). */
+  dbtPaths: DbtPaths;
   config: LoadedConfig;
   before: Inventory;
   after: Inventory;

@@ -9,6 +9,7 @@ import { compareCodePoints, sortByText } from "../../core/text.ts";
 import type { Inventory, ModelAt, TestEntry, TestGroup, WalkStep } from "./gate-inventory.ts";
 import type { TcrRecord } from "../../tcr/record.ts";
 import type { Config } from "../../schemas/config.ts";
+import type { DbtPaths } from "../../project/dbt-paths.ts";
 import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/lineage.ts";
 import { samePreRegistration } from "../../project/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
@@ -34,6 +35,8 @@ export interface GateInputs {
   record?: TcrRecord | null;
   /** slp.yml as the base has it. */
   config?: { config: Config };
+  /** dbt_project.yml's folders as the base declares them. */
+  dbtPaths?: DbtPaths;
 }
 
 export class GateContext {
@@ -45,6 +48,8 @@ export class GateContext {
   readonly record: TcrRecord | null;
   /** How far a change is followed downstream (slp.yml `lineage` on the base; all by default). */
   readonly lineage: LineageMode;
+  /** The test folders as the base declares them (`tests` by default), without a trailing slash. */
+  readonly testFolders: readonly string[];
   readonly #marts = new Map<string, boolean>();
   #changes?: Promise<ProjectChanges>;
   #groups?: TestGroupPair[];
@@ -58,6 +63,7 @@ export class GateContext {
     this.baseName = inputs.baseName;
     this.record = inputs.record ?? null;
     this.lineage = lineageMode(inputs.config?.config.lineage);
+    this.testFolders = inputs.dbtPaths?.["test-paths"] ?? ["tests"];
   }
 
   /** True when a project-relative path lies under a marts path. */
