@@ -11,7 +11,7 @@ import { canonicalJson, isMapping, looseEqual, type Mapping, type Value } from "
 import type { LoadedConfig } from "../../project/config.ts";
 import type { DbtPaths } from "../../project/dbt-paths.ts";
 import type { ModelDeclaration, Project } from "../../project/model.ts";
-import type { PropertiesFile } from "../../project/properties.ts";
+import type { PropertiesFile, Testable } from "../../project/properties.ts";
 import type { SourceFile } from "../../project/source.ts";
 import type { DataTest } from "../../project/tests.ts";
 
@@ -32,8 +32,13 @@ export interface TestSet {
   entries: TestEntry[];
 }
 
+/** What a data test sits on: a model, or (read and gated alike) a seed, a snapshot or a source table. */
+export type TestedKind = "model" | "seed" | "snapshot" | "source";
+
 /** One test (model, column, name) with each argument set it is declared with, by canonical arguments. */
 export interface TestGroup {
+  kind: TestedKind;
+  /** The model's, seed's or snapshot's name; `source.table` for a source table. */
   model: string;
   column: string;
   name: string;
@@ -57,6 +62,8 @@ export interface Declared {
   groups: Map<string, TestGroup>;
   /** By unitKey(model, name). */
   units: Map<string, UnitAt>;
+  /** Where each seed, snapshot and source table with tests is declared (the later declaration), by ownerKey(kind, name). */
+  owners: Map<string, { file: string; line: number }>;
 }
 
 /** The full inventory, at the merge-base and at head. Hashes are blob ids. */
@@ -100,8 +107,12 @@ export interface BranchInventories {
 
 export { PACKAGE_FILES } from "../../project/protected.ts";
 
-export function groupKey(model: string, column: string, name: string): string {
-  return JSON.stringify([model, column, name]);
+export function groupKey(model: string, column: string, name: string, kind: TestedKind = "model"): string {
+  return JSON.stringify(kind === "model" ? [model, column, name] : [model, column, name, kind]);
+}
+
+export function ownerKey(kind: TestedKind, name: string): string {
+  return `${kind}\0${name}`;
 }
 
 export function unitKey(model: Value, name: string): string {
@@ -116,29 +127,36 @@ export function unitKey(model: Value, name: string): string {
  * files are still read, so a broken one is refused).
  */
 export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: boolean): Declared {
-  const declared: Declared = { models: new Map(), groups: new Map(), units: new Map() };
+  const declared: Declared = { models: new Map(), groups: new Map(), units: new Map(), owners: new Map() };
   const ordered = [...files].sort((a, b) => compareCodePoints(a.file, b.file));
+  const addTests = (kind: TestedKind, owner: string, declaration: Testable) => {
+    for (const test of declaration.tests) {
+      const key = groupKey(owner, test.column, test.name, kind);
+      let group = declared.groups.get(key);
+      if (!group) {
+        group = { kind, model: owner, column: test.column, name: test.name, sets: new Map() };
+        declared.groups.set(key, group);
+      }
+      let set = group.sets.get(test.argsKey);
+      if (!set) {
+        set = { args: test.args, configs: [], entries: [] };
+        group.sets.set(test.argsKey, set);
+      }
+      set.configs.push(test.config);
+      set.entries.push({ config: test.config, file: declaration.file, test });
+    }
+    if (kind !== "model" && declaration.tests.length > 0) declared.owners.set(ownerKey(kind, owner), { file: declaration.file, line: declaration.line });
+  };
   for (const file of ordered) {
     for (const model of file.models) {
       declared.models.set(model.name, model);
-      if (modelsOnly) continue;
-      for (const test of model.tests) {
-        const key = groupKey(model.name, test.column, test.name);
-        let group = declared.groups.get(key);
-        if (!group) {
-          group = { model: model.name, column: test.column, name: test.name, sets: new Map() };
-          declared.groups.set(key, group);
-        }
-        let set = group.sets.get(test.argsKey);
-        if (!set) {
-          set = { args: test.args, configs: [], entries: [] };
-          group.sets.set(test.argsKey, set);
-        }
-        set.configs.push(test.config);
-        set.entries.push({ config: test.config, file: model.file, test });
-      }
+      if (!modelsOnly) addTests("model", model.name, model);
     }
     if (modelsOnly) continue;
+    // Tests on seeds, snapshots and source tables fail a build like a model's: read and gated alike.
+    for (const seed of file.seeds) addTests("seed", seed.name, seed);
+    for (const snapshot of file.snapshots) addTests("snapshot", snapshot.name, snapshot);
+    for (const table of file.sources) addTests("source", `${table.source}.${table.name}`, table);
     for (const unit of file.unitTests) {
       const { description: _description, ...body } = unit.entry;
       declared.units.set(unitKey(unit.model, unit.name), { name: unit.name, model: unit.model, file: unit.file, line: unit.line, body: canonicalJson(body) });

@@ -6,7 +6,7 @@
  */
 import { canonicalJson, isMapping, pythonStr, type Mapping, type Value } from "../../core/values.ts";
 import { compareCodePoints, sortByText } from "../../core/text.ts";
-import type { Inventory, ModelAt, TestEntry, TestGroup, WalkStep } from "./gate-inventory.ts";
+import { ownerKey, type Inventory, type ModelAt, type TestedKind, type TestEntry, type TestGroup, type WalkStep } from "./gate-inventory.ts";
 import type { TcrRecord } from "../../tcr/record.ts";
 import type { Config } from "../../schemas/config.ts";
 import type { DbtPaths } from "../../project/dbt-paths.ts";
@@ -16,6 +16,7 @@ import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
 /** One test (model, column, name) on both sides; either side may lack it. */
 export interface TestGroupPair {
+  kind: TestedKind;
   model: string;
   column: string;
   name: string;
@@ -122,6 +123,19 @@ export class GateContext {
     return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
   }
 
+  /**
+   * Where a finding about a test group points: a model's as testPlace says;
+   * a seed's, snapshot's or source table's at the yml declaring it at head
+   * (else at the merge-base), at the test item's line when it sits there.
+   */
+  groupPlace(pair: TestGroupPair, entry?: TestEntry): Required<FindingPlace> {
+    if (pair.kind === "model") return entry ? this.testPlace(pair.model, entry) : this.place(pair.model);
+    const key = ownerKey(pair.kind, pair.model);
+    const owner = this.after.owners.get(key) ?? this.before.owners.get(key);
+    const place = { file: owner?.file ?? "", model: pair.model, line: owner?.line ?? null };
+    return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
+  }
+
   /** The models declared at head, sorted by name. */
   get headModels(): ModelAt[] {
     return sortByText(this.after.models.values(), (model) => model.name);
@@ -138,13 +152,14 @@ export class GateContext {
       const pairs = new Map<string, TestGroupPair>();
       for (const [side, inventory] of [["base", this.before], ["head", this.after]] as const) {
         for (const [key, group] of inventory.groups) {
-          const pair = pairs.get(key) ?? { model: group.model, column: group.column, name: group.name };
+          const pair = pairs.get(key) ?? { kind: group.kind, model: group.model, column: group.column, name: group.name };
           pair[side] = group;
           pairs.set(key, pair);
         }
       }
       this.#groups = [...pairs.values()].sort(
-        (a, b) => compareCodePoints(a.model, b.model) || compareCodePoints(a.column, b.column) || compareCodePoints(a.name, b.name),
+        (a, b) =>
+          compareCodePoints(a.model, b.model) || compareCodePoints(a.column, b.column) || compareCodePoints(a.name, b.name) || compareCodePoints(a.kind, b.kind),
       );
     }
     return this.#groups;
@@ -179,9 +194,10 @@ export class GateContext {
   }
 }
 
-/** `model.column`, or `model` for a model-level test. */
-export function testOn(group: { model: string; column: string }): string {
-  return group.column === "" ? group.model : `${group.model}.${group.column}`;
+/** `model.column`, or `model` for a model-level test; a seed's, snapshot's or source's says which (`source shop.orders.id`). */
+export function testOn(group: { kind: TestedKind; model: string; column: string }): string {
+  const on = group.column === "" ? group.model : `${group.model}.${group.column}`;
+  return group.kind === "model" ? on : `${group.kind} ${on}`;
 }
 
 /**

@@ -32,7 +32,7 @@ export default defineGateRule({
         const names = { test: pair.name, on: testOn(pair), which: whichSuffix(head, key) };
         for (const entry of head.sets.get(key)?.entries ?? []) {
           const { config } = entry;
-          const at = ctx.testPlace(pair.model, entry);
+          const at = ctx.groupPlace(pair, entry);
           if (was.some((old) => looseEqual(old, config))) continue;
           if (was.length === 0) {
             const reason = cannotFailReason(config, DEAD_KEYS);
