@@ -39,7 +39,7 @@ describe("slp (subprocess)", () => {
   test("rules lists every rule, explain prints one, tasks lists the tasks", () => {
     const rules = runCli(["rules"], ROOT);
     expect(rules.stdout).toMatch(/^T1 +pk-uniqueness-test +check +BLOCK/m);
-    expect(rules.stdout.trim().split("\n")).toHaveLength(41);
+    expect(rules.stdout.trim().split("\n")).toHaveLength(42);
     expect(rules.exitCode).toBe(0);
     const explain = runCli(["explain", "T1"], ROOT);
     expect(explain.stdout).toStartWith("T1 pk-uniqueness-test (check, BLOCK)");

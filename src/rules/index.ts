@@ -16,6 +16,7 @@ import unmockedInput from "./check/unmocked-input.ts";
 import unownedModel from "./check/unowned-model.ts";
 import untestedEdge from "./check/untested-edge.ts";
 import alteredColumns from "./compare/altered-columns.ts";
+import bandTooWide from "./compare/band-too-wide.ts";
 import diffContract from "./compare/diff-contract.ts";
 import diffReadout from "./compare/diff-readout.ts";
 import metricOutside from "./compare/metric-outside.ts";
@@ -95,7 +96,7 @@ export const tcrRecordRules: readonly AnyRule[] = [tcrCommitRed, commitOutsideTc
 /**
  * compare, once per diff, in the reference's order: C0 (the contract: the
  * runner lets C1-I2 read a diff only when it blocked nothing), C1, C2, C3,
- * C4, C5, C6, I2.
+ * C4, C5, C6, then slp's C8 (band ceilings), then I2.
  */
 export const compareDiffRules = [
   diffContract,
@@ -105,13 +106,14 @@ export const compareDiffRules = [
   metricOutside,
   refactoringMoved,
   reconciliationDrift,
+  bandTooWide,
   diffReadout,
 ] as const satisfies readonly AnyRule[];
 
 /** compare, once per run after every diff: C7. */
 export const compareRunRules = [missingDiff] as const satisfies readonly AnyRule[];
 
-/** compare: C0, C1, C2, C3, C4, C5, C6, I2 per diff, then C7 once. */
+/** compare: C0, C1, C2, C3, C4, C5, C6, C8, I2 per diff, then C7 once. */
 export const compareRules = [...compareDiffRules, ...compareRunRules] as const;
 
 /** Every rule of every command. */
