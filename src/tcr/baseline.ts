@@ -94,10 +94,11 @@ export class Baseline {
     this.#checkout = null;
   }
 
-  /** The step's input pointed at HEAD: gate's head, or the project as HEAD has it; null for a step that takes neither. */
+  /** The step's input pointed at HEAD: gate's head, or the project as HEAD has it; null for a step tcr cannot point there. */
   async #inputAtHead(step: TcrStep, input: Record<string, unknown>): Promise<Record<string, unknown> | null> {
     if (step.judgesCommit) return { ...input, head: this.#head };
-    if (!takesInput(step.task, "projectDir")) return null;
+    // A step that reads the branch's history from the project's repository (mutate) cannot run on HEAD's checkout, which has none.
+    if (step.takesBase || !takesInput(step.task, "projectDir")) return null;
     if (!this.#checkout) {
       const checkout = TreeCheckout.open(this.#repo, this.#prefix);
       this.#checkout = checkout;
