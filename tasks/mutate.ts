@@ -1,8 +1,9 @@
 /** `slp mutate`: what the unit tests are worth; plant one defect at a time in each changed model and see which ones no unit test catches. */
 import { Type } from "@sinclair/typebox";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { InputError } from "../src/core/errors.ts";
+import { makeOutputDir } from "../src/core/output-dir.ts";
 import type { Report } from "../src/core/report.ts";
 import { canonicalJson, isMapping } from "../src/core/values.ts";
 import { defaultBase, loadConfig } from "../src/project/config.ts";
@@ -117,7 +118,7 @@ export default defineTask({
     });
     if (run.models.length > 0) {
       const out = resolve(dir, input.out);
-      mkdirSync(out, { recursive: true });
+      makeOutputDir(out);
       for (const artifact of artifacts) writeFileSync(join(out, `${artifact.model}.json`), prettyJson(artifact));
       const low = Math.min(100, ...Object.values(settings.min_score ?? {}));
       const stryker = strykerReport(run.models, { high: 100, low: Math.floor(low) });

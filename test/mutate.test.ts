@@ -238,6 +238,31 @@ describe("slp mutate as a tcr step, and in explain", () => {
     expect(readFileSync(sql, "utf8")).toBe(before);
   });
 
+  test("a tcr step of mutate leaves no output of its own for the next step to commit: the folder it makes ignores itself", () => {
+    using repo = tempDir("slp-mutate-tcr-");
+    cpSync(QUICKSTART, repo.path, { recursive: true });
+    writeTree(repo.path, { "slp.yml": "tcr:\n  steps: [mutate]\n" });
+    initRepo(repo.path);
+    commitAll(repo.path, "quickstart");
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    const sql = join(repo.path, "models", "marts", "fct_orders.sql");
+    writeFileSync(sql, readFileSync(sql, "utf8").replace("-- One row per order", "-- Revenue orders: one row per order"));
+    expect(runCli(["tcr", "reword the model's comment"], repo.path).exitCode).toBe(1);
+    expect(git(repo.path, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
+    expect(readFileSync(join(repo.path, "mutation", ".gitignore"), "utf8")).toEndWith("\n*\n");
+    expect(existsSync(join(repo.path, "mutation", "fct_orders.json"))).toBe(true);
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    expect(runCli(["tcr", "notes"], repo.path).exitCode).toBe(0);
+    expect(git(repo.path, ["show", "--name-only", "--format=", "HEAD"])).toBe("NOTES.md");
+  });
+
+  test("a folder that is there already is the user's: mutate writes into it and adds no .gitignore", () => {
+    using repo = quickstartBranch({ "mutation/README.md": "the team commits its mutation artifacts\n" });
+    expect(runCli(["mutate", "--base", "main"], repo.path).exitCode).toBe(1);
+    expect(existsSync(join(repo.path, "mutation", ".gitignore"))).toBe(false);
+    expect(git(repo.path, ["status", "--porcelain", "--untracked-files=all", "mutation"]).split("\n").sort()).toEqual(["?? mutation/fct_orders.json", "?? mutation/mutation-report.json"]);
+  });
+
   test("slp explain prints an operator from its definition", () => {
     const result = runCli(["explain", "join-type-swapped"], ROOT);
     expect(result.stdout).toStartWith("join join-type-swapped (slp mutate operator, from the reference)\n");

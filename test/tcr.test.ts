@@ -694,3 +694,28 @@ describe("slp tcr: the default steps (check, gate, unit)", () => {
     expect(git(repo.path, ["rev-list", "--count", "HEAD"])).toBe("1");
   });
 });
+
+describe("slp tcr and slp's own outputs", () => {
+  test("slp ci writes mutation/ where git ignores it: a red step reverts the change and leaves it, a green one commits only the change", () => {
+    using repo = quickstartRepo(STEPS);
+    edit(repo.path, FCT_ORDERS_SQL, (text) => text.replace("-- One row per order", "-- Revenue orders: one row per order"));
+    breakSpec(repo.path);
+    expect(runCli(["ci"], repo.path).stdout).toContain("mutate: slp mutate: 1 block - BLOCKED");
+    const artifact = readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8");
+    expect(status(repo.path)).toBe(` M ${FCT_ORDERS_SQL}\n M ${FCT_ORDERS_YML}`);
+    expect(git(repo.path, ["status", "--porcelain", "--ignored", "mutation"])).toBe("!! mutation/");
+
+    const red = tcrEnvelope(runCli(["tcr", "reword and lose the spec", "--format", "json"], repo.path).stdout);
+    expect(red.data.outcome).toBe("reverted");
+    expect(red.data.files.map((file: { path: string }) => file.path)).toEqual([FCT_ORDERS_SQL, FCT_ORDERS_YML]);
+    expect(readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8")).toBe(artifact);
+
+    edit(repo.path, FCT_ORDERS_SQL, (text) => text.replace("-- One row per order", "-- Revenue orders: one row per order"));
+    expect(runCli(["ci"], repo.path).exitCode).toBe(1);
+    const green = runCli(["tcr", "reword"], repo.path);
+    expect(green.exitCode).toBe(0);
+    expect(git(repo.path, ["show", "--name-only", "--format=", "HEAD"])).toBe(FCT_ORDERS_SQL);
+    expect(status(repo.path)).toBe("");
+    expect(existsSync(join(repo.path, "mutation", "mutation-report.json"))).toBe(true);
+  });
+});
