@@ -719,3 +719,28 @@ describe("slp tcr and slp's own outputs", () => {
     expect(existsSync(join(repo.path, "mutation", "mutation-report.json"))).toBe(true);
   });
 });
+
+describe("slp tcr and slp's own outputs: Stage E", () => {
+  test("slp diff's folder and query ledger, made by slp, are ignored; a diff/ the team commits stays theirs", () => {
+    using repo = quickstartRepo();
+    git(repo.path, ["rm", "-rq", "diff"]);
+    commitAll(repo.path, "no committed diffs");
+    expect(runCli(["diff"], repo.path).exitCode).toBe(0);
+    expect(existsSync(join(repo.path, "diff", "fct_orders.json"))).toBe(true);
+    expect(existsSync(join(repo.path, ".slp", "queries.jsonl"))).toBe(true);
+    expect(status(repo.path)).toBe("");
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    expect(runCli(["tcr", "notes"], repo.path).exitCode).toBe(0);
+    expect(git(repo.path, ["show", "--name-only", "--format=", "HEAD"])).toBe("NOTES.md");
+
+    // The quickstart as it is commits its diffs: slp writes into that folder and adds no .gitignore.
+    using committed = quickstartRepo();
+    edit(committed.path, "diff/fct_orders.json", (text) => text.replace(/\n$/, "\n\n"));
+    commitAll(committed.path, "a diff as the team committed it");
+    expect(runCli(["diff"], committed.path).exitCode).toBe(0);
+    expect(existsSync(join(committed.path, "diff", ".gitignore"))).toBe(false);
+    // slp diff rewrote the committed file (tcr would commit or revert it like any tracked file); its ledger is ignored.
+    expect(status(committed.path).split("\n")).toContain(" M diff/fct_orders.json");
+    expect(status(committed.path)).not.toContain("??");
+  });
+});
