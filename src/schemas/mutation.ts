@@ -86,7 +86,7 @@ export const MutationArtifact = Type.Object(
 export type MutationArtifact = Static<typeof MutationArtifact>;
 export type MutantRecord = Static<typeof MutantRecord>;
 
-export const PlannedMutantRecord = Type.Omit(MutantRecord, ["verdict", "caught_by", "reason"], { additionalProperties: false });
+const PlannedMutantRecord = Type.Omit(MutantRecord, ["verdict", "caught_by", "reason"], { additionalProperties: false });
 
 export const MutateDryRun = Type.Object(
   {

@@ -570,7 +570,6 @@ function introducedErrors(result: StageResult): Finding[] {
   return [{ severity: "BLOCK", rule: "E_STEP", name: CANNOT_JUDGE, file: "", model: "", line: null, message: stageSummary(result) }];
 }
 
-
 function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): TcrData {
   return {
     outcome,
