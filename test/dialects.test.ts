@@ -5,7 +5,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { allConstructs, MACROS, macroStatements } from "../src/sql/dialect/constructs.ts";
+import { allConstructs } from "../src/sql/dialect/constructs.ts";
+import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
 import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
 

@@ -1,0 +1,37 @@
+/** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
+import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
+
+/** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
+export const MACROS: Record<string, MacroDefinition> = {
+  ...DIVISION_MACROS,
+  __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
+  __slp_regexp_extract: { sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end" },
+  __slp_add_months_eom: {
+    sql: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
+  },
+  __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
+  // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
+  __slp_ansi_cast: { sql: "create macro __slp_ansi_cast(value, cast_value) as case when cast_value is null and value is not null then error('[CAST_INVALID_INPUT] ' || cast(value as varchar) || ' cannot be cast (Databricks runs CAST in ANSI mode)') else cast_value end" },
+  // Spark's text of a value cast to an integer type: a fraction is truncated (DuckDB rounds); text must be an integer (or, without ANSI mode, a decimal, truncated).
+  __slp_spark_integral_text: {
+    sql: "create macro __slp_spark_integral_text(x, lenient) as list_transform([struct_pack(k := __slp_kind(typeof(x)), bool := typeof(x) = 'BOOLEAN', t := trim(cast(x as varchar)))], lambda c: case when c.bool then case when c.t = 'true' then '1' when c.t = 'false' then '0' end when c.k in ('float', 'decimal') then regexp_extract(c.t, '^(-?[0-9]+)', 1) when c.k = 'integer' then c.t when regexp_full_match(c.t, '[+-]?[0-9]+') then c.t when lenient and regexp_full_match(c.t, '[+-]?[0-9]*[.][0-9]*') then regexp_extract(c.t, '^([+-]?[0-9]*)', 1) end)[1]",
+    needs: ["__slp_kind"],
+  },
+  __slp_part_index: { sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end" },
+  __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
+};
+
+/** The CREATE MACRO statements for `names` and every macro they need, each once, a macro after those it needs. */
+export function macroStatements(names: Iterable<string>, created: Set<string> = new Set()): string[] {
+  const statements: string[] = [];
+  const visit = (name: string) => {
+    if (created.has(name)) return;
+    created.add(name);
+    const definition = MACROS[name];
+    if (!definition) throw new Error(`slp has no macro ${name}`);
+    for (const needed of definition.needs ?? []) visit(needed);
+    statements.push(definition.sql);
+  };
+  for (const name of names) visit(name);
+  return statements;
+}

@@ -1,0 +1,192 @@
+/**
+ * The rewrites of the construct table: how a call the transpiler gets wrong is
+ * written (still in the warehouse's dialect) before the transpiler sees it, or
+ * the refusal that names why it cannot be.
+ */
+import { divisionMacros } from "./arithmetic.ts";
+import type { Call, Construct, Example } from "./construct.ts";
+import type { Dialect } from "./dialects.ts";
+
+/** AVG as the sum over the count, divided by the warehouse's rule for an average (arithmetic.ts); with OVER, both take the window. */
+export function average(dialect: Exclude<Dialect, "duckdb">, note: string, examples: Example[]): Construct {
+  const names = divisionMacros(dialect, "avg");
+  return {
+    name: "avg",
+    how: "corrected",
+    note,
+    window: true,
+    rewrite: (call) => {
+      if (call.args.length !== 1) return { refuse: "avg takes one argument" };
+      const [sum, count] = [`sum(${call.args[0]})${call.window}`, `count(${call.args[0]})${call.window}`];
+      return `${"__slp_typed"}(${names.value}(${sum}, ${count}), ${names.type}(${sum}, ${count}))`;
+    },
+    macros: ["__slp_typed", names.value, names.type],
+    examples,
+  };
+}
+
+/** concat that returns NULL when any argument is NULL (DuckDB's concat skips NULLs). */
+export const strictConcat = (call: Call): string =>
+  call.args.length === 0 ? "concat()" : `case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else concat(${call.args.join(", ")}) end`;
+
+
+export const INTEGRAL = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"]);
+
+/**
+ * Spark's CAST and TRY_CAST (the transpiler writes both as DuckDB's TRY_CAST):
+ * with ANSI mode (databricks) a CAST that cannot convert is an error; a
+ * fraction cast to an integer type is truncated toward zero, as Spark does.
+ */
+export function sparkCast(ansi: boolean) {
+  return (call: Call): string | { refuse: string } => {
+    const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
+    if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
+    const [, value, type] = parts as unknown as [string, string, string];
+    const input = call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
+    const converted = `try_cast(${input} as ${type})`;
+    return ansi && call.name === "cast" ? `__slp_ansi_cast(${value}, ${converted})` : converted;
+  };
+}
+
+/** `f(a, b)` as `case when b <test> then <result> else a / b end`, so the division keeps the warehouse's scale (arithmetic.ts); `%` in the test is b. */
+export function guardedDivision(result: "0" | "null", test: string) {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length !== 2) return { refuse: `${call.name} takes a dividend and a divisor` };
+    const [a, b] = call.args as [string, string];
+    const zero = result === "0" ? ` and (${a}) is not null` : "";
+    return `(case when ((${b}) ${test.replace("%", b)})${zero} then ${result} else (${a}) / (${b}) end)`;
+  };
+}
+
+/** The call as written with argument `index` in parentheses (a negative literal stays one expression). */
+export function parenthesized(index: number) {
+  return (call: Call): string => `${call.name}(${call.args.map((arg, i) => (i === index ? `(${arg})` : arg)).join(", ")})`;
+}
+
+/** `current_timestamp()` as the keyword DuckDB knows; a precision argument is refused. */
+export function bareKeyword(keyword: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === 0 ? keyword : { refuse: `slp translates ${call.name}() without a precision` });
+}
+
+/** BigQuery format elements DuckDB's strftime spells the same, and those it spells out. */
+export const BIGQUERY_SAME = new Set("YmdHMSbBaAyjpIeZz%".split(""));
+export const BIGQUERY_SPELLED: Record<string, string> = { x: "%m/%d/%y", D: "%m/%d/%y", F: "%Y-%m-%d", T: "%H:%M:%S", R: "%H:%M", c: "%a %b %e %H:%M:%S %Y", h: "%b" };
+
+export function bigqueryFormat(name: string) {
+  return (call: Call): string | { refuse: string } => {
+    const format = call.literal(0);
+    if (format === null || call.args.length < 2) return { refuse: `slp translates ${name}('literal format', value) only` };
+    let out = "";
+    for (let i = 0; i < format.length; i++) {
+      const char = format[i] as string;
+      if (char !== "%") {
+        out += char;
+        continue;
+      }
+      const code = format[++i] ?? "";
+      if (BIGQUERY_SAME.has(code)) out += `%${code}`;
+      else if (BIGQUERY_SPELLED[code]) out += BIGQUERY_SPELLED[code];
+      else return { refuse: `the format element %${code} has no DuckDB equivalent slp has verified` };
+    }
+    return `${name}('${out.replace(/'/g, "\\'")}', ${call.args.slice(1).join(", ")})`;
+  };
+}
+
+/** Java datetime pattern letters (Databricks) as strftime codes, by run length. */
+export const JAVA_FORMAT: Record<string, Record<number, string>> = {
+  y: { 1: "%Y", 2: "%y", 4: "%Y" },
+  M: { 1: "%-m", 2: "%m", 3: "%b", 4: "%B" },
+  L: { 1: "%-m", 2: "%m", 3: "%b", 4: "%B" },
+  d: { 1: "%-d", 2: "%d" },
+  D: { 3: "%j" },
+  E: { 1: "%a", 2: "%a", 3: "%a", 4: "%A" },
+  H: { 1: "%-H", 2: "%H" },
+  h: { 1: "%-I", 2: "%I" },
+  m: { 1: "%-M", 2: "%M" },
+  s: { 1: "%-S", 2: "%S" },
+  S: { 3: "%g", 6: "%f" },
+  a: { 1: "%p" },
+};
+
+export function javaFormat(call: Call): string | { refuse: string } {
+  const format = call.literal(1);
+  if (call.args.length !== 2 || format === null) return { refuse: "slp translates date_format(value, 'literal pattern') only" };
+  let out = "";
+  for (let i = 0; i < format.length; ) {
+    const char = format[i] as string;
+    if (char === "'") {
+      const end = format.indexOf("'", i + 1);
+      if (end < 0) return { refuse: `the pattern '${format}' has an unclosed quote` };
+      out += end === i + 1 ? "'" : format.slice(i + 1, end).replace(/%/g, "%%");
+      i = end + 1;
+      continue;
+    }
+    if (/[A-Za-z]/.test(char)) {
+      let run = 1;
+      while (format[i + run] === char) run++;
+      const code = JAVA_FORMAT[char]?.[run];
+      if (!code) return { refuse: `the pattern letter ${char.repeat(run)} has no DuckDB equivalent slp has verified` };
+      out += code;
+      i += run;
+      continue;
+    }
+    out += char === "%" ? "%%" : char;
+    i++;
+  }
+  return `__slp_strftime(${call.args[0]}, '${out.replace(/'/g, "''")}')`;
+}
+
+/** A call kept as written unless its date part (argument `index`) is WEEK, whose start day DuckDB does not share. */
+export function refuseWeek(name: string, index: number) {
+  return (call: Call): string | { refuse: string } =>
+    /^\s*week\b/i.test(call.args[index] ?? "") ? { refuse: "BigQuery's WEEK starts on Sunday (or the day named); DuckDB's on Monday" } : `${name}(${call.args.join(", ")})`;
+}
+
+/** to_number(x[, p, s]) as a cast to NUMBER(p, s) (default 38, 0); a format argument is refused. */
+export function toNumber(cast: "cast" | "try_cast") {
+  return (call: Call): string | { refuse: string } => {
+    const [value, precision, scale] = call.args;
+    if (call.args.length === 2 || call.args.length > 3) return { refuse: "slp translates to_number(text) and to_number(text, precision, scale), not a format" };
+    if (precision !== undefined && (call.literal(1) === null || call.literal(2) === null)) return { refuse: "precision and scale must be numbers" };
+    return `${cast}(${value} as number(${precision ?? 38}, ${scale ?? 0}))`;
+  };
+}
+
+/** A date format's elements (longest first) as strftime codes; a format with anything else is refused. */
+type FormatTable = [element: string, strftime: string][];
+
+export const SNOWFLAKE_FORMAT: FormatTable = [
+  ["YYYY", "%Y"], ["MMMM", "%B"], ["HH24", "%H"], ["HH12", "%I"], ["FF9", "%n"], ["FF6", "%f"], ["FF3", "%g"], ["MON", "%b"],
+  ["YY", "%y"], ["MM", "%m"], ["DD", "%d"], ["DY", "%a"], ["HH", "%H"], ["MI", "%M"], ["SS", "%S"], ["AM", "%p"], ["PM", "%p"],
+];
+export const POSTGRES_FORMAT: FormatTable = [
+  ["FMMonth", "%B"], ["FMDay", "%A"], ["YYYY", "%Y"], ["HH24", "%H"], ["HH12", "%I"], ["Mon", "%b"], ["Dy", "%a"],
+  ["YY", "%y"], ["MM", "%m"], ["DD", "%d"], ["HH", "%I"], ["MI", "%M"], ["SS", "%S"], ["MS", "%g"], ["US", "%f"], ["AM", "%p"], ["PM", "%p"],
+];
+
+export function formatted(call: Call, table: FormatTable): string | { refuse: string } {
+  if (call.args.length === 1) return `cast(${call.args[0]} as varchar)`;
+  const format = call.literal(1);
+  if (call.args.length !== 2 || format === null) return { refuse: "slp translates to_char(value, 'literal format') only" };
+  let out = "";
+  for (let i = 0; i < format.length; ) {
+    const char = format[i] as string;
+    if (char === '"') {
+      const end = format.indexOf('"', i + 1);
+      if (end < 0) return { refuse: `the format '${format}' has an unclosed quote` };
+      out += format.slice(i + 1, end).replace(/%/g, "%%");
+      i = end + 1;
+      continue;
+    }
+    const element = table.find(([name]) => format.startsWith(name, i));
+    if (element) {
+      out += element[1];
+      i += element[0].length;
+      continue;
+    }
+    if (/[A-Za-z0-9]/.test(char)) return { refuse: `the format '${format}' has an element slp does not translate at '${format.slice(i)}' (number formats are not translated)` };
+    out += char === "%" ? "%%" : char;
+    i++;
+  }
+  return `__slp_strftime(${call.args[0]}, '${out.replace(/'/g, "''")}')`;
+}

@@ -1,0 +1,66 @@
+/** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
+import { ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
+import { POSTGRES_FORMAT, formatted } from "../rewrites.ts";
+
+/** Standard functions whose DuckDB meaning is the warehouse's for the values they take (checked for each dialect below). */
+export function common(source: (name: string) => string): Construct[] {
+  return [
+    same("count", [ex("select count(x) from (select 1 as x union all select null)", ["1"], source("count"))]),
+    same("sum", [ex("select sum(x) from (select 1 as x union all select 2)", ["3"], source("sum"))]),
+    same("min", [ex("select min(x) from (select 1 as x union all select 2)", ["1"], source("min"))]),
+    same("max", [ex("select max(x) from (select 1 as x union all select 2)", ["2"], source("max"))]),
+    same("avg", [ex("select avg(x) from (select 1 as x union all select 2)", ["1.5"], source("avg"))]),
+    same("coalesce", [ex("select coalesce(null, 2, 3)", ["2"], source("coalesce"))]),
+    same("nullif", [ex("select nullif(1, 1)", [null], source("nullif"))]),
+    same("upper", [ex("select upper('abc')", ["ABC"], source("upper"))]),
+    same("lower", [ex("select lower('ABC')", ["abc"], source("lower"))]),
+    same("abs", [ex("select abs(-2)", ["2"], source("abs"))]),
+    same("ceil", [ex("select ceil(1.2)", ["2"], source("ceil"))]),
+    same("floor", [ex("select floor(-1.2)", ["-2"], source("floor"))]),
+    same("trim", [ex("select trim('  a  ')", ["a"], source("trim"))]),
+    same("replace", [ex("select replace('abc', 'b', 'x')", ["axc"], source("replace"))]),
+    same("row_number", [ex("select row_number() over (order by x) from (select 1 as x)", ["1"], source("row_number"))]),
+    same("rank", [ex("select rank() over (order by x) from (select 1 as x)", ["1"], source("rank"))]),
+    same("dense_rank", [ex("select dense_rank() over (order by x) from (select 1 as x)", ["1"], source("dense_rank"))]),
+    same("lag", [ex("select max(l) from (select lag(x) over (order by x) as l from (select 1 as x union all select 2))", ["1"], source("lag"))]),
+    same("lead", [ex("select max(l) from (select lead(x) over (order by x) as l from (select 1 as x union all select 2))", ["2"], source("lead"))]),
+    same("cast", [ex("select cast('12' as integer)", ["12"], source("cast"))], "the type is slp's own mapping (types.ts)"),
+    same("%", [ex("select -5 % 3", ["-2"], source("mod")), ex("select 5 % 3", ["2"], source("mod"))]),
+    refused("initcap", "DuckDB has no initcap, and the warehouses split words differently"),
+  ];
+}
+
+export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divisionExamples: Example[]): Construct[] => [
+  { name: "/", how: "corrected", note: "integers divide to an integer (truncated); numerics keep the warehouse's scale; by zero is an error", examples: [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/")), ...divisionExamples] },
+  same("||", [ex("select 'a' || 'b'", ["ab"], source("||")), ex("select 'a' || null", [null], source("||"))]),
+  translated("::", [ex("select '12'::integer", ["12"], source("::"))]),
+  translated("date_trunc", [ex("select date_trunc('month', date '2024-03-05')", ["2024-03-01"], source("date_trunc"))]),
+  translated("date_part", [ex("select date_part('dow', date '2024-03-05')", ["2"], source("date_part"))], "dow is 0 (Sunday) to 6"),
+  translated("extract", [ex("select extract(year from date '2024-03-05')", ["2024"], source("extract"))]),
+  same("split_part", [ex("select split_part('a,b,c', ',', 2)", ["b"], source("split_part"))]),
+  same("left", [ex("select left('abcde', 2)", ["ab"], source("left"))]),
+  same("right", [ex("select right('abcde', 2)", ["de"], source("right"))]),
+  same("lpad", [ex("select lpad('hi', 5, 'xy')", ["xyxhi"], source("lpad"))]),
+  translated("strpos", [ex("select strpos('high', 'ig')", ["2"], source("strpos"))]),
+  translated("position", [ex("select position('om' in 'Thomas')", ["3"], source("position"))]),
+  same("length", [ex("select length('jose')", ["4"], source("length"))]),
+  translated("substring", [ex("select substring('Thomas' from 2 for 3)", ["hom"], source("substring"))]),
+  same("round", [ex("select round(42.4382, 2)", ["42.44"], source("round")), ex("select round(2.5)", ["3"], source("round"))], "numeric rounds half away from zero"),
+  translated("mod", [ex("select mod(9, 4)", ["1"], source("mod"))]),
+  same("md5", [ex("select md5('abc')", ["900150983cd24fb0d6963f7d28e17f72"], source("md5"))]),
+  translated("ilike", [ex("select 'ABC' ilike 'a%'", ["true"], source("ilike"))]),
+  translated("~", [ex("select 'abc' ~ 'b'", ["true"], source("~"))], "a partial match"),
+  translated("greatest", [ex("select greatest(1, null, 3)", ["3"], source("greatest"))], "skips NULLs"),
+  translated("least", [ex("select least(1, null, 3)", ["1"], source("least"))], "skips NULLs"),
+  translated("bool_or", [ex("select bool_or(x) from (select true as x union all select false) as t", ["true"], source("bool_or"))]),
+  translated("bool_and", [ex("select bool_and(x) from (select true as x union all select false) as t", ["false"], source("bool_and"))]),
+  {
+    name: "to_char",
+    how: "corrected",
+    note: "date and time patterns only (YYYY, MM, DD, HH24, MI, SS, Mon, Dy, FMMonth, ...); number patterns are refused",
+    rewrite: (call) => formatted(call, POSTGRES_FORMAT),
+    macros: ["__slp_strftime"],
+    examples: [ex("select to_char(timestamp '2024-03-05 13:04:05', 'YYYY-MM-DD HH24:MI:SS')", ["2024-03-05 13:04:05"], source("to_char")), ex("select to_char(date '2024-03-05', 'Mon DD YYYY')", ["Mar 05 2024"], source("to_char"))],
+  },
+  refused("approximate", "an estimate: DuckDB's algorithm gives other numbers"),
+];
