@@ -18,6 +18,20 @@ export const MACROS: Record<string, MacroDefinition> = {
     needs: ["__slp_kind"],
   },
   __slp_part_index: { sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end" },
+  // INITCAP: a letter after a separator (or first) upper case, every other letter lower case. The separators are
+  // the warehouse's (`kind`), held here in DuckDB's own string syntax so no dialect's escapes touch them:
+  // alphanumeric (Postgres, Redshift): any character not a letter or digit; whitespace (Databricks, Spark);
+  // delimiters (Snowflake's and BigQuery's defaults, the same set): whitespace and ! ? @ " ^ # $ & ~ _ , . : ; + - * % / | \ [ ] ( ) { } < >.
+  __slp_initcap: {
+    sql: "create macro __slp_initcap(s, kind) as list_transform([struct_pack(chars := string_split(s, ''), separator := case kind when 'alphanumeric' then '[^\\p{L}\\p{N}]' when 'whitespace' then '\\s' else '[\\s!?@\"^#$&~_,.:;+*%/|\\\\\\[\\](){}<>-]' end)], lambda w: array_to_string(list_transform(w.chars, lambda c, i: case when i = 1 or regexp_full_match(w.chars[i - 1], w.separator) then upper(c) else lower(c) end), ''))[1]",
+  },
+  __slp_regexp_count: { sql: "create macro __slp_regexp_count(value, pattern) as len(regexp_extract_all(value, pattern))" },
+  // MONTHS_BETWEEN of the date parts (Snowflake, Redshift): whole months when the days match or both are month-ends, else the day difference over 31.
+  __slp_months_between: {
+    sql: "create macro __slp_months_between(a, b) as list_transform([struct_pack(a := cast(a as date), b := cast(b as date))], lambda d: (year(d.a) - year(d.b)) * 12 + month(d.a) - month(d.b) + case when day(d.a) = day(d.b) or (d.a = last_day(d.a) and d.b = last_day(d.b)) then 0 else (day(d.a) - day(d.b)) / 31 end)[1]",
+  },
+  // A value that must be a DATE (slp has not verified the warehouse's reading of a time of day there).
+  __slp_date_only: { sql: "create macro __slp_date_only(x, what) as case when typeof(x) in ('DATE', 'VARCHAR', '\"NULL\"') then x else error(what || ' of a ' || typeof(x) || ': slp verified it for dates only') end" },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 

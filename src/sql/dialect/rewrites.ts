@@ -190,3 +190,55 @@ export function formatted(call: Call, table: FormatTable): string | { refuse: st
   }
   return `__slp_strftime(${call.args[0]}, '${out.replace(/'/g, "''")}')`;
 }
+
+/** INITCAP(text) with the warehouse's word separators (macros.ts holds each kind's); a delimiters argument is refused. */
+export function initcap(kind: "alphanumeric" | "delimiters" | "whitespace") {
+  return (call: Call): string | { refuse: string } => (call.args.length === 1 ? `__slp_initcap(${call.args[0]}, '${kind}')` : { refuse: "slp translates initcap(text) with the default delimiters only" });
+}
+
+/** CONCAT_WS that returns NULL when any argument is NULL (Snowflake; DuckDB's skips NULLs). */
+export const strictConcatWs = (call: Call): string =>
+  `case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else concat_ws(${call.args.join(", ")}) end`;
+
+/** `name(a, b, ...)` as `macro(a, b, ...)` when it has `arity` arguments. */
+export function macroCall(macro: string, arity: number, usage: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === arity ? `${macro}(${call.args.join(", ")})` : { refuse: `slp translates ${usage} only` });
+}
+
+/** A date part given as a literal or a bare word, lower case; null when it is an expression. */
+function datePart(call: Call, index: number): string | null {
+  const literal = call.literal(index);
+  const text = literal ?? call.args[index]?.trim() ?? "";
+  return /^[A-Za-z_]+$/.test(text) ? text.toLowerCase() : null;
+}
+
+/** date_trunc('part', x) kept unless the part is century or millennium, which the warehouse starts at year 1 (2001) and DuckDB at year 0 (2000). */
+export function dateTruncPart(call: Call): string | { refuse: string } {
+  const part = datePart(call, 0);
+  if (part === null) return { refuse: "slp translates date_trunc with a literal date part only" };
+  if (/^(c|cent|centur|century|centuries|mil|millennium|millennia|millenniums)$/.test(part)) return { refuse: `the ${part} starts in year 1 there (2001-01-01), in year 0 in DuckDB` };
+  return `date_trunc(${call.args.join(", ")})`;
+}
+
+/** Snowflake TRUNC(date, 'part') as DATE_TRUNC; TRUNC(number[, scale]) kept. */
+export function snowflakeTrunc(call: Call): string | { refuse: string } {
+  const second = call.args.length === 2 ? call.literal(1) : null;
+  if (second !== null && !/^-?\d+$/.test(second)) return `date_trunc('${second.replace(/'/g, "''")}', ${call.args[0]})`;
+  return `trunc(${call.args.join(", ")})`;
+}
+
+/**
+ * FIRST_VALUE, LAST_VALUE and NTH_VALUE over an ordered window without a
+ * frame are refused where the warehouse's default frame is not DuckDB's
+ * (or a frame is required): write the frame.
+ */
+export function framedValue(call: Call): string | { refuse: string } {
+  const window = call.window;
+  if (/\border\s+by\b/i.test(window) && !/\b(rows|range|groups)\b/i.test(window)) return { refuse: `${call.name} over an ordered window needs an explicit frame (rows between ...): the default frame differs` };
+  return `${call.name}(${call.args.join(", ")})${window}`;
+}
+
+/** The call under DuckDB's name for the same function. */
+export function renamed(name: string) {
+  return (call: Call): string => `${name}(${call.args.join(", ")})`;
+}

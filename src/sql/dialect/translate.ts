@@ -16,7 +16,7 @@ import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 7;
+const TRANSLATION_FORMAT = 8;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
@@ -115,6 +115,19 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
       continue;
     }
+    // `from values (1, 'a'), (2, 'b')` (Snowflake, Databricks) as DuckDB's `from (values ...)`, its columns named column1, column2, ... as the warehouse names them.
+    if (token.text.toLowerCase() === "values" && next?.type === "L_PAREN" && /^(from|join)$/i.test(previous?.text ?? "")) {
+      let end = closing.get(i + 1);
+      if (end === undefined) continue;
+      while (tokens[end + 1]?.type === "COMMA" && tokens[end + 2]?.type === "L_PAREN") end = closing.get(end + 2) ?? end;
+      const width = argumentRanges(tokens, i + 1, closing.get(i + 1) as number).length;
+      const after = tokens[end + 1];
+      const aliased = after !== undefined && (after.text.toLowerCase() === "as" || (isWord(after) && !SYNTAX_WORDS.has(after.text.toLowerCase())));
+      const columns = Array.from({ length: width }, (_, n) => `column${n + 1}`).join(", ");
+      const stop = end + 1;
+      edits.set(i, { end: stop, render: () => `(values ${emit(i + 1, stop)})${aliased ? "" : ` as __slp_values(${columns})`}` });
+      continue;
+    }
     const syntax = syntaxConstruct(tokens, i);
     if (syntax !== null) {
       const entry = table.get(syntax);
@@ -153,8 +166,10 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (entry.rewrite) {
       const rewrite = entry.rewrite;
       const after = tokens[close + 1]?.text.toLowerCase() ?? null;
-      // A rewrite that takes the window replaces `over (...)` (or `over name`) too.
-      const windowEnd = entry.window && after === "over" ? (tokens[close + 2]?.type === "L_PAREN" ? (closing.get(close + 2) ?? close) + 1 : close + 3) : close + 1;
+      // A rewrite that takes the window replaces `over (...)` (or `over name`) too, and a `ignore nulls` / `respect nulls` before it.
+      const nulls = (after === "ignore" || after === "respect") && tokens[close + 2]?.text.toLowerCase() === "nulls" ? 2 : 0;
+      const over = close + 1 + nulls;
+      const windowEnd = entry.window && tokens[over]?.text.toLowerCase() === "over" ? (tokens[over + 1]?.type === "L_PAREN" ? (closing.get(over + 1) ?? over) + 1 : over + 2) : close + 1;
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),

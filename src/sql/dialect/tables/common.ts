@@ -1,6 +1,6 @@
 /** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
 import { ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
-import { POSTGRES_FORMAT, formatted } from "../rewrites.ts";
+import { POSTGRES_FORMAT, formatted, framedValue } from "../rewrites.ts";
 
 /** Standard functions whose DuckDB meaning is the warehouse's for the values they take (checked for each dialect below). */
 export function common(source: (name: string) => string): Construct[] {
@@ -64,3 +64,25 @@ export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divis
   },
   refused("approximate", "an estimate: DuckDB's algorithm gives other numbers"),
 ];
+
+/**
+ * FIRST_VALUE, LAST_VALUE and NTH_VALUE, tested over the whole window and
+ * (where the warehouse has it) with IGNORE NULLS written its way. `strict`:
+ * an ordered window without a frame is refused, because the warehouse's
+ * default frame is not DuckDB's or a frame is required there (Snowflake, Redshift).
+ */
+export function framedValues(sources: [first: string, last: string, nth: string], options: { strict: boolean; ignoreNulls: ((call: string) => string) | null }): Construct[] {
+  const whole = "over (order by o rows between unbounded preceding and unbounded following)";
+  const over = (call: string) => `select max(v) from (select ${call} ${whole} as v from (select 3 as x, 1 as o union all select 5, 2 union all select null, 3) as t) as w`;
+  const build = (name: string, call: string, plain: string | null, ignored: string | null, source: string): Construct => {
+    const examples = [ex(over(call), [plain], source), ...(options.ignoreNulls && ignored !== null ? [ex(over(options.ignoreNulls(call)), [ignored], source)] : [])];
+    return options.strict
+      ? { name, how: "corrected", note: "an ordered window needs an explicit frame (its default frame is not DuckDB's)", rewrite: framedValue, window: true, examples }
+      : { name, how: "translated", examples };
+  };
+  return [
+    build("first_value", "first_value(x)", "3", null, sources[0]),
+    build("last_value", "last_value(x)", null, "5", sources[1]),
+    build("nth_value", "nth_value(x, 2)", "5", null, sources[2]),
+  ];
+}
