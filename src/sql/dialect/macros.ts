@@ -32,6 +32,15 @@ export const MACROS: Record<string, MacroDefinition> = {
   },
   // A value that must be a DATE (slp has not verified the warehouse's reading of a time of day there).
   __slp_date_only: { sql: "create macro __slp_date_only(x, what) as case when typeof(x) in ('DATE', 'VARCHAR', '\"NULL\"') then x else error(what || ' of a ' || typeof(x) || ': slp verified it for dates only') end" },
+  // A number cast to an integer type rounds half away from zero (BigQuery; DuckDB rounds a DOUBLE half to even): the value as text DuckDB's cast reads so.
+  __slp_integral_half_away: {
+    sql: "create macro __slp_integral_half_away(x) as case when __slp_kind(typeof(x)) = 'float' then cast(round(try_cast(x as double)) as varchar) when typeof(x) = 'BOOLEAN' then cast(cast(try_cast(x as boolean) as integer) as varchar) else cast(x as varchar) end",
+    needs: ["__slp_kind"],
+  },
+  __slp_regexp_replace_all: { sql: "create macro __slp_regexp_replace_all(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'g')" },
+  // Whole units elapsed from a to b (BigQuery TIMESTAMP_DIFF), where DuckDB's date_diff counts boundaries.
+  __slp_elapsed: { sql: "create macro __slp_elapsed(part, a, b) as date_sub(part, a, b)" },
+  __slp_date_from_unix_date: { sql: "create macro __slp_date_from_unix_date(n) as cast('1970-01-01' as date) + cast(n as integer)" },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 

@@ -242,3 +242,12 @@ export function framedValue(call: Call): string | { refuse: string } {
 export function renamed(name: string) {
   return (call: Call): string => `${name}(${call.args.join(", ")})`;
 }
+
+/** BigQuery's CAST and SAFE_CAST: a floating-point value cast to an integer type rounds half away from zero (DuckDB rounds a DOUBLE half to even). */
+export function halfAwayCast(call: Call): string | { refuse: string } {
+  const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
+  if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
+  const [, value, type] = parts as unknown as [string, string, string];
+  const integral = call.castType !== null && ["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"].includes(call.castType);
+  return `${call.name}(${integral ? `__slp_integral_half_away(${value})` : value} as ${type})`;
+}

@@ -121,11 +121,16 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       if (end === undefined) continue;
       while (tokens[end + 1]?.type === "COMMA" && tokens[end + 2]?.type === "L_PAREN") end = closing.get(end + 2) ?? end;
       const width = argumentRanges(tokens, i + 1, closing.get(i + 1) as number).length;
-      const after = tokens[end + 1];
-      const aliased = after !== undefined && (after.text.toLowerCase() === "as" || (isWord(after) && !SYNTAX_WORDS.has(after.text.toLowerCase())));
-      const columns = Array.from({ length: width }, (_, n) => `column${n + 1}`).join(", ");
+      const columns = `(${Array.from({ length: width }, (_, n) => `column${n + 1}`).join(", ")})`;
+      // An alias without a column list keeps the warehouse's column names.
+      const as = tokens[end + 1]?.text.toLowerCase() === "as" ? 1 : 0;
+      const alias = tokens[end + 1 + as];
+      const aliased = alias !== undefined && isWord(alias) && (as === 1 || !SYNTAX_WORDS.has(alias.text.toLowerCase()));
       const stop = end + 1;
-      edits.set(i, { end: stop, render: () => `(values ${emit(i + 1, stop)})${aliased ? "" : ` as __slp_values(${columns})`}` });
+      const values = () => `(values ${emit(i + 1, stop)})`;
+      if (!aliased) edits.set(i, { end: stop, render: () => `${values()} as __slp_values${columns}` });
+      else if (tokens[end + 2 + as]?.type === "L_PAREN") edits.set(i, { end: stop, render: values });
+      else edits.set(i, { end: end + 2 + as, render: () => `${values()} as ${alias.text}${columns}` });
       continue;
     }
     const syntax = syntaxConstruct(tokens, i);

@@ -1,6 +1,7 @@
 /** BigQuery (GoogleSQL): the constructs slp runs, with BigQuery's documented examples. */
 import { BQ, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, bigqueryFormat, guardedDivision, refuseWeek, strictConcat } from "../rewrites.ts";
+import { average, bareKeyword, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, renamed, strictConcat } from "../rewrites.ts";
+import { framedValues } from "./common.ts";
 import { common } from "./common.ts";
 
 export const BIGQUERY: Construct[] = [
@@ -13,7 +14,26 @@ export const BIGQUERY: Construct[] = [
     examples: [ex("select safe_divide(20, 4)", ["5"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(0, 20)", ["0"], BQ("safe_divide", "mathematical_functions")), ex("select safe_divide(20, 0)", [null], BQ("safe_divide", "mathematical_functions"))],
   },
   translated("div", [ex("select div(20, 4)", ["5"], BQ("div", "mathematical_functions")), ex("select div(12, -7)", ["-1"], BQ("div", "mathematical_functions"))]),
-  translated("safe_cast", [ex("select safe_cast('apple' as int64)", [null], BQ("safe_casting", "conversion_functions"))]),
+  {
+    name: "cast",
+    how: "corrected",
+    note: "a floating-point value cast to an integer type rounds half away from zero (DuckDB rounds half to even)",
+    rewrite: halfAwayCast,
+    macros: ["__slp_integral_half_away"],
+    examples: [
+      ex("select cast(1.5 as int64), cast(-1.5 as int64), cast(2.5 as int64), cast(-0.5 as int64)", ["2", "-2", "3", "-1"], BQ("cast_as_integer", "conversion_functions")),
+      ex("select cast('12' as int64), cast(true as int64)", ["12", "1"], BQ("cast_as_integer", "conversion_functions")),
+      ex("select cast(12.5 as string)", ["12.5"], BQ("cast_as_string", "conversion_functions")),
+    ],
+  },
+  {
+    name: "safe_cast",
+    how: "corrected",
+    note: "NULL for a value it cannot convert; rounds as CAST does",
+    rewrite: halfAwayCast,
+    macros: ["__slp_integral_half_away"],
+    examples: [ex("select safe_cast('apple' as int64)", [null], BQ("safe_casting", "conversion_functions")), ex("select safe_cast(2.5 as int64)", ["3"], BQ("safe_casting", "conversion_functions"))],
+  },
   translated("if", [ex("select if(1 > 2, 'a', 'b')", ["b"], BQ("if", "conditional_expressions"))]),
   translated("ifnull", [ex("select ifnull(null, 0)", ["0"], BQ("ifnull", "conditional_expressions"))]),
   {
@@ -109,7 +129,7 @@ export const BIGQUERY: Construct[] = [
     examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions"))],
   },
   translated("array_length", [ex("select array_length([1, 2, 3])", ["3"], BQ("array_length", "array_functions"))]),
-  translated("string_agg", [ex("select string_agg(fruit, ' & ' order by fruit) from unnest(['apple', 'pear', 'banana']) as fruit", ["apple & banana & pear"], BQ("string_agg", "aggregate_functions"))]),
+  translated("string_agg", [ex("select string_agg(fruit, ' & ' order by fruit) from unnest(['apple', 'pear', 'banana']) as fruit", ["apple & banana & pear"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit, ' & ' order by length(fruit)) from unnest(['apple', null, 'pear', 'banana', 'pear']) as fruit", ["pear & pear & apple & banana"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit) from unnest(['apple', null]) as fruit", ["apple"], BQ("string_agg", "aggregate_functions"))], "NULLs are skipped"),
   translated("split", [ex("select split('a,b,c', ',')[offset(1)]", ["b"], BQ("split", "string_functions"))]),
   translated("offset", [ex("select ['coffee', 'tea', 'milk'][offset(0)]", ["coffee"], BQ("array_subscript_operator", "operators"))]),
   translated("safe_offset", [ex("select ['coffee', 'tea'][safe_offset(5)]", [null], BQ("array_subscript_operator", "operators"))]),
@@ -142,6 +162,68 @@ export const BIGQUERY: Construct[] = [
   },
   translated("greatest", [ex("select greatest(1, null, 3)", [null], BQ("greatest", "mathematical_functions"))], "NULL when any argument is NULL"),
   translated("least", [ex("select least(1, null)", [null], BQ("least", "mathematical_functions"))], "NULL when any argument is NULL"),
+  {
+    name: "regexp_replace",
+    how: "corrected",
+    note: "replaces every match (DuckDB replaces the first unless told)",
+    rewrite: (call) => (call.args.length === 3 ? `__slp_regexp_replace_all(${call.args.join(", ")})` : { refuse: "regexp_replace takes a value, a pattern and a replacement" }),
+    macros: ["__slp_regexp_replace_all"],
+    examples: [ex("select regexp_replace('# Heading', r'^# ([a-zA-Z0-9\\s]+$)', '<h1>\\\\1</h1>')", ["<h1>Heading</h1>"], BQ("regexp_replace", "string_functions")), ex("select regexp_replace('abab', 'b', 'x')", ["axax"], BQ("regexp_replace", "string_functions"))],
+  },
+  same("trim", [ex("select trim('***apple***', '*')", ["apple"], BQ("trim", "string_functions")), ex("select trim('xzxapplexxy', 'xyz')", ["apple"], BQ("trim", "string_functions")), ex("select trim('   apple   ')", ["apple"], BQ("trim", "string_functions"))]),
+  translated("ltrim", [ex("select ltrim('***apple***', '*')", ["apple***"], BQ("ltrim", "string_functions"))]),
+  translated("rtrim", [ex("select rtrim('***apple***', '*')", ["***apple"], BQ("rtrim", "string_functions"))]),
+  {
+    name: "initcap",
+    how: "corrected",
+    note: "words start after whitespace or [ ] ( ) { } / | \\ < > ! ? @ \" ^ # $ & ~ _ , . : ; * % + -, BigQuery's default delimiters; a delimiters argument is refused",
+    rewrite: initcap("delimiters"),
+    macros: ["__slp_initcap"],
+    examples: [ex("select initcap('Hello World-everyone!')", ["Hello World-Everyone!"], BQ("initcap", "string_functions")), ex("select initcap('PYTHON-jython')", ["Python-Jython"], BQ("initcap", "string_functions")), ex("select initcap('Apples1oranges2pears')", ["Apples1oranges2pears"], BQ("initcap", "string_functions"))],
+  },
+  translated("reverse", [ex("select reverse('foo')", ["oof"], BQ("reverse", "string_functions")), ex("select reverse('абвгд')", ["дгвба"], BQ("reverse", "string_functions"))]),
+  translated("repeat", [ex("select repeat('abc', 3)", ["abcabcabc"], BQ("repeat", "string_functions")), ex("select repeat('abc', 0)", [""], BQ("repeat", "string_functions")), ex("select repeat('abc', null)", [null], BQ("repeat", "string_functions"))]),
+  translated("rpad", [ex("select rpad('b', 5, 'a')", ["baaaa"], BQ("rpad", "string_functions")), ex("select rpad('abc', 10, 'ghd')", ["abcghdghdg"], BQ("rpad", "string_functions")), ex("select rpad('abc', 2, 'd')", ["ab"], BQ("rpad", "string_functions"))]),
+  same("left", [ex("select left('apple', 3)", ["app"], BQ("left", "string_functions"))]),
+  same("right", [ex("select right('apple', 3)", ["ple"], BQ("right", "string_functions"))]),
+  {
+    name: "instr",
+    how: "corrected",
+    note: "the first occurrence from the start; a position or occurrence other than 1 is refused",
+    rewrite: (call) => (call.args.length === 2 || (call.args.length <= 4 && call.args.slice(2).every((_, i) => call.literal(i + 2) === "1")) ? `strpos(${call.args[0]}, ${call.args[1]})` : { refuse: "slp translates instr(value, search[, 1[, 1]]) only" }),
+    examples: [ex("select instr('banana', 'an', 1, 1)", ["2"], BQ("instr", "string_functions")), ex("select instr('banana', 'ann', 1, 1)", ["0"], BQ("instr", "string_functions")), ex("select instr('helloooo', 'oo', 1, 1)", ["5"], BQ("instr", "string_functions"))],
+  },
+  translated("timestamp_add", [ex("select timestamp_add(timestamp '2008-12-25 15:30:00+00', interval 10 minute)", ["2008-12-25 15:40:00+00"], BQ("timestamp_add", "timestamp_functions"))]),
+  translated("timestamp_sub", [ex("select timestamp_sub(timestamp '2008-12-25 15:30:00+00', interval 10 minute)", ["2008-12-25 15:20:00+00"], BQ("timestamp_sub", "timestamp_functions"))]),
+  translated("datetime_sub", [ex("select datetime_sub(datetime '2008-12-25 15:30:00', interval 10 minute)", ["2008-12-25 15:20:00"], BQ("datetime_sub", "datetime_functions"))]),
+  translated("datetime_trunc", [ex("select datetime_trunc(datetime '2008-12-25 15:30:00', day)", ["2008-12-25 00:00:00"], BQ("datetime_trunc", "datetime_functions"))]),
+  {
+    name: "timestamp_diff",
+    how: "corrected",
+    note: "whole units elapsed (the transpiler counted boundaries crossed)",
+    rewrite: (call) => {
+      const part = call.args[2]?.trim().toLowerCase() ?? "";
+      return call.args.length === 3 && /^(microsecond|millisecond|second|minute|hour|day)$/.test(part) ? `__slp_elapsed('${part}', ${call.args[1]}, ${call.args[0]})` : { refuse: "slp translates timestamp_diff(a, b, part) with part one of MICROSECOND to DAY" };
+    },
+    macros: ["__slp_elapsed"],
+    examples: [ex("select timestamp_diff(timestamp '2010-07-07 10:20:00+00', timestamp '2008-12-25 15:30:00+00', hour)", ["13410"], BQ("timestamp_diff", "timestamp_functions")), ex("select timestamp_diff(timestamp '2001-02-01 01:00:00', timestamp '2001-02-01 00:00:01', hour)", ["0"], BQ("timestamp_diff", "timestamp_functions"))],
+  },
+  translated("parse_timestamp", [ex("select parse_timestamp('%c', 'Thu Dec 25 07:30:00 2008')", ["2008-12-25 07:30:00+00"], BQ("parse_timestamp", "timestamp_functions"))]),
+  translated("parse_datetime", [ex("select parse_datetime('%Y-%m-%d %H:%M:%S', '1998-10-18 13:45:55')", ["1998-10-18 13:45:55"], BQ("parse_datetime", "datetime_functions"))]),
+  translated("unix_date", [ex("select unix_date(date '2008-12-25')", ["14238"], BQ("unix_date", "date_functions"))]),
+  { name: "date_from_unix_date", how: "corrected", note: "days after 1970-01-01", rewrite: (call) => `__slp_date_from_unix_date(${call.args.join(", ")})`, macros: ["__slp_date_from_unix_date"], examples: [ex("select date_from_unix_date(14238)", ["2008-12-25"], BQ("date_from_unix_date", "date_functions"))] },
+  translated("unix_seconds", [ex("select unix_seconds(timestamp '2008-12-25 15:30:00+00')", ["1230219000"], BQ("unix_seconds", "timestamp_functions"))]),
+  translated("timestamp_seconds", [ex("select timestamp_seconds(1230219000)", ["2008-12-25 15:30:00+00"], BQ("timestamp_seconds", "timestamp_functions"))]),
+  translated("array_to_string", [ex("select array_to_string(['cake', 'pie', null], '--')", ["cake--pie"], BQ("array_to_string", "array_functions"))], "NULL elements are skipped; a NULL text argument is refused"),
+  translated("generate_array", [ex("select generate_array(1, 5)", ["[1, 2, 3, 4, 5]"], BQ("generate_array", "array_functions")), ex("select generate_array(0, 10, 3)", ["[0, 3, 6, 9]"], BQ("generate_array", "array_functions"))]),
+  translated("array_concat", [ex("select array_concat([1, 2], [3, 4], [5, 6])", ["[1, 2, 3, 4, 5, 6]"], BQ("array_concat", "array_functions"))]),
+  translated("array_reverse", [ex("select array_reverse([1, 2, 3])", ["[3, 2, 1]"], BQ("array_reverse", "array_functions"))]),
+  translated("any_value", [ex("select any_value(fruit) from unnest(['apple']) as fruit", ["apple"], BQ("any_value", "aggregate_functions"))]),
+  translated("trunc", [ex("select trunc(2.7), trunc(-2.7)", ["2", "-2"], BQ("trunc", "mathematical_functions"))]),
+  same("sign", [ex("select sign(-25), sign(0), sign(25)", ["-1", "0", "1"], BQ("sign", "mathematical_functions"))]),
+  translated("pow", [ex("select pow(2, 3)", ["8"], BQ("pow", "mathematical_functions"))]),
+  same("sqrt", [ex("select sqrt(25)", ["5"], BQ("sqrt", "mathematical_functions"))]),
+  ...framedValues([BQ("first_value", "navigation_functions"), BQ("last_value", "navigation_functions"), BQ("nth_value", "navigation_functions")], { strict: false, ignoreNulls: (call) => call.replace(/\)$/, " ignore nulls)") }),
   refused("week", "BigQuery's WEEK starts on Sunday (or the day named); DuckDB truncates to Monday"),
   refused("farm_fingerprint", "BigQuery's own hash: DuckDB gives other numbers"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than BigQuery's"),

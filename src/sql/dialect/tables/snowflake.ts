@@ -123,7 +123,7 @@ export const SNOWFLAKE: Construct[] = [
   translated("md5", [ex("select md5('Snowflake')", ["edf1439075a83a447fb8b630ddc9c8de"], SF("md5"))]),
   translated("qualify", [ex("select x from (select 1 as x union all select 2) qualify row_number() over (order by x desc) = 1", ["2"], "https://docs.snowflake.com/en/sql-reference/constructs/qualify")]),
   translated("current_date", [ex("select current_date() is not null", ["true"], SF("current_date"))]),
-  { name: "current_timestamp", how: "corrected", note: "without a precision (the transpiler kept the parentheses DuckDB rejects)", rewrite: bareKeyword("localtimestamp"), examples: [ex("select current_timestamp() is not null", ["true"], SF("current_timestamp"))] },
+  { name: "current_timestamp", how: "corrected", note: "without a precision (the transpiler wrote a CURRENT_TIMESTAMP() DuckDB rejects)", rewrite: bareKeyword("cast(get_current_timestamp() as timestamp)"), examples: [ex("select current_timestamp() is not null", ["true"], SF("current_timestamp")), ex("select current_timestamp()::date = current_date()", ["true"], SF("current_timestamp"))] },
   translated("convert_timezone", [ex("select convert_timezone('UTC', '2024-01-01 10:00:00'::timestamp_tz) is not null", ["true"], SF("convert_timezone"))]),
   translated("ilike", [ex("select 'ABC' ilike 'a%'", ["true"], SF("ilike"))]),
   {
