@@ -142,6 +142,12 @@ export function refuseWeek(name: string, index: number) {
     /^\s*week\b/i.test(call.args[index] ?? "") ? { refuse: "BigQuery's WEEK starts on Sunday (or the day named); DuckDB's on Monday" } : `${name}(${call.args.join(", ")})`;
 }
 
+/** A call kept as written unless its date part (argument `index`) is WEEK(<day>) or ISOWEEK (plain WEEK, Sunday weeks, the transpiler writes right). */
+export function refuseWeekNamed(name: string, index: number) {
+  return (call: Call): string | { refuse: string } =>
+    /^\s*(week\s*\(|isoweek\b)/i.test(call.args[index] ?? "") ? { refuse: "slp has not verified WEEK(<day>) and ISOWEEK there" } : `${name}(${call.args.join(", ")})`;
+}
+
 /** to_number(x[, p, s]) as a cast to NUMBER(p, s) (default 38, 0); a format argument is refused. */
 export function toNumber(cast: "cast" | "try_cast") {
   return (call: Call): string | { refuse: string } => {
@@ -250,4 +256,16 @@ export function halfAwayCast(call: Call): string | { refuse: string } {
   const [, value, type] = parts as unknown as [string, string, string];
   const integral = call.castType !== null && ["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"].includes(call.castType);
   return `${call.name}(${integral ? `__slp_integral_half_away(${value})` : value} as ${type})`;
+}
+
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/** BigQuery DATE_TRUNC(d, WEEK | WEEK(<day>) | ISOWEEK) from the week's start day (DuckDB's weeks start on Monday); other parts kept. */
+export function bigqueryDateTrunc(call: Call): string | { refuse: string } {
+  if (call.args.length !== 2) return { refuse: "date_trunc takes a date and a date part" };
+  const part = (call.args[1] as string).replace(/\s+/g, "").toLowerCase();
+  const day = part === "week" ? 0 : part === "isoweek" ? 1 : /^week\((\w+)\)$/.exec(part) ? WEEKDAYS.indexOf(/^week\((\w+)\)$/.exec(part)?.[1] ?? "") : null;
+  if (day === null) return `date_trunc(${call.args.join(", ")})`;
+  if (day < 0) return { refuse: `${call.args[1]} names no day of the week` };
+  return `__slp_week_start(${call.args[0]}, ${day})`;
 }

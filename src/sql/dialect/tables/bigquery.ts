@@ -1,6 +1,6 @@
 /** BigQuery (GoogleSQL): the constructs slp runs, with BigQuery's documented examples. */
 import { BQ, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, renamed, strictConcat } from "../rewrites.ts";
+import { average, bareKeyword, bigqueryDateTrunc, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, refuseWeekNamed, renamed, strictConcat } from "../rewrites.ts";
 import { framedValues } from "./common.ts";
 import { common } from "./common.ts";
 
@@ -78,11 +78,19 @@ export const BIGQUERY: Construct[] = [
   {
     name: "date_trunc",
     how: "corrected",
-    note: "WEEK (which starts on Sunday) and WEEK(<day>) are refused",
-    rewrite: refuseWeek("date_trunc", 1),
-    examples: [ex("select date_trunc(date '2008-12-25', month)", ["2008-12-01"], BQ("date_trunc", "date_functions"))],
+    note: "WEEK starts on Sunday, WEEK(<day>) on the day named, ISOWEEK on Monday (DuckDB's weeks start on Monday)",
+    rewrite: bigqueryDateTrunc,
+    macros: ["__slp_week_start"],
+    examples: [
+      ex("select date_trunc(date '2008-12-25', month)", ["2008-12-01"], BQ("date_trunc", "date_functions")),
+      ex("select date_trunc(date '2017-11-05', week(monday))", ["2017-10-30"], BQ("date_trunc", "date_functions")),
+      ex("select date_trunc(date '2017-11-05', week)", ["2017-11-05"], BQ("date_trunc", "date_functions")),
+      ex("select date_trunc(date '2017-11-08', week)", ["2017-11-05"], BQ("date_trunc", "date_functions")),
+      ex("select date_trunc(date '2017-11-05', isoweek)", ["2017-10-30"], BQ("date_trunc", "date_functions")),
+      ex("select date_trunc(date '2015-06-15', isoyear)", ["2014-12-29"], BQ("date_trunc", "date_functions")),
+    ],
   },
-  { name: "date_diff", how: "corrected", note: "WEEK is refused", rewrite: refuseWeek("date_diff", 2), examples: [ex("select date_diff(date '2010-07-07', date '2008-12-25', day)", ["559"], BQ("date_diff", "date_functions")), ex("select date_diff(date '2017-12-30', date '2014-12-30', year)", ["3"], BQ("date_diff", "date_functions"))] },
+  { name: "date_diff", how: "corrected", note: "boundaries crossed; WEEK counts Sundays (WEEK(<day>) and ISOWEEK are refused)", rewrite: refuseWeekNamed("date_diff", 2), examples: [ex("select date_diff(date '2017-10-15', date '2017-10-14', week)", ["1"], BQ("date_diff", "date_functions")), ex("select date_diff(date '2017-10-15', date '2017-10-14', day)", ["1"], BQ("date_diff", "date_functions")), ex("select date_diff(date '2010-07-07', date '2008-12-25', day)", ["559"], BQ("date_diff", "date_functions")), ex("select date_diff(date '2017-12-30', date '2014-12-30', year)", ["3"], BQ("date_diff", "date_functions"))] },
   translated("current_date", [ex("select current_date() is not null", ["true"], BQ("current_date", "date_functions"))]),
   { name: "current_timestamp", how: "corrected", note: "without a precision", rewrite: bareKeyword("current_timestamp"), examples: [ex("select current_timestamp() is not null", ["true"], BQ("current_timestamp", "timestamp_functions"))] },
   translated("to_hex", [ex("select to_hex(md5('abc'))", ["900150983cd24fb0d6963f7d28e17f72"], BQ("to_hex", "string_functions"))]),
@@ -90,8 +98,18 @@ export const BIGQUERY: Construct[] = [
   translated("date_add", [ex("select date_add(date '2008-12-25', interval 5 day)", ["2008-12-30"], BQ("date_add", "date_functions"))]),
   translated("date_sub", [ex("select date_sub(date '2008-12-25', interval 5 day)", ["2008-12-20"], BQ("date_sub", "date_functions"))]),
   translated("datetime_add", [ex("select datetime_add(datetime '2008-12-25 15:30:00', interval 10 minute)", ["2008-12-25 15:40:00"], BQ("datetime_add", "datetime_functions"))]),
-  translated("datetime_diff", [ex("select datetime_diff(datetime '2010-07-07 10:20:00', datetime '2008-12-25 15:30:00', day)", ["559"], BQ("datetime_diff", "datetime_functions"))]),
-  translated("timestamp_trunc", [ex("select timestamp_trunc(timestamp '2008-12-25 15:30:00+00', day)", ["2008-12-25 00:00:00+00"], BQ("timestamp_trunc", "timestamp_functions"))]),
+  {
+    name: "datetime_diff",
+    how: "corrected",
+    note: "boundaries crossed; WEEK counts Sundays (WEEK(<day>) and ISOWEEK are refused)",
+    rewrite: refuseWeekNamed("datetime_diff", 2),
+    examples: [
+      ex("select datetime_diff(datetime '2010-07-07 10:20:00', datetime '2008-12-25 15:30:00', day)", ["559"], BQ("datetime_diff", "datetime_functions")),
+      ex("select datetime_diff(datetime '2017-10-15 00:00:00', datetime '2017-10-14 00:00:00', week)", ["1"], BQ("datetime_diff", "datetime_functions")),
+      ex("select datetime_diff(datetime '2017-12-30 00:00:00', datetime '2014-12-30 00:00:00', year)", ["3"], BQ("datetime_diff", "datetime_functions")),
+    ],
+  },
+  { name: "timestamp_trunc", how: "corrected", note: "WEEK is refused", rewrite: refuseWeek("timestamp_trunc", 1), examples: [ex("select timestamp_trunc(timestamp '2008-12-25 15:30:00+00', day)", ["2008-12-25 00:00:00+00"], BQ("timestamp_trunc", "timestamp_functions"))] },
   {
     name: "format_date",
     how: "corrected",
@@ -102,7 +120,7 @@ export const BIGQUERY: Construct[] = [
   { name: "format_timestamp", how: "corrected", note: "as format_date", rewrite: bigqueryFormat("format_timestamp"), examples: [ex("select format_timestamp('%D %T', timestamp '2008-12-25 15:30:00+00')", ["12/25/08 15:30:00"], BQ("format_timestamp", "timestamp_functions"))] },
   { name: "format_datetime", how: "corrected", note: "as format_date", rewrite: bigqueryFormat("format_datetime"), examples: [ex("select format_datetime('%c', datetime '2008-12-25 15:30:00')", ["Thu Dec 25 15:30:00 2008"], BQ("format_datetime", "datetime_functions"))] },
   translated("parse_date", [ex("select parse_date('%Y%m%d', '20081225')", ["2008-12-25"], BQ("parse_date", "date_functions"))]),
-  translated("last_day", [ex("select last_day(date '2008-11-25', month)", ["2008-11-30"], BQ("last_day", "date_functions"))]),
+  { name: "last_day", how: "corrected", note: "WEEK is refused", rewrite: refuseWeek("last_day", 1), examples: [ex("select last_day(date '2008-11-25', month)", ["2008-11-30"], BQ("last_day", "date_functions")), ex("select last_day(date '2008-11-25')", ["2008-11-30"], BQ("last_day", "date_functions"))] },
   {
     name: "extract",
     how: "corrected",
@@ -196,7 +214,7 @@ export const BIGQUERY: Construct[] = [
   translated("timestamp_add", [ex("select timestamp_add(timestamp '2008-12-25 15:30:00+00', interval 10 minute)", ["2008-12-25 15:40:00+00"], BQ("timestamp_add", "timestamp_functions"))]),
   translated("timestamp_sub", [ex("select timestamp_sub(timestamp '2008-12-25 15:30:00+00', interval 10 minute)", ["2008-12-25 15:20:00+00"], BQ("timestamp_sub", "timestamp_functions"))]),
   translated("datetime_sub", [ex("select datetime_sub(datetime '2008-12-25 15:30:00', interval 10 minute)", ["2008-12-25 15:20:00"], BQ("datetime_sub", "datetime_functions"))]),
-  translated("datetime_trunc", [ex("select datetime_trunc(datetime '2008-12-25 15:30:00', day)", ["2008-12-25 00:00:00"], BQ("datetime_trunc", "datetime_functions"))]),
+  { name: "datetime_trunc", how: "corrected", note: "WEEK is refused", rewrite: refuseWeek("datetime_trunc", 1), examples: [ex("select datetime_trunc(datetime '2008-12-25 15:30:00', day)", ["2008-12-25 00:00:00"], BQ("datetime_trunc", "datetime_functions"))] },
   {
     name: "timestamp_diff",
     how: "corrected",
@@ -224,7 +242,8 @@ export const BIGQUERY: Construct[] = [
   translated("pow", [ex("select pow(2, 3)", ["8"], BQ("pow", "mathematical_functions"))]),
   same("sqrt", [ex("select sqrt(25)", ["5"], BQ("sqrt", "mathematical_functions"))]),
   ...framedValues([BQ("first_value", "navigation_functions"), BQ("last_value", "navigation_functions"), BQ("nth_value", "navigation_functions")], { strict: false, ignoreNulls: (call) => call.replace(/\)$/, " ignore nulls)") }),
-  refused("week", "BigQuery's WEEK starts on Sunday (or the day named); DuckDB truncates to Monday"),
+  // WEEK(<day>) is a date part, not a call: each function taking a date part above reads it (or refuses it).
+  same("week", [ex("select date_trunc(date '2017-11-08', week(wednesday))", ["2017-11-08"], BQ("date_trunc", "date_functions"))], "as the date part WEEK(<day>)"),
   refused("farm_fingerprint", "BigQuery's own hash: DuckDB gives other numbers"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than BigQuery's"),
   average("bigquery", "INT64 averages to FLOAT64, NUMERIC to NUMERIC (9 decimals)", [
