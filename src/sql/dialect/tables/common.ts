@@ -1,6 +1,6 @@
 /** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
 import { ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
-import { POSTGRES_FORMAT, formatted, framedValue } from "../rewrites.ts";
+import { POSTGRES_FORMAT, dateTruncPart, formatted, framedValue } from "../rewrites.ts";
 
 /** Standard functions whose DuckDB meaning is the warehouse's for the values they take (checked for each dialect below). */
 export function common(source: (name: string) => string): Construct[] {
@@ -26,7 +26,6 @@ export function common(source: (name: string) => string): Construct[] {
     same("lead", [ex("select max(l) from (select lead(x) over (order by x) as l from (select 1 as x union all select 2))", ["2"], source("lead"))]),
     same("cast", [ex("select cast('12' as integer)", ["12"], source("cast"))], "the type is slp's own mapping (types.ts)"),
     same("%", [ex("select -5 % 3", ["-2"], source("mod")), ex("select 5 % 3", ["2"], source("mod"))]),
-    refused("initcap", "DuckDB has no initcap, and the warehouses split words differently"),
   ];
 }
 
@@ -34,7 +33,13 @@ export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divis
   { name: "/", how: "corrected", note: "integers divide to an integer (truncated); numerics keep the warehouse's scale; by zero is an error", examples: [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/")), ...divisionExamples] },
   same("||", [ex("select 'a' || 'b'", ["ab"], source("||")), ex("select 'a' || null", [null], source("||"))]),
   translated("::", [ex("select '12'::integer", ["12"], source("::"))]),
-  translated("date_trunc", [ex("select date_trunc('month', date '2024-03-05')", ["2024-03-01"], source("date_trunc"))]),
+  {
+    name: "date_trunc",
+    how: "corrected",
+    note: "a century or millennium starts in year 1 there (2001-01-01), in year 0 in DuckDB: refused",
+    rewrite: dateTruncPart,
+    examples: [ex("select date_trunc('month', date '2024-03-05')", ["2024-03-01"], source("date_trunc"))],
+  },
   translated("date_part", [ex("select date_part('dow', date '2024-03-05')", ["2"], source("date_part"))], "dow is 0 (Sunday) to 6"),
   translated("extract", [ex("select extract(year from date '2024-03-05')", ["2024"], source("extract"))]),
   same("split_part", [ex("select split_part('a,b,c', ',', 2)", ["b"], source("split_part"))]),

@@ -1,7 +1,7 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average } from "../rewrites.ts";
-import { common, REDSHIFT_POSTGRES_COMMON } from "./common.ts";
+import { average, initcap, renamed, macroCall } from "../rewrites.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "./common.ts";
 
 export const POSTGRES: Construct[] = [
   ...common((name) => PG("functions-aggregate")),
@@ -12,10 +12,38 @@ export const POSTGRES: Construct[] = [
   ),
   same("concat", [ex("select concat('abcde', 2, null, 22)", ["abcde222"], PG("functions-string"))], "skips NULLs, as DuckDB's does"),
   same("concat_ws", [ex("select concat_ws(',', 'abcde', 2, null, 22)", ["abcde,2,22"], PG("functions-string"))]),
-  translated("string_agg", [ex("select string_agg(x, ',' order by x) from (values ('b'), ('a')) as t(x)", ["a,b"], PG("functions-aggregate"))]),
-  translated("array_agg", [ex("select array_length(array_agg(x), 1) from (values (1), (2)) as t(x)", ["2"], PG("functions-aggregate"))]),
+  translated("string_agg", [ex("select string_agg(x, ',' order by x) from (values ('b'), ('a')) as t(x)", ["a,b"], PG("functions-aggregate")), ex("select string_agg(x, ',') from (values ('a'), (null)) as t(x)", ["a"], PG("functions-aggregate"))], "NULLs are skipped"),
+  translated("array_agg", [ex("select array_length(array_agg(x), 1) from (values (1), (2)) as t(x)", ["2"], PG("functions-aggregate")), ex("select array_length(array_agg(x), 1) from (values (1), (null)) as t(x)", ["2"], PG("functions-aggregate"))], "NULLs are kept"),
   translated("array_length", [ex("select array_length(array[1, 2, 3], 1)", ["3"], PG("functions-array"))]),
   same("[]", [ex("select (array[1, 2, 3])[1]", ["1"], PG("arrays"))], "1-based, as DuckDB's"),
+  { name: "initcap", how: "corrected", note: "words are runs of letters and digits", rewrite: initcap("alphanumeric"), macros: ["__slp_initcap"], examples: [ex("select initcap('hi THOMAS')", ["Hi Thomas"], PG("functions-string"))] },
+  { name: "btrim", how: "corrected", note: "DuckDB's trim(string, characters)", rewrite: renamed("trim"), examples: [ex("select btrim('xyxtrimyyx', 'xyz')", ["trim"], PG("functions-string"))] },
+  translated("ltrim", [ex("select ltrim('zzzytest', 'xyz')", ["test"], PG("functions-string"))]),
+  translated("rtrim", [ex("select rtrim('testxxzx', 'xyz')", ["test"], PG("functions-string"))]),
+  same("trim", [ex("select trim(both 'xyz' from 'yxTomxx')", ["Tom"], PG("functions-string")), ex("select trim('  a  ')", ["a"], PG("functions-string"))]),
+  same("rpad", [ex("select rpad('hi', 5, 'xy')", ["hixyx"], PG("functions-string"))]),
+  translated("reverse", [ex("select reverse('abcde')", ["edcba"], PG("functions-string"))]),
+  translated("repeat", [ex("select repeat('Pg', 4)", ["PgPgPgPg"], PG("functions-string"))]),
+  translated("substr", [ex("select substr('alphabet', 3)", ["phabet"], PG("functions-string")), ex("select substr('alphabet', 3, 2)", ["ph"], PG("functions-string"))]),
+  translated("starts_with", [ex("select starts_with('alphabet', 'alph')", ["true"], PG("functions-string"))]),
+  same("translate", [ex("select translate('12345', '143', 'ax')", ["a2x5"], PG("functions-string"))]),
+  translated("char_length", [ex("select char_length('josé')", ["4"], PG("functions-string"))]),
+  same("left", [ex("select left('abcde', 2)", ["ab"], PG("functions-string")), ex("select left('abcde', -2)", ["abc"], PG("functions-string"))]),
+  same("right", [ex("select right('abcde', 2)", ["de"], PG("functions-string")), ex("select right('abcde', -2)", ["cde"], PG("functions-string"))]),
+  same("split_part", [ex("select split_part('abc~@~def~@~ghi', '~@~', 2)", ["def"], PG("functions-string")), ex("select split_part('abc,def,ghi,jkl', ',', -2)", ["ghi"], PG("functions-string"))]),
+  { name: "regexp_count", how: "corrected", note: "without flags or a start position", rewrite: macroCall("__slp_regexp_count", 2, "regexp_count(string, pattern)"), macros: ["__slp_regexp_count"], examples: [ex("select regexp_count('ABCABCAXYaxy', 'A.')", ["3"], PG("functions-matching"))] },
+  translated("trunc", [ex("select trunc(42.8)", ["42"], PG("functions-math")), ex("select trunc(42.4382, 2)", ["42.43"], PG("functions-math")), ex("select trunc(-42.8)", ["-42"], PG("functions-math"))]),
+  same("round", [ex("select round(42.4382, 2)", ["42.44"], PG("functions-math")), ex("select round(1234.56, -1)", ["1230"], PG("functions-math")), ex("select round(2.5)", ["3"], PG("functions-math")), ex("select round(-2.5)", ["-3"], PG("functions-math"))], "numeric rounds half away from zero"),
+  same("ceil", [ex("select ceil(42.2)", ["43"], PG("functions-math")), ex("select ceil(-42.8)", ["-42"], PG("functions-math"))]),
+  same("floor", [ex("select floor(42.8)", ["42"], PG("functions-math")), ex("select floor(-42.8)", ["-43"], PG("functions-math"))]),
+  same("power", [ex("select power(9, 3)", ["729"], PG("functions-math"))]),
+  same("sign", [ex("select sign(-8.4)", ["-1"], PG("functions-math"))]),
+  same("abs", [ex("select abs(-17.4)", ["17.4"], PG("functions-math"))]),
+  translated("now", [ex("select now() is not null", ["true"], PG("functions-datetime"))]),
+  translated("percentile_cont", [ex("select percentile_cont(0.5) within group (order by x) from (values (1), (2), (3), (4)) as t(x)", ["2.5"], PG("functions-aggregate"))]),
+  translated("percentile_disc", [ex("select percentile_disc(0.5) within group (order by x) from (values (1), (2), (3), (4)) as t(x)", ["2"], PG("functions-aggregate"))]),
+  translated("mode", [ex("select mode() within group (order by x) from (values (1), (2), (2)) as t(x)", ["2"], PG("functions-aggregate"))]),
+  ...framedValues([PG("functions-window"), PG("functions-window"), PG("functions-window")], { strict: false, ignoreNulls: null }),
   refused("~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse: write regexp_like(x, p, 'i') or lower() with ~"),
   refused("!~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse"),
   translated("!~", [ex("select 'thomas' !~ 't.*max'", ["true"], PG("functions-matching"))]),

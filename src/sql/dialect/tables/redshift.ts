@@ -1,7 +1,7 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
-import { RS, ex, refused, translated, type Construct } from "../construct.ts";
-import { average, parenthesized, strictConcat } from "../rewrites.ts";
-import { common, REDSHIFT_POSTGRES_COMMON } from "./common.ts";
+import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { average, initcap, renamed, parenthesized, strictConcat } from "../rewrites.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "./common.ts";
 
 export const REDSHIFT: Construct[] = [
   ...common((name) => RS(`r_${name.toUpperCase()}`)),
@@ -16,7 +16,7 @@ export const REDSHIFT: Construct[] = [
   translated("len", [ex("select len('français')", ["8"], RS("r_LEN"))]),
   translated("charindex", [ex("select charindex('dog', 'fish')", ["0"], RS("r_CHARINDEX")), ex("select charindex('fish', 'dogfish')", ["4"], RS("r_CHARINDEX"))]),
   { name: "dateadd", how: "corrected", note: "a negative amount is parenthesized (the transpiler's INTERVAL -1 DAY is rejected by DuckDB)", rewrite: parenthesized(1), examples: [ex("select dateadd(month, 1, '2008-01-31'::date)", ["2008-02-29"], RS("r_DATEADD_function")), ex("select dateadd(day, 30, '2008-02-28'::date)", ["2008-03-29"], RS("r_DATEADD_function")), ex("select dateadd(day, -1, '2008-03-01'::date)", ["2008-02-29"], RS("r_DATEADD_function"))] },
-  translated("datediff", [ex("select datediff(day, '2008-01-01'::date, '2008-03-05'::date)", ["64"], RS("r_DATEDIFF_function")), ex("select datediff(month, '2008-01-31'::date, '2008-02-01'::date)", ["1"], RS("r_DATEDIFF_function"))]),
+  translated("datediff", [ex("select datediff(week,'2009-01-01','2009-12-31')", ["52"], RS("r_DATEDIFF_function")), ex("select datediff(year, '2008-12-31'::date, '2009-01-01'::date)", ["1"], RS("r_DATEDIFF_function")), ex("select datediff(hour, '2009-01-01 08:30:00'::timestamp, '2009-01-01 10:00:00'::timestamp)", ["2"], RS("r_DATEDIFF_function")), ex("select datediff(day, '2008-01-01'::date, '2008-03-05'::date)", ["64"], RS("r_DATEDIFF_function")), ex("select datediff(month, '2008-01-31'::date, '2008-02-01'::date)", ["1"], RS("r_DATEDIFF_function"))], "counts boundaries crossed"),
   {
     name: "add_months",
     how: "corrected",
@@ -32,9 +32,29 @@ export const REDSHIFT: Construct[] = [
     how: "corrected",
     note: "NULL when either argument is NULL",
     rewrite: strictConcat,
-    examples: [ex("select concat('December 25, ', '2008')", ["December 25, 2008"], RS("r_CONCAT")), ex("select concat('a', null)", [null], RS("r_CONCAT"))],
+    examples: [ex("select concat('December 25, ', '2008')", ["December 25, 2008"], RS("r_CONCAT")), ex("select concat('Thursday, ', concat('December 25, ', '2008'))", ["Thursday, December 25, 2008"], RS("r_CONCAT")), ex("select concat('a', null)", [null], RS("r_CONCAT"))],
   },
   translated("getdate", [ex("select getdate() is not null", ["true"], RS("r_GETDATE"))]),
+  {
+    name: "initcap",
+    how: "corrected",
+    note: "every character that is not a letter or digit separates words",
+    rewrite: initcap("alphanumeric"),
+    macros: ["__slp_initcap"],
+    examples: [ex("select initcap('All non-musical theatre')", ["All Non-Musical Theatre"], RS("r_INITCAP")), ex("select initcap('MLB')", ["Mlb"], RS("r_INITCAP")), ex("select initcap('urna.Ut@egetdictumplacerat.edu')", ["Urna.Ut@Egetdictumplacerat.Edu"], RS("r_INITCAP"))],
+  },
+  { name: "btrim", how: "corrected", note: "DuckDB's trim(string, characters)", rewrite: renamed("trim"), examples: [ex("select btrim('     abc    ')", ["abc"], RS("r_BTRIM")), ex("select btrim('xyzaxyzbxyzcxyz', 'xyz')", ["axyzbxyzc"], RS("r_BTRIM"))] },
+  translated("ltrim", [ex("select ltrim('2008-01-24 06:43:29', '2008-')", ["1-24 06:43:29"], RS("r_LTRIM")), ex("select ltrim('2008-08-15 02:08:13', '2008-')", ["15 02:08:13"], RS("r_LTRIM"))]),
+  same("trim", [ex("select trim('\"' FROM '\"dog\"')", ["dog"], RS("r_TRIM")), ex("select trim('Citizens Bank Park', 'CDG')", ["itizens Bank Park"], RS("r_LTRIM"))]),
+  {
+    name: "months_between",
+    how: "corrected",
+    note: "of dates: whole months when the days match or both are month-ends, else the day difference over 31; of timestamps refused",
+    rewrite: (call) => (call.args.length === 2 ? `__slp_months_between(__slp_date_only(${call.args[0]}, 'months_between'), __slp_date_only(${call.args[1]}, 'months_between'))` : { refuse: "months_between takes two dates" }),
+    macros: ["__slp_months_between", "__slp_date_only"],
+    examples: [ex("select months_between('1969-01-18', '1969-03-18')", ["-2"], RS("r_MONTHS_BETWEEN_function"))],
+  },
+  ...framedValues([RS("r_WF_first_value"), RS("r_WF_last_value"), RS("r_WF_NTH")], { strict: true, ignoreNulls: (call) => call.replace(/\)$/, " ignore nulls)") }),
   refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
   average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [
     ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),
