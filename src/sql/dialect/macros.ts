@@ -43,6 +43,8 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_date_from_unix_date: { sql: "create macro __slp_date_from_unix_date(n) as cast('1970-01-01' as date) + cast(n as integer)" },
   // The start of d's week when weeks start on day k (0 Sunday ... 6 Saturday), as BigQuery's DATE_TRUNC(d, WEEK(<day>)).
   __slp_week_start: { sql: "create macro __slp_week_start(d, k) as cast(d as date) - cast((dayofweek(cast(d as date)) - k + 7) % 7 as integer)" },
+  // A date part of a value Spark reads as a timestamp (text too, as Spark casts it).
+  __slp_part: { sql: "create macro __slp_part(part, x) as date_part(part, cast(x as timestamp))" },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 

@@ -269,3 +269,8 @@ export function bigqueryDateTrunc(call: Call): string | { refuse: string } {
   if (day < 0) return { refuse: `${call.args[1]} names no day of the week` };
   return `__slp_week_start(${call.args[0]}, ${day})`;
 }
+
+/** Spark's HOUR(x), QUARTER(x), ...: the date part of x read as a timestamp (Spark casts text; DuckDB's functions take no text). */
+export function datePartOf(part: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === 1 ? `__slp_part('${part}', ${call.args[0]})` : { refuse: `${call.name} takes one value` });
+}
