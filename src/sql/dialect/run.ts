@@ -10,7 +10,7 @@ import type { Plan, TestError } from "../../engine/unit-runner.ts";
 import { readText } from "../../project/project.ts";
 import { macroStatements } from "./macros.ts";
 import type { Dialect, DialectChoice } from "./dialects.ts";
-import { Translator, type Untranslatable } from "./translate.ts";
+import { Translator, type Untranslatable } from "./translator.ts";
 
 export class DialectRun {
   readonly #choice: DialectChoice;
