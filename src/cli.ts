@@ -50,6 +50,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 
   let task: Task<any, any> | undefined;
   try {
+    if (viaRun && (name === "-h" || name === "--help")) {
+      const registry = createRegistry(builtInTasks, io.cwd, () => import("./index.ts"));
+      io.stdout(runHelp((await registry.listed()).map((listed) => listed.name)));
+      return EXIT.ok;
+    }
     if (name === undefined || name.startsWith("-")) {
       throw new UsageError(
         name === undefined ? "the following arguments are required: task" : `unrecognized arguments: ${name}`,
@@ -138,6 +143,13 @@ async function fail(error: SlpError, task: Task<any, any> | undefined, name: str
     io.stderr(`ERROR ${asSlpError(writeError).describe()}\n`);
   }
   return EXIT.cannotJudge;
+}
+
+const RUN_USAGE = "usage: slp run [-h] {task} ...";
+
+/** `slp run --help`: what `run` does and the tasks it can run, the repository's own included. */
+function runHelp(names: readonly string[]): string {
+  return `${RUN_USAGE}\n\nRun a task by name: a built-in one or the repository's own (slp.yml \`tasks:\`, .slp/tasks/*.ts).\n\ntasks: ${names.join(", ")}\n\nRun \`slp run <task> --help\` for a task's flags.\n`;
 }
 
 /** --format, --output and --project-dir read straight from argv, for an error raised before (or while) the flags were parsed. */

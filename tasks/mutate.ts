@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { InputError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { canonicalJson, isMapping } from "../src/core/values.ts";
-import { loadConfig } from "../src/project/config.ts";
+import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { DEFAULT_MARTS_PATHS, normaliseMartsPath } from "../src/project/paths.ts";
 import { loadProject } from "../src/project/project.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
@@ -49,7 +49,7 @@ export default defineTask({
     const dialect = dialectOption(dir, environment, input.dialect);
     const select = input.select ?? [];
     const local = loadConfig(dir);
-    const baseRef = input.base ?? (environment.env.SLP_BASE || local.config.base || "main");
+    const baseRef = input.base ?? defaultBase(environment.env, local.config);
     const base = await scope.readBase(dir, baseRef, select.length === 0 || input.base !== undefined);
     const settings = base.config.config.mutate ?? {};
     const maxMutants = Math.min(MAX_MUTANTS, settings.max_mutants ?? MAX_MUTANTS, input.maxMutants ?? MAX_MUTANTS);

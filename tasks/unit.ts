@@ -36,8 +36,15 @@ export default defineTask({
     // while this thread loads the rest and reads the project.
     const { Database } = await import("../src/engine/duckdb.ts");
     await Database.load();
-    const database = Database.open({ settings: duckdbSettings(dialect.dialect) });
-    database.catch(() => undefined);
+    const settings = duckdbSettings(dialect.dialect);
+    const open = () => {
+      const opening = Database.open({ settings });
+      opening.catch(() => undefined);
+      return opening;
+    };
+    // A caller running unit many times (gate --verify-commits) lends one database per settings.
+    const shared = environment.shared;
+    const database = shared ? shared.get(`duckdb\0${settings.join("\0")}`, open, closeWhenOpen) : open();
     const [{ loadDbtProject }, { runUnitTests }, { unitReport }] = await Promise.all([
       import("../src/project/dbt-project.ts"),
       import("../src/engine/unit-runner.ts"),
@@ -47,7 +54,7 @@ export default defineTask({
     try {
       project = loadDbtProject(projectDir, input.projectDir);
     } catch (error) {
-      database.then((db) => db.close(), () => undefined);
+      if (!shared) closeWhenOpen(database);
       throw error;
     }
     const run = await runUnitTests({
@@ -63,6 +70,10 @@ export default defineTask({
     return unitReport(run);
   },
 });
+
+function closeWhenOpen(database: Promise<{ close(): void }>): void {
+  database.then((db) => db.close(), () => undefined);
+}
 
 /** The dialect the models are written in: --dialect, slp.yml's dialect, the profile's adapter type (mutate runs the same way). */
 export function dialectOption(projectDir: string, environment: TaskEnvironment, flag: string | undefined): DialectChoice {

@@ -67,3 +67,9 @@ export interface ReportError {
 export function isReport(value: unknown): value is Report {
   return typeof value === "object" && value !== null && "command" in value && Array.isArray((value as Report).findings);
 }
+
+/** One line, as errors print: `file:line: message; fix` (the fix left out when `withFix` is false). */
+export function describeReportError(error: ReportError, withFix = true): string {
+  const where = error.file ? `${error.file}${error.line ? `:${error.line}` : ""}: ` : "";
+  return `${where}${error.message}${withFix && error.fix ? `; ${error.fix}` : ""}`;
+}

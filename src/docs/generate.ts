@@ -14,6 +14,7 @@ import { MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
 import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
+import { TcrData } from "../schemas/tcr.ts";
 import { UnitData } from "../schemas/unit.ts";
 
 export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
@@ -23,6 +24,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
+  "schemas/tcr.schema.json": TcrData,
   "schemas/mutation.schema.json": MutationArtifact,
   "schemas/mutation_equivalents.schema.json": MutationEquivalents,
   "schemas/review.schema.json": ReviewData,

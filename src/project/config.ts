@@ -39,6 +39,14 @@ export function loadConfig(projectDir: string): LoadedConfig {
   return parseConfig(readText(root, CONFIG_FILE), shown);
 }
 
+/**
+ * The branch pull requests target, for every task that takes `--base`:
+ * `SLP_BASE`, else slp.yml's `base`, else `main` (an empty SLP_BASE counts as unset).
+ */
+export function defaultBase(env: Record<string, string | undefined>, config: Config): string {
+  return env.SLP_BASE || config.base || "main";
+}
+
 /** Validates the text of an slp.yml (also used for the base commit's copy). */
 export function parseConfig(text: string, file: string, at?: string): LoadedConfig {
   const parsed = parseYamlWithPositions(text, { file, at });

@@ -83,9 +83,17 @@ export function caseFinding(testCase: ReportCase): Finding {
   };
 }
 
-/** What annotations and SARIF results are made of: the findings shown, then every unit test that failed. */
+/**
+ * What annotations and SARIF results are made of: the findings shown, then
+ * every unit test that failed and is not already one of them (ci and tcr
+ * list a failed test as a finding of its own).
+ */
 export function annotatedFindings(report: Report, context: RenderContext): Finding[] {
-  return [...shownFindings(report, context), ...failedCases(report).map(caseFinding)];
+  const shown = shownFindings(report, context);
+  const place = (file: string, model: string, line: number | null) => `${file}\0${model}\0${line}`;
+  const listed = new Set(shown.filter((finding) => finding.rule === UNIT_TEST_RULE.code).map((finding) => place(finding.file, finding.model, finding.line)));
+  const cases = failedCases(report).filter((testCase) => !listed.has(place(testCase.file, testCase.suite, testCase.line ?? null)));
+  return [...shown, ...cases.map(caseFinding)];
 }
 
 /** Warnings that are not findings, one `WARNING` line each on stderr. */

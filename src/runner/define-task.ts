@@ -16,6 +16,17 @@ export interface TaskEnvironment {
   readStdin?: () => Promise<string>;
   /** Every task this invocation can run (built-ins and the repository's own); the CLI supplies it. */
   registry?: TaskRegistry;
+  /**
+   * Resources a caller that runs many tasks lends them (one embedded database
+   * per settings, say), so each run does not pay to open its own; absent, a
+   * task opens its own.
+   */
+  shared?: SharedResources;
+}
+
+export interface SharedResources {
+  /** The resource under `key`, made by `make` on first use; the pool's owner disposes of it with `dispose`. */
+  get<T>(key: string, make: () => T, dispose: (resource: T) => void): T;
 }
 
 /** How a task reaches other tasks by name (ci's stages, tcr's steps, `slp tasks`) without importing the registry back. */

@@ -24,16 +24,28 @@ export const Config = Type.Object(
       Type.String({ minLength: 1, description: "must name the branch pull requests target (default main)" }),
     ),
     tcr: Type.Optional(
-      Type.Object(
-        {
-          steps: Type.Optional(
-            Type.Array(Type.String({ minLength: 1, description: "must name a task" }), {
-              minItems: 1,
-              description: "must list the tasks the loop runs, in order (default [check, gate, unit])",
-            }),
+      Type.Union(
+        [
+          Type.Literal("required", { description: "short for { required: true }" }),
+          Type.Object(
+            {
+              steps: Type.Optional(
+                Type.Array(Type.String({ minLength: 1, description: "must name a task" }), {
+                  minItems: 1,
+                  description: "must list the tasks the loop runs, in order (default [check, gate, unit])",
+                }),
+              ),
+              required: Type.Optional(
+                Type.Boolean({
+                  description:
+                    "must say whether every commit of an agent branch must be a green tcr step: gate then re-runs check and unit at each commit (as --verify-commits) and blocks on G11-G13 (read from the base branch)",
+                }),
+              ),
+            },
+            { additionalProperties: false },
           ),
-        },
-        { additionalProperties: false, description: "must configure the TCR loop (slp tcr)" },
+        ],
+        { description: "must configure the TCR loop (slp tcr): `required`, or a mapping of steps and required" },
       ),
     ),
     mutate: Type.Optional(
