@@ -30,7 +30,14 @@ export const strictConcat = (call: Call): string =>
   call.args.length === 0 ? "concat()" : `case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else concat(${call.args.join(", ")}) end`;
 
 
-export const INTEGRAL = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"]);
+export /** `cast(value as type)`'s two parts as written. */
+function castParts(call: Call): { value: string; type: string } | { refuse: string } {
+  const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
+  if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
+  return { value: parts[1] as string, type: parts[2] as string };
+}
+
+const INTEGRAL = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"]);
 
 /**
  * Spark's CAST and TRY_CAST (the transpiler writes both as DuckDB's TRY_CAST):
@@ -39,9 +46,9 @@ export const INTEGRAL = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HU
  */
 export function sparkCast(ansi: boolean) {
   return (call: Call): string | { refuse: string } => {
-    const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
-    if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
-    const [, value, type] = parts as unknown as [string, string, string];
+    const parts = castParts(call);
+    if ("refuse" in parts) return parts;
+    const { value, type } = parts;
     const input = call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
     const converted = `try_cast(${input} as ${type})`;
     return ansi && call.name === "cast" ? `__slp_ansi_cast(${value}, ${converted})` : converted;
@@ -251,10 +258,10 @@ export function renamed(name: string) {
 
 /** BigQuery's CAST and SAFE_CAST: a floating-point value cast to an integer type rounds half away from zero (DuckDB rounds a DOUBLE half to even). */
 export function halfAwayCast(call: Call): string | { refuse: string } {
-  const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
-  if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
-  const [, value, type] = parts as unknown as [string, string, string];
-  const integral = call.castType !== null && ["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"].includes(call.castType);
+  const parts = castParts(call);
+  if ("refuse" in parts) return parts;
+  const { value, type } = parts;
+  const integral = call.castType !== null && INTEGRAL.has(call.castType);
   return `${call.name}(${integral ? `__slp_integral_half_away(${value})` : value} as ${type})`;
 }
 
