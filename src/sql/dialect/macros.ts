@@ -26,9 +26,10 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_initcap(s, kind) as list_transform([struct_pack(chars := string_split(s, ''), separator := case kind when 'alphanumeric' then '[^\\p{L}\\p{N}]' when 'whitespace' then '\\s' else '[\\s!?@\"^#$&~_,.:;+*%/|\\\\\\[\\](){}<>-]' end)], lambda w: array_to_string(list_transform(w.chars, lambda c, i: case when i = 1 or regexp_full_match(w.chars[i - 1], w.separator) then upper(c) else lower(c) end), ''))[1]",
   },
   __slp_regexp_count: { sql: "create macro __slp_regexp_count(value, pattern) as len(regexp_extract_all(value, pattern))" },
-  // MONTHS_BETWEEN of the date parts (Snowflake, Redshift): whole months when the days match or both are month-ends, else the day difference over 31.
+  // MONTHS_BETWEEN (Snowflake, Redshift): whole months when the days match or both are month-ends, else the
+  // difference of the days (with the time of day) over a 31-day month.
   __slp_months_between: {
-    sql: "create macro __slp_months_between(a, b) as list_transform([struct_pack(a := cast(a as date), b := cast(b as date))], lambda d: (year(d.a) - year(d.b)) * 12 + month(d.a) - month(d.b) + case when day(d.a) = day(d.b) or (d.a = last_day(d.a) and d.b = last_day(d.b)) then 0 else (day(d.a) - day(d.b)) / 31 end)[1]",
+    sql: "create macro __slp_months_between(a, b) as list_transform([struct_pack(a := cast(a as timestamp), b := cast(b as timestamp))], lambda d: (year(d.a) - year(d.b)) * 12 + month(d.a) - month(d.b) + case when day(d.a) = day(d.b) or (cast(d.a as date) = last_day(d.a) and cast(d.b as date) = last_day(d.b)) then 0 else (day(d.a) - day(d.b) + (epoch(d.a) - epoch(date_trunc('day', d.a)) - epoch(d.b) + epoch(date_trunc('day', d.b))) / 86400) / 31 end)[1]",
   },
   // A value that must be a DATE (slp has not verified the warehouse's reading of a time of day there).
   __slp_date_only: { sql: "create macro __slp_date_only(x, what) as case when typeof(x) in ('DATE', 'VARCHAR', '\"NULL\"') then x else error(what || ' of a ' || typeof(x) || ': slp verified it for dates only') end" },

@@ -161,7 +161,7 @@ export const SNOWFLAKE: Construct[] = [
     note: "words start after whitespace or ! ? @ \" ^ # $ & ~ _ , . : ; + - * % / | \\ [ ] ( ) { } < >, Snowflake's default delimiters; a delimiters argument is refused",
     rewrite: initcap("delimiters"),
     macros: ["__slp_initcap"],
-    examples: [ex("select initcap('the sky is blue')", ["The Sky Is Blue"], SF("initcap")), ex("select initcap('OUT OF THE BLUE')", ["Out Of The Blue"], SF("initcap")), ex("select initcap('hello-world.foo_bar')", ["Hello-World.Foo_Bar"], SF("initcap"))],
+    examples: [ex("select initcap('the sky is blue')", ["The Sky Is Blue"], SF("initcap")), ex("select initcap('WE CAN HANDLE THIS')", ["We Can Handle This"], SF("initcap")), ex("select initcap('ÄäÖößÜü')", ["Ääöößüü"], SF("initcap")), ex("select initcap(null)", [null], SF("initcap")), ex("select initcap('hello-world.foo_bar')", ["Hello-World.Foo_Bar"], SF("initcap"))],
   },
   {
     name: "concat_ws",
@@ -192,14 +192,15 @@ export const SNOWFLAKE: Construct[] = [
   {
     name: "months_between",
     how: "corrected",
-    note: "whole months when the days match or both are month-ends, else the day difference over 31 (the time of day is not counted), to 6 decimals",
+    note: "whole months when the days match or both are month-ends, else the difference of the days and times of day over 31, to 6 decimals",
     rewrite: (call) => (call.args.length === 2 ? `cast(round(__slp_months_between(${call.args[0]}, ${call.args[1]}), 6) as decimal(38, 6))` : { refuse: "months_between takes two dates" }),
     macros: ["__slp_months_between"],
     examples: [
       ex("select months_between('2019-03-15'::date, '2019-02-15'::date)", ["1.000000"], SF("months_between")),
       ex("select months_between('2019-03-31'::date, '2019-02-28'::date)", ["1.000000"], SF("months_between")),
       ex("select months_between('2019-03-28'::date, '2019-02-28'::date)", ["1.000000"], SF("months_between")),
-      ex("select months_between('2019-03-01 02:00:00'::timestamp, '2019-02-15 01:00:00'::timestamp)", ["0.548387"], SF("months_between")),
+      ex("select months_between('2020-02-01'::date, '2020-01-01'::date)", ["1.000000"], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/1.2.0/api/snowflake.snowpark.functions.months_between"),
+      ex("select months_between('2020-05-01 13:11:20'::timestamp, '2020-08-21 01:30:05'::timestamp)", ["-3.629452"], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/1.11.1/api/snowflake.snowpark.functions.months_between"),
     ],
   },
   translated("timestampdiff", [ex("select timestampdiff(month, '2021-01-01'::date, '2021-02-28'::date)", ["1"], SF("datediff"))]),
