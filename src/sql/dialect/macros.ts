@@ -46,6 +46,10 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_week_start: { sql: "create macro __slp_week_start(d, k) as cast(d as date) - cast((dayofweek(cast(d as date)) - k + 7) % 7 as integer)" },
   // A date part of a value Spark reads as a timestamp (text too, as Spark casts it).
   __slp_part: { sql: "create macro __slp_part(part, x) as date_part(part, cast(x as timestamp))" },
+  // BigQuery INSTR: the position of the n-th (overlapping) occurrence, searching forward from p, or backward from the p-th character from the end when p < 0; 0 when there is none.
+  __slp_instr: {
+    sql: "create macro __slp_instr(s, t, p, n) as case when s is null or t is null or p is null or n is null then null when p = 0 then error('INSTR position 0 is an error in BigQuery') when n <= 0 then error('INSTR occurrence must be positive in BigQuery') else coalesce(list_transform([list_filter(range(1, length(s) + 1), lambda i: substr(s, i, length(t)) = t)], lambda m: case when p > 0 then list_filter(m, lambda i: i >= p)[n] else list_reverse(list_filter(m, lambda i: i <= length(s) + p + 1))[n] end)[1], 0) end",
+  },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 
