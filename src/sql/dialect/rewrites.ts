@@ -281,3 +281,26 @@ export function bigqueryDateTrunc(call: Call): string | { refuse: string } {
 export function datePartOf(part: string) {
   return (call: Call): string | { refuse: string } => (call.args.length === 1 ? `__slp_part('${part}', ${call.args[0]})` : { refuse: `${call.name} takes one value` });
 }
+
+/** Spark's EXTRACT fields as DuckDB date parts (of the value read as a timestamp); DAYOFWEEK is 1 (Sunday) to 7, SECOND keeps its microseconds. */
+const SPARK_FIELDS: Record<string, string> = {
+  year: "year", years: "year", y: "year", yr: "year", yrs: "year", yearofweek: "isoyear",
+  quarter: "quarter", quarters: "quarter", qtr: "quarter", qtrs: "quarter",
+  month: "month", months: "month", mon: "month", mons: "month",
+  week: "week", weeks: "week", w: "week",
+  day: "day", days: "day", d: "day", dayofmonth: "day",
+  dayofweek_iso: "isodow", dow_iso: "isodow", doy: "doy", dayofyear: "doy",
+  hour: "hour", hours: "hour", h: "hour", hr: "hour", hrs: "hour",
+  minute: "minute", minutes: "minute", m: "minute", min: "minute", mins: "minute",
+};
+
+export function sparkExtract(call: Call): string | { refuse: string } {
+  const parts = call.args.length === 1 ? /^\s*(\w+)\s+from\s+([\s\S]+)$/i.exec(call.args[0] as string) : null;
+  if (!parts) return { refuse: "slp reads extract(field from value)" };
+  const field = (parts[1] as string).toLowerCase();
+  const value = parts[2] as string;
+  if (field === "dayofweek" || field === "dow") return `(__slp_part('dow', ${value}) + 1)`;
+  if (["second", "seconds", "s", "sec", "secs"].includes(field)) return `cast(__slp_part('microseconds', ${value}) / 1000000 as decimal(8, 6))`;
+  const part = SPARK_FIELDS[field];
+  return part ? `__slp_part('${part}', ${value})` : { refuse: `slp has not verified the field ${field} there` };
+}

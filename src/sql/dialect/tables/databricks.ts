@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, datePartOf, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
+import { average, datePartOf, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
 import { common, framedValues } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -85,6 +85,20 @@ export const DATABRICKS: Construct[] = [
   translated("locate", [ex("select locate('bar', 'foobarbar')", ["4"], DBX("locate"))]),
   translated("char_length", [ex("select char_length('Spark SQL ')", ["10"], DBX("char_length"))]),
   translated("add_months", [ex("select add_months('2016-08-31', 1)", ["2016-09-30"], DBX("add_months"))]),
+  {
+    name: "extract",
+    how: "corrected",
+    note: "of a value read as a timestamp; DAYOFWEEK is 1 (Sunday) to 7; SECOND keeps the microseconds",
+    rewrite: sparkExtract,
+    macros: ["__slp_part"],
+    examples: [
+      ex("select extract(year from timestamp '2019-08-12 01:00:00.123456')", ["2019"], DBX("extract")),
+      ex("select extract(week from timestamp '2019-08-12 01:00:00.123456')", ["33"], DBX("extract")),
+      ex("select extract(doy from date '2019-08-12')", ["224"], DBX("extract")),
+      ex("select extract(seconds from timestamp '2019-10-01 00:00:01.000001')", ["1.000001"], DBX("extract")),
+      ex("select extract(dayofweek from date '2009-07-30')", ["5"], DBX("dayofweek")),
+    ],
+  },
   { name: "dayofweek", how: "corrected", note: "1 (Sunday) to 7 (DuckDB's is 0 to 6)", rewrite: (call) => (call.args.length === 1 ? `(__slp_part('dow', ${call.args[0]}) + 1)` : { refuse: "dayofweek takes one date" }), macros: ["__slp_part"], examples: [ex("select dayofweek('2009-07-30')", ["5"], DBX("dayofweek"))] },
   translated("to_timestamp", [ex("select to_timestamp('2016-12-31 00:12:00')", ["2016-12-31 00:12:00"], DBX("to_timestamp"))]),
   { name: "hour", how: "corrected", note: "of a date, timestamp or text read as a timestamp", rewrite: datePartOf("hour"), macros: ["__slp_part"], examples: [ex("select hour('2009-07-30 12:58:59')", ["12"], DBX("hour"))] },
