@@ -50,6 +50,10 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_instr: {
     sql: "create macro __slp_instr(s, t, p, n) as case when s is null or t is null or p is null or n is null then null when p = 0 then error('INSTR position 0 is an error in BigQuery') when n <= 0 then error('INSTR occurrence must be positive in BigQuery') else coalesce(list_transform([list_filter(range(1, length(s) + 1), lambda i: substr(s, i, length(t)) = t)], lambda m: case when p > 0 then list_filter(m, lambda i: i >= p)[n] else list_reverse(list_filter(m, lambda i: i <= length(s) + p + 1))[n] end)[1], 0) end",
   },
+  // Snowflake reads an epoch number by its size: seconds below 31536000000, then milliseconds, microseconds, nanoseconds.
+  __slp_snowflake_epoch: {
+    sql: "create macro __slp_snowflake_epoch(n) as cast(to_timestamp(cast(n as double) / case when abs(n) < 31536000000 then 1 when abs(n) < 31536000000000 then 1000 when abs(n) < 31536000000000000 then 1000000 else 1000000000 end) as timestamp)",
+  },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 

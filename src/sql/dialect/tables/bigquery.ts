@@ -1,7 +1,7 @@
 /** BigQuery (GoogleSQL): the constructs slp runs, with BigQuery's documented examples. */
 import { BQ, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, bareKeyword, bigqueryDateTrunc, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, refuseWeekNamed, renamed, strictConcat } from "../rewrites.ts";
-import { framedValues } from "./common.ts";
+import { framedValues, semiStructured } from "./common.ts";
 import { common } from "./common.ts";
 
 export const BIGQUERY: Construct[] = [
@@ -260,6 +260,7 @@ export const BIGQUERY: Construct[] = [
     ex("select avg(x) as avg from unnest([0, 2, 4, 4, 5]) as x", ["3"], BQ("avg", "aggregate_functions")),
     ex("select avg(x) from unnest([numeric '1', numeric '2', numeric '2']) as x", ["1.666666667"], BQ("avg", "aggregate_functions")),
   ]),
+  ...semiStructured("json_value", "json_query", "json_extract_scalar", "json_extract_array", "to_json_string", "to_json", "parse_json"),
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
   refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
 ];

@@ -91,3 +91,6 @@ export function framedValues(sources: [first: string, last: string, nth: string]
     build("nth_value", "nth_value(x, 2)", "5", null, sources[2]),
   ];
 }
+
+/** JSON and semi-structured functions, refused by name: slp holds no JSON or VARIANT values in DuckDB. */
+export const semiStructured = (...names: string[]): Construct[] => names.map((name) => refused(name, "JSON and semi-structured values have no faithful DuckDB type in slp"));

@@ -1,7 +1,7 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, datePartOf, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
-import { common, framedValues } from "./common.ts";
+import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
   ...common((name) => DBX(name)),
@@ -136,6 +136,7 @@ export const DATABRICKS: Construct[] = [
   translated("any_value", [ex("select any_value(col) from values (10), (10) as tab(col)", ["10"], DBX("any_value"))]),
   ...framedValues([DBX("first_value"), DBX("last_value"), DBX("nth_value")], { strict: false, ignoreNulls: (call) => `${call} ignore nulls` }),
   ...sparkCasts(true),
+  ...semiStructured("from_json", "get_json_object", "to_json", "json_tuple", "parse_json"),
   refused("explode", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("lateral view", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Databricks'"),

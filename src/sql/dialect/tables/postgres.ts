@@ -1,7 +1,7 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, initcap, renamed, macroCall } from "../rewrites.ts";
-import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "./common.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const POSTGRES: Construct[] = [
   ...common((name) => PG("functions-aggregate")),
@@ -44,6 +44,7 @@ export const POSTGRES: Construct[] = [
   translated("percentile_disc", [ex("select percentile_disc(0.5) within group (order by x) from (values (1), (2), (3), (4)) as t(x)", ["2"], PG("functions-aggregate"))]),
   translated("mode", [ex("select mode() within group (order by x) from (values (1), (2), (2)) as t(x)", ["2"], PG("functions-aggregate"))]),
   ...framedValues([PG("functions-window"), PG("functions-window"), PG("functions-window")], { strict: false, ignoreNulls: null }),
+  ...semiStructured("json_extract_path_text", "jsonb_extract_path_text", "to_json", "to_jsonb", "json_build_object", "jsonb_build_object"),
   refused("~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse: write regexp_like(x, p, 'i') or lower() with ~"),
   refused("!~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse"),
   translated("!~", [ex("select 'thomas' !~ 't.*max'", ["true"], PG("functions-matching"))]),

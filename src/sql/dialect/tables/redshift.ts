@@ -1,7 +1,7 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, initcap, renamed, parenthesized, strictConcat } from "../rewrites.ts";
-import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "./common.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const REDSHIFT: Construct[] = [
   ...common((name) => RS(`r_${name.toUpperCase()}`)),
@@ -55,6 +55,7 @@ export const REDSHIFT: Construct[] = [
     examples: [ex("select months_between('1969-01-18', '1969-03-18')", ["-2"], RS("r_MONTHS_BETWEEN_function"))],
   },
   ...framedValues([RS("r_WF_first_value"), RS("r_WF_last_value"), RS("r_WF_NTH")], { strict: true, ignoreNulls: (call) => call.replace(/\)$/, " ignore nulls)") }),
+  ...semiStructured("json_extract_path_text", "json_extract_array_element_text", "json_parse", "json_serialize", "is_valid_json"),
   refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
   average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [
     ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),

@@ -1,7 +1,7 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { SNOWFLAKE_FORMAT, average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
-import { common, framedValues } from "./common.ts";
+import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
   ...common((name) => SF(name === "cast" ? "cast" : name)),
@@ -51,8 +51,26 @@ export const SNOWFLAKE: Construct[] = [
   translated("date_trunc", [ex("select date_trunc('month', '2024-03-05'::date)", ["2024-03-01"], SF("date_trunc"))]),
   translated("add_months", [ex("select add_months('2016-02-29'::date, 1)", ["2016-03-31"], SF("add_months")), ex("select add_months('2016-05-15'::date, 1)", ["2016-06-15"], SF("add_months"))], "month-end stays month-end"),
   translated("last_day", [ex("select last_day('2024-02-05'::date)", ["2024-02-29"], SF("last_day"))]),
-  translated("to_date", [ex("select to_date('2024-03-05')", ["2024-03-05"], SF("to_date"))]),
-  translated("try_to_date", [ex("select try_to_date('2024-03-05')", ["2024-03-05"], SF("try_to_date"))]),
+  translated("to_date", [ex("select to_date('2024-03-05')", ["2024-03-05"], SF("to_date")), ex("select to_date('2024.05.10', 'YYYY.MM.DD')", ["2024-05-10"], SF("to_date")), ex("select to_date('05-Dec-2000', 'DD-MON-YYYY')", ["2000-12-05"], SF("to_date"))]),
+  {
+    name: "to_timestamp",
+    how: "corrected",
+    note: "text with or without a format; an epoch number is seconds, milliseconds, microseconds or nanoseconds by its size",
+    rewrite: (call) => {
+      const literal = call.args.length === 1 ? call.literal(0) : null;
+      return literal !== null && /^-?\d+(\.\d+)?$/.test(literal) && !/^\s*'/.test(call.args[0] as string) ? `__slp_snowflake_epoch(${call.args[0]})` : `to_timestamp(${call.args.join(", ")})`;
+    },
+    macros: ["__slp_snowflake_epoch"],
+    examples: [
+      ex("select to_timestamp('2013-04-05 01:02:03')", ["2013-04-05 01:02:03"], SF("to_timestamp")),
+      ex("select to_timestamp('04/05/2013 01:02:03', 'mm/dd/yyyy hh24:mi:ss')", ["2013-04-05 01:02:03"], SF("to_timestamp")),
+      ex("select to_timestamp(31536000)", ["1971-01-01 00:00:00"], SF("to_timestamp")),
+      ex("select to_timestamp(31536000000)", ["1971-01-01 00:00:00"], SF("to_timestamp")),
+      ex("select to_timestamp(31536000000000)", ["1971-01-01 00:00:00"], SF("to_timestamp")),
+    ],
+  },
+  translated("try_to_timestamp", [ex("select try_to_timestamp('2013-04-05 01:02:03')", ["2013-04-05 01:02:03"], SF("try_to_timestamp")), ex("select try_to_timestamp('invalid')", [null], SF("try_to_timestamp"))]),
+  translated("try_to_date", [ex("select try_to_date('2024-03-05')", ["2024-03-05"], SF("try_to_date")), ex("select try_to_date('Invalid')", [null], SF("try_to_date"))]),
   translated("year", [ex("select year('2024-03-05'::date)", ["2024"], SF("year"))]),
   translated("month", [ex("select month('2024-03-05'::date)", ["3"], SF("year"))]),
   translated("day", [ex("select day('2024-03-05'::date)", ["5"], SF("year"))]),
@@ -224,6 +242,7 @@ export const SNOWFLAKE: Construct[] = [
   translated("max_by", [ex("select max_by(employee_id, salary) from (select column1 as employee_id, column2 as salary from values (1001, 10000), (1020, 9000), (1030, 8000))", ["1001"], SF("max_by"))]),
   translated("any_value", [ex("select any_value(x) from (select 1 as x union all select 1)", ["1"], SF("any_value"))]),
   ...framedValues([SF("first_value"), SF("last_value"), SF("nth_value")], { strict: true, ignoreNulls: (call) => `${call} ignore nulls` }),
+  ...semiStructured("get_path", "object_construct", "array_construct", "to_json", "to_variant", "try_parse_json", "object_keys", "check_json"),
   refused("flatten", "LATERAL FLATTEN walks VARIANT values, which slp does not hold in DuckDB"),
   refused("lateral", "LATERAL FLATTEN walks VARIANT values, which slp does not hold in DuckDB"),
   refused("parse_json", "VARIANT values have no faithful DuckDB type"),
