@@ -54,6 +54,9 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_snowflake_epoch: {
     sql: "create macro __slp_snowflake_epoch(n) as cast(to_timestamp(cast(n as double) / case when abs(n) < 31536000000 then 1 when abs(n) < 31536000000000 then 1000 when abs(n) < 31536000000000000 then 1000000 else 1000000000 end) as timestamp)",
   },
+  // CEIL and FLOOR to a scale, on the exact digits (the transpiler multiplied by a DOUBLE power of ten: FLOOR(1.13, 2) came out 1.12).
+  __slp_ceil_scale: { sql: "create macro __slp_ceil_scale(x, s) as case when s >= 38 then x when s >= 0 then ceil(x * __slp_pow10(s)) / __slp_pow10(s) else ceil(x / __slp_pow10(-s)) * __slp_pow10(-s) end", needs: ["__slp_pow10"] },
+  __slp_floor_scale: { sql: "create macro __slp_floor_scale(x, s) as case when s >= 38 then x when s >= 0 then floor(x * __slp_pow10(s)) / __slp_pow10(s) else floor(x / __slp_pow10(-s)) * __slp_pow10(-s) end", needs: ["__slp_pow10"] },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 

@@ -304,3 +304,15 @@ export function sparkExtract(call: Call): string | { refuse: string } {
   const part = SPARK_FIELDS[field];
   return part ? `__slp_part('${part}', ${value})` : { refuse: `slp has not verified the field ${field} there` };
 }
+
+/** CEIL(x[, scale]) and FLOOR(x[, scale]) (Snowflake, Databricks): with a scale, on the exact digits. */
+export function scaledRounding(call: Call): string | { refuse: string } {
+  if (call.args.length === 1) return `${call.name}(${call.args[0]})`;
+  if (call.args.length !== 2) return { refuse: `${call.name} takes a number and a scale` };
+  return `__slp_${call.name === "ceiling" ? "ceil" : call.name}_scale(${call.args[0]}, ${call.args[1]})`;
+}
+
+/** A call kept as written when it has one argument, the form the warehouse has. */
+export function oneArgument(call: Call): string | { refuse: string } {
+  return call.args.length === 1 ? `${call.name}(${call.args[0]})` : { refuse: `${call.name} takes one argument there` };
+}

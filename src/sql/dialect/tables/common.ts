@@ -1,6 +1,6 @@
 /** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
 import { ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
-import { POSTGRES_FORMAT, dateTruncPart, formatted, framedValue } from "../rewrites.ts";
+import { POSTGRES_FORMAT, dateTruncPart, formatted, framedValue, oneArgument } from "../rewrites.ts";
 
 /** Standard functions whose DuckDB meaning is the warehouse's for the values they take (checked for each dialect below). */
 export function common(source: (name: string) => string): Construct[] {
@@ -15,8 +15,8 @@ export function common(source: (name: string) => string): Construct[] {
     same("upper", [ex("select upper('abc')", ["ABC"], source("upper"))]),
     same("lower", [ex("select lower('ABC')", ["abc"], source("lower"))]),
     same("abs", [ex("select abs(-2)", ["2"], source("abs"))]),
-    same("ceil", [ex("select ceil(1.2)", ["2"], source("ceil"))]),
-    same("floor", [ex("select floor(-1.2)", ["-2"], source("floor"))]),
+    { name: "ceil", how: "corrected", note: "of one number (a scale is refused where the warehouse has none)", rewrite: oneArgument, examples: [ex("select ceil(1.2)", ["2"], source("ceil"))] },
+    { name: "floor", how: "corrected", note: "of one number (a scale is refused where the warehouse has none)", rewrite: oneArgument, examples: [ex("select floor(-1.2)", ["-2"], source("floor"))] },
     same("trim", [ex("select trim('  a  ')", ["a"], source("trim"))]),
     same("replace", [ex("select replace('abc', 'b', 'x')", ["axc"], source("replace"))]),
     same("row_number", [ex("select row_number() over (order by x) from (select 1 as x)", ["1"], source("row_number"))]),

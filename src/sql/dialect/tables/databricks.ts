@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, datePartOf, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
+import { average, datePartOf, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -126,8 +126,8 @@ export const DATABRICKS: Construct[] = [
   same("sign", [ex("select sign(40)", ["1.0"], DBX("sign"))]),
   same("sqrt", [ex("select sqrt(4)", ["2.0"], DBX("sqrt"))]),
   translated("pow", [ex("select pow(2, 3)", ["8.0"], DBX("pow"))]),
-  same("ceil", [ex("select ceil(-0.1)", ["0"], DBX("ceil")), ex("select ceil(5)", ["5"], DBX("ceil"))]),
-  same("floor", [ex("select floor(-0.1)", ["-1"], DBX("floor")), ex("select floor(5)", ["5"], DBX("floor"))]),
+  { name: "ceil", how: "corrected", note: "to a scale on the exact digits (the transpiler multiplied by a DOUBLE power of ten)", rewrite: scaledRounding, macros: ["__slp_ceil_scale"], examples: [ex("select ceil(-0.1)", ["0"], DBX("ceil")), ex("select ceil(5)", ["5"], DBX("ceil")), ex("select ceil(3.1411, 3)", ["3.142"], DBX("ceil")), ex("select ceil(3.1411, -3)", ["1000"], DBX("ceil"))] },
+  { name: "floor", how: "corrected", note: "to a scale on the exact digits (the transpiler multiplied by a DOUBLE power of ten)", rewrite: scaledRounding, macros: ["__slp_floor_scale"], examples: [ex("select floor(-0.1)", ["-1"], DBX("floor")), ex("select floor(5)", ["5"], DBX("floor")), ex("select floor(3.1411, 3)", ["3.141"], DBX("floor")), ex("select floor(3.1411, -3)", ["0"], DBX("floor"))] },
   translated("median", [ex("select median(col) from values (0), (10) as tab(col)", ["5.0"], DBX("median"))]),
   translated("bool_and", [ex("select bool_and(col) from values (true), (true), (true) as tab(col)", ["true"], DBX("bool_and")), ex("select bool_and(col) from values (null), (true), (true) as tab(col)", ["true"], DBX("bool_and")), ex("select bool_and(col) from values (true), (false), (true) as tab(col)", ["false"], DBX("bool_and"))]),
   translated("bool_or", [ex("select bool_or(col) from values (true), (false), (false) as tab(col)", ["true"], DBX("bool_or")), ex("select bool_or(col) from values (null), (true), (false) as tab(col)", ["true"], DBX("bool_or")), ex("select bool_or(col) from values (false), (false), (null) as tab(col)", ["false"], DBX("bool_or"))]),

@@ -1,6 +1,6 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, initcap, renamed, macroCall } from "../rewrites.ts";
+import { average, initcap, macroCall, oneArgument, renamed } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const POSTGRES: Construct[] = [
@@ -34,8 +34,8 @@ export const POSTGRES: Construct[] = [
   { name: "regexp_count", how: "corrected", note: "without flags or a start position", rewrite: macroCall("__slp_regexp_count", 2, "regexp_count(string, pattern)"), macros: ["__slp_regexp_count"], examples: [ex("select regexp_count('ABCABCAXYaxy', 'A.')", ["3"], PG("functions-matching"))] },
   translated("trunc", [ex("select trunc(42.8)", ["42"], PG("functions-math")), ex("select trunc(42.4382, 2)", ["42.43"], PG("functions-math")), ex("select trunc(-42.8)", ["-42"], PG("functions-math"))]),
   same("round", [ex("select round(42.4382, 2)", ["42.44"], PG("functions-math")), ex("select round(1234.56, -1)", ["1230"], PG("functions-math")), ex("select round(2.5)", ["3"], PG("functions-math")), ex("select round(-2.5)", ["-3"], PG("functions-math"))], "numeric rounds half away from zero"),
-  same("ceil", [ex("select ceil(42.2)", ["43"], PG("functions-math")), ex("select ceil(-42.8)", ["-42"], PG("functions-math"))]),
-  same("floor", [ex("select floor(42.8)", ["42"], PG("functions-math")), ex("select floor(-42.8)", ["-43"], PG("functions-math"))]),
+  { name: "ceil", how: "corrected", note: "of one number", rewrite: oneArgument, examples: [ex("select ceil(42.2)", ["43"], PG("functions-math")), ex("select ceil(-42.8)", ["-42"], PG("functions-math"))] },
+  { name: "floor", how: "corrected", note: "of one number", rewrite: oneArgument, examples: [ex("select floor(42.8)", ["42"], PG("functions-math")), ex("select floor(-42.8)", ["-43"], PG("functions-math"))] },
   same("power", [ex("select power(9, 3)", ["729"], PG("functions-math"))]),
   same("sign", [ex("select sign(-8.4)", ["-1"], PG("functions-math"))]),
   same("abs", [ex("select abs(-17.4)", ["17.4"], PG("functions-math"))]),

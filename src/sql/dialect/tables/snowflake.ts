@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { SNOWFLAKE_FORMAT, average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { SNOWFLAKE_FORMAT, average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, scaledRounding, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
@@ -129,6 +129,8 @@ export const SNOWFLAKE: Construct[] = [
   same("lpad", [ex("select lpad('7', 3, '0')", ["007"], SF("lpad"))]),
   translated("substr", [ex("select substr('abcdef', 2, 3)", ["bcd"], SF("substr")), ex("select substr('abcdef', -2)", ["ef"], SF("substr"))]),
   translated("substring", [ex("select substring('abcdef', 2, 3)", ["bcd"], SF("substr"))]),
+  { name: "ceil", how: "corrected", note: "to a scale on the exact digits (the transpiler multiplied by a DOUBLE power of ten)", rewrite: scaledRounding, macros: ["__slp_ceil_scale"], examples: [ex("select ceil(1.2)", ["2"], SF("ceil")), ex("select ceil(-975.975, -1)", ["-970"], SF("ceil")), ex("select ceil(-975.975, 0)", ["-975"], SF("ceil")), ex("select ceil(-975.975, 2)", ["-975.97"], SF("ceil")), ex("select ceil(135.135, -2)", ["200"], SF("ceil")), ex("select ceil(135.135, 0)", ["136"], SF("ceil")), ex("select ceil(135.135, 1)", ["135.2"], SF("ceil")), ex("select ceil(135.135, 3)", ["135.135"], SF("ceil")), ex("select ceil(135.135, 50)", ["135.135"], SF("ceil")), ex("select ceil(135.135, null)", [null], SF("ceil"))] },
+  { name: "floor", how: "corrected", note: "to a scale on the exact digits (FLOOR(1.13, 2) is 1.13, where the transpiler's DOUBLE arithmetic gave 1.12)", rewrite: scaledRounding, macros: ["__slp_floor_scale"], examples: [ex("select floor(-1.2)", ["-2"], SF("floor")), ex("select floor(-975.975, -1)", ["-980"], SF("floor")), ex("select floor(-975.975, 0)", ["-976"], SF("floor")), ex("select floor(-975.975, 2)", ["-975.98"], SF("floor")), ex("select floor(135.135, -2)", ["100"], SF("floor")), ex("select floor(135.135, 0)", ["135"], SF("floor")), ex("select floor(135.135, 1)", ["135.1"], SF("floor")), ex("select floor(135.135, 3)", ["135.135"], SF("floor")), ex("select floor(135.135, 50)", ["135.135"], SF("floor")), ex("select floor(1.13, 2)", ["1.13"], SF("floor")), ex("select floor(135.135, null)", [null], SF("floor"))] },
   same("round", [ex("select round(2.5)", ["3"], SF("round")), ex("select round(-2.5)", ["-3"], SF("round")), ex("select round(1.2345, 2)", ["1.23"], SF("round")), ex("select round(-975.975, -1)", ["-980"], SF("round")), ex("select round(-975.975, 2)", ["-975.98"], SF("round"))], "half away from zero"),
   {
     name: "trunc",
