@@ -175,4 +175,14 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("snowflake", "select count(*) from values (1), (2), (3)")).toEqual(["3"]);
     expect(await run("databricks", "select sum(col) from values (1), (2) as tab(col)")).toEqual(["3"]);
   });
+
+  test("Redshift string literals read backslash escapes, as its documented patterns are written ('\\\\.' is a dot); Postgres' standard strings keep the backslash", async () => {
+    expect(await run("redshift", "select regexp_count('a.b.c', '\\\\.'), length('a\\\\b')")).toEqual(["2", "3"]);
+    expect(await run("postgres", "select length('a\\\\b'), regexp_count('a.b.c', '\\.')")).toEqual(["4", "2"]);
+  });
+
+  test("Redshift LAG and LEAD take no default value; regexp_replace's PCRE parameter is refused", async () => {
+    expect(await run("redshift", "select lag(x, 1, 0) over (order by x) from (select 1 as x) as t")).toBe("refused: lag()");
+    expect(await run("redshift", "select regexp_replace('a1', '(?=a)a', 'b', 1, 'p')")).toBe("refused: regexp_replace()");
+  });
 });

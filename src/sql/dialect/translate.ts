@@ -88,6 +88,12 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       else edits.set(i, { end: end + 2 + as, render: () => `${values()} as ${alias.text}${columns}` });
       continue;
     }
+    // Redshift reads backslash escapes in string literals ('\\.' in a pattern is an escaped dot; its LIKE escape is written as two backslashes); the transpiler keeps them as written.
+    if (dialect === "redshift" && token.type === "STRING" && token.text.includes("\\")) {
+      const value = redshiftString(token.text);
+      edits.set(i, { end: i + 1, render: () => `'${value.replace(/'/g, "''")}'` });
+      continue;
+    }
     const syntax = syntaxConstruct(tokens, i);
     if (syntax !== null) {
       const entry = table.get(syntax);
@@ -313,4 +319,10 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
   if (lower === "lateral") return tokens[i + 1]?.text.toLowerCase() === "view" ? "lateral view" : "lateral";
   if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*") return `* ${lower}`;
   return null;
+}
+
+/** A Redshift string literal's value: \\b \\f \\n \\r \\t are control characters, a backslash before any other character is that character. */
+function redshiftString(text: string): string {
+  const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+  return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
 }

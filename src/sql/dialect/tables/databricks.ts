@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, datePartOf, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
+import { average, datePartOf, macroCall, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -135,6 +135,21 @@ export const DATABRICKS: Construct[] = [
   translated("min_by", [ex("select min_by(x, y) from values ('a', 10), ('b', 50), ('c', 20) as tab(x, y)", ["a"], DBX("min_by"))]),
   translated("any_value", [ex("select any_value(col) from values (10), (10) as tab(col)", ["10"], DBX("any_value"))]),
   ...framedValues([DBX("first_value"), DBX("last_value"), DBX("nth_value")], { strict: false, ignoreNulls: (call) => `${call} ignore nulls` }),
+  {
+    name: "regexp_replace",
+    how: "corrected",
+    note: "replaces every match (the transpiler replaced the first); a position argument is refused",
+    rewrite: (call) => (call.args.length === 3 ? `__slp_regexp_replace_all(${call.args.join(", ")})` : { refuse: "slp translates regexp_replace(str, regexp, rep) only" }),
+    macros: ["__slp_regexp_replace_all"],
+    examples: [ex("select regexp_replace('100-200', '(\\\\d+)', 'num')", ["num-num"], DBX("regexp_replace"))],
+  },
+  { name: "regexp_count", how: "corrected", note: "non-overlapping matches", rewrite: macroCall("__slp_regexp_count", 2, "regexp_count(str, regexp)"), macros: ["__slp_regexp_count"], examples: [ex("select regexp_count('Steven Jones and Stephen Smith are the best players', 'Ste(v|ph)en')", ["2"], DBX("regexp_count")), ex("select regexp_count('Mary had a little lamb', 'Ste(v|ph)en')", ["0"], DBX("regexp_count"))] },
+  { name: "regexp_substr", how: "corrected", note: "the whole first match, NULL when none (the transpiler took group 1)", rewrite: macroCall("__slp_regexp_substr", 2, "regexp_substr(str, regexp)"), macros: ["__slp_regexp_substr"], examples: [ex("select regexp_substr('Steven Jones and Stephen Smith are the best players', 'Ste(v|ph)en')", ["Steven"], DBX("regexp_substr")), ex("select regexp_substr('Mary had a little lamb', 'Ste(v|ph)en')", [null], DBX("regexp_substr"))] },
+  translated("regexp_like", [ex("select regexp_like('Spark SQL', 'S.*L')", ["true"], DBX("regexp_like")), ex("select regexp_like('Spark SQL', 'park')", ["true"], DBX("regexp_like"))], "a partial match, as rlike"),
+  { name: "split", how: "corrected", note: "the delimiter is a regular expression; trailing empty parts are kept; a limit is refused", rewrite: (call) => (call.args.length === 2 ? `split(${call.args.join(", ")})` : { refuse: "slp translates split(str, regex) without a limit" }), examples: [ex("select split('oneAtwoBthreeC', '[ABC]')", ["[one, two, three, '']"], DBX("split"))] },
+  translated("startswith", [ex("select startswith('SparkSQL', 'Spark')", ["true"], DBX("startswith")), ex("select startswith('SparkSQL', 'spark')", ["false"], DBX("startswith"))]),
+  translated("endswith", [ex("select endswith('SparkSQL', 'SQL')", ["true"], DBX("endswith")), ex("select endswith('SparkSQL', 'sql')", ["false"], DBX("endswith"))]),
+  translated("contains", [ex("select contains('SparkSQL', 'Spark')", ["true"], DBX("contains")), ex("select contains('SparkSQL', 'spark')", ["false"], DBX("contains")), ex("select contains(null, 'Spark')", [null], DBX("contains"))]),
   ...sparkCasts(true),
   ...semiStructured("from_json", "get_json_object", "to_json", "json_tuple", "parse_json"),
   refused("explode", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),

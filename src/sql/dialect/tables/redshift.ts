@@ -1,6 +1,6 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, initcap, renamed, parenthesized, strictConcat } from "../rewrites.ts";
+import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftRegexpReplace, renamed, strictConcat } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const REDSHIFT: Construct[] = [
@@ -56,6 +56,23 @@ export const REDSHIFT: Construct[] = [
   },
   ...framedValues([RS("r_WF_first_value"), RS("r_WF_last_value"), RS("r_WF_NTH")], { strict: true, ignoreNulls: (call) => call.replace(/\)$/, " ignore nulls)") }),
   ...semiStructured("json_extract_path_text", "json_extract_array_element_text", "json_parse", "json_serialize", "is_valid_json"),
+  {
+    name: "regexp_replace",
+    how: "corrected",
+    note: "replaces every occurrence (the transpiler replaced the first and dropped the i parameter); PCRE (p) is refused",
+    rewrite: redshiftRegexpReplace,
+    macros: ["__slp_regexp_replace_all", "__slp_regexp_replace_all_i"],
+    examples: [
+      ex("select regexp_replace('Etiam.laoreet.libero@sodalesMaurisblandit.edu', '@.*\\\\.(org|gov|com|edu|ca)$')", ["Etiam.laoreet.libero"], RS("REGEXP_REPLACE")),
+      ex("select regexp_replace('sed@lacusUtnec.ca', '@.*\\\\.[[:alpha:]]{2,3}', '@internal.company.com')", ["sed@internal.company.com"], RS("REGEXP_REPLACE")),
+      ex("select regexp_replace('the fox', 'FOX', 'quick brown fox', 1, 'i')", ["the quick brown fox"], RS("REGEXP_REPLACE")),
+      ex("select regexp_replace('abab', 'b', 'x')", ["axax"], RS("REGEXP_REPLACE")),
+    ],
+  },
+  { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: macroCall("__slp_regexp_count", 2, "regexp_count(source, pattern)"), macros: ["__slp_regexp_count"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
+  translated("to_date", [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))], "an out-of-range date (June 31), which Redshift rolls over unless is_strict, is DuckDB's error"),
+  { name: "lag", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lag(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["1"], RS("r_WF_LAG"))] },
+  { name: "lead", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lead(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["2"], RS("r_WF_LEAD"))] },
   refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
   average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [
     ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),
