@@ -332,3 +332,17 @@ export function redshiftRegexpReplace(call: Call): string | { refuse: string } {
 export function atMostTwoArguments(call: Call): string | { refuse: string } {
   return call.args.length <= 2 ? `${call.name}(${call.args.join(", ")})` : { refuse: `${call.name} takes a value and an offset there, no default` };
 }
+
+/**
+ * Redshift CONVERT_TIMEZONE([source,] target, timestamp) with time zone names
+ * (Region/City) or UTC: Redshift reads an abbreviation (PST) as a fixed offset
+ * and a POSIX offset (GMT+2) as hours west, where DuckDB reads them otherwise.
+ */
+export function redshiftConvertTimezone(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 3) return { refuse: "convert_timezone takes [source,] target and a timestamp" };
+  for (let i = 0; i < call.args.length - 1; i++) {
+    const zone = call.literal(i);
+    if (zone === null || !/^(UTC|[A-Za-z]+(\/[A-Za-z_]+)+)$/.test(zone)) return { refuse: "slp translates time zone names (Region/City) and UTC only: Redshift reads abbreviations as fixed offsets and POSIX offsets as hours west" };
+  }
+  return `convert_timezone(${call.args.join(", ")})`;
+}

@@ -22,8 +22,8 @@ export function common(source: (name: string) => string): Construct[] {
     same("row_number", [ex("select row_number() over (order by x) from (select 1 as x)", ["1"], source("row_number"))]),
     same("rank", [ex("select rank() over (order by x) from (select 1 as x)", ["1"], source("rank"))]),
     same("dense_rank", [ex("select dense_rank() over (order by x) from (select 1 as x)", ["1"], source("dense_rank"))]),
-    same("lag", [ex("select max(l) from (select lag(x) over (order by x) as l from (select 1 as x union all select 2))", ["1"], source("lag"))]),
-    same("lead", [ex("select max(l) from (select lead(x) over (order by x) as l from (select 1 as x union all select 2))", ["2"], source("lead"))]),
+    same("lag", [ex("select max(l) from (select lag(x) over (order by x) as l from (select 1 as x union all select 2))", ["1"], source("lag")), ex("select min(l) from (select lag(x, 1, 0) over (order by x) as l from (select 1 as x union all select 2))", ["0"], source("lag"))], "a default value for the first rows, as the warehouse takes it"),
+    same("lead", [ex("select max(l) from (select lead(x) over (order by x) as l from (select 1 as x union all select 2))", ["2"], source("lead")), ex("select min(l) from (select lead(x, 1, 0) over (order by x) as l from (select 1 as x union all select 2))", ["0"], source("lead"))]),
     same("cast", [ex("select cast('12' as integer)", ["12"], source("cast"))], "the type is slp's own mapping (types.ts)"),
     same("%", [ex("select -5 % 3", ["-2"], source("mod")), ex("select 5 % 3", ["2"], source("mod"))]),
   ];

@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, datePartOf, macroCall, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
+import { average, bareKeyword, datePartOf, macroCall, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -150,6 +150,11 @@ export const DATABRICKS: Construct[] = [
   translated("startswith", [ex("select startswith('SparkSQL', 'Spark')", ["true"], DBX("startswith")), ex("select startswith('SparkSQL', 'spark')", ["false"], DBX("startswith"))]),
   translated("endswith", [ex("select endswith('SparkSQL', 'SQL')", ["true"], DBX("endswith")), ex("select endswith('SparkSQL', 'sql')", ["false"], DBX("endswith"))]),
   translated("contains", [ex("select contains('SparkSQL', 'Spark')", ["true"], DBX("contains")), ex("select contains('SparkSQL', 'spark')", ["false"], DBX("contains")), ex("select contains(null, 'Spark')", [null], DBX("contains"))]),
+  translated("current_date", [ex("select current_date() = current_date", ["true"], DBX("current_date"))]),
+  { name: "current_timestamp", how: "corrected", note: "without arguments (the transpiler wrote a CURRENT_TIMESTAMP() DuckDB rejects)", rewrite: bareKeyword("cast(get_current_timestamp() as timestamp)"), examples: [ex("select current_timestamp() is not null", ["true"], DBX("current_timestamp"))] },
+  translated("now", [ex("select now() is not null", ["true"], DBX("now"))]),
+  { name: "cardinality", how: "corrected", note: "as size (NULL for NULL in ANSI mode)", rewrite: (call) => `size(${call.args.join(", ")})`, examples: [ex("select cardinality(array('b', 'd', 'c', 'a'))", ["4"], DBX("cardinality")), ex("select cardinality(cast(null as array<int>))", [null], DBX("cardinality"))] },
+  translated("least", [ex("select least(10, 9, 2, 4, 3)", ["2"], DBX("least")), ex("select least(1, null)", ["1"], DBX("least"))], "skips NULLs"),
   ...sparkCasts(true),
   ...semiStructured("from_json", "get_json_object", "to_json", "json_tuple", "parse_json"),
   refused("explode", "a generator in the select list (lateral view explode) has no faithful DuckDB form in slp"),
@@ -162,9 +167,19 @@ export const DATABRICKS: Construct[] = [
   refused("bround", "DuckDB has no half-even rounding function"),
 ];
 
+/** Apache Spark's function reference, for what Spark documents itself. */
+const SPARK_FUNCTIONS = "https://spark.apache.org/docs/latest/api/sql/index.html#size";
+
 /** Apache Spark (dbt-spark) runs with ANSI mode off, its 3.x default: what differs from Databricks SQL. */
 export const SPARK_OWN: Construct[] = [
   ...sparkCasts(false),
+  ...["size", "cardinality"].map((name): Construct => ({
+    name,
+    how: "corrected",
+    note: "-1 for NULL (spark.sql.legacy.sizeOfNull, on without ANSI mode)",
+    rewrite: (call) => `coalesce(size(${call.args.join(", ")}), -1)`,
+    examples: [ex(`select ${name}(array('b', 'd', 'c', 'a'))`, ["4"], SPARK_FUNCTIONS), ex(`select ${name}(cast(null as array<int>))`, ["-1"], SPARK_FUNCTIONS)],
+  })),
   {
     name: "/",
     how: "corrected",

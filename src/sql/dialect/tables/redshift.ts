@@ -1,6 +1,6 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftRegexpReplace, renamed, strictConcat } from "../rewrites.ts";
+import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, strictConcat } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const REDSHIFT: Construct[] = [
@@ -73,6 +73,19 @@ export const REDSHIFT: Construct[] = [
   translated("to_date", [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))], "an out-of-range date (June 31), which Redshift rolls over unless is_strict, is DuckDB's error"),
   { name: "lag", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lag(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["1"], RS("r_WF_LAG"))] },
   { name: "lead", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lead(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["2"], RS("r_WF_LEAD"))] },
+  {
+    name: "convert_timezone",
+    how: "corrected",
+    note: "time zone names (Region/City) and UTC; abbreviations (PST, fixed offsets there) and POSIX offsets (GMT+2, hours west there) are refused",
+    rewrite: redshiftConvertTimezone,
+    examples: [
+      ex("select convert_timezone('America/New_York', '2013-02-01 08:00:00')", ["2013-02-01 03:00:00"], RS("CONVERT_TIMEZONE")),
+      ex("select convert_timezone('America/New_York', '2013-06-01 08:00:00')", ["2013-06-01 04:00:00"], RS("CONVERT_TIMEZONE")),
+      ex("select convert_timezone('US/Pacific', timestamp '2008-08-24 09:36:12')", ["2008-08-24 02:36:12"], RS("CONVERT_TIMEZONE")),
+    ],
+  },
+  { name: "sha2", how: "corrected", note: "the 256-bit digest as hex; other bit lengths are refused", rewrite: (call) => (call.args.length === 2 && call.literal(1) === "256" ? `sha256(${call.args[0]})` : { refuse: "slp translates sha2(string, 256) only" }), examples: [ex("select sha2('Amazon Redshift', 256)", ["15013dc10bc5b293f1f66ea28d818387f191cafeb26f89639fae0b4acf9c8772"], RS("SHA2"))] },
+  translated("any_value", [ex("select any_value(x) from (select 1 as x union all select 1) as t", ["1"], RS("r_ANY_VALUE"))]),
   refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
   average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [
     ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),
