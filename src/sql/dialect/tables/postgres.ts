@@ -1,6 +1,6 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, initcap, macroCall, oneArgument, renamed } from "../rewrites.ts";
+import { average, dateTruncPart, initcap, macroCall, oneArgument, renamed } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const POSTGRES: Construct[] = [
@@ -78,6 +78,17 @@ export const POSTGRES: Construct[] = [
   translated("make_date", [ex("select make_date(2013, 7, 15)", ["2013-07-15"], PG("functions-datetime"))]),
   translated("to_date", [ex("select to_date('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05"], PG("functions-formatting"))]),
   translated("div", [ex("select div(9, 4)", ["2"], PG("functions-math"))]),
+  {
+    name: "date_trunc",
+    how: "corrected",
+    note: "a century or millennium starts in year 1 there (2001-01-01), in year 0 in DuckDB: refused",
+    rewrite: dateTruncPart,
+    examples: [ex("select date_trunc('hour', timestamp '2001-02-16 20:38:40')", ["2001-02-16 20:00:00"], PG("functions-datetime")), ex("select date_trunc('year', timestamp '2001-02-16 20:38:40')", ["2001-01-01 00:00:00"], PG("functions-datetime")), ex("select date_trunc('month', date '2024-03-05')", ["2024-03-01"], PG("functions-datetime"))],
+  },
+  translated("date_part", [ex("select date_part('hour', timestamp '2001-02-16 20:38:40')", ["20"], PG("functions-datetime")), ex("select date_part('month', interval '2 years 3 months')", ["3"], PG("functions-datetime")), ex("select date_part('dow', date '2024-03-05')", ["2"], PG("functions-datetime"))], "dow is 0 (Sunday) to 6"),
+  translated("extract", [ex("select extract(hour from timestamp '2001-02-16 20:38:40')", ["20"], PG("functions-datetime")), ex("select extract(day from timestamp '2001-02-16 20:38:40')", ["16"], PG("functions-datetime")), ex("select extract(isodow from date '2024-03-03')", ["7"], PG("functions-datetime"))]),
+  same("+", [ex("select date '2001-09-28' + 7", ["2001-10-05"], PG("functions-datetime")), ex("select date '2001-09-28' + interval '1 hour'", ["2001-09-28 01:00:00"], PG("functions-datetime"))]),
+  same("-", [ex("select date '2001-10-01' - date '2001-09-28'", ["3"], PG("functions-datetime")), ex("select date '2001-10-01' - 7", ["2001-09-24"], PG("functions-datetime"))]),
   refused("age", "Postgres's age() counts months and days differently from DuckDB's"),
   refused("generate_series", "a set-returning function in the select list has no faithful DuckDB form in slp"),
   average("postgres", "integers and numerics average to numeric (16 significant digits); floats to double precision", [
