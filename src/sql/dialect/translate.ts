@@ -317,6 +317,7 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
   if (token.type === "STRING" || token.type === "QUOTED_IDENTIFIER") return null;
   if (lower === "qualify" || lower === "ilike" || lower === "rlike" || lower === "pivot" || lower === "unpivot" || lower === "connect") return lower;
   if (lower === "lateral") return tokens[i + 1]?.text.toLowerCase() === "view" ? "lateral view" : "lateral";
+  if (lower === "with" && tokens[i + 1]?.text.toLowerCase() === "offset") return "with offset";
   if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*") return `* ${lower}`;
   return null;
 }

@@ -261,6 +261,7 @@ export const BIGQUERY: Construct[] = [
     ex("select avg(x) from unnest([numeric '1', numeric '2', numeric '2']) as x", ["1.666666667"], BQ("avg", "aggregate_functions")),
   ]),
   ...semiStructured("json_value", "json_query", "json_extract_scalar", "json_extract_array", "to_json_string", "to_json", "parse_json"),
+  refused("with offset", "UNNEST ... WITH OFFSET has no faithful DuckDB form in slp (WITH ORDINALITY counts from 1 and binds its alias differently)"),
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
   refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
 ];
