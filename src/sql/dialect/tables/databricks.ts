@@ -84,7 +84,7 @@ export const DATABRICKS: Construct[] = [
   translated("instr", [ex("select instr('SparkSQL', 'SQL')", ["6"], DBX("instr"))]),
   translated("locate", [ex("select locate('bar', 'foobarbar')", ["4"], DBX("locate"))]),
   translated("char_length", [ex("select char_length('Spark SQL ')", ["10"], DBX("char_length"))]),
-  translated("add_months", [ex("select add_months('2016-08-31', 1)", ["2016-09-30"], DBX("add_months")), ex("select add_months('2016-08-31', -6)", ["2016-02-29"], DBX("add_months")), ex("select add_months('2016-02-29', 1)", ["2016-03-29"], DBX("add_months"))], "a day past the month's end falls to its last day; month-end is not kept"),
+  { name: "add_months", how: "corrected", note: "a DATE; a day past the month's end falls to its last day and month-end is not kept; a negative count is parenthesized (the transpiler wrote INTERVAL -6 MONTH, which DuckDB rejects)", rewrite: (call) => (call.args.length === 2 ? `cast(add_months(${call.args[0]}, (${call.args[1]})) as date)` : { refuse: "add_months takes a date and a number of months" }), examples: [ex("select add_months('2016-08-31', 1)", ["2016-09-30"], DBX("add_months")), ex("select add_months('2016-08-31', -6)", ["2016-02-29"], DBX("add_months")), ex("select add_months('2016-02-29', 1)", ["2016-03-29"], DBX("add_months"))] },
   {
     name: "extract",
     how: "corrected",
