@@ -346,3 +346,8 @@ export function redshiftConvertTimezone(call: Call): string | { refuse: string }
   }
   return `convert_timezone(${call.args.join(", ")})`;
 }
+
+/** Spark's DATE_ADD(start, days) and DATE_SUB(start, days): a DATE, the count in parentheses (a negative literal stays one expression). */
+export function daysFrom(name: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === 2 ? `cast(${name}(${call.args[0]}, (${call.args[1]})) as date)` : { refuse: `${name} takes a date and a number of days` });
+}

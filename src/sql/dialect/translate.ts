@@ -65,6 +65,13 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       i = end - 1;
       continue;
     }
+    // `interval -5 day` as `interval (-5) day`: the transpiler wrote some of these as INTERVAL -5 DAY, which DuckDB cannot parse.
+    if (token.type === "INTERVAL" && next?.type === "DASH" && tokens[i + 2]?.type === "NUMBER") {
+      const amount = (tokens[i + 2] as Token).text;
+      edits.set(i + 1, { end: i + 3, render: () => `(-${amount})` });
+      i += 2;
+      continue;
+    }
     // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
     if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
       edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });

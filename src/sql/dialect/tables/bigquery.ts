@@ -96,7 +96,7 @@ export const BIGQUERY: Construct[] = [
   translated("to_hex", [ex("select to_hex(md5('abc'))", ["900150983cd24fb0d6963f7d28e17f72"], BQ("to_hex", "string_functions"))]),
   translated("md5", [ex("select to_hex(md5('abc'))", ["900150983cd24fb0d6963f7d28e17f72"], BQ("md5", "hash_functions"))], "as to_hex(md5(x)), which dbt's hash() writes"),
   translated("date_add", [ex("select date_add(date '2008-12-25', interval 5 day)", ["2008-12-30"], BQ("date_add", "date_functions"))]),
-  translated("date_sub", [ex("select date_sub(date '2008-12-25', interval 5 day)", ["2008-12-20"], BQ("date_sub", "date_functions"))]),
+  translated("date_sub", [ex("select date_sub(date '2008-12-25', interval 5 day)", ["2008-12-20"], BQ("date_sub", "date_functions")), ex("select date_sub(date '2008-12-25', interval -5 day)", ["2008-12-30"], BQ("date_sub", "date_functions"))]),
   translated("datetime_add", [ex("select datetime_add(datetime '2008-12-25 15:30:00', interval 10 minute)", ["2008-12-25 15:40:00"], BQ("datetime_add", "datetime_functions"))]),
   {
     name: "datetime_diff",

@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, datePartOf, macroCall, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
+import { average, bareKeyword, datePartOf, daysFrom, macroCall, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -33,7 +33,7 @@ export const DATABRICKS: Construct[] = [
   },
   refused("||", "the transpiler writes it as DuckDB's concat(), which skips NULLs where Databricks returns NULL: write concat(), which slp corrects"),
   same("concat_ws", [ex("select concat_ws(' ', 'Spark', 'SQL')", ["Spark SQL"], DBX("concat_ws")), ex("select concat_ws('s', 'a', null, 'b')", ["asb"], DBX("concat_ws"))]),
-  translated("date_add", [ex("select date_add('2016-07-30', 1)", ["2016-07-31"], DBX("date_add"))]),
+  { name: "date_add", how: "corrected", note: "a DATE; a negative count is parenthesized (the transpiler wrote INTERVAL -1 DAY, which DuckDB rejects)", rewrite: daysFrom("date_add"), examples: [ex("select date_add('2016-07-30', 1)", ["2016-07-31"], DBX("date_add")), ex("select date_add('2016-07-30', -1)", ["2016-07-29"], DBX("date_add"))] },
   translated("datediff", [ex("select datediff('2009-07-31', '2009-07-30')", ["1"], DBX("datediff"))]),
   translated("date_trunc", [ex("select date_trunc('MONTH', timestamp '2015-03-05 09:32:05.359')", ["2015-03-01 00:00:00"], DBX("date_trunc"))]),
   {
@@ -108,7 +108,7 @@ export const DATABRICKS: Construct[] = [
   { name: "quarter", how: "corrected", note: "of a date, timestamp or text read as a timestamp", rewrite: datePartOf("quarter"), macros: ["__slp_part"], examples: [ex("select quarter('2016-08-31')", ["3"], DBX("quarter"))] },
   { name: "dayofyear", how: "corrected", note: "of a date, timestamp or text read as a timestamp", rewrite: datePartOf("doy"), macros: ["__slp_part"], examples: [ex("select dayofyear('2016-04-09')", ["100"], DBX("dayofyear"))] },
   { name: "weekofyear", how: "corrected", note: "of a date, timestamp or text read as a timestamp (ISO weeks)", rewrite: datePartOf("week"), macros: ["__slp_part"], examples: [ex("select weekofyear('2008-02-20')", ["8"], DBX("weekofyear"))] },
-  translated("date_sub", [ex("select date_sub('2016-07-30', 1)", ["2016-07-29"], DBX("date_sub"))]),
+  { name: "date_sub", how: "corrected", note: "a DATE; a negative count is parenthesized", rewrite: daysFrom("date_sub"), examples: [ex("select date_sub('2016-07-30', 1)", ["2016-07-29"], DBX("date_sub")), ex("select date_sub('2016-07-30', -1)", ["2016-07-31"], DBX("date_sub"))] },
   same("md5", [ex("select md5('Spark')", ["8cde774d6f7333752ed72cacddb05126"], DBX("md5"))]),
   {
     name: "sha2",
