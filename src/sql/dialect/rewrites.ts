@@ -351,3 +351,9 @@ export function redshiftConvertTimezone(call: Call): string | { refuse: string }
 export function daysFrom(name: string) {
   return (call: Call): string | { refuse: string } => (call.args.length === 2 ? `cast(${name}(${call.args[0]}, (${call.args[1]})) as date)` : { refuse: `${name} takes a date and a number of days` });
 }
+
+/** SHA2(value, 256) (and SHA2(value) where 256 is the default) as DuckDB's sha256: lower-case hex; other digest sizes are refused. */
+export function sha256Only(defaultIs256: boolean) {
+  return (call: Call): string | { refuse: string } =>
+    (defaultIs256 && call.args.length === 1) || (call.args.length === 2 && call.literal(1) === "256") ? `sha256(${call.args[0]})` : { refuse: `slp translates sha2(value${defaultIs256 ? "[, 256]" : ", 256"}) only` };
+}

@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, datePartOf, daysFrom, macroCall, scaledRounding, sparkExtract, guardedDivision, initcap, javaFormat, sparkCast, strictConcat } from "../rewrites.ts";
+import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -114,7 +114,7 @@ export const DATABRICKS: Construct[] = [
     name: "sha2",
     how: "corrected",
     note: "the 256-bit digest as lower-case hex; other bit lengths are refused",
-    rewrite: (call) => (call.args.length === 2 && call.literal(1) === "256" ? `sha256(${call.args[0]})` : { refuse: "slp translates sha2(expr, 256) only" }),
+    rewrite: sha256Only(false),
     examples: [ex("select sha2('Spark', 256)", ["529bc3b07127ecb7e53a4dcf1991d9152c24537d919178022b2c42657f79a26b"], DBX("sha2"))],
   },
   translated("sha1", [ex("select sha1('Spark')", ["85f5955f4b27a9a4c2aab6ffe5d7189fc298b92c"], DBX("sha1"))]),

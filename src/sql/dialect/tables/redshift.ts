@@ -1,6 +1,6 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, strictConcat } from "../rewrites.ts";
+import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const REDSHIFT: Construct[] = [
@@ -84,7 +84,7 @@ export const REDSHIFT: Construct[] = [
       ex("select convert_timezone('US/Pacific', timestamp '2008-08-24 09:36:12')", ["2008-08-24 02:36:12"], RS("CONVERT_TIMEZONE")),
     ],
   },
-  { name: "sha2", how: "corrected", note: "the 256-bit digest as hex; other bit lengths are refused", rewrite: (call) => (call.args.length === 2 && call.literal(1) === "256" ? `sha256(${call.args[0]})` : { refuse: "slp translates sha2(string, 256) only" }), examples: [ex("select sha2('Amazon Redshift', 256)", ["15013dc10bc5b293f1f66ea28d818387f191cafeb26f89639fae0b4acf9c8772"], RS("SHA2"))] },
+  { name: "sha2", how: "corrected", note: "the 256-bit digest as hex; other bit lengths are refused", rewrite: sha256Only(false), examples: [ex("select sha2('Amazon Redshift', 256)", ["15013dc10bc5b293f1f66ea28d818387f191cafeb26f89639fae0b4acf9c8772"], RS("SHA2"))] },
   translated("any_value", [ex("select any_value(x) from (select 1 as x union all select 1) as t", ["1"], RS("r_ANY_VALUE"))]),
   refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
   average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [

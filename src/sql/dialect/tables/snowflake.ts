@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { SNOWFLAKE_FORMAT, average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, scaledRounding, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
@@ -234,7 +234,7 @@ export const SNOWFLAKE: Construct[] = [
     name: "sha2",
     how: "corrected",
     note: "the 256-bit digest as lower-case hex; other digest sizes are refused",
-    rewrite: (call) => (call.args.length === 1 || (call.args.length === 2 && call.literal(1) === "256") ? `sha256(${call.args[0]})` : { refuse: "slp translates sha2(text) and sha2(text, 256) only" }),
+    rewrite: sha256Only(true),
     examples: [ex("select sha2('Snowflake')", ["1dbd59f661d68b90724f21084396b865497173e4d2714f4d91cf05fa5fc5e18d"], SF("sha2")), ex("select sha2('Snowflake', 256)", ["1dbd59f661d68b90724f21084396b865497173e4d2714f4d91cf05fa5fc5e18d"], SF("sha2"))],
   },
   translated("median", [ex("select median(x) from (select column1 as x from values (1), (3), (10), (1), (3))", ["3.000"], "https://docs.snowflake.com/developer-guide/snowpark/reference/python/api/snowflake.snowpark.functions.median"), ex("select median(x) from (select column1 as x from values (1), (null))", ["1.000"], SF("median"))], "NULLs are ignored"),
