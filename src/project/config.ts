@@ -10,7 +10,7 @@ import { ConfigError } from "../core/errors.ts";
 import { isMapping } from "../core/values.ts";
 import { Config } from "../schemas/config.ts";
 import { schemaProblems } from "../schemas/validate.ts";
-import { readText } from "./project.ts";
+import { readText } from "./source.ts";
 import { parseYamlWithPositions } from "./yaml.ts";
 
 export const CONFIG_FILE = "slp.yml";

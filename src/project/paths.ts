@@ -65,7 +65,8 @@ export function listFiles(projectDir: string, dir: string): string[] {
   return files;
 }
 
-function isFile(path: string): boolean {
+/** True when the path is a regular file (a link to one counts). */
+export function isFile(path: string): boolean {
   try {
     return statSync(path).isFile();
   } catch {
