@@ -5,7 +5,7 @@ import { framedValues, semiStructured } from "./common.ts";
 import { common } from "./common.ts";
 
 export const BIGQUERY: Construct[] = [
-  ...common((name) => BQ(name === "cast" ? "cast" : name, ["count", "sum", "min", "max", "avg"].includes(name) ? "aggregate_functions" : name === "row_number" || name === "rank" || name === "dense_rank" || name === "lag" || name === "lead" ? "numbering_functions" : "functions-and-operators")),
+  ...common((name, kind) => BQ(name === "%" ? "mod" : name, { aggregate: "aggregate_functions", statistical: "statistical_aggregate_functions", window: name === "lag" || name === "lead" ? "navigation_functions" : "numbering_functions", math: "mathematical_functions", string: "string_functions", conditional: "conditional_expressions", conversion: "conversion_functions", operator: "operators" }[kind])),
   {
     name: "safe_divide",
     how: "corrected",

@@ -2,8 +2,24 @@
 import { ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { POSTGRES_FORMAT, dateTruncPart, formatted, framedValue, oneArgument } from "../rewrites.ts";
 
+/** What a common construct is, for the address of the vendor's page on it. */
+export type Kind = "aggregate" | "statistical" | "window" | "math" | "string" | "conditional" | "conversion" | "operator";
+
+const KINDS: Record<string, Kind> = {
+  count: "aggregate", sum: "aggregate", min: "aggregate", max: "aggregate", avg: "aggregate",
+  stddev: "statistical", variance: "statistical", stddev_samp: "statistical", stddev_pop: "statistical", var_samp: "statistical", var_pop: "statistical",
+  coalesce: "conditional", nullif: "conditional",
+  upper: "string", lower: "string", trim: "string", replace: "string",
+  abs: "math", ceil: "math", floor: "math", sign: "math", sqrt: "math", exp: "math", ln: "math", power: "math", mod: "math",
+  row_number: "window", rank: "window", dense_rank: "window", lag: "window", lead: "window", ntile: "window", percent_rank: "window", cume_dist: "window",
+  cast: "conversion",
+};
+
 /** Standard functions whose DuckDB meaning is the warehouse's for the values they take (checked for each dialect below). */
-export function common(source: (name: string) => string): Construct[] {
+export function common(page: (name: string, kind: Kind) => string): Construct[] {
+  const source = (name: string) => page(name, KINDS[name] ?? "operator");
+  const over4 = (call: string, pick: "min" | "max") => `select ${pick}(v) from (select ${call} over (order by x) as v from (select 1 as x union all select 2 union all select 3 union all select 4) as t) as w`;
+  const of3 = "(select 1 as x union all select 2 union all select 3) as t";
   return [
     same("count", [ex("select count(x) from (select 1 as x union all select null)", ["1"], source("count"))]),
     same("sum", [ex("select sum(x) from (select 1 as x union all select 2)", ["3"], source("sum"))]),
@@ -26,6 +42,20 @@ export function common(source: (name: string) => string): Construct[] {
     same("lead", [ex("select max(l) from (select lead(x) over (order by x) as l from (select 1 as x union all select 2))", ["2"], source("lead")), ex("select min(l) from (select lead(x, 1, 0) over (order by x) as l from (select 1 as x union all select 2))", ["0"], source("lead"))]),
     same("cast", [ex("select cast('12' as integer)", ["12"], source("cast"))], "the type is slp's own mapping (types.ts)"),
     same("%", [ex("select -5 % 3", ["-2"], source("mod")), ex("select 5 % 3", ["2"], source("mod"))]),
+    same("sign", [ex("select sign(-8.4)", ["-1"], source("sign")), ex("select sign(0)", ["0"], source("sign"))]),
+    same("sqrt", [ex("select sqrt(16)", ["4"], source("sqrt"))]),
+    same("exp", [ex("select exp(0)", ["1"], source("exp"))]),
+    same("ln", [ex("select ln(1)", ["0"], source("ln"))]),
+    same("power", [ex("select power(2, 10)", ["1024"], source("power"))]),
+    same("ntile", [ex(over4("ntile(2)", "max"), ["2"], source("ntile")), ex(over4("ntile(3)", "max"), ["3"], source("ntile"))]),
+    same("percent_rank", [ex(over4("percent_rank()", "min"), ["0"], source("percent_rank")), ex(over4("percent_rank()", "max"), ["1"], source("percent_rank"))]),
+    same("cume_dist", [ex(over4("cume_dist()", "min"), ["0.25"], source("cume_dist")), ex(over4("cume_dist()", "max"), ["1"], source("cume_dist"))]),
+    same("stddev", [ex(`select stddev(x) from ${of3}`, ["1"], source("stddev"))], "the sample standard deviation"),
+    same("stddev_samp", [ex(`select stddev_samp(x) from ${of3}`, ["1"], source("stddev_samp"))]),
+    same("stddev_pop", [ex("select stddev_pop(x) from (select 1 as x union all select 3) as t", ["1"], source("stddev_pop"))]),
+    same("variance", [ex(`select variance(x) from ${of3}`, ["1"], source("variance"))], "the sample variance"),
+    same("var_samp", [ex(`select var_samp(x) from ${of3}`, ["1"], source("var_samp"))]),
+    same("var_pop", [ex("select var_pop(x) from (select 1 as x union all select 3) as t", ["1"], source("var_pop"))]),
   ];
 }
 

@@ -4,7 +4,7 @@ import { average, dateTruncPart, initcap, macroCall, oneArgument, renamed } from
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const POSTGRES: Construct[] = [
-  ...common((name) => PG("functions-aggregate")),
+  ...common((_name, kind) => PG({ aggregate: "functions-aggregate", statistical: "functions-aggregate", window: "functions-window", math: "functions-math", string: "functions-string", conditional: "functions-conditional", conversion: "sql-expressions", operator: "functions-math" }[kind])),
   ...REDSHIFT_POSTGRES_COMMON(
     (name) => PG(name === "/" || name === "mod" || name === "round" ? "functions-math" : name === "date_trunc" || name === "date_part" || name === "extract" ? "functions-datetime" : name === "to_char" ? "functions-formatting" : name === "~" || name === "ilike" ? "functions-matching" : name.startsWith("bool") || name === "greatest" || name === "least" ? "functions-aggregate" : "functions-string"),
     // Table 9.4: numeric division keeps at least 16 significant digits.

@@ -4,7 +4,7 @@ import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshif
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const REDSHIFT: Construct[] = [
-  ...common((name) => RS(`r_${name.toUpperCase()}`)),
+  ...common((name, kind) => RS(kind === "window" ? `r_WF_${name.toUpperCase()}` : name === "%" ? "r_MOD" : `r_${name.toUpperCase()}`)),
   ...REDSHIFT_POSTGRES_COMMON(
     (name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`),
     // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
