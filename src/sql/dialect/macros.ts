@@ -60,6 +60,8 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_regexp_replace_all_i: { sql: "create macro __slp_regexp_replace_all_i(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'gi')" },
   // The first match of the pattern (the whole match, not a group); NULL when nothing matches.
   __slp_regexp_substr: { sql: "create macro __slp_regexp_substr(value, pattern) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, 0) end" },
+  // Snowflake STRTOK: the n-th token between any of the delimiter characters, empty tokens skipped; NULL past the last.
+  __slp_strtok: { sql: "create macro __slp_strtok(s, delimiters, n) as list_filter(string_split(translate(s, delimiters, repeat(chr(1), length(delimiters))), chr(1)), lambda part: part <> '')[n]" },
   __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
 };
 
