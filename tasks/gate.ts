@@ -12,7 +12,7 @@ import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "gate",
-  description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations (G1-G10, I1, I3, I4, I6)",
+  description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations, marts that leave marts, changes upstream of marts (G1-G10, G14-G16, I1, I3, I4, I6)",
   ciOrder: 20,
   input: Type.Object({
     base: Type.Optional(Type.String({ metavar: "REF", description: "the branch the pull request targets (default: SLP_BASE, else slp.yml's base as the default branch has it, else main)" })),
