@@ -333,6 +333,24 @@ export class Project<S extends FileSource = FileSource> {
   }
 }
 
+/** A file's folders below the project folder (of `roots`) it sits in: the middle of its fqn. */
+function folderOf(file: string, roots: readonly string[]): string[] {
+  const root = roots.find((path) => file.startsWith(`${path}/`)) ?? "";
+  return file.slice(root.length + 1).split("/").slice(0, -1);
+}
+
+/**
+ * A unit test's config as dbt puts it together for the project itself: the
+ * `unit_tests:` folder configs along its fqn (project, its yml's folders,
+ * the model, its name), then its own `config:`. What nodes() gives a unit
+ * test, for a reader that needs no other node.
+ */
+export function unitTestConfig(settings: ProjectSettings, unit: UnitTestDeclaration): Mapping {
+  const model = typeof unit.model === "string" ? unit.model : "";
+  const fqn = [settings.name, ...folderOf(unit.file, projectFolders(settings)), model, unit.name];
+  return mergeConfigs(folderConfig(settings.configs.unit_tests, fqn), unit.entry.config);
+}
+
 /** The folders dbt reads a project's files from, without trailing slashes. */
 export function projectFolders(settings: ProjectSettings): string[] {
   const { paths } = settings;
@@ -386,10 +404,6 @@ async function readNodes(project: Project): Promise<Nodes> {
     return node;
   };
 
-  const folderOf = (file: string, roots: readonly string[]): string[] => {
-    const root = roots.find((path) => file.startsWith(`${path}/`)) ?? "";
-    return file.slice(root.length + 1).split("/").slice(0, -1);
-  };
   // A package's own folder configs, then the root project's for it: the root project has the last word.
   const configFor = (block: ConfigBlock, fqn: string[]): Mapping => {
     const config = folderConfig(settings.configs[block], fqn);

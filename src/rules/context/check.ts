@@ -9,7 +9,7 @@ import { InputError } from "../../core/errors.ts";
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import { parseCodeowners, CODEOWNERS_LOCATIONS, type Codeowners } from "../../project/codeowners.ts";
-import { ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
+import { unitTestConfig, ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
 import type { WorkTree } from "../../project/source.ts";
 import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
 import { ruleDefiner } from "../define-rule.ts";
@@ -37,6 +37,8 @@ export interface CheckProject {
   marts: Set<string>;
   /** Unit tests in read order. */
   unitTests: UnitTest[];
+  /** The unit tests their config disables (their own `config: {enabled: false}`, or a `unit_tests:` folder config): dbt skips them, so they prove nothing. */
+  disabledUnitTests?: ReadonlySet<UnitTest>;
   /** Stem -> project-relative path of each `.sql` under a marts path (the later in segment order wins). */
   martsSql: Map<string, string>;
 }
@@ -47,7 +49,7 @@ export interface CheckProject {
  * model declared twice is refused, naming the file read first.
  */
 export async function readCheckProject(model: Project<WorkTree>, dir: string, dirAsGiven: string, martsPaths: string[]): Promise<CheckProject> {
-  await model.settings();
+  const settings = await model.settings();
   const listed = await model.list(topDirectories(martsPaths));
   const martsSql = new Map<string, string>();
   const sql = listed.filter((file) => file.path.endsWith(".sql") && martsPaths.some((marts) => file.path.startsWith(marts)));
@@ -71,6 +73,7 @@ export async function readCheckProject(model: Project<WorkTree>, dir: string, di
     }
     project.unitTests.push(...declared.unitTests);
   }
+  project.disabledUnitTests = new Set(project.unitTests.filter((unit) => unitTestConfig(settings, unit).enabled === false));
   model.store.save();
   return project;
 }
@@ -102,12 +105,12 @@ export class CheckContext {
     return this.project.marts.has(model.name);
   }
 
-  /** The unit tests whose `model` is this model's name, in read order. */
+  /** The unit tests whose `model` is this model's name, in read order: those that run (a disabled one proves nothing). */
   unitTestsOf(model: string): UnitTest[] {
     if (!this.#unitTests) {
       this.#unitTests = new Map();
       for (const unit of this.project.unitTests) {
-        if (typeof unit.model !== "string") continue;
+        if (typeof unit.model !== "string" || this.project.disabledUnitTests?.has(unit)) continue;
         const list = this.#unitTests.get(unit.model) ?? [];
         list.push(unit);
         this.#unitTests.set(unit.model, list);
