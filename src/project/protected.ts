@@ -52,7 +52,13 @@ export interface ProtectedScope {
 }
 
 /** dbt's folders when dbt_project.yml names none (or is not read). */
-const DBT_DEFAULTS = { "macro-paths": ["macros"], "snapshot-paths": ["snapshots"], "analysis-paths": ["analyses"], "test-paths": ["tests"] } as const;
+const DBT_DEFAULTS = {
+  "macro-paths": ["macros"],
+  "snapshot-paths": ["snapshots"],
+  "analysis-paths": ["analyses"],
+  "test-paths": ["tests"],
+  "packages-install-path": ["dbt_packages"],
+} as const;
 
 /** A folder key of dbt_project.yml, as the scope declares it or as dbt defaults it. */
 function foldersOf(scope: ProtectedScope, key: keyof typeof DBT_DEFAULTS): readonly string[] {
@@ -63,8 +69,9 @@ function foldersOf(scope: ProtectedScope, key: keyof typeof DBT_DEFAULTS): reado
  * Every protected pattern of a project, repository-relative, each once, in a
  * stable order: the built-in paths, dbt_project.yml's macro, snapshot and
  * analysis folders (a snapshot is production's history, an analysis holds
- * the reconciliations; `analyses/reconciliation_*` itself is G5's), and
- * slp.yml's own.
+ * the reconciliations; `analyses/reconciliation_*` itself is G5's) and its
+ * packages-install-path (an installed package committed there is macros
+ * and generic tests every model and test calls), and slp.yml's own.
  */
 export function protectedPatterns(scope: ProtectedScope): string[] {
   // slp.yml judges the branch: protected at the root and, where a project folder keeps its own, there.
@@ -73,7 +80,7 @@ export function protectedPatterns(scope: ProtectedScope): string[] {
     patterns.add(path);
     patterns.add(joinPath(scope.prefix, path));
   }
-  for (const key of ["macro-paths", "snapshot-paths", "analysis-paths"] as const) {
+  for (const key of ["macro-paths", "snapshot-paths", "analysis-paths", "packages-install-path"] as const) {
     for (const folder of foldersOf(scope, key)) patterns.add(joinPath(scope.prefix, `${folder}/`));
   }
   for (const path of scope.extra ?? []) patterns.add(path.replace(/^(\.\/|\/)+/, ""));

@@ -1,5 +1,6 @@
 /** G8: a marts model's sql changed without a pre-registration of this branch's own. */
 import { sortByText } from "../../core/text.ts";
+import { stem } from "../../project/paths.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 export default defineGateRule({
@@ -10,7 +11,7 @@ export default defineGateRule({
     summary:
       "A marts model whose sql is new or changed on this branch while its meta.pre_registration at head is missing, or is the one the base already has (its reason re-spaced, re-cased or re-punctuated is still the base's).",
     rationale:
-      "Compare holds a changed model's numbers against the intervals its pre-registration predicted; with no prediction, or one written for an earlier change, nothing holds them. A yml-only change never asks for one; an undeclared sql is S4's; a moved file with the same content is not a change.",
+      "Compare holds a changed model's numbers against the intervals its pre-registration predicted; with no prediction, or one written for an earlier change, nothing holds them. A yml-only change never asks for one; an undeclared sql is S4's; a moved file with the same content is not a change; a version's file (fct_orders_v2.sql) is its model's code.",
     enforces: "Stage C cannot start without a valid pre-registration; Stage B: a pre-registration belongs to one PR.",
   },
   messages: {
@@ -19,9 +20,16 @@ export default defineGateRule({
     inherited:
       "the sql of this model changed on this branch and its meta.pre_registration is the one {base} already has; a prediction written for an earlier change is not this change's, and counts as absent",
   },
-  run(ctx, report) {
-    for (const name of sortByText(ctx.after.code.keys())) {
-      if (ctx.after.code.get(name) === ctx.before.code.get(name)) continue;
+  async run(ctx, report) {
+    // A version's file (fct_orders_v2.sql) is the code of the model it versions.
+    const versionOf = new Map<string, string>();
+    for (const node of (await ctx.after.project.nodes()).models) if (node.version !== null && node.file !== null) versionOf.set(stem(node.file), node.name);
+    const reported = new Set<string>();
+    for (const file of sortByText(ctx.after.code.keys())) {
+      if (ctx.after.code.get(file) === ctx.before.code.get(file)) continue;
+      const name = versionOf.get(file) ?? file;
+      if (reported.has(name)) continue;
+      reported.add(name);
       const model = ctx.after.models.get(name);
       if (!model || !ctx.isMarts(name)) continue;
       const gap = ctx.preRegistrationGap(name);
