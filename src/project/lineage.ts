@@ -172,7 +172,16 @@ async function someCodeNames(after: Project, head: Nodes, changes: Map<string, N
   for (const node of [...head.models, ...head.snapshots]) {
     if (node.file === null || node.file === node.ymlFile) continue;
     const text = await after.text(node.file);
-    for (const [name, ids] of names) if (text.includes(name) && (ids.size > 1 || !ids.has(node.uniqueId))) return true;
+    for (const [name, ids] of names) if ((ids.size > 1 || !ids.has(node.uniqueId)) && namesWord(text, name)) return true;
+  }
+  return false;
+}
+
+/** True when `name` occurs in `text` as a whole word (fct_model_3 is not in fct_model_30). */
+function namesWord(text: string, name: string): boolean {
+  const word = /[A-Za-z0-9_]/;
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    if (!word.test(text[at - 1] ?? "") && !word.test(text[at + name.length] ?? "")) return true;
   }
   return false;
 }
