@@ -3,13 +3,14 @@ import { sortByText } from "../../core/text.ts";
 import { isMapping, type Value } from "../../core/values.ts";
 import { sqlConfig } from "../../project/configs.ts";
 import type { Project, RefNode } from "../../project/model.ts";
+import { isJinja } from "../../project/tests.ts";
 import { defineGateRule, type GateContext } from "../context/gate.ts";
 
 /** How a model is kept from being built at head, or null when it is built. */
 async function disabledBy(project: Project, node: RefNode): Promise<string | null> {
   const enabled: Value | undefined = node.config.enabled;
   if (node.dynamicConfig.enabled !== undefined) return `its SQL sets enabled to ${String(node.dynamicConfig.enabled)}, which only rendering decides`;
-  if (typeof enabled === "string" && /\{\{|\{%/.test(enabled)) return `its enabled is the Jinja ${enabled}, which only rendering decides`;
+  if (isJinja(enabled)) return `its enabled is the Jinja ${enabled}, which only rendering decides`;
   if (enabled === undefined || enabled === true) return null;
   if (node.file !== null && node.language === "sql" && sqlConfig(await project.text(node.file)).config.enabled !== undefined) {
     return `config(enabled=${String(enabled)}) in ${node.file}`;
