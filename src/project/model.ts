@@ -30,6 +30,31 @@ import type { DataTest } from "./tests.ts";
 import { parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
 
 export type { ColumnDeclaration, Declaration, ModelDeclaration, PropertiesFile, SourceTableDeclaration, Testable, UnitTestDeclaration };
+
+/** One version a model's yml declares (dbt's model versions). */
+export interface DeclaredVersion {
+  /** The version as text ("1", "2"). */
+  label: string;
+  /** True for `latest_version`, or the highest version when the yml names none. */
+  latest: boolean;
+  /** The stem of the file defining it: `defined_in`, else `<model>_v<label>`. */
+  definedIn: string;
+  entry: Mapping;
+}
+
+/** The versions a model's yml declares, in their order; none for an unversioned model. */
+export function declaredVersions(declaration: ModelDeclaration): DeclaredVersion[] {
+  const versions = Array.isArray(declaration.entry.versions) ? declaration.entry.versions.filter(isMapping) : [];
+  const labels = versions.map((entry) => pythonStr(entry.v ?? null));
+  const latest =
+    declaration.entry.latest_version !== undefined && declaration.entry.latest_version !== null
+      ? pythonStr(declaration.entry.latest_version)
+      : [...labels].sort((a, b) => Number(a) - Number(b) || compareCodePoints(a, b)).at(-1);
+  return versions.map((entry, i) => {
+    const label = labels[i] as string;
+    return { label, latest: label === latest, definedIn: typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`, entry };
+  });
+}
 export type { DispatchRule, ProjectSettings };
 
 /** A column as a node has it: its name and the data type its yml (or a seed's column_types) gives, else null. */
@@ -476,19 +501,10 @@ async function readNodes(project: Project): Promise<Nodes> {
     });
   };
   for (const declaration of declared.models.values()) {
-    const versions = Array.isArray(declaration.entry.versions) ? declaration.entry.versions.filter(isMapping) : [];
-    if (versions.length === 0) continue;
-    const labels = versions.map((entry) => pythonStr(entry.v ?? null));
-    const latest =
-      declaration.entry.latest_version !== undefined && declaration.entry.latest_version !== null
-        ? pythonStr(declaration.entry.latest_version)
-        : [...labels].sort((a, b) => Number(a) - Number(b) || compareCodePoints(a, b)).at(-1);
-    for (const [i, entry] of versions.entries()) {
-      const label = labels[i] as string;
-      const definedIn = typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`;
+    for (const { label, latest, definedIn, entry } of declaredVersions(declaration)) {
       const file = codeByStem.get(definedIn) ?? null;
       if (file) claimed.add(stem(file));
-      models.push(await makeModel(declaration.name, label, label === latest, file, declaration, entry));
+      models.push(await makeModel(declaration.name, label, latest, file, declaration, entry));
     }
   }
   for (const [modelName, file] of codeByStem) {

@@ -11,6 +11,7 @@ import type { TcrRecord } from "../../tcr/record.ts";
 import type { Config } from "../../schemas/config.ts";
 import type { DbtPaths } from "../../project/dbt-paths.ts";
 import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/lineage.ts";
+import { declaredVersions } from "../../project/model.ts";
 import { samePreRegistration } from "../../project/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
@@ -52,6 +53,7 @@ export class GateContext {
   /** The test folders as the base declares them (`tests` by default), without a trailing slash. */
   readonly testFolders: readonly string[];
   readonly #marts = new Map<string, boolean>();
+  readonly #versionFiles = new Map<Inventory, Map<string, string>>();
   #changes?: Promise<ProjectChanges>;
   #groups?: TestGroupPair[];
   readonly #canonical = new WeakMap<object, string>();
@@ -65,6 +67,22 @@ export class GateContext {
     this.record = inputs.record ?? null;
     this.lineage = lineageMode(inputs.config?.config.lineage);
     this.testFolders = inputs.dbtPaths?.["test-paths"] ?? ["tests"];
+  }
+
+  /**
+   * The model whose code a `.sql` (by stem) is on one side: the model a
+   * version's file versions (`fct_orders_v2` is fct_orders's, as its yml's
+   * `versions` say), else the stem itself.
+   */
+  modelOfCode(side: "before" | "after", stem: string): string {
+    const inventory = this[side];
+    let files = this.#versionFiles.get(inventory);
+    if (files === undefined) {
+      files = new Map();
+      for (const model of inventory.models.values()) for (const version of declaredVersions(model)) files.set(version.definedIn, model.name);
+      this.#versionFiles.set(inventory, files);
+    }
+    return files.get(stem) ?? stem;
   }
 
   /** True when a project-relative path lies under a marts path. */

@@ -20,10 +20,10 @@ async function disabledBy(project: Project, node: RefNode): Promise<string | nul
   return `+enabled: ${String(enabled)} in ${(await project.settings()).file ?? "dbt_project.yml"}`;
 }
 
-/** Where a model sits on one side: its yml and its code, as gate reads them. */
-function placesOf(ctx: GateContext, side: "before" | "after", name: string, node: RefNode | undefined): string[] {
+/** Where a model sits on one side: its yml and its code (every version's file), as gate reads them. */
+function placesOf(ctx: GateContext, side: "before" | "after", name: string, code: readonly string[], node: RefNode | undefined): string[] {
   const inventory = ctx[side];
-  const paths = [inventory.models.get(name)?.file, inventory.sqls.get(name), node?.file ?? undefined, node?.ymlFile ?? undefined];
+  const paths = [inventory.models.get(name)?.file, ...code.map((file) => inventory.sqls.get(file)), node?.file ?? undefined, node?.ymlFile ?? undefined];
   return sortByText(new Set(paths.filter((path): path is string => typeof path === "string")));
 }
 
@@ -56,16 +56,21 @@ export default defineGateRule({
       baseModels ??= ctx.before.project.nodes().then((nodes) => new Map(nodes.models.filter((node) => node.latest).map((node) => [node.name, node])));
       return (await baseModels).get(name);
     };
-    // The models of the base are those with code there, as gate reads them.
-    for (const name of sortByText(ctx.before.sqls.keys())) {
-      const was = placesOf(ctx, "before", name, undefined);
+    // The models of the base are those with code there, as gate reads them; a version's file is its model's.
+    const baseCode = new Map<string, string[]>();
+    for (const file of sortByText(ctx.before.sqls.keys())) {
+      const name = ctx.modelOfCode("before", file);
+      baseCode.set(name, [...(baseCode.get(name) ?? []), file]);
+    }
+    for (const [name, code] of sortByText(baseCode, ([name]) => name)) {
+      const was = placesOf(ctx, "before", name, code, undefined);
       if (!was.some((path) => ctx.inMarts(path))) continue;
       const wasText = was.join(", ");
       const node = headModels.get(name);
       const at = ctx.place(name);
       if (!node) {
-        const code = ctx.before.code.get(name);
-        const to = sortByText(ctx.after.code.keys()).find((other) => !ctx.before.code.has(other) && ctx.after.code.get(other) === code);
+        const ids = new Set(code.map((file) => ctx.before.code.get(file)));
+        const to = sortByText(ctx.after.code.keys()).find((other) => !ctx.before.code.has(other) && ids.has(ctx.after.code.get(other)));
         if (to !== undefined) report("renamed", at, { model: name, was: wasText, base: ctx.baseName, to });
         else {
           const yml = ctx.after.models.get(name)?.file;
@@ -73,7 +78,7 @@ export default defineGateRule({
         }
         continue;
       }
-      const now = placesOf(ctx, "after", name, node);
+      const now = placesOf(ctx, "after", name, code, node);
       if (!now.some((path) => ctx.inMarts(path))) {
         report("moved", at, { model: name, was: wasText, base: ctx.baseName, now: now.join(", ") });
         continue;

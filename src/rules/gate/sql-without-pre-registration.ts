@@ -1,6 +1,5 @@
 /** G8: a marts model's sql changed without a pre-registration of this branch's own. */
 import { sortByText } from "../../core/text.ts";
-import { stem } from "../../project/paths.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 export default defineGateRule({
@@ -20,14 +19,12 @@ export default defineGateRule({
     inherited:
       "the sql of this model changed on this branch and its meta.pre_registration is the one {base} already has; a prediction written for an earlier change is not this change's, and counts as absent",
   },
-  async run(ctx, report) {
-    // A version's file (fct_orders_v2.sql) is the code of the model it versions.
-    const versionOf = new Map<string, string>();
-    for (const node of (await ctx.after.project.nodes()).models) if (node.version !== null && node.file !== null) versionOf.set(stem(node.file), node.name);
+  run(ctx, report) {
     const reported = new Set<string>();
     for (const file of sortByText(ctx.after.code.keys())) {
       if (ctx.after.code.get(file) === ctx.before.code.get(file)) continue;
-      const name = versionOf.get(file) ?? file;
+      // A version's file (fct_orders_v2.sql) is the code of the model it versions.
+      const name = ctx.modelOfCode("after", file);
       if (reported.has(name)) continue;
       reported.add(name);
       const model = ctx.after.models.get(name);
