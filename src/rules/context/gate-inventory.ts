@@ -10,7 +10,7 @@ import { compareCodePoints } from "../../core/text.ts";
 import { canonicalJson, isMapping, looseEqual, type Mapping, type Value } from "../../core/values.ts";
 import type { LoadedConfig } from "../../project/config.ts";
 import type { DbtPaths } from "../../project/dbt-paths.ts";
-import type { ModelDeclaration, Project } from "../../project/model.ts";
+import { declaredVersions, type ModelDeclaration, type Project } from "../../project/model.ts";
 import type { PropertiesFile, Testable } from "../../project/properties.ts";
 import type { SourceFile } from "../../project/source.ts";
 import type { DataTest } from "../../project/tests.ts";
@@ -167,7 +167,8 @@ export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: bool
 
 /**
  * G5's "the model changed": its yml entry without `pre_registration` (under
- * `meta` and `config.meta`; the emptied holder stays) plus its sql's blob id.
+ * `meta` and `config.meta`; the emptied holder stays) plus the blob ids of its
+ * sql and of each version's.
  * A pre-registration is how a model is meant to change, so it does not count.
  */
 export function modelFingerprint(inventory: Inventory, name: string): string | null {
@@ -182,7 +183,9 @@ export function modelFingerprint(inventory: Inventory, name: string): string | n
     const { pre_registration: _config, ...meta } = entry.config.meta;
     entry.config = { ...entry.config, meta };
   }
-  return `${canonicalJson(entry)}\0${inventory.code.get(name) ?? ""}`;
+  // Its code is its own file's and each version's (fct_orders_v2.sql).
+  const code = [name, ...declaredVersions(model).map((version) => version.definedIn)].map((stem) => inventory.code.get(stem) ?? "");
+  return `${canonicalJson(entry)}\0${code.join("\0")}`;
 }
 
 /**

@@ -54,6 +54,7 @@ export class GateContext {
   readonly testFolders: readonly string[];
   readonly #marts = new Map<string, boolean>();
   readonly #versionFiles = new Map<Inventory, Map<string, string>>();
+  #codeChanged?: Set<string>;
   #changes?: Promise<ProjectChanges>;
   #groups?: TestGroupPair[];
   readonly #canonical = new WeakMap<object, string>();
@@ -83,6 +84,19 @@ export class GateContext {
       this.#versionFiles.set(inventory, files);
     }
     return files.get(stem) ?? stem;
+  }
+
+  /**
+   * The models whose code at head is new or differs from the merge-base's, by
+   * name: any of their `.sql` files, a version's included (a deleted file is
+   * no code at head).
+   */
+  get codeChanged(): ReadonlySet<string> {
+    if (this.#codeChanged === undefined) {
+      this.#codeChanged = new Set();
+      for (const [file, id] of this.after.code) if (this.before.code.get(file) !== id) this.#codeChanged.add(this.modelOfCode("after", file));
+    }
+    return this.#codeChanged;
   }
 
   /** True when a project-relative path lies under a marts path. */

@@ -20,13 +20,8 @@ export default defineGateRule({
       "the sql of this model changed on this branch and its meta.pre_registration is the one {base} already has; a prediction written for an earlier change is not this change's, and counts as absent",
   },
   run(ctx, report) {
-    const reported = new Set<string>();
-    for (const file of sortByText(ctx.after.code.keys())) {
-      if (ctx.after.code.get(file) === ctx.before.code.get(file)) continue;
-      // A version's file (fct_orders_v2.sql) is the code of the model it versions.
-      const name = ctx.modelOfCode("after", file);
-      if (reported.has(name)) continue;
-      reported.add(name);
+    // A version's file (fct_orders_v2.sql) is the code of the model it versions.
+    for (const name of sortByText(ctx.codeChanged)) {
       const model = ctx.after.models.get(name);
       if (!model || !ctx.isMarts(name)) continue;
       const gap = ctx.preRegistrationGap(name);

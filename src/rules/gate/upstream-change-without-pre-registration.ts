@@ -30,7 +30,7 @@ export default defineGateRule({
     for (const node of changes.after.models) {
       if (!node.latest || !ctx.isMarts(node.name)) continue;
       // A mart whose own SQL changed owes its pre-registration under G8 already.
-      if (ctx.after.code.get(node.name) !== ctx.before.code.get(node.name)) continue;
+      if (ctx.codeChanged.has(node.name)) continue;
       const model = ctx.after.models.get(node.name);
       if (!model || (ctx.lineage === "critical-only" && !isCriticalSpec(model.spec))) continue;
       // Its own new or edited code is G8's (or G9's, under a protected path); what else changed it is this rule's.
