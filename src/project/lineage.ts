@@ -5,7 +5,8 @@
  * something that decides its rows did, as dbt's `state:modified` reads it:
  * its SQL (or a Python model's code), a seed's CSV, its config as dbt puts it
  * together (folder configs, yml `config:`, SQL `config()`), a source's
- * relation, or a macro it calls (directly or through other macros). New
+ * relation, the version an unversioned ref() reads (`latest_version`), or
+ * a macro it calls (directly or through other macros). New
  * nodes are changed; descriptions, tags, meta and tests are not.
  *
  * It reads as little as it can: files are compared by content id, a yml
@@ -15,7 +16,8 @@
  */
 import { compareCodePoints } from "../core/text.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
-import { blocks, type Graph, type Node, type Nodes, type Project } from "./model.ts";
+import { blocks, refReads, type Graph, type Node, type Nodes, type Project } from "./model.ts";
+import { stem } from "./paths.ts";
 import type { Testable } from "./properties.ts";
 
 /** How far gate and compare follow a change downstream (slp.yml `lineage`, read from the base). */
@@ -33,7 +35,7 @@ export interface NodeChange {
   id: string;
   name: string;
   kind: "model" | "seed" | "snapshot" | "source";
-  /** What changed, for messages: "its SQL", "its CSV", "its config", "its relation", "new", "macro cents". */
+  /** What changed, for messages: "its SQL", "its CSV", "its config", "its relation", "its latest version", "new", "macro cents". */
   what: string[];
 }
 
@@ -66,6 +68,9 @@ export interface ProjectChanges {
 
 /** Config keys that decide nothing about a node's rows (whether it is built at all is G14's). */
 const INERT_CONFIG = new Set(["enabled", "meta", "tags", "docs", "persist_docs", "description", "group", "access", "grants", "contract", "labels"]);
+
+/** A versioned model whose `latest_version` the branch moved: every unversioned ref() to it now reads this version. */
+const LATEST = "its latest version";
 
 /** Macros dbt calls for every node without any SQL naming them: changing one changes every node. */
 const IMPLICIT_MACROS = new Set(["generate_schema_name", "generate_alias_name", "generate_database_name"]);
@@ -107,6 +112,7 @@ export async function projectChanges(before: Project, after: Project): Promise<P
     if (was !== undefined || !sameProjectFile) {
       if (!was) mark(node, "new");
       else if (relationOf(node) !== relationOf(was)) mark(node, node.kind === "source" ? "its relation" : "its config");
+      if (was !== undefined && "latest" in was && node.kind === "model" && node.latest && !was.latest) mark(node, LATEST);
     } else if (node.declaration) {
       // Only the yml entry can have changed the config: compared when its file changed.
       const file = node.declaration.file;
@@ -116,7 +122,10 @@ export async function projectChanges(before: Project, after: Project): Promise<P
           const old = (await base()).byId.get(node.uniqueId);
           if (!old) mark(node, "new");
           else if (relationOf(node) !== relationOf(old)) mark(node, node.kind === "source" ? "its relation" : "its config");
-        } else if (declaredRelation(node.declaration) !== declaredRelation(entry)) mark(node, node.kind === "source" ? "its relation" : "its config");
+        } else {
+          if (declaredRelation(node.declaration) !== declaredRelation(entry)) mark(node, node.kind === "source" ? "its relation" : "its config");
+          if (node.kind === "model" && node.latest && node.file !== null && refReads(entry) !== stem(node.file)) mark(node, LATEST);
+        }
       }
     }
     for (const name of implicit) mark(node, `macro ${name}`);
@@ -214,7 +223,10 @@ const TABLE_KEYS = ["identifier", "quoting"] as const;
 /** What a yml entry says about a node's rows: its config (and its versions'), a source's relation. */
 function declaredRelation(declaration: Testable): string {
   const entry = declaration.entry;
-  const versions = Array.isArray(entry.versions) ? entry.versions.filter(isMapping).map((version) => ({ v: version.v ?? null, config: withoutInert(version.config) })) : [];
+  // Versions that configure nothing decide nothing: declaring versions is not a config change.
+  const versions = (Array.isArray(entry.versions) ? entry.versions.filter(isMapping) : [])
+    .map((version) => ({ v: version.v ?? null, config: withoutInert(version.config) }))
+    .filter((version) => Object.keys(version.config).length > 0);
   if (!("sourceEntry" in declaration)) return canonicalJson({ config: withoutInert(entry.config), versions });
   const source = declaration.sourceEntry as Mapping;
   return canonicalJson({ config: withoutInert(entry.config), source: { ...pick(source, SOURCE_KEYS), config: withoutInert(source.config) }, table: pick(entry, TABLE_KEYS) });

@@ -42,8 +42,13 @@ export interface DeclaredVersion {
   entry: Mapping;
 }
 
+/** The stem of the file an unversioned ref() to a declared model reads: its latest version's, else its own name's. */
+export function refReads(declaration: { name: string; entry: Mapping }): string {
+  return declaredVersions(declaration).find((version) => version.latest)?.definedIn ?? declaration.name;
+}
+
 /** The versions a model's yml declares, in their order; none for an unversioned model. */
-export function declaredVersions(declaration: ModelDeclaration): DeclaredVersion[] {
+export function declaredVersions(declaration: { name: string; entry: Mapping }): DeclaredVersion[] {
   const versions = Array.isArray(declaration.entry.versions) ? declaration.entry.versions.filter(isMapping) : [];
   const labels = versions.map((entry) => pythonStr(entry.v ?? null));
   const latest =

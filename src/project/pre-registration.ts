@@ -1,7 +1,8 @@
 /**
  * When two pre-registrations are one prediction: canonically equal once the
- * `reason` is read for its words only. A prediction copied from the base with
- * its reason re-spaced, re-cased or re-punctuated is still the base's (Stage
+ * `reason` is read for its words only and `altered_columns` as a set. A
+ * prediction copied from the base with its reason re-spaced, re-cased or
+ * re-punctuated, or its columns reordered, is still the base's (Stage
  * B: "a pre-registration belongs to one PR"), for gate's G8 and G15 and for
  * compare's stale set (C0, C7) alike.
  */
@@ -12,10 +13,20 @@ export function reasonWords(reason: string): string {
   return reason.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
 }
 
-/** The text two pre-registrations share when they are the same prediction (null stays null). */
+/**
+ * The text two pre-registrations share when they are the same prediction
+ * (null stays null): the reason's words, and `altered_columns` as the set of
+ * names it is (the schema makes them unique; a warehouse folds their case).
+ */
 export function preRegistrationIdentity(value: Value): string {
-  if (!isMapping(value) || typeof value.reason !== "string") return canonicalJson(value);
-  return canonicalJson({ ...value, reason: reasonWords(value.reason) });
+  if (!isMapping(value)) return canonicalJson(value);
+  const identity = { ...value };
+  if (typeof value.reason === "string") identity.reason = reasonWords(value.reason);
+  const columns = value.altered_columns;
+  if (Array.isArray(columns) && columns.every((column) => typeof column === "string")) {
+    identity.altered_columns = [...new Set(columns.map((column) => column.toLowerCase()))].sort();
+  }
+  return canonicalJson(identity);
 }
 
 /** True when `value` is the prediction `base` already holds (both non-null). */

@@ -11,7 +11,7 @@ import type { TcrRecord } from "../../tcr/record.ts";
 import type { Config } from "../../schemas/config.ts";
 import type { DbtPaths } from "../../project/dbt-paths.ts";
 import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/lineage.ts";
-import { declaredVersions } from "../../project/model.ts";
+import { declaredVersions, refReads } from "../../project/model.ts";
 import { samePreRegistration } from "../../project/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
@@ -89,12 +89,17 @@ export class GateContext {
   /**
    * The models whose code at head is new or differs from the merge-base's, by
    * name: any of their `.sql` files, a version's included (a deleted file is
-   * no code at head).
+   * no code at head), or the version their ref() reads.
    */
   get codeChanged(): ReadonlySet<string> {
     if (this.#codeChanged === undefined) {
       this.#codeChanged = new Set();
       for (const [file, id] of this.after.code) if (this.before.code.get(file) !== id) this.#codeChanged.add(this.modelOfCode("after", file));
+      // A `latest_version` pointed at another version changes what ref() reads, with no file changing.
+      for (const model of this.after.models.values()) {
+        const base = this.before.models.get(model.name);
+        if (base && refReads(base) !== refReads(model)) this.#codeChanged.add(model.name);
+      }
     }
     return this.#codeChanged;
   }
