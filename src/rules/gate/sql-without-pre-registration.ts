@@ -8,9 +8,9 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A marts model whose sql is new or changed on this branch while its meta.pre_registration at head is missing, or is the one the base already has (its reason re-spaced, re-cased or re-punctuated is still the base's).",
+      "A marts model whose sql is new or changed on this branch while its meta.pre_registration at head is missing, or is the one the base already has (its reason re-spaced, re-cased or re-punctuated, or its altered_columns reordered, is still the base's).",
     rationale:
-      "Compare holds a changed model's numbers against the intervals its pre-registration predicted; with no prediction, or one written for an earlier change, nothing holds them. A yml-only change never asks for one; an undeclared sql is S4's; a moved file with the same content is not a change; a version's file (fct_orders_v2.sql) is its model's code.",
+      "Compare holds a changed model's numbers against the intervals its pre-registration predicted; with no prediction, or one written for an earlier change, nothing holds them. A yml-only change never asks for one; an undeclared sql is S4's; a moved file with the same content is not a change; a version's file (fct_orders_v2.sql), or latest_version pointed at another version, is its model's code.",
     enforces: "Stage C cannot start without a valid pre-registration; Stage B: a pre-registration belongs to one PR.",
   },
   messages: {
