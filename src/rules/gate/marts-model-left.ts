@@ -2,7 +2,7 @@
 import { sortByText } from "../../core/text.ts";
 import { isMapping, type Value } from "../../core/values.ts";
 import { sqlConfig } from "../../project/configs.ts";
-import type { Project, RefNode } from "../../project/model.ts";
+import { declaredVersions, type Project, type RefNode } from "../../project/model.ts";
 import { isJinja } from "../../project/tests.ts";
 import { defineGateRule, type GateContext } from "../context/gate.ts";
 
@@ -15,8 +15,12 @@ async function disabledBy(project: Project, node: RefNode): Promise<string | nul
   if (node.file !== null && node.language === "sql" && sqlConfig(await project.text(node.file)).config.enabled !== undefined) {
     return `config(enabled=${String(enabled)}) in ${node.file}`;
   }
-  const yml = node.declaration?.entry.config;
-  if (isMapping(yml) && yml.enabled !== undefined) return `config.enabled: ${String(yml.enabled)} in ${node.declaration?.file}`;
+  const declaration = node.declaration;
+  // A version's own config: has the last word over its model's (dbt applies it after).
+  const version = declaration && node.version !== null ? declaredVersions(declaration).find((entry) => entry.label === node.version)?.entry.config : undefined;
+  if (isMapping(version) && version.enabled !== undefined) return `config.enabled: ${String(version.enabled)} on version ${node.version} in ${declaration?.file}`;
+  const yml = declaration?.entry.config;
+  if (isMapping(yml) && yml.enabled !== undefined) return `config.enabled: ${String(yml.enabled)} in ${declaration?.file}`;
   return `+enabled: ${String(enabled)} in ${(await project.settings()).file ?? "dbt_project.yml"}`;
 }
 
