@@ -40,6 +40,15 @@ export interface RenderSession {
   isIncremental: boolean | null;
   /** The unit test's config (tags, meta, enabled). */
   config: Mapping;
+  /**
+   * Set when a node is rendered as dbt builds it rather than unit tested
+   * (reading an upstream's columns): `model` and `config.get` are the node's,
+   * `is_incremental()` is false (a first build), and
+   * `adapter.get_columns_in_relation` answers for the relations it reads.
+   */
+  building?: { name: string; resourceType: string; uniqueId: string; config: Mapping; columnsOf(relation: string): { name: string; type: string }[] | null };
+  /** Filled with every env_var() the render reads and what it got (a cached reading is only as good as these). */
+  envRead?: Map<string, string | null>;
 }
 
 /** A CTE standing in for a relation: prints as its name, has a relation's attributes. */
@@ -99,6 +108,8 @@ const BUILTINS: Record<string, (...args: any[]) => string> = {
   split_part: (text, delimiter, part) => `split_part(${text}, ${delimiter}, ${part})`,
   string_literal: (value) => `'${printable(value)}'`,
   escape_single_quotes: (value) => printable(value).replace(/'/g, "''"),
+  // dbt applies a model's sql_header in a unit test only behind a flag (require_sql_header_in_test_configs).
+  set_sql_header: () => "",
   any_value: (expression) => `any_value(${expression})`,
   bool_or: (expression) => `bool_or(${expression})`,
   length: (expression) => `length(${expression})`,
@@ -182,20 +193,25 @@ export class DbtRenderer {
     for (const pkg of project.packages.values()) this.#indexMacros(pkg);
   }
 
-  /** Renders a project file (a model) for one unit test. */
-  renderFile(file: string, session: RenderSession): string {
+  /** Renders a project file (a model) for one unit test; `pkg` is the package it belongs to (its macros come first). */
+  renderFile(file: string, session: RenderSession, pkg = this.project.name): string {
     let template = this.#templates.get(file);
     if (!template) {
       template = new JinjaTemplate(readText(this.project.dir, file), file);
       this.#templates.set(file, template);
     }
-    return this.#with(session, () => template.render(this.#scope(this.project.name)));
+    return this.#with(session, () => template.render(this.#scope(pkg)));
   }
 
-  /** Renders a text (a `format: sql` fixture, a yml value) as if it were in `file`. */
-  renderText(text: string, file: string, session: RenderSession): string {
+  /** Renders a text (a `format: sql` fixture, a yml value, a snapshot's body) as if it were in `file`. */
+  renderText(text: string, file: string, session: RenderSession, pkg = this.project.name): string {
     const template = new JinjaTemplate(text, file);
-    return this.#with(session, () => template.render(this.#scope(this.project.name)));
+    return this.#with(session, () => template.render(this.#scope(pkg)));
+  }
+
+  /** A digest of every macro file's text: what a cached rendering depends on besides the model itself. */
+  get macroDigest(): string {
+    return this.#macroDigest;
   }
 
   #with<T>(session: RenderSession, run: () => T): T {
@@ -213,10 +229,13 @@ export class DbtRenderer {
     return this.#session;
   }
 
+  #macroDigest = "";
+
   #indexMacros(project: DbtProject): void {
     const index = new Map<string, MacroFile>();
     for (const file of project.macroFiles) {
       const text = readText(project.dir, file);
+      this.#macroDigest = digest(`${this.#macroDigest}\0${file}\0${text}`);
       const entry: MacroFile = { file, package: project.name };
       for (const match of text.matchAll(/\{%-?\s*(macro|test)\s+(\w+)\s*\(/g)) {
         const name = match[1] === "test" ? `test_${match[2]}` : (match[2] as string);
@@ -268,7 +287,7 @@ export class DbtRenderer {
     }
     const macro = this.#macro(this.project.name, name);
     if (macro) return macro;
-    const member = this.#member(name);
+    const member = this.#member(name, pkg);
     if (member !== undefined) return member;
     if (name === "dbt" || this.project.packages.has(name) || name === this.project.name) return this.#namespace(name);
     if (Object.hasOwn(this.#builtins, name)) return this.#builtins[name];
@@ -294,7 +313,7 @@ export class DbtRenderer {
 
   #qualified(pkg: string, name: string): unknown {
     const overrides = this.#current.overrides.macros;
-    const real = pkg === "dbt" ? (Object.hasOwn(this.#builtins, name) ? this.#builtins[name] : name === "is_incremental" ? this.#member(name) : undefined) : this.#macro(pkg, name);
+    const real = pkg === "dbt" ? (Object.hasOwn(this.#builtins, name) ? this.#builtins[name] : name === "is_incremental" ? this.#member(name, pkg) : undefined) : this.#macro(pkg, name);
     // A bare-name override wins over the qualified one; both reach dbt.X (spec §4.1).
     const key = pkg === "dbt" && Object.hasOwn(overrides, name) ? name : Object.hasOwn(overrides, `${pkg}.${name}`) ? `${pkg}.${name}` : null;
     if (key !== null) return overrideOf(real ?? (() => ""), overrides[key] as Value);
@@ -309,7 +328,7 @@ export class DbtRenderer {
   }
 
   /** The context members that are not macros. */
-  #member(name: string): unknown {
+  #member(name: string, pkg: string): unknown {
     const session = this.#current;
     switch (name) {
       case "ref":
@@ -321,9 +340,11 @@ export class DbtRenderer {
           return new Relation(session.relation({ kind: "source", source: printable(positional[0]), table: printable(positional[1]) }));
         };
       case "this":
-        return session.thisRelation ?? MISSING_THIS;
+        // A relation with attributes, as dbt gives it since dbt-core #12313 (macros read this.identifier).
+        return session.thisRelation === null ? MISSING_THIS : new Relation(session.thisRelation);
       case "is_incremental":
         return () => {
+          if (session.building) return false;
           if (session.isIncremental === null) {
             throw new RenderRefusal("is_incremental() is reached (through a macro) but the test sets no boolean overrides.macros.is_incremental", "add overrides: {macros: {is_incremental: true}} (or false) to the test");
           }
@@ -332,10 +353,11 @@ export class DbtRenderer {
       case "config":
         return this.#config(session);
       case "var":
-        return (...args: unknown[]) => this.#var(session, args);
+        return (...args: unknown[]) => this.#var(session, args, pkg);
       case "env_var":
         return (...args: unknown[]) => this.#envVar(session, args);
       case "model":
+        if (session.building) return { name: session.building.name, resource_type: session.building.resourceType, config: session.building.config, unique_id: session.building.uniqueId };
         return { name: session.testName, resource_type: "unit_test", config: { materialized: "unit" }, unique_id: `unit_test.${this.project.name}.${session.testName}` };
       case "execute":
         return true;
@@ -396,6 +418,7 @@ export class DbtRenderer {
     const config = (..._args: unknown[]) => "";
     const get = (key: unknown, fallback: unknown = null) => {
       const name = printable(key);
+      if (session.building) return Object.hasOwn(session.building.config, name) ? session.building.config[name] : Object.hasOwn(NODE_CONFIG_DEFAULTS, name) && name !== "materialized" ? NODE_CONFIG_DEFAULTS[name] : fallback;
       if (name === "materialized") return "unit";
       if (Object.hasOwn(session.config, name)) return session.config[name];
       if (Object.hasOwn(NODE_CONFIG_DEFAULTS, name)) return NODE_CONFIG_DEFAULTS[name];
@@ -414,14 +437,17 @@ export class DbtRenderer {
     });
   }
 
-  #var(session: RenderSession, args: unknown[]): unknown {
+  #var(session: RenderSession, args: unknown[], pkg: string): unknown {
     const { positional, keywords: named } = splitArgs(args);
     const name = printable(positional[0]);
     const fallback = positional.length > 1 ? positional[1] : named.default;
-    // overrides.vars, then --vars, then dbt_project.yml (the project's own block, then the global keys).
-    const vars = this.project.vars;
-    const scoped = isMapping(vars[this.project.name]) ? (vars[this.project.name] as Mapping) : {};
-    for (const source of [session.overrides.vars, this.#options.cliVars, scoped, vars]) {
+    // overrides.vars, then --vars, then the root project's dbt_project.yml (the package's own block, then the
+    // global keys), then, for a package, its own dbt_project.yml: the root project's values win.
+    const scopedIn = (vars: Mapping) => (isMapping(vars[pkg]) ? (vars[pkg] as Mapping) : {});
+    const rootVars = this.project.vars;
+    const own = pkg === this.project.name ? null : this.project.packages.get(pkg)?.vars ?? null;
+    const sources = [session.overrides.vars, this.#options.cliVars, scopedIn(rootVars), rootVars, ...(own ? [scopedIn(own), own] : [])];
+    for (const source of sources) {
       if (Object.hasOwn(source, name)) return source[name];
     }
     if (positional.length > 1 || Object.hasOwn(named, "default")) return fallback;
@@ -433,6 +459,7 @@ export class DbtRenderer {
     const name = printable(positional[0]);
     if (Object.hasOwn(session.overrides.envVars, name)) return session.overrides.envVars[name];
     const value = this.#options.env[name];
+    session.envRead?.set(name, value ?? null);
     if (value !== undefined) return value;
     if (positional.length > 1) return positional[1];
     if (Object.hasOwn(named, "default")) return named.default;
@@ -449,7 +476,11 @@ export class DbtRenderer {
         const namespace = positional[1] ?? named.macro_namespace ?? null;
         return this.#dispatch(name, namespace === null || namespace === undefined ? null : printable(namespace));
       },
-      get_columns_in_relation: refuser("adapter.get_columns_in_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
+      get_columns_in_relation: (relation: unknown) => {
+        const columns = this.#current.building?.columnsOf(printable(relation));
+        if (!columns) throw new RenderRefusal("adapter.get_columns_in_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros");
+        return columns.map((column) => columnObject(column.name, column.type));
+      },
       get_relation: refuser("adapter.get_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
       execute: refuser("adapter.execute runs SQL against the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
     };
@@ -470,6 +501,16 @@ export class DbtRenderer {
     if ((namespace === null || namespace === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
     throw new RenderRefusal(`adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`, "install the package that defines it, or override the calling macro in overrides.macros");
   }
+}
+
+/** A column as dbt's adapter Column object reads it (name, quoted, data_type, dtype). */
+function columnObject(name: string, type: string): object {
+  const quoted = `"${name.replace(/"/g, '""')}"`;
+  return { name, column: name, quoted, data_type: type, dtype: type, is_string: () => /char|text|string/i.test(type), is_number: () => /int|dec|num|double|float|real/i.test(type), toString: () => name };
+}
+
+function digest(text: string): string {
+  return new Bun.CryptoHasher("sha1").update(text).digest("hex");
 }
 
 /** A context value replaced by an override: a macro returns the YAML value verbatim, whatever its arguments. */

@@ -13,6 +13,8 @@ import { pythonStr } from "../core/values.ts";
 
 /** The parts of nunjucks this adapter reaches, including internals its typings leave out. */
 interface Nunjucks {
+  parser: { Parser: { prototype: Record<string, any> } };
+  lexer: Record<string, string>;
   Environment: new (loader: null, options: Record<string, unknown>) => NunjucksEnvironment;
   runtime: Record<string, any> & { SafeString: new (text: string) => object; Frame: new () => object };
   compiler: { compile(...args: unknown[]): string; Compiler: { prototype: Record<string, unknown> } };
@@ -82,6 +84,7 @@ function env(): NunjucksEnvironment {
   nunjucks.installJinjaCompat();
   patchRuntime();
   patchCompiler();
+  patchParser();
   environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: true });
   environment.addExtension("do", new DoExtension());
   for (const [name, filter] of Object.entries(FILTERS)) environment.addFilter(name, filter);
@@ -278,6 +281,43 @@ function patchRuntime(): void {
   runtime.slpMacroError = (error: unknown, lineno: number, colno: number) =>
     error instanceof MacroReturn ? error : (runtime.handleError as (e: unknown, l: number, c: number) => unknown)(error, lineno, colno);
 }
+
+/**
+ * Python allows a comma after a call's last argument (`config(materialized='table',)`,
+ * common in dbt models); nunjucks' argument parser does not, so it is taught to.
+ */
+function patchParser(): void {
+  const proto = nunjucks.parser.Parser.prototype;
+  const { TOKEN_COMMA, TOKEN_RIGHT_PAREN } = nunjucks.lexer as Record<string, string>;
+  const parseSignature = proto.parseSignature as (this: any, tolerant?: boolean, noParens?: boolean) => unknown;
+  proto.parseSignature = function (this: any, tolerant?: boolean, noParens?: boolean) {
+    const parser = this;
+    const { parseExpression, skip } = parser;
+    let afterComma = false;
+    // While this signature is read, an expression that would start at `)` right after a comma ends the list instead.
+    parser.parseExpression = function () {
+      if (!noParens && afterComma && parser.peekToken().type === TOKEN_RIGHT_PAREN) return SKIP;
+      afterComma = false;
+      return parseExpression.call(parser);
+    };
+    parser.skip = function (type: string) {
+      const skipped = skip.call(parser, type);
+      afterComma = skipped && type === TOKEN_COMMA;
+      return skipped;
+    };
+    try {
+      const args = parseSignature.call(parser, tolerant, noParens) as { children: unknown[] } | null;
+      if (args) args.children = args.children.filter((child) => child !== SKIP);
+      return args;
+    } finally {
+      parser.parseExpression = parseExpression;
+      parser.skip = skip;
+    }
+  };
+}
+
+/** What the patched parser returns for the nothing after a trailing comma (dropped from the arguments). */
+const SKIP = { lineno: 0, colno: 0, findAll: () => [], iterFields: () => undefined };
 
 function patchCompiler(): void {
   const Compiler = nunjucks.compiler.Compiler;
