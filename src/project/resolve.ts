@@ -16,16 +16,19 @@ export type Resolution<T> = { node: T } | { missing: true } | { ambiguous: T[] }
 export class RelationIndex {
   readonly #refs = new Map<string, Map<string, RefNode>>();
   readonly #sources = new Map<string, Map<string, SourceNode>>();
+  readonly #byId = new Map<string, RefNode | SourceNode>();
   readonly root: string;
 
   constructor(root: string, refNodes: Iterable<RefNode>, sources: Iterable<SourceNode>) {
     this.root = root;
     for (const node of refNodes) {
+      this.#byId.set(node.uniqueId, node);
       if (!node.enabled) continue;
       if (node.version !== null) add(this.#refs, `${node.name}.v${node.version}`, node.package, node);
       if (node.latest) add(this.#refs, node.name, node.package, node);
     }
     for (const source of sources) {
+      this.#byId.set(source.uniqueId, source);
       if (!source.enabled) continue;
       const key = `${source.source}.${source.table}`;
       const byPackage = this.#sources.get(key) ?? new Map<string, SourceNode>();
@@ -66,6 +69,11 @@ export class RelationIndex {
       if (hit) return hit;
     }
     return null;
+  }
+
+  /** A node by its unique id. */
+  byId(id: string): RefNode | SourceNode | undefined {
+    return this.#byId.get(id);
   }
 
   /** Any call. */

@@ -12,7 +12,7 @@ import type { UnitTestDefinition } from "../project/unit-tests.ts";
 export interface CompiledModels {
   stale: boolean;
   /** dbt's compiled code with each relation it reads replaced by its fixture, and the unique ids it reads; null when the test must render. */
-  compiled(test: UnitTestDefinition, node: RefNode, relationOf: (uniqueId: string) => string | undefined): { sql: string; used: string[] } | null;
+  compiled(overrides: UnitTestDefinition["overrides"], node: RefNode, relationOf: (uniqueId: string) => string | undefined): { sql: string; used: string[] } | null;
 }
 
 export function compiledModels(project: UnitProject): CompiledModels | null {
@@ -26,8 +26,8 @@ export function compiledModels(project: UnitProject): CompiledModels | null {
   };
   return {
     stale: false,
-    compiled(test, node, relationOf) {
-      const { macros, vars, envVars } = test.overrides;
+    compiled(overrides, node, relationOf) {
+      const { macros, vars, envVars } = overrides;
       if (Object.keys(macros).length + Object.keys(vars).length + Object.keys(envVars).length > 0) return null;
       const entry = nodes[node.uniqueId];
       const code = entry?.compiled_code;

@@ -8,15 +8,15 @@
  * fixtures are rendered (dbt's parse-time rendering: no overrides, no refs).
  */
 import { SlpError } from "../core/errors.ts";
-import type { Value } from "../core/values.ts";
+import type { Mapping, Value } from "../core/values.ts";
 import { callText, type RelationCall } from "../project/relations.ts";
 import { ambiguityMessage } from "../project/resolve.ts";
-import type { UnitProject } from "../project/unit-project.ts";
-import { RenderRefusal, type DbtRenderer, type RenderSession } from "../sql/dbt-context.ts";
-import type { Dialect } from "../sql/dialect/dialects.ts";
+import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
+import { DbtRenderer, RenderRefusal, type RenderSession } from "../sql/dbt-context.ts";
+import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { TemplateFailure } from "../sql/jinja.ts";
-import type { CompiledModels } from "./manifest.ts";
-import type { PlannedTest } from "./plan.ts";
+import { compiledModels, type CompiledModels } from "./manifest.ts";
+import { relationName, type PlannedTest } from "./plan.ts";
 import { trimStatement } from "./sql.ts";
 import type { TestError } from "./types.ts";
 
@@ -56,7 +56,7 @@ export function renderModel(plan: PlannedTest, root: UnitProject, renderer: DbtR
     },
   };
   if (thisInput?.isThis) used.add(node.uniqueId);
-  const fromManifest = compiled?.compiled(test, node, (id) => {
+  const fromManifest = compiled?.compiled(test.overrides, node, (id) => {
     const input = inputs.get(id);
     return input && !input.isThis ? quoted(input.relation) : undefined;
   });
@@ -73,6 +73,55 @@ export function renderModel(plan: PlannedTest, root: UnitProject, renderer: DbtR
     return { error: { message: `model ${test.model} renders no SQL`, file: node.file, line: null, fix: "check the model's Jinja: every branch this test takes must produce a SELECT" } };
   }
   return { sql: trimStatement(sql), sqlFrom: fromManifest ? "manifest" : "rendered", used };
+}
+
+/** A model's SQL as a unit test with nothing overridden runs it, or why it cannot be rendered. */
+export type UntestedSql = { sql: string; sqlFrom: "rendered" | "manifest" } | { error: TestError };
+
+/**
+ * Each model's SQL as a unit test that mocks every input and overrides
+ * nothing would run it (each ref and source its CTE, `this` too, dbt's
+ * compiled code when target/manifest.json is fresh, is_incremental() false):
+ * what `slp mutate --dry-run` lists mutants in, with no unit test read and no
+ * database opened.
+ */
+export function renderModelsUntested(
+  project: UnitProject,
+  nodes: readonly RefNode[],
+  options: { cliVars: Mapping; env: Record<string, string | undefined>; useManifest: boolean; dialect?: DialectChoice },
+): Map<string, UntestedSql> {
+  const dialect = options.dialect?.dialect ?? "duckdb";
+  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: dialect });
+  const compiled = options.useManifest ? compiledModels(project) : null;
+  const mock = (node: RefNode | SourceNode) => quoteRelation(relationName(node), dialect);
+  const rendered = new Map<string, UntestedSql>();
+  for (const node of nodes) {
+    if (!node.file) continue;
+    const session: RenderSession = {
+      ...parseSession(node.name),
+      thisRelation: mock(node),
+      isIncremental: false,
+      relation: (call) => {
+        const resolved = project.index.resolve(call, node.package);
+        if (!("node" in resolved)) throw new RenderRefusal(`model ${node.name} calls ${callText(call)}, which names nothing in the project`, "check the name (and the package or version) in the model's SQL");
+        return mock(resolved.node);
+      },
+    };
+    const fromManifest = compiled?.compiled({ macros: {}, vars: {}, envVars: {} }, node, (id) => {
+      const upstream = project.index.byId(id);
+      return upstream ? mock(upstream) : undefined;
+    });
+    try {
+      const sql = fromManifest ? fromManifest.sql : renderer.renderFile(node.file, session, node.package);
+      rendered.set(
+        node.name,
+        sql.trim() === "" ? { error: { message: `model ${node.name} renders no SQL`, file: node.file, line: null, fix: "check the model's Jinja: it must produce a SELECT" } } : { sql: trimStatement(sql), sqlFrom: fromManifest ? "manifest" : "rendered" },
+      );
+    } catch (error) {
+      rendered.set(node.name, { error: renderError(error, node.file) });
+    }
+  }
+  return rendered;
 }
 
 /** A relation name as the dialect quotes an identifier (backticks for BigQuery and Spark SQL, double quotes elsewhere). */

@@ -9,9 +9,9 @@
  */
 import type { Database } from "../engine/duckdb.ts";
 import { readText } from "../project/source.ts";
-import { macroStatements } from "../sql/dialect/constructs.ts";
+import { macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
-import { Translator, type Untranslatable } from "../sql/dialect/translate.ts";
+import { Translator, type Untranslatable } from "../sql/dialect/translator.ts";
 import type { TestError, TestPlan } from "./types.ts";
 
 export class DialectRun {
