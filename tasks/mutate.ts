@@ -24,7 +24,13 @@ export default defineTask({
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
     base: Type.Optional(Type.String({ metavar: "REF", description: "judge the models whose SQL changed since this branch (default: SLP_BASE, slp.yml base, main); equivalents and slp.yml are read from it" })),
-    select: Type.Optional(Type.Array(Type.String(), { metavar: "MODEL", description: "mutate these models instead (a model, a unit test, or model::test, as slp unit --select)" })),
+    select: Type.Optional(
+      Type.Array(Type.String(), {
+        metavar: "SELECTOR",
+        nargs: "+",
+        description: "mutate the models these dbt selectors choose instead, and those whose unit tests they choose (a model, a unit test, model::test, tag:, path:, +model, ... as slp unit --select)",
+      }),
+    ),
     maxMutants: Type.Optional(Type.Integer({ minimum: 1, metavar: "N", description: `at most N mutants per model (default and ceiling ${MAX_MUTANTS})` })),
     out: Type.String({ default: "mutation", metavar: "DIR", description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)" }),
     html: Type.Optional(Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" })),
@@ -64,17 +70,18 @@ export default defineTask({
     let chosen: string[];
     let marts: Set<string>;
     let selectedBy: string;
-    if (dryRun) {
-      // No unit test is read, so --select names models: a test's name cannot be looked up.
-      const unknown = select.map((item) => item.split("::")[0] as string).filter((name) => !files.has(name));
-      if (unknown.length > 0) {
-        throw new InputError(`--select ${unknown.join(" ")}: a dry run reads no unit test, so --select names models, and no model is called that`, {
-          fix: "select a model name (or model::test), or drop --dry-run to select by a unit test's name",
+    if (select.length > 0) {
+      // dbt's selector syntax, as slp unit reads it; a dry run reads no unit test, so there it selects models only.
+      const [{ selectedModels }, { testSetOf }, { SelectorError }] = await Promise.all([import("../src/unit/plan.ts"), import("../src/unit/run.ts"), import("../src/project/select.ts")]);
+      try {
+        const set = dryRun ? null : testSetOf(project, { cliVars: parseVarsOption(input.vars), env: environment.env, dialect });
+        chosen = selectedModels(project, set, select).filter((name) => files.has(name));
+      } catch (error) {
+        if (!dryRun || !(error instanceof SelectorError)) throw error;
+        throw new InputError(`--select ${select.join(" ")}: ${error.message}; a dry run reads no unit test, so --select names models`, {
+          fix: "select models (or model::test), or drop --dry-run to select by a unit test's name",
         });
       }
-    }
-    if (select.length > 0) {
-      chosen = [...new Set(select.map((item) => item.split("::")[0] as string).filter((name) => files.has(name)))].sort();
       marts = new Set(chosen.filter(isMart));
       selectedBy = `selected with --select`;
     } else {

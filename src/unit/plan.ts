@@ -10,7 +10,7 @@ import { compareCodePoints } from "../core/text.ts";
 import type { Value } from "../core/values.ts";
 import { parseRelationCall } from "../project/relations.ts";
 import { ambiguityMessage } from "../project/resolve.ts";
-import { selectNodes, SelectorError, type SelectableNode } from "../project/select.ts";
+import { selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../project/select.ts";
 import { readText } from "../project/source.ts";
 import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
 import { readUnitTests, type DisabledTest, type GivenDefinition, type UnitTestDefinition } from "../project/unit-tests.ts";
@@ -79,6 +79,22 @@ export function selectTests(project: UnitProject, set: TestSet, select: readonly
 function chooseTests(project: UnitProject, set: TestSet, select: readonly string[], exclude: readonly string[]): UnitTestDefinition[] {
   const { ids } = selectNodes(selectableNodes(project, set), select, exclude);
   return set.tests.filter((test) => ids.has(test.id));
+}
+
+/**
+ * The models a selection names: the models it selects, and the models of the
+ * unit tests it selects (what `slp mutate --select` mutates). With no test
+ * set (a dry run reads none), `model::test` names its model.
+ */
+export function selectedModels(project: UnitProject, set: TestSet | null, select: readonly string[]): string[] {
+  const tests = set ?? { tests: [], disabled: [], owners: new Map() };
+  const criteria = set ? select : splitCriteria(select).map((criterion) => criterion.split(",").map((part) => (/^[^:]+::[^:]+$/.test(part) ? (part.split("::")[0] as string) : part)).join(","));
+  const nodes = selectableNodes(project, tests);
+  const { ids } = selectNodes(nodes, criteria, []);
+  const models = new Set<string>();
+  for (const node of nodes) if (ids.has(node.id) && node.resourceType === "model" && node.package === project.name) models.add(node.name);
+  for (const test of tests.tests) if (ids.has(test.id) && test.package === project.name) models.add(test.model);
+  return [...models].sort(compareCodePoints);
 }
 
 /** The project's nodes and unit tests as dbt's selector sees them. */

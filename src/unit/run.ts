@@ -104,11 +104,10 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
 
   // Plan: the tests, chosen, each resolved to its model and inputs, and rendered.
   const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: dialect.dialect });
-  const yml = parseSession("parse");
   let planned: { result: UnitResult; plan: PlannedTest | null }[];
   let set: TestSet;
   try {
-    set = readTestSet(project, (text, file) => nativeValue(renderer.renderText(text, file, yml)));
+    set = readTests(project, renderer);
     planned = selectTests(project, set, options.select, options.exclude ?? []).map((test) => {
       const result = emptyResult(test);
       const plan = planTest(test, set.owners.get(test) as UnitProject, project);
@@ -217,6 +216,17 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       return results;
     },
   };
+}
+
+/** Every unit test of the project and its packages, their yml values rendered as dbt renders them at parse time. */
+export function readTests(project: UnitProject, renderer: DbtRenderer): TestSet {
+  const yml = parseSession("parse");
+  return readTestSet(project, (text, file) => nativeValue(renderer.renderText(text, file, yml)));
+}
+
+/** The test set `slp mutate --select` selects from, read as `slp unit` reads it. */
+export function testSetOf(project: UnitProject, options: Pick<UnitRunOptions, "cliVars" | "env" | "dialect">): TestSet {
+  return readTests(project, new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: options.dialect?.dialect ?? "duckdb" }));
 }
 
 /** The fixtures a test's model reads, each input typed by its upstream's schema, and its expectation. */

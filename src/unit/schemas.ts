@@ -28,7 +28,7 @@ import { quoteIdentifier, selectAllFrom } from "./sql.ts";
 import type { ColumnSource } from "./types.ts";
 
 /** Bumped when what an inferred schema depends on changes, so an older cache entry is never used. */
-const INFERENCE_FORMAT = 1;
+const INFERENCE_FORMAT = 2;
 
 export interface SchemaColumn {
   name: string;
@@ -54,7 +54,8 @@ export interface RelationSchema {
 
 /** A cached inference: the columns, and what they were read from (each input's schema, each env var). */
 interface CachedSchema {
-  columns: [string, string | null][];
+  /** Name, type, and whether dbt's snapshot adds it. */
+  columns: [string, string | null, boolean][];
   reads: Record<string, string>;
   env: Record<string, string | null>;
 }
@@ -133,7 +134,7 @@ export class UpstreamSchemas {
     const columns = inferred.columns.map((column): SchemaColumn => {
       const own = byName.get(column.name.toLowerCase());
       if (own && (own.type !== null || own.refused)) return { ...own, name: column.name };
-      return { name: column.name, type: column.type, from: column.type === null ? null : "inferred" };
+      return { name: column.name, type: column.type, from: column.type === null ? null : column.snapshot ? "snapshot" : "inferred" };
     });
     return { columns, complete: true, gap: null, fix: null, file: declared.file };
   }
@@ -253,7 +254,7 @@ export class UpstreamSchemas {
 
   // --- inference: the node's own SQL over empty inputs ---
 
-  async #infer(node: RefNode): Promise<{ columns: { name: string; type: string | null }[] } | { gap: string; fix: string }> {
+  async #infer(node: RefNode): Promise<{ columns: Inferred[] } | { gap: string; fix: string }> {
     const label = node.kind === "snapshot" ? `snapshot ${node.name}` : `ref('${node.name}')`;
     const cannot = (why: string, fix = `declare its columns with data_types in the yml of ${node.name} (or enforce a contract)`) => ({ gap: `slp cannot read the columns of ${label} from its SQL: ${why}`, fix });
     if (!node.file || node.language !== "sql") return cannot("it has no SQL file");
@@ -264,7 +265,7 @@ export class UpstreamSchemas {
       [INFERENCE_FORMAT, dialect, node.uniqueId, node.file, text, canonicalJson(node.config), renderer.macroDigest, canonicalJson(root.vars), canonicalJson(cliVars)].join("\0"),
     );
     const cached = cache.get(key);
-    if (cached && (await this.#stillValid(cached))) return { columns: cached.columns.map(([name, type]) => ({ name, type })) };
+    if (cached && (await this.#stillValid(cached))) return { columns: cached.columns.map(([name, type, snapshot]) => ({ name, type, snapshot })) };
 
     this.#inProgress.add(node.uniqueId);
     try {
@@ -280,7 +281,7 @@ export class UpstreamSchemas {
     text: string,
     key: string,
     cannot: (why: string) => { gap: string; fix: string },
-  ): Promise<{ columns: { name: string; type: string | null }[] } | { gap: string; fix: string }> {
+  ): Promise<{ columns: Inferred[] } | { gap: string; fix: string }> {
     const { cache, root } = this.#sources;
     for (const parent of root.parents.get(node.uniqueId) ?? []) {
       const upstream = this.#byId.get(parent);
@@ -326,7 +327,7 @@ export class UpstreamSchemas {
       if (culprit) return { gap: `${label} reads column '${missing}' of ${culprit.label}, ${culprit.why}`, fix: culprit.fix };
       return cannot(`DuckDB cannot bind it over empty inputs (${typed.error})`);
     }
-    let columns: { name: string; type: string | null }[] = typed;
+    let columns: Inferred[] = typed;
     if (rendered.typedOnly !== null) {
       const full = await bind(rendered.full, "full");
       if ("error" in full) return cannot(`DuckDB cannot bind it over empty inputs (${full.error})`);
@@ -335,10 +336,10 @@ export class UpstreamSchemas {
       columns = full.map((column) => (bound.has(column.name.toLowerCase()) ? column : { name: column.name, type: null }));
     }
     if (columns.some((column) => column.name === NO_COLUMN)) return cannot(`it reads every column of an input whose columns slp does not know (select *)`);
-    if (node.kind === "snapshot") columns = [...columns, ...snapshotColumns(node, columns)];
+    if (node.kind === "snapshot") columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
     const reads: Record<string, string> = {};
     for (const id of used) reads[id] = schemaDigest(this.#known.get(id) as RelationSchema);
-    cache.set(key, { columns: columns.map((column) => [column.name, column.type]), reads, env: Object.fromEntries(envRead) });
+    cache.set(key, { columns: columns.map((column) => [column.name, column.type, column.snapshot === true]), reads, env: Object.fromEntries(envRead) });
     return { columns };
   }
 
@@ -470,6 +471,13 @@ export class UpstreamSchemas {
     if (node.kind === "source") return callText({ kind: "source", source: node.source, table: node.table });
     return callText({ kind: "ref", package: null, name: node.name, version: node.version !== null && !node.latest ? node.version : null });
   }
+}
+
+/** A column as the node's SQL gives it (or dbt's snapshot adds it). */
+interface Inferred {
+  name: string;
+  type: string | null;
+  snapshot?: boolean;
 }
 
 /** The placeholder column of an input slp knows no column of (a table needs one). */
