@@ -180,10 +180,29 @@ export class Database {
     return this.#connections.length;
   }
 
-  /** The columns a query would return, without running it. */
-  async describe(sql: string, lane = 0, timeoutMs?: number): Promise<Column[]> {
-    const result = await this.query(`DESCRIBE ${sql}`, lane, timeoutMs);
-    return result.rows.map((row) => ({ name: row[0] as string, type: row[1] as string }));
+  /**
+   * The columns a query would return, without running it: the statement is
+   * prepared (bound) only, which costs a third of a DESCRIBE. A type's alias
+   * (JSON) is its name, as DESCRIBE prints it.
+   */
+  async describe(sql: string, lane = 0, _timeoutMs?: number): Promise<Column[]> {
+    const connection = this.#connections[lane % this.#connections.length] as DuckDBConnection;
+    let prepared;
+    try {
+      prepared = await connection.prepare(sql);
+    } catch (error) {
+      throw new DatabaseError(error instanceof Error ? error.message : String(error));
+    }
+    try {
+      const columns: Column[] = [];
+      for (let i = 0; i < prepared.columnCount; i++) {
+        const type = prepared.columnType(i);
+        columns.push({ name: prepared.columnName(i), type: type.alias ?? type.toString() });
+      }
+      return columns;
+    } finally {
+      prepared.destroySync();
+    }
   }
 
   /** Runs one statement on connection `lane` and reads every row as text; interrupted (QueryTimeout) after `timeoutMs`. */

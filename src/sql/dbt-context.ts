@@ -13,7 +13,8 @@ import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import { parseYaml } from "../project/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
-import { JinjaTemplate, macroReturn, printable, splitArgs, type JinjaCallable, type Scope } from "./jinja.ts";
+import { parseRelationCall } from "../project/relations.ts";
+import { JinjaTemplate, macroReturn, printable, splitArgs, TemplateFailure, type JinjaCallable, type Scope } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
 export class RenderRefusal extends SlpError {
@@ -174,7 +175,7 @@ export interface RendererOptions {
 export class DbtRenderer {
   readonly project: DbtProject;
   readonly #options: RendererOptions;
-  readonly #templates = new Map<string, JinjaTemplate>();
+  readonly #templates = new Map<string, Compiled>();
   /** package -> macro name -> the file defining it. */
   readonly #macroIndex = new Map<string, Map<string, MacroFile>>();
   #session: RenderSession | null = null;
@@ -197,16 +198,34 @@ export class DbtRenderer {
   renderFile(file: string, session: RenderSession, pkg = this.project.name): string {
     let template = this.#templates.get(file);
     if (!template) {
-      template = new JinjaTemplate(readText(this.project.dir, file), file);
+      template = compileTemplate(readText(this.project.dir, file), file);
       this.#templates.set(file, template);
     }
-    return this.#with(session, () => template.render(this.#scope(pkg)));
+    return this.#renderWith(template, file, session, pkg);
   }
 
   /** Renders a text (a `format: sql` fixture, a yml value, a snapshot's body) as if it were in `file`. */
   renderText(text: string, file: string, session: RenderSession, pkg = this.project.name): string {
-    const template = new JinjaTemplate(text, file);
-    return this.#with(session, () => template.render(this.#scope(pkg)));
+    return this.#renderWith(compileTemplate(text, file), file, session, pkg);
+  }
+
+  #renderWith(template: Compiled, file: string, session: RenderSession, pkg: string): string {
+    if (template instanceof JinjaTemplate || Object.hasOwn(session.overrides.macros, "ref") || Object.hasOwn(session.overrides.macros, "source")) {
+      const jinja = template instanceof JinjaTemplate ? template : template.jinja();
+      return this.#with(session, () => jinja.render(this.#scope(pkg)));
+    }
+    // A template whose only Jinja is literal ref() and source() calls: dbt's static parser reads it, and so does slp.
+    return template.parts
+      .map((part) => {
+        if (typeof part === "string") return part;
+        try {
+          return session.relation(part.call);
+        } catch (error) {
+          if (error instanceof SlpError) throw new TemplateFailure(error.message, file, part.line, error);
+          throw error;
+        }
+      })
+      .join("");
   }
 
   /** A digest of every macro file's text: what a cached rendering depends on besides the model itself. */
@@ -511,6 +530,53 @@ function columnObject(name: string, type: string): object {
 
 function digest(text: string): string {
   return new Bun.CryptoHasher("sha1").update(text).digest("hex");
+}
+
+/** A compiled template: nunjucks', or the pieces of one whose only Jinja is literal ref()/source() calls. */
+type Compiled = JinjaTemplate | StaticTemplate;
+
+interface StaticTemplate {
+  parts: (string | { call: RelationCall; line: number })[];
+  /** The same text compiled by nunjucks (when an override of ref or source must be honoured). */
+  jinja(): JinjaTemplate;
+}
+
+function compileTemplate(text: string, file: string): Compiled {
+  const parts = staticParts(text);
+  if (!parts) return new JinjaTemplate(text, file);
+  let jinja: JinjaTemplate | undefined;
+  return { parts, jinja: () => (jinja ??= new JinjaTemplate(text, file)) };
+}
+
+/**
+ * The pieces of a template whose every `{{ }}` is one ref()/source() call of
+ * literals and that has no tag or comment: literal text and calls, with
+ * `{{-`/`-}}` trimming the whitespace beside them as Jinja does. Null for
+ * any other template (nunjucks renders it).
+ */
+function staticParts(text: string): StaticTemplate["parts"] | null {
+  if (text.includes("{%") || text.includes("{#")) return null;
+  const parts: StaticTemplate["parts"] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf("{{", at);
+    if (open < 0) {
+      parts.push(text.slice(at));
+      return parts;
+    }
+    const close = text.indexOf("}}", open + 2);
+    if (close < 0) return null;
+    let inner = text.slice(open + 2, close);
+    const trimBefore = inner.startsWith("-");
+    const trimAfter = inner.endsWith("-");
+    inner = inner.slice(trimBefore ? 1 : 0, trimAfter ? inner.length - 1 : inner.length);
+    const call = parseRelationCall(inner);
+    if (!call) return null;
+    const before = text.slice(at, open);
+    parts.push(trimBefore ? before.replace(/\s+$/, "") : before, { call, line: text.slice(0, open).split("\n").length });
+    at = close + 2;
+    if (trimAfter) while (at < text.length && /\s/.test(text[at] as string)) at++;
+  }
 }
 
 /** A context value replaced by an override: a macro returns the YAML value verbatim, whatever its arguments. */

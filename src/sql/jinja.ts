@@ -8,7 +8,7 @@
  * methods, `{% do %}`, `%` formatting, the filters and tests dbt code calls,
  * and Python's way of printing `True`, `None` and lists.
  */
-import nunjucksModule from "nunjucks";
+import type * as NunjucksTypes from "nunjucks";
 import { pythonStr } from "../core/values.ts";
 
 /** The parts of nunjucks this adapter reaches, including internals its typings leave out. */
@@ -29,7 +29,15 @@ interface NunjucksEnvironment {
   extensionsList: unknown[];
   opts: unknown;
 }
-const nunjucks = nunjucksModule as unknown as Nunjucks;
+/**
+ * nunjucks, loaded on first use: a template whose only Jinja is literal
+ * ref()/source() calls never needs it (dbt-context.ts renders those itself).
+ */
+let loaded: Nunjucks | undefined;
+function engine(): Nunjucks {
+  loaded ??= require("nunjucks") as typeof NunjucksTypes as unknown as Nunjucks;
+  return loaded;
+}
 
 /** Where a template looks up the names it does not define itself. */
 export interface Scope {
@@ -76,11 +84,12 @@ export function splitArgs(args: readonly unknown[]): { positional: unknown[]; ke
 // --- the engine, configured once ---
 
 type RootRender = (env: unknown, context: unknown, frame: unknown, rt: unknown, cb: (err: unknown, out?: string) => void) => void;
-const runtime = nunjucks.runtime;
+const runtime = (): Nunjucks["runtime"] => engine().runtime;
 let environment: NunjucksEnvironment | undefined;
 
 function env(): NunjucksEnvironment {
   if (environment) return environment;
+  const nunjucks = engine();
   nunjucks.installJinjaCompat();
   patchRuntime();
   patchCompiler();
@@ -103,7 +112,7 @@ export class JinjaTemplate {
     const environmentNow = env();
     let code: string;
     try {
-      code = nunjucks.compiler.compile(source, [], environmentNow.extensionsList, file, environmentNow.opts);
+      code = engine().compiler.compile(source, [], environmentNow.extensionsList, file, environmentNow.opts);
     } catch (error) {
       throw failure(error, file, "compile");
     }
@@ -143,10 +152,10 @@ export class JinjaTemplate {
   #run(context: ScopeContext): { output: string } {
     let output = "";
     let failed: unknown;
-    const frame = new nunjucks.runtime.Frame();
+    const frame = new (runtime().Frame)();
     (frame as unknown as { topLevel: boolean }).topLevel = true;
     try {
-      this.#root(env(), context, frame, runtime, (error, result) => {
+      this.#root(env(), context, frame, runtime(), (error, result) => {
         if (error) failed = error;
         else output = result ?? "";
       });
@@ -259,6 +268,7 @@ class DoExtension {
 }
 
 function patchRuntime(): void {
+  const runtime = engine().runtime;
   const memberLookup = runtime.memberLookup as (obj: unknown, key: unknown, ...rest: unknown[]) => unknown;
   runtime.memberLookup = function (this: unknown, obj: unknown, key: unknown, ...rest: unknown[]) {
     if (typeof obj === "string") {
@@ -273,7 +283,7 @@ function patchRuntime(): void {
   runtime.suppressValue = (value: unknown) => printable(value);
   runtime.ensureDefined = (value: unknown, lineno: number, colno: number) => {
     if (value === undefined) {
-      throw new nunjucks.lib.TemplateError("prints an undefined value (a name or attribute slp's dbt context does not have)", lineno, colno);
+      throw new (engine().lib.TemplateError)("prints an undefined value (a name or attribute slp's dbt context does not have)", lineno, colno);
     }
     return value;
   };
@@ -287,8 +297,8 @@ function patchRuntime(): void {
  * common in dbt models); nunjucks' argument parser does not, so it is taught to.
  */
 function patchParser(): void {
-  const proto = nunjucks.parser.Parser.prototype;
-  const { TOKEN_COMMA, TOKEN_RIGHT_PAREN } = nunjucks.lexer as Record<string, string>;
+  const proto = engine().parser.Parser.prototype;
+  const { TOKEN_COMMA, TOKEN_RIGHT_PAREN } = engine().lexer as Record<string, string>;
   const parseSignature = proto.parseSignature as (this: any, tolerant?: boolean, noParens?: boolean) => unknown;
   proto.parseSignature = function (this: any, tolerant?: boolean, noParens?: boolean) {
     const parser = this;
@@ -320,7 +330,7 @@ function patchParser(): void {
 const SKIP = { lineno: 0, colno: 0, findAll: () => [], iterFields: () => undefined };
 
 function patchCompiler(): void {
-  const Compiler = nunjucks.compiler.Compiler;
+  const Compiler = engine().compiler.Compiler;
   // `(a, b)` is a Python tuple, not JavaScript's comma operator.
   const compileGroup = Compiler.prototype.compileGroup as (this: any, node: any, frame: unknown) => void;
   Compiler.prototype.compileGroup = function (this: any, node: any, frame: unknown) {
@@ -341,7 +351,8 @@ function patchCompiler(): void {
 export function printable(value: unknown): string {
   if (value === undefined) return "";
   if (typeof value === "string") return value;
-  if (value instanceof nunjucks.runtime.SafeString) return value.toString();
+  // Only a loaded nunjucks makes SafeStrings.
+  if (loaded && value instanceof loaded.runtime.SafeString) return value.toString();
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const own = (value as { toString?: () => string }).toString;
     if (own && own !== Object.prototype.toString) return own.call(value);

@@ -52,6 +52,8 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
     output = await describeOutput(plan, context, ctes);
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, plan.modelFile, plan.modelSql);
+    // Binding folds constant casts, so a fixture value that cannot be cast may fail here rather than in the run: it is still the data's error.
+    if (error instanceof DatabaseError && isDataError(error)) return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
     const unread = error instanceof DatabaseError ? unknownColumn(plan, error) : null;
     if (unread) return { ...result, refused: true, error: unread, renderedSql: plan.modelSql };
     return { ...result, refused: true, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, plan.modelFile, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
@@ -67,11 +69,7 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
     rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected), lane, timeoutMs)).rows;
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);
-    return {
-      ...result,
-      error: databaseError(error, `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types`, test.file, "check that each given and expected value can be cast to its column's type"),
-      renderedSql: plan.modelSql,
-    };
+    return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
   }
   const diff = diffOf(rows, expected.columns);
   return diff === null ? { ...result, status: "pass" } : { ...result, status: "fail", diff };
@@ -133,6 +131,16 @@ function unknownColumn(plan: TestPlan, error: DatabaseError): TestError | null {
 
 function timedOut(result: UnitResult, error: QueryTimeout, file: string, sql: string): ExecutedTest {
   return { ...result, timedOut: true, error: { message: error.message, file, line: null, fix: "a query this slow on a few fixture rows does not end; look for a join or recursion without a bound" }, renderedSql: sql };
+}
+
+/** dbt's wording for a failure while the test's query runs. */
+function executionError(error: unknown, testName: string, file: string): TestError {
+  return databaseError(error, `An error occurred during execution of unit test '${testName}'. There may be an error in the unit test definition: check the data types`, file, "check that each given and expected value can be cast to its column's type");
+}
+
+/** A value DuckDB cannot convert or hold (as opposed to SQL it cannot read or bind). */
+function isDataError(error: DatabaseError): boolean {
+  return /^(Conversion|Invalid Input|Out of Range) Error/.test(error.message);
 }
 
 function databaseError(error: unknown, what: string, file: string, fix: string): TestError {

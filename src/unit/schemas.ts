@@ -24,11 +24,11 @@ import type { Dialect } from "../sql/dialect/dialects.ts";
 import { mapType } from "../sql/dialect/types.ts";
 import { csvTable, inferType } from "./fixtures.ts";
 import { parseSession, quoteRelation } from "./render.ts";
-import { quoteIdentifier, selectAllFrom } from "./sql.ts";
+import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { ColumnSource } from "./types.ts";
 
 /** Bumped when what an inferred schema depends on changes, so an older cache entry is never used. */
-const INFERENCE_FORMAT = 2;
+const INFERENCE_FORMAT = 3;
 
 export interface SchemaColumn {
   name: string;
@@ -52,12 +52,23 @@ export interface RelationSchema {
   file: string | null;
 }
 
-/** A cached inference: the columns, and what they were read from (each input's schema, each env var). */
+/** What inference found: the columns, or why it could not read them. */
+type InferenceOutcome = { columns: Inferred[] } | { gap: string; fix: string };
+
+/** A cached inference: its outcome, and what it was read from (each input's schema digest, the calls that named nothing, each env var). */
 interface CachedSchema {
-  /** Name, type, and whether dbt's snapshot adds it. */
-  columns: [string, string | null, boolean][];
+  outcome: InferenceOutcome;
   reads: Record<string, string>;
+  /** Calls that named nothing, and the package that made them. */
+  missing: { call: RelationCall; from: string }[];
   env: Record<string, string | null>;
+}
+
+/** What one inference reads while it runs. */
+interface Reading {
+  reads: Set<string>;
+  missing: { call: RelationCall; from: string }[];
+  env: Map<string, string | null>;
 }
 
 export interface SchemaSources {
@@ -78,6 +89,11 @@ class SchemaNeeded {
   constructor(readonly id: string) {}
 }
 
+/** Thrown while a node renders when a ref or source names nothing. */
+class MissingRelation {
+  constructor(readonly call: RelationCall) {}
+}
+
 type Upstream = RefNode | SourceNode;
 
 export class UpstreamSchemas {
@@ -85,11 +101,9 @@ export class UpstreamSchemas {
   readonly #memo = new Map<string, Promise<RelationSchema>>();
   readonly #known = new Map<string, RelationSchema>();
   readonly #byId = new Map<string, Upstream>();
-  readonly #tables = new Map<string, Promise<string>>();
   readonly #fresh = new Map<string, boolean>();
   /** Nodes whose inference is under way: reading one of them again is a ref cycle, not a wait. */
   readonly #inProgress = new Set<string>();
-  #schemas = 0;
 
   constructor(sources: SchemaSources) {
     this.#sources = sources;
@@ -254,73 +268,79 @@ export class UpstreamSchemas {
 
   // --- inference: the node's own SQL over empty inputs ---
 
-  async #infer(node: RefNode): Promise<{ columns: Inferred[] } | { gap: string; fix: string }> {
+  async #infer(node: RefNode): Promise<InferenceOutcome> {
     const label = node.kind === "snapshot" ? `snapshot ${node.name}` : `ref('${node.name}')`;
-    const cannot = (why: string, fix = `declare its columns with data_types in the yml of ${node.name} (or enforce a contract)`) => ({ gap: `slp cannot read the columns of ${label} from its SQL: ${why}`, fix });
+    const cannot = (why: string): InferenceOutcome => ({ gap: `slp cannot read the columns of ${label} from its SQL: ${why}`, fix: `declare its columns with data_types in the yml of ${node.name} (or enforce a contract)` });
     if (!node.file || node.language !== "sql") return cannot("it has no SQL file");
     const text = this.#nodeSql(node);
     if (text === null) return cannot(`no {% snapshot ${node.name} %} block in ${node.file}`);
-    const { renderer, cache, dialect, env, cliVars, root } = this.#sources;
+    const { renderer, cache, dialect, cliVars, root } = this.#sources;
     const key = ParseCache.key(
       [INFERENCE_FORMAT, dialect, node.uniqueId, node.file, text, canonicalJson(node.config), renderer.macroDigest, canonicalJson(root.vars), canonicalJson(cliVars)].join("\0"),
     );
     const cached = cache.get(key);
-    if (cached && (await this.#stillValid(cached))) return { columns: cached.columns.map(([name, type, snapshot]) => ({ name, type, snapshot })) };
-
+    if (cached && (await this.#stillValid(cached))) return cached.outcome;
     this.#inProgress.add(node.uniqueId);
     try {
-      return await this.#bindNode(node, label, text, key, cannot);
+      const reading: Reading = { reads: new Set(), missing: [], env: new Map() };
+      const outcome = await this.#bind(node, label, text, reading, cannot);
+      const reads: Record<string, string> = {};
+      for (const id of reading.reads) reads[id] = schemaDigest(this.#known.get(id) as RelationSchema);
+      // A failure is as deterministic as a success: it is cached with what it read, and what it found missing.
+      cache.set(key, { outcome, reads, missing: reading.missing, env: Object.fromEntries(reading.env) });
+      return outcome;
     } finally {
       this.#inProgress.delete(node.uniqueId);
     }
   }
 
-  async #bindNode(
-    node: RefNode,
-    label: string,
-    text: string,
-    key: string,
-    cannot: (why: string) => { gap: string; fix: string },
-  ): Promise<{ columns: Inferred[] } | { gap: string; fix: string }> {
-    const { cache, root } = this.#sources;
+  async #bind(node: RefNode, label: string, text: string, reading: Reading, cannot: (why: string) => InferenceOutcome): Promise<InferenceOutcome> {
+    const { root } = this.#sources;
     for (const parent of root.parents.get(node.uniqueId) ?? []) {
       const upstream = this.#byId.get(parent);
       if (upstream && !this.#inProgress.has(parent)) await this.of(upstream);
     }
-    const envRead = new Map<string, string | null>();
-    let rendered: { full: string; typedOnly: string | null; used: Set<string> } | null = null;
-    for (let attempt = 0; attempt < 50 && rendered === null; attempt++) {
+    let sql: string | null = null;
+    for (let attempt = 0; attempt < 50 && sql === null; attempt++) {
       try {
-        rendered = this.#render(node, text, envRead);
+        sql = this.#render(node, text, reading);
       } catch (error) {
+        if (error instanceof MissingRelation) {
+          reading.missing.push({ call: error.call, from: node.package });
+          return cannot(`it reads ${callText(error.call)}, which names nothing in the project`);
+        }
         if (!(error instanceof SchemaNeeded)) return cannot(`it does not render (${firstLine(error)})`);
-        const upstream = this.#byId.get(error.id);
-        if (!upstream) return cannot(`it reads ${error.id}, which slp cannot find`);
         if (this.#inProgress.has(error.id)) return cannot(`it is part of a ref cycle through ${this.#label(error.id)}`);
-        await this.of(upstream);
+        await this.of(this.#byId.get(error.id) as Upstream);
       }
     }
-    if (rendered === null) return cannot("it reads too many relations slp must read first");
-    const used = [...rendered.used];
+    if (sql === null) return cannot("it reads too many relations slp must read first");
+    const used = [...reading.reads];
     for (const id of used) {
       const schema = this.#known.get(id) as RelationSchema;
       if (schema.columns.some((column) => column.refused)) return cannot(`it reads ${this.#label(id)}, a column of which has no DuckDB type`);
     }
-    const bind = async (sql: string, variant: "typed" | "full"): Promise<{ name: string; type: string }[] | { error: string }> => {
-      for (const id of used) await this.#table(id, variant);
-      let runnable = sql;
-      if (this.#sources.translate) {
-        const translated = await this.#sources.translate(sql);
-        if ("error" in translated) return { error: translated.error };
-        runnable = translated.sql;
-      }
+    let runnable = sql;
+    if (this.#sources.translate) {
+      const translated = await this.#sources.translate(sql);
+      if ("error" in translated) return cannot(translated.error);
+      runnable = translated.sql;
+    }
+    // Each input an empty relation of its columns, named as the SQL names it (so `stg_orders.id` binds as in the warehouse).
+    const untyped = used.some((id) => (this.#known.get(id) as RelationSchema).columns.some((column) => column.type === null));
+    const bind = async (variant: "typed" | "full"): Promise<{ name: string; type: string }[] | { error: string }> => {
+      const ctes = used.map((id) => {
+        const columns = (this.#known.get(id) as RelationSchema).columns.filter((column) => variant === "full" || column.type !== null);
+        const typedColumns = columns.map((column) => ({ name: column.name, type: column.type ?? "VARCHAR" }));
+        return { name: quoteIdentifier(this.#relationName(id)), sql: typedColumns.length === 0 ? `select null::INTEGER as ${quoteIdentifier(NO_COLUMN)} limit 0` : emptyRelation(typedColumns) };
+      });
       try {
-        return await this.#sources.database.describe(selectAllFrom(runnable, "__slp_model"));
+        return await this.#sources.database.describe(withClause(ctes, selectAllFrom(runnable, "__slp_model")));
       } catch (error) {
         return { error: firstLine(error) };
       }
     };
-    const typed = await bind(rendered.typedOnly ?? rendered.full, rendered.typedOnly === null ? "full" : "typed");
+    const typed = await bind(untyped ? "typed" : "full");
     if ("error" in typed) {
       const missing = missingColumn(typed.error);
       const culprit = missing === null ? null : this.#lacking(used, missing);
@@ -328,24 +348,22 @@ export class UpstreamSchemas {
       return cannot(`DuckDB cannot bind it over empty inputs (${typed.error})`);
     }
     let columns: Inferred[] = typed;
-    if (rendered.typedOnly !== null) {
-      const full = await bind(rendered.full, "full");
+    if (untyped) {
+      const full = await bind("full");
       if ("error" in full) return cannot(`DuckDB cannot bind it over empty inputs (${full.error})`);
       // A column only the untyped inputs bring (select *) has no type slp knows.
       const bound = new Set(typed.map((column) => column.name.toLowerCase()));
       columns = full.map((column) => (bound.has(column.name.toLowerCase()) ? column : { name: column.name, type: null }));
     }
-    if (columns.some((column) => column.name === NO_COLUMN)) return cannot(`it reads every column of an input whose columns slp does not know (select *)`);
+    if (columns.some((column) => column.name === NO_COLUMN)) return cannot("it reads every column of an input whose columns slp does not know (select *)");
     if (node.kind === "snapshot") columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
-    const reads: Record<string, string> = {};
-    for (const id of used) reads[id] = schemaDigest(this.#known.get(id) as RelationSchema);
-    cache.set(key, { columns: columns.map((column) => [column.name, column.type, column.snapshot === true]), reads, env: Object.fromEntries(envRead) });
     return { columns };
   }
 
-  /** A cached inference holds while every input it read has the same schema and every env var the same value. */
+  /** A cached inference holds while every input it read has the same schema, what it found missing still is, and every env var it read has the same value. */
   async #stillValid(cached: CachedSchema): Promise<boolean> {
     for (const [name, value] of Object.entries(cached.env)) if ((this.#sources.env[name] ?? null) !== value) return false;
+    if (cached.missing.some(({ call, from }) => !("missing" in this.#sources.root.index.resolve(call, from)))) return false;
     for (const [id, digest] of Object.entries(cached.reads)) {
       const upstream = this.#byId.get(id);
       if (!upstream || schemaDigest(await this.of(upstream)) !== digest) return false;
@@ -361,22 +379,17 @@ export class UpstreamSchemas {
     return block ? block.body.replace(/^\{%-?[\s\S]*?-?%\}/, "") : null;
   }
 
-  /**
-   * Renders a node as dbt builds it, every relation it reads named by an
-   * empty table of that relation's columns; twice when an input has
-   * untyped columns (with and without them).
-   */
-  #render(node: RefNode, text: string, envRead: Map<string, string | null>): { full: string; typedOnly: string | null; used: Set<string> } {
+  /** Renders a node as dbt builds it, every relation it reads named by the empty relation that stands for it. */
+  #render(node: RefNode, text: string, reading: Reading): string {
     const { root, renderer } = this.#sources;
-    const used = new Set<string>();
-    let variant: "typed" | "full" = "full";
+    const used = reading.reads;
     const session: RenderSession = {
       testName: node.name,
-      thisRelation: this.#relationText(node.uniqueId, node.identifier, "full"),
+      thisRelation: this.#relationText(node.uniqueId),
       overrides: { macros: {}, vars: {}, envVars: {} },
       isIncremental: false,
       config: node.config,
-      envRead,
+      envRead: reading.env,
       building: {
         name: node.name,
         resourceType: node.kind,
@@ -384,67 +397,44 @@ export class UpstreamSchemas {
         config: node.config,
         columnsOf: (relation) => {
           for (const id of used) {
-            const upstream = this.#byId.get(id) as Upstream;
-            if (this.#relationText(id, identifierOf(upstream), variant) === relation) {
-              return (this.#known.get(id)?.columns ?? []).filter((column) => column.type !== null).map((column) => ({ name: column.name, type: column.type as string }));
-            }
+            if (this.#relationText(id) !== relation) continue;
+            return (this.#known.get(id)?.columns ?? []).filter((column) => column.type !== null).map((column) => ({ name: column.name, type: column.type as string }));
           }
           return null;
         },
       },
       relation: (call: RelationCall) => {
         const resolved = root.index.resolve(call, node.package);
-        if (!("node" in resolved)) throw new SchemaNeeded(`${callText(call)}`);
+        if (!("node" in resolved)) throw new MissingRelation(call);
         const id = resolved.node.uniqueId;
         if (!this.#known.has(id)) throw new SchemaNeeded(id);
         used.add(id);
-        return this.#relationText(id, identifierOf(resolved.node), variant);
+        return this.#relationText(id);
       },
     };
-    const render = () => renderer.renderText(text, node.file as string, session, node.package);
-    const full = render();
-    const untyped = [...used].some((id) => (this.#known.get(id) as RelationSchema).columns.some((column) => column.type === null));
-    if (!untyped) return { full, typedOnly: null, used };
-    variant = "typed";
-    return { full, typedOnly: render(), used };
+    // A model renders through the renderer's per-file templates (its unit tests render the same file); a snapshot's block is a text of its own.
+    return node.kind === "snapshot" ? renderer.renderText(text, node.file as string, session, node.package) : renderer.renderFile(node.file as string, session, node.package);
   }
 
-  /** How the rendered SQL names the empty table standing for a relation, quoted for the dialect. */
-  #relationText(id: string, identifier: string, variant: "typed" | "full"): string {
-    const schema = this.#schemaName(id, variant);
-    return `${quoteRelation(schema, this.#sources.dialect)}.${quoteRelation(identifier, this.#sources.dialect)}`;
+  /** How the rendered SQL names a relation, quoted for the dialect. */
+  #relationText(id: string): string {
+    return quoteRelation(this.#relationName(id), this.#sources.dialect);
   }
 
-  readonly #schemaNames = new Map<string, string>();
-  #schemaName(id: string, variant: "typed" | "full"): string {
-    const key = `${variant}\0${id}`;
-    let name = this.#schemaNames.get(key);
+  readonly #relationNames = new Map<string, string>();
+  readonly #namesTaken = new Set<string>();
+
+  /** The name of the empty relation standing for a node: its identifier, unless another relation has it already. */
+  #relationName(id: string): string {
+    let name = this.#relationNames.get(id);
     if (!name) {
-      name = `__slp_upstream_${this.#schemas++}`;
-      this.#schemaNames.set(key, name);
+      const upstream = this.#byId.get(id);
+      const identifier = upstream ? identifierOf(upstream) : id;
+      name = this.#namesTaken.has(identifier.toLowerCase()) ? `__slp_upstream_${this.#relationNames.size}_${identifier}` : identifier;
+      this.#namesTaken.add(name.toLowerCase());
+      this.#relationNames.set(id, name);
     }
     return name;
-  }
-
-  /** Creates (once) the empty table standing for a relation in the inference database. */
-  #table(id: string, variant: "typed" | "full"): Promise<string> {
-    const key = `${variant}\0${id}`;
-    let table = this.#tables.get(key);
-    if (!table) {
-      const schema = this.#known.get(id) as RelationSchema;
-      const upstream = this.#byId.get(id) as Upstream;
-      const columns = schema.columns.filter((column) => variant === "full" || column.type !== null);
-      const name = `${quoteIdentifier(this.#schemaName(id, variant))}.${quoteIdentifier(identifierOf(upstream))}`;
-      const list = columns.length === 0 ? `${quoteIdentifier(NO_COLUMN)} INTEGER` : columns.map((column) => `${quoteIdentifier(column.name)} ${column.type ?? "VARCHAR"}`).join(", ");
-      const { database } = this.#sources;
-      table = (async () => {
-        await database.query(`create schema ${quoteIdentifier(this.#schemaName(id, variant))}`);
-        await database.query(`create table ${name} (${list})`);
-        return name;
-      })();
-      this.#tables.set(key, table);
-    }
-    return table;
   }
 
   /** The input a missing column most likely belongs to: one that has it untyped, or one whose columns slp knows only in part. */
