@@ -100,16 +100,16 @@ export class UpstreamSchemas {
   readonly #sources: SchemaSources;
   readonly #memo = new Map<string, Promise<RelationSchema>>();
   readonly #known = new Map<string, RelationSchema>();
-  readonly #byId = new Map<string, Upstream>();
   readonly #fresh = new Map<string, boolean>();
   /** Nodes whose inference is under way: reading one of them again is a ref cycle, not a wait. */
   readonly #inProgress = new Set<string>();
 
   constructor(sources: SchemaSources) {
     this.#sources = sources;
-    for (const project of [sources.root, ...sources.root.packages.values()]) {
-      for (const node of [...project.refNodes, ...project.sources]) this.#byId.set(node.uniqueId, node);
-    }
+  }
+
+  #node(id: string): Upstream | undefined {
+    return this.#sources.root.index.byId(id);
   }
 
   /** Opens the cache of inferred schemas of a project. */
@@ -168,7 +168,7 @@ export class UpstreamSchemas {
     const known = this.#fresh.get(id);
     if (known !== undefined) return known;
     this.#fresh.set(id, false); // a cycle reads as stale
-    const node = this.#byId.get(id);
+    const node = this.#node(id);
     const files = node ? [node.file, node.ymlFile].filter((file): file is string => file !== null) : [];
     const fresh = this.#sources.root.tree.newest(files) <= written && (this.#sources.root.parents.get(id) ?? []).every((parent) => this.#catalogFresh(parent, written));
     this.#fresh.set(id, fresh);
@@ -297,7 +297,7 @@ export class UpstreamSchemas {
   async #bind(node: RefNode, label: string, text: string, reading: Reading, cannot: (why: string) => InferenceOutcome): Promise<InferenceOutcome> {
     const { root } = this.#sources;
     for (const parent of root.parents.get(node.uniqueId) ?? []) {
-      const upstream = this.#byId.get(parent);
+      const upstream = this.#node(parent);
       if (upstream && !this.#inProgress.has(parent)) await this.of(upstream);
     }
     let sql: string | null = null;
@@ -311,7 +311,7 @@ export class UpstreamSchemas {
         }
         if (!(error instanceof SchemaNeeded)) return cannot(`it does not render (${firstLine(error)})`);
         if (this.#inProgress.has(error.id)) return cannot(`it is part of a ref cycle through ${this.#label(error.id)}`);
-        await this.of(this.#byId.get(error.id) as Upstream);
+        await this.of(this.#node(error.id) as Upstream);
       }
     }
     if (sql === null) return cannot("it reads too many relations slp must read first");
@@ -365,7 +365,7 @@ export class UpstreamSchemas {
     for (const [name, value] of Object.entries(cached.env)) if ((this.#sources.env[name] ?? null) !== value) return false;
     if (cached.missing.some(({ call, from }) => !("missing" in this.#sources.root.index.resolve(call, from)))) return false;
     for (const [id, digest] of Object.entries(cached.reads)) {
-      const upstream = this.#byId.get(id);
+      const upstream = this.#node(id);
       if (!upstream || schemaDigest(await this.of(upstream)) !== digest) return false;
     }
     return true;
@@ -428,7 +428,7 @@ export class UpstreamSchemas {
   #relationName(id: string): string {
     let name = this.#relationNames.get(id);
     if (!name) {
-      const upstream = this.#byId.get(id);
+      const upstream = this.#node(id);
       const identifier = upstream ? identifierOf(upstream) : id;
       name = this.#namesTaken.has(identifier.toLowerCase()) ? `__slp_upstream_${this.#relationNames.size}_${identifier}` : identifier;
       this.#namesTaken.add(name.toLowerCase());
@@ -456,7 +456,7 @@ export class UpstreamSchemas {
   }
 
   #label(id: string): string {
-    const node = this.#byId.get(id);
+    const node = this.#node(id);
     if (!node) return id;
     if (node.kind === "source") return callText({ kind: "source", source: node.source, table: node.table });
     return callText({ kind: "ref", package: null, name: node.name, version: node.version !== null && !node.latest ? node.version : null });
