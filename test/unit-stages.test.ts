@@ -1,8 +1,9 @@
 /**
  * The unit runner's stages one at a time (src/unit/): SQL text, the static
  * render path against nunjucks', fixtures from a schema, upstream schemas
- * read over a real DuckDB and from the cache, the plan's refusals, and the
- * compare stage's expected rows.
+ * read over a real DuckDB and from the cache, the plan's refusals, the
+ * execute stage's reading of the model's output, and the compare stage's
+ * expected rows.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -12,12 +13,13 @@ import { openWorkTree } from "../src/project/open.ts";
 import { readUnitProject, type UnitProject } from "../src/project/unit-project.ts";
 import { DbtRenderer, RenderRefusal } from "../src/sql/dbt-context.ts";
 import { diffOf, expectedQuery } from "../src/unit/compare.ts";
+import { executeTest, type DescribeCache } from "../src/unit/execute.ts";
 import { buildFixture } from "../src/unit/fixtures.ts";
 import { planTest, readTestSet } from "../src/unit/plan.ts";
 import { parseSession } from "../src/unit/render.ts";
 import { UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
-import type { TestPlan } from "../src/unit/types.ts";
+import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
 import { FIXTURES } from "./support/fixtures.ts";
 import { tempDir } from "./support/temp.ts";
 
@@ -175,5 +177,68 @@ describe("compare", () => {
   test("the rows only in one side are the diff; none is a pass", () => {
     expect(diffOf([], output)).toBeNull();
     expect(diffOf([["expected", "1", "2.00"]], output)).toEqual({ columns: ["id", "amount"], rows: [{ side: "expected", values: ["1", "2.00"] }] });
+  });
+});
+
+describe("execute", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await Database.open();
+  });
+  afterAll(() => database.close());
+  const fixture = (sql: string): Fixture => ({ fromSql: false, key: "model.t.a", input: "ref('a')", relation: "a", sql, columns: [{ name: "id", type: "INTEGER", from: "declared" }], typedOnlySql: null, untyped: [], open: null, declaredIn: null });
+  const plan = (modelSql: string, rows: string, expectRows: object[]): TestPlan => ({
+    test: { name: "t", model: "m", file: "models/m.yml" } as TestPlan["test"],
+    projectDir: "",
+    modelFile: "models/m.sql",
+    modelSql,
+    fixtures: [fixture(`select * from (values ${rows}) as __slp_rows("id")`)],
+    expectSql: null,
+    expectRows: expectRows as TestPlan["expectRows"],
+  });
+  const result = { status: "pass" } as UnitResult;
+  const counting = () => {
+    let described = 0;
+    const db = new Proxy(database, {
+      get(target, key) {
+        if (key === "describe") return (...args: Parameters<Database["describe"]>) => (described++, target.describe(...args));
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { db, count: () => described };
+  };
+
+  test("tests whose fixtures are typed alike share one reading of the model's output columns, and still get their own verdict", async () => {
+    const { db, count } = counting();
+    const described: DescribeCache = new Map();
+    const context = { database: db, lane: 0, dialectRun: null, described };
+    const sql = "select id * 2 as doubled from a";
+    expect((await executeTest(plan(sql, "(cast(1 as INTEGER))", [{ doubled: 2 }]), result, context)).status).toBe("pass");
+    const failing = await executeTest(plan(sql, "(cast(2 as INTEGER))", [{ doubled: 2 }]), result, context);
+    expect(failing.status).toBe("fail");
+    expect(failing.diff?.rows).toEqual([
+      { side: "expected", values: ["2"] },
+      { side: "actual", values: ["4"] },
+    ]);
+    expect(count()).toBe(1);
+    await executeTest(plan("select id + 1 as doubled from a", "(cast(1 as INTEGER))", [{ doubled: 2 }]), result, context);
+    expect(count()).toBe(2);
+  });
+
+  test("an invalid constant in the model's SQL is the model's refusal, not the data's error; a failed reading is not kept", async () => {
+    const { db, count } = counting();
+    const described: DescribeCache = new Map();
+    const context = { database: db, lane: 0, dialectRun: null, described };
+    const badPattern = plan("select regexp_matches('a', '(') as hit from a", "(cast(1 as INTEGER))", [{ hit: true }]);
+    const refused = await executeTest(badPattern, result, context);
+    expect(refused.refused).toBe(true);
+    expect(refused.error?.message).toStartWith("DuckDB rejected the SQL of model m: Invalid Input Error");
+    await executeTest(badPattern, result, context);
+    expect(count()).toBe(2);
+    expect(described.size).toBe(0);
+    const badValue = await executeTest(plan("select id from a", "(cast('x' as INTEGER))", [{ id: 1 }]), result, context);
+    expect(badValue.refused).toBeUndefined();
+    expect(badValue.error?.message).toStartWith("An error occurred during execution of unit test 't'");
   });
 });

@@ -23,8 +23,9 @@ export type ExecutedTest = UnitResult & {
 
 /**
  * The model's output columns depend only on its SQL and its inputs' column
- * types, so tests whose fixtures are typed alike share one DESCRIBE of each
- * mutant (a `format: sql` fixture, whose types are its SELECT's, never does).
+ * types, so tests whose fixtures are typed alike share one DESCRIBE of the
+ * model (and of each mutant); a `format: sql` fixture, whose types are its
+ * SELECT's, never does.
  */
 export type DescribeCache = Map<string, Promise<Column[]>>;
 
@@ -140,7 +141,7 @@ function executionError(error: unknown, testName: string, file: string): TestErr
 
 /** A value DuckDB cannot convert or hold (as opposed to SQL it cannot read or bind). */
 function isDataError(error: DatabaseError): boolean {
-  return /^(Conversion|Invalid Input|Out of Range) Error/.test(error.message);
+  return /^(Conversion|Out of Range) Error/.test(error.message);
 }
 
 function databaseError(error: unknown, what: string, file: string, fix: string): TestError {

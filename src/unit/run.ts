@@ -197,7 +197,8 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     async execute(test, executeOptions = {}) {
       const plan = plans.get(test);
       if (!plan) return test.result;
-      const context = { database, lane: executeOptions.lane ?? 0, dialectRun, timeoutMs: executeOptions.timeoutMs };
+      // Tests of one model whose inputs are typed alike share one reading of its output columns.
+      const context = { database, lane: executeOptions.lane ?? 0, dialectRun, timeoutMs: executeOptions.timeoutMs, described };
       if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, context);
       let base: TestPlan;
       try {
@@ -205,7 +206,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       } catch {
         base = plan; // a fixture DuckDB cannot build as a table still runs inline, as the unmutated test did
       }
-      return executeTest({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, { ...context, described });
+      return executeTest({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, context);
     },
     finish(results) {
       dialectRun?.save();
