@@ -21,7 +21,7 @@ import { UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
 import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
 import { FIXTURES } from "./support/fixtures.ts";
-import { tempDir } from "./support/temp.ts";
+import { tempDir, writeTree } from "./support/temp.ts";
 
 const UNIT = join(FIXTURES, "unit");
 
@@ -144,6 +144,35 @@ describe("schemas", () => {
     const refusing = { describe: () => Promise.reject(new Error("a warm run must not bind")) } as unknown as Database;
     const warm = new UpstreamSchemas(sources(refusing));
     expect((await warm.of(node)).columns).toEqual(schema.columns);
+  });
+
+  test("a failed inference is cached with what it read: a warm run binds nothing, and declaring the missing column reads it again", async () => {
+    using dir = tempDir("slp-schemas-project-");
+    using cache = tempDir("slp-schemas-");
+    const env = { SLP_CACHE_DIR: cache.path };
+    const sourcesYml = (columns: string) => `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}`;
+    writeTree(dir.path, {
+      "dbt_project.yml": "name: fx\nversion: '1.0'\nprofile: fx\n",
+      "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n"),
+      "models/stg_orders.sql": "select id, note from {{ source('shop', 'orders') }}\n",
+    });
+    const open = async () => readUnitProject(openWorkTree(dir.path, env), "p");
+    const schemasOf = async (db: Database) => {
+      const of = await open();
+      const schemas = new UpstreamSchemas({ root: of, renderer: renderer(of), database: db, dialect: "duckdb", translate: null, env: {}, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, env) });
+      const node = of.refNodes.find((candidate) => candidate.name === "stg_orders") as UnitProject["refNodes"][number];
+      return { schema: await schemas.of(node), schemas };
+    };
+    const cold = await schemasOf(database);
+    expect(cold.schema.complete).toBe(false);
+    expect(cold.schema.gap).toBe("ref('stg_orders') reads column 'note' of source('shop', 'orders'), the yml of source('shop', 'orders') declares only id");
+    cold.schemas.save();
+    const refusing = { describe: () => Promise.reject(new Error("a warm run must not bind")) } as unknown as Database;
+    expect((await schemasOf(refusing)).schema).toEqual(cold.schema);
+    writeTree(dir.path, { "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n          - {name: note, data_type: varchar}\n") });
+    const declared = (await schemasOf(database)).schema;
+    expect(declared.complete).toBe(true);
+    expect(declared.columns.map((column) => `${column.name} ${column.type}`)).toEqual(["id INTEGER", "note VARCHAR"]);
   });
 
   test("a source has what its yml declares, and says what it lacks", async () => {

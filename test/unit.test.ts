@@ -114,6 +114,20 @@ describe("upstream schemas", () => {
     expect(result.exitCode).toBe(2);
   });
 
+  test("a manifest older than the project's files types nothing: its decimals are gone and the tests fail", async () => {
+    using stale = copyToTemp(join(UNIT, "upstream_manifest"), "slp-unit-");
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(stale.path, "target", "manifest.json"), past, past);
+    const result = await runMain(["unit", "--format", "json"], stale.path);
+    const tests = JSON.parse(result.stdout).data.tests as { status: string; sql_from: string; fixtures: { columns: { name: string; type: string; from: string }[] }[] }[];
+    // With no data_type anywhere, amount is typed by the test's own value 1.5 (a DOUBLE), which prints as 1.5.
+    expect(tests.map((t) => [t.status, t.sql_from, t.fixtures[0]?.columns.find((c) => c.name === "amount")?.from])).toEqual([
+      ["fail", "rendered", "values"],
+      ["fail", "rendered", "values"],
+    ]);
+    expect(result.exitCode).toBe(1);
+  });
+
   test("declared types go before what the SQL gives, column by column; the rest is inferred", async () => {
     using copy = copyToTemp(join(UNIT, "upstream_inferred"), "slp-unit-");
     writeFileSync(join(copy.path, "models", "intermediate", "int_orders.yml"), "version: 2\nmodels:\n  - name: int_orders\n    columns:\n      - {name: amount_cents, data_type: 'decimal(12,2)'}\n      - {name: is_large}\n");
