@@ -31,6 +31,13 @@ export default defineTask({
         description: "mutate the models these dbt selectors choose instead, and those whose unit tests they choose (a model, a unit test, model::test, tag:, path:, +model, ... as slp unit --select)",
       }),
     ),
+    exclude: Type.Optional(
+      Type.Array(Type.String(), {
+        metavar: "SELECTOR",
+        nargs: "+",
+        description: "leave out the models these dbt selectors choose (and the unit tests they choose), with --select or from the changed models",
+      }),
+    ),
     maxMutants: Type.Optional(Type.Integer({ minimum: 1, metavar: "N", description: `at most N mutants per model (default and ceiling ${MAX_MUTANTS})` })),
     out: Type.String({ default: "mutation", metavar: "DIR", description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)" }),
     html: Type.Optional(Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" })),
@@ -56,6 +63,7 @@ export default defineTask({
     ]);
     const dialect = dialectOption(dir, environment, input.dialect);
     const select = input.select ?? [];
+    const exclude = input.exclude ?? [];
     const local = loadConfig(dir);
     const baseRef = input.base ?? defaultBase(environment.env, local.config);
     const base = await scope.readBase(dir, baseRef, select.length === 0 || input.base !== undefined, { equivalents: !dryRun });
@@ -67,27 +75,33 @@ export default defineTask({
     const files = new Map(models.map((node) => [node.name, node.file as string]));
     const isMart = (name: string) => martsPaths.some((path) => (files.get(name) ?? "").startsWith(path));
 
+    /** The models dbt's selector syntax chooses, as slp unit reads it; a dry run reads no unit test, so there it chooses models only. */
+    const selected = async (criteria: string[]): Promise<Set<string>> => {
+      const [{ selectedModels }, { testSetOf }, { SelectorError }] = await Promise.all([import("../src/unit/plan.ts"), import("../src/unit/run.ts"), import("../src/project/select.ts")]);
+      try {
+        const set = dryRun ? null : testSetOf(project, { cliVars: parseVarsOption(input.vars), env: environment.env, dialect });
+        return new Set(selectedModels(project, set, criteria, exclude).filter((name) => files.has(name)));
+      } catch (error) {
+        if (!dryRun || !(error instanceof SelectorError)) throw error;
+        const given = [select.length > 0 ? `--select ${select.join(" ")}` : "", exclude.length > 0 ? `--exclude ${exclude.join(" ")}` : ""].filter(Boolean).join(" ");
+        throw new InputError(`${given}: ${error.message}; a dry run reads no unit test, so ${exclude.length > 0 ? "--select and --exclude name" : "--select names"} models`, {
+          fix: "select models (or model::test), or drop --dry-run to select by a unit test's name",
+        });
+      }
+    };
     let chosen: string[];
     let marts: Set<string>;
     let selectedBy: string;
     if (select.length > 0) {
-      // dbt's selector syntax, as slp unit reads it; a dry run reads no unit test, so there it selects models only.
-      const [{ selectedModels }, { testSetOf }, { SelectorError }] = await Promise.all([import("../src/unit/plan.ts"), import("../src/unit/run.ts"), import("../src/project/select.ts")]);
-      try {
-        const set = dryRun ? null : testSetOf(project, { cliVars: parseVarsOption(input.vars), env: environment.env, dialect });
-        chosen = selectedModels(project, set, select).filter((name) => files.has(name));
-      } catch (error) {
-        if (!dryRun || !(error instanceof SelectorError)) throw error;
-        throw new InputError(`--select ${select.join(" ")}: ${error.message}; a dry run reads no unit test, so --select names models`, {
-          fix: "select models (or model::test), or drop --dry-run to select by a unit test's name",
-        });
-      }
+      chosen = [...(await selected(select))];
       marts = new Set(chosen.filter(isMart));
       selectedBy = `selected with --select`;
     } else {
       const changed = await scope.changedModels(project, base, martsPaths);
-      chosen = changed.models;
-      marts = changed.marts;
+      // With no --select, --exclude leaves models out of the changed ones.
+      const kept = exclude.length > 0 ? await selected([]) : null;
+      chosen = kept ? changed.models.filter((name) => kept.has(name)) : changed.models;
+      marts = new Set([...changed.marts].filter((name) => chosen.includes(name)));
       selectedBy = `models changed since ${baseRef}`;
     }
     const notes = [...base.config.warnings];
@@ -105,8 +119,8 @@ export default defineTask({
     if (base.repo === null) notes.push(`cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`);
     // Mutants are planted in the model's own dialect; the unit runner translates each one as it translates the model.
     const warehouse = dialect.dialect;
-    // One thread: fixtures are a few rows, and a hundred tiny queries run steadier without DuckDB's thread pool (measured: 1.9 ms a query against 2.2 to 9 ms on a busy 2-core machine).
-    const duckdb = [...duckdbSettings(dialect.dialect), "SET threads = 1"];
+    // Database.open runs each query on one thread: a hundred tiny queries run steadier without DuckDB's pool.
+    const duckdb = duckdbSettings(dialect.dialect);
     const database = chosen.length > 0 || select.length > 0 ? Database.open({ settings: duckdb }) : null;
     database?.catch(() => undefined);
     const run = database
@@ -114,6 +128,7 @@ export default defineTask({
           project,
           models: chosen,
           testSelect: select,
+          exclude,
           warehouse,
           maxMutants,
           equivalents: base.equivalents,

@@ -83,14 +83,16 @@ function chooseTests(project: UnitProject, set: TestSet, select: readonly string
 
 /**
  * The models a selection names: the models it selects, and the models of the
- * unit tests it selects (what `slp mutate --select` mutates). With no test
+ * unit tests it selects, less what `exclude` chooses (what `slp mutate
+ * --select/--exclude` mutates; an empty select is every model). With no test
  * set (a dry run reads none), `model::test` names its model.
  */
-export function selectedModels(project: UnitProject, set: TestSet | null, select: readonly string[]): string[] {
+export function selectedModels(project: UnitProject, set: TestSet | null, select: readonly string[], exclude: readonly string[] = []): string[] {
   const tests = set ?? { tests: [], disabled: [], owners: new Map() };
-  const criteria = set ? select : splitCriteria(select).map((criterion) => criterion.split(",").map((part) => (/^[^:]+::[^:]+$/.test(part) ? (part.split("::")[0] as string) : part)).join(","));
+  const modelsOnly = (criteria: readonly string[]) =>
+    set ? criteria : splitCriteria(criteria).map((criterion) => criterion.split(",").map((part) => (/^[^:]+::[^:]+$/.test(part) ? (part.split("::")[0] as string) : part)).join(","));
   const nodes = selectableNodes(project, tests);
-  const { ids } = selectNodes(nodes, criteria, []);
+  const { ids } = selectNodes(nodes, modelsOnly(select), modelsOnly(exclude));
   const models = new Set<string>();
   for (const node of nodes) if (ids.has(node.id) && node.resourceType === "model" && node.package === project.name) models.add(node.name);
   for (const test of tests.tests) if (ids.has(test.id) && test.package === project.name) models.add(test.model);
