@@ -6,6 +6,7 @@
  * expected rows.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Mapping } from "../src/core/values.ts";
 import { Database } from "../src/engine/duckdb.ts";
@@ -173,6 +174,28 @@ describe("schemas", () => {
     const declared = (await schemasOf(database)).schema;
     expect(declared.complete).toBe(true);
     expect(declared.columns.map((column) => `${column.name} ${column.type}`)).toEqual(["id INTEGER", "note VARCHAR"]);
+  });
+
+  test("an env var an upstream reads keys its cached schema by a digest: the value never reaches the cache file", async () => {
+    using dir = tempDir("slp-schemas-project-");
+    using cache = tempDir("slp-schemas-");
+    writeTree(dir.path, {
+      "dbt_project.yml": "name: fx\nversion: '1.0'\nprofile: fx\n",
+      "models/stg_region.sql": "select '{{ env_var('DBT_REGION') }}' as region, {{ env_var('DBT_WIDTH') }} as width\n",
+    });
+    const schemaWith = async (env: Record<string, string>) => {
+      const of = await readUnitProject(openWorkTree(dir.path, { SLP_CACHE_DIR: cache.path }), "p");
+      const render = new DbtRenderer(of, { cliVars: {}, env, startedAt: new Date(0) });
+      const schemas = new UpstreamSchemas({ root: of, renderer: render, database, dialect: "duckdb", translate: null, env, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, { SLP_CACHE_DIR: cache.path }) });
+      const schema = await schemas.of(of.refNodes.find((candidate) => candidate.name === "stg_region") as UnitProject["refNodes"][number]);
+      schemas.save();
+      return schema.columns.map((column) => `${column.name} ${column.type}`);
+    };
+    expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1" })).toEqual(["region VARCHAR", "width INTEGER"]);
+    const written = readdirSync(cache.path).map((name) => readFileSync(join(cache.path, name), "utf8")).join("");
+    expect(written).toContain("DBT_REGION");
+    expect(written).not.toContain("TOPSECRET");
+    expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1.5" })).toEqual(["region VARCHAR", "width DECIMAL(2,1)"]);
   });
 
   test("a source has what its yml declares, and says what it lacks", async () => {

@@ -28,7 +28,7 @@ import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql
 import type { ColumnSource } from "./types.ts";
 
 /** Bumped when what an inferred schema depends on changes, so an older cache entry is never used. */
-const INFERENCE_FORMAT = 3;
+const INFERENCE_FORMAT = 4;
 
 export interface SchemaColumn {
   name: string;
@@ -55,7 +55,7 @@ export interface RelationSchema {
 /** What inference found: the columns, or why it could not read them. */
 type InferenceOutcome = { columns: Inferred[] } | { gap: string; fix: string };
 
-/** A cached inference: its outcome, and what it was read from (each input's schema digest, the calls that named nothing, each env var). */
+/** A cached inference: its outcome, and what it was read from (each input's schema digest, the calls that named nothing, each env var's digest). */
 interface CachedSchema {
   outcome: InferenceOutcome;
   reads: Record<string, string>;
@@ -287,7 +287,7 @@ export class UpstreamSchemas {
       const reads: Record<string, string> = {};
       for (const id of reading.reads) reads[id] = schemaDigest(this.#known.get(id) as RelationSchema);
       // A failure is as deterministic as a success: it is cached with what it read, and what it found missing.
-      cache.set(key, { outcome, reads, missing: reading.missing, env: Object.fromEntries(reading.env) });
+      cache.set(key, { outcome, reads, missing: reading.missing, env: Object.fromEntries([...reading.env].map(([name, value]) => [name, envDigest(value)])) });
       return outcome;
     } finally {
       this.#inProgress.delete(node.uniqueId);
@@ -362,7 +362,7 @@ export class UpstreamSchemas {
 
   /** A cached inference holds while every input it read has the same schema, what it found missing still is, and every env var it read has the same value. */
   async #stillValid(cached: CachedSchema): Promise<boolean> {
-    for (const [name, value] of Object.entries(cached.env)) if ((this.#sources.env[name] ?? null) !== value) return false;
+    for (const [name, digest] of Object.entries(cached.env)) if (envDigest(this.#sources.env[name] ?? null) !== digest) return false;
     if (cached.missing.some(({ call, from }) => !("missing" in this.#sources.root.index.resolve(call, from)))) return false;
     for (const [id, digest] of Object.entries(cached.reads)) {
       const upstream = this.#node(id);
@@ -508,6 +508,11 @@ function snapshotColumns(node: RefNode, body: { name: string; type: string | nul
 export function missingColumn(message: string): string | null {
   const match = /Referenced column "([^"]+)" not found|does not have a column named "([^"]+)"/.exec(message);
   return match ? ((match[1] ?? match[2]) as string) : null;
+}
+
+/** An env var's value as the cache keeps it: a digest, so a secret a model reads is never written to disk. */
+function envDigest(value: string | null): string | null {
+  return value === null ? null : ParseCache.key(`env\0${value}`);
 }
 
 function schemaDigest(schema: RelationSchema): string {
