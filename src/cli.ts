@@ -6,6 +6,8 @@
  */
 import { asSlpError, UsageError, type SlpError } from "./core/errors.ts";
 import { EXIT } from "./core/exit-codes.ts";
+import { configureLimits } from "./core/limits.ts";
+import { forgetFolders } from "./project/files.ts";
 import { isReport, type Report } from "./core/report.ts";
 import { renderJsonError } from "./report/json.ts";
 import { RENDERERS } from "./report/renderers.ts";
@@ -49,6 +51,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 
   let task: Task<any, any> | undefined;
   try {
+    configureLimits(io.env);
+    forgetFolders();
     if (name === undefined || name.startsWith("-")) {
       throw new UsageError(
         name === undefined ? "the following arguments are required: task" : `unrecognized arguments: ${name}`,

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { readText } from "./project.ts";
+import { readProjectText } from "./files.ts";
 
 export const CODEOWNERS_LOCATIONS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"] as const;
 
@@ -24,7 +24,7 @@ export interface Codeowners {
 /** Finds and reads the first CODEOWNERS of the three locations, or null when there is none. */
 export function readCodeowners(projectDir: string): Codeowners | null {
   for (const location of CODEOWNERS_LOCATIONS) {
-    if (existsSync(join(projectDir, location))) return parseCodeowners(readText(projectDir, location), location);
+    if (existsSync(join(projectDir, location))) return parseCodeowners(readProjectText(projectDir, location), location);
   }
   return null;
 }

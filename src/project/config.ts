@@ -5,10 +5,11 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
+import { applyConfiguredLimits } from "../core/limits.ts";
 import { isMapping } from "../core/values.ts";
 import { Config } from "../schemas/config.ts";
 import { schemaProblems } from "../schemas/validate.ts";
-import { readText } from "./project.ts";
+import { readProjectText } from "./files.ts";
 import { parseYamlWithPositions } from "./yaml.ts";
 
 export const CONFIG_FILE = "slp.yml";
@@ -36,10 +37,13 @@ export function loadConfig(projectDir: string): LoadedConfig {
   const root = repositoryRoot(projectDir);
   if (!existsSync(join(root, CONFIG_FILE))) return { config: {}, file: null, warnings: [] };
   const shown = relative(projectDir, join(root, CONFIG_FILE)).split("\\").join("/") || CONFIG_FILE;
-  return parseConfig(readText(root, CONFIG_FILE), shown);
+  return parseConfig(readProjectText(root, CONFIG_FILE), shown);
 }
 
-/** Validates the text of an slp.yml (also used for the base commit's copy). */
+/**
+ * Validates the text of an slp.yml (also used for the base commit's copy)
+ * and puts its `limits:` in force (the environment's SLP_LIMIT_* still win).
+ */
 export function parseConfig(text: string, file: string, at?: string): LoadedConfig {
   const parsed = parseYamlWithPositions(text, { file, at });
   const value = parsed.value ?? {};
@@ -58,5 +62,7 @@ export function parseConfig(text: string, file: string, at?: string): LoadedConf
     }
     throw new ConfigError(problem.sentence, { file, line, fix: "correct the value's type (see schemas/config.schema.json)" });
   }
-  return { config: value as Config, file, warnings };
+  const config = value as Config;
+  applyConfiguredLimits(config.limits, file, (key) => parsed.lineOf(["limits", key]));
+  return { config, file, warnings };
 }

@@ -4,10 +4,9 @@
  * columns and data tests, and the unit tests. Anything slp cannot read is an
  * InputError naming the file and, where it can, the line.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { ParseCache } from "./cache.ts";
+import { readProjectText } from "./files.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { readDataTest, type DataTest } from "./tests.ts";
 import { isYamlFile, listFiles, sortPathsBySegments, stem, topDirectories } from "./paths.ts";
@@ -104,29 +103,12 @@ export function loadProject(options: LoadProjectOptions): Project {
   return project;
 }
 
-/** Reads a project file as UTF-8 text; InputError when it cannot. */
-export function readText(dir: string, file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, file), "utf8");
-  } catch (error) {
-    // The path leads the error line (`file: message`); the system message may hold an absolute path, so it is cut to its code.
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read the file${code ? ` (${code})` : ""}`, {
-      file,
-      fix: "check that the file exists and is readable",
-    });
-  }
-  // The lenient decoder marks bad bytes with U+FFFD; only then pay for a strict decode.
-  if (text.includes("\uFFFD")) {
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(join(dir, file)));
-    } catch {
-      throw new InputError("the file is not UTF-8 text", { file, fix: "save it as UTF-8" });
-    }
-  }
-  return text;
-}
+/**
+ * Reads a project file as UTF-8 text; InputError when it cannot (see
+ * files.ts: regular files only, at most limit file_mb, never outside the
+ * repository). Kept here for the modules that import it from the project.
+ */
+export const readText = readProjectText;
 
 /** True when a model's yml sits under a marts path or a marts `.sql` has its name. */
 export function isMartsModel(file: string, name: string, martsPaths: readonly string[], martsSql: ReadonlyMap<string, string>): boolean {
