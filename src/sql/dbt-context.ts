@@ -11,7 +11,7 @@ import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.t
 import type { DbtProject } from "../project/dbt-project.ts";
 import { readText } from "../project/project.ts";
 import { parseYaml } from "../project/yaml.ts";
-import { JinjaTemplate, macroReturn, printable, splitArgs, type JinjaCallable, type Scope } from "./jinja.ts";
+import { exposeMembers, JinjaTemplate, macroReturn, printable, pythonRange, splitArgs, TEMPLATE_LOOKUP, type JinjaCallable, type Scope } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
 export class RenderRefusal extends SlpError {
@@ -67,6 +67,8 @@ export class Relation {
   toString(): string {
     return this.identifier;
   }
+  /** What templates may read of a relation (the sandbox shows them nothing else). */
+  readonly [TEMPLATE_LOOKUP] = exposeMembers(this, ["schema", "database", "is_cte", "identifier", "name", "table", "include", "incorporate", "quote", "render"]);
 }
 
 interface MacroFile {
@@ -271,13 +273,8 @@ export class DbtRenderer {
   #namespace(pkg: string): object {
     let namespace = this.#namespaces.get(pkg);
     if (!namespace) {
-      namespace = new Proxy(
-        {},
-        {
-          get: (_target, key) => (typeof key === "string" ? this.#qualified(pkg, key) : undefined),
-          has: (_target, key) => typeof key === "string" && this.#qualified(pkg, key) !== undefined,
-        },
-      );
+      // Reached through the sandbox's lookup only: `dbt.x`, `pkg.macro`.
+      namespace = { [TEMPLATE_LOOKUP]: (name: string) => this.#qualified(pkg, name) };
       this.#namespaces.set(pkg, namespace);
     }
     return namespace;
@@ -365,7 +362,7 @@ export class DbtRenderer {
           return Array.from({ length }, (_, i) => lists.map((list) => list[i]));
         };
       case "range":
-        return pyRange;
+        return pythonRange;
       case "dict":
         return (...args: unknown[]) => splitArgs(args).keywords;
       case "list":
@@ -490,14 +487,6 @@ export function refCall(args: readonly unknown[]): RelationCall {
   }
   const name = printable(positional[positional.length - 1]);
   return { kind: "ref", package: positional.length === 2 ? printable(positional[0]) : null, name, version: version === null ? null : pythonStr(version as Value) };
-}
-
-function pyRange(...args: number[]): number[] {
-  const [start, stop, step] = args.length === 1 ? [0, args[0] as number, 1] : [args[0] as number, args[1] as number, args[2] ?? 1];
-  const out: number[] = [];
-  if (step > 0) for (let i = start; i < stop; i += step) out.push(i);
-  else if (step < 0) for (let i = start; i > stop; i += step) out.push(i);
-  return out;
 }
 
 function runStartedAt(date: Date): object {
