@@ -2,14 +2,25 @@
  * The DuckDB adapter: the only module that imports `@duckdb/node-api`. It is
  * loaded on first use (a dynamic import), so a task that never opens a
  * database (`slp check`) never pays for the native library.
+ *
+ * The database is locked down, because the SQL it runs is agent-written:
+ * no file or network access (enable_external_access = false, unless a caller
+ * names folders it may read), no extension installed or loaded, the
+ * configuration locked (no SET, no PRAGMA), nothing spilled to disk, memory
+ * and threads bounded. Each query is exactly one SELECT, interrupted past
+ * unit_query_seconds, and read back to at most unit_result_rows rows.
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { SlpError } from "../core/errors.ts";
+import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 
-/** SQL DuckDB refused: the database's own message, first line first. */
+/** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
-  constructor(message: string) {
-    super("E_ENGINE", message);
+  /** The limit this query reached, when that is why it failed. */
+  readonly limit?: LimitName;
+  constructor(message: string, fix?: string, reached?: LimitName) {
+    super("E_ENGINE", message, { fix });
+    this.limit = reached;
   }
 }
 
@@ -25,29 +36,58 @@ export interface QueryResult {
   rows: (string | null)[][];
 }
 
+export interface OpenOptions {
+  /**
+   * Folders the SQL may read files from (DuckDB's allowed_directories), for
+   * a caller that reads data files; none for unit tests, which read nothing
+   * but their fixtures.
+   */
+  readableDirectories?: readonly string[];
+}
+
 let library: Promise<typeof import("@duckdb/node-api")> | undefined;
 
 /** One in-memory database for a whole run, with a few connections to spread queries over. */
 export class Database {
   readonly #instance: DuckDBInstance;
   readonly #connections: DuckDBConnection[];
+  readonly #library: typeof import("@duckdb/node-api");
   #next = 0;
 
-  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[]) {
+  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], loaded: typeof import("@duckdb/node-api")) {
     this.#instance = instance;
     this.#connections = connections;
+    this.#library = loaded;
   }
 
   /**
-   * Opens an in-memory database with one connection. The library loads on the
-   * calling thread; the database itself is created on DuckDB's, so a caller
-   * that awaits `Database.load()` first can do other work while it opens.
+   * Opens a locked in-memory database with one connection. The library loads
+   * on the calling thread; the database itself is created on DuckDB's, so a
+   * caller that awaits `Database.load()` first can do other work while it opens.
    */
-  static async open(): Promise<Database> {
-    const { DuckDBInstance } = await Database.load();
-    // No network at run time, no files: a unit test reads nothing but its fixtures.
-    const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
-    return new Database(instance, [await instance.connect()]);
+  static async open(options: OpenOptions = {}): Promise<Database> {
+    const loaded = await Database.load();
+    const readable = options.readableDirectories ?? [];
+    // Order matters: temp_directory cannot be set once external access is off.
+    const config: Record<string, string> = {
+      temp_directory: "",
+      memory_limit: `${limit("duckdb_memory_mb")}MiB`,
+      threads: String(limit("duckdb_threads")),
+      autoinstall_known_extensions: "false",
+      autoload_known_extensions: "false",
+      allow_community_extensions: "false",
+    };
+    if (readable.length === 0) Object.assign(config, { enable_external_access: "false", lock_configuration: "true" });
+    const instance = await loaded.DuckDBInstance.create(":memory:", config);
+    const connection = await instance.connect();
+    if (readable.length > 0) {
+      // allowed_directories is set before external access goes off, then everything is locked.
+      const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
+      for (const statement of [`SET allowed_directories = [${list}]`, "SET enable_external_access = false", "SET lock_configuration = true"]) {
+        await connection.run(statement);
+      }
+    }
+    return new Database(instance, [connection], loaded);
   }
 
   /** Loads the native library and its bindings (once). */
@@ -72,18 +112,51 @@ export class Database {
     return result.rows.map((row) => ({ name: row[0] as string, type: row[1] as string }));
   }
 
-  /** Runs one statement on connection `lane` and reads every row as text. */
+  /**
+   * Runs one SELECT on connection `lane` and reads every row as text. More
+   * than one statement, any other kind of statement, a file or an extension
+   * the SQL reaches for, a query past unit_query_seconds and a result past
+   * unit_result_rows are DatabaseErrors saying which.
+   */
   async query(sql: string, lane = 0): Promise<QueryResult> {
     const connection = this.#connections[lane % this.#connections.length] as DuckDBConnection;
+    const seconds = limit("unit_query_seconds");
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      connection.interrupt();
+    }, seconds * 1000);
     try {
-      const reader = await connection.runAndReadAll(sql);
+      const statements = await connection.extractStatements(sql);
+      if (statements.count !== 1) {
+        throw new DatabaseError(
+          `the SQL holds ${statements.count} statements, and slp runs exactly one SELECT per query (a model, a fixture or an expected output that ends one statement and starts another is refused)`,
+          "remove the ; and whatever follows it: a model is one SELECT",
+        );
+      }
+      const prepared = await statements.prepare(0);
+      const { StatementType } = this.#library;
+      if (prepared.statementType !== StatementType.SELECT) {
+        throw new DatabaseError(
+          `the SQL is a ${StatementType[prepared.statementType] ?? "non-SELECT"} statement, and unit tests run SELECT only`,
+          "a model, a format: sql fixture and an expected output are each one SELECT",
+        );
+      }
+      const maxRows = limit("unit_result_rows");
+      const reader = await prepared.runAndReadUntil(maxRows + 1);
+      if (reader.currentRowCount > maxRows) {
+        throw limitReached("unit_result_rows", `the query returns more than ${formatLimit("unit_result_rows")}`);
+      }
       const names = reader.columnNames();
       const types = reader.columnTypes();
       const columns = names.map((name, i) => ({ name, type: String(types[i]) }));
       const rows = reader.getRows().map((row) => row.map((value) => (value === null ? null : String(value))));
       return { columns, rows };
     } catch (error) {
-      throw new DatabaseError(error instanceof Error ? error.message : String(error));
+      if (error instanceof DatabaseError) throw error;
+      throw refusal(error instanceof Error ? error.message : String(error), sql, timedOut);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -97,4 +170,34 @@ export class Database {
     for (const connection of this.#connections) connection.closeSync();
     this.#instance.closeSync();
   }
+}
+
+function limitReached(name: LimitName, what: string): DatabaseError {
+  return new DatabaseError(`${what} (limit ${name} = ${formatLimit(name)})`, `if the test is legitimate, raise the limit: ${limitEnvVar(name)}=<${name === "duckdb_memory_mb" ? "MiB" : name === "unit_query_seconds" ? "seconds" : "rows"}> in the environment, or limits: {${name}: ...} in slp.yml`, name);
+}
+
+/** What DuckDB functions read from outside the database; a unit test may call none of them. */
+const OUTSIDE =
+  /\b(read_csv_auto|read_csv|read_parquet|parquet_scan|parquet_metadata|parquet_schema|parquet_file_metadata|parquet_kv_metadata|read_json_auto|read_json_objects_auto|read_json_objects|read_json|read_ndjson_auto|read_ndjson_objects|read_ndjson|read_text|read_blob|read_xlsx|sniff_csv|glob|st_read|iceberg_scan|iceberg_metadata|delta_scan|duckdb_extensions|duckdb_secrets|load_aws_credentials)\s*\(/i;
+
+/** DuckDB's own message turned into one that names the limit, or the function that reached outside. */
+function refusal(message: string, sql: string, timedOut: boolean): DatabaseError {
+  if (timedOut || /^INTERRUPT Error/.test(message)) {
+    return limitReached("unit_query_seconds", `the query ran longer than ${formatLimit("unit_query_seconds")} and was interrupted`);
+  }
+  if (/^Out of Memory Error/.test(message)) {
+    return limitReached("duckdb_memory_mb", `the query needs more memory than ${formatLimit("duckdb_memory_mb")}`);
+  }
+  if (/^Permission Error/.test(message) || /disabled (by|through) configuration/.test(message)) {
+    const called = OUTSIDE.exec(sql)?.[1];
+    const what = called ? `${called.toLowerCase()}()` : /\bfrom\s+'/i.test(sql) ? "a file path after FROM" : "something outside the database";
+    return new DatabaseError(
+      `the SQL reads ${what}, and a unit test reads nothing but its given rows (files, extensions and settings are closed to it)`,
+      "mock that input with a given instead; the model that reads the file is tested on the rows it yields",
+    );
+  }
+  if (/the configuration has been locked/.test(message)) {
+    return new DatabaseError("the SQL changes DuckDB's settings, which are locked for unit tests", "remove the SET or PRAGMA from the model");
+  }
+  return new DatabaseError(message);
 }

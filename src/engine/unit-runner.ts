@@ -536,7 +536,8 @@ function renderError(error: unknown, file: string): TestError {
 function databaseError(error: unknown, what: string, file: string, fix: string): TestError {
   if (!(error instanceof DatabaseError)) throw error;
   const message = error.message.split("\n")[0] ?? error.message;
-  return { message: `${what}: ${message}`, file, line: null, fix };
+  // A refusal of the locked database (a file read, a limit) says what to do itself.
+  return { message: `${what}: ${message}`, file, line: null, fix: error.fix ?? fix };
 }
 
 /**
