@@ -8,13 +8,14 @@ import { join } from "node:path";
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import { readCodeowners, type Codeowners } from "../../project/codeowners.ts";
+import { unitTestDisabled } from "../../project/tests.ts";
 import { readText, type Model, type Project, type UnitTest } from "../../project/project.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 export class CheckContext {
   readonly project: Project;
   #models?: Model[];
-  #unitTests?: Map<string, UnitTest[]>;
+  #unitTests?: Map<string, { enabled: UnitTest[]; disabled: UnitTest[] }>;
   #codeowners?: Codeowners | null;
   #sql = new Map<string, string>();
 
@@ -33,18 +34,33 @@ export class CheckContext {
     return this.models.filter((model) => model.marts);
   }
 
-  /** The unit tests whose `model` is this model's name, in read order. */
+  /**
+   * The unit tests whose `model` is this model's name, in read order: the ones
+   * that run. A test disabled by its config proves nothing (slp unit skips it).
+   */
   unitTestsOf(model: string): UnitTest[] {
+    return this.#unitTestsByModel(model).enabled;
+  }
+
+  /** The unit tests of this model that their config disables, in read order. */
+  disabledUnitTestsOf(model: string): UnitTest[] {
+    return this.#unitTestsByModel(model).disabled;
+  }
+
+  #unitTestsByModel(model: string): { enabled: UnitTest[]; disabled: UnitTest[] } {
     if (!this.#unitTests) {
       this.#unitTests = new Map();
       for (const unit of this.project.unitTests) {
         if (typeof unit.model !== "string") continue;
-        const list = this.#unitTests.get(unit.model) ?? [];
-        list.push(unit);
-        this.#unitTests.set(unit.model, list);
+        let lists = this.#unitTests.get(unit.model);
+        if (!lists) {
+          lists = { enabled: [], disabled: [] };
+          this.#unitTests.set(unit.model, lists);
+        }
+        (unitTestDisabled(unit.entry) ? lists.disabled : lists.enabled).push(unit);
       }
     }
-    return this.#unitTests.get(model) ?? [];
+    return this.#unitTests.get(model) ?? { enabled: [], disabled: [] };
   }
 
   /** The first CODEOWNERS of the three locations, or null. */
