@@ -1,7 +1,7 @@
 # slp as one executable on a slim image: no Node, no Bun, no node_modules at run time.
 #   docker build -t slp .
-#   docker run --rm -v "$PWD:/repo" -w /repo slp check
-#   docker run --rm -v "$PWD:/repo" -w /repo slp unit
+#   docker run --rm -v "$PWD:/repo" slp check
+#   docker run --rm --read-only -v "$PWD:/repo" slp unit
 
 # Build stage: Node and npm are all slp needs to build itself (Bun comes from npm).
 FROM node:20-bookworm-slim AS build
@@ -19,7 +19,12 @@ RUN apt-get update \
  && useradd --create-home --uid 10001 slp
 COPY --from=build /src/dist/slp /usr/local/bin/slp
 USER slp
-# DuckDB's library is unpacked here on first use (once per slp version).
-ENV XDG_CACHE_HOME=/tmp/slp-cache
+# DuckDB is unpacked now, while the image is built, into the slp user's own
+# private cache (never the shared /tmp): a read-only root or a noexec /tmp at
+# run time changes nothing. Run the container as this user (uid 10001); under
+# another user, set SLP_CACHE_DIR to a folder of that user's.
+ENV SLP_CACHE_DIR=/home/slp/.cache/slp
+RUN slp unpack
+WORKDIR /repo
 ENTRYPOINT ["slp"]
 CMD ["--help"]

@@ -2,11 +2,14 @@
  * The single executable (`npm run build`, dist/slp): built once into the
  * bench folder, then timed as users run it. Budgets: `slp check` on the
  * quickstart in 60 ms with DuckDB not loaded; the quickstart's unit tests in
- * 150 ms; a green TCR cycle in 500 ms.
+ * 150 ms; a green TCR cycle in 150 ms; 20 mutants x 5 unit tests in 1 s;
+ * `slp check` through the npm launcher (bin/slp.cjs under Node, as
+ * node_modules/.bin/slp runs it) in 100 ms, at most 30 ms more than the binary alone.
  */
 import { cpSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CLI, type Benchmark } from "./harness.ts";
+import { mutate20Project } from "./mutate.bench.ts";
 import { tcrGreenCycle } from "./tcr.bench.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -44,5 +47,24 @@ export const benchmarks: Benchmark[] = [
       return { argv: [buildOnce(workDir), "unit"], cwd: quickstartCopy(workDir, "binary-unit") };
     },
   },
-  tcrGreenCycle("binary: tcr green cycle on the quickstart", (workDir) => [buildOnce(workDir)]),
+  tcrGreenCycle("binary: tcr green cycle on the quickstart", 150, (workDir) => [buildOnce(workDir)]),
+  {
+    name: "binary: mutate 20 mutants x 5 unit tests",
+    budgetMs: 1000,
+    expectExit: 1,
+    setup(workDir) {
+      return { argv: [buildOnce(workDir), "mutate", "--select", "fct_model_0"], cwd: mutate20Project(workDir, "binary-mutate-20") };
+    },
+  },
+  {
+    name: "launcher: check on the quickstart (Node + binary)",
+    budgetMs: 100,
+    setup(workDir) {
+      return {
+        argv: ["node", join(ROOT, "bin", "slp.cjs"), "check"],
+        cwd: quickstartCopy(workDir, "launcher-check"),
+        env: { SLP_BINARY_PATH: buildOnce(workDir) },
+      };
+    },
+  },
 ];

@@ -1,5 +1,9 @@
-/** A green TCR cycle on the quickstart: check, gate, unit, then a commit (budget 500 ms). */
-import { cpSync, writeFileSync } from "node:fs";
+/**
+ * A green TCR cycle on the quickstart: check, gate, unit, then a commit
+ * (budget 300 ms from source, 150 ms from the binary); and
+ * `gate --verify-commits` on a 30-commit branch tcr made (budget 2 s).
+ */
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, git, initRepo } from "../test/support/git-repo.ts";
 import { CLI, type Benchmark } from "./harness.ts";
@@ -7,12 +11,12 @@ import { CLI, type Benchmark } from "./harness.ts";
 const QUICKSTART = join(import.meta.dir, "..", "examples", "quickstart");
 
 /** One green cycle per run: a fresh change (untimed), then `tcr`; `slp` gives the command that runs slp. */
-export function tcrGreenCycle(name: string, slp: (workDir: string) => string[]): Benchmark {
+export function tcrGreenCycle(name: string, budgetMs: number, slp: (workDir: string) => string[]): Benchmark {
   let repo = "";
   let step = 0;
   return {
     name,
-    budgetMs: 500,
+    budgetMs,
     setup(workDir) {
       repo = join(workDir, name.replace(/\W+/g, "-"));
       cpSync(QUICKSTART, repo, { recursive: true });
@@ -28,4 +32,33 @@ export function tcrGreenCycle(name: string, slp: (workDir: string) => string[]):
   };
 }
 
-export const benchmarks: Benchmark[] = [tcrGreenCycle("tcr: green cycle on the quickstart", () => [process.execPath, CLI])];
+/**
+ * A branch of 30 commits, each with tcr's trailers and each changing what
+ * check and unit read (the model's sql, its yml, in turn), so no commit's
+ * verdict can be taken from another's.
+ */
+function verifyCommits(): Benchmark {
+  return {
+    name: "gate --verify-commits: quickstart, 30 tcr commits",
+    budgetMs: 2000,
+    setup(workDir) {
+      const repo = join(workDir, "verify-commits");
+      cpSync(QUICKSTART, repo, { recursive: true });
+      initRepo(repo);
+      commitAll(repo, "quickstart");
+      git(repo, ["checkout", "-q", "-b", "agent/bench"]);
+      const trailers = "\n\nSlp-Tcr: green\nSlp-Tcr-Steps: check gate unit\nSlp-Tcr-Strikes: 0\nSlp-Version: 0.1.0\n";
+      // The branch's own pre-registration, so gate's G8 lets the sql changes through.
+      const yml = join(repo, "models", "marts", "fct_orders.yml");
+      writeFileSync(yml, readFileSync(yml, "utf8").replace("about one order in five", "about one order in five; reworded"));
+      for (let i = 1; i <= 30; i++) {
+        const path = join(repo, "models", "marts", i % 2 === 0 ? "fct_orders.sql" : "fct_orders.yml");
+        writeFileSync(path, `${readFileSync(path, "utf8")}\n${i % 2 === 0 ? "--" : "#"} step ${i}\n`);
+        commitAll(repo, `step ${i}${trailers}`);
+      }
+      return { argv: [process.execPath, CLI, "gate", "--base", "main", "--verify-commits"], cwd: repo };
+    },
+  };
+}
+
+export const benchmarks: Benchmark[] = [tcrGreenCycle("tcr: green cycle on the quickstart", 300, () => [process.execPath, CLI]), verifyCommits()];

@@ -4,14 +4,16 @@
  * module that knows about argv and the process; `main(argv, io)` runs in
  * tests in-process.
  */
-import { asSlpError, UsageError, type SlpError } from "./core/errors.ts";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { asSlpError, InputError, UsageError, type SlpError } from "./core/errors.ts";
 import { EXIT } from "./core/exit-codes.ts";
 import { configureLimits } from "./core/limits.ts";
 import { forgetFolders } from "./project/files.ts";
 import { isReport, type Report } from "./core/report.ts";
-import { renderJsonError } from "./report/json.ts";
-import { RENDERERS } from "./report/renderers.ts";
-import { helpOf, parseArgs } from "./runner/args.ts";
+import { pathLocator, summaryOf, type RenderContext, type Rendered } from "./report/format.ts";
+import { isFormatName, loadFormat } from "./report/renderers.ts";
+import { formatsOf, helpOf, parseArgs } from "./runner/args.ts";
 import type { Task, TaskEnvironment } from "./runner/define-task.ts";
 import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
@@ -46,13 +48,17 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   const viaRun = first === "run";
   const name = viaRun ? argv[1] : first;
   const rest = argv.slice(viaRun ? 2 : 1);
-  const wantsJson = rest.some((arg, i) => arg === "--format=json" || (arg === "--format" && rest[i + 1] === "json"));
   const prefix = viaRun ? "slp run" : "slp";
 
   let task: Task<any, any> | undefined;
   try {
     configureLimits(io.env);
     forgetFolders();
+    if (viaRun && (name === "-h" || name === "--help")) {
+      const registry = createRegistry(builtInTasks, io.cwd, () => import("./index.ts"));
+      io.stdout(runHelp((await registry.listed()).map((listed) => listed.name)));
+      return EXIT.ok;
+    }
     if (name === undefined || name.startsWith("-")) {
       throw new UsageError(
         name === undefined ? "the following arguments are required: task" : `unrecognized arguments: ${name}`,
@@ -79,25 +85,89 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     };
     const result = await runTask(task, parsed.input, environment);
     const report: Report = isReport(result) ? result : { command: task.name, findings: [], text: "" };
-    const rendered = (RENDERERS[parsed.format] ?? RENDERERS.text)!(report);
-    if (rendered.stderr) io.stderr(rendered.stderr);
-    io.stdout(rendered.stdout);
+    const format = await loadFormat(parsed.format);
+    const rendered = format.render(report, renderContext(io, parsed.input, parsed.quiet, report.filesAsGiven));
+    deliver(rendered, parsed.output, io, summaryOf(report));
     return rendered.exitCode;
   } catch (thrown) {
     const error = asSlpError(thrown);
-    return fail(error, task?.name ?? name ?? "slp", wantsJson, io, viaRun);
+    return await fail(error, task, name, rest, io, viaRun);
   }
 }
 
-function fail(error: SlpError, command: string, json: boolean, io: CliIO, viaRun: boolean): number {
+/** What the renderers need to know of this run: where the project is, --quiet, the environment. */
+function renderContext(io: CliIO, input: Record<string, unknown>, quiet: boolean, filesAsGiven?: string[]): RenderContext {
+  const projectDir = typeof input.projectDir === "string" ? input.projectDir : ".";
+  return { locate: pathLocator({ cwd: io.cwd, projectDir, root: io.env.GITHUB_WORKSPACE || undefined, filesAsGiven }), quiet, env: io.env };
+}
+
+/**
+ * The rendered report to stdout, or with --output to the file (the summary
+ * line still on the terminal); GitHub's job summary appended to
+ * $GITHUB_STEP_SUMMARY when the format wrote one.
+ */
+function deliver(rendered: Rendered, output: string | undefined, io: CliIO, summary: string | null): void {
+  if (rendered.stderr) io.stderr(rendered.stderr);
+  if (output === undefined) io.stdout(rendered.stdout);
+  else {
+    const target = resolve(io.cwd, output);
+    try {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, rendered.stdout);
+    } catch (error) {
+      throw new InputError(`--output ${output} cannot be written: ${(error as Error).message}`, { fix: "choose a path you can write to" });
+    }
+    if (summary !== null) io.stdout(`${summary}\n`);
+  }
+  const stepSummary = io.env.GITHUB_STEP_SUMMARY;
+  if (rendered.stepSummary !== undefined && stepSummary) {
+    try {
+      appendFileSync(resolve(io.cwd, stepSummary), `${rendered.stepSummary}\n`);
+    } catch (error) {
+      io.stderr(`WARNING the job summary (GITHUB_STEP_SUMMARY=${stepSummary}) cannot be written: ${(error as Error).message}\n`);
+    }
+  }
+}
+
+async function fail(error: SlpError, task: Task<any, any> | undefined, name: string | undefined, args: readonly string[], io: CliIO, viaRun: boolean): Promise<number> {
+  const command = task?.name ?? name ?? "slp";
   if (error instanceof UsageError) {
     const who = command === "slp" ? "slp" : viaRun ? `slp run ${command}` : `slp ${command}`;
     io.stderr(`${error.usage}\n${who}: error: ${error.message}\n`);
   } else {
     io.stderr(`ERROR ${error.describe()}\n`);
   }
-  if (json) io.stdout(renderJsonError(command, error).stdout);
+  // A run that could not judge still answers in the format asked for, so a CI parser reads a failure, not nothing.
+  const asked = requested(args);
+  if (asked.format === "text" || (task && !formatsOf(task).includes(asked.format))) return EXIT.cannotJudge;
+  const format = await loadFormat(asked.format);
+  try {
+    deliver(format.renderError(command, error, renderContext(io, { projectDir: asked.projectDir }, false)), asked.output, io, null);
+  } catch (writeError) {
+    io.stderr(`ERROR ${asSlpError(writeError).describe()}\n`);
+  }
   return EXIT.cannotJudge;
+}
+
+const RUN_USAGE = "usage: slp run [-h] {task} ...";
+
+/** `slp run --help`: what `run` does and the tasks it can run, the repository's own included. */
+function runHelp(names: readonly string[]): string {
+  return `${RUN_USAGE}\n\nRun a task by name: a built-in one or the repository's own (slp.yml \`tasks:\`, .slp/tasks/*.ts).\n\ntasks: ${names.join(", ")}\n\nRun \`slp run <task> --help\` for a task's flags.\n`;
+}
+
+/** --format, --output and --project-dir read straight from argv, for an error raised before (or while) the flags were parsed. */
+function requested(args: readonly string[]): { format: string; output?: string; projectDir?: string } {
+  const value = (flag: string): string | undefined => {
+    for (let i = args.length - 1; i >= 0; i--) {
+      const arg = args[i] as string;
+      if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+      if (arg === flag && args[i + 1] !== undefined) return args[i + 1];
+    }
+    return undefined;
+  };
+  const format = value("--format");
+  return { format: format !== undefined && isFormatName(format) ? format : "text", output: value("--output"), projectDir: value("--project-dir") };
 }
 
 function topLevelHelp(): string {
@@ -121,6 +191,8 @@ function topLevelHelp(): string {
 }
 
 if (import.meta.main) {
+  // Until main settles the exit code is "could not judge": a process that ends early never passes.
+  process.exitCode = EXIT.cannotJudge;
   // No top-level await: the compiled binary is bytecode, which CommonJS output allows and TLA does not.
   void main(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),

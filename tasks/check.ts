@@ -35,6 +35,7 @@ export default defineTask({
       findings,
       note,
       notes: resolved.config.warnings,
+      scope: [{ rules: checkRules.map((rule) => rule.code), models: context.models.map((model) => model.name) }],
       data: { marts_models: martsCount, models_read: read, marts_paths: resolved.martsPaths },
     };
   },

@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import type { Report } from "../src/core/report.ts";
-import { loadConfig } from "../src/project/config.ts";
+import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
 import { combineReports, inputFor, runStage, type StageResult } from "../src/runner/compose.ts";
 import { defineTask } from "../src/runner/define-task.ts";
@@ -10,7 +10,7 @@ import { registryOf } from "../src/runner/registry.ts";
 
 export default defineTask({
   name: "ci",
-  description: "Run every stage (check, gate, unit) in order: one combined report, the worst exit code",
+  description: "Run every stage (check, gate, unit, mutate) in order: one combined report, the worst exit code",
   input: Type.Object({
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
@@ -22,7 +22,7 @@ export default defineTask({
     const shared: Record<string, unknown> = {
       projectDir: input.projectDir,
       martsPath: input.martsPath,
-      base: input.base ?? (environment.env.SLP_BASE || config.base || "main"),
+      base: input.base ?? defaultBase(environment.env, config),
       head: input.head,
     };
     const stages: StageResult[] = [];

@@ -1,12 +1,13 @@
 /** `slp compare`: each diff.json held against the pre-registration committed before the code (framework Stage E). */
 import { Type } from "@sinclair/typebox";
 import type { Report } from "../src/core/report.ts";
+import { isMapping } from "../src/core/values.ts";
 import { plural, sortByText } from "../src/core/text.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles } from "../src/project/diff-files.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
 import { loadProject } from "../src/project/project.ts";
 import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
-import { compareDiffRules, compareRunRules } from "../src/rules/index.ts";
+import { compareDiffRules, compareRules, compareRunRules } from "../src/rules/index.ts";
 import type { Finding } from "../src/schemas/finding.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
@@ -56,6 +57,14 @@ export default defineTask({
       findings,
       note: plural(files.length, "file"),
       notes: resolved.config.warnings,
+      // The diffs' own paths are relative to where slp ran, not to the project.
+      filesAsGiven: files.map((file) => file.path),
+      scope: [
+        {
+          rules: compareRules.map((rule) => rule.code),
+          models: sortByText(new Set([...files.map((file) => file.model).filter(Boolean), ...run.models.filter((model) => isMapping(model.preRegistration)).map((model) => model.name)])),
+        },
+      ],
       data: {
         files: files.length,
         diffs: compared,

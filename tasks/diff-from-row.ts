@@ -11,6 +11,7 @@ import { defineTask } from "../src/runner/define-task.ts";
 export default defineTask({
   name: "diff-from-row",
   description: "Turn the single result row (CSV or JSON) of your diff query into a valid diff.json",
+  informational: true,
   input: Type.Object({
     file: Type.Optional(
       Type.String({

@@ -2,41 +2,30 @@
 import { Type } from "@sinclair/typebox";
 import { UsageError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
-import type { MessageMap } from "../src/rules/define-rule.ts";
+import { explainText } from "../src/rules/explain.ts";
 import { allRules, findRule } from "../src/rules/index.ts";
+import type { Operator } from "../src/mutate/define-operator.ts";
+import { operators } from "../src/mutate/operators/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "explain",
-  description: "Explain one rule: what it checks, why, the framework sentence it enforces, its messages",
+  description: "Explain one rule (what it checks, why, the framework sentence it enforces, its messages) or mutation operator",
+  informational: true,
   input: Type.Object({
-    rule: Type.String({ positional: true, metavar: "RULE", description: "a rule code (T1) or name (pk-uniqueness-test)" }),
+    rule: Type.String({ positional: true, metavar: "RULE", description: "a rule code (T1) or name (pk-uniqueness-test), or a mutation operator's code (join) or name (join-type-swapped)" }),
   }),
   run({ input }): Report {
     const rule = findRule(input.rule);
+    const operator = rule ? undefined : operators.find((candidate) => candidate.code === input.rule || candidate.name === input.rule);
+    if (operator) return explainOperator(operator);
     if (!rule) {
       throw new UsageError(
         `unknown rule '${input.rule}'; known rules: ${allRules.map((r) => r.code).join(", ")}`,
         "usage: slp explain RULE",
       );
     }
-    const messages = Object.entries(rule.messages as MessageMap).map(([id, spec]) => {
-      const text = typeof spec === "string" ? spec : `[${spec.severity}] ${spec.text}`;
-      return `  ${id}: ${text}`;
-    });
-    const text = [
-      `${rule.code} ${rule.name} (${rule.command}, ${rule.severities().join(" and ")})`,
-      "",
-      rule.docs.summary,
-      "",
-      `Why: ${rule.docs.rationale}`,
-      "",
-      `Enforces: ${rule.docs.enforces}`,
-      "",
-      "Messages:",
-      ...messages,
-      "",
-    ].join("\n");
+    const text = explainText(rule);
     return {
       command: "explain",
       findings: [],
@@ -45,3 +34,21 @@ export default defineTask({
     };
   },
 });
+
+/** A mutation operator, from its definition: what it plants, why a test should notice, and its examples. */
+function explainOperator(operator: Operator<any>): Report {
+  const text = [
+    `${operator.code} ${operator.name} (slp mutate operator, from the ${operator.docs.origin})`,
+    "",
+    operator.docs.summary,
+    "",
+    `Why: ${operator.docs.rationale}`,
+    "",
+    "Plants a mutant in:",
+    ...operator.examples.fires.map((sql) => `  ${sql}`),
+    "Leaves alone:",
+    ...operator.examples.silent.map((sql) => `  ${sql}`),
+    "",
+  ].join("\n");
+  return { command: "explain", findings: [], text, data: { code: operator.code, name: operator.name, ...operator.docs, examples: operator.examples } };
+}

@@ -1,12 +1,13 @@
 /** `slp gate`: the anti-fraud gate, read straight from git (merge-base..head, first-parent). */
 import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
-import { plural } from "../src/core/text.ts";
+import { plural, sortByText } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
-import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
+import { defaultBase, loadConfig } from "../src/project/config.ts";
+import { MartsPathOption, ProjectDirOption, requireProjectFolder } from "../src/project/options.ts";
 import { sameInventory } from "../src/project/inventory.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
-import { gateRules } from "../src/rules/index.ts";
+import { gateRules, tcrRecordRules } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
@@ -14,32 +15,45 @@ export default defineTask({
   description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations (G1-G10, I1, I3, I4, I6)",
   ciOrder: 20,
   input: Type.Object({
-    base: Type.String({ metavar: "REF", description: "the branch the pull request targets (e.g. main, origin/main)" }),
+    base: Type.Optional(Type.String({ metavar: "REF", description: "the branch the pull request targets (default: SLP_BASE, slp.yml base, main)" })),
     head: Type.String({ default: "HEAD", metavar: "REF", description: "the commit to judge (default HEAD)" }),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
+    verifyCommits: Type.Optional(
+      Type.Boolean({
+        description: "re-run check and unit at every commit and report tcr's record (G11-G13); on when slp.yml on the base says tcr: required",
+      }),
+    ),
   }),
   async run({ input, environment }): Promise<Report> {
     // Loaded here, not at start-up: reading git costs every other task nothing.
     const { openBranch, readInventories } = await import("../src/project/history.ts");
-    const branch = await openBranch({ dir: resolve(environment.cwd, input.projectDir), base: input.base, head: input.head });
+    const dir = resolve(environment.cwd, input.projectDir);
+    requireProjectFolder(dir, input.projectDir);
+    const base = input.base ?? defaultBase(environment.env, loadConfig(dir).config);
+    const branch = await openBranch({ dir, base, head: input.head });
     const data = {
-      base: input.base,
+      base,
       head: input.head,
       merge_base: branch.mergeBase,
       commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
     };
-    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", data };
+    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", notes: branch.notes, data };
     const read = await readInventories(branch, input.martsPath);
-    const context = new GateContext({ ...read, baseName: input.base });
+    const { verifiedRecord } = await import("../src/tcr/record.ts");
+    const record = await verifiedRecord(input.verifyCommits, branch, read, environment);
+    const context = new GateContext({ ...read, baseName: base, record });
+    // The record's rules judge only when the record is read (--verify-commits, tcr: required).
+    const rules = record ? gateRules : gateRules.filter((rule) => !tcrRecordRules.includes(rule));
     const findings = [];
-    for (const rule of gateRules) findings.push(...(await rule.findings(context)));
+    for (const rule of rules) findings.push(...(await rule.findings(context)));
     const note = sameInventory(read.before, read.after) ? "no changes" : plural(branch.commits.length, "commit");
     return {
       command: "gate",
       findings,
       note,
-      notes: read.config.warnings,
+      notes: [...branch.notes, ...read.config.warnings],
+      scope: [{ rules: rules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) }],
       data: {
         ...data,
         commits: read.walk.slice(1).map((step) => ({ commit: step.commit, label: step.label })),

@@ -7,6 +7,7 @@ import { defineTask } from "../src/runner/define-task.ts";
 export default defineTask({
   name: "rules",
   description: "List every rule: code, name, command, severity and what it checks",
+  informational: true,
   input: Type.Object({
     command: Type.Optional(
       Type.Union([Type.Literal("check"), Type.Literal("gate"), Type.Literal("compare")], {

@@ -7,6 +7,7 @@ import { registryOf } from "../src/runner/registry.ts";
 export default defineTask({
   name: "tasks",
   description: "List the tasks slp can run (slp <task> and slp run <task> are the same)",
+  informational: true,
   input: Type.Object({}),
   async run({ environment }): Promise<Report> {
     const tasks = await registryOf(environment.registry).listed();

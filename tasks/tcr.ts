@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import { ConfigError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
-import { loadConfig } from "../src/project/config.ts";
+import { defaultBase } from "../src/project/config.ts";
 import { ProjectDirOption } from "../src/project/options.ts";
 import { inputFor, takesInput } from "../src/runner/compose.ts";
 import { defineTask } from "../src/runner/define-task.ts";
@@ -18,28 +18,32 @@ export default defineTask({
   input: Type.Object({
     message: Type.Optional(Type.String({ positional: true, metavar: "MESSAGE", description: "the commit message of this step" })),
     projectDir: ProjectDirOption,
-    dryRun: Type.Optional(Type.Boolean({ description: "run the steps and say what would be committed or reverted, changing nothing" })),
-    reset: Type.Optional(Type.Boolean({ description: "clear the strike count after a human has looked (logged)" })),
-    author: Type.Optional(Type.String({ metavar: "'NAME <EMAIL>'", description: "who commits (default: git's user.name and user.email)" })),
+    dryRun: Type.Optional(Type.Boolean({ description: "judge the step exactly as a real run would and say what would be committed or reverted, changing nothing (hooks are not run)" })),
+    reset: Type.Optional(
+      Type.String({ metavar: "REASON", description: "clear the strike count after a human has looked, saying why (logged, and recorded in the next commit)" }),
+    ),
+    author: Type.Optional(Type.String({ metavar: "'NAME <EMAIL>'", description: "who commits (default: git's own identity)" })),
   }),
   async run({ input, environment }): Promise<Report> {
     const projectDir = resolve(environment.cwd, input.projectDir);
     // Loaded on use: git for this task only.
     const { resetStrikes, runTcr } = await import("../src/tcr/run.ts");
-    if (input.reset) return resetStrikes(projectDir);
-    const { config, file } = loadConfig(projectDir);
-    const base = environment.env.SLP_BASE || config.base || "main";
+    if (input.reset !== undefined) return resetStrikes(projectDir, input.reset, environment);
+    const { headConfig } = await import("../src/tcr/config.ts");
+    // The loop's own settings come from HEAD: a step cannot change what judges it.
+    const { config, file, notes } = await headConfig(projectDir);
+    const base = defaultBase(environment.env, config);
     const registry = registryOf(environment.registry);
-    const steps: TcrStep[] = (config.tcr?.steps ?? DEFAULT_STEPS).map((name) => {
+    const steps: TcrStep[] = (typeof config.tcr === "object" ? (config.tcr.steps ?? DEFAULT_STEPS) : DEFAULT_STEPS).map((name) => {
       const task = registry.builtIns.find((candidate) => candidate.name === name);
       if (!task || task.name === "tcr") {
         throw new ConfigError(`tcr step '${name}' is not a task slp knows`, {
           file: file ?? undefined,
-          fix: "list tasks from `slp tasks` under tcr.steps",
+          fix: "list built-in tasks from `slp tasks` under tcr.steps",
         });
       }
-      const stepInput = inputFor(task, { projectDir: input.projectDir, base });
-      return { name, task, input: stepInput, judgesCommit: takesInput(task, "head") };
+      const stepInput = inputFor(task, { projectDir: input.projectDir, base, verifyCommits: false });
+      return { name, task, input: stepInput, judgesCommit: takesInput(task, "head"), takesBase: takesInput(task, "base") };
     });
     return runTcr({
       message: input.message ?? "",
@@ -49,6 +53,7 @@ export default defineTask({
       dryRun: input.dryRun === true,
       author: input.author,
       environment,
+      notes,
     });
   },
 });

@@ -4,14 +4,17 @@ import { resolve } from "node:path";
 import { UsageError } from "../src/core/errors.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
+import { loadConfig } from "../src/project/config.ts";
 import { ProjectDirOption } from "../src/project/options.ts";
+import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
+import { projectDialect } from "../src/sql/dialect/profile.ts";
 import { parseYaml } from "../src/project/yaml.ts";
-import { defineTask } from "../src/runner/define-task.ts";
+import { defineTask, type TaskEnvironment } from "../src/runner/define-task.ts";
+import type { DialectChoice } from "../src/sql/dialect/dialects.ts";
 
 export default defineTask({
   name: "unit",
   description: "Run the project's dbt unit tests on embedded DuckDB: no warehouse, no dbt, milliseconds",
-  formats: ["junit"],
   ciOrder: 30,
   input: Type.Object({
     projectDir: ProjectDirOption,
@@ -20,16 +23,28 @@ export default defineTask({
     ),
     vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars; a test's overrides.vars win" })),
     noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
+    dialect: Type.Optional(
+      Type.String({ metavar: "NAME", description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)" }),
+    ),
   }),
   async run({ input, environment }): Promise<Report> {
-    const cliVars = parseVars(input.vars);
+    const cliVars = parseVarsOption(input.vars);
+    const projectDir = resolve(environment.cwd, input.projectDir);
+    const dialect = dialectOption(projectDir, environment, input.dialect);
     // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
     // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
     // while this thread loads the rest and reads the project.
     const { Database } = await import("../src/engine/duckdb.ts");
     await Database.load();
-    const database = Database.open();
-    database.catch(() => undefined);
+    const settings = duckdbSettings(dialect.dialect);
+    const open = () => {
+      const opening = Database.open({ settings });
+      opening.catch(() => undefined);
+      return opening;
+    };
+    // A caller running unit many times (gate --verify-commits) lends one database per settings.
+    const shared = environment.shared;
+    const database = shared ? shared.get(`duckdb\0${settings.join("\0")}`, open, closeWhenOpen) : open();
     const [{ loadDbtProject }, { runUnitTests }, { unitReport }] = await Promise.all([
       import("../src/project/dbt-project.ts"),
       import("../src/engine/unit-runner.ts"),
@@ -37,9 +52,9 @@ export default defineTask({
     ]);
     let project;
     try {
-      project = loadDbtProject(resolve(environment.cwd, input.projectDir), input.projectDir);
+      project = loadDbtProject(projectDir, input.projectDir);
     } catch (error) {
-      database.then((db) => db.close(), () => undefined);
+      if (!shared) closeWhenOpen(database);
       throw error;
     }
     const run = await runUnitTests({
@@ -50,12 +65,30 @@ export default defineTask({
       useManifest: input.noManifest !== true,
       closeDatabase: false,
       database,
+      dialect,
     });
     return unitReport(run);
   },
 });
 
-function parseVars(text: string | undefined): Mapping {
+function closeWhenOpen(database: Promise<{ close(): void }>): void {
+  database.then((db) => db.close(), () => undefined);
+}
+
+/** The dialect the models are written in: --dialect, slp.yml's dialect, the profile's adapter type (mutate runs the same way). */
+export function dialectOption(projectDir: string, environment: TaskEnvironment, flag: string | undefined): DialectChoice {
+  const { config, file: configFile } = loadConfig(projectDir);
+  return projectDialect({
+    projectDir,
+    cwd: environment.cwd,
+    env: environment.env,
+    flag,
+    config: config.dialect ? { dialect: config.dialect, file: configFile ?? "slp.yml" } : undefined,
+  });
+}
+
+/** --vars as a mapping (mutate takes the same option). */
+export function parseVarsOption(text: string | undefined): Mapping {
   if (text === undefined) return {};
   const value = parseYaml(text, { file: "--vars" });
   if (value === null) return {};

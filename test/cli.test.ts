@@ -1,10 +1,14 @@
 /** The real command line, as a subprocess and in-process: tasks, help, version, envelope, determinism. */
 import { describe, expect, test } from "bun:test";
+import { cpSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { builtInTasks } from "../tasks/index.ts";
 import { Envelope } from "../src/schemas/envelope.ts";
 import { isValid } from "../src/schemas/validate.ts";
 import { VERSION } from "../src/version.ts";
 import { runCli, runMain } from "./support/cli.ts";
+import { commitAll, git, initRepo } from "./support/git-repo.ts";
+import { tempDir } from "./support/temp.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const QUICKSTART = join(ROOT, "examples", "quickstart");
@@ -35,7 +39,7 @@ describe("slp (subprocess)", () => {
   test("rules lists every rule, explain prints one, tasks lists the tasks", () => {
     const rules = runCli(["rules"], ROOT);
     expect(rules.stdout).toMatch(/^T1 +pk-uniqueness-test +check +BLOCK/m);
-    expect(rules.stdout.trim().split("\n")).toHaveLength(35);
+    expect(rules.stdout.trim().split("\n")).toHaveLength(38);
     expect(rules.exitCode).toBe(0);
     const explain = runCli(["explain", "T1"], ROOT);
     expect(explain.stdout).toStartWith("T1 pk-uniqueness-test (check, BLOCK)");
@@ -100,3 +104,48 @@ describe("slp (in-process)", () => {
     expect(result.exitCode).toBe(0);
   });
 });
+
+describe("papercuts a new user hit", () => {
+  test("every task, and `slp run` itself, answers --help with exit 0", async () => {
+    const run = await runMain(["run", "--help"], QUICKSTART);
+    expect(run.stdout).toStartWith("usage: slp run [-h] {task} ...\n");
+    expect(run.stdout).toContain("tasks: check, ci, compare");
+    expect(run.exitCode).toBe(0);
+    for (const task of builtInTasks.filter((candidate) => !candidate.hidden)) {
+      for (const argv of [[task.name, "--help"], ["run", task.name, "-h"]]) {
+        const result = await runMain(argv, QUICKSTART);
+        expect(result.stdout).toContain(`${task.name} [-h]`);
+        expect(result.exitCode).toBe(0);
+      }
+    }
+  });
+
+  test("a project folder that does not exist is said as such, by every command that reads one", async () => {
+    for (const command of ["check", "compare", "gate"]) {
+      const argv = command === "compare" ? [command, "--project-dir", "/nonexist", "x.json"] : [command, "--project-dir", "/nonexist"];
+      const result = await runMain(argv, QUICKSTART);
+      expect(result.stderr).toStartWith("ERROR the project folder /nonexist does not exist; ");
+      expect(result.exitCode).toBe(2);
+    }
+  });
+
+  test("gate, ci and tcr share one base default: SLP_BASE, else slp.yml base, else main", async () => {
+    using repo = tempDir("slp-base-default-");
+    cpSync(QUICKSTART, repo.path, { recursive: true });
+    initRepo(repo.path);
+    commitAll(repo.path, "quickstart");
+    git(repo.path, ["branch", "trunk"]);
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    writeFileSync(join(repo.path, "NOTES.md"), "a note\n");
+    commitAll(repo.path, "notes");
+    const base = async (env: Record<string, string> = {}) => JSON.parse((await runMain(["gate", "--format", "json"], repo.path, env)).stdout).data.base;
+    expect(await base()).toBe("main");
+    expect(await base({ SLP_BASE: "trunk" })).toBe("trunk");
+    writeFileSync(join(repo.path, "slp.yml"), "base: trunk\n");
+    expect(await base()).toBe("trunk");
+    expect(await base({ SLP_BASE: "" })).toBe("trunk");
+    const ci = JSON.parse((await runMain(["ci", "--format", "json"], repo.path)).stdout);
+    expect(ci.data.stages.find((stage: { name: string }) => stage.name === "gate").data.base).toBe("trunk");
+  });
+});
+

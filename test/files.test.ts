@@ -45,14 +45,14 @@ describe("symbolic links in the folders slp walks", () => {
     using project = quickstart((dir) => symlinkSync("/", join(dir, "models", "marts", "root")));
     const result = await runMain(["check"], project.path);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("ERROR models/marts/root: is a symbolic link that leads outside the repository");
+    expect(result.stderr).toContain("ERROR models/marts/root: is a symbolic link to a folder outside the repository");
   });
 
   test("a link to nothing, and two links pointing at each other, are exit 2 naming them", async () => {
     using dangling = quickstart((dir) => symlinkSync("gone.yml", join(dir, "models", "marts", "gone_link.yml")));
     const first = await runMain(["check"], dangling.path);
     expect(first.exitCode).toBe(2);
-    expect(first.stderr).toContain("ERROR models/marts/gone_link.yml: cannot read a symbolic link to nothing");
+    expect(first.stderr).toContain("ERROR models/marts/gone_link.yml: cannot read the file: it is a symbolic link that points at nothing");
 
     using looped = quickstart((dir) => {
       symlinkSync("b.yml", join(dir, "models", "a.yml"));
@@ -60,7 +60,17 @@ describe("symbolic links in the folders slp walks", () => {
     });
     const second = await runMain(["check"], looped.path);
     expect(second.exitCode).toBe(2);
-    expect(second.stderr).toContain("ERROR models/a.yml: cannot read a symbolic link that loops");
+    expect(second.stderr).toContain("ERROR models/a.yml: cannot read the file: it is a symbolic link that loops");
+  });
+
+  test("a link no reader needs (not a yml, not a model) is ignored, as dbt ignores it, wherever it points", async () => {
+    using plain = quickstart();
+    const expected = await runMain(["check"], plain.path);
+    using linked = quickstart((dir) => {
+      symlinkSync("nowhere", join(dir, "models", "README-link"));
+      symlinkSync("/etc/passwd", join(dir, "models", "passwd-link"));
+    });
+    expect(await runMain(["check"], linked.path)).toEqual(expected);
   });
 
   test("a link inside the repository is followed, as dbt follows it: same verdict as the file itself", async () => {

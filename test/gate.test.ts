@@ -125,6 +125,19 @@ describe("reading git", () => {
     expect(result.exitCode).toBe(1);
   });
 
+  test("a base that exists only as origin/<base> (a fresh clone) is read there, with a warning", () => {
+    using origin = repoWithBranch();
+    commit(origin.path, { "models/marts/fct_orders.yml": martsYml("[not_null]") });
+    using clone = tempDir("slp-gate-clone-");
+    git(clone.path, ["clone", "-q", "--branch", "pr", origin.path, "repo"]);
+    const repo = join(clone.path, "repo");
+    expect(git(repo, ["branch", "--list", "main"])).toBe("");
+    const result = runCli(["gate", "--base", "main"], repo);
+    expect(result.stderr).toBe("WARNING main is not a branch in this clone; the base is origin/main (git fetch origin main keeps it current)\n");
+    expect(result.stdout).toContain("[G1]");
+    expect(result.exitCode).toBe(1);
+  });
+
   test("accepts shas, ~N and tags as refs", async () => {
     using repo = repoWithBranch();
     const first = commit(repo.path, { "models/marts/fct_orders.yml": martsYml("[not_null]") });
@@ -182,7 +195,7 @@ describe("could not judge (exit 2)", () => {
     const result = await runMain(["gate", "--base", "mian"], repo.path);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toStartWith("ERROR the ref mian does not exist in this repository");
+    expect(result.stderr).toStartWith("ERROR the base branch mian does not exist here, neither as a local branch nor as origin/mian; fetch it (git fetch origin mian)");
   });
 
   test("histories that share no commit have no merge-base", async () => {
@@ -213,11 +226,12 @@ describe("could not judge (exit 2)", () => {
     expect(result.stderr).toContain(`at commit ${bad.slice(0, 7)}`);
   });
 
-  test("--base is required", async () => {
+  test("without --base it judges against the default base (SLP_BASE, slp.yml base, main), as ci and tcr do", async () => {
     using repo = repoWithBranch();
-    const result = await runMain(["gate"], repo.path);
-    expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("the following arguments are required: --base");
+    const defaulted = await runMain(["gate", "--format", "json"], repo.path);
+    const given = await runMain(["gate", "--base", "main", "--format", "json"], repo.path);
+    expect(defaulted.stdout).toBe(given.stdout);
+    expect(JSON.parse(defaulted.stdout).data.base).toBe("main");
   });
 });
 

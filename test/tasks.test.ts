@@ -1,7 +1,7 @@
 /** The task runner, the ci task, a repository's own tasks (shell and TypeScript), and the public API. */
 import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as api from "../src/index.ts";
 import { defineTask, type Task, type TaskEnvironment } from "../src/runner/define-task.ts";
@@ -81,19 +81,39 @@ describe("slp ci", () => {
     expect(envelope.exit_code).toBe(Math.max(...envelope.data.stages.map((s: { exit_code: number }) => s.exit_code)));
   });
 
-  test("the real CLI runs check, gate and unit on a branch of the quickstart", () => {
-    using repo = userRepo();
-    commitAll(repo.path, "quickstart");
-    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+  test("the real CLI runs check, gate, unit and mutate on a branch of the quickstart", () => {
+    using repo = quickstartBranch();
     writeFileSync(join(repo.path, "NOTES.md"), "a change gate reads nothing of\n");
     commitAll(repo.path, "notes");
     const result = runCli(["ci"], repo.path);
     expect(result.stdout).toMatch(/^check: slp check: 5 infos - OK/m);
     expect(result.stdout).toMatch(/^gate: slp gate: OK \(no changes\)$/m);
     expect(result.stdout).toMatch(/^unit: slp unit: 5 passed - OK/m);
-    expect(result.stdout).toMatch(/^slp ci: 5 infos - OK \(3 stages\)$/m);
+    expect(result.stdout).toMatch(/^mutate: slp mutate: OK \(0 killed, 0 equivalent, in 0 models; models changed since main\)$/m);
+    expect(result.stdout).toMatch(/^slp ci: 5 infos - OK \(4 stages\)$/m);
     expect(result.exitCode).toBe(0);
   });
+
+  test("the real CLI shows each finding of every stage: a failing unit test with its place and rows, and its diff", () => {
+    using repo = quickstartBranch();
+    const yml = "models/marts/fct_orders.yml";
+    writeFileSync(join(repo.path, "models/marts/fct_orders.sql"), readFileSync(join(repo.path, "models/marts/fct_orders.sql"), "utf8").replace("/ 100.0", "/ 10.0"));
+    writeFileSync(join(repo.path, yml), readFileSync(join(repo.path, yml), "utf8").replace("about one order in five", "about one order in five; tenths"));
+    commitAll(repo.path, "break the cents edge");
+    const result = runCli(["ci"], repo.path);
+    expect(result.stdout).toContain(
+      `BLOCK\t${yml}\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: 1 row only in expected, 1 only in actual: only in expected (order_id=3, customer_email=bruno@example.com, order_total=19.99); only in actual (order_id=3, customer_email=bruno@example.com, order_total=199.9)\t[UNIT]\n`,
+    );
+    expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id |");
+    expect(result.stdout).toMatch(/^unit: slp unit: 1 failed, 4 passed - FAILED/m);
+    expect(result.stdout).toMatch(/^slp ci: .* - BLOCKED \(\d+ stages; not green: unit\b/m);
+    expect(result.exitCode).toBe(1);
+    const envelope = JSON.parse(runCli(["ci", "--format", "json"], repo.path).stdout);
+    expect(envelope.findings.find((finding: { rule: string }) => finding.rule === "UNIT")).toMatchObject({ file: yml, model: "fct_orders", line: 79 });
+    // The formats that turn failed tests into annotations do not add this one twice.
+    const github = runCli(["ci", "--format", "github"], repo.path).stdout;
+    expect(github.split("\n").filter((line) => line.startsWith("::error") && line.includes("title=UNIT") && line.includes("cents_become_currency_units"))).toHaveLength(1);
+  }, 30_000);
 
   test("a stage that cannot judge makes ci exit 2 and the other stages still run", async () => {
     const result = await runMain(["ci", "--project-dir", "examples/quickstart", "--marts-path", "models/none"], ROOT);
@@ -102,6 +122,14 @@ describe("slp ci", () => {
     expect(result.exitCode).toBe(2);
   });
 });
+
+/** The quickstart committed on main, with a branch agent/work checked out. */
+function quickstartBranch(): TempDir {
+  const dir = userRepo();
+  commitAll(dir.path, "quickstart");
+  git(dir.path, ["checkout", "-q", "-b", "agent/work"]);
+  return dir;
+}
 
 /** The quickstart with the user-task fixture laid over it, as a repository (slp.yml and .slp/tasks/ are read at its root). */
 function userRepo(): TempDir {
@@ -140,6 +168,27 @@ describe("a repository's own tasks", () => {
     using repo = userRepo();
     writeFileSync(join(repo.path, "slp.yml"), "tasks:\n  fails: exit 3\n");
     expect((await runMain(["run", "fails"], repo.path)).exitCode).toBe(3);
+  });
+
+  test("a program the task runs that is not installed is exit 2, said as slp (never as Bun)", async () => {
+    using repo = userRepo();
+    const result = await runMain(["run", "lint"], repo.path);
+    expect(result.stderr).toBe(
+      "slp: the task lint runs slp-fixture-missing-linter, which is not installed (not found on PATH); install slp-fixture-missing-linter, or change the task in slp.yml\n",
+    );
+    expect(result.stderr).not.toContain("bun");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("a task whose program exists keeps its own exit code and stderr", async () => {
+    using repo = userRepo();
+    writeFileSync(join(repo.path, "slp.yml"), "tasks:\n  complain: \"sh -c 'echo bun: not me 1>&2; exit 1'\"\n  broken: echo >&2\n");
+    const result = await runMain(["run", "complain"], repo.path);
+    expect(result.stderr).toBe("bun: not me\n");
+    expect(result.exitCode).toBe(1);
+    const broken = await runMain(["run", "broken"], repo.path);
+    expect(broken.stderr).toStartWith("ERROR slp.yml: the task broken is not a command slp's shell can run (Redirection with no file); ");
+    expect(broken.exitCode).toBe(2);
   });
 
   test("a TypeScript task imports the public API, needs a built-in, and takes its own flags", async () => {

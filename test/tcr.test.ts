@@ -1,47 +1,30 @@
 /**
  * The TCR loop against real temporary repositories, checked from outside
- * with the git CLI: green commits, red puts the tree back to HEAD (ignored
- * files untouched), five reds stop, --reset clears, unsafe states refuse.
+ * with the git CLI: green commits (with tcr's trailers), red saves the change
+ * as a patch and puts the tree back to HEAD (ignored files untouched), five
+ * reds stop, --reset clears with a reason, a red step's findings are there in
+ * full, blocks already at HEAD do not make a step red, a step that cannot
+ * judge changes nothing, and unsafe states refuse.
  */
 import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, runMain } from "./support/cli.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
-import { tempDir, type TempDir } from "./support/temp.ts";
-
-const ROOT = join(import.meta.dir, "..");
-const QUICKSTART = join(ROOT, "examples", "quickstart");
-const FCT_ORDERS_YML = "models/marts/fct_orders.yml";
-
-/** The quickstart as a repository: committed on main, then a branch `agent/work` checked out. */
-function quickstartRepo(steps?: string[]): TempDir {
-  const dir = tempDir("slp-tcr-");
-  cpSync(QUICKSTART, dir.path, { recursive: true });
-  writeFileSync(join(dir.path, ".gitignore"), "*.duckdb\ntarget/\n");
-  if (steps) writeFileSync(join(dir.path, "slp.yml"), `tcr:\n  steps: [${steps.join(", ")}]\n`);
-  initRepo(dir.path);
-  commitAll(dir.path, "quickstart");
-  git(dir.path, ["checkout", "-q", "-b", "agent/work"]);
-  return dir;
-}
-
-function status(dir: string): string {
-  return git(dir, ["status", "--porcelain", "--untracked-files=all"]);
-}
-
-function edit(dir: string, path: string, change: (text: string) => string): void {
-  writeFileSync(join(dir, path), change(readFileSync(join(dir, path), "utf8")));
-}
-
-/** A change check blocks on: the standard mart loses its spec (S1). */
-function breakSpec(dir: string): void {
-  edit(dir, FCT_ORDERS_YML, (text) => text.replace("    meta:\n      spec:", "    meta:\n      not_a_spec:"));
-}
-
-function strikes(dir: string): string {
-  return readFileSync(join(dir, ".git", "slp", "tcr-strikes"), "utf8").trim();
-}
+import { tempDir } from "./support/temp.ts";
+import {
+  breakCentsEdge,
+  breakSpec,
+  edit,
+  FCT_ORDERS_YML,
+  QUICKSTART,
+  quickstartRepo,
+  ROOT,
+  status,
+  strikes,
+  tcrEnvelope,
+  workTreeAsStaged,
+} from "./support/tcr.ts";
 
 const STEPS = ["check"];
 
@@ -57,13 +40,17 @@ function startConflictingMerge(dir: string): void {
   Bun.spawnSync(["git", "merge", "main"], { cwd: dir, env: { ...process.env, ...identity } });
 }
 
+function trailer(dir: string, key: string, commit = "HEAD"): string {
+  return git(dir, ["log", "-1", `--format=%(trailers:key=${key},valueonly)`, commit]).trim();
+}
+
 describe("slp tcr: green", () => {
-  test("stages new, modified and deleted files, commits with the message, prints the short sha", async () => {
+  test("stages new, modified and deleted files, commits with the message and tcr's trailers, prints the short sha", () => {
     using repo = quickstartRepo(STEPS);
     edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("one row per order.", "one row per order (revenue only)."));
     writeFileSync(join(repo.path, "models", "marts", "notes.md"), "why the change\n");
     rmSync(join(repo.path, "data", "README.md"));
-    const result = await runMain(["tcr", "describe the revenue filter"], repo.path);
+    const result = runCli(["tcr", "describe the revenue filter"], repo.path);
     expect(result.stderr).toBe("");
     const sha = git(repo.path, ["rev-parse", "--short=7", "HEAD"]);
     expect(result.stdout).toContain(`slp tcr: green, committed ${sha} (3 files)`);
@@ -75,6 +62,26 @@ describe("slp tcr: green", () => {
       ["A\tmodels/marts/notes.md", "D\tdata/README.md", `M\t${FCT_ORDERS_YML}`].sort(),
     );
     expect(strikes(repo.path)).toBe("0");
+    // git itself reads the trailers: tcr made it green, with these steps, after these strikes, by this version.
+    expect(trailer(repo.path, "Slp-Tcr")).toBe("green");
+    expect(trailer(repo.path, "Slp-Tcr-Steps")).toBe("check");
+    expect(trailer(repo.path, "Slp-Tcr-Strikes")).toBe("0");
+    const version = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version;
+    expect(trailer(repo.path, "Slp-Version")).toBe(version);
+    // The branch moved with a reflog entry, as git commit leaves one.
+    expect(git(repo.path, ["reflog", "-1", "--format=%gs", "agent/work"])).toBe("commit (slp tcr): describe the revenue filter");
+  });
+
+  test("the strikes before a commit are in its trailers; a message's own trailers are kept in one block", async () => {
+    using repo = quickstartRepo(STEPS);
+    breakSpec(repo.path);
+    await runMain(["tcr", "red one"], repo.path);
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    const result = await runMain(["tcr", "notes\n\nCo-authored-by: Ann <ann@example.com>"], repo.path);
+    expect(result.exitCode).toBe(0);
+    expect(trailer(repo.path, "Slp-Tcr-Strikes")).toBe("1");
+    expect(trailer(repo.path, "Co-authored-by")).toBe("Ann <ann@example.com>");
+    expect(git(repo.path, ["log", "-1", "--format=%B"])).toMatch(/^notes\n\nCo-authored-by: Ann <ann@example.com>\nSlp-Tcr: green\n/);
   });
 
   test("a green step with nothing changed commits nothing and keeps the strike count", async () => {
@@ -99,9 +106,10 @@ describe("slp tcr: green", () => {
 });
 
 describe("slp tcr: red", () => {
-  test("restores the tree to HEAD, removes new untracked files, keeps ignored ones, lists what it reverted", async () => {
+  test("restores the tree to HEAD, removes new untracked files, keeps ignored ones, lists what it reverted, saves the change", () => {
     using repo = quickstartRepo(STEPS);
     const head = git(repo.path, ["rev-parse", "HEAD"]);
+    const before = workTreeAsStaged(repo.path);
     breakSpec(repo.path);
     writeFileSync(join(repo.path, "models", "marts", "scratch.sql"), "select 1\n");
     writeFileSync(join(repo.path, "models", "marts", "new_dir_file.yml"), "version: 2\n");
@@ -110,7 +118,7 @@ describe("slp tcr: red", () => {
     edit(repo.path, "data/README.md", (text) => `${text}\nstaged edit\n`);
     git(repo.path, ["add", "data/README.md"]);
 
-    const result = await runMain(["tcr", "drop the spec"], repo.path);
+    const result = runCli(["tcr", "drop the spec"], repo.path);
     expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\t");
     expect(result.stdout).toContain("[S1]");
     expect(result.stdout).toContain("reverted:\n");
@@ -118,19 +126,42 @@ describe("slp tcr: red", () => {
     expect(result.stdout).toContain("  added    models/marts/scratch.sql\n");
     expect(result.stdout).toContain("  deleted  models/marts/fct_orders.sql\n");
     expect(result.stdout).toContain("  modified data/README.md\n");
+    expect(result.stdout).toContain("saved: .git/slp/reverted/0001-");
     expect(result.stdout).toContain(`slp tcr: red at check, reverted 5 files to ${head.slice(0, 7)} (strike 1 of 5)`);
     expect(result.exitCode).toBe(1);
 
     expect(status(repo.path)).toBe("");
-    expect(git(repo.path, ["diff", "HEAD", "--stat"])).toBe("");
+    expect(workTreeAsStaged(repo.path)).toBe(before);
     expect(existsSync(join(repo.path, "models", "marts", "scratch.sql"))).toBe(false);
-    expect(existsSync(join(repo.path, "models", "marts", "fct_orders.sql"))).toBe(true);
     expect(readFileSync(join(repo.path, "quickstart.duckdb"), "utf8")).toBe("ignored build output");
     expect(git(repo.path, ["rev-parse", "HEAD"])).toBe(head);
     expect(strikes(repo.path)).toBe("1");
   });
 
-  test("five reds in a row exit 3; the sixth call refuses without touching the tree; --reset clears", async () => {
+  test("the saved patch brings the reverted change back with git apply, new and deleted files included", () => {
+    using repo = quickstartRepo(STEPS);
+    breakSpec(repo.path);
+    writeFileSync(join(repo.path, "models", "marts", "scratch.sql"), "select 1\n");
+    writeFileSync(join(repo.path, "logo.bin"), new Uint8Array([0, 1, 2, 255, 254, 0, 10]));
+    rmSync(join(repo.path, "data", "README.md"));
+    const changed = workTreeAsStaged(repo.path);
+
+    const result = runCli(["tcr", "try something", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(envelope.data.outcome).toBe("reverted");
+    const saved = envelope.data.saved;
+    expect(saved.patch).toMatch(/^\.git\/slp\/reverted\/0001-[0-9a-f]{7}\/change\.patch$/);
+    expect(saved.files.sort()).toEqual([`${saved.dir}/files/logo.bin`, `${saved.dir}/files/models/marts/scratch.sql`]);
+    expect(readFileSync(join(repo.path, saved.dir, "files", "models", "marts", "scratch.sql"), "utf8")).toBe("select 1\n");
+    expect(readFileSync(join(repo.path, saved.dir, "message.txt"), "utf8")).toStartWith("try something\n\nSlp-Tcr: green\n");
+    expect(status(repo.path)).toBe("");
+
+    git(repo.path, ["apply", saved.patch]);
+    expect(workTreeAsStaged(repo.path)).toBe(changed);
+    expect([...readFileSync(join(repo.path, "logo.bin"))]).toEqual([0, 1, 2, 255, 254, 0, 10]);
+  });
+
+  test("five reds in a row exit 3; the sixth call refuses without touching the tree; --reset needs a reason, clears and is recorded", async () => {
     using repo = quickstartRepo(STEPS);
     const codes: number[] = [];
     for (let i = 1; i <= 5; i++) {
@@ -141,22 +172,43 @@ describe("slp tcr: red", () => {
     expect(strikes(repo.path)).toBe("5");
 
     breakSpec(repo.path);
-    const sixth = await runMain(["tcr", "attempt 6"], repo.path);
-    expect(sixth.stdout).toContain("stop and ask a human");
+    const sixth = await runMain(["tcr", "attempt 6", "--format", "json"], repo.path);
+    const stopped = tcrEnvelope(sixth.stdout);
+    expect(stopped.summary).toContain("stop and ask a human");
+    expect(stopped.data.outcome).toBe("stopped");
     expect(sixth.exitCode).toBe(3);
     expect(status(repo.path)).toBe(` M ${FCT_ORDERS_YML}`);
 
-    const reset = await runMain(["tcr", "--reset"], repo.path);
-    expect(reset.stdout).toContain("strike count reset to 0 (it was 5)");
+    const bare = runCli(["tcr", "--reset"], repo.path);
+    expect(bare.stderr).toContain("argument --reset: expected one argument");
+    expect(bare.exitCode).toBe(2);
+    const blank = await runMain(["tcr", "--reset", " "], repo.path);
+    expect(blank.stderr).toContain("a reset needs a reason");
+    expect(blank.exitCode).toBe(2);
+    expect(strikes(repo.path)).toBe("5");
+
+    const reset = runCli(["tcr", "--reset", "the spec was misread; a human fixed it", "--format", "json"], repo.path);
+    const resetEnvelope = tcrEnvelope(reset.stdout);
+    expect(resetEnvelope.summary).toContain("strike count reset to 0 (it was 5)");
+    expect(resetEnvelope.data.reset).toEqual({ was: 5, by: "Agent Smith <agent@example.com>", reason: "the spec was misread; a human fixed it" });
     expect(reset.exitCode).toBe(0);
     const log = readFileSync(join(repo.path, ".git", "slp", "tcr-log.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
     expect(log.map((entry) => entry.result)).toEqual(["red", "red", "red", "red", "stopped", "stopped", "reset"]);
     expect(log[0].step).toBe("check");
     expect(log[0].files).toEqual([FCT_ORDERS_YML]);
+    expect(log[6].reason).toBe("the spec was misread; a human fixed it");
 
     const afterReset = await runMain(["tcr", "attempt 7"], repo.path);
     expect(afterReset.exitCode).toBe(1);
     expect(strikes(repo.path)).toBe("1");
+    // The next commit records the reset; the one after it does not again.
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    expect((await runMain(["tcr", "green after the reset"], repo.path)).exitCode).toBe(0);
+    expect(trailer(repo.path, "Slp-Tcr-Reset")).toBe("5 strikes cleared by Agent Smith <agent@example.com>: the spec was misread; a human fixed it");
+    expect(trailer(repo.path, "Slp-Tcr-Strikes")).toBe("1");
+    writeFileSync(join(repo.path, "NOTES.md"), "y\n");
+    expect((await runMain(["tcr", "and another"], repo.path)).exitCode).toBe(0);
+    expect(trailer(repo.path, "Slp-Tcr-Reset")).toBe("");
   });
 
   test("a green step resets the count", async () => {
@@ -166,6 +218,256 @@ describe("slp tcr: red", () => {
     writeFileSync(join(repo.path, "NOTES.md"), "x\n");
     expect((await runMain(["tcr", "green"], repo.path)).exitCode).toBe(0);
     expect(strikes(repo.path)).toBe("0");
+  });
+});
+
+describe("slp tcr: a red step's findings in full", () => {
+  test("unit: each failing test is a finding with model, file and line, and the rows only in expected and only in actual", () => {
+    using repo = quickstartRepo();
+    breakCentsEdge(repo.path);
+    const result = runCli(["tcr", "break the cents edge", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(envelope.exit_code).toBe(1);
+    expect(envelope.data.red_step).toBe("unit");
+    expect(envelope.findings).toEqual([
+      {
+        severity: "BLOCK",
+        rule: "UNIT",
+        name: "unit-test-failed",
+        file: FCT_ORDERS_YML,
+        model: "fct_orders",
+        line: 79,
+        message:
+          "unit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: 1 row only in expected, 1 only in actual: only in expected (order_id=3, customer_email=bruno@example.com, order_total=19.99); only in actual (order_id=3, customer_email=bruno@example.com, order_total=199.9)",
+      },
+    ]);
+    const unit = envelope.data.steps.find((step: { name: string }) => step.name === "unit");
+    expect(unit.verdict).toBe("red");
+    const failed = unit.data.tests.find((test: { status: string }) => test.status === "fail");
+    expect(failed.diff.rows).toEqual([
+      { side: "expected", values: ["3", "bruno@example.com", "19.99"] },
+      { side: "actual", values: ["3", "bruno@example.com", "199.9"] },
+    ]);
+    expect(status(repo.path)).toBe("");
+  });
+
+  test("unit, as text: the finding, then the failing test with its diff, then each step's line", () => {
+    using repo = quickstartRepo();
+    breakCentsEdge(repo.path);
+    const result = runCli(["tcr", "break the cents edge"], repo.path);
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: ");
+    expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id | customer_email    | order_total\n\t→  | 3        | bruno@example.com | 19.99→199.9\n");
+    expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
+    expect(result.stdout).toContain("slp tcr: red at unit");
+    expect(result.exitCode).toBe(1);
+  });
+
+  test("check: each finding with its place, in the envelope's findings and the step's", () => {
+    using repo = quickstartRepo(STEPS);
+    breakSpec(repo.path);
+    const envelope = tcrEnvelope(runCli(["tcr", "json", "--format", "json"], repo.path).stdout);
+    expect(envelope.command).toBe("tcr");
+    expect(envelope.exit_code).toBe(1);
+    expect(envelope.data.outcome).toBe("reverted");
+    const [step] = envelope.data.steps;
+    expect({ name: step.name, verdict: step.verdict, exit_code: step.exit_code, summary: step.summary }).toEqual({
+      name: "check",
+      verdict: "red",
+      exit_code: 1,
+      summary: "slp check: 2 blocks, 2 infos - BLOCKED",
+    });
+    expect(envelope.data.files).toEqual([{ path: FCT_ORDERS_YML, kind: "modified", before_mode: "100644", after_mode: "100644" }]);
+    expect(envelope.data.strikes).toBe(1);
+    const s1 = envelope.findings.find((finding: { rule: string }) => finding.rule === "S1");
+    expect(s1).toMatchObject({ severity: "BLOCK", file: FCT_ORDERS_YML, model: "fct_orders" });
+    expect(Object.keys(s1).sort()).toEqual(["file", "line", "message", "model", "name", "rule", "severity"]);
+    expect(step.findings).toEqual(envelope.findings);
+    expect(envelope.data.next).toContain("fix what check reports in the code");
+  });
+});
+
+describe("slp tcr: blocks already at HEAD", () => {
+  /** A human's spec commit on main adds an edge no unit test names yet: check blocks on HEAD (T2) before the agent starts. */
+  function repoWithNewEdge() {
+    const repo = tempDir("slp-tcr-edge-");
+    cpSync(QUICKSTART, repo.path, { recursive: true });
+    writeFileSync(join(repo.path, ".gitignore"), "*.duckdb\ntarget/\n");
+    initRepo(repo.path);
+    commitAll(repo.path, "quickstart");
+    edit(repo.path, FCT_ORDERS_YML, (text) =>
+      text.replace('          - "amount_cents=1999 → order_total=19.99"\n', '          - "amount_cents=1999 → order_total=19.99"\n          - "a refunded order → row excluded"\n'),
+    );
+    commitAll(repo.path, "spec: the refunded-order edge");
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    return repo;
+  }
+
+  test("the agent commits its pre-registration alone; the edge's T2 is reported as already at HEAD", () => {
+    using repo = repoWithNewEdge();
+    expect(runCli(["check"], repo.path).exitCode).toBe(1);
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; refunds excluded next"));
+    const result = runCli(["tcr", "pre-register the refunds change", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(envelope.data.outcome).toBe("committed");
+    expect(envelope.exit_code).toBe(0);
+    const check = envelope.data.steps[0];
+    expect(check.verdict).toBe("green");
+    expect(check.exit_code).toBe(1);
+    expect(check.already_at_head.map((finding: { rule: string }) => finding.rule)).toEqual(["T2"]);
+    expect(check.findings.filter((finding: { severity: string }) => finding.severity === "BLOCK")).toEqual([]);
+    expect(git(repo.path, ["log", "-1", "--format=%s"])).toBe("pre-register the refunds change");
+  });
+
+  test("as text: the block at HEAD is listed apart; a new block still makes the step red", () => {
+    using repo = repoWithNewEdge();
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; refunds next"));
+    const green = runCli(["tcr", "pre-register"], repo.path);
+    expect(green.stdout).toContain("already at HEAD (1 finding, not this step's doing; they do not make it red):\n  check: BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tno unit test names the edge 'a refunded order → row excluded'");
+    expect(green.stdout).toMatch(/^check: slp check: 1 block, 5 infos - BLOCKED \(green for tcr: every block is already at HEAD\)$/m);
+    expect(green.exitCode).toBe(0);
+
+    edit(repo.path, "models/marts/finance/fct_revenue_daily.yml", (text) => text.replace("      spec:", "      not_a_spec:"));
+    const red = runCli(["tcr", "lose a spec", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(red.stdout);
+    expect(envelope.data.outcome).toBe("reverted");
+    expect(envelope.findings.some((finding: { rule: string; model: string }) => finding.rule === "S1" && finding.model === "fct_revenue_daily")).toBe(true);
+    expect(envelope.findings.some((finding: { rule: string }) => finding.rule === "T2")).toBe(false);
+  });
+});
+
+describe("slp tcr: --dry-run judges what the real run judges", () => {
+  test("a spec edit check accepts: red at gate in a dry run and for real, and the dry run changes nothing", () => {
+    using repo = quickstartRepo();
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("that counts as revenue", "that counts as net revenue"));
+    const before = status(repo.path);
+    const dry = runCli(["tcr", "reword the grain", "--dry-run", "--format", "json"], repo.path);
+    const dryEnvelope = tcrEnvelope(dry.stdout);
+    expect(dryEnvelope.data.outcome).toBe("would-revert");
+    expect(dryEnvelope.data.red_step).toBe("gate");
+    expect(dryEnvelope.data.candidate).toMatch(/^[0-9a-f]{40}$/);
+    expect(status(repo.path)).toBe(before);
+    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
+
+    const real = tcrEnvelope(runCli(["tcr", "reword the grain", "--format", "json"], repo.path).stdout);
+    expect(real.data.outcome).toBe("reverted");
+    expect(real.data.red_step).toBe("gate");
+    expect(real.findings.map((finding: { rule: string }) => finding.rule)).toEqual(dryEnvelope.findings.map((finding: { rule: string }) => finding.rule));
+    // The candidate is the same commit: same tree, same parent, same message.
+    expect(git(repo.path, ["rev-parse", `${real.data.candidate}^{tree}`])).toBe(git(repo.path, ["rev-parse", `${dryEnvelope.data.candidate}^{tree}`]));
+  });
+
+  test("says what it would commit, and the index is untouched", () => {
+    using repo = quickstartRepo(STEPS);
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    const result = runCli(["tcr", "try", "--dry-run"], repo.path);
+    expect(result.stdout).toContain("would commit:\n  added    NOTES.md\n");
+    expect(result.exitCode).toBe(0);
+    expect(status(repo.path)).toBe("?? NOTES.md");
+  });
+
+  test("says what it would revert and changes nothing", () => {
+    using repo = quickstartRepo(STEPS);
+    breakSpec(repo.path);
+    const result = runCli(["tcr", "try", "--dry-run"], repo.path);
+    expect(result.stdout).toContain(`would revert:\n  modified ${FCT_ORDERS_YML}\n`);
+    expect(result.stdout).toContain("(dry run, nothing changed)");
+    expect(result.exitCode).toBe(1);
+    expect(status(repo.path)).toBe(` M ${FCT_ORDERS_YML}`);
+    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
+  });
+});
+
+describe("slp tcr: a step that cannot judge reverts nothing and counts no strike", () => {
+  test("an unknown base: exit 2, the change stays, the envelope says what to fix", () => {
+    using repo = quickstartRepo();
+    breakSpec(repo.path);
+    const result = runCli(["tcr", "x", "--format", "json"], repo.path, { SLP_BASE: "trunk" });
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(2);
+    expect(envelope.status).toBe("error");
+    expect(envelope.data.outcome).toBe("cannot-judge");
+    expect(envelope.errors[0].message).toContain("the base branch trunk does not exist here, neither as a local branch nor as origin/trunk");
+    expect(envelope.errors[0].fix).toContain("git fetch origin trunk");
+    expect(envelope.data.next).toContain("git fetch origin trunk");
+    expect(status(repo.path)).toBe(` M ${FCT_ORDERS_YML}`);
+    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
+  });
+
+  test("a clone with main only as origin/main: the base is origin/main, and tcr says so", () => {
+    using origin = quickstartRepo();
+    git(origin.path, ["checkout", "-q", "main"]);
+    using clone = tempDir("slp-tcr-clone-");
+    git(clone.path, ["clone", "-q", origin.path, "repo"]);
+    const repo = join(clone.path, "repo");
+    git(repo, ["config", "user.name", "Agent Smith"]);
+    git(repo, ["config", "user.email", "agent@example.com"]);
+    git(repo, ["checkout", "-q", "-b", "agent/work"]);
+    git(repo, ["branch", "-q", "-D", "main"]);
+    writeFileSync(join(repo, "NOTES.md"), "x\n");
+    const result = runCli(["tcr", "notes"], repo);
+    expect(result.stderr).toContain("WARNING main is not a branch in this clone; the base is origin/main");
+    expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
+    expect(result.exitCode).toBe(0);
+    const envelope = tcrEnvelope(runCli(["tcr", "nothing", "--format", "json"], repo).stdout);
+    expect(envelope.data.base).toMatchObject({ name: "main", ref: "origin/main" });
+  });
+
+  test("a yml the step cannot read: nothing reverted, the place and the fix named", () => {
+    using repo = quickstartRepo(STEPS);
+    writeFileSync(join(repo.path, "models", "marts", "broken.yml"), "version: 2\nmodels:\n  - name: x\n   bad: indent\n");
+    const result = runCli(["tcr", "x"], repo.path);
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toContain("ERROR models/marts/broken.yml:");
+    expect(result.stdout).toMatch(/slp tcr: check could not judge \(models\/marts\/broken\.yml:\d+: .*\); nothing reverted, no strike \(the count stays 0\)/);
+    expect(status(repo.path)).toBe("?? models/marts/broken.yml");
+    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
+  });
+
+  test("a unit test that cannot run (SQL DuckDB rejects): nothing reverted, each error shown in place", () => {
+    using repo = quickstartRepo();
+    edit(repo.path, "models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 100.0 + no_such_column"));
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; reworked"));
+    const before = status(repo.path);
+    const result = runCli(["tcr", "a column that is not there", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(2);
+    expect(envelope.data.outcome).toBe("cannot-judge");
+    expect(envelope.data.red_step).toBe("unit");
+    expect(envelope.errors[0].file).toBe("models/marts/fct_orders.sql");
+    expect(envelope.errors[0].message).toContain('Referenced column "no_such_column" not found');
+    expect(envelope.data.next).toStartWith("fix what unit could not judge (models/marts/fct_orders.sql: ");
+    expect(status(repo.path)).toBe(before);
+    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
+  });
+
+  test("a bad slp.yml in the work tree: check cannot judge, nothing reverted; a bad one at HEAD stops before anything", () => {
+    using repo = quickstartRepo(STEPS);
+    writeFileSync(join(repo.path, "slp.yml"), "tcr:\n  steps: check\n");
+    const worktree = runCli(["tcr", "x", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(worktree.stdout);
+    expect(worktree.exitCode).toBe(2);
+    expect(envelope.data.outcome).toBe("cannot-judge");
+    expect(envelope.errors[0].file).toBe("slp.yml");
+    expect(envelope.notes).toContain("slp.yml has uncommitted changes; tcr reads its steps and base from HEAD's copy");
+    expect(status(repo.path)).toBe(" M slp.yml");
+
+    commitAll(repo.path, "a bad slp.yml, by hand");
+    const atHead = runCli(["tcr", "x"], repo.path);
+    expect(atHead.stderr).toContain("ERROR slp.yml:1: slp.yml.tcr: must configure the TCR loop");
+    expect(atHead.exitCode).toBe(2);
+  });
+});
+
+describe("slp tcr: the steps come from slp.yml as committed at HEAD", () => {
+  test("a step that takes gate out of the work tree's slp.yml is still judged by gate", () => {
+    using repo = quickstartRepo(["check", "gate"]);
+    writeFileSync(join(repo.path, "slp.yml"), "tcr:\n  steps: [check]\n");
+    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("        data_type: double\n        data_tests: [not_null]\n", "        data_type: double\n"));
+    const result = runCli(["tcr", "drop a test and the gate"], repo.path);
+    expect(result.stdout).toContain("[G1]");
+    expect(result.stdout).toContain("slp tcr: red at gate");
+    expect(result.exitCode).toBe(1);
+    expect(status(repo.path)).toBe("");
   });
 });
 
@@ -227,44 +529,6 @@ describe("slp tcr: refuses, changing nothing", () => {
   });
 });
 
-describe("slp tcr: --dry-run and --format json", () => {
-  test("--dry-run says what it would revert and changes nothing", async () => {
-    using repo = quickstartRepo(STEPS);
-    breakSpec(repo.path);
-    const result = await runMain(["tcr", "try", "--dry-run"], repo.path);
-    expect(result.stdout).toContain(`would revert:\n  modified ${FCT_ORDERS_YML}\n`);
-    expect(result.stdout).toContain("(dry run, nothing changed)");
-    expect(result.exitCode).toBe(1);
-    expect(status(repo.path)).toBe(` M ${FCT_ORDERS_YML}`);
-    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
-  });
-
-  test("--dry-run says what it would commit", async () => {
-    using repo = quickstartRepo(STEPS);
-    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
-    const result = await runMain(["tcr", "try", "--dry-run"], repo.path);
-    expect(result.stdout).toContain("would commit:\n  added    NOTES.md\n");
-    expect(result.exitCode).toBe(0);
-    expect(status(repo.path)).toBe("?? NOTES.md");
-  });
-
-  test("--format json returns one envelope with each step's verdict, the files and the strike count", async () => {
-    using repo = quickstartRepo(STEPS);
-    breakSpec(repo.path);
-    const result = await runMain(["tcr", "json", "--format", "json"], repo.path);
-    const envelope = JSON.parse(result.stdout);
-    expect(envelope.command).toBe("tcr");
-    expect(envelope.exit_code).toBe(1);
-    expect(envelope.data.outcome).toBe("reverted");
-    expect(envelope.data.steps).toEqual([
-      { name: "check", verdict: "red", exit_code: 1, summary: "slp check: 2 blocks, 2 infos - BLOCKED" },
-    ]);
-    expect(envelope.data.files).toEqual([{ path: FCT_ORDERS_YML, kind: "modified" }]);
-    expect(envelope.data.strikes).toBe(1);
-    expect(envelope.findings.map((finding: { rule: string }) => finding.rule)).toContain("S1");
-  });
-});
-
 describe("tcr.sh", () => {
   test("finds slp and runs one step of the loop", () => {
     using repo = quickstartRepo(STEPS);
@@ -280,27 +544,19 @@ describe("tcr.sh", () => {
     expect(result.stderr.toString()).toContain("usage: tcr.sh");
     expect(result.exitCode).toBe(2);
   });
-
-  test("the real CLI runs tcr as a subprocess", () => {
-    using repo = quickstartRepo(STEPS);
-    breakSpec(repo.path);
-    const result = runCli(["tcr", "via subprocess"], repo.path);
-    expect(result.stdout).toContain("slp tcr: red at check");
-    expect(result.exitCode).toBe(1);
-    expect(status(repo.path)).toBe("");
-  });
 });
 
 describe("slp tcr: the default steps (check, gate, unit)", () => {
-  test("green on the quickstart: every step runs, the change is committed", async () => {
+  test("green on the quickstart: every step runs, the change is committed", () => {
     using repo = quickstartRepo();
     writeFileSync(join(repo.path, "NOTES.md"), "x\n");
-    const result = await runMain(["tcr", "notes"], repo.path);
+    const result = runCli(["tcr", "notes"], repo.path);
     expect(result.stdout).toMatch(/^check: slp check: .* - OK/m);
     expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
     expect(result.stdout).toMatch(/^unit: slp unit: 5 passed - OK/m);
     expect(result.exitCode).toBe(0);
     expect(status(repo.path)).toBe("");
+    expect(trailer(repo.path, "Slp-Tcr-Steps")).toBe("check gate unit");
   });
 
   test("gate judges the change being committed, not only what is already committed", async () => {
@@ -313,18 +569,5 @@ describe("slp tcr: the default steps (check, gate, unit)", () => {
     expect(result.exitCode).toBe(1);
     expect(status(repo.path)).toBe("");
     expect(git(repo.path, ["rev-list", "--count", "HEAD"])).toBe("1");
-  });
-
-  test("a unit test the change breaks is red at unit, with the failure shown", async () => {
-    using repo = quickstartRepo();
-    edit(repo.path, "models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 10.0"));
-    // The branch's own pre-registration, so gate's G8 lets the sql change through.
-    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; amounts now in tenths"));
-    const result = await runMain(["tcr", "break the cents edge"], repo.path);
-    expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
-    expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units");
-    expect(result.stdout).toContain("slp tcr: red at unit");
-    expect(result.exitCode).toBe(1);
-    expect(status(repo.path)).toBe("");
   });
 });

@@ -4,7 +4,7 @@
  * the examples run too, and the real CLI runs as a subprocess.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, utimesSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Envelope } from "../src/schemas/envelope.ts";
 import { UnitData } from "../src/schemas/unit.ts";
@@ -96,7 +96,7 @@ describe("verdicts", () => {
 });
 
 describe("examples", () => {
-  for (const example of ["quickstart", "unit-features"]) {
+  for (const example of ["quickstart", "unit-features", "snowflake-shop"]) {
     test(`every unit test of examples/${example} passes`, async () => {
       const result = await runMain(["unit", "--project-dir", join(ROOT, "examples", example), "--format", "json"], ROOT);
       const envelope = JSON.parse(result.stdout);
@@ -138,5 +138,74 @@ describe("the real CLI", () => {
     const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
     expect(result.stderr.toString()).toBe("");
     expect(JSON.parse(result.stdout.toString())).toEqual([]);
+  });
+});
+
+describe("warehouse dialects", () => {
+  const SHOP = join(ROOT, "examples", "snowflake-shop");
+
+  test("the Snowflake example's tests run translated, and a changed expectation fails", async () => {
+    const passing = await runMain(["unit", "--project-dir", SHOP], ROOT);
+    expect(passing.stdout).toContain("dialect snowflake: 3 translated");
+    using copy = copyToTemp(SHOP, "slp-unit-");
+    const yml = join(copy.path, "models", "marts", "fct_customer_orders.yml");
+    const text = readFileSync(yml, "utf8");
+    expect(text).toContain("discount_share: 0.025");
+    await Bun.write(yml, text.replace("discount_share: 0.025", "discount_share: 0.25"));
+    const result = await runMain(["unit"], copy.path);
+    expect(result.stdout).toContain("FAIL\tfct_customer_orders::latest_order_and_totals");
+    expect(result.exitCode).toBe(1);
+  });
+
+  test("the same Snowflake SQL read as DuckDB is not green: --dialect overrides the profile", async () => {
+    const result = await runMain(["unit", "--project-dir", SHOP, "--dialect", "duckdb"], ROOT);
+    expect(result.stdout).toContain("dialect duckdb");
+    expect(result.exitCode).not.toBe(0);
+  });
+
+  test("slp.yml's dialect wins over the profile; an unknown dialect is exit 2", async () => {
+    using copy = copyToTemp(SHOP, "slp-unit-");
+    mkdirSync(join(copy.path, ".git"));
+    writeFileSync(join(copy.path, "slp.yml"), "dialect: bigquery\n");
+    const result = await runMain(["unit", "--format", "json"], copy.path);
+    expect(JSON.parse(result.stdout).data.dialect).toEqual({ name: "bigquery", from: "slp.yml" });
+    const unknown = await runMain(["unit", "--dialect", "oracle"], copy.path);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("dialect 'oracle' is not one slp runs");
+  });
+
+  test("profiles.yml: $DBT_PROFILES_DIR first, $DBT_TARGET picks the output, credentials never reach the output", async () => {
+    using copy = copyToTemp(SHOP, "slp-unit-");
+    using profiles = copyToTemp(join(UNIT, "dialect_untranslatable"), "slp-profiles-");
+    writeFileSync(
+      join(profiles.path, "profiles.yml"),
+      "snowflake_shop:\n  target: dev\n  outputs:\n    dev: {type: snowflake, password: \"{{ env_var('SECRET_PASSWORD') }}\"}\n    pg: {type: postgres}\n    odd: {type: oracle}\n",
+    );
+    const env = { DBT_PROFILES_DIR: profiles.path, SECRET_PASSWORD: "hunter2-secret" };
+    const dev = await runMain(["unit", "--format", "json"], copy.path, env);
+    expect(JSON.parse(dev.stdout).data.dialect).toEqual({ name: "snowflake", from: "$DBT_PROFILES_DIR/profiles.yml, profile snowflake_shop, target dev" });
+    const pg = await runMain(["unit", "--format", "json"], copy.path, { ...env, DBT_TARGET: "pg" });
+    expect(JSON.parse(pg.stdout).data.dialect.name).toBe("postgres");
+    const odd = await runMain(["unit"], copy.path, { ...env, DBT_TARGET: "odd" });
+    expect(odd.exitCode).toBe(2);
+    expect(odd.stderr).toContain("adapter type 'oracle'");
+    for (const run of [dev, pg, odd]) expect(run.stdout + run.stderr).not.toContain("hunter2-secret");
+  });
+
+  test("a project without profiles.yml runs as DuckDB and says why", async () => {
+    const result = await runMain(["unit", "--format", "json"], join(UNIT, "fails_on_purpose"));
+    expect(JSON.parse(result.stdout).data.dialect).toEqual({ name: "duckdb", from: "default: no profiles.yml for profile 'fx'" });
+  });
+
+  test("a warm run reads its translations from the cache", async () => {
+    using cache = copyToTemp(join(UNIT, "fails_on_purpose"), "slp-cache-");
+    const env = { SLP_CACHE_DIR: cache.path };
+    await runMain(["unit", "--project-dir", SHOP], ROOT, env);
+    const files = readdirSync(cache.path).filter((name) => name.startsWith("dialect-"));
+    expect(files).toHaveLength(1);
+    const entries = Object.keys(JSON.parse(readFileSync(join(cache.path, files[0] as string), "utf8")).entries);
+    expect(entries.length).toBe(3);
+    const warm = await runMain(["unit", "--project-dir", SHOP], ROOT, env);
+    expect(warm.stdout).toContain("3 passed");
   });
 });

@@ -23,6 +23,22 @@ export interface Report {
   cases?: ReportCase[];
   /** Why the command could not judge some of its input, for the JSON envelope's `errors`. */
   errors?: ReportError[];
+  /** What the command judged, in groups (ci has one per stage): every rule x model pair of a group is a JUnit testcase, passing when no BLOCK names it. */
+  scope?: ReportScope[];
+  /**
+   * Paths named on the command line, relative to the working directory (compare's diffs):
+   * findings on them are not project-relative, which annotations and SARIF need to know.
+   */
+  filesAsGiven?: string[];
+  /** For a task that writes a document (review): the document as Markdown, for --format markdown and github. */
+  markdown?: string;
+}
+
+export interface ReportScope {
+  /** The rule codes that ran. */
+  rules: string[];
+  /** The models they ran on. */
+  models: string[];
 }
 
 /** One test in a test report: a JUnit testcase. */
@@ -31,6 +47,8 @@ export interface ReportCase {
   suite: string;
   name: string;
   file: string;
+  /** The line of the test in its file, when known. */
+  line?: number | null;
   status: "pass" | "fail" | "error";
   /** One line saying what went wrong; "" for a pass. */
   message: string;
@@ -48,4 +66,10 @@ export interface ReportError {
 
 export function isReport(value: unknown): value is Report {
   return typeof value === "object" && value !== null && "command" in value && Array.isArray((value as Report).findings);
+}
+
+/** One line, as errors print: `file:line: message; fix` (the fix left out when `withFix` is false). */
+export function describeReportError(error: ReportError, withFix = true): string {
+  const where = error.file ? `${error.file}${error.line ? `:${error.line}` : ""}: ` : "";
+  return `${where}${error.message}${withFix && error.fix ? `; ${error.fix}` : ""}`;
 }

@@ -6,11 +6,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import { allRules } from "../rules/index.ts";
+import { allConstructs } from "../sql/dialect/constructs.ts";
 import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
+import { MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
+import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
+import { TcrData } from "../schemas/tcr.ts";
 import { UnitData } from "../schemas/unit.ts";
 
 export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
@@ -20,10 +24,27 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,
+  "schemas/tcr.schema.json": TcrData,
+  "schemas/mutation.schema.json": MutationArtifact,
+  "schemas/mutation_equivalents.schema.json": MutationEquivalents,
+  "schemas/review.schema.json": ReviewData,
 };
 
 const RULES_START = "<!-- rules:start -->";
 const RULES_END = "<!-- rules:end -->";
+const DIALECTS_START = "<!-- dialects:start -->";
+const DIALECTS_END = "<!-- dialects:end -->";
+
+/** The dialect contract: per dialect, each construct, how it runs on DuckDB, and its documented examples. */
+export function dialectsTable(): string {
+  const rows = allConstructs().flatMap(([dialect, constructs]) =>
+    constructs.map((construct) => {
+      const pages = [...new Set(construct.examples.map((example) => example.source))].map((page, i) => `[${i + 1}](${page})`).join(" ");
+      return `| ${dialect} | \`${construct.name.replace(/\|/g, "\\|")}\` | ${construct.how} | ${(construct.note ?? "").replace(/\|/g, "\\|")} | ${construct.examples.length} ${pages} |`;
+    }),
+  );
+  return ["| Dialect | Construct | Runs as | Note | Documented examples |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
+}
 
 /** Every generated file's path (repository-relative) and its expected content. */
 export function generatedFiles(root: string): Map<string, string> {
@@ -33,7 +54,7 @@ export function generatedFiles(root: string): Map<string, string> {
     files.set(path, `${JSON.stringify(document, null, 2)}\n`);
   }
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  files.set("README.md", replaceBetween(readme, RULES_START, RULES_END, rulesTable()));
+  files.set("README.md", replaceBetween(replaceBetween(readme, RULES_START, RULES_END, rulesTable()), DIALECTS_START, DIALECTS_END, dialectsTable()));
   return files;
 }
 

@@ -24,6 +24,13 @@ export class DatabaseError extends SlpError {
   }
 }
 
+/** A query interrupted because it ran past its time limit (a mutant that never ends, say). */
+export class QueryTimeout extends DatabaseError {
+  constructor(readonly timeoutMs: number) {
+    super(`the query ran for more than ${timeoutMs} ms and was interrupted`);
+  }
+}
+
 export interface Column {
   name: string;
   /** As DESCRIBE prints it: INTEGER, DECIMAL(18,3), VARCHAR[], ... */
@@ -43,6 +50,8 @@ export interface OpenOptions {
    * but their fixtures.
    */
   readableDirectories?: readonly string[];
+  /** SET statements for a warehouse dialect (time zone, division), made global before the configuration is locked. */
+  settings?: readonly string[];
 }
 
 let library: Promise<typeof import("@duckdb/node-api")> | undefined;
@@ -77,16 +86,17 @@ export class Database {
       autoload_known_extensions: "false",
       allow_community_extensions: "false",
     };
-    if (readable.length === 0) Object.assign(config, { enable_external_access: "false", lock_configuration: "true" });
+    if (readable.length === 0) config.enable_external_access = "false";
     const instance = await loaded.DuckDBInstance.create(":memory:", config);
     const connection = await instance.connect();
-    if (readable.length > 0) {
-      // allowed_directories is set before external access goes off, then everything is locked.
-      const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
-      for (const statement of [`SET allowed_directories = [${list}]`, "SET enable_external_access = false", "SET lock_configuration = true"]) {
-        await connection.run(statement);
-      }
-    }
+    // Settings are made global (every connection has them), then the configuration is locked.
+    const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
+    const statements = [
+      ...(readable.length > 0 ? [`SET GLOBAL allowed_directories = [${list}]`, "SET GLOBAL enable_external_access = false"] : []),
+      ...(options.settings ?? []).map((setting) => setting.replace(/^\s*set\s+(?!global\b)/i, "SET GLOBAL ")),
+      "SET GLOBAL lock_configuration = true",
+    ];
+    for (const statement of statements) await connection.run(statement);
     return new Database(instance, [connection], loaded);
   }
 
@@ -107,25 +117,42 @@ export class Database {
   }
 
   /** The columns a query would return, without running it. */
-  async describe(sql: string, lane = 0): Promise<Column[]> {
-    const result = await this.query(`DESCRIBE ${sql}`, lane);
+  async describe(sql: string, lane = 0, timeoutMs?: number): Promise<Column[]> {
+    const result = await this.query(`DESCRIBE ${sql}`, lane, timeoutMs);
     return result.rows.map((row) => ({ name: row[0] as string, type: row[1] as string }));
   }
 
   /**
    * Runs one SELECT on connection `lane` and reads every row as text. More
    * than one statement, any other kind of statement, a file or an extension
-   * the SQL reaches for, a query past unit_query_seconds and a result past
-   * unit_result_rows are DatabaseErrors saying which.
+   * the SQL reaches for, a query past unit_query_seconds (or the caller's
+   * tighter `timeoutMs`: a QueryTimeout) and a result past unit_result_rows
+   * are DatabaseErrors saying which.
    */
-  async query(sql: string, lane = 0): Promise<QueryResult> {
+  async query(sql: string, lane = 0, timeoutMs?: number): Promise<QueryResult> {
+    return this.#run(sql, lane, timeoutMs, "SELECT");
+  }
+
+  /**
+   * Runs one of slp's own CREATE statements (a fixture table, a macro a
+   * dialect needs), with the same checks: exactly one statement, of that kind.
+   */
+  async define(sql: string, lane = 0): Promise<void> {
+    await this.#run(sql, lane, undefined, "CREATE");
+  }
+
+  async #run(sql: string, lane: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
     const connection = this.#connections[lane % this.#connections.length] as DuckDBConnection;
-    const seconds = limit("unit_query_seconds");
+    const limitMs = limit("unit_query_seconds") * 1000;
+    const callerFirst = timeoutMs !== undefined && timeoutMs <= limitMs;
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      connection.interrupt();
-    }, seconds * 1000);
+    const timer = setTimeout(
+      () => {
+        timedOut = true;
+        connection.interrupt();
+      },
+      callerFirst ? timeoutMs : limitMs,
+    );
     try {
       const statements = await connection.extractStatements(sql);
       if (statements.count !== 1) {
@@ -136,9 +163,9 @@ export class Database {
       }
       const prepared = await statements.prepare(0);
       const { StatementType } = this.#library;
-      if (prepared.statementType !== StatementType.SELECT) {
+      if (prepared.statementType !== StatementType[kind]) {
         throw new DatabaseError(
-          `the SQL is a ${StatementType[prepared.statementType] ?? "non-SELECT"} statement, and unit tests run SELECT only`,
+          `the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and unit tests run ${kind} only`,
           "a model, a format: sql fixture and an expected output are each one SELECT",
         );
       }
@@ -154,6 +181,7 @@ export class Database {
       return { columns, rows };
     } catch (error) {
       if (error instanceof DatabaseError) throw error;
+      if (timedOut && callerFirst) throw new QueryTimeout(timeoutMs);
       throw refusal(error instanceof Error ? error.message : String(error), sql, timedOut);
     } finally {
       clearTimeout(timer);

@@ -11,13 +11,16 @@ import { SlpError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import type { DbtProject, DeclaredColumn, RefNode } from "../project/dbt-project.ts";
+import type { DialectRun } from "../sql/dialect/run.ts";
 import { readText } from "../project/project.ts";
 import { readUnitTests, type DisabledTest, type GivenDefinition, type Problem, type UnitTestDefinition } from "../project/unit-tests.ts";
 import { parseCsv } from "../project/csv.ts";
 import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
 import { castLiteral, fixtureSql, inferType, quoteIdentifier, type FixtureColumn, type FixtureRow } from "../sql/fixtures.ts";
 import { printable, TemplateFailure } from "../sql/jinja.ts";
-import { Database, DatabaseError, type Column } from "./duckdb.ts";
+import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
+import { mapType } from "../sql/dialect/types.ts";
+import { Database, DatabaseError, QueryTimeout, type Column } from "./duckdb.ts";
 
 export type Verdict = "pass" | "fail" | "error";
 
@@ -49,10 +52,13 @@ export interface UnitResult {
   fixtures: { input: string; relation: string; columns: FixtureColumn[] }[];
   /** The model's SQL as run, on error only (to see what DuckDB refused). */
   renderedSql: string | null;
+  /** native: run as written (a DuckDB project); translated: from the project's dialect; untranslatable: refused. */
+  ran: "native" | "translated" | "untranslatable" | null;
 }
 
 export interface UnitRun {
   results: UnitResult[];
+  dialect: DialectChoice;
   disabled: DisabledTest[];
   notes: string[];
 }
@@ -67,8 +73,10 @@ export interface UnitRunOptions {
   useManifest: boolean;
   /** Close DuckDB when done (default true); the CLI leaves it to the process exit, which is ~10 ms sooner. */
   closeDatabase?: boolean;
-  /** A database already being opened (the CLI starts it before it reads the project, to overlap the two). */
+  /** A database already being opened (the CLI starts it before it reads the project, to overlap the two), with the dialect's settings. */
   database?: Promise<Database>;
+  /** The warehouse dialect the models are written in (default DuckDB). */
+  dialect?: DialectChoice;
 }
 
 /** No test matched --select: nothing ran, and nothing ran is not a pass. */
@@ -79,12 +87,78 @@ export class NothingSelected extends SlpError {
 }
 
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
+  const suite = await prepareUnitTests(options);
+  const { tests, database } = suite;
+  // A second connection pays off once there are enough tests to keep two busy.
+  const runnable = tests.filter((test) => test.modelSql !== null).length;
+  if (runnable >= 4) await database.widen(2);
+  const results: UnitResult[] = new Array(tests.length);
+  try {
+    let next = 0;
+    const worker = async (lane: number) => {
+      for (;;) {
+        const index = next++;
+        if (index >= tests.length) return;
+        results[index] = await suite.execute(tests[index] as PreparedTest, { lane });
+      }
+    };
+    await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
+  } finally {
+    if (options.closeDatabase !== false) database.close();
+  }
+  return { results: suite.finish(results), dialect: suite.dialect, disabled: suite.disabled, notes: suite.notes };
+}
+
+/** One test, prepared: everything that needs no database is done (rendered, fixtures typed). */
+export interface PreparedTest {
+  /** The verdict so far: an `error` when the test could not be prepared. */
+  readonly result: UnitResult;
+  /** The model's SQL as this test runs it (rendered, or dbt's compiled code); null when preparing failed. */
+  readonly modelSql: string | null;
+}
+
+export interface ExecuteOptions {
+  /** Runs the test against this SQL instead of the model's own (a mutant); the fixtures and expected rows stay. */
+  modelSql?: string;
+  /** The connection to run on (see Database.widen). */
+  lane?: number;
+  /** Interrupts the test's queries after this long; the result is then an error whose `timedOut` is true. */
+  timeoutMs?: number;
+}
+
+/** A test's result, and why it errored when the model's SQL itself could not run. */
+export type ExecutedTest = UnitResult & {
+  /** DuckDB refused the model's SQL before any row was compared (a syntax or binder error). */
+  refused?: boolean;
+  /** A query ran past ExecuteOptions.timeoutMs and was interrupted. */
+  timedOut?: boolean;
+};
+
+/**
+ * The seam `slp mutate` runs on: every selected test prepared once, then run
+ * as often as asked, each time with the model's SQL as given. Fixtures are
+ * built into tables at a test's first run with replaced SQL, so the mutants of
+ * one model share them.
+ */
+export interface PreparedTests {
+  tests: PreparedTest[];
+  dialect: DialectChoice;
+  disabled: DisabledTest[];
+  notes: string[];
+  database: Database;
+  execute(test: PreparedTest, options?: ExecuteOptions): Promise<ExecutedTest>;
+  /** Adds each result's line in its yml and keeps the run's translations (once, after the run). */
+  finish(results: UnitResult[]): UnitResult[];
+}
+
+export async function prepareUnitTests(options: UnitRunOptions): Promise<PreparedTests> {
   const { project } = options;
+  const dialect = options.dialect ?? { dialect: "duckdb", from: "default" };
   // DuckDB creates the database on its own thread while this one reads and renders.
-  const opening = options.database ?? Database.load().then(() => Database.open());
+  const opening = options.database ?? Database.load().then(() => Database.open({ settings: duckdbSettings(dialect.dialect) }));
   if (!options.database) await Database.load();
   opening.catch(() => undefined);
-  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date() });
+  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: dialect.dialect });
   const parseSession = emptySession("parse");
   const set = readUnitTests(project, (text, file) => nativeValue(renderer.renderText(text, file, parseSession)));
   const selected = set.tests.filter((test) => selects(options.select, test));
@@ -97,33 +171,78 @@ export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const manifest = options.useManifest ? readManifest(project) : null;
   const notes: string[] = [];
   if (manifest?.stale) notes.push("target/manifest.json is older than the project's sources; slp rendered every model itself");
-  const prepared = selected.map((test) => prepare(test, project, renderer, manifest));
+  const plans = new Map<PreparedTest, Plan>();
+  const tests = selected.map((test) => {
+    const { result, plan } = prepare(test, project, renderer, manifest, dialect);
+    const prepared: PreparedTest = { result, modelSql: plan?.modelSql ?? null };
+    if (plan) plans.set(prepared, plan);
+    return prepared;
+  });
+  // Loaded only for a warehouse dialect: a DuckDB project never reads the translator's module.
+  const dialectRun = dialect.dialect === "duckdb" ? null : await import("../sql/dialect/run.ts").then(({ DialectRun }) => new DialectRun(dialect, project.dir, options.env));
   const database = await opening;
-  // A second connection pays off once there are enough tests to keep two busy.
-  const runnable = prepared.filter((item) => item.plan !== null).length;
-  if (runnable >= 4) await database.widen(2);
-  const results: UnitResult[] = new Array(prepared.length);
-  try {
-    let next = 0;
-    const worker = async (lane: number) => {
-      for (;;) {
-        const index = next++;
-        if (index >= prepared.length) return;
-        const item = prepared[index]!;
-        results[index] = item.plan ? await execute(item.plan, item.result, database, lane) : item.result;
+  let tables = 0;
+  const shared = new Map<Plan, Promise<Plan>>();
+  const described: DescribeCache = new Map();
+  /** The plan with its fixtures built into tables once: every later run reads them instead of re-reading VALUES. */
+  const sharedPlan = (plan: Plan): Promise<Plan> => {
+    let built = shared.get(plan);
+    if (!built) {
+      built = (async () => {
+        const fixtures: Fixture[] = [];
+        for (const fixture of plan.fixtures) {
+          // A format: sql fixture is warehouse SQL the dialect run translates each time (it caches the translation).
+          if (fixture.fromSql) {
+            fixtures.push(fixture);
+            continue;
+          }
+          const table = quoteIdentifier(`__slp_fixture_${tables++}`);
+          await database.define(`create table ${table} as ${fixture.sql}`);
+          fixtures.push({ ...fixture, sql: `select * from ${table}` });
+        }
+        return { ...plan, fixtures };
+      })();
+      shared.set(plan, built);
+    }
+    return built;
+  };
+  return {
+    tests,
+    dialect,
+    disabled: set.disabled,
+    notes,
+    database,
+    async execute(test, executeOptions = {}) {
+      const plan = plans.get(test);
+      if (!plan) return test.result;
+      const lane = executeOptions.lane ?? 0;
+      if (executeOptions.modelSql === undefined) return execute(plan, test.result, database, lane, dialectRun, executeOptions.timeoutMs);
+      let base: Plan;
+      try {
+        base = await sharedPlan(plan);
+      } catch {
+        base = plan; // a fixture DuckDB cannot build as a table still runs inline, as the unmutated test did
       }
-    };
-    await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
-  } finally {
-    if (options.closeDatabase !== false) database.close();
-  }
-  addLines(project, results);
-  return { results, disabled: set.disabled, notes };
+      return execute({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, database, lane, dialectRun, executeOptions.timeoutMs, described);
+    },
+    finish(results) {
+      dialectRun?.save();
+      addLines(project, results);
+      return results;
+    },
+  };
+}
+
+/** The SQL of a model as a subquery: no trailing semicolon or whitespace. */
+function trimStatement(sql: string): string {
+  return sql.replace(/[\s;]+$/, "");
 }
 
 // --- preparing a test: everything that needs no database ---
 
-interface Fixture {
+export interface Fixture {
+  /** A `format: sql` fixture: its SELECT is in the project's dialect. */
+  fromSql: boolean;
   key: string;
   input: string;
   relation: string;
@@ -131,11 +250,13 @@ interface Fixture {
   columns: FixtureColumn[];
 }
 
-interface Plan {
+export interface Plan {
   project: DbtProject;
   test: UnitTestDefinition;
   modelSql: string;
   fixtures: Fixture[];
+  /** A `format: sql` expectation's SELECT (in the project's dialect until translated), else null. */
+  expectSql: string | null;
 }
 
 interface Prepared {
@@ -143,7 +264,7 @@ interface Prepared {
   plan: Plan | null;
 }
 
-function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, manifest: Manifest | null): Prepared {
+function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, manifest: Manifest | null, dialect: DialectChoice): Prepared {
   const result: UnitResult = {
     id: test.id,
     model: test.model,
@@ -157,8 +278,9 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
     diff: null,
     fixtures: [],
     renderedSql: null,
+    ran: null,
   };
-  const fail = (error: TestError): Prepared => ({ result: { ...result, error }, plan: null });
+  const fail = (error: TestError, ran: UnitResult["ran"] = null): Prepared => ({ result: { ...result, error, ran }, plan: null });
   if (test.problems.length > 0) return fail(problemError(test.problems[0] as Problem, test.file));
   const node = test.node as RefNode;
   if (!node.file) {
@@ -235,16 +357,24 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
   for (const [key, { given, target }] of [...byKey].sort(([a], [b]) => compareCodePoints(a, b))) {
     if (!used.has(key)) continue; // dbt never injects a given the model does not read.
     try {
-      fixtures.push(buildFixture(given, target, test, project, renderer));
+      fixtures.push(buildFixture(given, target, test, project, renderer, dialect));
+    } catch (error) {
+      return fail(renderError(error, test.file), error instanceof UntranslatableType ? "untranslatable" : null);
+    }
+  }
+  result.fixtures = fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns }));
+  let expectSql: string | null = null;
+  if (test.expect.format === "sql") {
+    try {
+      expectSql = trimStatement(printable(fixtureText("sql", test.expect.rows, test.expect.fixture, "expected output", test, project)));
     } catch (error) {
       return fail(renderError(error, test.file));
     }
   }
-  result.fixtures = fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns }));
-  return { result, plan: { project, test, modelSql: modelSql.replace(/[\s;]+$/, ""), fixtures } };
+  return { result, plan: { project, test, modelSql: trimStatement(modelSql), fixtures, expectSql } };
 }
 
-type Target = { key: string; relation: string; node: RefNode | null; source: { source: string; table: string; columns: DeclaredColumn[] } | null; isThis: boolean };
+type Target = { key: string; relation: string; node: RefNode | null; source: { source: string; table: string; file: string; columns: DeclaredColumn[] } | null; isThis: boolean };
 
 function resolveInput(input: string, test: UnitTestDefinition, project: DbtProject): Target | { error: string; fix: string } {
   const call = parseInput(input);
@@ -308,7 +438,7 @@ function splitArguments(text: string): string[] {
   return parts;
 }
 
-type SourceTable = { source: string; table: string; columns: DeclaredColumn[] };
+type SourceTable = { source: string; table: string; file: string; columns: DeclaredColumn[] };
 
 function resolveCall(call: RelationCall, project: DbtProject): RefNode | SourceTable | null {
   if (call.kind === "source") {
@@ -337,13 +467,13 @@ function cteName(identifier: string): string {
   return `__dbt__cte__${identifier}`;
 }
 
-function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer): Fixture {
+function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, dialect: DialectChoice): Fixture {
   const node = target.node;
   const label = given.input.trim();
   const text = fixtureText(given.format, given.rows, given.fixture, label, test, project);
   if (given.format === "sql") {
     const sql = renderer.renderText(text as string, given.fixture ? fixtureFile(given.fixture, project, given.format, test) : test.file, emptySession(test.name));
-    return { key: target.key, input: label, relation: target.relation, sql: sql.replace(/[\s;]+$/, ""), columns: [] };
+    return { fromSql: true, key: target.key, input: label, relation: target.relation, sql: sql.replace(/[\s;]+$/, ""), columns: [] };
   }
   if (node && node.materialized === "ephemeral" && !target.isThis) {
     throw new RenderRefusal(`${label} is an ephemeral model, which dbt cannot introspect for a ${given.format} fixture`, `mock it with format: sql (a SELECT that yields its columns)`);
@@ -362,8 +492,10 @@ function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefi
     rows = dictRows(given.rows, label);
   } else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, project, "csv", test) : test.file);
   const declared = declaredColumns(target, project);
-  const typed = fixtureSql({ label, declared: declared.columns, complete: declared.complete, declaredFrom: "declared", rows, csv });
-  return { key: target.key, input: label, relation: target.relation, sql: typed.sql, columns: typed.columns.map((column) => ({ ...column, from: declared.from.get(column.name) ?? column.from })) };
+  const declaredIn = { file: target.source?.file ?? node?.ymlFile ?? null, owner: target.source?.table ?? node?.name ?? "" };
+  const columns = dialect.dialect === "duckdb" ? declared.columns : declared.columns.map((column) => warehouseColumn(column, label, dialect, declared.from.get(column.name) === "seed", project, declaredIn));
+  const typed = fixtureSql({ label, declared: columns, complete: declared.complete, declaredFrom: "declared", rows, csv });
+  return { fromSql: false, key: target.key, input: label, relation: target.relation, sql: typed.sql, columns: typed.columns.map((column) => ({ ...column, from: declared.from.get(column.name) ?? column.from })) };
 }
 
 /** The upstream's columns: its yml, a seed's column_types, else the seed's own CSV values. */
@@ -380,6 +512,33 @@ function declaredColumns(target: Target, project: DbtProject): { columns: Declar
     return { name: column.name, dataType: inferred.type ?? "VARCHAR" };
   });
   return { columns, complete: true, from };
+}
+
+/** A fixture column whose declared warehouse type slp has no faithful DuckDB type for: the test ran `untranslatable`. */
+class UntranslatableType extends SlpError {
+  constructor(message: string, file: string | undefined, line: number | undefined) {
+    super("E_RENDER", message, { file, line, fix: "declare a type slp maps (see the README's dialect table), or mock the input with format: sql" });
+  }
+}
+
+/** A declared column's warehouse type as the DuckDB type with the same values (a type inferred from a seed's CSV is DuckDB's already). */
+function warehouseColumn(column: DeclaredColumn, label: string, dialect: DialectChoice, inferred: boolean, project: DbtProject, declaredIn: { file: string | null; owner: string }): DeclaredColumn {
+  if (column.dataType === null || inferred) return column;
+  const mapped = mapType(column.dataType, dialect.dialect);
+  if (!mapped.ok) {
+    const file = declaredIn.file ?? undefined;
+    throw new UntranslatableType(`untranslatable: column '${column.name}' of ${label} has the ${dialect.dialect} type '${column.dataType}': ${mapped.why}`, file, file ? columnLine(project, file, declaredIn.owner, column.name) : undefined);
+  }
+  return { name: column.name, dataType: mapped.type };
+}
+
+/** The line declaring column `column` of `owner` (a model, seed or source table) in a yml file: its `name:` after the owner's. */
+function columnLine(project: DbtProject, file: string, owner: string, column: string): number | undefined {
+  const lines = readText(project.dir, file).split("\n");
+  const named = (name: string) => new RegExp(`(^|[\\s{,-])name\\s*:\\s*(["']?)${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\2\\s*([,}#]|$)`, "i");
+  const start = lines.findIndex((line) => named(owner).test(line));
+  const at = lines.findIndex((line, i) => i > start && named(column).test(line));
+  return at >= 0 ? at + 1 : undefined;
 }
 
 function fixtureText(format: string, rows: Value | undefined, fixture: string | null, label: string, test: UnitTestDefinition, project: DbtProject): Value | undefined {
@@ -426,8 +585,35 @@ function csvRows(text: string, label: string, file: string): FixtureRow[] {
 
 // --- running a prepared test ---
 
-async function execute(plan: Plan, result: UnitResult, database: Database, lane: number): Promise<UnitResult> {
+/**
+ * The model's output columns depend only on its SQL and its inputs' column
+ * types, so tests whose fixtures are typed alike share one DESCRIBE of each
+ * mutant (a `format: sql` fixture, whose types are its SELECT's, never does).
+ */
+type DescribeCache = Map<string, Promise<Column[]>>;
+
+function describeKey(plan: Plan): string | null {
+  if (plan.fixtures.some((fixture) => fixture.columns.length === 0)) return null;
+  return JSON.stringify([plan.modelSql, plan.fixtures.map((fixture) => [fixture.relation, fixture.columns.map((column) => [column.name, column.type])])]);
+}
+
+async function execute(
+  plan: Plan,
+  result: UnitResult,
+  database: Database,
+  lane: number,
+  dialectRun: DialectRun | null,
+  timeoutMs?: number,
+  described?: DescribeCache,
+): Promise<ExecutedTest> {
   const { test } = plan;
+  result = { ...result, ran: "native" };
+  if (dialectRun) {
+    const translated = await dialectRun.prepare(plan, database, lane);
+    if ("error" in translated) return { ...result, ran: "untranslatable", error: translated.error, renderedSql: plan.modelSql };
+    plan = translated.plan;
+    result.ran = "translated";
+  }
   const ctes = plan.fixtures.map((fixture) => `${fixture.relation} as (\n${fixture.sql}\n)`);
   const withClause = (extra: string[]) => {
     const all = [...ctes, ...extra];
@@ -436,9 +622,20 @@ async function execute(plan: Plan, result: UnitResult, database: Database, lane:
   const modelQuery = `select * from (\n${plan.modelSql}\n) as __slp_model`;
   let output: Column[];
   try {
-    output = await database.describe(`${withClause([])}${modelQuery}`, lane);
+    const key = described ? describeKey(plan) : null;
+    let columns = key === null ? undefined : described?.get(key);
+    if (!columns) {
+      // A failed DESCRIBE is forgotten, so a later test asks again.
+      columns = database.describe(`${withClause([])}${modelQuery}`, lane, timeoutMs).catch((error: unknown) => {
+        if (key !== null) described?.delete(key);
+        throw error;
+      });
+      if (key !== null) described?.set(key, columns);
+    }
+    output = await columns;
   } catch (error) {
-    return { ...result, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, test.node?.file ?? test.file, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
+    if (error instanceof QueryTimeout) return timedOut(result, error, test.node?.file ?? test.file, plan.modelSql);
+    return { ...result, refused: true, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, test.node?.file ?? test.file, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
   }
   let expected: { columns: Column[]; sql: string };
   try {
@@ -460,8 +657,9 @@ select 'actual' as __slp_side, ${shown} from __slp_extra
 order by 1 desc${order ? `, ${order}` : ""}`;
   let rows: (string | null)[][];
   try {
-    rows = (await database.query(sql, lane)).rows;
+    rows = (await database.query(sql, lane, timeoutMs)).rows;
   } catch (error) {
+    if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);
     return {
       ...result,
       error: databaseError(error, `An error occurred during execution of unit test '${test.name}'. There may be an error in the unit test definition: check the data types`, test.file, "check that each given and expected value can be cast to its column's type"),
@@ -480,11 +678,11 @@ order by 1 desc${order ? `, ${order}` : ""}`;
 function expectedSql(test: UnitTestDefinition, output: Column[], plan: Plan): { columns: Column[]; sql: string } {
   const { expect } = test;
   const label = "expected output";
-  const text = fixtureText(expect.format, expect.rows, expect.fixture, label, test, plan.project);
-  if (expect.format === "sql") {
+  if (plan.expectSql !== null) {
     const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
-    return { columns: output, sql: `select ${list} from (\n${printable(text).replace(/[\s;]+$/, "")}\n) as __slp_expected_sql` };
+    return { columns: output, sql: `select ${list} from (\n${plan.expectSql}\n) as __slp_expected_sql` };
   }
+  const text = fixtureText(expect.format, expect.rows, expect.fixture, label, test, plan.project);
   const rows = expect.format === "csv" ? csvRows(text as string, label, expect.fixture ? fixtureFile(expect.fixture, plan.project, "csv", test) : test.file) : dictRows(text, label);
   if (rows.length === 0) return { columns: output, sql: `select * from __slp_actual limit 0` };
   // The compared columns are the first row's keys, after dbt moves the first row without a null to the top.
@@ -518,6 +716,10 @@ function expectedSql(test: UnitTestDefinition, output: Column[], plan: Plan): { 
 }
 
 // --- errors ---
+
+function timedOut(result: UnitResult, error: QueryTimeout, file: string, sql: string): UnitResult & { timedOut: true } {
+  return { ...result, timedOut: true, error: { message: error.message, file, line: null, fix: "a query this slow on a few fixture rows does not end; look for a join or recursion without a bound" }, renderedSql: sql };
+}
 
 function problemError(problem: Problem, file: string): TestError {
   return { message: problem.message, file: problem.file ?? file, line: null, fix: problem.fix };

@@ -244,6 +244,50 @@ export class Repository {
     return parts.flat().sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
+  /**
+   * Every file of a commit under a folder (repository-relative, no trailing
+   * slash; "" for the whole tree), sorted as plain strings; submodules are
+   * listed with mode 160000.
+   */
+  async filesUnder(commit: string, dir: string): Promise<FileAt[]> {
+    const tree = await this.treeAt(commit, dir);
+    if (tree === null) return [];
+    const files = await this.#flatten(tree, dir === "" ? "" : `${dir}/`);
+    return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /**
+   * The base branch as named, or, when no such ref exists here, its
+   * remote-tracking branch `origin/<name>` (a fresh clone has only that);
+   * `ref` says which was used.
+   */
+  async resolveBase(name: string): Promise<{ commit: string; ref: string }> {
+    try {
+      return { commit: await this.resolveCommit(name), ref: name };
+    } catch (error) {
+      if (name.startsWith("origin/") || !(error instanceof UnknownRefError)) throw error;
+      const remote = `origin/${name}`;
+      try {
+        return { commit: await this.resolveCommit(remote), ref: remote };
+      } catch {
+        throw new GitError(`the base branch ${name} does not exist here, neither as a local branch nor as ${remote}`, {
+          fix: `fetch it (git fetch origin ${name}), or name the branch pull requests target with SLP_BASE or base: in slp.yml`,
+        });
+      }
+    }
+  }
+
+  /** A blob's bytes. */
+  async readBlob(oid: string): Promise<Uint8Array> {
+    const raw = this.#objects.read(oid);
+    if (raw?.type === "blob") return raw.data;
+    try {
+      return (await git.readBlob({ fs, gitdir: this.gitdir, oid, cache: this.#cache })).blob;
+    } catch (error) {
+      throw missingObject(`blob ${oid.slice(0, 8)}`, error);
+    }
+  }
+
   /** The id of the tree at `dir` (repository-relative, no trailing slash) in a commit, or null when there is none. */
   async treeAt(commit: string, dir: string): Promise<string | null> {
     let oid = (await this.readCommit(commit)).tree;
@@ -388,8 +432,11 @@ function gitdirOf(dotGit: string): string {
   return resolve(dirname(dotGit), (match[1] as string).trim());
 }
 
+/** A name that resolves to nothing (as opposed to history that cannot be read). */
+class UnknownRefError extends GitError {}
+
 function unknownRef(ref: string): GitError {
-  return new GitError(`the ref ${ref} does not exist in this repository`, {
+  return new UnknownRefError(`the ref ${ref} does not exist in this repository`, {
     fix: `check the name, and fetch it if it lives on a remote (git fetch origin ${ref.replace(/^origin\//, "")})`,
   });
 }

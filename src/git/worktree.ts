@@ -1,22 +1,42 @@
 /**
- * The work tree side of the git adapter, for the TCR loop: what changed
- * since HEAD, committing all of it, and putting exactly that back. Ignored
- * files are never listed, staged or removed.
+ * The work tree side of the git adapter, for the TCR loop: the step's change
+ * as git itself stages it (into a private index, so the real index is
+ * untouched until a commit lands), the commit it makes, the change saved as a
+ * patch, and the work tree put back exactly as HEAD has it: the whole restore
+ * is planned (every blob read) before the first file is touched.
  */
-import * as fs from "node:fs";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, join } from "node:path";
-import git from "isomorphic-git";
-import { GitError } from "../core/errors.ts";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, chmodSync, rmdirSync, unlinkSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { GitError, InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
-import type { Repository } from "./repository.ts";
+import { gitText, runGit } from "./cli.ts";
+import type { Repository, TreeEntry } from "./repository.ts";
 
-/** A file that differs from HEAD in the work tree (or only in the index). */
+/** A file's mode and blob in a tree. */
+export interface TreeFile {
+  mode: string;
+  oid: string;
+}
+
+/**
+ * One path that differs between HEAD and the work tree. added / deleted:
+ * only on one side; modified: other content; mode: only the executable bit;
+ * typechange: a file became a symlink or back.
+ */
 export interface Change {
   path: string;
-  /** added: not in HEAD; modified: content differs; deleted: gone from the work tree. */
-  kind: "added" | "modified" | "deleted";
+  kind: "added" | "modified" | "deleted" | "mode" | "typechange";
+  before: TreeFile | null;
+  after: TreeFile | null;
+}
+
+/** The step's change as git stages it: the tree a commit would have, in a private index. */
+export interface Snapshot {
+  tree: string;
+  /** The private index holding that tree (GIT_INDEX_FILE for hooks). */
+  indexFile: string;
+  /** HEAD's tree to this one, sorted by path. */
+  changes: Change[];
 }
 
 export interface Identity {
@@ -24,17 +44,54 @@ export interface Identity {
   email: string;
 }
 
-const FILE = 0;
-const HEAD = 1;
-const WORKDIR = 2;
-const STAGE = 3;
+/** One step of a restore, described for the report before it runs. */
+export interface RestoreStep {
+  action: "move aside" | "remove" | "remove folder" | "write" | "chmod";
+  path: string;
+}
+
+interface PlannedStep extends RestoreStep {
+  apply(): void;
+}
+
+export interface RestorePlan {
+  steps: PlannedStep[];
+  /** Ignored files in the way of a file HEAD has, moved into the saved change rather than deleted. */
+  movedAside: string[];
+}
+
+export interface RestoreOutcome {
+  done: number;
+  /** The step that failed and why, when one did; the steps after it were not applied. */
+  failed: { step: RestoreStep; error: string } | null;
+  left: RestoreStep[];
+}
+
+export interface SavedChange {
+  /** The folder (absolute). */
+  dir: string;
+  /** `git apply` this file to get the change back. */
+  patch: string;
+  /** The files the change added, copied as they were. */
+  files: string[];
+}
+
+const GITLINK = "160000";
+const SYMLINK = "120000";
+const EXECUTABLE = "100755";
 
 export class WorkTree {
   readonly #repo: Repository;
-  readonly #cache: object = {};
+  readonly #env: Record<string, string | undefined>;
 
-  constructor(repo: Repository) {
+  constructor(repo: Repository, env: Record<string, string | undefined>) {
     this.#repo = repo;
+    this.#env = env;
+  }
+
+  /** The real index of this work tree. */
+  get indexFile(): string {
+    return join(this.#repo.worktreeGitdir, "index");
   }
 
   /** The git operation left half done (merge, rebase, cherry-pick, revert, bisect), or null. */
@@ -54,131 +111,327 @@ export class WorkTree {
 
   /** Paths with a merge conflict recorded in the index (an entry at stage 1-3). */
   conflictedPaths(): string[] {
-    const file = join(this.#repo.worktreeGitdir, "index");
-    if (!existsSync(file)) return [];
-    return [...unmergedPaths(readFileSync(file))].sort(compareCodePoints);
-  }
-
-  /** Every change since HEAD, untracked files included, ignored files never. */
-  async changes(): Promise<{ changes: Change[]; indexOnly: string[] }> {
-    const matrix = await this.#status();
-    const changes: Change[] = [];
-    const indexOnly: string[] = [];
-    for (const row of matrix) {
-      const [path, head, workdir, stage] = [row[FILE], row[HEAD], row[WORKDIR], row[STAGE]] as [string, number, number, number];
-      if (head === 1 && workdir === 1 && stage === 1) continue;
-      if (head === 0 && workdir === 0) indexOnly.push(path);
-      else if (head === 0) changes.push({ path, kind: "added" });
-      else if (workdir === 0) changes.push({ path, kind: "deleted" });
-      else if (workdir === 2) changes.push({ path, kind: "modified" });
-      else indexOnly.push(path);
-    }
-    return { changes, indexOnly };
+    if (!existsSync(this.indexFile)) return [];
+    return [...unmergedPaths(readFileSync(this.indexFile))].sort(compareCodePoints);
   }
 
   /**
-   * Stages every change (new, modified, deleted) and writes the commit they
-   * make, without moving the branch: the candidate a TCR step judges before
-   * it lands. Returns its id.
+   * Stages everything into a private copy of the index as `git add -A` does
+   * (ignore files, attributes, filters and the executable bit as git reads
+   * them) and writes its tree. A submodule that changed is refused: tcr
+   * neither commits nor reverts another repository.
    */
-  async writeCandidate(message: string, author: Identity): Promise<string> {
-    const { changes, indexOnly } = await this.changes();
-    const dir = this.#repo.root;
-    const gitdir = this.#repo.gitdir;
-    const deleted = changes.filter((change) => change.kind === "deleted").map((change) => change.path);
-    const present = changes.filter((change) => change.kind !== "deleted").map((change) => change.path);
-    for (const filepath of [...deleted, ...indexOnly.filter((path) => !existsSync(join(dir, path)))]) {
-      await git.remove({ fs, dir, gitdir, filepath, cache: this.#cache });
-    }
-    const toAdd = [...present, ...indexOnly.filter((path) => existsSync(join(dir, path)))];
-    if (toAdd.length > 0) await git.add({ fs, dir, gitdir, filepath: toAdd, cache: this.#cache });
-    const now = Math.floor(Date.now() / 1000);
-    const signature = { ...author, timestamp: now, timezoneOffset: new Date().getTimezoneOffset() };
+  async stage(head: string, indexFile: string): Promise<Snapshot> {
+    mkdirSync(dirname(indexFile), { recursive: true });
+    rmSync(indexFile, { force: true });
+    if (existsSync(this.indexFile)) copyFileSync(this.indexFile, indexFile);
+    const set = { GIT_INDEX_FILE: indexFile };
     try {
-      return await git.commit({ fs, dir, gitdir, message, author: signature, committer: signature, noUpdateBranch: true, cache: this.#cache });
+      runGit(this.#repo.root, ["add", "-A", "--", ":/"], { env: this.#env, set });
     } catch (error) {
-      throw new GitError(`cannot commit: ${(error as Error).message}`, { fix: "run git status to see what stops the commit" });
+      rmSync(indexFile, { force: true });
+      throw error;
     }
+    return this.snapshotOf(head, indexFile);
   }
 
-  /** Moves the current branch to a commit written by writeCandidate (whose parent is HEAD). */
-  async advanceBranch(branch: string, commit: string): Promise<void> {
-    await git.writeRef({ fs, gitdir: this.#repo.gitdir, ref: `refs/heads/${branch}`, value: commit, force: true });
+  /** The tree a private index holds now (after a pre-commit hook may have changed it) and its changes. */
+  async snapshotOf(head: string, indexFile: string): Promise<Snapshot> {
+    const tree = gitText(this.#repo.root, ["write-tree"], { env: this.#env, set: { GIT_INDEX_FILE: indexFile } });
+    const headTree = (await this.#repo.readCommit(head)).tree;
+    const changes = await diffTrees(this.#repo, headTree, tree);
+    const submodule = changes.find((change) => change.before?.mode === GITLINK || change.after?.mode === GITLINK);
+    if (submodule) {
+      rmSync(indexFile, { force: true });
+      throw new InputError(
+        `${submodule.path} is a submodule (a git repository inside this one) and it changed; tcr neither commits nor reverts another repository's state`,
+        {
+          file: submodule.path,
+          fix: `settle it by hand first: commit the submodule's new commit with git, or put it back (git submodule update ${submodule.path}; for a repository you created inside this one, move it out or add it to .gitignore)`,
+        },
+      );
+    }
+    return { tree, indexFile, changes };
   }
 
-  /**
-   * Puts the work tree and the index back to HEAD: modified and deleted files
-   * restored, files added since HEAD removed (and folders they leave empty),
-   * index-only changes reset. Returns what it changed in the work tree.
-   */
-  async restore(): Promise<Change[]> {
-    const { changes, indexOnly } = await this.changes();
-    const dir = this.#repo.root;
-    const gitdir = this.#repo.gitdir;
-    const head = await this.#repo.resolveCommit("HEAD");
-    const fromHead = changes.filter((change) => change.kind !== "added").map((change) => change.path);
-    const headFiles = new Map((await this.#repo.filesIn(head, fromHead)).map((file) => [file.path, file]));
-    for (const path of fromHead) {
-      const file = headFiles.get(path);
-      if (!file) continue;
-      const { blob } = await git.readBlob({ fs, gitdir, oid: file.oid, cache: this.#cache });
-      writeWithMode(join(dir, path), blob, file.mode);
-    }
-    for (const change of changes.filter((c) => c.kind === "added")) {
-      rmSync(join(dir, change.path), { force: true });
-      await git.remove({ fs, dir, gitdir, filepath: change.path, cache: this.#cache });
-      removeEmptyParents(dir, change.path);
-    }
-    for (const filepath of [...indexOnly, ...fromHead]) {
-      await git.resetIndex({ fs, dir, gitdir, filepath, cache: this.#cache });
-    }
-    return changes;
-  }
-
-  /**
-   * Who commits: `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL`, else `user.name`/`user.email`
-   * from the repository's config, else from the user's global git config.
-   */
-  async identity(env: Record<string, string | undefined>): Promise<Identity | null> {
-    const fromRepo = async (key: string) =>
-      (await git.getConfig({ fs, gitdir: this.#repo.gitdir, path: key })) as string | undefined;
-    const global = globalUserConfig(env);
-    const name = env.GIT_AUTHOR_NAME || (await fromRepo("user.name")) || global.name;
-    const email = env.GIT_AUTHOR_EMAIL || (await fromRepo("user.email")) || global.email;
-    return name && email ? { name, email } : null;
-  }
-
-  async #status(): Promise<(string | number)[][]> {
-    try {
-      return await git.statusMatrix({ fs, dir: this.#repo.root, gitdir: this.#repo.gitdir, cache: this.#cache });
-    } catch (error) {
-      throw new GitError(`cannot read the work tree's status: ${(error as Error).message}`, {
-        fix: "run git status to see what is wrong with the repository",
+  /** Writes the commit of a tree on top of `parent` (not moving any branch); returns its id. */
+  commit(tree: string, parent: string, message: string, options: { author?: Identity; sign: boolean }): string {
+    const set: Record<string, string> = {};
+    if (options.author) {
+      Object.assign(set, {
+        GIT_AUTHOR_NAME: options.author.name,
+        GIT_AUTHOR_EMAIL: options.author.email,
+        GIT_COMMITTER_NAME: options.author.name,
+        GIT_COMMITTER_EMAIL: options.author.email,
       });
     }
+    const args = ["commit-tree", tree, "-p", parent, "-F", "-", ...(options.sign ? ["-S"] : [])];
+    const run = runGit(this.#repo.root, args, { env: this.#env, set, input: message, allowFailure: true });
+    if (run.exitCode !== 0) {
+      if (/tell me who you are|unable to auto-detect email|empty ident name/i.test(run.stderr)) {
+        throw new InputError("git does not say who commits (no user.name / user.email)", {
+          fix: 'set them (git config user.name "..." and git config user.email "...") or pass --author "Name <email>"',
+        });
+      }
+      throw new GitError(`git commit-tree failed: ${run.stderr.trim().split("\n").slice(-2).join(" / ")}`, {
+        fix: "run git status and git log to see what stops the commit",
+      });
+    }
+    return new TextDecoder().decode(run.stdout).trim();
+  }
+
+  /**
+   * How `git commit` would commit here, read in one git call: the hooks
+   * folder (core.hooksPath, relative to the work tree's root, else the common
+   * git directory's hooks/) and whether every commit is signed (commit.gpgSign,
+   * which `git commit-tree` does not read by itself).
+   */
+  commitSettings(): { hooksDir: string; sign: boolean } {
+    const run = runGit(this.#repo.root, ["config", "-z", "--get-regexp", "^(core\\.hookspath|commit\\.gpgsign)$"], { env: this.#env, allowFailure: true });
+    const values = new Map<string, string>();
+    for (const entry of new TextDecoder().decode(run.stdout).split("\0")) {
+      const newline = entry.indexOf("\n");
+      if (newline > 0) values.set(entry.slice(0, newline).toLowerCase(), entry.slice(newline + 1));
+    }
+    const hooksPath = values.get("core.hookspath");
+    const home = this.#env.HOME ?? "";
+    const hooksDir = hooksPath
+      ? resolve(this.#repo.root, hooksPath.startsWith("~/") ? join(home, hooksPath.slice(2)) : hooksPath)
+      : join(this.#repo.gitdir, "hooks");
+    const sign = ["true", "yes", "on", "1"].includes((values.get("commit.gpgsign") ?? "").trim().toLowerCase());
+    return { hooksDir, sign };
+  }
+
+  /**
+   * Lands a commit: HEAD's branch moves from `from` to `commit` (refused if it
+   * moved meanwhile; the reflog says why), and the private index that holds
+   * the commit's tree becomes the real one.
+   */
+  advance(commit: string, from: string, subject: string, indexFile: string): void {
+    runGit(this.#repo.root, ["update-ref", "-m", `commit (slp tcr): ${subject}`, "HEAD", commit, from], { env: this.#env });
+    renameSync(indexFile, this.indexFile);
+  }
+
+  /** The change from HEAD to a snapshot as a binary patch, and a copy of each file it adds, in `dir`. */
+  async save(head: string, snapshot: Snapshot, dir: string, message: string): Promise<SavedChange> {
+    mkdirSync(dir, { recursive: true });
+    const patch = join(dir, "change.patch");
+    // Prefixes, paths and content as `git apply` reads them back, whatever the user's diff settings.
+    const args = ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/"];
+    const diff = runGit(this.#repo.root, [...args, head, snapshot.tree], { env: this.#env });
+    writeFileSync(patch, diff.stdout);
+    writeFileSync(join(dir, "message.txt"), message);
+    const files: string[] = [];
+    for (const change of snapshot.changes) {
+      if (!change.after || (change.kind !== "added" && change.kind !== "typechange")) continue;
+      const target = join(dir, "files", ...change.path.split("/"));
+      mkdirSync(dirname(target), { recursive: true });
+      const bytes = await this.#repo.readBlob(change.after.oid);
+      if (change.after.mode === SYMLINK) symlinkSync(new TextDecoder().decode(bytes), target);
+      else writeFileSync(target, bytes);
+      files.push(target);
+    }
+    return { dir, patch, files };
+  }
+
+  /**
+   * Plans putting the work tree back to HEAD: every blob read and every
+   * obstacle on disk found before anything changes. Ignored files that stand
+   * where HEAD has a file (or a folder) are moved into `asideDir`, never deleted.
+   */
+  async planRestore(changes: Change[], asideDir: string): Promise<RestorePlan> {
+    const root = this.#repo.root;
+    const absolute = (path: string) => join(root, ...path.split("/"));
+    for (const change of changes) assertSafePath(change.path);
+    const steps: PlannedStep[] = [];
+    const movedAside: string[] = [];
+    const gone = new Set<string>();
+    const remove = (path: string) => {
+      gone.add(path);
+      steps.push({ action: "remove", path, apply: () => unlinkSync(absolute(path)) });
+    };
+    const moveAside = (path: string) => {
+      gone.add(path);
+      movedAside.push(path);
+      steps.push({ action: "move aside", path, apply: () => moveInto(absolute(path), join(asideDir, ...path.split("/"))) });
+    };
+
+    // 1. What the work tree has and HEAD does not have in that form. A file of other content is
+    //    overwritten in place, a mode is changed in place; a symlink or a new type is replaced.
+    for (const change of changes) {
+      if (!change.after) continue;
+      const replace = !change.before || change.kind === "typechange" || (change.kind === "modified" && change.before.mode === SYMLINK);
+      if (replace) remove(change.path);
+    }
+    // 2. Where HEAD has a file the work tree has a folder, or a file on the way to it: what is
+    //    left there after step 1 is ignored by git; it is moved aside, never deleted.
+    const mustGo = new Set<string>();
+    for (const change of changes) {
+      if (!change.before || (change.after && !gone.has(change.path))) continue;
+      const parts = change.path.split("/");
+      for (let depth = 1; depth <= parts.length; depth++) {
+        const path = parts.slice(0, depth).join("/");
+        const stat = gone.has(path) ? null : lstatOrNull(absolute(path));
+        if (!stat) continue;
+        if (!stat.isDirectory()) {
+          if (depth < parts.length) moveAside(path);
+          break;
+        }
+        if (depth < parts.length) continue;
+        mustGo.add(path);
+        for (const folder of listFolders(absolute(path), path)) mustGo.add(folder);
+        for (const file of listFiles(absolute(path), path)) if (!gone.has(file)) moveAside(file);
+      }
+    }
+    // 3. Folders: those in the way of a file must go; those left empty by steps 1-2 go too.
+    const emptied = new Set<string>(mustGo);
+    for (const folder of new Set([...gone].flatMap(ancestors))) {
+      const stat = lstatOrNull(absolute(folder));
+      if (stat?.isDirectory() && listFiles(absolute(folder), folder).every((path) => gone.has(path))) emptied.add(folder);
+    }
+    const deepestFirst = [...emptied].sort((a, b) => b.split("/").length - a.split("/").length || compareCodePoints(a, b));
+    for (const folder of deepestFirst) {
+      const required = mustGo.has(folder);
+      steps.push({
+        action: "remove folder",
+        path: folder,
+        apply: () => {
+          const path = absolute(folder);
+          if (required || (lstatOrNull(path)?.isDirectory() && readdirSync(path).length === 0)) rmdirSync(path);
+        },
+      });
+    }
+    // 4. HEAD's files, every blob read now, so a missing object stops the plan before any change.
+    for (const change of changes) {
+      const before = change.before;
+      if (!before) continue;
+      if (change.kind === "mode") {
+        steps.push({ action: "chmod", path: change.path, apply: () => chmodSync(absolute(change.path), fileMode(before.mode)) });
+        continue;
+      }
+      const bytes = await this.#repo.readBlob(before.oid);
+      steps.push({ action: "write", path: change.path, apply: () => writeEntry(absolute(change.path), bytes, before.mode) });
+    }
+    return { steps, movedAside };
+  }
+
+  /** Applies a plan step by step; the first failure stops it and says what is left. */
+  applyRestore(plan: RestorePlan): RestoreOutcome {
+    for (const [index, step] of plan.steps.entries()) {
+      try {
+        step.apply();
+      } catch (error) {
+        const describe = ({ action, path }: RestoreStep) => ({ action, path });
+        return {
+          done: index,
+          failed: { step: describe(step), error: (error as NodeJS.ErrnoException).code ?? (error as Error).message },
+          left: plan.steps.slice(index).map(describe),
+        };
+      }
+    }
+    return { done: plan.steps.length, failed: null, left: [] };
+  }
+
+  /** The real index back to HEAD (after the work tree is), with fresh file stats. */
+  resetIndex(): void {
+    runGit(this.#repo.root, ["reset", "-q", "--no-recurse-submodules"], { env: this.#env });
   }
 }
 
-/** Writes a file as HEAD holds it: bytes, executable bit, or a symlink. */
-function writeWithMode(path: string, bytes: Uint8Array, mode: string): void {
+/** HEAD's tree against another, as changed files (folders flattened), sorted by path. */
+export async function diffTrees(repo: Repository, from: string | null, to: string | null, prefix = ""): Promise<Change[]> {
+  const changes: Change[] = [];
+  const [a, b] = await Promise.all([from ? repo.readTree(from) : [], to ? repo.readTree(to) : []]);
+  const byName = new Map<string, [TreeEntry | undefined, TreeEntry | undefined]>();
+  for (const entry of a) byName.set(entry.path, [entry, undefined]);
+  for (const entry of b) byName.set(entry.path, [byName.get(entry.path)?.[0], entry]);
+  for (const [name, [before, after]] of byName) {
+    if (before && after && before.oid === after.oid && before.mode === after.mode) continue;
+    const path = `${prefix}${name}`;
+    const beforeTree = before?.type === "tree" ? before.oid : null;
+    const afterTree = after?.type === "tree" ? after.oid : null;
+    if (beforeTree || afterTree) changes.push(...(await diffTrees(repo, beforeTree, afterTree, `${path}/`)));
+    const beforeFile = before && before.type !== "tree" ? { mode: before.mode, oid: before.oid } : null;
+    const afterFile = after && after.type !== "tree" ? { mode: after.mode, oid: after.oid } : null;
+    if (!beforeFile && !afterFile) continue;
+    changes.push({ path, kind: kindOf(beforeFile, afterFile), before: beforeFile, after: afterFile });
+  }
+  return changes.sort((x, y) => compareCodePoints(x.path, y.path));
+}
+
+function kindOf(before: TreeFile | null, after: TreeFile | null): Change["kind"] {
+  if (!before) return "added";
+  if (!after) return "deleted";
+  const type = (mode: string) => (mode === SYMLINK ? "link" : mode === GITLINK ? "submodule" : "file");
+  if (type(before.mode) !== type(after.mode)) return "typechange";
+  if (before.oid === after.oid) return "mode";
+  return "modified";
+}
+
+/** Git never stores these; a tree that does (a crafted one) must not make slp write outside the folder it writes in. */
+export function assertSafePath(path: string): void {
+  const bad = path.split("/").find((part) => part === "" || part === "." || part === ".." || part.toLowerCase() === ".git" || part.includes("\0"));
+  if (bad !== undefined) {
+    throw new GitError(`the tree holds the path ${JSON.stringify(path)}, which git never writes into a work tree`, {
+      fix: "repair the commit with git; slp will not write outside the work tree",
+    });
+  }
+}
+
+function ancestors(path: string): string[] {
+  const parts = path.split("/");
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** Every entry under a folder that is not a folder (files, symlinks), not following symlinks, as repository paths. */
+function listFiles(dir: string, prefix: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${prefix}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...listFiles(join(dir, entry.name), path));
+    else out.push(path);
+  }
+  return out;
+}
+
+function listFolders(dir: string, prefix: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const path = `${prefix}/${entry.name}`;
+    out.push(path, ...listFolders(join(dir, entry.name), path));
+  }
+  return out;
+}
+
+function moveInto(from: string, to: string): void {
+  mkdirSync(dirname(to), { recursive: true });
+  renameSync(from, to);
+}
+
+/** A file's permission bits as git checks a mode out: executable or not, within the umask. */
+function fileMode(mode: string): number {
+  return (mode === EXECUTABLE ? 0o777 : 0o666) & ~process.umask();
+}
+
+/** Writes a file as HEAD holds it (its folder created): bytes and executable bit, or a symlink. */
+function writeEntry(path: string, bytes: Uint8Array, mode: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  rmSync(path, { force: true });
-  if (mode === "120000") {
+  if (mode === SYMLINK) {
+    rmSync(path, { force: true });
     symlinkSync(new TextDecoder().decode(bytes), path);
     return;
   }
-  writeFileSync(path, bytes);
-  chmodSync(path, mode === "100755" ? 0o755 : 0o644);
-}
-
-function removeEmptyParents(root: string, path: string): void {
-  let current = dirname(path);
-  while (current !== "." && current !== "") {
-    const absolute = join(root, current);
-    if (!existsSync(absolute) || readdirSync(absolute).length > 0) return;
-    rmdirSync(absolute);
-    current = dirname(current);
-  }
+  writeFileSync(path, bytes, { mode: fileMode(mode) });
+  chmodSync(path, fileMode(mode));
 }
 
 /** The paths of index entries at a merge stage (1-3), read from the index file (v2, v3 and v4). */
@@ -219,30 +472,4 @@ function unmergedPaths(index: Uint8Array): Set<string> {
     if ((flags >> 12) & 0x3) paths.add(path);
   }
   return paths;
-}
-
-/** `[user] name`/`email` from ~/.gitconfig or $XDG_CONFIG_HOME/git/config. */
-function globalUserConfig(env: Record<string, string | undefined>): { name?: string; email?: string } {
-  const home = env.HOME || homedir();
-  const files = [join(env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config"), join(home, ".gitconfig")];
-  const found: { name?: string; email?: string } = {};
-  for (const file of files) {
-    if (!existsSync(file)) continue;
-    let section = "";
-    for (const raw of readFileSync(file, "utf8").split(/\r?\n/)) {
-      const line = raw.trim();
-      const header = /^\[([^\]\s"]+)[^\]]*\]$/.exec(line);
-      if (header) {
-        section = (header[1] as string).toLowerCase();
-        continue;
-      }
-      const pair = /^([A-Za-z][\w-]*)\s*=\s*(.*)$/.exec(line);
-      if (section !== "user" || !pair) continue;
-      const key = (pair[1] as string).toLowerCase();
-      const value = (pair[2] as string).replace(/^"(.*)"$/, "$1").trim();
-      if (key === "name") found.name = value;
-      if (key === "email") found.email = value;
-    }
-  }
-  return found;
 }

@@ -26,11 +26,11 @@ export class ParseCache<T> {
     this.#previous = previous;
   }
 
-  /** The cache of one project dir; a disabled cache when env says so. */
-  static open<T>(projectDir: string, env: Record<string, string | undefined>): ParseCache<T> {
+  /** The cache of one project dir (`kind` names what it holds: parsed yaml, dialect translations); a disabled cache when env says so. */
+  static open<T>(projectDir: string, env: Record<string, string | undefined>, kind = "yaml"): ParseCache<T> {
     if (env.SLP_NO_CACHE === "1") return new ParseCache<T>(null, new Map());
     const root = env.SLP_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir() || tmpdir(), ".cache"), "slp");
-    const file = join(root, `yaml-${hash(`${FORMAT}\0${VERSION}\0${projectDir}`)}.json`);
+    const file = join(root, `${kind}-${hash(`${FORMAT}\0${VERSION}\0${projectDir}`)}.json`);
     let previous = new Map<string, T>();
     try {
       const stored = JSON.parse(readFileSync(file, "utf8")) as { format?: number; version?: string; entries?: Record<string, T> };

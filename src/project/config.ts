@@ -41,6 +41,14 @@ export function loadConfig(projectDir: string): LoadedConfig {
 }
 
 /**
+ * The branch pull requests target, for every task that takes `--base`:
+ * `SLP_BASE`, else slp.yml's `base`, else `main` (an empty SLP_BASE counts as unset).
+ */
+export function defaultBase(env: Record<string, string | undefined>, config: Config): string {
+  return env.SLP_BASE || config.base || "main";
+}
+
+/**
  * Validates the text of an slp.yml (also used for the base commit's copy)
  * and puts its `limits:` in force (the environment's SLP_LIMIT_* still win).
  */

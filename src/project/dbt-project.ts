@@ -12,6 +12,7 @@ import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
 import { parseCsv } from "./csv.ts";
+import { dbtPathsOf } from "./dbt-paths.ts";
 import { isYamlFile, listFiles, sortPathsBySegments, stem } from "./paths.ts";
 import { readText } from "./project.ts";
 import { parseYaml } from "./yaml.ts";
@@ -95,16 +96,6 @@ export interface DbtProject {
   newestSource: number;
 }
 
-const PATH_DEFAULTS = {
-  "model-paths": ["models"],
-  "macro-paths": ["macros"],
-  "seed-paths": ["seeds"],
-  "test-paths": ["tests"],
-  "snapshot-paths": ["snapshots"],
-  "analysis-paths": ["analyses"],
-  "function-paths": ["functions"],
-} as const;
-
 /** Reads the project at `dir` (and, for the root, its installed packages). */
 export function loadDbtProject(dir: string, dirAsGiven: string, prefix = ""): DbtProject {
   const projectFile = `${prefix}dbt_project.yml`;
@@ -119,19 +110,15 @@ export function loadDbtProject(dir: string, dirAsGiven: string, prefix = ""): Db
   if (name === "") {
     throw new InputError("dbt_project.yml has no name", { file: projectFile, line: 1, fix: "add name: <project name> to dbt_project.yml" });
   }
-  const paths = (key: keyof typeof PATH_DEFAULTS): string[] => {
-    const value = config[key];
-    const list = Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [...PATH_DEFAULTS[key]];
-    return list.map((path) => `${prefix}${path.replace(/^\.\/+/, "").replace(/\/+$/, "")}`);
-  };
+  const declared = dbtPathsOf(config, prefix);
   const project: DbtProject = {
     dir,
     prefix,
     name,
-    modelPaths: paths("model-paths"),
-    macroPaths: paths("macro-paths"),
-    seedPaths: paths("seed-paths"),
-    testPaths: paths("test-paths"),
+    modelPaths: declared["model-paths"],
+    macroPaths: declared["macro-paths"],
+    seedPaths: declared["seed-paths"],
+    testPaths: declared["test-paths"],
     vars: isMapping(config.vars) ? config.vars : {},
     dispatch: readDispatch(config.dispatch),
     configBlocks: {
@@ -151,17 +138,18 @@ export function loadDbtProject(dir: string, dirAsGiven: string, prefix = ""): Db
   const sourcePaths = [
     ...project.modelPaths,
     ...project.seedPaths,
-    ...paths("snapshot-paths"),
-    ...paths("analysis-paths"),
+    ...declared["snapshot-paths"],
+    ...declared["analysis-paths"],
     ...project.macroPaths,
     ...project.testPaths,
-    ...paths("function-paths"),
+    ...declared["function-paths"],
   ];
   const seen = new Set<string>();
   const yml: { file: string; top: string }[] = [];
   for (const top of sourcePaths) {
     for (const file of sortPathsBySegments(listFiles(dir, top))) {
-      if (!isYamlFile(file) || seen.has(file)) continue;
+      // tests/mutation_equivalents.yml is slp mutate's list of equivalent mutants, not a properties file.
+      if (!isYamlFile(file) || seen.has(file) || file === `${prefix}tests/mutation_equivalents.yml`) continue;
       seen.add(file);
       yml.push({ file, top });
     }

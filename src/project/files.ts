@@ -122,10 +122,11 @@ export function isProjectFile(dir: string, file: string): boolean {
 /**
  * Every file under `dir` (project-relative, `/`-separated), hidden ones
  * included; none when the folder does not exist. A folder that cannot be
- * read, a special file (FIFO, socket, device), a link that leads out of the
- * repository, to nothing, or back into a folder that holds it, is an
- * InputError naming the path: a tree that cannot be read is never "nothing
- * to check". A link inside the repository is followed, as dbt follows it.
+ * read, a special file (FIFO, socket, device), a link to a folder outside
+ * the repository or to a folder that holds it, is an InputError naming the
+ * path: a tree that cannot be read is never "nothing to check". Links
+ * inside the repository are followed, as dbt follows them; a link to a file
+ * is checked when the file is read (readProjectText).
  */
 export function listFiles(projectDir: string, dir: string): string[] {
   const start = join(projectDir, dir);
@@ -170,34 +171,41 @@ class Walker {
     }
   }
 
+  /**
+   * A link to a file (or to nothing) is listed like a file: if a reader
+   * needs it, reading it refuses a link that points nowhere, loops, or leaves
+   * the repository; one no reader needs is ignored, as dbt ignores it. A link
+   * to a folder is walked when the folder is inside the repository and does
+   * not hold the link.
+   */
   followLink(link: string, ancestors: string[]): void {
     const shown = shownPath(this.projectDir, link);
     let real: string;
+    let stats: Stats;
     try {
       real = realpathSync(link);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const what = code === "ELOOP" ? "a symbolic link that loops (links pointing at each other)" : code === "ENOENT" ? "a symbolic link to nothing" : `a symbolic link slp cannot follow (${code ?? "error"})`;
-      throw new InputError(`cannot read ${what}`, { file: shown, fix: "remove the link, or point it at a file inside the repository" });
+      stats = statSync(real);
+    } catch {
+      this.files.push(shown);
+      return;
     }
-    const root = repositoryRealRoot(this.projectDir);
-    if (!isInside(real, root)) {
-      throw new InputError("is a symbolic link that leads outside the repository, and slp reads nothing outside it", {
+    if (!stats.isDirectory()) {
+      this.files.push(shown);
+      return;
+    }
+    if (!isInside(real, repositoryRealRoot(this.projectDir))) {
+      throw new InputError("is a symbolic link to a folder outside the repository, and slp reads nothing outside it", {
         file: shown,
-        fix: "commit the file itself instead of a link, or point the link at a path inside the repository",
+        fix: "commit the folder itself instead of a link, or point the link at a folder inside the repository",
       });
     }
-    const stats = statSync(real);
-    if (stats.isFile()) this.files.push(shown);
-    else if (stats.isDirectory()) {
-      if (ancestors.some((ancestor) => isInside(ancestor, real))) {
-        throw new InputError("is a symbolic link to a folder that holds it, so walking it would never end", {
-          file: shown,
-          fix: "remove the link (dbt would read the same files again and again)",
-        });
-      }
-      this.walk(link, [...ancestors, real]);
-    } else throw special(shown, stats);
+    if (ancestors.some((ancestor) => isInside(ancestor, real))) {
+      throw new InputError("is a symbolic link to a folder that holds it, so walking it would never end", {
+        file: shown,
+        fix: "remove the link (dbt would read the same files again and again)",
+      });
+    }
+    this.walk(link, [...ancestors, real]);
   }
 }
 

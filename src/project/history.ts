@@ -50,6 +50,8 @@ export interface Branch {
   mergeBase: string;
   /** The first-parent commits of merge-base..head, oldest first (head last). */
   commits: string[];
+  /** What the reader should know about how the refs were read (a base found only as origin/<base>). */
+  notes: string[];
 }
 
 export interface BranchInventories {
@@ -73,11 +75,17 @@ export async function openBranch(options: BranchOptions): Promise<Branch> {
   const repo = Repository.open(options.dir);
   const prefix = repo.relativePath(options.dir);
   repo.assertFullHistory();
-  const baseCommit = await repo.resolveCommit(options.base);
+  const base = await repo.resolveBase(options.base);
   const headCommit = await repo.resolveCommit(options.head);
-  const mergeBase = await repo.mergeBase(baseCommit, headCommit, [options.base, options.head]);
+  const mergeBase = await repo.mergeBase(base.commit, headCommit, [base.ref, options.head]);
   const commits = await repo.firstParentRange(mergeBase, headCommit);
-  return { repo, prefix, baseRef: options.base, headRef: options.head, baseCommit, headCommit, mergeBase, commits };
+  const notes = base.ref === options.base ? [] : [baseFallbackNote(options.base, base.ref)];
+  return { repo, prefix, baseRef: base.ref, headRef: options.head, baseCommit: base.commit, headCommit, mergeBase, commits, notes };
+}
+
+/** Says that a base was read from its remote-tracking branch. */
+export function baseFallbackNote(asked: string, used: string): string {
+  return `${asked} is not a branch in this clone; the base is ${used} (git fetch origin ${asked} keeps it current)`;
 }
 
 /** Reads slp.yml from the base, checks the marts paths at head, and reads every inventory of the walk. */
@@ -106,10 +114,15 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
 
 /** slp.yml at the repository root of the base commit (the tip of the branch the PR targets), if any. */
 async function baseConfig(branch: Branch): Promise<LoadedConfig> {
-  const [file] = await branch.repo.filesIn(branch.baseCommit, [CONFIG_FILE]);
+  return configAt(branch.repo, branch.baseCommit, branch.baseRef);
+}
+
+/** slp.yml at the repository root of a commit (`label` names the commit in errors), if any. */
+export async function configAt(repo: Repository, commit: string, label: string): Promise<LoadedConfig> {
+  const [file] = await repo.filesIn(commit, [CONFIG_FILE]);
   if (!file) return { config: {}, file: null, warnings: [] };
-  const text = await branch.repo.readText(file, branch.baseRef);
-  return parseConfig(text, CONFIG_FILE, branch.baseRef);
+  const text = await repo.readText(file, label);
+  return parseConfig(text, CONFIG_FILE, label);
 }
 
 

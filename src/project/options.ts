@@ -1,6 +1,8 @@
 /** The flags every project-reading task shares, and how they resolve against slp.yml. */
 import { Type } from "@sinclair/typebox";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
+import { InputError } from "../core/errors.ts";
 import { loadConfig, type LoadedConfig } from "./config.ts";
 import { checkMartsPathsExist, DEFAULT_MARTS_PATHS, normaliseMartsPath } from "./paths.ts";
 
@@ -37,7 +39,23 @@ export function resolveProjectOptions(cwd: string, projectDir: string, martsPath
 
 /** As resolveProjectOptions, and each marts path must exist as a folder. */
 export function resolveProjectOnDisk(cwd: string, projectDir: string, martsPath: string[] | undefined): ResolvedProject {
+  requireProjectFolder(resolve(cwd, projectDir), projectDir);
   const resolved = resolveProjectOptions(cwd, projectDir, martsPath);
   checkMartsPathsExist(resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
   return resolved;
+}
+
+/** The project folder itself must exist: a typo in --project-dir is not a missing marts folder. */
+export function requireProjectFolder(dir: string, dirAsGiven: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) {
+    throw new InputError(`the project folder ${dirAsGiven} does not exist`, {
+      fix: "pass the folder that holds dbt_project.yml with --project-dir (default: the current folder)",
+    });
+  }
 }

@@ -1,20 +1,21 @@
 /** `--format json`: exactly one envelope object on stdout, nothing else (schemas/envelope.schema.json). */
 import { EXIT } from "../core/exit-codes.ts";
-import { exitCodeFor, sortFindings, summaryLine } from "../core/findings.ts";
+import { sortFindings } from "../core/findings.ts";
 import type { Report } from "../core/report.ts";
 import type { SlpError } from "../core/errors.ts";
 import type { Envelope } from "../schemas/envelope.ts";
 import { VERSION } from "../version.ts";
-import type { Rendered } from "./renderers.ts";
+import { exitCodeOf, summaryOf, type Format, type Rendered } from "./format.ts";
 
+/** The envelope is the agent's contract: complete whatever --quiet says, so its findings always match its summary. */
 export function renderJson(report: Report): Rendered {
-  const exitCode = report.exitCode ?? (report.text !== undefined ? EXIT.ok : exitCodeFor(report.findings));
+  const exitCode = exitCodeOf(report);
   const envelope: Envelope = {
     command: report.command,
     version: VERSION,
     status: exitCode === EXIT.ok ? "ok" : exitCode === EXIT.cannotJudge ? "error" : "blocked",
     exit_code: exitCode,
-    summary: report.summary ?? summaryLine(report.command, report.findings, report.note),
+    summary: summaryOf(report),
     findings: sortFindings(report.findings),
     data: report.data ?? (report.text !== undefined ? { text: report.text } : null),
     notes: report.notes ?? [],
@@ -38,3 +39,5 @@ export function renderJsonError(command: string, error: SlpError, notes: string[
   };
   return { stdout: `${JSON.stringify(envelope, null, 2)}\n`, stderr: "", exitCode: EXIT.cannotJudge };
 }
+
+export const json: Format = { render: renderJson, renderError: (command, error) => renderJsonError(command, error) };

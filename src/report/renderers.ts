@@ -1,19 +1,30 @@
-/** The output formats, by name. A task may add its own (unit adds junit). */
-import type { Report } from "../core/report.ts";
-import { renderJson } from "./json.ts";
-import { renderJunit } from "./junit.ts";
-import { renderText } from "./text.ts";
+/**
+ * The output formats, by name. Every task that returns findings renders in
+ * each of them; a format's module is loaded only when it is asked for, so
+ * `slp check` never loads the SARIF writer.
+ */
+import type { Format } from "./format.ts";
 
-export interface Rendered {
-  stdout: string;
-  stderr: string;
-  exitCode: number;
+export const FORMATS = ["text", "json", "github", "sarif", "junit", "markdown"] as const;
+export type FormatName = (typeof FORMATS)[number];
+
+/** What a task that prints information rather than findings (rules, explain, tasks) can be asked for. */
+export const INFORMATION_FORMATS = ["text", "json"] as const;
+
+const LOADERS: Record<FormatName, () => Promise<Format>> = {
+  text: async () => (await import("./text.ts")).text,
+  json: async () => (await import("./json.ts")).json,
+  github: async () => (await import("./github.ts")).github,
+  sarif: async () => (await import("./sarif.ts")).sarif,
+  junit: async () => (await import("./junit.ts")).junit,
+  markdown: async () => (await import("./markdown.ts")).markdown,
+};
+
+export function isFormatName(name: string): name is FormatName {
+  return (FORMATS as readonly string[]).includes(name);
 }
 
-export type Renderer = (report: Report) => Rendered;
-
-export const RENDERERS: Record<string, Renderer> = {
-  text: renderText,
-  json: renderJson,
-  junit: renderJunit,
-};
+/** The renderer of a format; text for a name slp does not know (the flag parser has refused it already). */
+export function loadFormat(name: string): Promise<Format> {
+  return (isFormatName(name) ? LOADERS[name] : LOADERS.text)();
+}

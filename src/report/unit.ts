@@ -17,7 +17,7 @@ export function unitReport(run: UnitRun): Report {
   for (const result of run.results) counts[result.status]++;
   const lines: string[] = [];
   for (const result of run.results) {
-    lines.push(`${result.status.toUpperCase()}\t${result.model}::${result.name}\t${result.edge ?? ""}`);
+    lines.push(`${result.status.toUpperCase()}\t${result.model}::${result.name}\t${result.edge ?? ""}${result.ran === "translated" || result.ran === "untranslatable" ? `\t${result.ran}` : ""}`);
     if (result.status === "fail" && result.diff) lines.push(...diffLines(result.diff).map((line) => `\t${line}`));
     if (result.error) lines.push(`\t${describeError(result)}`);
   }
@@ -34,12 +34,14 @@ export function unitReport(run: UnitRun): Report {
       status: result.status,
       failures: result.status === "fail" ? 1 : 0,
       sql_from: result.sqlFrom,
+      ran: result.ran,
       error: result.error,
       diff: result.diff,
       fixtures: result.fixtures,
       rendered_sql: result.renderedSql,
     })),
     counts,
+    dialect: { name: run.dialect.dialect, from: run.dialect.from },
     disabled: run.disabled,
   };
   const errors: ReportError[] = run.results
@@ -55,6 +57,7 @@ export function unitReport(run: UnitRun): Report {
     suite: result.model,
     name: result.name,
     file: result.file,
+    line: result.line,
     status: result.status,
     message: result.status === "fail" ? "actual differs from expected" : result.error ? result.error.message : "",
     details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : result.error ? describeError(result) : "",
@@ -77,7 +80,17 @@ function summaryOf(run: UnitRun, counts: { pass: number; fail: number; error: nu
   const source =
     manifest + rendered === 0 ? "" : manifest === 0 ? ", SQL rendered by slp" : rendered === 0 ? ", SQL from target/manifest.json" : `, SQL rendered by slp for ${rendered}, from target/manifest.json for ${manifest}`;
   const disabled = counts.disabled ? `, ${counts.disabled} disabled` : "";
-  return `slp unit: ${parts.join(", ")} - ${word} (${plural(total, "test")} of ${plural(models, "model")}${source}${disabled})`;
+  return `slp unit: ${parts.join(", ")} - ${word} (${plural(total, "test")} of ${plural(models, "model")}${source}, ${dialectPart(run)}${disabled})`;
+}
+
+/** `dialect duckdb`, or `dialect snowflake: 3 translated, 1 untranslatable` (how the tests ran). */
+function dialectPart(run: UnitRun): string {
+  const name = `dialect ${run.dialect.dialect}`;
+  if (run.dialect.dialect === "duckdb") return name;
+  const translated = run.results.filter((result) => result.ran === "translated").length;
+  const refused = run.results.filter((result) => result.ran === "untranslatable").length;
+  const parts = [translated ? `${translated} translated` : "", refused ? `${refused} untranslatable` : ""].filter(Boolean);
+  return parts.length > 0 ? `${name}: ${parts.join(", ")}` : name;
 }
 
 function describeError(result: UnitResult): string {

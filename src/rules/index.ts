@@ -29,11 +29,14 @@ import packagePinChanged from "./gate/package-pin-changed.ts";
 import preRegistrationEdits from "./gate/pre-registration-edits.ts";
 import protectedPathChanged from "./gate/protected-path-changed.ts";
 import reconciliationChangedWithModel from "./gate/reconciliation-changed-with-model.ts";
+import commitOutsideTcr from "./gate/commit-outside-tcr.ts";
 import redCommit from "./gate/red-commit.ts";
 import singularTestCannotFail from "./gate/singular-test-cannot-fail.ts";
 import specEdited from "./gate/spec-edited.ts";
 import specWrittenOnBranch from "./gate/spec-written-on-branch.ts";
 import sqlWithoutPreRegistration from "./gate/sql-without-pre-registration.ts";
+import tcrCommitRed from "./gate/tcr-commit-red.ts";
+import tcrStrikesReset from "./gate/tcr-strikes-reset.ts";
 import testCannotFail from "./gate/test-cannot-fail.ts";
 import testRemoved from "./gate/test-removed.ts";
 import unitTestChanged from "./gate/unit-test-changed.ts";
@@ -55,7 +58,10 @@ export const checkRules = [
   gapsWithoutPreRegistration,
 ] as const satisfies readonly AnyRule[];
 
-/** gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6. */
+/**
+ * gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6;
+ * then the TCR record (with --verify-commits or tcr: required): G11, G12, G13.
+ */
 export const gateRules = [
   testRemoved,
   whereAdded,
@@ -71,7 +77,13 @@ export const gateRules = [
   sqlWithoutPreRegistration,
   preRegistrationEdits,
   redCommit,
+  tcrCommitRed,
+  commitOutsideTcr,
+  tcrStrikesReset,
 ] as const satisfies readonly AnyRule[];
+
+/** The gate rules that read the TCR loop's record, run only when gate verifies commits. */
+export const tcrRecordRules: readonly AnyRule[] = [tcrCommitRed, commitOutsideTcr, tcrStrikesReset];
 
 /**
  * compare, once per diff, in the reference's order: C0 (the contract: the

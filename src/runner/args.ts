@@ -7,9 +7,8 @@
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { UsageError } from "../core/errors.ts";
+import { FORMATS, INFORMATION_FORMATS } from "../report/renderers.ts";
 import type { Task } from "./define-task.ts";
-
-export const BASE_FORMATS = ["text", "json"] as const;
 
 export interface OptionSpec {
   key: string;
@@ -25,8 +24,15 @@ export interface OptionSpec {
 export interface ParsedArgs {
   input: Record<string, unknown>;
   format: string;
+  /** --quiet: INFO findings are not listed. */
+  quiet: boolean;
+  /** --output FILE: the report goes to this file, the summary line to the terminal. */
+  output: string | undefined;
   help: boolean;
 }
+
+/** The flags every task takes, whatever its input: the report's format, --quiet and --output. */
+const REPORT_FLAGS = ["--format", "--quiet", "--output"];
 
 /** The options of a task, in schema order. */
 export function optionsOf(task: Task<any, any>): OptionSpec[] {
@@ -52,7 +58,8 @@ export function optionsOf(task: Task<any, any>): OptionSpec[] {
 }
 
 export function formatsOf(task: Task<any, any>): string[] {
-  return [...BASE_FORMATS, ...(task.formats ?? [])];
+  const base: readonly string[] = task.informational ? INFORMATION_FORMATS : FORMATS;
+  return [...new Set([...base, ...(task.formats ?? [])])];
 }
 
 /** `usage: slp check [-h] [--project-dir DIR] ...` */
@@ -67,7 +74,7 @@ export function usageOf(task: Task<any, any>, prefix = "slp"): string {
     const shown = option.kind === "boolean" ? option.flag : `${option.flag} ${option.metavar}`;
     parts.push(option.required ? shown : `[${shown}]`);
   }
-  parts.push(`[--format {${formatsOf(task).join(",")}}]`);
+  parts.push(`[--format {${formatsOf(task).join(",")}}]`, "[--quiet]", "[--output FILE]");
   return `usage: ${prefix} ${task.name} ${parts.join(" ")}`;
 }
 
@@ -89,6 +96,8 @@ export function helpOf(task: Task<any, any>, prefix = "slp"): string {
     lines.push(`  ${shown.padEnd(24)} ${option.description}${repeat}`);
   }
   lines.push(`  ${"--format FORMAT".padEnd(24)} output format: ${formatsOf(task).join(", ")} (default text)`);
+  lines.push(`  ${"--quiet".padEnd(24)} leave INFO findings out (the summary still counts them; --format json keeps them)`);
+  lines.push(`  ${"--output FILE".padEnd(24)} write the report to FILE; the terminal gets the summary line`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -99,10 +108,12 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
     throw new UsageError(message, usage);
   };
   const flagged = options.filter((option) => !option.positional);
-  const longFlags = [...flagged.map((option) => option.flag), "--help", "--format"];
+  const longFlags = [...flagged.map((option) => option.flag), "--help", ...REPORT_FLAGS.filter((flag) => !flagged.some((option) => option.flag === flag))];
   const input: Record<string, unknown> = {};
   const positionals: string[] = [];
   let format = "text";
+  let quiet = false;
+  let output: string | undefined;
   let help = false;
 
   for (let i = 0; i < argv.length; i++) {
@@ -143,7 +154,16 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
       if (!formats.includes(format)) fail(`argument --format: invalid choice: '${format}' (choose from ${formats.map((f) => `'${f}'`).join(", ")})`);
       continue;
     }
-    const option = flagged.find((candidate) => candidate.flag === flag) as OptionSpec;
+    const option = flagged.find((candidate) => candidate.flag === flag);
+    if (!option && flag === "--quiet") {
+      if (inline !== undefined) fail(`argument --quiet: ignored explicit argument '${inline}'`);
+      quiet = true;
+      continue;
+    }
+    if (!option) {
+      output = takeValue();
+      continue;
+    }
     if (option.kind === "boolean") {
       if (inline !== undefined) fail(`argument ${flag}: ignored explicit argument '${inline}'`);
       input[option.key] = true;
@@ -156,7 +176,7 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
       else input[option.key] = value;
     }
   }
-  if (help) return { input, format, help };
+  if (help) return { input, format, quiet, output, help };
 
   const positional = options.find((option) => option.positional);
   if (positional) {
@@ -172,7 +192,7 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
   if (missing.length > 0) {
     fail(`the following arguments are required: ${missing.map((o) => (o.positional ? o.metavar : o.flag)).join(", ")}`);
   }
-  return { input, format, help };
+  return { input, format, quiet, output, help };
 }
 
 function resolvePrefix(name: string, flags: string[], fail: (message: string) => never): string {

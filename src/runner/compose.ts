@@ -10,6 +10,7 @@ import { isReport, type Report } from "../core/report.ts";
 import { plural } from "../core/text.ts";
 import type { Task, TaskEnvironment } from "./define-task.ts";
 import { runTask } from "./runner.ts";
+import { stageDetails, stageFindings } from "./stage-findings.ts";
 
 export interface StageResult {
   name: string;
@@ -43,16 +44,21 @@ export async function runStage(task: Task<any, any>, input: Record<string, unkno
       summary: `slp ${task.name}: ERROR ${error.describe()}`,
       exitCode: EXIT.cannotJudge,
       data: { error: { code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null } },
+      errors: [{ code: error.code, message: `${task.name}: ${error.message}`, file: error.file ?? null, line: error.line ?? null, fix: error.fix ?? null }],
     };
     return { name: task.name, report, exitCode: EXIT.cannotJudge };
   }
 }
 
-/** One report of several stages: every finding, a line per stage, the worst exit code. */
+/**
+ * One report of several stages: every finding (a failing unit test is one),
+ * each failing test shown in full, a line per stage, the worst exit code,
+ * and every stage's notes and errors.
+ */
 export function combineReports(command: string, stages: StageResult[]): Report {
-  const findings = stages.flatMap((stage) => stage.report.findings);
+  const findings = stages.flatMap((stage) => stageFindings(stage.report));
   const exitCode = Math.max(EXIT.ok, ...stages.map((stage) => stage.exitCode));
-  const lines = stages.map((stage) => stageLine(stage));
+  const lines = [...stages.flatMap((stage) => stageDetails(stage.report)), ...stages.map((stage) => stageLine(stage))];
   const { blocks, infos } = countFindings(findings);
   const verdict = exitCode === EXIT.ok ? "OK" : exitCode === EXIT.blocked ? "BLOCKED" : "ERROR";
   const counts = [blocks ? plural(blocks, "block") : "", infos ? plural(infos, "info") : ""].filter(Boolean).join(", ");
@@ -66,6 +72,12 @@ export function combineReports(command: string, stages: StageResult[]): Report {
     summary,
     exitCode,
     lines,
+    notes: [...new Set(stages.flatMap((stage) => stage.report.notes ?? []))],
+    // What each stage judged and its unit tests, so test-report formats show them all.
+    cases: stages.flatMap((stage) => stage.report.cases ?? []),
+    scope: stages.flatMap((stage) => stage.report.scope ?? []),
+    filesAsGiven: stages.flatMap((stage) => stage.report.filesAsGiven ?? []),
+    errors: stages.flatMap((stage) => stage.report.errors ?? []),
     data: {
       stages: stages.map((stage) => ({
         name: stage.name,
@@ -77,7 +89,7 @@ export function combineReports(command: string, stages: StageResult[]): Report {
   };
 }
 
-function stageSummary(stage: StageResult): string {
+export function stageSummary(stage: StageResult): string {
   const report = stage.report;
   return report.summary ?? summaryLine(report.command, report.findings, report.note);
 }

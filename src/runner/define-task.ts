@@ -16,6 +16,17 @@ export interface TaskEnvironment {
   readStdin?: () => Promise<string>;
   /** Every task this invocation can run (built-ins and the repository's own); the CLI supplies it. */
   registry?: TaskRegistry;
+  /**
+   * Resources a caller that runs many tasks lends them (one embedded database
+   * per settings, say), so each run does not pay to open its own; absent, a
+   * task opens its own.
+   */
+  shared?: SharedResources;
+}
+
+export interface SharedResources {
+  /** The resource under `key`, made by `make` on first use; the pool's owner disposes of it with `dispose`. */
+  get<T>(key: string, make: () => T, dispose: (resource: T) => void): T;
 }
 
 /** How a task reaches other tasks by name (ci's stages, tcr's steps, `slp tasks`) without importing the registry back. */
@@ -46,8 +57,10 @@ export interface Task<S extends TObject = TObject, R = unknown> {
   needs: readonly Task<any, any>[];
   /** The input's shape; each property is a CLI flag (`projectDir` -> `--project-dir`). */
   input: S;
-  /** Output formats beyond text and json that this task renders. */
+  /** Output formats this task renders beyond the ones it gets for free (every format, or text and json when informational). */
   formats?: readonly string[];
+  /** Prints information (a list, a rule, a file it wrote), not findings: text and json only, plus its own formats. */
+  informational?: boolean;
   /** Built-in tasks are slp's; user tasks come from slp.yml or .slp/tasks/. */
   origin?: "built-in" | "user";
   /** Left out of `slp tasks` and help: slp's own maintenance tasks. */

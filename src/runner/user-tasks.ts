@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import type { Report } from "../core/report.ts";
-import { loadConfig, repositoryRoot } from "../project/config.ts";
+import { CONFIG_FILE, loadConfig, repositoryRoot } from "../project/config.ts";
 import { defineTask, type Task } from "./define-task.ts";
 import { selfCommand } from "./self.ts";
 
@@ -70,24 +70,53 @@ function shellTask(name: string, command: string, root: string): Task<any, Repor
     name,
     description: command,
     origin: "user",
+    informational: true,
     input: Type.Object({
       args: Type.Optional(Type.Array(Type.String(), { positional: true, metavar: "ARG", description: "words appended to the command" })),
     }),
     async run({ input, environment }): Promise<Report> {
       const words = (input.args ?? []).map((arg: string) => $.escape(arg)).join(" ");
       const env = { ...environment.env, PATH: `${selfShimDir()}${delimiter}${environment.env.PATH ?? ""}` };
-      const result = await $`${{ raw: words ? `${command} ${words}` : command }}`.cwd(root).env(env as Record<string, string>).nothrow().quiet();
-      const stderr = result.stderr.toString();
+      const line = words ? `${command} ${words}` : command;
+      const result = await runShell(line, root, env as Record<string, string>).catch((error: unknown) => {
+        // Bun Shell throws on syntax it cannot parse: the user's string, not slp, is what to fix.
+        throw new ConfigError(`the task ${name} is not a command slp's shell can run (${error instanceof Error ? error.message : String(error)})`, {
+          file: CONFIG_FILE,
+          fix: "write it as a plain shell command line (Bun Shell: pipes, &&, ||, > file, 2>&1)",
+        });
+      });
+      const { stderr, missing } = explainShellErrors(result.stderr.toString(), name);
       if (stderr) environment.log(stderr.replace(/\n$/, ""));
+      // A command that is not installed means the task judged nothing: exit 2, never a pass or a block.
+      const exitCode = missing && result.exitCode !== 0 ? 2 : result.exitCode;
       return {
         command: name,
         findings: [],
         text: result.stdout.toString(),
-        exitCode: result.exitCode,
-        data: { command, exit_code: result.exitCode, stdout: result.stdout.toString(), stderr },
+        exitCode,
+        data: { command, exit_code: exitCode, stdout: result.stdout.toString(), stderr },
       };
     },
   });
+}
+
+/** Runs a command line with Bun Shell; a line it cannot parse rejects (it throws while building the command). */
+async function runShell(line: string, cwd: string, env: Record<string, string>) {
+  return await $`${{ raw: line }}`.cwd(cwd).env(env).nothrow().quiet();
+}
+
+/**
+ * Bun Shell reports a missing program as `bun: command not found: X`, which
+ * names a Bun the user may not have (inside the compiled binary). Say it as
+ * slp, with the task's name and the fix.
+ */
+export function explainShellErrors(stderr: string, task: string): { stderr: string; missing: boolean } {
+  let missing = false;
+  const text = stderr.replace(/^bun: command not found: (.+)$/gm, (_line, program: string) => {
+    missing = true;
+    return `slp: the task ${task} runs ${program}, which is not installed (not found on PATH); install ${program}, or change the task in slp.yml`;
+  });
+  return { stderr: text, missing };
 }
 
 let shimDir: string | undefined;

@@ -25,16 +25,50 @@ export const Config = Type.Object(
       Type.String({ minLength: 1, description: "must name the branch pull requests target (default main)" }),
     ),
     tcr: Type.Optional(
+      Type.Union(
+        [
+          Type.Literal("required", { description: "short for { required: true }" }),
+          Type.Object(
+            {
+              steps: Type.Optional(
+                Type.Array(Type.String({ minLength: 1, description: "must name a task" }), {
+                  minItems: 1,
+                  description: "must list the tasks the loop runs, in order (default [check, gate, unit])",
+                }),
+              ),
+              required: Type.Optional(
+                Type.Boolean({
+                  description:
+                    "must say whether every commit of an agent branch must be a green tcr step: gate then re-runs check and unit at each commit (as --verify-commits) and blocks on G11-G13 (read from the base branch)",
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ],
+        { description: "must configure the TCR loop (slp tcr): `required`, or a mapping of steps and required" },
+      ),
+    ),
+    mutate: Type.Optional(
       Type.Object(
         {
-          steps: Type.Optional(
-            Type.Array(Type.String({ minLength: 1, description: "must name a task" }), {
-              minItems: 1,
-              description: "must list the tasks the loop runs, in order (default [check, gate, unit])",
+          max_mutants: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: 20, description: "must be the most mutants per model, at most 20 (default 20); --max-mutants may only lower it" }),
+          ),
+          min_score: Type.Optional(
+            Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 100 }), {
+              description:
+                "must map a spec tier (critical, standard, ...) to the lowest mutation score, in percent, its models may have; a tier it does not name keeps the default, where every survivor blocks",
             }),
           ),
         },
-        { additionalProperties: false, description: "must configure the TCR loop (slp tcr)" },
+        { additionalProperties: false, description: "must configure slp mutate (read from the base branch)" },
+      ),
+    ),
+    dialect: Type.Optional(
+      Type.Union(
+        ["duckdb", "snowflake", "bigquery", "databricks", "spark", "redshift", "postgres"].map((name) => Type.Literal(name)),
+        { description: "must name the warehouse dialect the models are written in; default: the adapter type of the project's profile in profiles.yml, else duckdb" },
       ),
     ),
     limits: Type.Optional(

@@ -11,6 +11,8 @@ import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.t
 import type { DbtProject } from "../project/dbt-project.ts";
 import { readText } from "../project/project.ts";
 import { parseYaml } from "../project/yaml.ts";
+import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
+import type { Dialect } from "./dialect/dialects.ts";
 import { exposeMembers, JinjaTemplate, macroReturn, printable, pythonRange, splitArgs, TEMPLATE_LOOKUP, type JinjaCallable, type Scope } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
@@ -151,6 +153,8 @@ export interface RendererOptions {
   env: Record<string, string | undefined>;
   /** When the run started (run_started_at). */
   startedAt: Date;
+  /** The adapter the project runs on (target.type); its cross-database macros are the ones rendered. Default duckdb. */
+  adapter?: Dialect;
 }
 
 /**
@@ -167,10 +171,15 @@ export class DbtRenderer {
   #session: RenderSession | null = null;
   readonly #scopes = new Map<string, Scope>();
   readonly #namespaces = new Map<string, object>();
+  /** dbt's macros slp provides, as the project's adapter writes them. */
+  readonly #builtins: Record<string, (...args: any[]) => string>;
+  readonly #adapterType: Dialect;
 
   constructor(project: DbtProject, options: RendererOptions) {
     this.project = project;
     this.#options = options;
+    this.#adapterType = options.adapter ?? "duckdb";
+    this.#builtins = { ...BUILTINS, ...adapterMacros(this.#adapterType) };
     this.#indexMacros(project);
     for (const pkg of project.packages.values()) this.#indexMacros(pkg);
   }
@@ -245,7 +254,7 @@ export class DbtRenderer {
   #lookup(name: string, pkg: string): unknown {
     const session = this.#current;
     const overrides = session.overrides.macros;
-    const bare = Object.hasOwn(overrides, name) ? name : BUILTINS[name] && Object.hasOwn(overrides, `dbt.${name}`) ? `dbt.${name}` : null;
+    const bare = Object.hasOwn(overrides, name) ? name : this.#builtins[name] && Object.hasOwn(overrides, `dbt.${name}`) ? `dbt.${name}` : null;
     const found = this.#resolve(name, pkg);
     if (bare !== null && found !== undefined) return overrideOf(found, overrides[bare] as Value);
     if (found !== undefined) return found;
@@ -264,7 +273,7 @@ export class DbtRenderer {
     const member = this.#member(name);
     if (member !== undefined) return member;
     if (name === "dbt" || this.project.packages.has(name) || name === this.project.name) return this.#namespace(name);
-    if (Object.hasOwn(BUILTINS, name)) return BUILTINS[name];
+    if (Object.hasOwn(this.#builtins, name)) return this.#builtins[name];
     if (Object.hasOwn(INTROSPECTION, name)) return refuser(INTROSPECTION[name] as string, `override the macro that calls ${name} in the test's overrides.macros`);
     return undefined;
   }
@@ -282,7 +291,7 @@ export class DbtRenderer {
 
   #qualified(pkg: string, name: string): unknown {
     const overrides = this.#current.overrides.macros;
-    const real = pkg === "dbt" ? (Object.hasOwn(BUILTINS, name) ? BUILTINS[name] : name === "is_incremental" ? this.#member(name) : undefined) : this.#macro(pkg, name);
+    const real = pkg === "dbt" ? (Object.hasOwn(this.#builtins, name) ? this.#builtins[name] : name === "is_incremental" ? this.#member(name) : undefined) : this.#macro(pkg, name);
     // A bare-name override wins over the qualified one; both reach dbt.X (spec §4.1).
     const key = pkg === "dbt" && Object.hasOwn(overrides, name) ? name : Object.hasOwn(overrides, `${pkg}.${name}`) ? `${pkg}.${name}` : null;
     if (key !== null) return overrideOf(real ?? (() => ""), overrides[key] as Value);
@@ -328,7 +337,7 @@ export class DbtRenderer {
       case "execute":
         return true;
       case "target":
-        return { name: "dev", type: "duckdb", schema: "main", database: "memory", profile_name: this.project.name, threads: 1, target_name: "dev" };
+        return { name: "dev", type: this.#adapterType, schema: "main", database: "memory", profile_name: this.project.name, threads: 1, target_name: "dev" };
       case "database":
         return "memory";
       case "schema":
@@ -429,7 +438,7 @@ export class DbtRenderer {
 
   #adapter(): object {
     return {
-      type: () => "duckdb",
+      type: () => this.#adapterType,
       quote: (identifier: unknown) => `"${printable(identifier).replace(/"/g, '""')}"`,
       dispatch: (...args: unknown[]) => {
         const { positional, keywords: named } = splitArgs(args);
@@ -449,13 +458,13 @@ export class DbtRenderer {
     const order = namespace === null ? [this.project.name] : rule ? rule.searchOrder : [this.project.name, namespace];
     const tried: string[] = [];
     for (const pkg of order) {
-      for (const prefix of ["duckdb", "default"]) {
+      for (const prefix of dispatchPrefixes(this.#adapterType)) {
         const macro = pkg === "dbt" ? undefined : this.#macro(pkg, `${prefix}__${name}`);
         tried.push(`${pkg}.${prefix}__${name}`);
         if (macro) return macro;
       }
     }
-    if ((namespace === null || namespace === "dbt") && Object.hasOwn(BUILTINS, name)) return BUILTINS[name] as JinjaCallable;
+    if ((namespace === null || namespace === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
     throw new RenderRefusal(`adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`, "install the package that defines it, or override the calling macro in overrides.macros");
   }
 }

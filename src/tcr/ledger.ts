@@ -1,9 +1,10 @@
 /**
  * The TCR loop's memory, kept in the git directory (never in the work tree,
- * so a revert cannot erase it): the count of consecutive reds, and a JSONL
- * log of every attempt.
+ * so a revert cannot erase it): the count of consecutive reds, the strike
+ * resets the next commit must record, a JSONL log of every attempt, and the
+ * changes red steps took out of the work tree.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** Five reds in a row stop the agent (framework Rule 5). */
@@ -12,13 +13,24 @@ export const STRIKE_LIMIT = 5;
 export interface Attempt {
   time: string;
   message: string;
-  result: "green" | "red" | "stopped" | "refused" | "reset" | "dry-run" | "nothing-to-commit";
-  /** The step that went red, when one did. */
+  result: "green" | "red" | "stopped" | "cannot-judge" | "reset" | "dry-run" | "nothing-to-commit";
+  /** The step that went red (or could not judge), when one did. */
   step: string | null;
-  steps: { name: string; verdict: "green" | "red" | "skipped" }[];
+  steps: { name: string; verdict: string }[];
   files: string[];
   commit: string | null;
   strikes: number;
+  /** Where a red step's change was saved, relative to the git directory. */
+  saved?: string | null;
+  reason?: string;
+}
+
+/** A strike reset not yet recorded in a commit. */
+export interface Reset {
+  /** The count it cleared. */
+  was: number;
+  by: string;
+  reason: string;
 }
 
 export class Ledger {
@@ -28,12 +40,20 @@ export class Ledger {
     this.#dir = join(gitdir, "slp");
   }
 
+  get dir(): string {
+    return this.#dir;
+  }
+
   get strikesFile(): string {
     return join(this.#dir, "tcr-strikes");
   }
 
   get logFile(): string {
     return join(this.#dir, "tcr-log.jsonl");
+  }
+
+  get resetsFile(): string {
+    return join(this.#dir, "tcr-resets.json");
   }
 
   strikes(): number {
@@ -45,6 +65,35 @@ export class Ledger {
   setStrikes(count: number): void {
     mkdirSync(this.#dir, { recursive: true });
     writeFileSync(this.strikesFile, `${count}\n`);
+  }
+
+  /** Resets since the last tcr commit, oldest first. */
+  pendingResets(): Reset[] {
+    if (!existsSync(this.resetsFile)) return [];
+    try {
+      const value = JSON.parse(readFileSync(this.resetsFile, "utf8")) as unknown;
+      return Array.isArray(value) ? (value as Reset[]) : [];
+    } catch {
+      return [];
+    }
+  }
+
+  addReset(reset: Reset): void {
+    mkdirSync(this.#dir, { recursive: true });
+    writeFileSync(this.resetsFile, `${JSON.stringify([...this.pendingResets(), reset], null, 2)}\n`);
+  }
+
+  /** Called once a commit carries the pending resets in its trailers. */
+  clearResets(): void {
+    rmSync(this.resetsFile, { force: true });
+  }
+
+  /** A new folder for a reverted change: `reverted/<n>-<short head>`, numbered in order. */
+  nextRevertedDir(shortHead: string): string {
+    const root = join(this.#dir, "reverted");
+    const numbers = existsSync(root) ? readdirSync(root).map((name) => Number.parseInt(name, 10)).filter(Number.isFinite) : [];
+    const next = Math.max(0, ...numbers) + 1;
+    return join(root, `${String(next).padStart(4, "0")}-${shortHead}`);
   }
 
   log(attempt: Attempt): void {

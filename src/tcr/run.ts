@@ -1,19 +1,29 @@
 /**
  * The agent's loop (framework Rule 5): one change, then check, gate and the
- * unit tests; green commits it, red puts the work tree back to HEAD and
- * counts a strike; the fifth red in a row stops the agent until a human
- * resets the count.
+ * unit tests; green commits it, red saves it as a patch, puts the work tree
+ * back to HEAD and counts a strike; the fifth red in a row stops the agent
+ * until a human resets the count. A step that cannot judge changes nothing.
  */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { asSlpError, InputError, type SlpError } from "../core/errors.ts";
 import { EXIT } from "../core/exit-codes.ts";
-import { asSlpError, InputError } from "../core/errors.ts";
-import { exitCodeFor, summaryLine } from "../core/findings.ts";
-import type { Report } from "../core/report.ts";
+import { sortFindings } from "../core/findings.ts";
+import { describeReportError, type Report, type ReportError } from "../core/report.ts";
+import { gitText } from "../git/cli.ts";
+import { Hooks, type HookRun } from "../git/hooks.ts";
 import { Repository } from "../git/repository.ts";
-import { WorkTree, type Change, type Identity } from "../git/worktree.ts";
-import type { Finding } from "../schemas/finding.ts";
+import { WorkTree, type Change, type Identity, type RestoreOutcome, type SavedChange, type Snapshot } from "../git/worktree.ts";
+import { baseFallbackNote } from "../project/history.ts";
+import { runStage, stageSummary, type StageResult } from "../runner/compose.ts";
 import type { Task, TaskEnvironment } from "../runner/define-task.ts";
-import { runTask } from "../runner/runner.ts";
+import { findingKey, stageDetails, stageFindings } from "../runner/stage-findings.ts";
+import type { Finding } from "../schemas/finding.ts";
+import type { TcrData, TcrStepOutcome } from "../schemas/tcr.ts";
+import { VERSION } from "../version.ts";
+import { Baseline } from "./baseline.ts";
 import { Ledger, STRIKE_LIMIT, type Attempt } from "./ledger.ts";
+import { cleanMessage, readTrailers, TRAILER, withTrailers, type Trailers } from "./trailers.ts";
 
 export interface TcrStep {
   name: string;
@@ -21,151 +31,422 @@ export interface TcrStep {
   input: Record<string, unknown>;
   /** The step reads history up to a commit (`--head`): it is given the candidate commit. */
   judgesCommit: boolean;
+  /** The step compares against a base branch (`--base`). */
+  takesBase: boolean;
 }
 
 export interface TcrOptions {
   message: string;
   /** Absolute path of the dbt project; the repository is the one that holds it. */
   projectDir: string;
+  /** The base branch as configured; `origin/<base>` is used when only that exists. */
   base: string;
   steps: TcrStep[];
   dryRun: boolean;
   /** `Name <email>`; else git's own identity. */
   author?: string;
   environment: TaskEnvironment;
+  /** Remarks about how the loop was configured (slp.yml read from HEAD). */
+  notes?: string[];
 }
 
-interface StepOutcome {
-  name: string;
-  verdict: "green" | "red" | "skipped";
-  exit_code: number | null;
-  summary: string | null;
-}
-
-export async function resetStrikes(projectDir: string): Promise<Report> {
+/** `slp tcr --reset REASON`: clears the count; the next commit records who did and why. */
+export async function resetStrikes(projectDir: string, reason: string, environment: TaskEnvironment): Promise<Report> {
+  if (reason.trim() === "") {
+    throw new InputError("a reset needs a reason", { fix: 'say why the count may start again: slp tcr --reset "the spec was wrong; fixed on main"' });
+  }
   const repo = Repository.open(projectDir);
   const ledger = new Ledger(repo.worktreeGitdir);
   const was = ledger.strikes();
+  const by = whoIsGit(repo.root, environment.env);
   ledger.setStrikes(0);
-  ledger.log(attempt("reset", { message: "", strikes: 0, files: [], commit: null, step: null, steps: [] }));
-  return tcrReport(`slp tcr: strike count reset to 0 (it was ${was})`, EXIT.ok, { strikes: 0, was });
+  ledger.addReset({ was, by, reason: reason.trim() });
+  ledger.log(attempt("reset", { message: "", strikes: 0, files: [], commit: null, step: null, steps: [], reason: reason.trim() }));
+  const data = emptyData("reset", 0, "work in the loop again; the next commit records this reset in its trailers");
+  data.reset = { was, by, reason: reason.trim() };
+  return tcrReport(`slp tcr: strike count reset to 0 (it was ${was}); the next commit records the reset`, EXIT.ok, data);
 }
 
 export async function runTcr(options: TcrOptions): Promise<Report> {
   const repo = Repository.open(options.projectDir);
-  const worktree = new WorkTree(repo);
   const ledger = new Ledger(repo.worktreeGitdir);
   const strikes = ledger.strikes();
-
   if (strikes >= STRIKE_LIMIT) {
     ledger.log(attempt("stopped", { message: options.message, strikes, files: [], commit: null, step: null, steps: [] }));
     return tcrReport(
-      `slp tcr: stopped after ${strikes} reds in a row; stop and ask a human (framework Rule 5). Once a human has looked, \`slp tcr --reset\` clears the count`,
+      `slp tcr: stopped after ${strikes} reds in a row; stop and ask a human (framework Rule 5). Once a human has looked, \`slp tcr --reset "why"\` clears the count`,
       EXIT.stop,
-      { strikes, outcome: "stopped" },
+      emptyData("stopped", strikes, "stop and ask a human (framework Rule 5)"),
     );
   }
+  const worktree = new WorkTree(repo, options.environment.env);
   const { head, branch } = await refuseUnsafe(repo, worktree, options);
-  const author = await authorOf(worktree, options);
-  const { changes } = await worktree.changes();
-  const files = changes.map((change) => change.path);
-  const short = repo.shortSha(head);
-  // The step's change, staged and written as a commit the branch does not point at yet,
-  // so gate judges this change and not only what is already committed. A dry run changes
-  // nothing, so there gate reads the committed history.
-  const candidate = changes.length > 0 && !options.dryRun ? await worktree.writeCandidate(options.message, author) : null;
+  const author = parseAuthor(options.author);
+  return new Step(repo, worktree, ledger, options, { head, branch, strikes, author }).run();
+}
 
-  const outcomes: StepOutcome[] = options.steps.map((step) => ({ name: step.name, verdict: "skipped", exit_code: null, summary: null }));
-  let failed: { index: number; findings: Finding[]; lines: string[] } | null = null;
-  for (const [index, step] of options.steps.entries()) {
-    const outcome = outcomes[index] as StepOutcome;
-    try {
-      const input = candidate && step.judgesCommit ? { ...step.input, head: candidate } : step.input;
-      const report = (await runTask(step.task, input, options.environment)) as Report;
-      const code = report.exitCode ?? exitCodeFor(report.findings);
-      outcome.exit_code = code;
-      outcome.summary = report.summary ?? summaryLine(report.command, report.findings, report.note);
-      outcome.verdict = code === EXIT.ok ? "green" : "red";
-      if (code !== EXIT.ok) failed = { index, findings: report.findings, lines: [...(report.lines ?? [])] };
-    } catch (thrown) {
-      const error = asSlpError(thrown);
-      outcome.exit_code = EXIT.cannotJudge;
-      outcome.summary = `ERROR ${error.describe()}`;
-      outcome.verdict = "red";
-      failed = { index, findings: [], lines: [] };
-    }
-    if (failed) break;
+// --- one step of the loop ---
+
+interface StepState {
+  head: string;
+  branch: string;
+  strikes: number;
+  author: Identity | undefined;
+}
+
+interface Judged {
+  step: TcrStep;
+  result: StageResult;
+  outcome: TcrStepOutcome;
+}
+
+class Step {
+  readonly #repo: Repository;
+  readonly #worktree: WorkTree;
+  readonly #ledger: Ledger;
+  readonly #options: TcrOptions;
+  readonly #state: StepState;
+  readonly #short: string;
+  readonly #indexFile: string;
+  readonly #data: TcrData;
+  readonly #notes: string[];
+  readonly #hooks: HookRun[] = [];
+  /** What the steps' own reports warn about (an unknown slp.yml key, a stale manifest). */
+  readonly #stepNotes: string[] = [];
+
+  constructor(repo: Repository, worktree: WorkTree, ledger: Ledger, options: TcrOptions, state: StepState) {
+    this.#repo = repo;
+    this.#worktree = worktree;
+    this.#ledger = ledger;
+    this.#options = options;
+    this.#state = state;
+    this.#short = repo.shortSha(state.head);
+    this.#indexFile = join(ledger.dir, "tcr-index");
+    this.#notes = [...(options.notes ?? [])];
+    this.#data = emptyData("cannot-judge", state.strikes, "");
+    this.#data.branch = state.branch;
+    this.#data.head = state.head;
+    this.#data.steps = options.steps.map((step) => skipped(step.name));
   }
-  const stepLines = outcomes.filter((o) => o.verdict !== "skipped").map((o) => `${o.name}: ${o.summary}`);
-  const stepNames = outcomes.map(({ name, verdict }) => ({ name, verdict }));
 
-  if (!failed) {
-    if (changes.length === 0) {
-      ledger.log(attempt("nothing-to-commit", { message: options.message, strikes, files, commit: null, step: null, steps: stepNames }));
-      return tcrReport(`slp tcr: green, but nothing changed since ${short}; nothing to commit (the strike count stays ${strikes})`, EXIT.ok, {
-        outcome: "nothing-to-commit",
-        steps: outcomes,
-        commit: null,
-        files: [],
-        strikes,
-      }, stepLines);
+  async run(): Promise<Report> {
+    try {
+      return await this.#run();
+    } catch (thrown) {
+      return this.#cannotJudge(asSlpError(thrown), null);
+    } finally {
+      rmSync(this.#indexFile, { force: true });
     }
-    if (options.dryRun) {
-      ledger.log(attempt("dry-run", { message: options.message, strikes, files, commit: null, step: null, steps: stepNames }));
-      return tcrReport(`slp tcr: green; would commit ${plural(changes.length)} (dry run, nothing changed)`, EXIT.ok, {
-        outcome: "would-commit",
-        steps: outcomes,
-        commit: null,
-        files: changes,
-        strikes,
-      }, [...stepLines, ...listChanges("would commit:", changes)]);
+  }
+
+  async #run(): Promise<Report> {
+    const { head } = this.#state;
+    const options = this.#options;
+    const base = options.steps.some((step) => step.takesBase) ? await this.#repo.resolveBase(options.base) : null;
+    if (base) {
+      this.#data.base = { name: options.base, ref: base.ref, commit: base.commit };
+      if (base.ref !== options.base) this.#notes.push(baseFallbackNote(options.base, base.ref));
+    }
+    const staged = await this.#worktree.stage(head, this.#indexFile);
+    this.#data.files = staged.changes.map(changeData);
+    // A dry run changes nothing, so it runs no hook (a hook may format files, or stage more).
+    const settings = options.dryRun || staged.changes.length === 0 ? null : this.#worktree.commitSettings();
+    const hooks = settings ? new Hooks(this.#repo.root, settings.hooksDir, options.environment.env) : null;
+    const hookSet: Record<string, string> = { GIT_INDEX_FILE: this.#indexFile, ...authorVariables(this.#state.author) };
+
+    // The candidate: the commit this step would make, hooks and all, that the steps judge.
+    let candidateTree = staged;
+    let message = withTrailers(options.message, this.#trailers());
+    let candidate: string | null = null;
+    if (staged.changes.length > 0) {
+      const hooked = hooks ? this.#runCommitHooks(hooks, hookSet, message) : null;
+      const failedHook = hooked?.failed ?? null;
+      if (hooked) message = hooked.message;
+      if (hooks?.ignored.length) this.#notes.push(`hooks not executable, ignored as git ignores them: ${hooks.ignored.join(", ")}`);
+      if (failedHook) return this.#red(failedHook, [], staged, message);
+      if (hooks) candidateTree = await this.#worktree.snapshotOf(head, this.#indexFile);
+      candidate = this.#worktree.commit(candidateTree.tree, head, message, { author: this.#state.author, sign: settings?.sign === true });
+      this.#data.candidate = candidate;
+      this.#data.trailers = readTrailers(message).map(([key, value]) => ({ key, value }));
+    }
+
+    const baseline = new Baseline(this.#repo, this.#repo.relativePath(options.projectDir), head, options.environment);
+    const judged: Judged[] = [];
+    try {
+      for (const [index, step] of options.steps.entries()) {
+        const input = { ...step.input, ...(base && step.takesBase ? { base: base.ref } : {}), ...(step.judgesCommit && candidate ? { head: candidate } : {}) };
+        const result = await runStage(step.task, input, options.environment);
+        this.#stepNotes.push(...(result.report.notes ?? []));
+        const outcome = await this.#judge(step, input, result, baseline);
+        this.#data.steps[index] = outcome;
+        judged.push({ step, result, outcome });
+        if (outcome.verdict === "error") return this.#cannotJudge(null, { step, result, outcome });
+        if (outcome.verdict === "red") return this.#red(step.name, judged, staged, message);
+      }
+    } finally {
+      baseline.close();
+    }
+    return this.#green(judged, staged, candidate, message, hooks, hookSet);
+  }
+
+  /**
+   * pre-commit on the staged index, then prepare-commit-msg and commit-msg on
+   * the message, as `git commit -m` runs them; the message as they leave it,
+   * and the first hook that failed (null when none did).
+   */
+  #runCommitHooks(hooks: Hooks, set: Record<string, string>, message: string): { failed: string | null; message: string } {
+    const preCommit = hooks.run("pre-commit", [], set);
+    if (preCommit) this.#hooks.push(preCommit);
+    if (preCommit && preCommit.exitCode !== 0) return { failed: "pre-commit hook", message };
+    const file = join(this.#repo.worktreeGitdir, "COMMIT_EDITMSG");
+    const shown = relative(this.#repo.root, file).split("\\").join("/");
+    writeFileSync(file, message);
+    for (const [name, args] of [["prepare-commit-msg", [shown, "message"]], ["commit-msg", [shown]]] as const) {
+      const run = hooks.run(name, [...args], set);
+      if (!run) continue;
+      this.#hooks.push(run);
+      if (run.exitCode !== 0) return { failed: `${name} hook`, message };
+    }
+    const text = cleanMessage(readFileSync(file, "utf8"));
+    if (text === "") {
+      this.#hooks.push({ name: "commit-msg", exitCode: 1, output: "the hooks left the commit message empty; git aborts such a commit" });
+      return { failed: "commit-msg hook", message };
+    }
+    return { failed: null, message: text };
+  }
+
+  /** A step's verdict, with the blocks HEAD already has set apart (they do not make it red). */
+  async #judge(step: TcrStep, input: Record<string, unknown>, result: StageResult, baseline: Baseline): Promise<TcrStepOutcome> {
+    const findings = sortFindings(stageFindings(result.report));
+    const outcome: TcrStepOutcome = {
+      name: step.name,
+      verdict: result.exitCode === EXIT.ok ? "green" : result.exitCode === EXIT.blocked ? "red" : "error",
+      exit_code: result.exitCode,
+      summary: stageSummary(result),
+      findings,
+      already_at_head: [],
+      data: result.report.data ?? null,
+    };
+    if (outcome.verdict !== "red" || !findings.some((finding) => finding.severity === "BLOCK")) return outcome;
+    const atHead = await baseline.findings(step, input);
+    if (!atHead) return outcome;
+    outcome.findings = findings.filter((finding) => finding.severity !== "BLOCK" || !atHead.has(findingKey(finding)));
+    outcome.already_at_head = findings.filter((finding) => finding.severity === "BLOCK" && atHead.has(findingKey(finding)));
+    if (!outcome.findings.some((finding) => finding.severity === "BLOCK")) outcome.verdict = "green";
+    return outcome;
+  }
+
+  #green(judged: Judged[], staged: Snapshot, candidate: string | null, message: string, hooks: Hooks | null, hookSet: Record<string, string>): Report {
+    const { strikes } = this.#state;
+    const lines = [...this.#alreadyLines(judged), ...this.#hookLines(), ...this.#stepLines()];
+    const files = staged.changes.map((change) => change.path);
+    const stepNames = this.#data.steps.map(({ name, verdict }) => ({ name, verdict }));
+    if (staged.changes.length === 0) {
+      this.#ledger.log(attempt("nothing-to-commit", { message: this.#options.message, strikes, files, commit: null, step: null, steps: stepNames }));
+      this.#data.outcome = "nothing-to-commit";
+      this.#data.next = "make the next change, then run tcr again";
+      return this.#report(`slp tcr: green, but nothing changed since ${this.#short}; nothing to commit (the strike count stays ${strikes})`, EXIT.ok, lines);
+    }
+    if (this.#options.dryRun) {
+      this.#ledger.log(attempt("dry-run", { message: this.#options.message, strikes, files, commit: null, step: null, steps: stepNames }));
+      this.#data.outcome = "would-commit";
+      this.#data.next = "run the same tcr without --dry-run to commit it";
+      return this.#report(
+        `slp tcr: green; would commit ${plural(staged.changes.length)} (dry run, nothing changed; hooks run only for real)`,
+        EXIT.ok,
+        [...lines, ...listChanges("would commit:", staged.changes)],
+      );
     }
     const commit = candidate as string;
-    await worktree.advanceBranch(branch, commit);
-    ledger.setStrikes(0);
-    ledger.log(attempt("green", { message: options.message, strikes: 0, files, commit, step: null, steps: stepNames }));
-    return tcrReport(`slp tcr: green, committed ${repo.shortSha(commit)} (${plural(changes.length)})`, EXIT.ok, {
-      outcome: "committed",
-      steps: outcomes,
-      commit,
-      files: changes,
-      strikes: 0,
-    }, stepLines);
+    this.#worktree.advance(commit, this.#state.head, firstLine(message), this.#indexFile);
+    const postCommit = hooks?.run("post-commit", [], { ...hookSet, GIT_INDEX_FILE: this.#worktree.indexFile });
+    if (postCommit) this.#hooks.push(postCommit);
+    this.#ledger.setStrikes(0);
+    this.#ledger.clearResets();
+    this.#ledger.log(attempt("green", { message: this.#options.message, strikes: 0, files, commit, step: null, steps: stepNames }));
+    this.#data.outcome = "committed";
+    this.#data.commit = commit;
+    this.#data.strikes = 0;
+    this.#data.next = "make the next small change, then run tcr again";
+    // The lines again: post-commit's output belongs in them.
+    return this.#report(`slp tcr: green, committed ${this.#repo.shortSha(commit)} (${plural(staged.changes.length)})`, EXIT.ok, [
+      ...this.#alreadyLines(judged),
+      ...this.#hookLines(),
+      ...this.#stepLines(),
+    ]);
   }
 
-  const redStep = outcomes[failed.index] as StepOutcome;
-  if (options.dryRun) {
-    ledger.log(attempt("dry-run", { message: options.message, strikes, files, commit: null, step: redStep.name, steps: stepNames }));
-    return tcrReport(`slp tcr: red at ${redStep.name}; would revert ${plural(changes.length)} to ${short} (dry run, nothing changed)`, EXIT.blocked, {
-      outcome: "would-revert",
-      steps: outcomes,
+  async #red(redStep: string, judged: Judged[], staged: Snapshot, message: string): Promise<Report> {
+    const { strikes } = this.#state;
+    const last = judged[judged.length - 1];
+    const findings = last && last.step.name === redStep ? last.outcome.findings : [];
+    const details = last && last.step.name === redStep ? stageDetails(last.result.report) : [];
+    const why = [...details, ...this.#alreadyLines(judged), ...this.#hookLines(), ...this.#stepLines()];
+    this.#data.red_step = redStep;
+    const stepNames = this.#data.steps.map(({ name, verdict }) => ({ name, verdict }));
+    if (this.#options.dryRun) {
+      this.#ledger.log(attempt("dry-run", { message: this.#options.message, strikes, files: staged.changes.map((c) => c.path), commit: null, step: redStep, steps: stepNames }));
+      this.#data.outcome = "would-revert";
+      this.#data.next = `fix what ${redStep} reports; a real run would revert the change and count a strike`;
+      return this.#report(
+        `slp tcr: red at ${redStep}; would revert ${plural(staged.changes.length)} to ${this.#short} (dry run, nothing changed)`,
+        EXIT.blocked,
+        [...why, ...listChanges("would revert:", staged.changes)],
+        findings,
+      );
+    }
+    // The work tree as it is now (a pre-commit hook may have changed it), saved before anything is undone.
+    const current = this.#hooks.length > 0 ? await this.#worktree.stage(this.#state.head, this.#indexFile) : staged;
+    const saved = await this.#worktree.save(this.#state.head, current, this.#ledger.nextRevertedDir(this.#short), message);
+    this.#data.files = current.changes.map(changeData);
+    this.#data.saved = this.#savedData(saved, []);
+    const plan = await this.#worktree.planRestore(current.changes, join(saved.dir, "aside"));
+    this.#data.saved.moved_aside = plan.movedAside;
+    const restored = this.#worktree.applyRestore(plan);
+    const savedLines = this.#savedLines();
+    if (restored.failed) return this.#revertIncomplete(redStep, restored, findings, [...why, ...savedLines]);
+    this.#worktree.resetIndex();
+    const count = strikes + 1;
+    const stopped = count >= STRIKE_LIMIT;
+    this.#ledger.setStrikes(count);
+    this.#ledger.log(attempt(stopped ? "stopped" : "red", {
+      message: this.#options.message,
+      strikes: count,
+      files: current.changes.map((change) => change.path),
       commit: null,
-      files: changes,
-      strikes,
-    }, [...failed.lines, ...stepLines, ...listChanges("would revert:", changes)], failed.findings);
+      step: redStep,
+      steps: stepNames,
+      saved: relative(this.#repo.worktreeGitdir, saved.dir).split("\\").join("/"),
+    }));
+    this.#data.outcome = stopped ? "stopped" : "reverted";
+    this.#data.strikes = count;
+    this.#data.next = stopped
+      ? "stop and ask a human (framework Rule 5); the change is saved"
+      : `fix what ${redStep} reports in the code, not in the tests (Rule 3), then run tcr again; the reverted change is in ${this.#data.saved?.patch}`;
+    const reverted = plural(current.changes.length);
+    const summary = stopped
+      ? `slp tcr: red at ${redStep}, reverted ${reverted} to ${this.#short}; that is ${count} reds in a row: stop and ask a human (framework Rule 5)`
+      : `slp tcr: red at ${redStep}, reverted ${reverted} to ${this.#short} (strike ${count} of ${STRIKE_LIMIT})`;
+    return this.#report(summary, stopped ? EXIT.stop : EXIT.blocked, [...why, ...listChanges("reverted:", current.changes), ...savedLines], findings);
   }
-  const reverted = await worktree.restore();
-  const count = strikes + 1;
-  ledger.setStrikes(count);
-  const stopped = count >= STRIKE_LIMIT;
-  ledger.log(attempt(stopped ? "stopped" : "red", {
-    message: options.message,
-    strikes: count,
-    files: reverted.map((change) => change.path),
-    commit: null,
-    step: redStep.name,
-    steps: stepNames,
-  }));
-  const summary = stopped
-    ? `slp tcr: red at ${redStep.name}, reverted ${plural(reverted.length)} to ${short}; that is ${count} reds in a row: stop and ask a human (framework Rule 5)`
-    : `slp tcr: red at ${redStep.name}, reverted ${plural(reverted.length)} to ${short} (strike ${count} of ${STRIKE_LIMIT})`;
-  return tcrReport(summary, stopped ? EXIT.stop : EXIT.blocked, {
-    outcome: stopped ? "stopped" : "reverted",
-    steps: outcomes,
-    commit: null,
-    files: reverted,
-    strikes: count,
-  }, [...failed.lines, ...stepLines, ...listChanges("reverted:", reverted)], failed.findings);
+
+  #revertIncomplete(redStep: string, restored: RestoreOutcome, findings: Finding[], lines: string[]): Report {
+    const failed = restored.failed as NonNullable<RestoreOutcome["failed"]>;
+    this.#data.outcome = "revert-incomplete";
+    this.#data.red_step = redStep;
+    this.#data.restore = { done: restored.done, failed: { ...failed.step, error: failed.error }, left: restored.left };
+    this.#data.next = `make ${failed.step.path} writable (or move it), finish the revert by hand (the list below, or git checkout HEAD -- . and git clean -fd), then run tcr again`;
+    this.#ledger.log(attempt("cannot-judge", {
+      message: this.#options.message,
+      strikes: this.#state.strikes,
+      files: this.#data.files.map((file) => file.path),
+      commit: null,
+      step: redStep,
+      steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
+    }));
+    const left = restored.left.map((step) => `  ${step.action} ${step.path}`);
+    return this.#report(
+      `slp tcr: red at ${redStep}, but the revert stopped at ${failed.step.action} ${failed.step.path} (${failed.error}); ${restored.left.length} of ${restored.done + restored.left.length} restore steps are left, the index is unchanged, no strike counted`,
+      EXIT.cannotJudge,
+      [...lines, "left to restore:", ...left],
+      findings,
+      [{ code: "E_REVERT", message: `cannot ${failed.step.action} ${failed.step.path}: ${failed.error}`, file: failed.step.path, line: null, fix: this.#data.next }],
+    );
+  }
+
+  /** Exit 2: nothing reverted, no strike; the report says what to fix. */
+  #cannotJudge(error: SlpError | null, judged: Judged | null): Report {
+    const errors: ReportError[] = error
+      ? [{ code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null, fix: error.fix ?? null }]
+      : (judged?.result.report.errors ?? []);
+    const what = judged ? judged.step.name : "tcr";
+    const first = errors[0];
+    const describe = first ? describeReportError(first, false) : (judged?.outcome.summary ?? "");
+    this.#data.outcome = "cannot-judge";
+    this.#data.red_step = judged ? judged.step.name : null;
+    this.#data.next = `fix what ${what} could not judge${first ? ` (${describeReportError(first)})` : ""}, then run tcr again; nothing was reverted`;
+    this.#ledger.log(attempt("cannot-judge", {
+      message: this.#options.message,
+      strikes: this.#state.strikes,
+      files: this.#data.files.map((file) => file.path),
+      commit: null,
+      step: judged?.step.name ?? null,
+      steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
+    }));
+    const details = judged ? stageDetails(judged.result.report) : [];
+    // A test runner's cases already show each error in place; other steps' errors are printed here.
+    const errorLines = details.length > 0 ? [] : errors.map((e) => `ERROR ${describeReportError(e)}`);
+    return this.#report(
+      `slp tcr: ${what} could not judge (${describe}); nothing reverted, no strike (the count stays ${this.#state.strikes})`,
+      EXIT.cannotJudge,
+      [...details, ...errorLines, ...this.#hookLines(), ...this.#stepLines()],
+      judged?.outcome.findings ?? [],
+      errors,
+    );
+  }
+
+  #trailers(): Trailers {
+    return [
+      [TRAILER.tcr, "green"],
+      [TRAILER.steps, this.#options.steps.map((step) => step.name).join(" ")],
+      [TRAILER.strikes, String(this.#state.strikes)],
+      ...this.#ledger.pendingResets().map((reset): [string, string] => [TRAILER.reset, `${reset.was} strikes cleared by ${reset.by}: ${reset.reason}`]),
+      [TRAILER.version, VERSION],
+    ];
+  }
+
+  #savedData(saved: SavedChange, movedAside: string[]): NonNullable<TcrData["saved"]> {
+    const shown = (path: string) => relative(this.#options.projectDir, path).split("\\").join("/");
+    const fromRoot = relative(this.#repo.root, saved.patch).split("\\").join("/");
+    return {
+      dir: shown(saved.dir),
+      patch: shown(saved.patch),
+      apply: `git apply ${fromRoot} (from the repository root)`,
+      files: saved.files.map(shown),
+      moved_aside: movedAside,
+    };
+  }
+
+  #savedLines(): string[] {
+    const saved = this.#data.saved;
+    if (!saved) return [];
+    return [
+      `saved: ${saved.patch}; ${saved.apply} brings it back`,
+      ...(saved.moved_aside.length ? [`moved aside (ignored files in the way, kept in ${saved.dir}/aside): ${saved.moved_aside.join(", ")}`] : []),
+    ];
+  }
+
+  #alreadyLines(judged: Judged[]): string[] {
+    const already = judged.flatMap((item) => item.outcome.already_at_head.map((finding) => ({ step: item.step.name, finding })));
+    if (already.length === 0) return [];
+    return [
+      `already at HEAD (${plural(already.length, "finding")}, not this step's doing; they do not make it red):`,
+      ...already.map(({ step, finding }) => `  ${step}: ${finding.severity}\t${finding.file}\t${finding.model}\t${finding.message}\t[${finding.rule}]`),
+    ];
+  }
+
+  #hookLines(): string[] {
+    return this.#hooks.flatMap((hook) => [
+      `hook ${hook.name}: exit ${hook.exitCode}`,
+      ...hook.output.split("\n").filter((line) => line !== "").map((line) => `  ${line}`),
+    ]);
+  }
+
+  #stepLines(): string[] {
+    return this.#data.steps
+      .filter((step) => step.verdict !== "skipped")
+      .map((step) => {
+        const excused = step.verdict === "green" && step.exit_code !== EXIT.ok ? " (green for tcr: every block is already at HEAD)" : "";
+        return `${step.name}: ${step.summary}${excused}`;
+      });
+  }
+
+  #report(summary: string, exitCode: number, lines: string[], findings: Finding[] = [], errors: ReportError[] = []): Report {
+    const next = this.#data.next ? [`next: ${this.#data.next}`] : [];
+    this.#data.hooks = this.#hooks.map((hook) => ({ name: hook.name, exit_code: hook.exitCode, output: hook.output }));
+    const notes = [...new Set([...this.#notes, ...this.#stepNotes])];
+    return { command: "tcr", findings, summary, exitCode, data: this.#data, lines: [...lines, ...next], notes, errors };
+  }
 }
 
 // --- internal ---
@@ -187,7 +468,7 @@ async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOp
   if (branch === null) {
     throw new InputError("HEAD is detached, so a green step would commit on no branch", { fix: "check out the branch you work on" });
   }
-  if (branch === options.base) {
+  if (branch === options.base || `origin/${branch}` === options.base) {
     throw new InputError(`HEAD is ${branch}, the base branch; the loop commits on a branch of its own, never on ${branch}`, {
       fix: `create one first: git checkout -b agent/<topic>`,
     });
@@ -207,34 +488,75 @@ async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOp
   return { head, branch };
 }
 
-async function authorOf(worktree: WorkTree, options: TcrOptions): Promise<Identity> {
-  if (options.author) {
-    const match = /^\s*(.+?)\s*<([^<>\s]+)>\s*$/.exec(options.author);
-    if (!match) throw new InputError(`--author must read "Name <email>", not "${options.author}"`, { fix: 'e.g. --author "Agent <agent@example.com>"' });
-    return { name: match[1] as string, email: match[2] as string };
+function parseAuthor(author: string | undefined): Identity | undefined {
+  if (author === undefined) return undefined;
+  const match = /^\s*(.+?)\s*<([^<>\s]+)>\s*$/.exec(author);
+  if (!match) throw new InputError(`--author must read "Name <email>", not "${author}"`, { fix: 'e.g. --author "Agent <agent@example.com>"' });
+  return { name: match[1] as string, email: match[2] as string };
+}
+
+function authorVariables(author: Identity | undefined): Record<string, string> {
+  return author ? { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email } : {};
+}
+
+/** `Name <email>` of whoever git would record as committer here, or "someone git does not name". */
+function whoIsGit(root: string, env: Record<string, string | undefined>): string {
+  try {
+    return gitText(root, ["var", "GIT_COMMITTER_IDENT"], { env }).replace(/\s+\d+\s+[+-]\d{4}$/, "");
+  } catch {
+    return "someone git does not name";
   }
-  const identity = await worktree.identity(options.environment.env);
-  if (!identity) {
-    throw new InputError("git does not say who commits (no user.name / user.email)", {
-      fix: 'set them (git config user.name "..." and git config user.email "...") or pass --author "Name <email>"',
-    });
-  }
-  return identity;
+}
+
+function changeData(change: Change): TcrData["files"][number] {
+  return { path: change.path, kind: change.kind, before_mode: change.before?.mode ?? null, after_mode: change.after?.mode ?? null };
 }
 
 function listChanges(title: string, changes: Change[]): string[] {
   if (changes.length === 0) return [];
-  return [title, ...changes.map((change) => `  ${change.kind.padEnd(8)} ${change.path}`)];
+  const modes = (change: Change) =>
+    change.kind === "mode" || change.kind === "typechange" ? ` (${change.before?.mode} -> ${change.after?.mode})` : "";
+  return [title, ...changes.map((change) => `  ${change.kind.padEnd(8)} ${change.path}${modes(change)}`)];
 }
 
-function plural(count: number): string {
-  return `${count} ${count === 1 ? "file" : "files"}`;
+function skipped(name: string): TcrStepOutcome {
+  return { name, verdict: "skipped", exit_code: null, summary: null, findings: [], already_at_head: [], data: null };
+}
+
+function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): TcrData {
+  return {
+    outcome,
+    branch: null,
+    head: null,
+    base: null,
+    candidate: null,
+    commit: null,
+    red_step: null,
+    steps: [],
+    hooks: [],
+    files: [],
+    strikes,
+    strike_limit: STRIKE_LIMIT,
+    saved: null,
+    restore: null,
+    trailers: [],
+    reset: null,
+    next,
+  };
+}
+
+function firstLine(message: string): string {
+  return message.split("\n")[0] ?? "";
+}
+
+function plural(count: number, word = "file"): string {
+  return `${count} ${count === 1 ? word : `${word}s`}`;
 }
 
 function attempt(result: Attempt["result"], rest: Omit<Attempt, "time" | "result">): Attempt {
   return { time: new Date().toISOString(), result, ...rest };
 }
 
-function tcrReport(summary: string, exitCode: number, data: Record<string, unknown>, lines: string[] = [], findings: Finding[] = []): Report {
-  return { command: "tcr", findings, summary, exitCode, data, lines };
+function tcrReport(summary: string, exitCode: number, data: TcrData, lines: string[] = []): Report {
+  return { command: "tcr", findings: [], summary, exitCode, data, lines: [...lines, `next: ${data.next}`] };
 }

@@ -12,11 +12,11 @@ export interface CliResult {
 /** One parse cache for the whole test run, outside the user's own cache folder. */
 const TEST_CACHE = join(tmpdir(), `slp-test-cache-${process.pid}`);
 
-/** The environment every test runs slp with: no colour, UTC, no inherited SLP_ settings, a private cache. */
+/** The environment every test runs slp with: no colour, UTC, no inherited SLP_, GIT_ or DBT_ settings, a private cache. */
 export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !key.startsWith("SLP_") && !key.startsWith("GIT_")) env[key] = value;
+    if (value !== undefined && !key.startsWith("SLP_") && !key.startsWith("GIT_") && !key.startsWith("DBT_")) env[key] = value;
   }
   return { ...env, NO_COLOR: "1", TZ: "UTC", SLP_CACHE_DIR: TEST_CACHE, ...extra };
 }

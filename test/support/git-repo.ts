@@ -3,7 +3,7 @@
  * dates so every sha is the same on every machine. slp itself never needs
  * the git binary; the tests use it to make histories the way users do.
  */
-import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export const FIXED_AUTHOR = { name: "Agent Smith", email: "agent@example.com" };
@@ -62,17 +62,22 @@ export function replaceTree(dir: string, source: string): void {
 /**
  * A pull request history from fixture trees: `before/` committed on main,
  * then a branch `pr` with one commit per `mid*` folder (sorted) and `after/`.
+ * A `<tree>.message` file beside a tree is that commit's message (trailers and all).
  */
 export function buildHistory(repo: string, caseDir: string): void {
   initRepo(repo);
+  const message = (tree: string, fallback: string) => {
+    const file = join(caseDir, `${tree}.message`);
+    return existsSync(file) ? readFileSync(file, "utf8") : fallback;
+  };
   replaceTree(repo, join(caseDir, "before"));
-  commitAll(repo, "main: before");
+  commitAll(repo, message("before", "main: before"));
   git(repo, ["checkout", "-q", "-b", "pr"]);
   const mids = readdirSync(caseDir).filter((entry) => /^mid\d*$/.test(entry)).sort();
   for (const mid of mids) {
     replaceTree(repo, join(caseDir, mid));
-    commitAll(repo, `pr: ${mid}`);
+    commitAll(repo, message(mid, `pr: ${mid}`));
   }
   replaceTree(repo, join(caseDir, "after"));
-  commitAll(repo, "pr: after");
+  commitAll(repo, message("after", "pr: after"));
 }

@@ -1,7 +1,7 @@
 /** I5: one line per proven edge, with the rows its unit test is given and expects. */
 import { collapseWhitespace } from "../../core/text.ts";
-import { isMapping, type Value } from "../../core/values.ts";
-import { edgeClaim, specEdges } from "../shared/unit-gaps.ts";
+import { isMapping } from "../../core/values.ts";
+import { edgeClaim, givenRows, rowCount, specEdges } from "../shared/unit-gaps.ts";
 import { defineCheckRule } from "../context/check.ts";
 
 export default defineCheckRule({
@@ -36,19 +36,3 @@ export default defineCheckRule({
     }
   },
 });
-
-function givenRows(given: Value | undefined): string {
-  if (!Array.isArray(given)) return "no";
-  const counts = given.filter(isMapping).map((item) => rowCount(item.rows));
-  return counts.length > 0 ? counts.join(" + ") : "no";
-}
-
-/** A rows list counts its items; a CSV or SQL string counts non-blank lines after the header; else unknown. */
-function rowCount(rows: Value | undefined): string {
-  if (Array.isArray(rows)) return String(rows.length);
-  if (typeof rows === "string") {
-    const lines = rows.split(/\r?\n/).filter((line) => line.trim() !== "").length;
-    return String(Math.max(0, lines - 1));
-  }
-  return "?";
-}

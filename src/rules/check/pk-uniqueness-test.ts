@@ -1,9 +1,7 @@
 /** T1: the spec's primary key has no uniqueness test that can fail. */
-import { isStringList, type Value } from "../../core/values.ts";
-import { cannotFailReason, MUTE_KEYS, type DataTest } from "../../project/tests.ts";
+import { isStringList } from "../../core/values.ts";
 import { defineCheckRule } from "../context/check.ts";
-
-const COMBINATION_TESTS = new Set(["unique_combination_of_columns", "dbt_utils.unique_combination_of_columns"]);
+import { keyUniqueness } from "../shared/primary-key.ts";
 
 export default defineCheckRule({
   code: "T1",
@@ -24,28 +22,11 @@ export default defineCheckRule({
     for (const model of ctx.martsModels) {
       const key = ctx.spec(model)?.primary_key;
       if (!isStringList(key) || key.length === 0) continue;
-      const matches = model.tests.filter((test) => coversKey(test, key));
-      if (matches.some((test) => cannotFailReason(test.config, MUTE_KEYS) === "")) continue;
+      const { matches, canFail, reason } = keyUniqueness(model, key);
+      if (canFail) continue;
       const at = { file: model.file, model: model.name };
-      const first = matches[0];
-      if (first) report("cannotFail", at, { key: key.join(", "), reason: cannotFailReason(first.config, MUTE_KEYS) });
+      if (matches.length > 0) report("cannotFail", at, { key: key.join(", "), reason });
       else report("missing", at, { key: key.join(", ") });
     }
   },
 });
-
-function coversKey(test: DataTest, key: string[]): boolean {
-  if (test.name === "unique") {
-    const column: Value | undefined = test.column !== "" ? test.column : test.args.column_name;
-    return key.length === 1 && column === key[0];
-  }
-  if (COMBINATION_TESTS.has(test.name)) {
-    const columns = test.args.combination_of_columns;
-    if (!Array.isArray(columns)) return false;
-    const a = new Set<Value>(columns);
-    const b = new Set<Value>(key);
-    return a.size === b.size && [...a].every((column) => b.has(column));
-  }
-  return false;
-}
-

@@ -23,9 +23,7 @@ export default defineCheckRule({
     unowned: "{kind} model, and no line of {codeowners} owns {path}; {why}",
   },
   run(ctx, report) {
-    for (const model of ctx.models) {
-      const kind = kindOf(ctx, model);
-      if (!kind) continue;
+    for (const { model, kind, paths } of modelsToOwn(ctx)) {
       const why =
         kind === "critical"
           ? "a Partner approves a critical model, and CODEOWNERS is what makes that required (framework Stage E)"
@@ -35,14 +33,24 @@ export default defineCheckRule({
         report("noFile", { file: model.file, model: model.name }, { kind, why, locations: CODEOWNERS_LOCATIONS.join(", ") });
         continue;
       }
-      const sql = ctx.project.martsSql.get(model.name);
-      const paths = sortByText(new Set([model.file, ...(sql ? [sql] : [])]));
       for (const path of paths) {
         if (!codeowners.owns(path)) report("unowned", { file: path, model: model.name }, { kind, why, path, codeowners: codeowners.file });
       }
     }
   },
 });
+
+/** The critical and incremental models, each with the files (its yml, its sql) CODEOWNERS must own: what slp init lists by name. */
+export function modelsToOwn(ctx: CheckContext): { model: Model; kind: "critical" | "incremental"; paths: string[] }[] {
+  const owned = [];
+  for (const model of ctx.models) {
+    const kind = kindOf(ctx, model);
+    if (!kind) continue;
+    const sql = ctx.project.martsSql.get(model.name);
+    owned.push({ model, kind, paths: sortByText(new Set([model.file, ...(sql ? [sql] : [])])) });
+  }
+  return owned;
+}
 
 function kindOf(ctx: CheckContext, model: Model): "critical" | "incremental" | null {
   if (model.marts && ctx.spec(model)?.tier === "critical") return "critical";

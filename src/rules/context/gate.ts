@@ -8,6 +8,7 @@ import { canonicalJson, isMapping, pythonStr, type Mapping, type Value } from ".
 import { compareCodePoints, sortByText } from "../../core/text.ts";
 import type { Inventory, ModelAt, TestGroup } from "../../project/inventory.ts";
 import type { WalkStep } from "../../project/history.ts";
+import type { TcrRecord } from "../../tcr/record.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
 /** One test (model, column, name) on both sides; either side may lack it. */
@@ -27,6 +28,8 @@ export interface GateInputs {
   martsPaths: string[];
   /** The base as the user named it (`main`), for messages. */
   baseName: string;
+  /** The TCR loop's record of the walk, when gate verifies commits (--verify-commits, tcr: required); else null. */
+  record?: TcrRecord | null;
 }
 
 export class GateContext {
@@ -35,6 +38,7 @@ export class GateContext {
   readonly walk: WalkStep[];
   readonly martsPaths: string[];
   readonly baseName: string;
+  readonly record: TcrRecord | null;
   readonly #marts = new Map<string, boolean>();
   #groups?: TestGroupPair[];
   readonly #canonical = new WeakMap<object, string>();
@@ -45,6 +49,7 @@ export class GateContext {
     this.walk = inputs.walk;
     this.martsPaths = inputs.martsPaths;
     this.baseName = inputs.baseName;
+    this.record = inputs.record ?? null;
   }
 
   /**

@@ -8,9 +8,9 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A protected path changed (.github/, macros/, models/semantic/, docs/profile/, tools/, .pre-commit-config.yaml, CODEOWNERS, AGENTS.md, dbt_project.yml, slp.yml, and slp.yml's protected_paths), or a new file under tests/generic/.",
+      "A protected path changed (.github/, macros/, models/semantic/, docs/profile/, tools/, .pre-commit-config.yaml, CODEOWNERS, AGENTS.md, dbt_project.yml, .slp-version, tcr.sh, the agents' hook settings, slp.yml, and slp.yml's protected_paths), or a new file under tests/generic/.",
     rationale:
-      "These files define the rules of the game: CI, owners, the agent's rules, macros that every model and test calls. A new generic test that carries the name of one in use replaces it everywhere it is declared, with no test file changing. With the project in a subfolder, each built-in path is protected both at the repository root and in the project folder; slp.yml is read from the base, so a branch cannot loosen what judges it.",
+      "These files define the rules of the game: CI, owners, the agent's rules, macros that every model and test calls, the slp version CI installs, the agent's commit loop and the hooks that stop it before it writes. A new generic test that carries the name of one in use replaces it everywhere it is declared, with no test file changing. With the project in a subfolder, each built-in path is protected both at the repository root and in the project folder; slp.yml is read from the base, so a branch cannot loosen what judges it.",
     enforces: "Control 5A protected paths; Rule 8: the agent stops and asks a human before touching them.",
   },
   messages: {

@@ -104,3 +104,20 @@ function mockedInputs(given: Value | undefined): Set<string> {
   }
   return mocked;
 }
+
+/** I5's G: the row count of each mapping item of `given`, joined with " + "; `no` when there is none. */
+export function givenRows(given: Value | undefined): string {
+  if (!Array.isArray(given)) return "no";
+  const counts = given.filter(isMapping).map((item) => rowCount(item.rows));
+  return counts.length > 0 ? counts.join(" + ") : "no";
+}
+
+/** A rows list counts its items; a CSV or SQL string counts non-blank lines after the header; else unknown. */
+export function rowCount(rows: Value | undefined): string {
+  if (Array.isArray(rows)) return String(rows.length);
+  if (typeof rows === "string") {
+    const lines = rows.split(/\r?\n/).filter((line) => line.trim() !== "").length;
+    return String(Math.max(0, lines - 1));
+  }
+  return "?";
+}

@@ -1,0 +1,295 @@
+/**
+ * The mutation run: every unit test of the selected models prepared once and
+ * run unmutated (the baseline), then each mutant planted in the model's
+ * compiled SQL and run against the tests that passed, in one process and one
+ * DuckDB, the fixtures built once per test. Verdicts per mutant; the report
+ * is made elsewhere.
+ */
+import { compareCodePoints } from "../core/text.ts";
+import type { Database } from "../engine/duckdb.ts";
+import { NothingSelected, prepareUnitTests, type ExecutedTest, type PreparedTest, type UnitRunOptions } from "../engine/unit-runner.ts";
+import type { DbtProject } from "../project/dbt-project.ts";
+import { readText } from "../project/project.ts";
+import type { MutationEquivalent } from "../schemas/mutation.ts";
+import { parseSql } from "../sql/parser.ts";
+import { SqlTree } from "./define-operator.ts";
+import { operators } from "./operators/index.ts";
+import { applyMutant, planMutants, type PlannedMutant, type SiteFinder } from "./sites.ts";
+import { SourceMap } from "./source-map.ts";
+
+export type Verdict = "killed" | "survived" | "equivalent" | "rejected" | "timeout" | "not_run";
+
+export interface MutantResult {
+  id: string;
+  operator: string;
+  operatorName: string;
+  original: string;
+  replacement: string;
+  occurrence: number;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  verdict: Verdict;
+  /** Tests that failed or errored on it. */
+  caughtBy: string[];
+  /** Tests it ran against. */
+  ranBy: string[];
+  /** equivalent: the listed reason; rejected/timeout: DuckDB's message. */
+  reason: string | null;
+  /** The compiled SQL with the mutant in it (for hints), and where the site is in it. */
+  sql: string;
+  start: number;
+  end: number;
+}
+
+export interface ModelRun {
+  model: string;
+  /** The model's .sql, relative to the project dir. */
+  file: string;
+  source: string;
+  /** Test names of the model (all, passing or not). */
+  tests: { name: string; id: string; file: string; line: number | null; edge: string | null }[];
+  passed: string[];
+  excluded: { test: string; reason: string }[];
+  finder: SiteFinder | null;
+  mutants: MutantResult[];
+  sites: number;
+  elided: Record<string, number>;
+  /** Listed equivalents that matched a mutant that was killed (the listing is stale). */
+  staleEquivalents: MutationEquivalent[];
+}
+
+export interface MutateOptions extends Omit<UnitRunOptions, "select"> {
+  /** The models to judge (sorted); with testSelect, the models of the tests it selects join them. */
+  models: string[];
+  /** `--select` as slp unit reads it (models, tests, model::test); empty: every test of `models`. */
+  testSelect: string[];
+  warehouse: string;
+  maxMutants: number;
+  equivalents: MutationEquivalent[];
+  /** A test's query is interrupted after this long (default: 2 s, or 20 times its baseline if longer). */
+  timeoutMs?: number;
+  /** Mutants not started after this long are not_run. */
+  budgetMs: number;
+}
+
+export interface MutateRun {
+  models: ModelRun[];
+  /** Selected models that have no unit test at all. */
+  untested: string[];
+  notes: string[];
+}
+
+const NAMES = new Map(operators.map((operator) => [operator.code, operator.name]));
+
+export async function runMutants(options: MutateOptions): Promise<MutateRun> {
+  const { project } = options;
+  // Nothing to judge: an empty selection must not mean "every test" to the runner.
+  if (options.models.length === 0 && options.testSelect.length === 0) return { models: [], untested: [], notes: [] };
+  let suite;
+  try {
+    suite = await prepareUnitTests({ ...options, select: options.testSelect.length > 0 ? options.testSelect : options.models, closeDatabase: false });
+  } catch (error) {
+    if (error instanceof NothingSelected) {
+      options.database?.then((database) => database.close(), () => undefined);
+      return { models: [], untested: [...options.models], notes: [] };
+    }
+    throw error;
+  }
+  const { database } = suite;
+  const wanted = new Set(options.models);
+  if (options.testSelect.length > 0) for (const test of suite.tests) wanted.add(test.result.model);
+  const models = [...wanted].sort(compareCodePoints);
+  const tests = suite.tests.filter((test) => wanted.has(test.result.model));
+  await database.widen(2);
+  try {
+    // Baseline: every test unmutated.
+    const durations = new Map<PreparedTest, number>();
+    const baseline = await runAll(tests, database.width, async (test, lane) => {
+      const from = performance.now();
+      const result = await suite.execute(test, { lane });
+      durations.set(test, performance.now() - from);
+      return result;
+    });
+    const finished = suite.finish(baseline.map((result) => ({ ...result })));
+    const byModel = new Map<string, { test: PreparedTest; result: ExecutedTest; line: number | null }[]>();
+    tests.forEach((test, i) => {
+      const list = byModel.get(test.result.model) ?? [];
+      list.push({ test, result: baseline[i] as ExecutedTest, line: finished[i]?.line ?? null });
+      byModel.set(test.result.model, list);
+    });
+    const untested = models.filter((model) => !byModel.has(model));
+    const runs: ModelRun[] = [];
+    const deadline = performance.now() + options.budgetMs;
+    for (const model of models) {
+      const entries = byModel.get(model);
+      if (!entries) continue;
+      runs.push(await runModel(model, entries, project, options, suite, database.width, durations, deadline));
+    }
+    return { models: runs, untested, notes: suite.notes };
+  } finally {
+    if (options.closeDatabase !== false) database.close();
+  }
+}
+
+async function runModel(
+  model: string,
+  entries: { test: PreparedTest; result: ExecutedTest; line: number | null }[],
+  project: DbtProject,
+  options: MutateOptions,
+  suite: Awaited<ReturnType<typeof prepareUnitTests>>,
+  width: number,
+  durations: Map<PreparedTest, number>,
+  deadline: number,
+): Promise<ModelRun> {
+  const node = project.refNodes.find((candidate) => candidate.kind === "model" && candidate.name === model && candidate.latest);
+  const file = node?.file ?? "";
+  const source = file ? readText(project.dir, file) : "";
+  const passing = entries.filter((entry) => entry.result.status === "pass" && entry.test.modelSql !== null);
+  const run: ModelRun = {
+    model,
+    file,
+    source,
+    tests: entries.map(({ result, line }) => ({ name: result.name, id: result.id, file: result.file, line, edge: result.edge })),
+    passed: passing.map((entry) => entry.result.name),
+    excluded: entries
+      .filter((entry) => !passing.includes(entry))
+      .map(({ result }) => ({ test: result.name, reason: result.status === "fail" ? "it fails on the unmutated model" : `it errors on the unmutated model: ${result.error?.message ?? "unknown error"}` })),
+    finder: null,
+    mutants: [],
+    sites: 0,
+    elided: {},
+    staleEquivalents: [],
+  };
+  if (passing.length === 0) return run;
+
+  // Tests that render the model alike share its mutants; the rendering most tests share numbers them.
+  const renderings = new Map<string, PreparedTest[]>();
+  for (const { test } of passing) renderings.set(test.modelSql as string, [...(renderings.get(test.modelSql as string) ?? []), test]);
+  const ordered = [...renderings].sort((a, b) => b[1].length - a[1].length);
+  interface Merged {
+    planned: PlannedMutant;
+    position: { line: number; column: number; endLine: number; endColumn: number };
+    plants: { sql: string; tests: PreparedTest[]; mutated: string; start: number; end: number }[];
+  }
+  const merged = new Map<string, Merged>();
+  for (const [sql, group] of ordered) {
+    const { mutants, finder } = planMutants(sql, options.warehouse);
+    run.finder ??= finder;
+    if (finder.kind === "scanner") run.finder = finder;
+    const map = new SourceMap(source, sql);
+    for (const planned of mutants) {
+      const start = map.position(planned.start);
+      const end = map.position(Math.max(planned.start, planned.end - 1));
+      const key = `${planned.operator}\u0000${planned.original}\u0000${planned.replacement}\u0000${start.line}:${start.column}:${start.exact}`;
+      let entry = merged.get(key);
+      if (!entry) {
+        entry = { planned, position: { line: start.line, column: start.column, endLine: end.line, endColumn: end.column + 1 }, plants: [] };
+        merged.set(key, entry);
+      }
+      entry.plants.push({ sql, tests: group, mutated: applyMutant(sql, planned), start: planned.start, end: planned.start + planned.replacement.length });
+    }
+  }
+  // Ids and occurrences over the merged list (the first rendering's order, then what only others have).
+  const counts = new Map<string, number>();
+  const occurrences = new Map<string, number>();
+  const all = [...merged.values()].map((entry) => {
+    const n = (counts.get(entry.planned.operator) ?? 0) + 1;
+    counts.set(entry.planned.operator, n);
+    const textKey = `${entry.planned.operator}\u0000${entry.planned.original}`;
+    const occurrence = (occurrences.get(textKey) ?? 0) + 1;
+    occurrences.set(textKey, occurrence);
+    return { ...entry, id: `${entry.planned.operator}/${n}`, occurrence };
+  });
+  run.sites = all.length;
+
+  // The cap: round robin across operators (in code order), so a model with forty comparisons and one join still tests the join.
+  const chosen = new Set<(typeof all)[number]>();
+  const queues = new Map<string, (typeof all)[number][]>();
+  for (const mutant of all) queues.set(mutant.planned.operator, [...(queues.get(mutant.planned.operator) ?? []), mutant]);
+  const codes = [...queues.keys()].sort(compareCodePoints);
+  for (let round = 0; chosen.size < Math.min(options.maxMutants, all.length); round++) {
+    for (const code of codes) {
+      const next = queues.get(code)?.[round];
+      if (next && chosen.size < options.maxMutants) chosen.add(next);
+    }
+  }
+  for (const mutant of all) if (!chosen.has(mutant)) run.elided[mutant.planned.operator] = (run.elided[mutant.planned.operator] ?? 0) + 1;
+
+  const timeoutOf = (test: PreparedTest) => options.timeoutMs ?? Math.max(2000, 20 * (durations.get(test) ?? 0));
+  const jobs: { mutant: (typeof all)[number]; sql: string; test: PreparedTest }[] = [];
+  const kept = all.filter((mutant) => chosen.has(mutant));
+  for (const mutant of kept) for (const plant of mutant.plants) for (const test of plant.tests) jobs.push({ mutant, sql: plant.mutated, test });
+  const outcomes = new Map<(typeof all)[number], { test: string; result: ExecutedTest | null }[]>();
+  await runAll(jobs, width, async (job, lane) => {
+    const result = performance.now() > deadline ? null : await suite.execute(job.test, { modelSql: job.sql, lane, timeoutMs: timeoutOf(job.test) });
+    outcomes.set(job.mutant, [...(outcomes.get(job.mutant) ?? []), { test: job.test.result.name, result }]);
+    return result;
+  });
+
+  const listed = options.equivalents.filter((entry) => entry.model === model);
+  for (const mutant of kept) {
+    const results = (outcomes.get(mutant) ?? []).sort((a, b) => compareCodePoints(a.test, b.test));
+    const ran = results.filter((item) => item.result !== null);
+    const refused = ran.find((item) => item.result?.refused);
+    const caught = ran.filter((item) => !item.result?.refused && !item.result?.timedOut && item.result?.status !== "pass");
+    const timedOut = ran.find((item) => item.result?.timedOut);
+    const equivalent = listed.find((entry) => entry.operator === mutant.planned.operator && entry.original === mutant.planned.original && entry.occurrence === mutant.occurrence);
+    let verdict: Verdict;
+    let reason: string | null = null;
+    if (ran.length < results.length && caught.length === 0) verdict = "not_run";
+    else if (refused) {
+      verdict = "rejected";
+      reason = refused.result?.error?.message ?? null;
+    } else if (caught.length > 0) verdict = "killed";
+    else if (timedOut) {
+      verdict = "timeout";
+      reason = timedOut.result?.error?.message ?? null;
+    } else if (equivalent) {
+      verdict = "equivalent";
+      reason = equivalent.reason;
+    } else verdict = "survived";
+    if (equivalent && verdict === "killed") run.staleEquivalents.push(equivalent);
+    const plant = mutant.plants[0] as (typeof mutant.plants)[number];
+    run.mutants.push({
+      id: mutant.id,
+      operator: mutant.planned.operator,
+      operatorName: NAMES.get(mutant.planned.operator) ?? mutant.planned.operator,
+      original: mutant.planned.original,
+      replacement: mutant.planned.replacement,
+      occurrence: mutant.occurrence,
+      ...mutant.position,
+      verdict,
+      caughtBy: [...new Set(caught.map((item) => item.test))],
+      ranBy: [...new Set(ran.map((item) => item.test))],
+      reason,
+      sql: plant.sql,
+      start: mutant.planned.start,
+      end: mutant.planned.end,
+    });
+  }
+  return run;
+}
+
+/** Runs `work` over `items` on `width` lanes, keeping the results in the items' order. */
+async function runAll<T, R>(items: readonly T[], width: number, work: (item: T, lane: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.max(1, width) }, async (_, lane) => {
+      for (;;) {
+        const index = next++;
+        if (index >= items.length) return;
+        results[index] = await work(items[index] as T, lane);
+      }
+    }),
+  );
+  return results;
+}
+
+/** The syntax tree of a mutant's compiled SQL (for hints), or null when the parser cannot read it. */
+export function treeOf(sql: string, warehouse: string): SqlTree | null {
+  const parsed = parseSql(sql, warehouse);
+  return "root" in parsed ? new SqlTree(sql, parsed.root) : null;
+}

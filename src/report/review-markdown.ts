@@ -1,0 +1,86 @@
+/** `slp review` as Markdown: the document a pull request carries (a comment, a job summary), within GitHub's limit. */
+import { SENSITIVE_CELL, type ReviewData, type ReviewModel, type ReviewRows } from "../schemas/review.ts";
+import { fitToLimit, htmlText, mdInline } from "./markdown-text.ts";
+import * as words from "./review-words.ts";
+
+const MARK: Record<words.Verdict, string> = { ok: "✅", bad: "⛔", warn: "⚠️", none: "" };
+
+const line = (entry: { text: string; verdict: words.Verdict }) => `${MARK[entry.verdict]} ${mdInline(entry.text)}`.trim();
+
+export function reviewMarkdown(data: ReviewData): string {
+  const parts = [`## ${mdInline(words.title(data))}`, mdInline(words.inputsLine(data))];
+  for (const model of data.models) parts.push(modelSection(model));
+  if (data.unreviewed.length > 0) {
+    parts.push(`_Not part of this review (a spec, nothing pre-registered on this branch): ${mdInline(data.unreviewed.join(", "))}._`);
+  }
+  return fitToLimit(`${parts.join("\n\n")}\n`, "the whole review is `slp review --format json`, or `--html FILE` as one page");
+}
+
+function modelSection(model: ReviewModel): string {
+  const out = [`### ${mdInline(words.headingOf(model))} · ${mdInline(model.file)}`];
+  const declared = words.declaredAs(model);
+  if (declared) out.push(`> ${mdInline(declared)}`);
+  for (const blocked of model.compare) out.push(`> ⛔ compare: ${mdInline(blocked)}`);
+
+  out.push("**1. Grain and key**", `- grain: ${mdInline(model.grain ?? "the spec states no grain")}\n- ${line(words.keyLine(model))}`);
+
+  out.push(`**2. The numbers** · ${mdInline(words.windowLine(model))}`);
+  if (model.numbers.length > 0) {
+    const table = ["| number | declared | measured | |", "| --- | --- | --- | --- |"];
+    for (const number of model.numbers) {
+      const verdict = words.numberVerdict(number);
+      table.push(`| ${mdInline(words.numberLabel(number))} | ${mdInline(words.bandText(number))} | ${mdInline(words.measuredText(number))} | ${MARK[verdict.verdict]} ${verdict.text} |`);
+    }
+    out.push(table.join("\n"));
+  }
+  const checks = [words.columnsLine(model), words.reconciliationLine(model)].filter((entry) => entry !== null);
+  const flags = words.bandFlags(model).map((flag) => `- ⚠️ **cannot fail:** ${mdInline(flag)}`);
+  const anchor = words.anchorLine(model);
+  out.push([...checks.map((entry) => `- ${line(entry)}`), ...flags, ...(anchor ? [`- ${mdInline(anchor)}`] : [])].join("\n"));
+
+  out.push("**3. Known edges**");
+  if (model.edges.length === 0) out.push("_The spec lists no known edge._");
+  const edges: string[] = [];
+  model.edges.forEach((edge, i) => {
+    if (edge.tests.length === 0) {
+      edges.push(`${i + 1}. ⛔ ${mdInline(edge.edge)}: no unit test names it`);
+      return;
+    }
+    for (const test of edge.tests) {
+      const mark = test.status === "pass" ? "✅" : "⛔";
+      edges.push(`${i + 1}. ${mark} ${mdInline(edge.edge)}: ${mdInline(words.edgeTestLine(test))}`);
+      const tables = [...test.given.map((item) => rowsTable(`given ${item.input}`, item.rows)), rowsTable("expect", test.expect)];
+      edges.push(`   <details><summary>${htmlText(`the rows of ${test.name}`)}</summary>\n\n${tables.map((table) => indent(table)).join("\n\n")}\n\n   </details>`);
+    }
+  });
+  if (edges.length > 0) out.push(edges.join("\n"));
+  const mutation = words.mutationLine(model);
+  const survivors = model.mutation.survivors.map((survivor) => `  - \`${survivor.id.replace(/`/g, "'")}\` ${mdInline(words.survivorLine(survivor))}`);
+  out.push([`- ${line(mutation)}`, ...survivors].join("\n"));
+  return out.join("\n\n");
+}
+
+function indent(text: string): string {
+  return text
+    .split("\n")
+    .map((row) => (row === "" ? "" : `   ${row}`))
+    .join("\n");
+}
+
+/** The rows as a table; a sensitive cell reads _sensitive_, never its value. */
+function rowsTable(caption: string, rows: ReviewRows): string {
+  const head = `_${mdInline(caption)}: ${mdInline(words.rowsSummary(rows))}_`;
+  if (rows.note && rows.rows.length === 0) return `${head} · ${mdInline(rows.note)}`;
+  if (rows.columns.length === 0) return head;
+  const table = [
+    `| ${rows.columns.map(mdInline).join(" | ")} |`,
+    `| ${rows.columns.map(() => "---").join(" | ")} |`,
+    ...rows.rows.map((row) => `| ${rows.columns.map((column) => cell(row[column] ?? null)).join(" | ")} |`),
+  ];
+  return `${head}\n\n${table.join("\n")}${rows.note ? `\n\n_${mdInline(rows.note)}_` : ""}`;
+}
+
+function cell(value: string | null): string {
+  if (value === SENSITIVE_CELL) return "_sensitive_";
+  return value === null ? "" : mdInline(value);
+}

@@ -1,0 +1,116 @@
+/** The sentences of `slp review`, written once for its Markdown and its HTML page. */
+import { formatNumber, formatPercent } from "../core/numbers.ts";
+import { plural } from "../core/text.ts";
+import type { ReviewData, ReviewModel, ReviewNumber, ReviewRows } from "../schemas/review.ts";
+
+export type Verdict = "ok" | "bad" | "warn" | "none";
+
+export function title(data: ReviewData): string {
+  return data.models.length === 0 ? "slp review: nothing pre-registered on this branch" : `slp review: ${plural(data.models.length, "model")}`;
+}
+
+export function inputsLine(data: ReviewData): string {
+  const diffs = data.diffs.length === 0 ? "no diff given" : `diffs: ${data.diffs.join(", ")}`;
+  const base = data.base ? `; base ${data.base}` : "";
+  return `Project ${data.project}${base}; ${diffs}. ${data.compare ?? "compare did not run (no diff)"}. ${data.unit}.`;
+}
+
+export function headingOf(model: ReviewModel): string {
+  return `${model.model} (${model.tier ?? "no tier"})`;
+}
+
+export function declaredAs(model: ReviewModel): string | null {
+  const { type, reason, inherited } = model.pre_registration;
+  if (type === null && reason === null) return "no pre-registration: a diff nobody predicted";
+  const base = `declared as a ${type ?? "?"}, because: ${reason ?? "?"}`;
+  return inherited ? `${base} (inherited from the base branch: written for an earlier change, it counts as absent)` : base;
+}
+
+export function keyLine(model: ReviewModel): { text: string; verdict: Verdict } {
+  if (!model.primary_key) return { text: "the spec names no primary key", verdict: "bad" };
+  const key = model.primary_key.join(", ");
+  if (model.uniqueness.can_fail) return { text: `primary key ${key}: its uniqueness test (${model.uniqueness.tests.join(", ")}) can fail the build`, verdict: "ok" };
+  return { text: `primary key ${key}: ${model.uniqueness.reason === "no uniqueness test on the key" ? "no uniqueness test on the key, so a duplicate passes" : `its uniqueness test cannot fail the build: ${model.uniqueness.reason}`}`, verdict: "bad" };
+}
+
+function unit(number: ReviewNumber): string {
+  return number.by === "delta_pct" ? " percent" : "";
+}
+
+export function numberLabel(number: ReviewNumber): string {
+  if (number.kind === "metric") return `metric ${number.name} (${number.by === "delta_pct" ? "change in percent" : "value"})`;
+  return number.name;
+}
+
+export function bandText(number: ReviewNumber): string {
+  if (number.min === null) return `at most ${formatNumber(number.max)}`;
+  const width = number.max - number.min;
+  const wide = number.min === number.max ? "pinned to one value" : `a band ${formatNumber(width)} wide`;
+  return `${formatNumber(number.min)}..${formatNumber(number.max)}${unit(number)} (${wide})`;
+}
+
+export function measuredText(number: ReviewNumber): string {
+  return number.measured === null ? (number.measured_note ?? "not measured") : `${formatNumber(number.measured)}${unit(number)}`;
+}
+
+export function numberVerdict(number: ReviewNumber): { text: string; verdict: Verdict } {
+  if (number.inside === null) return { text: number.measured_note === "no diff" ? "no diff" : "cannot be judged", verdict: "bad" };
+  return number.inside ? { text: "inside", verdict: "ok" } : { text: "outside", verdict: "bad" };
+}
+
+/** What to flag about a band: it can never fail, or one end never can. */
+export function bandFlags(model: ReviewModel): string[] {
+  return model.numbers.flatMap((number) => [number.cannot_fail, number.dead_end].filter((text): text is string => text !== null));
+}
+
+export function columnsLine(model: ReviewModel): { text: string; verdict: Verdict } {
+  const { declared, measured, undeclared } = model.altered_columns;
+  const list = (columns: string[]) => `[${columns.join(", ")}]`;
+  if (measured === null) return { text: `altered columns declared ${list(declared)}; no diff measured them`, verdict: "bad" };
+  const changed = undeclared.length ? `; changed and not pre-registered: ${undeclared.join(", ")}` : "";
+  return { text: `altered columns measured ${list(measured)}, declared ${list(declared)}${changed}`, verdict: undeclared.length ? "bad" : "ok" };
+}
+
+export function windowLine(model: ReviewModel): string {
+  if (!model.diff) return "no diff.json for this model was given: measure it (slp diff) and pass it to slp review";
+  const window = model.window ? `measured over ${model.window.column} from ${model.window.start} to ${model.window.end}` : "the diff declares no window (Stage E asks for a closed window, identical on both sides)";
+  return `${window}, in ${model.diff}`;
+}
+
+export function reconciliationLine(model: ReviewModel): { text: string; verdict: Verdict } | null {
+  const r = model.reconciliation;
+  if (!r) return null;
+  if (r.model_value === null || r.external_value === null) {
+    return { text: `critical model without reconciliation numbers: run ${r.query ?? "the spec's reconciliation query"} on full data and put its two numbers in the diff`, verdict: "bad" };
+  }
+  const difference = r.drift_pct === null ? "no percentage (the source of truth is 0)" : `a difference of ${formatPercent(r.drift_pct)} percent`;
+  const allows = r.tolerance ? `the spec allows ${r.tolerance}` : "the spec declares no reconciliation_tolerance";
+  const text = `reconciliation: the model says ${formatNumber(r.model_value)}, the source of truth ${formatNumber(r.external_value)}: ${difference}; ${allows}`;
+  return { text, verdict: r.within === true ? "ok" : "bad" };
+}
+
+export function anchorLine(model: ReviewModel): string | null {
+  const anchor = model.reconciliation?.external_validation;
+  return anchor ? `external anchor: ${anchor}` : null;
+}
+
+export function rowsSummary(rows: ReviewRows): string {
+  return `${rows.count} ${rows.count === "1" ? "row" : "rows"}`;
+}
+
+export function edgeTestLine(test: { name: string; status: string; given: { rows: ReviewRows }[]; expect: ReviewRows }): string {
+  const given = test.given.length === 0 ? "no given rows" : `given ${test.given.map((item) => item.rows.count).join(" + ")} rows`;
+  return `unit test ${test.name} (${test.status}): ${given}, expecting ${rowsSummary(test.expect)}`;
+}
+
+export function mutationLine(model: ReviewModel): { text: string; verdict: Verdict } {
+  const m = model.mutation;
+  if (!m.ran) return { text: `mutation check not run (no ${m.file})`, verdict: "warn" };
+  const counts = `${m.killed} killed, ${m.survived} survived, ${m.equivalent} equivalent`;
+  if (m.survivors.length === 0) return { text: `no surviving mutant (${counts})`, verdict: "ok" };
+  return { text: `${plural(m.survivors.length, "surviving mutant")} (${counts}): the unit tests would not notice these defects`, verdict: "bad" };
+}
+
+export function survivorLine(survivor: ReviewModel["mutation"]["survivors"][number]): string {
+  return `${survivor.operator} at line ${survivor.line}: ${survivor.original || "(nothing)"} → ${survivor.replacement || "(nothing)"}`;
+}

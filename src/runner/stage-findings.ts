@@ -1,0 +1,71 @@
+/**
+ * What a stage's report says is wrong, in the forms ci and tcr show it: its
+ * findings, plus one finding per failing unit test (model, file, line, and
+ * the rows only in expected and only in actual), and the lines that show
+ * each failing or erroring test case in full.
+ */
+import type { Report } from "../core/report.ts";
+import { plural } from "../core/text.ts";
+import { UNIT_TEST_RULE } from "../report/format.ts";
+import type { Finding } from "../schemas/finding.ts";
+import type { UnitData } from "../schemas/unit.ts";
+
+/** Rows of each side quoted in a finding's message; the envelope's data has them all. */
+const QUOTED_ROWS = 3;
+
+/** The stage's findings, and a BLOCK finding per failed unit test (rule UNIT, name unit-test-failed, as the formats name it). */
+export function stageFindings(report: Report): Finding[] {
+  return [...report.findings, ...unitFailures(report)];
+}
+
+/** The identity of a finding across runs (HEAD against a step, a commit against its parent): rule, file, model, message. */
+export function findingKey(finding: Finding): string {
+  return [finding.rule, finding.file, finding.model, finding.message].join("\0");
+}
+
+/** Each failing or erroring test case, with its diff or error indented under it. */
+export function stageDetails(report: Report): string[] {
+  const lines: string[] = [];
+  for (const testCase of report.cases ?? []) {
+    if (testCase.status === "pass") continue;
+    lines.push(`${testCase.status.toUpperCase()}\t${testCase.suite}::${testCase.name}`);
+    for (const line of testCase.details.split("\n")) if (line !== "") lines.push(`\t${line}`);
+  }
+  return lines;
+}
+
+function unitFailures(report: Report): Finding[] {
+  if (report.command !== "unit" || !isUnitData(report.data)) return [];
+  return report.data.tests
+    .filter((test) => test.status === "fail")
+    .map((test) => {
+      const rows = test.diff?.rows ?? [];
+      const columns = test.diff?.columns ?? [];
+      const side = (name: "expected" | "actual") => rows.filter((row) => row.side === name).map((row) => row.values);
+      const expected = side("expected");
+      const actual = side("actual");
+      const quote = (values: (string | null)[][]) => {
+        const shown = values.slice(0, QUOTED_ROWS).map((row) => `(${row.map((value, i) => `${columns[i] ?? i}=${value ?? "NULL"}`).join(", ")})`);
+        return `${shown.join(", ")}${values.length > QUOTED_ROWS ? ` and ${values.length - QUOTED_ROWS} more` : ""}`;
+      };
+      const parts = [
+        expected.length ? `only in expected ${quote(expected)}` : "",
+        actual.length ? `only in actual ${quote(actual)}` : "",
+      ].filter(Boolean);
+      const edge = test.edge ? ` (edge: ${test.edge})` : "";
+      const counts = `${plural(expected.length, "row")} only in expected, ${actual.length} only in actual`;
+      return {
+        severity: "BLOCK",
+        rule: UNIT_TEST_RULE.code,
+        name: UNIT_TEST_RULE.name,
+        file: test.file,
+        model: test.model,
+        line: test.line,
+        message: `unit test ${test.name}${edge} fails: ${counts}${parts.length ? `: ${parts.join("; ")}` : ""}`,
+      } satisfies Finding;
+    });
+}
+
+function isUnitData(data: unknown): data is UnitData {
+  return typeof data === "object" && data !== null && Array.isArray((data as UnitData).tests);
+}

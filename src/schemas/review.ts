@@ -1,0 +1,157 @@
+/**
+ * What `slp review --format json` puts in the envelope's `data`: the three
+ * readings of Stage E for each model the branch pre-registered (the grain and
+ * key, the numbers against their bands, one line per known edge with its
+ * unit test, rows and surviving mutants). A sensitive column's value never
+ * appears: its cells read "[sensitive]".
+ */
+import { Type, type Static } from "@sinclair/typebox";
+
+const Nullable = <T extends import("@sinclair/typebox").TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
+
+export const SENSITIVE_CELL = "[sensitive]";
+
+export const ReviewRows = Type.Object(
+  {
+    count: Type.String({ description: "how many rows, as I5 counts them ('?' for a fixture file)" }),
+    format: Type.Union([Type.Literal("rows"), Type.Literal("csv"), Type.Literal("sql"), Type.Literal("fixture"), Type.Literal("none")], {
+      description: "how the rows are written in the yml",
+    }),
+    columns: Type.Array(Type.String(), { description: "the columns shown, in the order first written" }),
+    rows: Type.Array(Type.Record(Type.String(), Type.Union([Type.String(), Type.Null()])), {
+      description: `cells as text; a sensitive column's cell is "${SENSITIVE_CELL}"; empty for sql and fixture files`,
+    }),
+    note: Nullable(Type.String(), "why rows are not shown (SQL, a fixture file), or null"),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewEdgeTest = Type.Object(
+  {
+    name: Type.String(),
+    file: Type.String({ description: "the yml that defines the unit test" }),
+    status: Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("error"), Type.Literal("not run")], {
+      description: "the verdict of slp unit on this test",
+    }),
+    given: Type.Array(Type.Object({ input: Type.String(), rows: ReviewRows }, { additionalProperties: false })),
+    expect: ReviewRows,
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewEdge = Type.Object(
+  {
+    edge: Type.String({ description: "the spec's edge, whitespace collapsed" }),
+    tests: Type.Array(ReviewEdgeTest, { description: "the unit tests naming it in config.meta.edge; empty: no unit test proves it" }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewNumber = Type.Object(
+  {
+    name: Type.String({ description: "row_delta, removed_pks, or the metric's name" }),
+    kind: Type.Union([Type.Literal("row_delta"), Type.Literal("removed_pks"), Type.Literal("metric")]),
+    by: Type.Union([Type.Literal("count"), Type.Literal("delta_pct"), Type.Literal("value")], { description: "what the band bounds" }),
+    min: Nullable(Type.Number(), "the band's lower end (null for removed_pks, whose floor is 0)"),
+    max: Type.Number({ description: "the band's upper end" }),
+    measured: Nullable(Type.Number(), "the diff's number, or null when it does not measure it"),
+    measured_note: Nullable(Type.String(), "why there is no number (not measured, production value 0), or null"),
+    inside: Nullable(Type.Boolean(), "measured within [min, max], ends included; null without a number"),
+    cannot_fail: Nullable(Type.String(), "why this band can never fail, said with its numbers; null when it can"),
+    dead_end: Nullable(Type.String(), "an end of the band that can never be what fails, and why; null when both can"),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewReconciliation = Type.Object(
+  {
+    query: Nullable(Type.String(), "spec.reconciliation_query"),
+    tolerance: Nullable(Type.String(), "spec.reconciliation_tolerance as written"),
+    external_validation: Nullable(Type.String(), "spec.external_validation: the anchor outside the warehouse"),
+    model_value: Nullable(Type.Number(), "the model's number, or null when the diff has none"),
+    external_value: Nullable(Type.Number(), "the source of truth's number, or null when the diff has none"),
+    drift_pct: Nullable(Type.Number(), "|model - truth| / |truth| x 100; null when there are no numbers or the truth is 0"),
+    within: Nullable(Type.Boolean(), "drift within the tolerance; null when it cannot be read"),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewModel = Type.Object(
+  {
+    model: Type.String(),
+    file: Type.String({ description: "the yml declaring it" }),
+    tier: Nullable(Type.String(), "spec.tier"),
+    grain: Nullable(Type.String(), "spec.grain as the spec states it"),
+    primary_key: Nullable(Type.Array(Type.String()), "spec.primary_key"),
+    uniqueness: Type.Object(
+      {
+        can_fail: Type.Boolean({ description: "a uniqueness test on the key can fail the build (T1's predicate)" }),
+        tests: Type.Array(Type.String(), { description: "the matching uniqueness tests, by name" }),
+        reason: Nullable(Type.String(), "why none can fail (disabled, warns, filters rows), or null"),
+      },
+      { additionalProperties: false },
+    ),
+    pre_registration: Type.Object(
+      {
+        type: Nullable(Type.String(), "data_change or refactoring"),
+        reason: Nullable(Type.String(), "the declared reason"),
+        inherited: Type.Boolean({ description: "identical to the merge-base's (--base): written for an earlier change" }),
+      },
+      { additionalProperties: false },
+    ),
+    diff: Nullable(Type.String(), "the diff.json read for this model, as given, or null when none was"),
+    window: Nullable(Type.Object({ column: Type.String(), start: Type.String(), end: Type.String() }), "the diff's closed window"),
+    numbers: Type.Array(ReviewNumber),
+    altered_columns: Type.Object(
+      {
+        declared: Type.Array(Type.String()),
+        measured: Nullable(Type.Array(Type.String()), "null without a diff"),
+        undeclared: Type.Array(Type.String({ description: "changed and not pre-registered" })),
+      },
+      { additionalProperties: false },
+    ),
+    reconciliation: Nullable(ReviewReconciliation, "for a critical model (or a diff that brings the numbers); null otherwise"),
+    edges: Type.Array(ReviewEdge),
+    mutation: Type.Object(
+      {
+        file: Type.String({ description: "mutation/<model>.json, relative to the project" }),
+        ran: Type.Boolean({ description: "false: the mutation check has not run (no file)" }),
+        killed: Type.Integer(),
+        survived: Type.Integer(),
+        equivalent: Type.Integer(),
+        survivors: Type.Array(
+          Type.Object(
+            { id: Type.String(), operator: Type.String(), original: Type.String(), replacement: Type.String(), line: Type.Integer() },
+            { additionalProperties: false },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+    compare: Type.Array(Type.String({ description: "compare's BLOCK messages about this model" })),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewData = Type.Object(
+  {
+    project: Type.String({ description: "the project directory as given" }),
+    base: Nullable(Type.String(), "--base as given"),
+    diffs: Type.Array(Type.String(), { description: "the diff files read, as given" }),
+    compare: Nullable(Type.String(), "compare's summary line over those diffs, or null when none was given"),
+    unit: Type.String({ description: "slp unit's summary line" }),
+    models: Type.Array(ReviewModel, { description: "each model with a pre-registration of this branch or a diff, by name" }),
+    unreviewed: Type.Array(Type.String(), { description: "marts models with a spec and nothing to review on this branch" }),
+  },
+  {
+    $id: "review.schema.json",
+    title: "slp review data",
+    additionalProperties: false,
+    description: "The three readings of Stage E, as slp review --format json gives them in the envelope's data.",
+  },
+);
+export type ReviewData = Static<typeof ReviewData>;
+export type ReviewModel = Static<typeof ReviewModel>;
+export type ReviewNumber = Static<typeof ReviewNumber>;
+export type ReviewRows = Static<typeof ReviewRows>;
+export type ReviewEdge = Static<typeof ReviewEdge>;

@@ -1,0 +1,135 @@
+/**
+ * What `slp tcr --format json` puts in the envelope's `data`: what happened
+ * to the step (committed, reverted, could not judge), each step's verdict
+ * with the findings that made it red and those already at HEAD, the hooks'
+ * output, the files, where a reverted change was saved, and what to do next.
+ */
+import { Type, type Static } from "@sinclair/typebox";
+import { Finding } from "./finding.ts";
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+export const TcrChange = Type.Object(
+  {
+    path: Type.String({ description: "repository-relative" }),
+    kind: Type.Union(
+      [Type.Literal("added"), Type.Literal("modified"), Type.Literal("deleted"), Type.Literal("mode"), Type.Literal("typechange")],
+      { description: "mode: only the executable bit changed; typechange: a file became a symlink or back" },
+    ),
+    before_mode: Nullable(Type.String(), "the mode at HEAD (100644, 100755, 120000), or null when added"),
+    after_mode: Nullable(Type.String(), "the mode in the work tree, or null when deleted"),
+  },
+  { additionalProperties: false },
+);
+
+export const TcrStepOutcome = Type.Object(
+  {
+    name: Type.String(),
+    verdict: Type.Union([Type.Literal("green"), Type.Literal("red"), Type.Literal("error"), Type.Literal("skipped")], {
+      description: "error: the step could not judge (exit 2); skipped: an earlier step was not green",
+    }),
+    exit_code: Nullable(Type.Integer(), "the step's own exit code, or null when skipped"),
+    summary: Nullable(Type.String(), "the step's summary line, or null when skipped"),
+    findings: Type.Array(Finding, {
+      description: "the step's findings, a failing unit test being one (rule unit); blocks already at HEAD are left out",
+    }),
+    already_at_head: Type.Array(Finding, { description: "blocks HEAD has too (same rule, file, model, message): not this step's doing" }),
+    data: Type.Unknown({ description: "the step's own data (unit: every test with the rows only in expected and only in actual)" }),
+  },
+  { additionalProperties: false },
+);
+
+export const TcrData = Type.Object(
+  {
+    outcome: Type.Union(
+      [
+        Type.Literal("committed"),
+        Type.Literal("nothing-to-commit"),
+        Type.Literal("reverted"),
+        Type.Literal("stopped"),
+        Type.Literal("would-commit"),
+        Type.Literal("would-revert"),
+        Type.Literal("cannot-judge"),
+        Type.Literal("revert-incomplete"),
+        Type.Literal("reset"),
+      ],
+      {
+        description:
+          "stopped: the strike limit is reached; cannot-judge: a step (or git) could not judge, nothing was reverted and no strike counted; revert-incomplete: the revert failed part-way, see restore",
+      },
+    ),
+    branch: Nullable(Type.String(), "the branch the loop commits on"),
+    head: Nullable(Type.String(), "HEAD before the step"),
+    base: Nullable(
+      Type.Object(
+        {
+          name: Type.String({ description: "as configured (SLP_BASE, slp.yml base, main)" }),
+          ref: Type.String({ description: "the ref read: the name, or origin/<name> when only the remote-tracking branch exists" }),
+          commit: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+      "the base branch gate compared against, or null when no step needs one",
+    ),
+    candidate: Nullable(Type.String(), "the commit the steps judged (the branch moves to it only when every step is green)"),
+    commit: Nullable(Type.String(), "the new commit, when committed"),
+    red_step: Nullable(Type.String(), "the step (or hook) that was not green"),
+    steps: Type.Array(TcrStepOutcome),
+    hooks: Type.Array(
+      Type.Object(
+        { name: Type.String(), exit_code: Type.Integer(), output: Type.String({ description: "stdout and stderr as printed (the end of it, when long)" }) },
+        { additionalProperties: false },
+      ),
+      { description: "the repository's hooks run as git commit runs them (pre-commit, prepare-commit-msg, commit-msg, post-commit)" },
+    ),
+    files: Type.Array(TcrChange, { description: "what the step changed since HEAD" }),
+    strikes: Type.Integer({ description: "consecutive reds after this call" }),
+    strike_limit: Type.Integer(),
+    saved: Nullable(
+      Type.Object(
+        {
+          dir: Type.String({ description: "the folder under the git directory, relative to the project" }),
+          patch: Type.String({ description: "the change as a binary patch against HEAD" }),
+          apply: Type.String({ description: "the command that brings the change back" }),
+          files: Type.Array(Type.String(), { description: "copies of the files the change added" }),
+          moved_aside: Type.Array(Type.String(), { description: "ignored files that stood where HEAD has a file, moved here" }),
+        },
+        { additionalProperties: false },
+      ),
+      "where a reverted change was saved, or null",
+    ),
+    restore: Nullable(
+      Type.Object(
+        {
+          done: Type.Integer(),
+          failed: Nullable(
+            Type.Object({ action: Type.String(), path: Type.String(), error: Type.String() }, { additionalProperties: false }),
+            "the step that failed",
+          ),
+          left: Type.Array(Type.Object({ action: Type.String(), path: Type.String() }, { additionalProperties: false }), {
+            description: "the restore steps not applied (the failed one first)",
+          }),
+        },
+        { additionalProperties: false },
+      ),
+      "how a revert that stopped part-way left the work tree, or null",
+    ),
+    trailers: Type.Array(Type.Object({ key: Type.String(), value: Type.String() }, { additionalProperties: false }), {
+      description: "the git trailers the commit carries (or would carry)",
+    }),
+    reset: Nullable(
+      Type.Object({ was: Type.Integer(), by: Type.String(), reason: Type.String() }, { additionalProperties: false }),
+      "for --reset: the count cleared, who cleared it and why (the next commit records it)",
+    ),
+    next: Type.String({ description: "what to do next, in one sentence" }),
+  },
+  {
+    $id: "tcr.schema.json",
+    title: "slp tcr data",
+    additionalProperties: false,
+    description: "The data of `slp tcr --format json`.",
+  },
+);
+export type TcrData = Static<typeof TcrData>;
+export type TcrStepOutcome = Static<typeof TcrStepOutcome>;

@@ -1,0 +1,341 @@
+/**
+ * A model's compiled SQL, written for a warehouse, as SQL DuckDB runs with
+ * the warehouse's meaning. The transpiler does the translation; slp first
+ * reads every function call, cast and operator the SQL uses and looks it up
+ * in its table of verified constructs (constructs.ts): a construct the table
+ * does not vouch for, or refuses, is an `untranslatable` refusal naming it;
+ * one the transpiler gets wrong is rewritten first; types in casts are
+ * slp's own mapping (types.ts). Translations are cached by content hash, so
+ * a warm run never loads the transpiler.
+ */
+import { ParseCache } from "../../project/cache.ts";
+import { constructsOf, type Call } from "./constructs.ts";
+import type { Dialect } from "./dialects.ts";
+import { mapType } from "./types.ts";
+import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
+import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
+
+/** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
+const TRANSLATION_FORMAT = 7;
+
+export interface Translation {
+  /** The SQL DuckDB runs. */
+  sql: string;
+  /** The DuckDB macros (by name) the SQL calls; see macros(). */
+  macros: string[];
+}
+
+/** A construct slp cannot run with the warehouse's meaning. */
+export interface Untranslatable {
+  /** The construct as written (`lateral flatten`, `to_char`, `array<geography>`). */
+  construct: string;
+  /** Why, in one clause. */
+  why: string;
+  /** 1-based line in the SQL given. */
+  line: number | null;
+}
+
+export type TranslationResult = { ok: true; translation: Translation } | { ok: false; untranslatable: Untranslatable };
+
+/** Translations of one project, cached by content across runs. */
+export class Translator {
+  readonly dialect: Exclude<Dialect, "duckdb">;
+  readonly #cache: ParseCache<Translation>;
+
+  constructor(dialect: Exclude<Dialect, "duckdb">, projectDir: string, env: Record<string, string | undefined>) {
+    this.dialect = dialect;
+    this.#cache = ParseCache.open<Translation>(projectDir, env, "dialect");
+  }
+
+  async translate(sql: string): Promise<TranslationResult> {
+    const key = ParseCache.key(`${TRANSLATION_FORMAT}\0${this.dialect}\0${sql}`);
+    const cached = this.#cache.get(key);
+    if (cached) return { ok: true, translation: cached };
+    const result = await translateSql(sql, this.dialect);
+    if (result.ok) this.#cache.set(key, result.translation);
+    return result;
+  }
+
+  /** Writes the translations this run used; failures only cost speed. */
+  save(): void {
+    this.#cache.save();
+  }
+}
+
+/** Words that take a parenthesis without being a function call. */
+const SYNTAX_WORDS = new Set(
+  (
+    "all and any as between by case cross distinct else end except exists filter for from full group having in inner intersect interval " +
+    "is join lateral left like ilike rlike limit minus natural not on or order outer over partition qualify recursive right rows range select " +
+    "some then union using values when where window with within"
+  ).split(" "),
+);
+
+/** Functions whose argument list ends in `AS <type>`. */
+const CASTS = new Set(["cast", "try_cast", "safe_cast"]);
+
+export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<TranslationResult> {
+  const tokenized = await tokenize(sql, dialect);
+  if (!tokenized.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tokenized.error}`, tokenized.line);
+  const tokens = tokenized.value;
+  const source = Array.from(sql);
+  const table = constructsOf(dialect);
+  const closing = matchingParens(tokens);
+  const edits = new Map<number, Edit>();
+  const macros = new Set<string>();
+  const types: string[] = [];
+
+  const typeEdit = (from: number, to: number): Untranslatable | null => {
+    const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+    const mapped = mapType(written, dialect);
+    if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
+    const placeholder = `__slp_type_${types.length}`;
+    types.push(mapped.type);
+    edits.set(from, { end: to, render: () => placeholder });
+    return null;
+  };
+
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] as Token;
+    const next = tokens[i + 1];
+    const previous = tokens[i - 1];
+    // `x::type`
+    if (token.type === "D_COLON") {
+      const entry = table.get("::");
+      if (!entry || entry.how === "refused") return refused("::", entry?.why ?? `slp has not verified :: in ${dialect} against DuckDB: write cast(x as type)`, token.line);
+      const end = typeEnd(tokens, i + 1);
+      if (end === i + 1) return refused("::", "no type follows it", token.line);
+      const problem = typeEdit(i + 1, end);
+      if (problem) return { ok: false, untranslatable: problem };
+      i = end - 1;
+      continue;
+    }
+    // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
+    if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
+      edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
+      continue;
+    }
+    const syntax = syntaxConstruct(tokens, i);
+    if (syntax !== null) {
+      const entry = table.get(syntax);
+      if (!entry) return refused(syntax, `slp has not verified ${syntax} in ${dialect} against DuckDB`, token.line);
+      if (entry.how === "refused") return refused(syntax, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
+      const close = entry.subscript === "zero-based" ? closing.get(i) : undefined;
+      const only = close === i + 2 ? (tokens[i + 1] as Token) : null;
+      // A key (m['k']) is not an index; an index moves from 0-based to DuckDB's 1-based.
+      if (close !== undefined && close > i + 1 && !(only && only.type === "STRING")) edits.set(i, { end: close + 1, render: () => `[(${emit(i + 1, close)}) + 1]` });
+      continue;
+    }
+    if (next?.type !== "L_PAREN" || !isWord(token) || SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER") continue;
+    if (previous && (previous.type === "AS" || previous.text.toLowerCase() === "as") && token.type !== "QUOTED_IDENTIFIER") continue;
+    const close = closing.get(i + 1);
+    if (close === undefined) continue;
+    // `name (a, b) as (`: a CTE's column list, not a call.
+    if (tokens[close + 1]?.text.toLowerCase() === "as" && tokens[close + 2]?.type === "L_PAREN") continue;
+    const qualified = previous?.type === "DOT" && tokens[i - 2] ? `${(tokens[i - 2] as Token).text}.${token.text}` : null;
+    const name = (qualified ?? token.text).toLowerCase();
+    const entry = table.get(name);
+    if (!entry) {
+      return refused(`${qualified ?? token.text}()`, qualified ? "slp cannot run a user-defined or package-qualified function" : `slp has not verified ${name}() in ${dialect} against DuckDB`, token.line);
+    }
+    if (entry.how === "refused") return refused(`${token.text}()`, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
+    const args = argumentRanges(tokens, i + 1, close);
+    let castType: string | null = null;
+    if (CASTS.has(name)) {
+      const last = args[args.length - 1];
+      const as = last ? lastTopLevel(tokens, last[0], last[1], "as") : -1;
+      if (as < 0) return refused(`${token.text}()`, "slp reads a cast as cast(value as type)", token.line);
+      const problem = typeEdit(as + 1, (last as [number, number])[1]);
+      if (problem) return { ok: false, untranslatable: problem };
+      castType = types[types.length - 1] as string;
+    }
+    for (const macro of entry.macros ?? []) macros.add(macro);
+    if (entry.rewrite) {
+      const rewrite = entry.rewrite;
+      const after = tokens[close + 1]?.text.toLowerCase() ?? null;
+      // A rewrite that takes the window replaces `over (...)` (or `over name`) too.
+      const windowEnd = entry.window && after === "over" ? (tokens[close + 2]?.type === "L_PAREN" ? (closing.get(close + 2) ?? close) + 1 : close + 3) : close + 1;
+      const call = (): Call => ({
+        name,
+        args: args.map(([from, to]) => emit(from, to)),
+        literal: (index: number) => literalOf(tokens, args[index]),
+        next: after,
+        window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
+        castType,
+      });
+      // Refusals a rewrite raises are found now, before anything is emitted.
+      const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+      const raw = args.map(([from, to]) => text(from, to));
+      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after, window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "", castType });
+      if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
+      edits.set(i, { end: windowEnd, render: () => rewrite(call()) as string });
+    }
+  }
+
+  const emit = (from: number, to: number): string => {
+    if (from >= to) return "";
+    let out = "";
+    let cursor = (tokens[from] as Token).start;
+    for (let i = from; i < to; ) {
+      const token = tokens[i] as Token;
+      const edit = edits.get(i);
+      if (edit && edit.end <= to) {
+        out += source.slice(cursor, token.start).join("") + edit.render();
+        cursor = (tokens[edit.end - 1] as Token).end;
+        i = edit.end;
+        continue;
+      }
+      i++;
+    }
+    return out + source.slice(cursor, (tokens[to - 1] as Token).end).join("");
+  };
+
+  let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
+  // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
+  // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
+  const multiplies = multipliesOwnWay(dialect);
+  if (rewritten.includes("/") || (multiplies && rewritten.includes("*"))) {
+    const wrap = (of: "div" | "mul"): OperatorWrap => {
+      const names = divisionMacros(dialect, of);
+      return { wrapper: "__slp_typed", first: names.value, second: names.type };
+    };
+    const wraps = { div: wrap("div"), ...(multiplies ? { mul: wrap("mul") } : {}) };
+    const wrapped = await wrapOperators(rewritten, dialect, wraps);
+    if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
+    if (wrapped.value.wrapped > 0) {
+      for (const used of Object.values(wraps)) if (wrapped.value.sql.toLowerCase().includes(used.first)) for (const macro of [used.wrapper, used.first, used.second]) macros.add(macro);
+      rewritten = wrapped.value.sql;
+    }
+  }
+  const translated = await toDuckdb(rewritten, dialect);
+  if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
+  let out = translated.value;
+  // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
+  out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
+  return { ok: true, translation: { sql: out, macros: [...macros].sort() } };
+}
+
+interface Edit {
+  /** Token index after the edited range. */
+  end: number;
+  render(): string;
+}
+
+function refused(construct: string, why: string, line: number | null): TranslationResult {
+  return { ok: false, untranslatable: { construct, why, line } };
+}
+
+function isWord(token: Token): boolean {
+  return token.type === "QUOTED_IDENTIFIER" || /^[A-Za-z_][A-Za-z0-9_$]*$/.test(token.text);
+}
+
+/** Token index of each `(` / `[` -> its closing partner. */
+function matchingParens(tokens: Token[]): Map<number, number> {
+  const pairs = new Map<number, number>();
+  const open: number[] = [];
+  tokens.forEach((token, i) => {
+    if (token.type === "L_PAREN" || token.type === "L_BRACKET") open.push(i);
+    else if (token.type === "R_PAREN" || token.type === "R_BRACKET") {
+      const from = open.pop();
+      if (from !== undefined) pairs.set(from, i);
+    }
+  });
+  return pairs;
+}
+
+/** The token ranges [from, to) of a call's arguments, split at top-level commas. */
+function argumentRanges(tokens: Token[], open: number, close: number): [number, number][] {
+  const ranges: [number, number][] = [];
+  let depth = 0;
+  let start = open + 1;
+  for (let i = open + 1; i < close; i++) {
+    const type = (tokens[i] as Token).type;
+    if (type === "L_PAREN" || type === "L_BRACKET") depth++;
+    else if (type === "R_PAREN" || type === "R_BRACKET") depth--;
+    else if (type === "COMMA" && depth === 0) {
+      ranges.push([start, i]);
+      start = i + 1;
+    }
+  }
+  if (start < close) ranges.push([start, close]);
+  return ranges;
+}
+
+function lastTopLevel(tokens: Token[], from: number, to: number, word: string): number {
+  let depth = 0;
+  let found = -1;
+  for (let i = from; i < to; i++) {
+    const token = tokens[i] as Token;
+    if (token.type === "L_PAREN" || token.type === "L_BRACKET") depth++;
+    else if (token.type === "R_PAREN" || token.type === "R_BRACKET") depth--;
+    else if (depth === 0 && token.text.toLowerCase() === word) found = i;
+  }
+  return found;
+}
+
+/** An argument that is one string or number literal, as its value; else null. */
+function literalOf(tokens: Token[], range: [number, number] | undefined): string | null {
+  if (!range || range[1] - range[0] !== 1) return null;
+  const token = tokens[range[0]] as Token;
+  return token.type.includes("STRING") || token.type === "NUMBER" ? token.text : null;
+}
+
+/** Words that continue a type name: `double precision`, `timestamp with time zone`, `character varying`. */
+const TYPE_CONTINUATIONS = new Set(["precision", "varying", "with", "without", "time", "zone", "local"]);
+
+/** The token index after the type starting at `from` (after `::`). */
+function typeEnd(tokens: Token[], from: number): number {
+  let i = from;
+  if (!tokens[i] || !isWord(tokens[i] as Token)) return from;
+  i++;
+  while (tokens[i] && isWord(tokens[i] as Token) && TYPE_CONTINUATIONS.has((tokens[i] as Token).text.toLowerCase())) i++;
+  if (tokens[i]?.type === "L_PAREN") {
+    let depth = 0;
+    for (; i < tokens.length; i++) {
+      const type = (tokens[i] as Token).type;
+      if (type === "L_PAREN") depth++;
+      else if (type === "R_PAREN" && --depth === 0) {
+        i++;
+        break;
+      }
+    }
+  }
+  if (tokens[i]?.text === "<") {
+    let depth = 0;
+    for (; i < tokens.length; i++) {
+      const text = (tokens[i] as Token).text;
+      depth += [...text].filter((c) => c === "<").length - [...text].filter((c) => c === ">").length;
+      if (depth <= 0 && /[>]/.test(text)) {
+        i++;
+        break;
+      }
+    }
+  }
+  while (tokens[i]?.type === "L_BRACKET" && tokens[i + 1]?.type === "R_BRACKET") i += 2;
+  return i;
+}
+
+/** The syntax construct a token starts (an operator, a clause), by the name the table knows it by; else null. */
+function syntaxConstruct(tokens: Token[], i: number): string | null {
+  const token = tokens[i] as Token;
+  const lower = token.text.toLowerCase();
+  const previous = tokens[i - 1];
+  switch (token.type) {
+    case "D_PIPE":
+      return "||";
+    case "SLASH":
+      return "/";
+    case "L_BRACKET":
+      // A subscript follows an expression; an array literal follows an operator, a comma or a parenthesis.
+      return previous && (isWord(previous) || previous.type === "R_PAREN" || previous.type === "R_BRACKET") && !SYNTAX_WORDS.has(previous.text.toLowerCase()) ? "[]" : null;
+    default:
+      break;
+  }
+  if (["~", "~*", "!~", "!~*", "@>", "<@", "->", "->>", "#>", "#>>", "?", "%"].includes(token.text) && token.type !== "STRING" && token.type !== "QUOTED_IDENTIFIER") return token.text;
+  if (token.type === "COLON" && previous && isWord(previous) && tokens[i + 1] && isWord(tokens[i + 1] as Token)) return ":";
+  if (token.type === "STRING" || token.type === "QUOTED_IDENTIFIER") return null;
+  if (lower === "qualify" || lower === "ilike" || lower === "rlike" || lower === "pivot" || lower === "unpivot" || lower === "connect") return lower;
+  if (lower === "lateral") return tokens[i + 1]?.text.toLowerCase() === "view" ? "lateral view" : "lateral";
+  if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*") return `* ${lower}`;
+  return null;
+}

@@ -1,0 +1,201 @@
+/**
+ * The loop's record as CI can check it (`gate --verify-commits`): which
+ * commits of a branch tcr made (their trailers), which follow a strike reset,
+ * and, for each that claims a green tcr step, whether check and unit are
+ * green there: each re-run in-process on the commit's files, and judged
+ * against its first parent's, as tcr judges a step against HEAD.
+ */
+import { EXIT } from "../core/exit-codes.ts";
+import { describeReportError } from "../core/report.ts";
+import { TreeCheckout } from "../git/checkout.ts";
+import type { Repository } from "../git/repository.ts";
+import type { Branch, BranchInventories, WalkStep } from "../project/history.ts";
+import { inputFor, runStage, stageSummary, type StageResult } from "../runner/compose.ts";
+import type { Task, TaskEnvironment } from "../runner/define-task.ts";
+import { registryOf } from "../runner/registry.ts";
+import { ResourcePool } from "../runner/shared.ts";
+import { findingKey, stageFindings } from "../runner/stage-findings.ts";
+import type { Config } from "../schemas/config.ts";
+import type { Finding } from "../schemas/finding.ts";
+import { readTrailers, TRAILER, trailerValues } from "./trailers.ts";
+
+/** The steps a commit's claim is checked with. */
+export const VERIFIED_STEPS = ["check", "unit"] as const;
+
+export interface RecordCommit {
+  commit: string;
+  /** `<short sha> by <author>`. */
+  label: string;
+  /** The first parent, the state the commit is judged against. */
+  parent: string | null;
+  /** The commit says tcr made it with every step green (`Slp-Tcr: green`). */
+  byTcr: boolean;
+  /** The strike resets recorded in it (`Slp-Tcr-Reset`). */
+  resets: string[];
+  merge: boolean;
+  /** A merge whose every file comes from one of its parents (nothing written by hand). */
+  cleanMerge: boolean;
+}
+
+export interface RedClaim {
+  commit: RecordCommit;
+  step: string;
+  /** A block the commit has and its parent has not; null when the step could not judge there. */
+  finding: Finding | null;
+  /** Why the step could not judge at the commit (its parent could). */
+  error: string | null;
+}
+
+export interface RecordOptions {
+  repo: Repository;
+  /** The project folder relative to the repository root. */
+  prefix: string;
+  /** The commits after the merge-base, oldest first, as the gate walk has them. */
+  walk: WalkStep[];
+  /** slp.yml as the base has it. */
+  config: Config;
+  /** The marts paths gate judges with (--marts-path, else the base's slp.yml), check's at every commit too. */
+  martsPaths: string[];
+  environment: TaskEnvironment;
+  /** check and unit, as the registry has them. */
+  tasks: Task<any, any>[];
+}
+
+/** The record gate verifies: when --verify-commits says so, else when slp.yml on the base says tcr: required; null otherwise. */
+export async function verifiedRecord(
+  flag: boolean | undefined,
+  branch: Branch,
+  read: BranchInventories,
+  environment: TaskEnvironment,
+): Promise<TcrRecord | null> {
+  if (!(flag ?? tcrRequired(read.config.config))) return null;
+  const registry = registryOf(environment.registry);
+  const tasks = VERIFIED_STEPS.map((name) => registry.builtIns.find((task) => task.name === name)).filter((task) => task !== undefined);
+  return TcrRecord.read({
+    repo: branch.repo,
+    prefix: branch.prefix,
+    walk: read.walk.slice(1),
+    config: read.config.config,
+    martsPaths: read.martsPaths,
+    environment,
+    tasks,
+  });
+}
+
+export function tcrRequired(config: Config): boolean {
+  return config.tcr === "required" || (typeof config.tcr === "object" && config.tcr.required === true);
+}
+
+export class TcrRecord {
+  /** slp.yml (on the base) says tcr: required: the record's reports block. */
+  readonly required: boolean;
+  readonly commits: RecordCommit[];
+  readonly #options: RecordOptions;
+  #claims?: Promise<RedClaim[]>;
+
+  private constructor(options: RecordOptions, commits: RecordCommit[]) {
+    this.#options = options;
+    this.required = tcrRequired(options.config);
+    this.commits = commits;
+  }
+
+  static async read(options: RecordOptions): Promise<TcrRecord> {
+    const { repo } = options;
+    const commits: RecordCommit[] = [];
+    for (const step of options.walk) {
+      const commit = await repo.readCommit(step.commit);
+      const trailers = readTrailers(commit.message);
+      const merge = commit.parents.length > 1;
+      commits.push({
+        commit: step.commit,
+        label: step.label,
+        parent: commit.parents[0] ?? null,
+        byTcr: trailerValues(trailers, TRAILER.tcr).some((value) => value.trim().toLowerCase() === "green"),
+        resets: trailerValues(trailers, TRAILER.reset),
+        merge,
+        cleanMerge: merge && (await takesOnlyFromParents(repo, commit.tree, await Promise.all(commit.parents.map(async (p) => (await repo.readCommit(p)).tree)))),
+      });
+    }
+    return new TcrRecord(options, commits);
+  }
+
+  /** An agent branch: tcr: required says every branch is one; otherwise one where tcr made a commit. */
+  get agentBranch(): boolean {
+    return this.required || this.commits.some((commit) => commit.byTcr);
+  }
+
+  /** Every commit that claims a green tcr step where check or unit is red (re-run once per distinct tree). */
+  redClaims(): Promise<RedClaim[]> {
+    this.#claims ??= this.#verify();
+    return this.#claims;
+  }
+
+  async #verify(): Promise<RedClaim[]> {
+    const claiming = this.commits.filter((commit) => commit.byTcr && commit.parent !== null);
+    if (claiming.length === 0) return [];
+    const { repo, prefix, tasks } = this.#options;
+    const checkout = TreeCheckout.open(repo, prefix);
+    // One embedded database for every unit run, instead of one opened per commit.
+    const pool = new ResourcePool();
+    const environment: TaskEnvironment = { ...this.#options.environment, shared: pool };
+    const byKey = new Map<string, Map<string, StageResult>>();
+    const judge = async (commit: string): Promise<Map<string, StageResult>> => {
+      const key = await checkout.moveTo(commit);
+      let results = byKey.get(key);
+      if (!results) {
+        results = new Map();
+        for (const task of tasks) results.set(task.name, await runStage(task, inputFor(task, { projectDir: checkout.projectDir, martsPath: this.#options.martsPaths }), environment));
+        byKey.set(key, results);
+      }
+      return results;
+    };
+    const claims: RedClaim[] = [];
+    try {
+      for (const commit of claiming) {
+        const before = await judge(commit.parent as string);
+        const after = await judge(commit.commit);
+        for (const task of tasks) claims.push(...compare(commit, task.name, before.get(task.name), after.get(task.name)));
+      }
+    } finally {
+      checkout.close();
+      pool.close();
+    }
+    return claims;
+  }
+}
+
+/** What a step says at a commit that it did not say at the parent. */
+function compare(commit: RecordCommit, step: string, before: StageResult | undefined, after: StageResult | undefined): RedClaim[] {
+  if (!after || after.exitCode === EXIT.ok) return [];
+  if (after.exitCode === EXIT.cannotJudge) {
+    const error = errorOf(after);
+    if (before?.exitCode === EXIT.cannotJudge && errorOf(before) === error) return [];
+    return [{ commit, step, finding: null, error }];
+  }
+  const known = new Set(before && before.exitCode !== EXIT.cannotJudge ? stageFindings(before.report).map(findingKey) : []);
+  const blocks = stageFindings(after.report).filter((finding) => finding.severity === "BLOCK" && !known.has(findingKey(finding)));
+  if (blocks.length === 0 && stageFindings(after.report).some((finding) => finding.severity === "BLOCK")) return [];
+  if (blocks.length === 0) return [{ commit, step, finding: null, error: stageSummary(after) }];
+  return blocks.map((finding) => ({ commit, step, finding, error: null }));
+}
+
+function errorOf(result: StageResult): string {
+  const error = result.report.errors?.[0];
+  return error ? describeReportError(error, false) : stageSummary(result);
+}
+
+/** True when every entry of a merge's tree is, path by path, what one of its parents has there. */
+async function takesOnlyFromParents(repo: Repository, tree: string, parents: string[]): Promise<boolean> {
+  if (parents.includes(tree)) return true;
+  const [mine, ...theirs] = await Promise.all([repo.readTree(tree), ...parents.map((parent) => repo.readTree(parent))]);
+  const names = new Set([...(mine ?? []), ...theirs.flat()].map((entry) => entry.path));
+  for (const name of names) {
+    const entry = mine?.find((candidate) => candidate.path === name);
+    const options = theirs.map((entries) => entries.find((candidate) => candidate.path === name));
+    if (options.some((option) => option?.oid === entry?.oid && option?.mode === entry?.mode)) continue;
+    if (!entry || entry.type !== "tree") return false;
+    const subtrees = options.filter((option) => option?.type === "tree").map((option) => option!.oid);
+    if (subtrees.length === 0 || !(await takesOnlyFromParents(repo, entry.oid, subtrees))) return false;
+  }
+  return true;
+}

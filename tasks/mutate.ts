@@ -1,0 +1,155 @@
+/** `slp mutate`: what the unit tests are worth; plant one defect at a time in each changed model and see which ones no unit test catches. */
+import { Type } from "@sinclair/typebox";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { InputError } from "../src/core/errors.ts";
+import type { Report } from "../src/core/report.ts";
+import { canonicalJson, isMapping } from "../src/core/values.ts";
+import { defaultBase, loadConfig } from "../src/project/config.ts";
+import { DEFAULT_MARTS_PATHS, normaliseMartsPath } from "../src/project/paths.ts";
+import { loadProject } from "../src/project/project.ts";
+import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
+import { defineTask } from "../src/runner/define-task.ts";
+
+/** The reference's cap and ours: --max-mutants and slp.yml may only lower it. */
+export const MAX_MUTANTS = 20;
+
+export default defineTask({
+  name: "mutate",
+  description: "Plant one defect at a time in each changed model's SQL and run its unit tests against it: which defects no test catches",
+  ciOrder: 40,
+  input: Type.Object({
+    projectDir: ProjectDirOption,
+    martsPath: MartsPathOption,
+    base: Type.Optional(Type.String({ metavar: "REF", description: "judge the models whose SQL changed since this branch (default: SLP_BASE, slp.yml base, main); equivalents and slp.yml are read from it" })),
+    select: Type.Optional(Type.Array(Type.String(), { metavar: "MODEL", description: "mutate these models instead (a model, a unit test, or model::test, as slp unit --select)" })),
+    maxMutants: Type.Optional(Type.Integer({ minimum: 1, metavar: "N", description: `at most N mutants per model (default and ceiling ${MAX_MUTANTS})` })),
+    out: Type.String({ default: "mutation", metavar: "DIR", description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)" }),
+    html: Type.Optional(Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" })),
+    vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars" })),
+    noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
+    dialect: Type.Optional(Type.String({ metavar: "NAME", description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)" })),
+    budgetMs: Type.Integer({ default: 120000, minimum: 0, metavar: "MS", description: "mutants not started after this many milliseconds are not_run (exit 2; default 120000)" }),
+    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, metavar: "MS", description: "interrupt a test's query on a mutant after this long (default: 2000, or 20 times the test's own time)" })),
+  }),
+  async run({ input, environment }): Promise<Report> {
+    const dir = resolve(environment.cwd, input.projectDir);
+    // Loaded on use: git, the parser, nunjucks and DuckDB are for this task only.
+    const { Database } = await import("../src/engine/duckdb.ts");
+    await Database.load();
+    const [{ loadDbtProject }, scope, { runMutants }, { mutateReport }, { strykerReport }, { dialectOption, parseVarsOption }, { duckdbSettings }] = await Promise.all([
+      import("../src/project/dbt-project.ts"),
+      import("../src/mutate/scope.ts"),
+      import("../src/mutate/run.ts"),
+      import("../src/mutate/report.ts"),
+      import("../src/mutate/stryker.ts"),
+      import("./unit.ts"),
+      import("../src/sql/dialect/dialects.ts"),
+    ]);
+    const dialect = dialectOption(dir, environment, input.dialect);
+    const select = input.select ?? [];
+    const local = loadConfig(dir);
+    const baseRef = input.base ?? defaultBase(environment.env, local.config);
+    const base = await scope.readBase(dir, baseRef, select.length === 0 || input.base !== undefined);
+    const settings = base.config.config.mutate ?? {};
+    const maxMutants = Math.min(MAX_MUTANTS, settings.max_mutants ?? MAX_MUTANTS, input.maxMutants ?? MAX_MUTANTS);
+    const martsPaths = (input.martsPath ?? base.config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
+    const project = loadDbtProject(dir, input.projectDir);
+    const models = project.refNodes.filter((node) => node.kind === "model" && node.file);
+    const files = new Map(models.map((node) => [node.name, node.file as string]));
+    const isMart = (name: string) => martsPaths.some((path) => (files.get(name) ?? "").startsWith(path));
+
+    let chosen: string[];
+    let marts: Set<string>;
+    let selectedBy: string;
+    if (select.length > 0) {
+      chosen = [...new Set(select.map((item) => item.split("::")[0] as string).filter((name) => files.has(name)))].sort();
+      marts = new Set(chosen.filter(isMart));
+      selectedBy = `selected with --select`;
+    } else {
+      const changed = await scope.changedModels(project, base, martsPaths);
+      chosen = changed.models;
+      marts = changed.marts;
+      selectedBy = `models changed since ${baseRef}`;
+    }
+    const notes = [...base.config.warnings];
+    if (base.repo === null) notes.push(`cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`);
+    // Mutants are planted in the model's own dialect; the unit runner translates each one as it translates the model.
+    const warehouse = dialect.dialect;
+    // One thread: fixtures are a few rows, and a hundred tiny queries run steadier without DuckDB's thread pool (measured: 1.9 ms a query against 2.2 to 9 ms on a busy 2-core machine).
+    const duckdb = [...duckdbSettings(dialect.dialect), "SET threads = 1"];
+    const database = chosen.length > 0 || select.length > 0 ? Database.open({ settings: duckdb }) : null;
+    database?.catch(() => undefined);
+    const run = database
+      ? await runMutants({
+          project,
+          models: chosen,
+          testSelect: select,
+          warehouse,
+          maxMutants,
+          equivalents: base.equivalents,
+          cliVars: parseVarsOption(input.vars),
+          env: environment.env,
+          useManifest: input.noManifest !== true,
+          dialect,
+          budgetMs: input.budgetMs,
+          timeoutMs: input.timeoutMs,
+          database,
+          closeDatabase: false,
+        })
+      : { models: [], untested: [], notes: [] };
+    if (select.length > 0 && run.models.length + run.untested.length === 0) {
+      throw new InputError(`no model or unit test matches --select ${select.join(" ")}`, { fix: "select a model name, a test name, or model::test" });
+    }
+    const { tiers, knownEdges } = specsOf(dir, input.projectDir, martsPaths);
+    const { report, artifacts } = mutateReport({
+      run,
+      files,
+      marts,
+      warehouse,
+      maxMutants,
+      tiers,
+      minScore: settings.min_score ?? {},
+      knownEdges,
+      selectedBy,
+      byChange: select.length === 0,
+      notes,
+    });
+    if (run.models.length > 0) {
+      const out = resolve(dir, input.out);
+      mkdirSync(out, { recursive: true });
+      for (const artifact of artifacts) writeFileSync(join(out, `${artifact.model}.json`), prettyJson(artifact));
+      const low = Math.min(100, ...Object.values(settings.min_score ?? {}));
+      const stryker = strykerReport(run.models, { high: 100, low: Math.floor(low) });
+      writeFileSync(join(out, "mutation-report.json"), prettyJson(stryker));
+      if (input.html) {
+        const { mutationHtml } = await import("../src/report/mutation-html.ts");
+        writeFileSync(join(out, "mutation-report.html"), mutationHtml(stryker, `slp mutate: ${run.models.map((model) => model.model).join(", ")}`));
+      }
+    }
+    return report;
+  },
+});
+
+/** Sorted keys, two-space indent, a trailing newline: the same run writes the same bytes. */
+function prettyJson(value: unknown): string {
+  return `${JSON.stringify(JSON.parse(canonicalJson(value)), null, 2)}\n`;
+}
+
+/** Each model's spec tier and known edges, from the yml `slp check` reads (hints and minimum scores only). */
+function specsOf(dir: string, dirAsGiven: string, martsPaths: string[]): { tiers: Map<string, string>; knownEdges: Map<string, string[]> } {
+  const tiers = new Map<string, string>();
+  const knownEdges = new Map<string, string[]>();
+  let project;
+  try {
+    project = loadProject({ dir, dirAsGiven, martsPaths });
+  } catch {
+    return { tiers, knownEdges }; // no tier: the strict default (every survivor blocks) applies
+  }
+  for (const model of project.models.values()) {
+    if (!isMapping(model.spec)) continue;
+    if (typeof model.spec.tier === "string") tiers.set(model.name, model.spec.tier);
+    if (Array.isArray(model.spec.known_edges)) knownEdges.set(model.name, model.spec.known_edges.map(String));
+  }
+  return { tiers, knownEdges };
+}

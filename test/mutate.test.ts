@@ -1,0 +1,295 @@
+/**
+ * `slp mutate` end to end: the real CLI on a branch of the quickstart (changed
+ * marts, equivalents read from the base only, artifacts valid against their
+ * schemas, Stryker's report valid against Stryker's published schema, the
+ * HTML page rendered by Stryker's component in headless Chromium, offline), and in-process on test/fixtures/mutate-run/project for
+ * each verdict: survived with its edge, rejected, timeout, a baseline test
+ * left out, no test passing (exit 2), a mart without unit tests (exit 1).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chromium, type Browser } from "playwright-core";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MutationArtifact } from "../src/schemas/mutation.ts";
+import { schemaErrors } from "../src/schemas/validate.ts";
+import { FIXTURES } from "./support/fixtures.ts";
+import { commitAll, git, initRepo } from "./support/git-repo.ts";
+import { runCli, runMain } from "./support/cli.ts";
+import { validateAgainst } from "./support/official-schema.ts";
+import { tempDir, writeTree, type TempDir } from "./support/temp.ts";
+
+const ROOT = join(import.meta.dir, "..");
+const QUICKSTART = join(ROOT, "examples", "quickstart");
+const PROJECT = join(FIXTURES, "mutate-run", "project");
+const STRYKER_SCHEMA = join(import.meta.dir, "support", "schemas", "mutation-testing-report-schema.json");
+
+/** The quickstart committed on main (with `onMain` files), then branch agent/work with fct_orders.sql changed. */
+function quickstartBranch(onMain: Record<string, string> = {}, onBranch: Record<string, string> = {}): TempDir {
+  const repo = tempDir("slp-mutate-");
+  cpSync(QUICKSTART, repo.path, { recursive: true });
+  writeTree(repo.path, onMain);
+  initRepo(repo.path);
+  commitAll(repo.path, "quickstart");
+  git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+  const sql = join(repo.path, "models", "marts", "fct_orders.sql");
+  writeFileSync(sql, readFileSync(sql, "utf8").replace("-- One row per order", "-- Revenue orders: one row per order"));
+  writeTree(repo.path, onBranch);
+  commitAll(repo.path, "agent: reword");
+  return repo;
+}
+
+const JOIN_EQUIVALENT = "- {model: fct_orders, operator: join, original: left join, occurrence: 1, reason: every order has a customer (a foreign key upstream)}\n";
+
+describe("slp mutate on a branch of the quickstart (real CLI)", () => {
+  test("judges the changed mart only, blocks on its surviving join swap, writes valid artifacts", () => {
+    using repo = quickstartBranch();
+    const result = runCli(["mutate", "--base", "main", "--html"], repo.path);
+    expect(result.stdout).toContain(
+      "BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet; a given row of ref('stg_orders') whose customer_id matches no row of ref('stg_customers') would reach it\t[MUTANT]\n",
+    );
+    expect(result.stdout).toContain("KILLED\tfct_orders\tcmp/1\tline 11\t= -> <>\tby cents_become_currency_units\n");
+    expect(result.stdout).toContain("fct_orders: score 87.5% (7 killed, 1 survived) of 8 mutants\n");
+    expect(result.stdout).not.toContain("fct_revenue_daily");
+    expect(result.stdout).toEndWith("slp mutate: 1 block - BLOCKED\n");
+    expect(result.exitCode).toBe(1);
+
+    const artifact = JSON.parse(readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8"));
+    expect(schemaErrors(MutationArtifact, artifact, "mutation/fct_orders.json")).toEqual([]);
+    expect(artifact.mutants.find((mutant: { id: string }) => mutant.id === "join/1")).toMatchObject({ line: 10, column: 1, verdict: "survived", occurrence: 1 });
+    expect([artifact.killed, artifact.survived, artifact.score]).toEqual([7, 1, 87.5]);
+
+    const stryker = JSON.parse(readFileSync(join(repo.path, "mutation", "mutation-report.json"), "utf8"));
+    expect(validateAgainst(STRYKER_SCHEMA, stryker)).toEqual([]);
+    expect(stryker.files["models/marts/fct_orders.sql"].source).toBe(readFileSync(join(repo.path, "models", "marts", "fct_orders.sql"), "utf8"));
+
+    const html = readFileSync(join(repo.path, "mutation", "mutation-report.html"), "utf8");
+    expect(html).toContain("<mutation-test-report-app");
+    expect(html).toContain('"models/marts/fct_orders.sql"');
+    // Offline: nothing is loaded from elsewhere.
+    expect(html).not.toMatch(/<(script|link)[^>]+(src|href)=/);
+  });
+
+  test("a survivor listed in tests/mutation_equivalents.yml on the base is equivalent, and the run passes", () => {
+    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": JOIN_EQUIVALENT });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived and is listed as equivalent: every order has a customer (a foreign key upstream)\t[MUTANT]\n");
+    expect(result.stdout).toEndWith("slp mutate: 1 info - OK (7 killed, 1 equivalent, in 1 model, score 100%; models changed since main)\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("an equivalent entry for a mutant the tests kill is stale, and said so", () => {
+    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": `${JOIN_EQUIVALENT}- {model: fct_orders, operator: cmp, original: "=", occurrence: 1, reason: thought so}\n` });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql\tfct_orders\ttests/mutation_equivalents.yml lists cmp '=' (occurrence 1) as equivalent, but a unit test kills it: the entry can go\t[MUTANT]\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("a malformed tests/mutation_equivalents.yml on the base cannot be judged: exit 2 naming its line", () => {
+    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": "- {model: fct_orders, operator: join, original: left join, reason: no occurrence}\n" });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stderr).toContain("tests/mutation_equivalents.yml at main:1");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("an equivalent the branch lists itself excuses nothing", () => {
+    using repo = quickstartBranch({}, { "tests/mutation_equivalents.yml": JOIN_EQUIVALENT });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1");
+    expect(result.exitCode).toBe(1);
+  });
+
+  test("a minimum score for the model's tier, set on the base, turns survivors above it into infos", () => {
+    using repo = quickstartBranch({ "slp.yml": "mutate:\n  min_score: {standard: 80}\n" });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("--max-mutants caps round robin across operators and reports what it cut", () => {
+    using repo = quickstartBranch();
+    const result = runCli(["mutate", "--base", "main", "--max-mutants", "3"], repo.path);
+    // One of each of the first three operators (cmp, join, literal), in code order.
+    expect(result.stdout).toContain("fct_orders: score 66.67% (2 killed, 1 survived) of 3 mutants; the cap of 3 left out literal 3, ratio 1, where 1\n");
+    expect(result.stdout).toContain("SURVIVED\tfct_orders\tjoin/1\tline 10\tleft join -> inner join\n");
+  });
+
+  test("nothing changed since the base: nothing to judge, OK", () => {
+    using repo = quickstartBranch();
+    const result = runCli(["mutate", "--base", "HEAD"], repo.path);
+    expect(result.stdout).toBe("slp mutate: OK (0 killed, 0 equivalent, in 0 models; models changed since HEAD)\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("a base that does not exist cannot be judged: exit 2", () => {
+    using repo = quickstartBranch();
+    const result = runCli(["mutate", "--base", "no-such-branch"], repo.path);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("no-such-branch");
+  });
+
+  test("a changed upstream model is mutated with its own unit tests; one without tests is an info, a mart without tests a block", () => {
+    using repo = quickstartBranch({}, {
+      "models/staging/stg_orders.sql": "select id as order_id, customer_id, status, amount_cents, cast(ordered_at as timestamp) as ordered_at\nfrom {{ source('shop', 'raw_orders') }}\nwhere id > 0\n",
+      "models/marts/fct_new.sql": "select 1 as id\n",
+    });
+    const result = runCli(["mutate", "--base", "main"], repo.path);
+    expect(result.stdout).toContain("INFO\tmodels/staging/stg_orders.sql\tstg_orders\tthe sql changed and the model has no unit test, so no mutant of it was run");
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_new.sql\tfct_new\tthe sql changed and the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n");
+    expect(result.exitCode).toBe(1);
+  });
+});
+
+describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
+  /** The fixture project copied outside any git repository, and the run's output folder. */
+  const run = (args: string[]) => {
+    const out = tempDir("slp-mutate-out-");
+    cpSync(PROJECT, join(out.path, "project"), { recursive: true });
+    return { out, promise: runMain(["mutate", "--project-dir", join(out.path, "project"), "--out", join(out.path, "out"), ...args], ROOT) };
+  };
+
+  test("a survivor names the edge it threatens and the row that would reach it; a failing test is left out and listed", async () => {
+    const { out, promise } = run(["--select", "fct_large"]);
+    using _ = out;
+    const result = await promise;
+    expect(result.stdout).toContain("INFO\tmodels/marts/_marts.yml\tfct_large\tunit test a_test_that_fails is left out of every verdict: it fails on the unmutated model\t[MUTANT]\n");
+    expect(result.stdout).toContain(
+      "BLOCK\tmodels/marts/fct_large.sql\tfct_large\tmutant boundary/1 (boundary-moved): > -> >= at line 4 survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet; it threatens edge 'amount=100 → row excluded' (unit test large_payments_only); a given row with amount = 100 would reach it\t[MUTANT]\n",
+    );
+    expect(result.stderr).toMatch(/cannot read the base main \(.*\): no tests\/mutation_equivalents.yml is read, so every survivor blocks/);
+    expect(result.exitCode).toBe(1);
+    const artifact = JSON.parse(readFileSync(join(out.path, "out", "fct_large.json"), "utf8"));
+    expect(artifact.baseline).toEqual({ passed: ["large_payments_only"], excluded: [{ test: "a_test_that_fails", reason: "it fails on the unmutated model" }] });
+  });
+
+  test("a mutant DuckDB refuses is rejected, never counted as killed", async () => {
+    const { out, promise } = run(["--select", "fct_kinds"]);
+    using _ = out;
+    const result = await promise;
+    expect(result.stdout).toContain("REJECTED\tfct_kinds\tgroup/1\tline 3\tkind, amount -> amount\n");
+    expect(result.stdout).toContain("fct_kinds: no score (2 rejected) of 2 mutants\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("a mutant that never ends times out; the run goes on", async () => {
+    const { out, promise } = run(["--select", "fct_countdown", "--timeout-ms", "300"]);
+    using _ = out;
+    const result = await promise;
+    expect(result.stdout).toContain("TIMEOUT\tfct_countdown\twhere/1\tline 5\tn < 3 -> true\n");
+    expect(result.stdout).toContain("KILLED\tfct_countdown\tliteral/3\tline 5\t3 -> 4\tby three_steps_per_payment\n");
+    expect(result.exitCode).toBe(1); // union all -> union survives: no duplicate row in the fixture
+  });
+
+  test("no unit test passing unmutated is exit 2, never a clean sweep", async () => {
+    const { out, promise } = run(["--select", "fct_broken"]);
+    using _ = out;
+    const result = await promise;
+    expect(result.stdout).toEndWith("slp mutate: ERROR no unit test of fct_broken passes unmutated, so no mutant can be judged\n");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("a selected mart without a unit test blocks", async () => {
+    const { out, promise } = run(["--select", "fct_untested"]);
+    using _ = out;
+    const result = await promise;
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_untested.sql\tfct_untested\tthe model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n");
+    expect(result.exitCode).toBe(1);
+    expect(existsSync(join(out.path, "out", "fct_untested.json"))).toBe(false);
+  });
+
+  test("a budget spent before the mutants start leaves them not_run: exit 2", async () => {
+    const { out, promise } = run(["--select", "fct_large", "--budget-ms", "0"]);
+    using _ = out;
+    const result = await promise;
+    expect(result.stdout).toContain("NOT_RUN\tfct_large\twhere/1");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("--select that names nothing is exit 2", async () => {
+    const { out, promise } = run(["--select", "no_such_model"]);
+    using _ = out;
+    expect((await promise).exitCode).toBe(2);
+  });
+
+  test("the same run writes the same bytes", async () => {
+    const first = run(["--select", "fct_large"]);
+    const second = run(["--select", "fct_large"]);
+    using a = first.out;
+    using b = second.out;
+    const [one, two] = [await first.promise, await second.promise];
+    expect(one.stdout).toBe(two.stdout);
+    for (const file of ["fct_large.json", "mutation-report.json"]) expect(readFileSync(join(a.path, "out", file), "utf8")).toBe(readFileSync(join(b.path, "out", file), "utf8"));
+  });
+});
+
+describe("slp mutate as a tcr step, and in explain", () => {
+  test("a tcr step of mutate reverts a change whose mutant survives", () => {
+    using repo = tempDir("slp-mutate-tcr-");
+    cpSync(QUICKSTART, repo.path, { recursive: true });
+    writeTree(repo.path, { "slp.yml": "tcr:\n  steps: [mutate]\n", ".gitignore": "mutation/\n" });
+    initRepo(repo.path);
+    commitAll(repo.path, "quickstart");
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    const sql = join(repo.path, "models", "marts", "fct_orders.sql");
+    const before = readFileSync(sql, "utf8");
+    writeFileSync(sql, before.replace("-- One row per order", "-- Revenue orders: one row per order"));
+    const result = runCli(["tcr", "reword the model's comment"], repo.path);
+    expect(result.stdout).toContain("mutant join/1 (join-type-swapped): left join -> inner join at line 10 survived every unit test");
+    expect(result.exitCode).toBe(1);
+    expect(readFileSync(sql, "utf8")).toBe(before);
+  });
+
+  test("slp explain prints an operator from its definition", () => {
+    const result = runCli(["explain", "join-type-swapped"], ROOT);
+    expect(result.stdout).toStartWith("join join-type-swapped (slp mutate operator, from the reference)\n");
+    expect(result.stdout).toContain("Plants a mutant in:\n  select * from a left join b on a.id = b.id\n");
+    expect(result.exitCode).toBe(0);
+  });
+});
+
+describe("slp mutate in a warehouse dialect", () => {
+  test("Snowflake mutants run translated; with no Snowflake grammar the scanner finds the sites, and says so", async () => {
+    using out = tempDir("slp-mutate-snowflake-");
+    cpSync(join(ROOT, "examples", "snowflake-shop"), join(out.path, "project"), { recursive: true });
+    const result = await runMain(["mutate", "--project-dir", join(out.path, "project"), "--out", join(out.path, "out"), "--select", "stg_orders"], ROOT);
+    expect(result.stdout).toContain("INFO\tmodels/staging/stg_orders.sql\tstg_orders\tsites found by the masked-text scanner, a fallback that knows only the reference's operator classes: the SQL parser (no grammar) cannot read this SQL (the SQL parser has no grammar for snowflake)\t[MUTANT]\n");
+    expect(result.stdout).toContain("KILLED\tstg_orders\tliteral/1\tline 4\t'placed' -> 'placed_'\tby negative_amounts_become_zero\n");
+    expect(result.stdout).toContain("SURVIVED\tstg_orders\tboundary/1\tline 5\t< -> <=\n");
+    expect(result.exitCode).toBe(1);
+  });
+});
+
+describe("the --html page in headless Chromium", () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  test("Stryker's web component renders the quickstart's report offline: both models, the scores, the survivor in the model's own source", async () => {
+    using repo = quickstartBranch({}, { "models/marts/finance/fct_revenue_daily.sql": "-- changed\n" + readFileSync(join(QUICKSTART, "models", "marts", "finance", "fct_revenue_daily.sql"), "utf8") });
+    expect(runCli(["mutate", "--base", "main", "--html"], repo.path).exitCode).toBe(1);
+    const tab = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const requests: string[] = [];
+    tab.on("request", (request) => requests.push(request.url()));
+    await tab.goto(`file://${join(repo.path, "mutation", "mutation-report.html")}`);
+    // The component renders into shadow roots: their text is read inside the page, waiting until it holds `needle`.
+    const textWith = async (needle: string): Promise<string> => {
+      const handle = await tab.waitForFunction((wanted: string) => {
+        const walk = (node: any): string => [node.shadowRoot ? walk(node.shadowRoot) : "", ...[...node.childNodes].map((child: any) => (child.nodeType === 3 ? child.textContent : walk(child)))].join(" ");
+        const text = walk((globalThis as any).document.body).replace(/\s+/g, " ");
+        return text.includes(wanted) ? text : false;
+      }, needle);
+      return (await handle.jsonValue()) as string;
+    };
+    const overview = await textWith("Mutation Score");
+    expect(overview).toContain("fct_orders.sql 87.50 87.50 7 1");
+    expect(overview).toContain("finance/fct_revenue_daily.sql 100.00 100.00 1 0");
+    await tab.goto(`file://${join(repo.path, "mutation", "mutation-report.html")}#mutant/fct_orders.sql`);
+    const file = await textWith("Select next mutant");
+    expect(file).toContain("left join {{ ref('stg_customers') }} as customers join-type-swapped Survived");
+    expect(file).toMatch(/Survived \( ?1 ?\)/);
+    expect(requests.every((url) => url.startsWith("file://"))).toBe(true);
+  });
+});
