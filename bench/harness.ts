@@ -18,6 +18,10 @@ export interface Benchmark {
   /** Runs before each timed run, untimed (tcr needs a fresh change each time). */
   beforeEach?(): void;
   runs?: number;
+  /** Another benchmark of the same run this one must stay within `factor` times of (median against median). */
+  within?: { of: string; factor: number };
+  /** The most memory (peak resident set) the timed process may use. */
+  memoryBudgetMiB?: number;
 }
 
 /** What a benchmark times: a command, where it runs, and what it adds to the environment. */
@@ -33,16 +37,27 @@ export interface Measurement {
   runsMs: number[];
   medianMs: number;
   minMs: number;
+  /** The largest peak resident set of the timed runs, in MiB. */
+  maxRssMiB?: number;
+  /** Median CPU time (user + system) of the timed runs: what a loaded machine does not inflate. */
+  medianCpuMs?: number;
 }
 
 export function time(argv: string[], cwd: string, expectExit = 0, env: Record<string, string> = {}): number {
+  return run(argv, cwd, expectExit, env).elapsedMs;
+}
+
+/** One timed run: wall time and the process's peak resident set. */
+function run(argv: string[], cwd: string, expectExit = 0, env: Record<string, string> = {}): { elapsedMs: number; maxRssMiB: number; cpuMs: number } {
   const start = performance.now();
   const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
-  const elapsed = performance.now() - start;
+  const elapsedMs = performance.now() - start;
   if (result.exitCode !== expectExit) {
     throw new Error(`${argv.join(" ")} exited ${result.exitCode}, expected ${expectExit}:\n${result.stderr.toString().slice(0, 2000)}`);
   }
-  return elapsed;
+  const usage = result.resourceUsage;
+  const cpuMs = usage ? Number(usage.cpuTime.user + usage.cpuTime.system) / 1000 : 0;
+  return { elapsedMs, maxRssMiB: (usage?.maxRSS ?? 0) / 1024 / 1024, cpuMs };
 }
 
 export async function measure(benchmark: Benchmark, workDir: string): Promise<Measurement> {
@@ -50,9 +65,14 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
   benchmark.beforeEach?.();
   time(argv, cwd, benchmark.expectExit, env); // warm the OS file cache; not counted
   const runsMs: number[] = [];
+  let maxRssMiB = 0;
+  const cpuMs: number[] = [];
   for (let i = 0; i < (benchmark.runs ?? 7); i++) {
     benchmark.beforeEach?.();
-    runsMs.push(time(argv, cwd, benchmark.expectExit, env));
+    const timed = run(argv, cwd, benchmark.expectExit, env);
+    runsMs.push(timed.elapsedMs);
+    maxRssMiB = Math.max(maxRssMiB, timed.maxRssMiB);
+    cpuMs.push(timed.cpuMs);
   }
   const sorted = [...runsMs].sort((a, b) => a - b);
   return {
@@ -61,6 +81,8 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
     runsMs,
     medianMs: sorted[Math.floor(sorted.length / 2)] as number,
     minMs: sorted[0] as number,
+    maxRssMiB: Math.round(maxRssMiB),
+    medianCpuMs: Math.round([...cpuMs].sort((a, b) => a - b)[Math.floor(cpuMs.length / 2)] as number),
   };
 }
 

@@ -10,13 +10,14 @@ import { join } from "node:path";
 import { measure, overBudget, type Benchmark, type Measurement } from "./harness.ts";
 import { benchmarks as binary } from "./binary.bench.ts";
 import { benchmarks as check } from "./check.bench.ts";
+import { benchmarks as diff } from "./diff.bench.ts";
 import { benchmarks as gate } from "./gate.bench.ts";
 import { benchmarks as mutate } from "./mutate.bench.ts";
 import { benchmarks as report } from "./report.bench.ts";
 import { benchmarks as tcr } from "./tcr.bench.ts";
 import { benchmarks as unit } from "./unit.bench.ts";
 
-const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...mutate, ...report, ...binary];
+const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...mutate, ...report, ...diff, ...binary];
 
 const filter = process.argv[2];
 const selected = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));
@@ -30,6 +31,18 @@ try {
     console.log(
       `${result.name.padEnd(48)} median ${result.medianMs.toFixed(0).padStart(6)} ms  min ${result.minMs.toFixed(0).padStart(6)} ms  budget ${String(result.budgetMs).padStart(6)} ms  ${verdict}`,
     );
+    if (benchmark.memoryBudgetMiB !== undefined) {
+      const fits = (result.maxRssMiB ?? 0) <= benchmark.memoryBudgetMiB ? "within budget" : "OVER BUDGET";
+      console.log(`${"".padEnd(48)} peak memory ${result.maxRssMiB} MiB, budget ${benchmark.memoryBudgetMiB} MiB  ${fits}`);
+    }
+    const against = benchmark.within && results.find((other) => other.name === benchmark.within?.of);
+    if (benchmark.within && against) {
+      const ratio = result.medianMs / against.medianMs;
+      const fits = ratio <= benchmark.within.factor ? "within budget" : "OVER BUDGET";
+      console.log(`${"".padEnd(48)} ${ratio.toFixed(2)}x ${against.name} (budget ${benchmark.within.factor}x)  ${fits}`);
+      const cpuRatio = (result.medianCpuMs ?? 0) / (against.medianCpuMs ?? 1);
+      console.log(`${"".padEnd(48)} CPU time ${result.medianCpuMs} ms against ${against.medianCpuMs} ms: ${cpuRatio.toFixed(2)}x (what a loaded machine does not inflate)`);
+    }
   }
 } finally {
   rmSync(workDir, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import type { Task } from "../src/runner/define-task.ts";
 import check from "./check.ts";
 import ci from "./ci.ts";
 import compare from "./compare.ts";
+import diff from "./diff.ts";
 import diffFromRow from "./diff-from-row.ts";
 import { developerTasks } from "./developer.ts";
 import explain from "./explain.ts";
@@ -13,12 +14,14 @@ import gate from "./gate.ts";
 import guard from "./guard.ts";
 import init from "./init.ts";
 import mutate from "./mutate.ts";
+import reconcile from "./reconcile.ts";
 import review from "./review.ts";
 import rules from "./rules.ts";
+import stageE from "./stage-e.ts";
 import tasks from "./tasks.ts";
 import tcr from "./tcr.ts";
 import unit from "./unit.ts";
 import unpack from "./unpack.ts";
 
 /** What the binary ships, then the developer tasks (none inside the binary). */
-export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diffFromRow, explain, gate, guard, init, mutate, review, rules, tasks, tcr, unit, unpack, ...developerTasks];
+export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diff, diffFromRow, explain, gate, guard, init, mutate, reconcile, review, rules, stageE, tasks, tcr, unit, unpack, ...developerTasks];

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { runMain } from "./support/cli.ts";
 import { expectFixtureOutput, FIXTURES } from "./support/fixtures.ts";
 import { buildHistory } from "./support/git-repo.ts";
-import { tempDir } from "./support/temp.ts";
+import { copyToTemp, tempDir } from "./support/temp.ts";
 
 const ROOT = join(FIXTURES, "commands");
 
@@ -26,7 +26,11 @@ async function runCase(dir: string) {
     .split("\n")
     .filter((line) => line !== "" && !line.startsWith("#"));
   const stdin = existsSync(join(dir, "stdin")) ? readFileSync(join(dir, "stdin"), "utf8") : undefined;
-  if (!existsSync(join(dir, "before"))) return runMain(args, dir, {}, stdin);
+  if (!existsSync(join(dir, "before"))) {
+    // A command that writes (diff, reconcile, stage-e) writes into a copy, never into the fixture.
+    using copy = copyToTemp(dir, "slp-command-");
+    return await runMain(args, copy.path, {}, stdin);
+  }
   using repo = tempDir("slp-command-");
   buildHistory(repo.path, dir);
   return await runMain(args, repo.path, {}, stdin);

@@ -115,7 +115,8 @@ describe("tcr.sh in the dbt repository", () => {
   test("runs the binary npm installed for this machine directly: no Node on PATH", () => {
     const loop = join(work.path, "loop-tools");
     mkdirSync(loop);
-    for (const program of ["bash", "dirname"]) symlinkSync(Bun.which(program) as string, join(loop, program));
+    // tcr stages and commits through git (as git commit would, hooks included); Node is what must be absent.
+    for (const program of ["bash", "dirname", "git"]) symlinkSync(Bun.which(program) as string, join(loop, program));
     cpSync(join(ROOT, "tcr.sh"), join(repo, "tcr.sh"));
     git(repo, ["init", "-q", "-b", "main"]);
     git(repo, ["add", "-A"]);
@@ -124,7 +125,14 @@ describe("tcr.sh in the dbt repository", () => {
     writeFileSync(join(repo, "NOTES.md"), "a note\n");
     const result = Bun.spawnSync(["./tcr.sh", "add a note"], {
       cwd: repo,
-      env: { PATH: loop, HOME: join(work.path, "home"), GIT_AUTHOR_NAME: "Agent", GIT_AUTHOR_EMAIL: "agent@example.com" },
+      env: {
+        PATH: loop,
+        HOME: join(work.path, "home"),
+        GIT_AUTHOR_NAME: "Agent",
+        GIT_AUTHOR_EMAIL: "agent@example.com",
+        GIT_COMMITTER_NAME: "Agent",
+        GIT_COMMITTER_EMAIL: "agent@example.com",
+      },
       stdout: "pipe",
       stderr: "pipe",
     });

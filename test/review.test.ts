@@ -209,7 +209,7 @@ describe("the page in headless Chromium", () => {
       expect(structure.models[1]!.charts).toEqual([
         { number: "row_delta", inside: "true", band: 1, marker: "0" },
         { number: "removed_pks", inside: "true", band: 1, marker: "0" },
-        { number: "gross_revenue", inside: "true", band: 1, marker: "17.1109" },
+        { number: "gross_revenue", inside: "true", band: 1, marker: "17.110916764896004" },
         { number: "order_count", inside: "true", band: 1, marker: "40" },
       ]);
       expect(structure.scripts).toBe(0);

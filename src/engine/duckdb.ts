@@ -3,14 +3,17 @@
  * loaded on first use (a dynamic import), so a task that never opens a
  * database (`slp check`) never pays for the native library.
  *
- * The database is locked down, because the SQL it runs is agent-written:
- * no file or network access (enable_external_access = false, unless a caller
- * names folders it may read), no extension installed or loaded, the
- * configuration locked (no SET, no PRAGMA), nothing spilled to disk, memory
- * and threads bounded. Each query is exactly one SELECT, interrupted past
- * unit_query_seconds, and read back to at most unit_result_rows rows.
+ * The databases are locked down, because the SQL they run is agent-written:
+ * no file or network access (enable_external_access = false; Stage E's
+ * openForData allows exactly the files the user named), no extension
+ * installed or loaded, the configuration locked (no SET, no PRAGMA), nothing
+ * spilled to disk, memory and threads bounded. Each query is exactly one
+ * SELECT; a unit-test query is also interrupted past unit_query_seconds and
+ * read back to at most unit_result_rows rows. (openFile, for slp's own tests
+ * and benchmarks, is the one unlocked database; never used on a user's input.)
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
+import { availableParallelism } from "node:os";
 import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 
@@ -54,6 +57,30 @@ export interface OpenOptions {
   settings?: readonly string[];
 }
 
+/** A DuckDB database file Stage E reads, attached read-only under `name`. */
+export interface AttachedDatabase {
+  path: string;
+  name: string;
+}
+
+/** What a Stage E database may read, and how much of the machine it may use. */
+export interface DataAccess {
+  /** Absolute paths of the files it may read. */
+  files: readonly string[];
+  /** Absolute folders it may read anything under (a glob's folder). */
+  directories: readonly string[];
+  databases: readonly AttachedDatabase[];
+  /** DuckDB's memory_limit, e.g. "2GiB". */
+  memoryLimit: string;
+  threads?: number;
+}
+
+/**
+ * What a database is for: unit tests (one SELECT, unit limits), Stage E data
+ * (one SELECT, the caller's time limit), or slp's own test data (anything).
+ */
+type Mode = "unit" | "data" | "file";
+
 let library: Promise<typeof import("@duckdb/node-api")> | undefined;
 
 /** One in-memory database for a whole run, with a few connections to spread queries over. */
@@ -61,12 +88,16 @@ export class Database {
   readonly #instance: DuckDBInstance;
   readonly #connections: DuckDBConnection[];
   readonly #library: typeof import("@duckdb/node-api");
+  readonly #mode: Mode;
+  /** The last query queued on each connection. */
+  readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
 
-  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], loaded: typeof import("@duckdb/node-api")) {
+  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], loaded: typeof import("@duckdb/node-api"), mode: Mode) {
     this.#instance = instance;
     this.#connections = connections;
     this.#library = loaded;
+    this.#mode = mode;
   }
 
   /**
@@ -97,7 +128,83 @@ export class Database {
       "SET GLOBAL lock_configuration = true",
     ];
     for (const statement of statements) await connection.run(statement);
-    return new Database(instance, [connection], loaded);
+    return new Database(instance, [connection], loaded, "unit");
+  }
+
+  /**
+   * Opens an in-memory database for Stage E that can read exactly what the
+   * user named and nothing else: the listed files and folders, and the
+   * database files attached read-only under their stem. External access is
+   * off (no other file, no network, no extension install), nothing spills to
+   * disk, memory and threads are capped, and the configuration is locked so
+   * no query can loosen any of it.
+   */
+  static async openForData(access: DataAccess): Promise<Database> {
+    const loaded = await Database.load();
+    const instance = await loaded.DuckDBInstance.create(":memory:", {
+      autoinstall_known_extensions: "false",
+      autoload_known_extensions: "false",
+      allow_community_extensions: "false",
+      threads: String(access.threads ?? availableParallelism()),
+    });
+    const connection = await instance.connect();
+    const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
+    const list = (items: readonly string[]) => `[${items.map(literal).join(", ")}]`;
+    // Attaching reads a database's write-ahead log too, so it is allowed beside the file.
+    const paths = [...access.files, ...access.databases.flatMap((db) => [db.path, `${db.path}.wal`])];
+    const settings = [
+      `SET memory_limit = ${literal(access.memoryLimit)}`,
+      "SET temp_directory = ''",
+      "SET preserve_insertion_order = false",
+      `SET allowed_paths = ${list(paths)}`,
+      `SET allowed_directories = ${list(access.directories)}`,
+      "SET enable_external_access = false",
+    ];
+    try {
+      for (const statement of settings) await connection.run(statement);
+      for (const db of access.databases) await connection.run(`ATTACH ${literal(db.path)} AS "${db.name.replace(/"/g, '""')}" (READ_ONLY)`);
+      if (access.databases.length === 1) await connection.run(`USE "${(access.databases[0] as AttachedDatabase).name.replace(/"/g, '""')}"`);
+      await connection.run("SET lock_configuration = true");
+    } catch (error) {
+      connection.closeSync();
+      instance.closeSync();
+      throw new DatabaseError(error instanceof Error ? error.message : String(error));
+    }
+    return new Database(instance, [connection], loaded, "data");
+  }
+
+  /**
+   * Opens (creating it if needed) a DuckDB database file for writing, with no
+   * extension loading: how slp's tests and benchmarks build the data a diff
+   * then reads read-only. Never used on a user's input.
+   */
+  static async openFile(path: string): Promise<Database> {
+    const loaded = await Database.load();
+    const instance = await loaded.DuckDBInstance.create(path, { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+    return new Database(instance, [await instance.connect()], loaded, "file");
+  }
+
+  /** Stops the query running on every connection (a time limit hit); the query then fails. */
+  interrupt(): void {
+    for (const connection of this.#connections) connection.interrupt();
+  }
+
+  /** The kind of each statement in `sql` (SELECT, INSERT, ...), without running any; DatabaseError when it does not parse. */
+  async statementKinds(sql: string): Promise<string[]> {
+    const connection = this.#connections[0] as DuckDBConnection;
+    const { StatementType } = this.#library;
+    try {
+      const extracted = await connection.extractStatements(sql);
+      const kinds: string[] = [];
+      for (let i = 0; i < extracted.count; i++) {
+        const prepared = await extracted.prepare(i);
+        kinds.push(StatementType[prepared.statementType] ?? String(prepared.statementType));
+        prepared.destroySync();
+      }
+      return kinds;
+    } catch (error) {
+      throw new DatabaseError(error instanceof Error ? error.message : String(error));
+    }
   }
 
   /** Loads the native library and its bindings (once). */
@@ -141,39 +248,40 @@ export class Database {
     await this.#run(sql, lane, undefined, "CREATE");
   }
 
-  async #run(sql: string, lane: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
-    const connection = this.#connections[lane % this.#connections.length] as DuckDBConnection;
-    const limitMs = limit("unit_query_seconds") * 1000;
-    const callerFirst = timeoutMs !== undefined && timeoutMs <= limitMs;
+  /**
+   * One query at a time per connection: a time limit measures the query's
+   * own run, and its interrupt can only stop that query, never one queued
+   * behind it (or ahead of it) on the same connection.
+   */
+  #run(sql: string, lane: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
+    const index = lane % this.#connections.length;
+    const previous = this.#busy.get(index) ?? Promise.resolve();
+    const run = previous.then(() => this.#runNow(sql, index, timeoutMs, kind));
+    this.#busy.set(index, run.then(() => undefined, () => undefined));
+    return run;
+  }
+
+  async #runNow(sql: string, index: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
+    const connection = this.#connections[index] as DuckDBConnection;
+    const unit = this.#mode === "unit";
+    // A unit test's query stops at unit_query_seconds; a caller's tighter limit is a QueryTimeout.
+    const limitMs = unit ? limit("unit_query_seconds") * 1000 : Number.POSITIVE_INFINITY;
+    // A caller's limit may arrive as text (a flag's value): it is a number of milliseconds all the same.
+    const callerMs = timeoutMs === undefined ? undefined : Number(timeoutMs);
+    const callerFirst = callerMs !== undefined && Number.isFinite(callerMs) && callerMs <= limitMs;
+    const waitMs = callerFirst ? (callerMs as number) : limitMs;
     let timedOut = false;
-    const timer = setTimeout(
-      () => {
-        timedOut = true;
-        connection.interrupt();
-      },
-      callerFirst ? timeoutMs : limitMs,
-    );
+    let again: ReturnType<typeof setInterval> | undefined;
+    // An interrupt that lands before DuckDB starts the query is forgotten when it starts: repeat it until the query ends.
+    const timer = Number.isFinite(waitMs)
+      ? setTimeout(() => {
+          timedOut = true;
+          connection.interrupt();
+          again = setInterval(() => connection.interrupt(), 50);
+        }, waitMs)
+      : undefined;
     try {
-      const statements = await connection.extractStatements(sql);
-      if (statements.count !== 1) {
-        throw new DatabaseError(
-          `the SQL holds ${statements.count} statements, and slp runs exactly one SELECT per query (a model, a fixture or an expected output that ends one statement and starts another is refused)`,
-          "remove the ; and whatever follows it: a model is one SELECT",
-        );
-      }
-      const prepared = await statements.prepare(0);
-      const { StatementType } = this.#library;
-      if (prepared.statementType !== StatementType[kind]) {
-        throw new DatabaseError(
-          `the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and unit tests run ${kind} only`,
-          "a model, a format: sql fixture and an expected output are each one SELECT",
-        );
-      }
-      const maxRows = limit("unit_result_rows");
-      const reader = await prepared.runAndReadUntil(maxRows + 1);
-      if (reader.currentRowCount > maxRows) {
-        throw limitReached("unit_result_rows", `the query returns more than ${formatLimit("unit_result_rows")}`);
-      }
+      const reader = this.#mode === "file" ? await connection.runAndReadAll(sql) : await this.#runOne(connection, sql, kind, unit ? limit("unit_result_rows") : null);
       const names = reader.columnNames();
       const types = reader.columnTypes();
       const columns = names.map((name, i) => ({ name, type: String(types[i]) }));
@@ -181,10 +289,39 @@ export class Database {
       return { columns, rows };
     } catch (error) {
       if (error instanceof DatabaseError) throw error;
-      if (timedOut && callerFirst) throw new QueryTimeout(timeoutMs);
-      throw refusal(error instanceof Error ? error.message : String(error), sql, timedOut);
+      if (timedOut && callerFirst) throw new QueryTimeout(callerMs as number);
+      const message = error instanceof Error ? error.message : String(error);
+      throw unit ? refusal(message, sql, timedOut) : new DatabaseError(message);
     } finally {
       clearTimeout(timer);
+      clearInterval(again);
+    }
+  }
+
+  /** Exactly one statement, of the kind asked for, read back to at most `maxRows` rows (null: all). */
+  async #runOne(connection: DuckDBConnection, sql: string, kind: "SELECT" | "CREATE", maxRows: number | null) {
+    const statements = await connection.extractStatements(sql);
+    if (statements.count !== 1) {
+      throw new DatabaseError(
+        `the SQL holds ${statements.count} statements, and slp runs exactly one ${kind} per query (a model, a fixture or an expected output that ends one statement and starts another is refused)`,
+        "remove the ; and whatever follows it: a model is one SELECT",
+      );
+    }
+    const prepared = await statements.prepare(0);
+    try {
+      const { StatementType } = this.#library;
+      if (prepared.statementType !== StatementType[kind]) {
+        throw new DatabaseError(
+          `the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and only a ${kind} runs here`,
+          "a model, a format: sql fixture, an expected output and a diff query are each one SELECT",
+        );
+      }
+      if (maxRows === null) return await prepared.runAndReadAll();
+      const reader = await prepared.runAndReadUntil(maxRows + 1);
+      if (reader.currentRowCount > maxRows) throw limitReached("unit_result_rows", `the query returns more than ${formatLimit("unit_result_rows")}`);
+      return reader;
+    } finally {
+      prepared.destroySync();
     }
   }
 

@@ -1,6 +1,8 @@
 /**
- * Loads `slp.yml` from the repository root. An unknown key is a warning that
- * names it (a typo must not silently do nothing); a wrong type is exit 2.
+ * Loads `slp.yml`: the one in the dbt project's folder, else the one at the
+ * repository root (a repository holding several dbt projects gives each its
+ * own). An unknown key is a warning that names it (a typo must not silently
+ * do nothing); a wrong type is exit 2.
  */
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -18,6 +20,8 @@ export interface LoadedConfig {
   config: Config;
   /** Where it was read from, relative to the project dir; null when there is none. */
   file: string | null;
+  /** The absolute folder holding it (paths written in it are relative to this folder); null when there is none. */
+  dir?: string | null;
   warnings: string[];
 }
 
@@ -32,12 +36,12 @@ export function repositoryRoot(dir: string): string {
   }
 }
 
-/** Reads slp.yml at the repository root of `projectDir`, if there is one. */
+/** Reads the project folder's slp.yml, else the one at the repository root of `projectDir`, if there is one. */
 export function loadConfig(projectDir: string): LoadedConfig {
-  const root = repositoryRoot(projectDir);
-  if (!existsSync(join(root, CONFIG_FILE))) return { config: {}, file: null, warnings: [] };
+  const root = [resolve(projectDir), repositoryRoot(projectDir)].find((dir) => existsSync(join(dir, CONFIG_FILE)));
+  if (root === undefined) return { config: {}, file: null, dir: null, warnings: [] };
   const shown = relative(projectDir, join(root, CONFIG_FILE)).split("\\").join("/") || CONFIG_FILE;
-  return parseConfig(readProjectText(root, CONFIG_FILE), shown);
+  return { ...parseConfig(readProjectText(root, CONFIG_FILE), shown), dir: root };
 }
 
 /**

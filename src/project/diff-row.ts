@@ -17,7 +17,10 @@
  *   double cannot hold every whole number, and a count must not be rounded;
  * - `reconciliation_model_value` + `reconciliation_external_value`: both,
  *   or neither;
- * - `window_column`, `window_start`, `window_end`: all three, or none.
+ * - `window_column`, `window_start`, `window_end`: all three, or none;
+ * - `prod_null_keys`, `pr_null_keys`, `prod_duplicate_keys`,
+ *   `pr_duplicate_keys` (what `slp diff --emit-sql` returns): above 0, the
+ *   diff is undefined and the row is refused.
  * Any other column is ignored.
  */
 import { InputError } from "../core/errors.ts";
@@ -91,6 +94,14 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
     return value;
   };
 
+  for (const side of ["prod", "pr"]) {
+    const name = side === "prod" ? "production" : "the branch";
+    for (const [column, what] of [[`${side}_null_keys`, "a null primary key"], [`${side}_duplicate_keys`, "a primary key another row also has"]]) {
+      if (row.has(column as string) && number(column as string) > 0) {
+        fail(`${column} is ${shown(row.get(column as string) as Value)}: rows of ${name} with ${what} make the diff undefined`);
+      }
+    }
+  }
   const missing = ["row_delta", "removed_pks"].filter((column) => !row.has(column));
   if (missing.length > 0) fail(`missing required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
   const rowDelta = whole("row_delta");

@@ -112,17 +112,24 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
   return { martsPaths, config, before, after, walk };
 }
 
-/** slp.yml at the repository root of the base commit (the tip of the branch the PR targets), if any. */
+/** slp.yml of the base commit (the tip of the branch the PR targets): the project folder's, else the repository root's, if any. */
 async function baseConfig(branch: Branch): Promise<LoadedConfig> {
-  return configAt(branch.repo, branch.baseCommit, branch.baseRef);
+  return configAt(branch.repo, branch.baseCommit, branch.baseRef, branch.prefix);
 }
 
-/** slp.yml at the repository root of a commit (`label` names the commit in errors), if any. */
-export async function configAt(repo: Repository, commit: string, label: string): Promise<LoadedConfig> {
-  const [file] = await repo.filesIn(commit, [CONFIG_FILE]);
-  if (!file) return { config: {}, file: null, warnings: [] };
-  const text = await repo.readText(file, label);
-  return parseConfig(text, CONFIG_FILE, label);
+/**
+ * slp.yml at a commit (`label` names the commit in errors): the project
+ * folder's (`prefix`, "" at the root) when it has one, else the repository
+ * root's, if any.
+ */
+export async function configAt(repo: Repository, commit: string, label: string, prefix = ""): Promise<LoadedConfig> {
+  for (const path of prefix === "" ? [CONFIG_FILE] : [join(prefix, CONFIG_FILE), CONFIG_FILE]) {
+    const [file] = (await repo.filesIn(commit, [path])).filter((found) => found.path === path);
+    if (!file) continue;
+    const text = await repo.readText(file, label);
+    return parseConfig(text, CONFIG_FILE, label);
+  }
+  return { config: {}, file: null, warnings: [] };
 }
 
 

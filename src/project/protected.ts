@@ -48,7 +48,8 @@ export interface ProtectedScope {
 
 /** Every protected pattern of a project, repository-relative, each once, in a stable order. */
 export function protectedPatterns(scope: ProtectedScope): string[] {
-  const patterns = new Set<string>([CONFIG_FILE]);
+  // slp.yml judges the branch: protected at the root and, where a project folder keeps its own, there.
+  const patterns = new Set<string>([CONFIG_FILE, joinPath(scope.prefix, CONFIG_FILE)]);
   for (const path of BUILT_IN_PROTECTED) {
     patterns.add(path);
     patterns.add(joinPath(scope.prefix, path));

@@ -7,6 +7,61 @@ import { LIMIT_NAMES, LIMITS } from "../core/limits.ts";
 
 const Path = Type.String({ minLength: 1, description: "must be a path relative to the repository root" });
 
+const Template = (what: string) =>
+  Type.String({
+    minLength: 1,
+    description: `must name ${what}: a relation (schema.{model}) or a CSV/Parquet file (data/{model}.csv), {model} standing for each model`,
+  });
+
+/** Stage E's settings (slp diff, slp reconcile, slp stage-e); each is the default of the flag of the same name. */
+const DiffSettings = Type.Object(
+  {
+    prod: Type.Optional(Template("production's copy of each model")),
+    pr: Type.Optional(Template("this branch's build of each model")),
+    sources: Type.Optional(
+      Type.String({ minLength: 1, description: "must name each source table for reconciliation queries, {source} and {table} standing for its parts" }),
+    ),
+    window: Type.Optional(
+      Type.String({ minLength: 1, description: "must be the closed window both sides are measured over: [COLUMN:]START:END" }),
+    ),
+    out: Type.Optional(Type.String({ minLength: 1, description: "must be the folder diff files are written to (default diff)" })),
+    engine: Type.Optional(
+      Type.Union([Type.Literal("duckdb"), Type.Literal("postgres")], { description: "must be duckdb (embedded, the default) or postgres" }),
+    ),
+    databases: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, description: "must be a DuckDB database file" }), {
+        description: "must list the DuckDB database files the relations live in (opened read-only, each named by its file stem)",
+      }),
+    ),
+    postgres: Type.Optional(
+      Type.Object(
+        {
+          host: Type.Optional(Type.String({ minLength: 1, description: "must be the server's host name or socket folder (default localhost)" })),
+          port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "must be the server's port (default 5432)" })),
+          database: Type.String({ minLength: 1, description: "must name the database" }),
+          user_env: Type.Optional(
+            Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "must name the environment variable holding the user (default PGUSER)" }),
+          ),
+          password_env: Type.Optional(
+            Type.String({
+              pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+              description: "must name the environment variable holding the password (default PGPASSWORD); a password is never written here",
+            }),
+          ),
+        },
+        { additionalProperties: false, description: "must say where the PostgreSQL server is; credentials come only from environment variables" },
+      ),
+    ),
+    memory_limit: Type.Optional(
+      Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|KiB|MiB|GiB)$", description: "must be the embedded engine's memory limit, e.g. 2GiB (default 2GiB)" }),
+    ),
+    timeout_seconds: Type.Optional(
+      Type.Integer({ minimum: 1, description: "must be how long one query may run, in seconds (default 600)" }),
+    ),
+  },
+  { additionalProperties: false, description: "must configure Stage E: where production and the branch's build are, and the engine that measures them" },
+);
+
 export const Config = Type.Object(
   {
     marts_paths: Type.Optional(
@@ -85,6 +140,17 @@ export const Config = Type.Object(
         },
       ),
     ),
+    metrics: Type.Optional(
+      Type.Record(
+        Type.String({ pattern: "^[^.]+\\.[^.]+$" }),
+        Type.String({ minLength: 1, description: "must be one aggregate SQL expression over the model's columns, e.g. sum(order_total)" }),
+        {
+          description:
+            "must map model.metric to the aggregate slp diff measures it with; a metric named like a column needs none (it is sum(column))",
+        },
+      ),
+    ),
+    diff: Type.Optional(DiffSettings),
     tasks: Type.Optional(
       Type.Record(
         Type.String(),

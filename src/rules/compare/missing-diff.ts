@@ -9,22 +9,29 @@ export default defineCompareRunRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A model with a pre-registration of this branch (any folder) that none of the diffs given measures; pass every diff in one call.",
+      "A model with a pre-registration of this branch (any folder), or a critical model downstream of one, that none of the diffs given measures; pass every diff in one call.",
     rationale:
-      "A diff step that skipped a model would otherwise pass: a number that never arrived was never compared with anything. With --base, a pre-registration main already has is not this branch's and asks for no diff.",
+      "A diff step that skipped a model would otherwise pass: a number that never arrived was never compared with anything. Critical models are rebuilt state:modified+, so the change's full effect shows in their diffs too. With --base, a pre-registration main already has is not this branch's and asks for no diff.",
     enforces:
       "Stage E step 3: each diff number is compared with the pre-registration; a model that reaches Stage E with a prediction and no diff is a model nobody compared.",
   },
   messages: {
     missing:
       "this model has a pre-registration and no diff.json among the {files} read; a number that never arrived was never compared with anything, and a gate that did not look is not a gate that passed",
+    downstream:
+      "this critical model is downstream of {changed}, which this branch changes, and no diff.json among the {files} read measures it; critical models are rebuilt state:modified+ so their diff shows the change's full effect (slp diff writes it)",
   },
   run(ctx, report) {
     const arrived = new Set(ctx.diffs.map((diff) => diff.model));
     const files = plural(ctx.diffs.length, "file");
     for (const model of ctx.models) {
-      if (!isMapping(model.preRegistration) || arrived.has(model.name) || ctx.isStale(model.name)) continue;
-      report("missing", { file: model.file, model: model.name }, { files });
+      if (arrived.has(model.name)) continue;
+      if (isMapping(model.preRegistration) && !ctx.isStale(model.name)) {
+        report("missing", { file: model.file, model: model.name }, { files });
+        continue;
+      }
+      const why = ctx.owed.reasons.get(model.name);
+      if (why?.kind === "downstream") report("downstream", { file: model.file, model: model.name }, { files, changed: why.of.join(", ") });
     }
   },
 });

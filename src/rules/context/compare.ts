@@ -9,6 +9,7 @@ import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import type { DiffFile } from "../../project/diff-files.ts";
 import type { Model, Project } from "../../project/project.ts";
+import { modelSqlFiles, owedDiffs, refGraph, type OwedDiffs } from "../../project/owed-diffs.ts";
 import type { StaleSet } from "../../project/stale.ts";
 import type { Diff } from "../../schemas/diff.ts";
 import type { PreRegistration } from "../../schemas/pre-registration.ts";
@@ -22,6 +23,7 @@ export class CompareContext {
   /** With `--base`: the inherited pre-registrations; null without it (nothing is stale). */
   readonly stale: StaleSet | null;
   #models?: Model[];
+  #owed?: OwedDiffs;
 
   constructor(project: Project, diffs: readonly DiffFile[], stale: StaleSet | null) {
     this.project = project;
@@ -33,6 +35,13 @@ export class CompareContext {
   get models(): Model[] {
     this.#models ??= [...this.project.models.values()].sort((a, b) => compareCodePoints(a.name, b.name));
     return this.#models;
+  }
+
+  /** The models that owe a diff (pre-registered of this branch, and critical ones downstream of them), with why. */
+  get owed(): OwedDiffs {
+    const inherited = this.stale?.models ?? new Set<string>();
+    this.#owed ??= owedDiffs(this.project, refGraph(this.project, modelSqlFiles(this.project)), null, inherited);
+    return this.#owed;
   }
 
   /** True when `--base` found this model's pre-registration already at the merge-base. */

@@ -28,6 +28,7 @@ interface Sdk {
   generate(ast: unknown, dialect: string): { success: boolean; sql?: string[]; error?: string };
   tokenize(sql: string, dialect: string): { success: boolean; tokens?: { token_type: string; text: string; span: { start: number; end: number; line: number } }[]; error?: string; errorLine?: number };
   transpile(sql: string, read: string, write: string): { success: boolean; sql?: string[]; error?: string; errorLine?: number };
+  validate(sql: string, dialect: string): { valid: boolean; errors: { message: string; severity: string }[] };
 }
 
 let sdk: Promise<Sdk> | undefined;
@@ -110,4 +111,10 @@ export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duck
   const generated = polyglot.generate(rewrite(parsed.ast), TRANSPILER_DIALECT[dialect]);
   if (!generated.success || !generated.sql || generated.sql.length !== 1) return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
   return { ok: true, value: { sql: generated.sql[0] as string, wrapped } };
+}
+
+/** The transpiler's parse errors for `sql` read as `dialect`, [] when it parses (how slp's tests check emitted SQL). */
+export async function parseErrorsIn(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<string[]> {
+  const result = (await loaded()).validate(sql, TRANSPILER_DIALECT[dialect]);
+  return result.errors.filter((error) => error.severity === "error").map((error) => error.message);
 }

@@ -1,0 +1,190 @@
+/**
+ * The engine Stage E measures with: the embedded DuckDB (relations in
+ * database files, or CSV and Parquet files) or a PostgreSQL server, behind
+ * one small interface. Every statement goes through `run`, which appends it
+ * to `.slp/queries.jsonl` (SQL text, engine, duration, rows returned; never a
+ * value) and turns an engine's refusal into an exit 2 that repeats no value.
+ */
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { EngineError } from "../core/errors.ts";
+import type { Database } from "../engine/duckdb.ts";
+import type { PostgresDatabase } from "../engine/postgres.ts";
+import { dialect, type Dialect } from "./dialect.ts";
+import { relationSql, type Relation } from "./relation.ts";
+
+export interface EngineColumn {
+  name: string;
+  /** The engine's type name, upper-case (INTEGER, TIMESTAMP, DOUBLE PRECISION, ...). */
+  type: string;
+}
+
+/** One result row: column -> the value as text, or null. */
+export type ResultRow = Map<string, string | null>;
+
+export interface DataEngine {
+  readonly name: "duckdb" | "postgres";
+  readonly dialect: Dialect;
+  /** The relation's columns, or null when it does not exist. */
+  columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null>;
+  /** Runs one read-only statement; `purpose` names it in the ledger (`diff fct_orders`). */
+  run(sql: string, purpose: string): Promise<ResultRow[]>;
+  /** The kind of each statement in `sql` (SELECT, CREATE, ...) as the engine's own parser reads it, where it has one. */
+  statementKinds?(sql: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Appends one line per statement to `<dir>/.slp/queries.jsonl`. */
+export class QueryLedger {
+  readonly #file: string;
+  constructor(projectDir: string) {
+    mkdirSync(join(projectDir, ".slp"), { recursive: true });
+    this.#file = join(projectDir, ".slp", "queries.jsonl");
+  }
+
+  record(entry: { engine: string; purpose: string; sql: string; durationMs: number; rows: number | null; error: string | null }): void {
+    const line = {
+      at: new Date().toISOString(),
+      engine: entry.engine,
+      purpose: entry.purpose,
+      sql: entry.sql,
+      duration_ms: Math.round(entry.durationMs * 10) / 10,
+      rows: entry.rows,
+      error: entry.error,
+    };
+    appendFileSync(this.#file, `${JSON.stringify(line)}\n`);
+  }
+}
+
+abstract class LoggedEngine implements DataEngine {
+  abstract readonly name: "duckdb" | "postgres";
+  abstract readonly dialect: Dialect;
+  readonly #ledger: QueryLedger;
+
+  constructor(ledger: QueryLedger) {
+    this.#ledger = ledger;
+  }
+
+  protected abstract execute(sql: string): Promise<ResultRow[]>;
+  abstract columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null>;
+  abstract close(): Promise<void>;
+
+  async run(sql: string, purpose: string): Promise<ResultRow[]> {
+    const start = performance.now();
+    try {
+      const rows = await this.execute(sql);
+      this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: rows.length, error: null });
+      return rows;
+    } catch (error) {
+      const message = redacted(error);
+      this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: null, error: message });
+      throw new EngineError(`${purpose}: ${this.name} refused the query: ${message}`, {
+        fix: "check the relations, columns and metric expressions it names (the query is in .slp/queries.jsonl)",
+      });
+    }
+  }
+}
+
+/** The first line of an engine's message, quoted values replaced: an error must not carry a row out. */
+export function redacted(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const first = (message.split("\n")[0] as string).trim();
+  return first.replace(/'[^']*'/g, "'…'");
+}
+
+export class DuckDbEngine extends LoggedEngine {
+  readonly name = "duckdb" as const;
+  readonly dialect = dialect("duckdb");
+  readonly #db: Database;
+  readonly #timeoutMs: number;
+
+  readonly #memoryLimit: string;
+
+  constructor(db: Database, ledger: QueryLedger, timeoutSeconds: number, memoryLimit: string) {
+    super(ledger);
+    this.#db = db;
+    this.#timeoutMs = timeoutSeconds * 1000;
+    this.#memoryLimit = memoryLimit;
+  }
+
+  protected async execute(sql: string): Promise<ResultRow[]> {
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      this.#db.interrupt();
+    }, this.#timeoutMs);
+    try {
+      const result = await this.#db.query(sql);
+      return result.rows.map((row) => new Map(result.columns.map((column, i) => [column.name, row[i] ?? null])));
+    } catch (error) {
+      if (timedOut) throw new Error(`the query ran longer than ${this.#timeoutMs / 1000} s (diff.timeout_seconds in slp.yml)`);
+      if (/Out of Memory Error/.test((error as Error).message)) {
+        throw new Error(`the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`);
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null> {
+    try {
+      // A SELECT of no row: the one kind of statement this database runs, and it reads no data.
+      const rows = await this.run(
+        `select column_name, column_type from (describe select * from ${relationSql(relation, this.dialect)})`,
+        purpose,
+      );
+      return rows.map((row) => ({ name: row.get("column_name") as string, type: String(row.get("column_type")).toUpperCase() }));
+    } catch (error) {
+      if (relation.kind === "table" && /Catalog Error|does not exist/.test((error as Error).message)) return null;
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#db.close();
+  }
+
+  /** The kinds of the statements in `sql`, for refusing anything but one SELECT. */
+  statementKinds(sql: string): Promise<string[]> {
+    return this.#db.statementKinds(sql);
+  }
+}
+
+export class PostgresEngine extends LoggedEngine {
+  readonly name = "postgres" as const;
+  readonly dialect = dialect("postgres");
+  readonly #db: PostgresDatabase;
+
+  constructor(db: PostgresDatabase, ledger: QueryLedger) {
+    super(ledger);
+    this.#db = db;
+  }
+
+  protected async execute(sql: string): Promise<ResultRow[]> {
+    const rows = await this.#db.query(sql);
+    return rows.map((row) => new Map(Object.entries(row).map(([key, value]) => [key, value === null || value === undefined ? null : text(value)])));
+  }
+
+  async columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null> {
+    if (relation.kind !== "table") relationSql(relation, this.dialect);
+    const parts = (relation as Extract<Relation, { kind: "table" }>).parts;
+    const table = parts[parts.length - 1] as string;
+    const schema = parts.length >= 2 ? `'${(parts[parts.length - 2] as string).replace(/'/g, "''")}'` : "current_schema()";
+    const rows = await this.run(
+      `select column_name, upper(data_type) as data_type from information_schema.columns where table_schema = ${schema} and table_name = '${table.replace(/'/g, "''")}' order by ordinal_position`,
+      purpose,
+    );
+    if (rows.length === 0) return null;
+    return rows.map((row) => ({ name: row.get("column_name") as string, type: row.get("data_type") as string }));
+  }
+
+  async close(): Promise<void> {
+    await this.#db.close();
+  }
+}
+
+function text(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}

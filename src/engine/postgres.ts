@@ -1,0 +1,83 @@
+/**
+ * The PostgreSQL adapter: the only module that opens a connection with Bun's
+ * built-in SQL client. Every statement runs alone in a READ ONLY transaction
+ * with a statement timeout, so nothing slp sends (a reconciliation query
+ * included) can write, and no query outlives its limit. Credentials are
+ * handed in by the caller, from environment variables only.
+ */
+import { SQL } from "bun";
+import { SlpError } from "../core/errors.ts";
+
+export interface PostgresSettings {
+  hostname: string;
+  port: number;
+  database: string;
+  username: string | undefined;
+  password: string | undefined;
+  timeoutSeconds: number;
+}
+
+/** What the server (or the connection) refused; values in data errors are never repeated. */
+export class PostgresFailure extends SlpError {
+  readonly sqlState: string | null;
+  constructor(message: string, sqlState: string | null) {
+    super("E_ENGINE", message);
+    this.sqlState = sqlState;
+  }
+}
+
+export type PostgresRow = Record<string, unknown>;
+
+export class PostgresDatabase {
+  readonly #sql: SQL;
+  readonly #timeoutMs: number;
+
+  private constructor(sql: SQL, timeoutMs: number) {
+    this.#sql = sql;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  static open(settings: PostgresSettings): PostgresDatabase {
+    const sql = new SQL({
+      adapter: "postgres",
+      hostname: settings.hostname,
+      port: settings.port,
+      database: settings.database,
+      username: settings.username,
+      password: settings.password,
+      max: 1,
+      connectionTimeout: 10,
+      prepare: false,
+      // Every transaction on this connection is read-only, even one a statement opens after ending slp's.
+      connection: { default_transaction_read_only: "on", statement_timeout: settings.timeoutSeconds * 1000 },
+    });
+    return new PostgresDatabase(sql, settings.timeoutSeconds * 1000);
+  }
+
+  /** Runs one statement in a READ ONLY transaction and returns its rows as objects. */
+  async query(text: string): Promise<PostgresRow[]> {
+    try {
+      return await this.#sql.begin("read only", async (tx) => {
+        await tx.unsafe(`set local statement_timeout = ${Math.max(1, Math.round(this.#timeoutMs))}`);
+        const rows = (await tx.unsafe(text)) as PostgresRow[];
+        return [...rows];
+      });
+    } catch (error) {
+      throw failure(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#sql.close({ timeout: 1 });
+  }
+}
+
+function failure(error: unknown): PostgresFailure {
+  const record = error as { message?: string; errno?: string; code?: string };
+  const state = typeof record.errno === "string" ? record.errno : null;
+  let message = String(record.message ?? error).split("\n")[0] as string;
+  // Class 22 (data exception) and 23 (integrity) messages quote the offending value.
+  if (state && /^2[23]/.test(state)) message = message.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'");
+  if (state === "57014") message = "the query ran longer than the statement timeout";
+  return new PostgresFailure(state ? `${message} (SQLSTATE ${state})` : message, state);
+}

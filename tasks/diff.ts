@@ -1,0 +1,126 @@
+/** `slp diff`: each model measured between production and this branch over one closed window, written as diff/<model>.json (framework Stage E). */
+import { Type } from "@sinclair/typebox";
+import { join } from "node:path";
+import { UsageError } from "../src/core/errors.ts";
+import type { Report } from "../src/core/report.ts";
+import { plural } from "../src/core/text.ts";
+import { isMapping, type Mapping } from "../src/core/values.ts";
+import { loadProject } from "../src/project/project.ts";
+import { resolveProjectOnDisk } from "../src/project/options.ts";
+import { StageOptions, writeDiffs } from "../src/data/output.ts";
+import { defineTask } from "../src/runner/define-task.ts";
+import { dialect, DIALECTS } from "../src/data/dialect.ts";
+
+export default defineTask({
+  name: "diff",
+  description: "Measure each model between production and this branch over one closed window, and write diff/<model>.json",
+  input: Type.Object({
+    models: Type.Optional(
+      Type.Array(Type.String(), { positional: true, metavar: "MODEL", description: "the models to measure (default: every model that owes a diff)" }),
+    ),
+    ...StageOptions,
+    emitSql: Type.Optional(Type.Boolean({ description: "print each model's one aggregate query for your warehouse instead of running it" })),
+    dialect: Type.Optional(
+      Type.Union(DIALECTS.map((name) => Type.Literal(name)), {
+        metavar: "DIALECT",
+        description: `the warehouse --emit-sql writes for: ${DIALECTS.join(", ")}`,
+      }),
+    ),
+  }),
+  async run({ input, environment }): Promise<Report> {
+    const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
+    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
+    // The data modules load only here: no other task pays for them.
+    const [{ stageSettings, required, openEngine, relationsOf }, { stageTargets }, { measureModel, emittedQuery, specMetrics }, { assertTemplatePerModel }, { unusedMetricKeys }] =
+      await Promise.all([
+        import("../src/data/settings.ts"),
+        import("../src/data/targets.ts"),
+        import("../src/data/diff.ts"),
+        import("../src/data/relation.ts"),
+        import("../src/data/metrics.ts"),
+      ]);
+    const settings = stageSettings(input, environment.cwd, resolved.dir, resolved.config);
+    if (input.dialect !== undefined && !input.emitSql) throw new UsageError("argument --dialect: only with --emit-sql", "usage: slp diff --emit-sql --dialect DIALECT");
+    const prod = required(settings.prod, "--prod", "'analytics.{model}'");
+    const pr = required(settings.pr, "--pr", "'ci_pr_1.{model}'");
+    const { targets, reasons } = await stageTargets(project, input.models, input.base);
+    if (targets.length === 0) {
+      return {
+        command: "diff",
+        findings: [],
+        summary: "slp diff: OK (no model owes a diff: none has a pre-registration of this branch)",
+        notes: resolved.config.warnings,
+        data: { models: [], out: settings.out.shown, diffs: {} },
+      };
+    }
+    const measuredNames = targets.map((target) => target.model.name);
+    assertTemplatePerModel(prod.text, measuredNames, "--prod");
+    assertTemplatePerModel(pr.text, measuredNames, "--pr");
+    const diffSettings = { prod, pr, window: settings.window, metrics: resolved.config.config.metrics ?? {} };
+    const notes = [
+      ...resolved.config.warnings,
+      ...unusedMetricKeys(diffSettings.metrics, new Map(targets.map((target) => [target.model.name, specMetrics(target.model)]))).map(
+        (key) => `slp.yml: metrics names ${key}, which is not a metric of that model's spec; it is not measured`,
+      ),
+    ];
+
+    if (input.emitSql) {
+      const d = dialect(input.dialect ?? "duckdb");
+      const blocks = targets.map((target) => {
+        const sql = emittedQuery(target, diffSettings, d);
+        const name = target.model.name;
+        return [
+          `-- slp diff ${name} (${d.name}): run this in the warehouse, save its one row as CSV or JSON, then`,
+          `--   slp diff-from-row --model ${name} ROW_FILE --out ${join(settings.out.shown, `${name}.json`)}`,
+          `${sql.trimEnd()};`,
+          "",
+        ].join("\n");
+      });
+      return {
+        command: "diff",
+        findings: [],
+        text: blocks.join("\n"),
+        notes,
+        data: { dialect: d.name, queries: Object.fromEntries(targets.map((target, i) => [target.model.name, blocks[i]])) },
+      };
+    }
+
+    const names = targets.map((target) => ({ model: target.model.name }));
+    const reads = [...relationsOf(prod, names, "--prod"), ...relationsOf(pr, names, "--pr")];
+    const engine = await openEngine(settings, reads, resolved.dir, environment.env);
+    const measured: { model: string; diff: Mapping }[] = [];
+    try {
+      for (const target of targets) measured.push(await measureModel(target, diffSettings, engine));
+    } finally {
+      await engine.close();
+    }
+    writeDiffs(settings.out.path, settings.out.shown, measured);
+
+    const lines = measured.map(({ model, diff }) => `${model}: ${summarise(diff)} -> ${join(settings.out.shown, `${model}.json`)}`);
+    return {
+      command: "diff",
+      findings: [],
+      lines,
+      note: `${plural(measured.length, "model")} measured on ${settings.engine}, written to ${settings.out.shown}`,
+      notes,
+      data: {
+        out: settings.out.shown,
+        models: measured.map(({ model }) => model),
+        reasons: Object.fromEntries([...reasons].sort()),
+        diffs: Object.fromEntries(measured.map(({ model, diff }) => [model, diff])),
+      },
+    };
+  },
+});
+
+/** `row_delta +2, removed_pks 0, altered: none, gross_revenue +17.11 %` */
+function summarise(diff: Mapping): string {
+  const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
+  const altered = (diff.altered_columns as string[]).length === 0 ? "none" : (diff.altered_columns as string[]).join(", ");
+  const metrics = Object.entries(isMapping(diff.metrics) ? diff.metrics : {}).map(([name, body]) => {
+    const metric = body as { delta_pct: number | null; value?: number };
+    if (metric.delta_pct === null) return `${name} ${metric.value === undefined ? "not measured" : `= ${metric.value}`}`;
+    return `${name} ${signed(Math.round(metric.delta_pct * 100) / 100)} %`;
+  });
+  return [`row_delta ${signed(diff.row_delta as number)}`, `removed_pks ${diff.removed_pks}`, `altered: ${altered}`, ...metrics].join(", ");
+}
