@@ -3,9 +3,8 @@ import { Type } from "@sinclair/typebox";
 import { plural } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
-import { ParseCache } from "../src/project/cache.ts";
-import { loadProject } from "../src/project/project.ts";
-import { CheckContext } from "../src/rules/context/check.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
 import { checkRules } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
@@ -16,16 +15,11 @@ export default defineTask({
   input: Type.Object({ projectDir: ProjectDirOption, martsPath: MartsPathOption }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = loadProject({
-      dir: resolved.dir,
-      dirAsGiven: resolved.dirAsGiven,
-      martsPaths: resolved.martsPaths,
-      cache: ParseCache.open(resolved.dir, environment.env),
-    });
+    const project = await readCheckProject(openWorkTree(resolved.dir, environment.env), resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
     const context = new CheckContext(project);
     const findings = [];
     for (const rule of checkRules) findings.push(...(await rule.findings(context)));
-    const martsCount = context.models.filter((model) => model.marts).length;
+    const martsCount = context.martsModels.length;
     const read = project.models.size;
     const note = `${martsCount === 0 ? "no model" : plural(martsCount, "model")} in ${resolved.martsPaths.join(", ")}, of ${
       read === 0 ? "none" : plural(read, "model")

@@ -5,7 +5,8 @@ import { isMapping } from "../src/core/values.ts";
 import { plural, sortByText } from "../src/core/text.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles } from "../src/project/diff-files.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
-import { loadProject } from "../src/project/project.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { readCheckProject } from "../src/rules/context/check.ts";
 import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
 import { compareDiffRules, compareRules, compareRunRules } from "../src/rules/index.ts";
 import type { Finding } from "../src/schemas/finding.ts";
@@ -31,9 +32,9 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
+    const project = await readCheckProject(openWorkTree(resolved.dir, environment.env), resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
     // Git is read (and loaded) only for --base.
-    const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base);
+    const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base, project.model.store);
     const files = readDiffFiles(environment.cwd, expandDiffArguments(environment.cwd, input.diffs));
     assertOneDiffPerModel(files);
 

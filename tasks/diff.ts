@@ -5,7 +5,8 @@ import { UsageError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { plural } from "../src/core/text.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
-import { loadProject } from "../src/project/project.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { readCheckProject } from "../src/rules/context/check.ts";
 import { resolveProjectOnDisk } from "../src/project/options.ts";
 import { StageOptions, writeDiffs } from "../src/data/output.ts";
 import { defineTask } from "../src/runner/define-task.ts";
@@ -29,7 +30,8 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
+    const model = openWorkTree(resolved.dir, environment.env);
+    const project = await readCheckProject(model, resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
     // The data modules load only here: no other task pays for them.
     const [{ stageSettings, required, openEngine, relationsOf }, { stageTargets }, { measureModel, emittedQuery, specMetrics }, { assertTemplatePerModel }, { unusedMetricKeys }] =
       await Promise.all([

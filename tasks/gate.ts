@@ -5,7 +5,7 @@ import { plural, sortByText } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
 import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption, requireProjectFolder } from "../src/project/options.ts";
-import { sameInventory } from "../src/project/inventory.ts";
+import { parseStore } from "../src/project/open.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
 import { gateRules, tcrRecordRules } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
@@ -27,7 +27,10 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     // Loaded here, not at start-up: reading git costs every other task nothing.
-    const { openBranch, readInventories } = await import("../src/project/history.ts");
+    const [{ openBranch }, { readInventories, sameInventory }] = await Promise.all([
+      import("../src/project/history.ts"),
+      import("../src/rules/context/gate-history.ts"),
+    ]);
     const dir = resolve(environment.cwd, input.projectDir);
     requireProjectFolder(dir, input.projectDir);
     const base = input.base ?? defaultBase(environment.env, loadConfig(dir).config);
@@ -39,7 +42,7 @@ export default defineTask({
       commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
     };
     if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", notes: branch.notes, data };
-    const read = await readInventories(branch, input.martsPath);
+    const read = await readInventories(branch, input.martsPath, parseStore(dir, environment.env));
     const { verifiedRecord } = await import("../src/tcr/record.ts");
     const record = await verifiedRecord(input.verifyCommits, branch, read, environment);
     const context = new GateContext({ ...read, baseName: base, record });

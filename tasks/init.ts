@@ -15,8 +15,8 @@ import { AGENT_LOGIN, initFiles, type InitFile } from "../src/init/files.ts";
 import { CODEOWNERS_LOCATIONS } from "../src/project/codeowners.ts";
 import { DBT_PROJECT_FILE } from "../src/project/dbt-paths.ts";
 import { ProjectDirOption, requireProjectFolder, resolveProjectOptions } from "../src/project/options.ts";
-import { loadProject } from "../src/project/project.ts";
-import { CheckContext } from "../src/rules/context/check.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
 import { modelsToOwn } from "../src/rules/check/unowned-model.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 import { VERSION } from "../src/version.ts";
@@ -31,7 +31,7 @@ export default defineTask({
     hooks: Type.Optional(Type.Boolean({ description: "also write the pre-tool hook settings of Claude Code, Codex and Cursor (slp guard)" })),
     force: Type.Optional(Type.Boolean({ description: "replace files that are already there (hook settings are merged into)" })),
   }),
-  run({ input, environment }): Report {
+  async run({ input, environment }): Promise<Report> {
     const projectDir = resolve(environment.cwd, input.projectDir);
     requireProjectFolder(projectDir, input.projectDir);
     if (!existsSync(join(projectDir, DBT_PROJECT_FILE))) {
@@ -47,7 +47,7 @@ export default defineTask({
       version: VERSION,
       agentLogin: input.agentLogin,
       hooks: input.hooks === true,
-      ownedModels: modelsOwnedByName(environment.cwd, input.projectDir),
+      ownedModels: await modelsOwnedByName(environment.cwd, input.projectDir, environment.env),
     });
     const plan = files.map((file) => ({ file, ...planFor(root, file, input.force === true) }));
     const conflicts = plan.filter((step) => step.action === "conflict");
@@ -131,9 +131,9 @@ export function mergeHookSettings(current: string, ours: string): string | null 
 }
 
 /** The yml and sql of every model S5 wants owned by name, as check sees them (none when the marts folder is missing). */
-function modelsOwnedByName(cwd: string, projectDir: string): string[] {
+async function modelsOwnedByName(cwd: string, projectDir: string, env: Record<string, string | undefined>): Promise<string[]> {
   const resolved = resolveProjectOptions(cwd, projectDir, undefined);
   if (!resolved.martsPaths.every((marts) => existsSync(join(resolved.dir, marts)))) return [];
-  const project = loadProject({ dir: resolved.dir, dirAsGiven: projectDir, martsPaths: resolved.martsPaths });
+  const project = await readCheckProject(openWorkTree(resolved.dir, env), resolved.dir, projectDir, resolved.martsPaths);
   return modelsToOwn(new CheckContext(project)).flatMap((owned) => owned.paths).sort();
 }

@@ -7,7 +7,8 @@ import type { Report } from "../src/core/report.ts";
 import { canonicalJson, isMapping } from "../src/core/values.ts";
 import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { DEFAULT_MARTS_PATHS, normaliseMartsPath } from "../src/project/paths.ts";
-import { loadProject } from "../src/project/project.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { readCheckProject } from "../src/rules/context/check.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
@@ -37,8 +38,8 @@ export default defineTask({
     // Loaded on use: git, the parser, nunjucks and DuckDB are for this task only.
     const { Database } = await import("../src/engine/duckdb.ts");
     await Database.load();
-    const [{ loadDbtProject }, scope, { runMutants }, { mutateReport }, { strykerReport }, { dialectOption, parseVarsOption }, { duckdbSettings }] = await Promise.all([
-      import("../src/project/dbt-project.ts"),
+    const [{ readUnitProject }, scope, { runMutants }, { mutateReport }, { strykerReport }, { dialectOption, parseVarsOption }, { duckdbSettings }] = await Promise.all([
+      import("../src/project/unit-project.ts"),
       import("../src/mutate/scope.ts"),
       import("../src/mutate/run.ts"),
       import("../src/mutate/report.ts"),
@@ -54,7 +55,7 @@ export default defineTask({
     const settings = base.config.config.mutate ?? {};
     const maxMutants = Math.min(MAX_MUTANTS, settings.max_mutants ?? MAX_MUTANTS, input.maxMutants ?? MAX_MUTANTS);
     const martsPaths = (input.martsPath ?? base.config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
-    const project = loadDbtProject(dir, input.projectDir);
+    const project = await readUnitProject(openWorkTree(dir, environment.env), input.projectDir);
     const models = project.refNodes.filter((node) => node.kind === "model" && node.file);
     const files = new Map(models.map((node) => [node.name, node.file as string]));
     const isMart = (name: string) => martsPaths.some((path) => (files.get(name) ?? "").startsWith(path));
@@ -101,7 +102,7 @@ export default defineTask({
     if (select.length > 0 && run.models.length + run.untested.length === 0) {
       throw new InputError(`no model or unit test matches --select ${select.join(" ")}`, { fix: "select a model name, a test name, or model::test" });
     }
-    const { tiers, knownEdges } = specsOf(dir, input.projectDir, martsPaths);
+    const { tiers, knownEdges } = await specsOf(dir, input.projectDir, martsPaths, environment.env);
     const { report, artifacts } = mutateReport({
       run,
       files,
@@ -137,12 +138,12 @@ function prettyJson(value: unknown): string {
 }
 
 /** Each model's spec tier and known edges, from the yml `slp check` reads (hints and minimum scores only). */
-function specsOf(dir: string, dirAsGiven: string, martsPaths: string[]): { tiers: Map<string, string>; knownEdges: Map<string, string[]> } {
+async function specsOf(dir: string, dirAsGiven: string, martsPaths: string[], env: Record<string, string | undefined>): Promise<{ tiers: Map<string, string>; knownEdges: Map<string, string[]> }> {
   const tiers = new Map<string, string>();
   const knownEdges = new Map<string, string[]>();
   let project;
   try {
-    project = loadProject({ dir, dirAsGiven, martsPaths });
+    project = await readCheckProject(openWorkTree(dir, env), dir, dirAsGiven, martsPaths);
   } catch {
     return { tiers, knownEdges }; // no tier: the strict default (every survivor blocks) applies
   }

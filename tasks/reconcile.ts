@@ -6,7 +6,8 @@ import type { Report } from "../src/core/report.ts";
 import { plural } from "../src/core/text.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { readDiffFiles } from "../src/project/diff-files.ts";
-import { loadProject } from "../src/project/project.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { readCheckProject } from "../src/rules/context/check.ts";
 import { resolveProjectOnDisk } from "../src/project/options.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 import { StageOptions, writeDiffs } from "../src/data/output.ts";
@@ -31,12 +32,13 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = loadProject({ dir: resolved.dir, dirAsGiven: resolved.dirAsGiven, martsPaths: resolved.martsPaths });
-    const [{ stageSettings, required, openEngine }, { stageTargets }, reconcile, { loadDbtProject }, { dialect }] = await Promise.all([
+    const model = openWorkTree(resolved.dir, environment.env);
+    const project = await readCheckProject(model, resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
+    const [{ stageSettings, required, openEngine }, { stageTargets }, reconcile, { readUnitProject }, { dialect }] = await Promise.all([
       import("../src/data/settings.ts"),
       import("../src/data/targets.ts"),
       import("../src/data/reconcile.ts"),
-      import("../src/project/dbt-project.ts"),
+      import("../src/project/unit-project.ts"),
       import("../src/data/dialect.ts"),
     ]);
     const settings = stageSettings(input, environment.cwd, resolved.dir, resolved.config);
@@ -71,7 +73,7 @@ export default defineTask({
       }
     });
 
-    const dbtProject = loadDbtProject(resolved.dir, resolved.dirAsGiven);
+    const dbtProject = await readUnitProject(model, resolved.dirAsGiven);
     const d = dialect(settings.engine);
     const rendered = [];
     for (const { model } of diffs) {

@@ -15,10 +15,9 @@ import { isMapping, type Mapping } from "../src/core/values.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles, readInputText } from "../src/project/diff-files.ts";
 import { parseJson } from "../src/project/json.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
-import { ParseCache } from "../src/project/cache.ts";
-import { loadProject } from "../src/project/project.ts";
+import { openWorkTree } from "../src/project/open.ts";
 import { buildReview, type MutationRead } from "../src/report/review.ts";
-import { CheckContext } from "../src/rules/context/check.ts";
+import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 import type { UnitData } from "../src/schemas/unit.ts";
 import compare from "./compare.ts";
@@ -49,17 +48,12 @@ export default defineTask({
   }),
   async run({ input, environment, run }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = loadProject({
-      dir: resolved.dir,
-      dirAsGiven: resolved.dirAsGiven,
-      martsPaths: resolved.martsPaths,
-      cache: ParseCache.open(resolved.dir, environment.env),
-    });
+    const project = await readCheckProject(openWorkTree(resolved.dir, environment.env), resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
     const context = new CheckContext(project);
     const paths = input.diffs?.length ? expandDiffArguments(environment.cwd, input.diffs) : defaultDiffs(environment.cwd, input.projectDir, resolved.dir);
     const diffs = readDiffFiles(environment.cwd, paths);
     assertOneDiffPerModel(diffs);
-    const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base);
+    const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base, project.model.store);
 
     // The unit tests wait on DuckDB's start; compare runs meanwhile.
     const [compared, unitReport] = await Promise.all([

@@ -45,14 +45,15 @@ export default defineTask({
     // A caller running unit many times (gate --verify-commits) lends one database per settings.
     const shared = environment.shared;
     const database = shared ? shared.get(`duckdb\0${settings.join("\0")}`, open, closeWhenOpen) : open();
-    const [{ loadDbtProject }, { runUnitTests }, { unitReport }] = await Promise.all([
-      import("../src/project/dbt-project.ts"),
+    const [{ openWorkTree }, { readUnitProject }, { runUnitTests }, { unitReport }] = await Promise.all([
+      import("../src/project/open.ts"),
+      import("../src/project/unit-project.ts"),
       import("../src/engine/unit-runner.ts"),
       import("../src/report/unit.ts"),
     ]);
     let project;
     try {
-      project = loadDbtProject(projectDir, input.projectDir);
+      project = await readUnitProject(openWorkTree(projectDir, environment.env), input.projectDir);
     } catch (error) {
       if (!shared) closeWhenOpen(database);
       throw error;

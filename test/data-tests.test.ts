@@ -4,7 +4,7 @@ import { InputError } from "../src/core/errors.ts";
 import type { Value } from "../src/core/values.ts";
 import { cannotFailReason, DEAD_KEYS, MUTE_KEYS, readDataTest } from "../src/project/tests.ts";
 
-const read = (item: Value, column = "order_id") => readDataTest(item, column, "column fct_orders.order_id", "models/x.yml");
+const read = (item: Value, column = "order_id") => readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", { value: { t: ["unique"] }, lines: "1:3,6:2,7" }, ["t", 0]);
 
 function refusal(item: Value): string {
   try {
@@ -12,6 +12,7 @@ function refusal(item: Value): string {
   } catch (error) {
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).file).toBe("models/x.yml");
+    expect((error as InputError).line).toBe(7);
     return (error as InputError).message;
   }
   throw new Error("expected the test to be refused");
@@ -19,7 +20,8 @@ function refusal(item: Value): string {
 
 describe("readDataTest: the shapes of a test item", () => {
   test("a bare string is a name with no body", () => {
-    expect(read("unique")).toEqual({ name: "unique", column: "order_id", config: {}, args: {}, argsKey: "{}" });
+    expect(Object.fromEntries(Object.entries(read("unique")))).toEqual({ name: "unique", column: "order_id", config: {}, args: {}, argsKey: "{}" });
+    expect(read("unique").line).toBe(7);
   });
 
   test("a one-key mapping with a null or mapping body", () => {

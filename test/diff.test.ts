@@ -11,11 +11,13 @@ import { join } from "node:path";
 import { dialect, DIALECTS } from "../src/data/dialect.ts";
 import { windowColumn } from "../src/data/diff.ts";
 import { checkMetricExpression } from "../src/data/metrics.ts";
-import { downstreamOf, owedDiffs, refGraph, modelSqlFiles } from "../src/project/owed-diffs.ts";
+import { downstreamOf, owedDiffs, refGraph } from "../src/project/owed-diffs.ts";
 import { parseWindow, windowPredicate } from "../src/data/window.ts";
 import { Database } from "../src/engine/duckdb.ts";
 import { diffFromRow } from "../src/project/diff-row.ts";
-import { loadProject } from "../src/project/project.ts";
+import type { ModelDeclaration } from "../src/project/model.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { readCheckProject } from "../src/rules/context/check.ts";
 import { runCli, runMain } from "./support/cli.ts";
 import { parseErrors } from "./support/dialect-parsers.ts";
 import { FIXTURES } from "./support/fixtures.ts";
@@ -81,7 +83,8 @@ describe("window", () => {
 
   test("no COLUMN: the model's event_time, its SQL's config() over its yml's over dbt_project.yml's", () => {
     const window = parseWindow("2025-12-01:2025-12-03");
-    const model = (config: Record<string, string>) => ({ name: "m", file: "m.yml", entry: { name: "m", config }, spec: null, preRegistration: null, columns: [], tests: [], marts: true });
+    // Only the name, file and entry's config matter to the window column.
+    const model = (config: Record<string, string>) => ({ name: "m", file: "m.yml", entry: { name: "m", config } }) as unknown as ModelDeclaration;
     const target = (sql: string | null, yml: Record<string, string>, project: Record<string, string>) => ({ model: model(yml), sql, projectConfig: project, isNew: false });
     expect(windowColumn(target("{{ config(event_time='from_sql') }} select 1", { event_time: "from_yml" }, { event_time: "from_project" }), window)).toBe("from_sql");
     expect(windowColumn(target("select 1", { event_time: "from_yml" }, { event_time: "from_project" }), window)).toBe("from_yml");
@@ -125,7 +128,7 @@ describe("metric expressions", () => {
 });
 
 describe("which models owe a diff", () => {
-  test("every pre-registered model, and each critical model downstream of a changed one", () => {
+  test("every pre-registered model, and each critical model downstream of a changed one", async () => {
     using dir = copyToTemp(join(import.meta.dir, "..", "examples", "quickstart"));
     const spec = (tier: string) =>
       `      spec: {grain: g, primary_key: [id], tier: ${tier}, metrics: {}, known_edges: [], sensitive_columns: []${
@@ -138,8 +141,8 @@ describe("which models owe a diff", () => {
       "models/marts/fct_c.sql": "select * from {{ ref('fct_b') }}",
       "models/marts/fct_d.sql": "select * from {{ ref('stg_customers') }}",
     });
-    const project = loadProject({ dir: dir.path, dirAsGiven: dir.path, martsPaths: ["models/marts/"] });
-    const graph = refGraph(project, modelSqlFiles(project));
+    const project = await readCheckProject(openWorkTree(dir.path, { SLP_NO_CACHE: "1" }), dir.path, dir.path, ["models/marts/"]);
+    const graph = await refGraph(project);
     expect([...downstreamOf(graph, new Set(["fct_orders"]))].sort()).toEqual(["fct_a", "fct_b", "fct_c", "fct_revenue_daily"]);
     const owed = owedDiffs(project, graph, null, new Set());
     // fct_b is critical and downstream of fct_orders; fct_c is downstream but standard; fct_d is critical but downstream of nothing changed.

@@ -304,7 +304,7 @@ describe("the real CLI", () => {
     using dir = tempDir();
     const github: CliResult = runCli([...RUNS.check!.argv, "--format", "github"], FORMATS_DIR, NOT_IN_ACTIONS);
     expect(github.exitCode).toBe(1);
-    expect(github.stdout).toContain("::error file=project/models/marts/orders.yml,title=T1 pk-uniqueness-test (orders)::");
+    expect(github.stdout).toContain("::error file=project/models/marts/orders.yml,line=27,title=T1 pk-uniqueness-test (orders)::");
     const out = join(dir.path, "check.xml");
     const junit = runCli([...RUNS.check!.argv, "--format", "junit", "--output", out], FORMATS_DIR, NOT_IN_ACTIONS);
     expect(junit.stdout).toBe("slp check: 2 blocks, 1 info - BLOCKED\n");

@@ -271,7 +271,8 @@ describe("output", () => {
         name: "test-removed",
         file: "models/marts/fct_orders.yml",
         model: "fct_orders",
-        line: null,
+        // The model's entry at head: the test is gone, the model it was on is where to look.
+        line: 3,
         message: "test 'unique' on fct_orders.order_id exists on main but not on this branch",
       },
     ]);

@@ -6,7 +6,7 @@
  * CODEOWNERS it writes protects exactly what gate protects.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseCodeowners } from "../src/project/codeowners.ts";
 import { parseConfig } from "../src/project/config.ts";
@@ -145,7 +145,9 @@ describe("the CODEOWNERS slp init writes", () => {
       git(repo.path, ["checkout", "-q", "-B", "agent/touch", "main"]);
       const file = pattern === "analyses/reconciliation_*" ? "analyses/reconciliation_fct_revenue_daily.sql" : sampleFile(pattern);
       mkdirSync(join(repo.path, file, ".."), { recursive: true });
-      writeFileSync(join(repo.path, file), `-- changed by the agent: ${pattern}\n`);
+      // dbt_project.yml stays a valid one (a broken one is exit 2 before any rule): the change is a comment.
+      if (file === "dbt_project.yml") appendFileSync(join(repo.path, file), `# changed by the agent: ${pattern}\n`);
+      else writeFileSync(join(repo.path, file), `-- changed by the agent: ${pattern}\n`);
       // G5 blocks a reconciliation query changed together with the model it checks.
       if (entry?.rule === "G5") writeFileSync(join(repo.path, "models/marts/finance/fct_revenue_daily.sql"), "select 1 as day\n");
       commitAll(repo.path, `touch ${pattern}`);

@@ -62,7 +62,6 @@ describe("adapters", () => {
   /** Each third-party package, and the one module allowed to import it. */
   const ADAPTERS: Record<string, string[]> = {
     "js-yaml": ["src/project/yaml.ts"],
-    yaml: ["src/project/yaml.ts"],
     "@duckdb/node-api": ["src/engine/duckdb.ts"],
     nunjucks: ["src/sql/jinja.ts"],
     "@polyglot-sql/sdk": ["src/sql/dialect/transpiler.ts"],

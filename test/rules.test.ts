@@ -64,3 +64,21 @@ for (const rule of allRules) {
     }
   });
 }
+
+describe("every finding carries its line", () => {
+  for (const rule of allRules) {
+    const fires = fixtureCases(rule.code).find((c) => c.kind === "fires" && !(c.args ?? []).includes("--format"));
+    if (!fires) continue;
+    test(`${rule.code}: ${fires.name}, in --format json`, async () => {
+      const result = await runCase(rule, { ...fires, args: [...(fires.args ?? defaultArgs(rule, fires)), "--format", "json"] });
+      const envelope = JSON.parse(result.stdout) as { findings: { rule: string; file: string; line: unknown }[] };
+      const mine = envelope.findings.filter((finding) => finding.rule === rule.code);
+      expect(mine.length).toBeGreaterThan(0);
+      // A finding on a file points at a line of it; one about a commit (tcr's record) has no file and no line.
+      for (const finding of envelope.findings) {
+        expect({ rule: finding.rule, file: finding.file, lined: finding.file === "" ? finding.line === null : Number.isInteger(finding.line) && (finding.line as number) >= 1 }).toEqual({ rule: finding.rule, file: finding.file, lined: true });
+      }
+    });
+  }
+});
+

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { PreRegistration } from "../src/schemas/pre-registration.ts";
 import { Spec } from "../src/schemas/spec.ts";
-import { pythonJson, schemaErrors, schemaProblems } from "../src/schemas/validate.ts";
+import { isValid, pythonJson, schemaErrors, schemaProblems } from "../src/schemas/validate.ts";
 
 const SPEC = {
   grain: "one row per order",
@@ -49,6 +49,22 @@ describe("valid values have no error", () => {
     ["a refactoring", PreRegistration, REFACTORING],
   ])("%s", (_, schema, value) => {
     expect(schemaErrors(schema, value, "x")).toEqual([]);
+  });
+});
+
+describe("one evaluator, asked two ways", () => {
+  test("isValid answers true exactly when there is no error to report", () => {
+    const { grain: _grain, ...noGrain } = SPEC;
+    const cases: [object, unknown][] = [
+      [Spec, SPEC],
+      [Spec, noGrain],
+      [Spec, { ...SPEC, tier: "gold", extra: 1 }],
+      [Spec, "a spec written as text"],
+      [PreRegistration, PREREG],
+      [PreRegistration, { ...REFACTORING, row_delta: { min: 5, max: 0 } }],
+      [PreRegistration, { ...PREREG, metrics: { revenue: {} } }],
+    ];
+    for (const [schema, value] of cases) expect(isValid(schema, value)).toBe(schemaErrors(schema, value, "x").length === 0);
   });
 });
 

@@ -86,8 +86,10 @@ describe("slp tcr: symlinks", () => {
     symlinkSync("../../data/sources/raw_orders.csv", join(repo.path, "models", "orders-link"));
     rmSync(join(repo.path, "README-data"));
     symlinkSync("data/sources", join(repo.path, "README-data"));
-    rmSync(join(repo.path, "dbt_project.yml"));
-    symlinkSync("profiles.yml", join(repo.path, "dbt_project.yml"));
+    // A file the step does not read turns into a link (a dbt_project.yml linked to profiles.yml is no dbt
+    // project: check cannot judge it, and a step that cannot judge reverts nothing).
+    rmSync(join(repo.path, "profiles.yml"));
+    symlinkSync("dbt_project.yml", join(repo.path, "profiles.yml"));
     breakSpec(repo.path);
 
     const result = runCli(["tcr", "links", "--format", "json"], repo.path);
@@ -95,13 +97,13 @@ describe("slp tcr: symlinks", () => {
     expect(envelope.data.outcome).toBe("reverted");
     expect(envelope.data.files.map((file: { path: string; kind: string }) => `${file.kind} ${file.path}`)).toEqual([
       "modified README-data",
-      "typechange dbt_project.yml",
       "modified models/marts/fct_orders.yml",
       "added models/orders-link",
+      "typechange profiles.yml",
     ]);
     expect(existsSync(join(repo.path, "models", "orders-link"))).toBe(false);
     expect(readlinkSync(join(repo.path, "README-data"))).toBe("data/README.md");
-    expect(lstatSync(join(repo.path, "dbt_project.yml")).isSymbolicLink()).toBe(false);
+    expect(lstatSync(join(repo.path, "profiles.yml")).isSymbolicLink()).toBe(false);
     expect(workTreeAsStaged(repo.path)).toBe(before);
     expect(status(repo.path)).toBe("");
   });

@@ -10,8 +10,8 @@ import { InputError } from "../core/errors.ts";
 import { compareCodePoints, sortByText } from "../core/text.ts";
 import { isMapping, isStringList, type Mapping, type Value } from "../core/values.ts";
 import { diffFromRow } from "../project/diff-row.ts";
-import { sqlConfig } from "../project/dbt-project.ts";
-import type { Model } from "../project/project.ts";
+import { sqlConfig } from "../project/configs.ts";
+import type { ModelDeclaration as Model } from "../project/model.ts";
 import { stringLiteral, type Dialect } from "./dialect.ts";
 import { COUNT_COLUMNS, diffQuery, type ComparedColumn } from "./diff-query.ts";
 import type { DataEngine, EngineColumn, ResultRow } from "./engine.ts";
@@ -23,7 +23,7 @@ import { windowPredicate, type Window } from "./window.ts";
 export interface DiffTarget {
   model: Model;
   sql: string | null;
-  /** What dbt_project.yml's `models:` block configures for this model (its `+` keys, merged down its folders). */
+  /** The model's config as dbt resolves it (dbt_project.yml's folder configs, its yml, its SQL). */
   projectConfig: Mapping;
   /** True when production cannot have it (new on this branch): the diff publishes values. */
   isNew: boolean;
@@ -69,7 +69,7 @@ export function specMetrics(model: Model): string[] {
 export function windowColumn(target: DiffTarget, window: Window): string {
   if (window.column !== null) return window.column;
   const yml = isMapping(target.model.entry.config) ? target.model.entry.config : {};
-  const candidates = [target.sql ? sqlConfig(target.sql).event_time : undefined, yml.event_time, target.projectConfig.event_time];
+  const candidates = [target.sql ? sqlConfig(target.sql).config.event_time : undefined, yml.event_time, target.projectConfig.event_time];
   const column = candidates.find((value): value is string => typeof value === "string" && value !== "") ?? null;
   if (column === null) {
     throw new InputError(`${target.model.name}: --window names no column and the model sets no event_time`, {

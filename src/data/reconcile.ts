@@ -8,8 +8,9 @@
  */
 import { InputError } from "../core/errors.ts";
 import { isMapping, type Mapping } from "../core/values.ts";
-import type { DbtProject } from "../project/dbt-project.ts";
-import { readText, type Model } from "../project/project.ts";
+import type { ModelDeclaration as Model } from "../project/model.ts";
+import { readText } from "../project/source.ts";
+import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import type { RelationCall, RenderSession } from "../sql/dbt-context.ts";
 import { parseSql } from "../sql/parser.ts";
 import type { Template } from "./diff.ts";

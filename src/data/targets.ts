@@ -5,14 +5,9 @@
  * which pre-registrations are inherited from the base, and which models are
  * new (production cannot have them, so their diff publishes values).
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
-import { isMapping, type Mapping, type Value } from "../core/values.ts";
-import { scopedConfig } from "../project/dbt-project.ts";
-import { parseYaml } from "../project/yaml.ts";
-import type { Project } from "../project/project.ts";
-import { readText } from "../project/project.ts";
+import { isMapping } from "../core/values.ts";
+import type { CheckProject } from "../rules/context/check.ts";
 import type { DiffTarget } from "./diff.ts";
 import { describeReason, modelSqlFiles, owedDiffs, refGraph } from "../project/owed-diffs.ts";
 
@@ -31,8 +26,8 @@ interface BaseFacts {
   mergeBase: string;
 }
 
-export async function stageTargets(project: Project, requested: readonly string[] | undefined, base: string | undefined): Promise<Targets> {
-  const sqlFiles = modelSqlFiles(project);
+export async function stageTargets(project: CheckProject, requested: readonly string[] | undefined, base: string | undefined): Promise<Targets> {
+  const sqlFiles = await modelSqlFiles(project);
   const facts = base === undefined ? null : await readBase(project, base);
   let names: string[];
   let reasons: Map<string, string>;
@@ -44,52 +39,33 @@ export async function stageTargets(project: Project, requested: readonly string[
     names = [...new Set(requested)].sort();
     reasons = new Map(names.map((name) => [name, "named on the command line"]));
   } else {
-    const owed = owedDiffs(project, refGraph(project, sqlFiles), facts?.changed ?? null, facts?.inherited ?? new Set());
+    const owed = owedDiffs(project, await refGraph(project), facts?.changed ?? null, facts?.inherited ?? new Set());
     names = owed.models;
     reasons = new Map([...owed.reasons].map(([name, reason]) => [name, describeReason(reason)]));
   }
-  const configs = projectModelConfigs(project);
-  const targets = names.map((name): DiffTarget => {
+  const nodes = new Map((await project.model.nodes()).models.map((node) => [node.name, node]));
+  const targets: DiffTarget[] = [];
+  for (const name of names) {
     const file = sqlFiles.get(name);
-    return {
+    targets.push({
       model: project.models.get(name) as NonNullable<ReturnType<typeof project.models.get>>,
-      sql: file ? readText(project.dir, file) : null,
-      projectConfig: configs(name, file),
+      sql: file ? await project.model.text(file) : null,
+      projectConfig: nodes.get(name)?.config ?? {},
       isNew: facts !== null && !facts.existing.has(name),
-    };
-  });
+    });
+  }
   return { targets, reasons, mergeBase: facts?.mergeBase ?? null };
 }
 
-/**
- * dbt_project.yml's `models:` configs for one model, by its fqn (project
- * name, the folders under its model path, its name); a project without a
- * dbt_project.yml configures nothing there, one that does not parse is exit 2.
- */
-function projectModelConfigs(project: Project): (model: string, sqlFile: string | undefined) => Mapping {
-  const document: Value = existsSync(join(project.dir, "dbt_project.yml"))
-    ? parseYaml(readText(project.dir, "dbt_project.yml"), { file: "dbt_project.yml" })
-    : null;
-  const settings = isMapping(document) ? document : {};
-  const name = typeof settings.name === "string" ? settings.name : "";
-  const block = isMapping(settings.models) ? settings.models : {};
-  return (model, sqlFile) => {
-    const folders = sqlFile ? sqlFile.split("/").slice(1, -1) : [];
-    return scopedConfig(block, [name, ...folders, model]);
-  };
-}
-
-async function readBase(project: Project, base: string): Promise<BaseFacts> {
-  const [{ openBranch, ProjectReader }, { modelFingerprint }, { readStaleSet }, { topDirectories }] = await Promise.all([
+async function readBase(project: CheckProject, base: string): Promise<BaseFacts> {
+  const [{ openBranch }, { readInventories }, { modelFingerprint }, { readStaleSet }] = await Promise.all([
     import("../project/history.ts"),
-    import("../project/inventory.ts"),
+    import("../rules/context/gate-history.ts"),
+    import("../rules/context/gate-inventory.ts"),
     import("../project/stale.ts"),
-    import("../project/paths.ts"),
   ]);
   const branch = await openBranch({ dir: project.dir, base, head: "HEAD" });
-  const reader = new ProjectReader(branch.repo, branch.prefix, topDirectories(project.martsPaths), []);
-  const before = await reader.full(branch.mergeBase, `commit ${branch.repo.shortSha(branch.mergeBase)}`);
-  const after = await reader.full(branch.headCommit, "HEAD");
+  const { before, after } = await readInventories(branch, project.martsPaths, project.model.store);
   const changed = new Set<string>();
   for (const name of new Set([...after.models.keys(), ...after.code.keys()])) {
     if (modelFingerprint(before, name) !== modelFingerprint(after, name) || before.code.get(name) !== after.code.get(name)) changed.add(name);

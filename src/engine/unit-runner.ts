@@ -5,14 +5,13 @@
  * and compare actual and expected as multisets on the compared columns.
  * Every test ends `pass`, `fail` or `error`; an error is never a pass.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { SlpError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
-import type { DbtProject, DeclaredColumn, RefNode } from "../project/dbt-project.ts";
+import { parseRelationCall } from "../project/relations.ts";
+import { readText } from "../project/source.ts";
+import type { Column as DeclaredColumn, RefNode, UnitProject as DbtProject } from "../project/unit-project.ts";
 import type { DialectRun } from "../sql/dialect/run.ts";
-import { readText } from "../project/project.ts";
 import { readUnitTests, type DisabledTest, type GivenDefinition, type Problem, type UnitTestDefinition } from "../project/unit-tests.ts";
 import { parseCsv } from "../project/csv.ts";
 import { DbtRenderer, RenderRefusal, type RelationCall, type RenderSession } from "../sql/dbt-context.ts";
@@ -286,6 +285,9 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
   if (!node.file) {
     return fail({ message: `model ${test.model} has no .sql file slp can run`, file: node.ymlFile ?? test.file, line: null, fix: "slp runs SQL models only (dbt does not unit test Python models either)" });
   }
+  if (node.language === "python") {
+    return fail({ message: `model ${test.model} is a Python model (${node.file}), and a unit test runs SQL`, file: test.file, line: null, fix: "unit test the SQL models around it; dbt does not unit test Python models either" });
+  }
   const rawSql = readText(project.dir, node.file);
   const callsIncremental = /\bis_incremental\s*\(/.test(rawSql.replace(/\{#[\s\S]*?#\}/g, ""));
   const override = test.overrides.macros.is_incremental;
@@ -398,44 +400,7 @@ function resolveInput(input: string, test: UnitTestDefinition, project: DbtProje
 
 /** `ref('m')`, `ref("pkg", "m")`, `ref('m', v=2)`, `source('s', 't')` or `this`, read statically as dbt does. */
 export function parseInput(input: string): RelationCall | "this" | null {
-  const text = input.trim();
-  if (text === "this") return "this";
-  const match = /^(ref|source)\s*\(([\s\S]*)\)$/.exec(text);
-  if (!match) return null;
-  const names: string[] = [];
-  let version: string | null = null;
-  for (const part of splitArguments(match[2] as string)) {
-    const quoted = /^(['"])(.*)\1$/.exec(part);
-    const keyword = /^(v|version)\s*=\s*(?:(['"])(.*)\2|([\w.]+))$/.exec(part);
-    if (quoted) names.push(quoted[2] as string);
-    else if (keyword && match[1] === "ref") version = (keyword[3] ?? keyword[4]) as string;
-    else return null;
-  }
-  if (match[1] === "ref" && (names.length === 1 || names.length === 2)) {
-    return { kind: "ref", package: names.length === 2 ? (names[0] as string) : null, name: names[names.length - 1] as string, version };
-  }
-  if (match[1] === "source" && names.length === 2 && version === null) return { kind: "source", source: names[0] as string, table: names[1] as string };
-  return null;
-}
-
-function splitArguments(text: string): string[] {
-  const parts: string[] = [];
-  let current = "";
-  let quote: string | null = null;
-  for (const ch of text) {
-    if (quote) {
-      current += ch;
-      if (ch === quote) quote = null;
-    } else if (ch === "'" || ch === '"') {
-      quote = ch;
-      current += ch;
-    } else if (ch === ",") {
-      parts.push(current.trim());
-      current = "";
-    } else current += ch;
-  }
-  if (current.trim() !== "") parts.push(current.trim());
-  return parts;
+  return input.trim() === "this" ? "this" : parseRelationCall(input);
 }
 
 type SourceTable = { source: string; table: string; file: string; columns: DeclaredColumn[] };
@@ -813,19 +778,10 @@ interface Manifest {
  * is_incremental) and every relation the code names is mocked.
  */
 function readManifest(project: DbtProject): Manifest | null {
-  const path = join(project.dir, "target", "manifest.json");
-  if (!existsSync(path)) return null;
-  const stale = statSync(path).mtimeMs < project.newestSource;
-  if (stale) return { stale, compiled: () => null };
-  let nodes: Record<string, Mapping> = {};
-  let sources: Record<string, Mapping> = {};
-  try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as { nodes?: Record<string, Mapping>; sources?: Record<string, Mapping> };
-    nodes = parsed.nodes ?? {};
-    sources = parsed.sources ?? {};
-  } catch {
-    return { stale: true, compiled: () => null };
-  }
+  const manifest = project.manifest;
+  if (!manifest) return null;
+  if (manifest.stale) return { stale: true, compiled: () => null };
+  const { nodes, sources } = manifest;
   const relationOf = (key: string): string | null => {
     const entry = nodes[key] ?? sources[key];
     return entry && typeof entry.relation_name === "string" ? entry.relation_name : null;

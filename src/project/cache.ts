@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { VERSION } from "../version.ts";
 
 /** Bumped when what is cached changes shape, so an older cache is never read. */
-const FORMAT = 1;
+const FORMAT = 5;
 
 export class ParseCache<T> {
   readonly #file: string | null;

@@ -3,9 +3,7 @@
  * the last matching line wins, a line without owners un-owns, patterns are
  * anchored when they hold a slash other than a trailing one.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { readProjectText } from "./files.ts";
+import { isPresent, readProjectText } from "./files.ts";
 
 export const CODEOWNERS_LOCATIONS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"] as const;
 
@@ -24,7 +22,7 @@ export interface Codeowners {
 /** Finds and reads the first CODEOWNERS of the three locations, or null when there is none. */
 export function readCodeowners(projectDir: string): Codeowners | null {
   for (const location of CODEOWNERS_LOCATIONS) {
-    if (existsSync(join(projectDir, location))) return parseCodeowners(readProjectText(projectDir, location), location);
+    if (isPresent(projectDir, location)) return parseCodeowners(readProjectText(projectDir, location), location);
   }
   return null;
 }

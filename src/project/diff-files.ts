@@ -10,7 +10,8 @@ import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Mapping } from "../core/values.ts";
 import { readBoundedText } from "./files.ts";
-import { parseJson } from "./json.ts";
+import { parseJsonWithLines } from "./json.ts";
+import type { WithLines } from "./lines.ts";
 
 export interface DiffFile {
   /** The path as the user gave it (or as their glob produced it): the file column of its findings. */
@@ -19,6 +20,8 @@ export interface DiffFile {
   value: Mapping;
   /** The `model` value when it is a string, else "". */
   model: string;
+  /** The document as parsed, with the line of each top-level key. */
+  parsed: WithLines;
 }
 
 const GLOB_MAGIC = /[*?[{]/;
@@ -49,12 +52,12 @@ export function expandDiffArguments(cwd: string, args: readonly string[]): strin
 /** Reads and parses every diff, in the order given; the first one that cannot be read stops the run. */
 export function readDiffFiles(cwd: string, paths: readonly string[]): DiffFile[] {
   return paths.map((path) => {
-    const value = parseJson(readInputText(cwd, path, "pass the path of a diff.json the diff step wrote"), {
+    const parsed = parseJsonWithLines(readInputText(cwd, path, "pass the path of a diff.json the diff step wrote"), {
       file: path,
       fix: "write the diff as JSON (slp diff-from-row turns your diff query's result row into a valid diff.json)",
     });
-    const document = isMapping(value) ? value : {};
-    return { path, value: document, model: typeof document.model === "string" ? document.model : "" };
+    const document = isMapping(parsed.value) ? parsed.value : {};
+    return { path, value: document, model: typeof document.model === "string" ? document.model : "", parsed };
   });
 }
 

@@ -110,6 +110,15 @@ export function readProjectText(dir: string, file: string): string {
   return utf8(readOpened(fd, target, fix), target);
 }
 
+/**
+ * True when anything is at a project path, a FIFO, a device or a link to
+ * nothing included: a file slp looks for that is there but cannot be read is
+ * a refusal when read, never "absent".
+ */
+export function isPresent(dir: string, file: string): boolean {
+  return existsQuietly(join(dir, file));
+}
+
 /** True when a project file exists (following links) and is a regular file. */
 export function isProjectFile(dir: string, file: string): boolean {
   try {

@@ -22,6 +22,7 @@
 import { InputError } from "../core/errors.ts";
 import { formatLimit, limit, LimitError } from "../core/limits.ts";
 import type { Mapping, Value } from "../core/values.ts";
+import { encodeLines, type WithLines } from "./lines.ts";
 
 export interface JsonSource {
   /** The file as the user named it, for messages. */
@@ -39,10 +40,19 @@ export function parseJson(text: string, source: JsonSource): Value {
   return new Parser(text, source).document();
 }
 
+/** As parseJson, with the line of each key of the top-level object (what a diff's findings point at). */
+export function parseJsonWithLines(text: string, source: JsonSource): WithLines {
+  const parser = new Parser(text, source);
+  const value = parser.document();
+  return { value, lines: encodeLines(value, [1, Object.fromEntries([...parser.topKeys].map(([key, at]) => [key, parser.lineOf(at)]))]) };
+}
+
 class Parser {
   readonly #text: string;
   readonly #source: JsonSource;
   #at = 0;
+  /** Offset of each key of the top-level object. */
+  topKeys = new Map<string, number>();
 
   constructor(text: string, source: JsonSource) {
     this.#text = text;
@@ -61,7 +71,7 @@ class Parser {
 
   #value(depth: number): Value {
     if (depth > limit("nesting_depth")) {
-      throw new LimitError("nesting_depth", `the JSON nests values more than ${formatLimit("nesting_depth")} deep`, { file: this.#source.file, line: this.#lineOf(this.#at) });
+      throw new LimitError("nesting_depth", `the JSON nests values more than ${formatLimit("nesting_depth")} deep`, { file: this.#source.file, line: this.lineOf(this.#at) });
     }
     const char = this.#text[this.#at];
     if (char === "{") return this.#object(depth);
@@ -102,9 +112,10 @@ class Parser {
       const key = this.#string();
       const earlier = starts.get(key);
       if (earlier !== undefined) {
-        this.#fail(`the key ${JSON.stringify(key)} appears twice in one object (first on line ${this.#lineOf(earlier)})`, keyAt);
+        this.#fail(`the key ${JSON.stringify(key)} appears twice in one object (first on line ${this.lineOf(earlier)})`, keyAt);
       }
       starts.set(key, keyAt);
+      if (depth === 0) this.topKeys.set(key, keyAt);
       this.#skipSpace();
       if (this.#text[this.#at] !== ":") this.#fail("expected ':' after the key");
       this.#at++;
@@ -178,7 +189,7 @@ class Parser {
     }
   }
 
-  #lineOf(index: number): number {
+  lineOf(index: number): number {
     let line = 1;
     for (let i = 0; i < index; i++) if (this.#text.charCodeAt(i) === 10) line++;
     return line;
@@ -187,7 +198,7 @@ class Parser {
   #fail(problem: string, index = this.#at, explainEnd = true): never {
     // Running out of text is the usual cause (a file cut short while it was written); say so.
     const reason = explainEnd && index >= this.#text.length ? "the text ends before the JSON value is complete" : problem;
-    const line = this.#lineOf(index);
+    const line = this.lineOf(index);
     const column = index - (this.#text.lastIndexOf("\n", index - 1) + 1) + 1;
     throw new InputError(`not valid JSON: ${reason} (line ${line}, column ${column})`, {
       file: this.#source.file,

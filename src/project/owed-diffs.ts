@@ -4,33 +4,36 @@
  * changed one, because critical models are built `state:modified+` and their
  * diff shows the change's full effect. `slp diff` produces what this says
  * is owed and `compare`'s C7 requires it. The graph is read from each
- * model's `ref()` calls (the pattern T3 reads); until the project model
- * carries its DAG, this is the one module to switch over to it.
+ * project model's DAG (each model's `ref()` calls, read statically).
  */
-import { isMapping } from "../core/values.ts";
-import { listFiles, stem, topDirectories } from "./paths.ts";
-import { readText, type Project } from "./project.ts";
-import { sqlInputs } from "./sql-inputs.ts";
+import { isMapping, type Value } from "../core/values.ts";
+import type { Project } from "./model.ts";
 
-/** Each model's `.sql` under the top folders (the later path wins, as dbt would refuse two anyway). */
-export function modelSqlFiles(project: Project): Map<string, string> {
+/** The project as a Stage E command has it: the model it was read from, and each declared model's spec and pre-registration. */
+export interface OwedProject {
+  model: Project;
+  models: ReadonlyMap<string, { name: string; spec: Value; preRegistration: Value }>;
+}
+
+/** Each SQL model's file, by name (from the project model's nodes). */
+export async function modelSqlFiles(project: OwedProject): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const top of topDirectories(project.martsPaths)) {
-    for (const file of listFiles(project.dir, top).filter((path) => path.endsWith(".sql")).sort()) files.set(stem(file), file);
-  }
+  for (const node of (await project.model.nodes()).models) if (node.file && node.language === "sql") files.set(node.name, node.file);
   return files;
 }
 
-/** model -> the models it refs, from the SQL text of every model. */
-export function refGraph(project: Project, sqlFiles: ReadonlyMap<string, string>): Map<string, Set<string>> {
+/** model -> the models it refs, from the project model's DAG. */
+export async function refGraph(project: OwedProject): Promise<Map<string, Set<string>>> {
+  const [nodes, graph] = await Promise.all([project.model.nodes(), project.model.graph()]);
+  const nameOf = new Map(nodes.models.map((node) => [node.uniqueId, node.name]));
   const parents = new Map<string, Set<string>>();
-  for (const [model, file] of sqlFiles) {
+  for (const node of nodes.models) {
     const refs = new Set<string>();
-    for (const input of sqlInputs(readText(project.dir, file))) {
-      const match = /^ref\('(.*)'\)$/.exec(input);
-      if (match) refs.add(match[1] as string);
+    for (const edge of graph.parents.get(node.uniqueId) ?? []) {
+      const name = edge.to === null ? undefined : nameOf.get(edge.to);
+      if (name !== undefined) refs.add(name);
     }
-    parents.set(model, refs);
+    parents.set(node.name, refs);
   }
   return parents;
 }
@@ -73,7 +76,7 @@ export function describeReason(reason: OwedReason): string {
  * to the base's, which are not this branch's.
  */
 export function owedDiffs(
-  project: Project,
+  project: OwedProject,
   parents: ReadonlyMap<string, ReadonlySet<string>>,
   changed: ReadonlySet<string> | null,
   inherited: ReadonlySet<string>,

@@ -48,6 +48,15 @@ export function topDirectories(martsPaths: readonly string[]): string[] {
 /** Every file under a folder: the walk lives with the other safe reads (it refuses what it cannot read). */
 export { listFiles } from "./files.ts";
 
+/** True when the path is a regular file (a link to one counts). */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Sorts paths segment by segment, as the reference sorts path objects:
  * `models/marts/a/b.yml` comes before `models/marts/a-b.yml`. Each path is split once.

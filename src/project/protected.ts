@@ -5,7 +5,9 @@
  */
 import { CONFIG_FILE } from "./config.ts";
 import type { DbtPaths } from "./dbt-paths.ts";
-import { PACKAGE_FILES } from "./inventory.ts";
+
+/** The package pin files beside dbt_project.yml (G6 watches them; CODEOWNERS lists them). */
+export const PACKAGE_FILES = ["packages.yml", "package-lock.yml", "dependencies.yml"] as const;
 
 /**
  * Paths only a human changes (G9). With the project in a subfolder each is

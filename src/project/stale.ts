@@ -5,14 +5,15 @@
  * as absent"), so compare refuses a diff held against it (C0) and does not
  * ask for a diff for it (C7).
  *
- * Reads only the yml under the project's top folders at the merge-base. The
- * project may sit in a subfolder of the repository (the reference requires
- * the repository root).
+ * Reads the project model at the merge-base, only the yml under the
+ * project's top folders. The project may sit in a subfolder of the
+ * repository (the reference requires the repository root).
  */
-import { canonicalJson, isMapping, type Value } from "../core/values.ts";
+import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
 import { Repository } from "../git/repository.ts";
-import { isYamlFile, topDirectories } from "./paths.ts";
-import { readDeclarations, type Project } from "./project.ts";
+import { ParseStore, Project, ymlIn } from "./model.ts";
+import { topDirectories } from "./paths.ts";
+import { CommitTree } from "./source.ts";
 
 export interface StaleSet {
   /** The ref as the user gave it (`main`). */
@@ -23,13 +24,20 @@ export interface StaleSet {
   models: Set<string>;
 }
 
+/** The project as compare has it: its folder, marts paths, and each model's pre-registration. */
+export interface CurrentProject {
+  dir: string;
+  martsPaths: readonly string[];
+  models: ReadonlyMap<string, { name: string; preRegistration: Value }>;
+}
+
 /** The merge-base of `base` and HEAD, and the models whose pre-registration it already had; GitError when git cannot say. */
-export async function readStaleSet(project: Project, base: string): Promise<StaleSet> {
+export async function readStaleSet(project: CurrentProject, base: string, store = new ParseStore()): Promise<StaleSet> {
   const repo = Repository.open(project.dir);
   repo.assertFullHistory();
   const [baseCommit, head] = await Promise.all([repo.resolveCommit(base), repo.resolveCommit("HEAD")]);
   const mergeBase = await repo.mergeBase(baseCommit, head, [base, "HEAD"]);
-  const before = await preRegistrationsAt(repo, mergeBase, project);
+  const before = await preRegistrationsAt(new Project(new CommitTree(repo, mergeBase, repo.relativePath(project.dir), mergeBase.slice(0, 8)), { store }), project.martsPaths);
 
   const models = new Set<string>();
   for (const model of project.models.values()) {
@@ -44,18 +52,11 @@ export async function readStaleSet(project: Project, base: string): Promise<Stal
  * folders, in git's path order; a model declared twice keeps the later
  * declaration (history is read as it was, not judged).
  */
-async function preRegistrationsAt(repo: Repository, commit: string, project: Project): Promise<Map<string, Value>> {
-  const inRepo = repo.relativePath(project.dir);
-  const prefix = inRepo === "" ? "" : `${inRepo}/`;
-  const files = (await repo.filesIn(commit, topDirectories(project.martsPaths).map((top) => `${prefix}${top}`))).filter((file) =>
-    isYamlFile(file.path),
-  );
-  const at = commit.slice(0, 8);
-  const texts = await Promise.all(files.map((file) => repo.readText(file, at)));
+async function preRegistrationsAt(project: Project, martsPaths: readonly string[]): Promise<Map<string, Value | Mapping>> {
+  const files = ymlIn(await project.list(topDirectories(martsPaths)));
   const found = new Map<string, Value>();
-  files.forEach((file, index) => {
-    const declarations = readDeclarations(file.path.slice(prefix.length), texts[index] as string, at);
-    for (const model of declarations.models) found.set(model.name, model.preRegistration);
-  });
+  for (const declared of await project.propertiesOf(files)) {
+    for (const model of declared.models) found.set(model.name, model.preRegistration);
+  }
   return found;
 }

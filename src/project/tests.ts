@@ -6,6 +6,7 @@
 import { InputError } from "../core/errors.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
 import { displayValue } from "../core/display.ts";
+import { Located, type WithLines } from "./lines.ts";
 
 /** Keys that change how a test runs, not what it asserts. */
 export const CONFIG_KEYS = new Set(["enabled", "error_if", "fail_calc", "limit", "severity", "store_failures", "warn_if", "where"]);
@@ -29,10 +30,13 @@ export interface DataTest {
   args: Mapping;
   /** Canonical JSON of `args`: part of the test's identity. */
   argsKey: string;
+  /** 1-based line of its item in the yml (computed when first read). */
+  readonly line: number;
 }
 
 /** Reads one item of a `tests:`/`data_tests:` list. `where` says which model or column it is on ("column fct_orders.order_id"), for messages. */
-export function readDataTest(item: Value, column: string, where: string, file: string): DataTest {
+export function readDataTest(item: Value, column: string, where: string, file: string, document: WithLines, path: readonly (string | number)[]): DataTest {
+  const at = new Located(document, path);
   let name: string;
   let body: Mapping;
   if (typeof item === "string") {
@@ -41,11 +45,11 @@ export function readDataTest(item: Value, column: string, where: string, file: s
   } else if (isMapping(item) && Object.keys(item).length === 1) {
     const key = Object.keys(item)[0] as string;
     const value = item[key] as Value;
-    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file);
+    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file, at.line);
     name = key;
     body = value ?? {};
   } else {
-    throw cannotRead(where, item, file);
+    throw cannotRead(where, item, file, at.line);
   }
 
   const config: Mapping = {};
@@ -65,6 +69,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
       if (Object.hasOwn(body, key)) {
         throw new InputError(`ambiguous: ${key} of test ${name} on ${where} is given twice (on the test and under config)`, {
           file,
+          line: at.line,
           fix: "keep one of the two",
         });
       }
@@ -76,6 +81,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (!isMapping(nestedArgs)) {
       throw new InputError(`arguments of ${name} on ${where} must be a mapping`, {
         file,
+        line: at.line,
         fix: "write the test's arguments as key: value pairs under arguments:",
       });
     }
@@ -84,17 +90,36 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (keys.length > 0 && clash !== undefined) {
       throw new InputError(`ambiguous: argument ${clash} of test ${name} on ${where} is given twice (on the test and under arguments)`, {
         file,
+        line: at.line,
         fix: "keep one of the two",
       });
     }
     for (const key of keys) args[key] = nestedArgs[key] as Value;
   }
-  return { name, column, config, args, argsKey: canonicalJson(args) };
+  return new ReadTest(document, path, name, column, config, args);
 }
 
-function cannotRead(where: string, item: Value, file: string): InputError {
+/** A test as read: a class, so every test has one shape and finds its line when asked. */
+class ReadTest extends Located implements DataTest {
+  readonly argsKey: string;
+
+  constructor(
+    document: WithLines,
+    path: readonly (string | number)[],
+    readonly name: string,
+    readonly column: string,
+    readonly config: Mapping,
+    readonly args: Mapping,
+  ) {
+    super(document, path);
+    this.argsKey = canonicalJson(args);
+  }
+}
+
+function cannotRead(where: string, item: Value, file: string, line: number): InputError {
   return new InputError(`cannot read a test on ${where}: ${displayValue(item)}`, {
     file,
+    line,
     fix: "write a test as its name, or as {name: {argument: value, ...}}",
   });
 }

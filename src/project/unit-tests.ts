@@ -7,7 +7,8 @@
  */
 import { collapseWhitespace } from "../core/text.ts";
 import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
-import { mergeConfig, scopedConfig, type DbtProject, type RefNode, type UnitTestEntry } from "./dbt-project.ts";
+import { folderConfig, mergeConfigs } from "./configs.ts";
+import type { RefNode, UnitProject, UnitTestNode } from "./unit-project.ts";
 
 export type FixtureFormat = "dict" | "csv" | "sql";
 
@@ -77,17 +78,15 @@ const COMPUTE = new Set(["remote", "inline", "sidecar", "local", "service"]);
  * Jinja with the project's vars (never the test's overrides), as dbt does at
  * parse time.
  */
-export function readUnitTests(project: DbtProject, render: (text: string, file: string) => Value): UnitTestSet {
+export function readUnitTests(project: UnitProject, render: (text: string, file: string) => Value): UnitTestSet {
   const tests: UnitTestDefinition[] = [];
   const disabled: DisabledTest[] = [];
   const seen = new Map<string, string>();
   for (const raw of project.unitTests) {
-    const name = raw.entry.name;
-    const model = raw.entry.model;
     const problems: Problem[] = [];
-    const testName = typeof name === "string" && name !== "" ? name : `<unnamed #${raw.index + 1}>`;
-    if (typeof name !== "string" || name === "") problems.push({ message: `a unit test without a name in ${raw.file}`, fix: "give every unit test a name:" });
-    const modelName = typeof model === "string" ? model : "";
+    // The model reader refuses a unit test without a name; its model may still be missing.
+    const testName = raw.name;
+    const modelName = raw.model;
     if (modelName === "") problems.push({ message: `unit test '${testName}' has no model`, fix: "name the model under test with model:" });
     const entry = renderEntry(raw.entry, raw.file, render, problems);
     const definitionBase = readBody(entry, testName, problems);
@@ -219,10 +218,8 @@ function readFormat(value: Value | undefined, what: string, testName: string, pr
 }
 
 /** The test's config: dbt_project.yml `unit_tests:` scoped by fqn, then its own. */
-function unitConfig(project: DbtProject, raw: UnitTestEntry, model: string, name: string, entry: Mapping): { tags: string[]; meta: Mapping; enabled: boolean } {
-  const merged = scopedConfig(project.configBlocks.unit_tests, [project.name, ...raw.folders, model, name]);
-  const own = isMapping(entry.config) ? entry.config : {};
-  for (const [key, value] of Object.entries(own)) mergeConfig(merged, key, value);
+function unitConfig(project: UnitProject, raw: UnitTestNode, model: string, name: string, entry: Mapping): { tags: string[]; meta: Mapping; enabled: boolean } {
+  const merged = mergeConfigs(folderConfig(project.unitTestConfigs, [project.name, ...raw.folders, model, name]), entry.config);
   const tags = Array.isArray(merged.tags) ? merged.tags.map(pythonStr) : typeof merged.tags === "string" ? [merged.tags] : [];
   return { tags, meta: isMapping(merged.meta) ? merged.meta : {}, enabled: merged.enabled !== false };
 }

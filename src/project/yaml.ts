@@ -3,24 +3,30 @@
  * YAML the way PyYAML's `safe_load` does (YAML 1.1 scalars), so this module
  * builds a js-yaml schema with PyYAML's own resolver patterns; it refuses
  * duplicate keys (dbt silently keeps the last one, which hides a mistake).
- * `yaml` (eemeli) is used only where positions are worth its cost: slp.yml.
+ * Lines come from the same pass: js-yaml's event stream carries every node's
+ * offset, so a parse yields the value and the line of each key and list item
+ * (what a finding points at) for little more than the value alone.
  */
 import {
+  EVENT_ID,
   FAILSAFE_SCHEMA,
   NOT_RESOLVED,
   Schema,
   binaryTag,
+  constructFromEvents,
   defineScalarTag,
-  loadAll,
   mergeTag,
   omapTag,
   pairsTag,
+  parseEvents,
   setTag,
 } from "js-yaml";
-import type * as EemeliYaml from "yaml";
 import { InputError } from "../core/errors.ts";
 import { limit, LimitError } from "../core/limits.ts";
 import type { Value } from "../core/values.ts";
+import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
+
+export { lineAt };
 
 // --- PyYAML's implicit resolvers (lib/yaml/resolver.py), copied as patterns ---
 
@@ -152,20 +158,27 @@ export interface YamlSource {
  * InputError naming the file and line.
  */
 export function parseYaml(text: string, source: YamlSource): Value {
+  return parseYamlWithLines(text, source).value;
+}
+
+/** A parsed document and the line of each of its nodes (read with lineAt). */
+export type ParsedYaml = WithLines;
+
+/** As parseYaml, with the line of every key and list item. */
+export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
+  let events: ReturnType<typeof parseEvents>;
   const values = limit("yaml_values");
   try {
-    documents = loadAll(text, {
-      schema: PYYAML_SAFE_SCHEMA,
-      maxDepth: limit("nesting_depth"),
-      maxTotalMergeKeys: values,
-    });
+    events = parseEvents(text, { maxDepth: limit("nesting_depth") });
+    documents = constructFromEvents(events, { schema: PYYAML_SAFE_SCHEMA, source: text, maxTotalMergeKeys: values }) as unknown[];
   } catch (error) {
     throw yamlError(error, text, source);
   }
   // An alias shares its anchor's value, so a few hundred bytes can stand for
   // billions of values (the "billion laughs"); whatever walks the document
-  // later would expand them. Only a text with an alias (`*`) needs counting.
+  // later (the line tree below first) would expand them. Only a text with an
+  // alias (`*`) needs counting.
   if (text.includes("*")) {
     for (const document of documents) {
       if (expandedSize(document, values) > values) {
@@ -182,7 +195,157 @@ export function parseYaml(text: string, source: YamlSource): Value {
       fix: "remove the extra `---` document or move it to its own file",
     });
   }
-  return (documents[0] ?? null) as Value;
+  let lines: string;
+  try {
+    lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
+  } catch (error) {
+    throw yamlError(error, text, source);
+  }
+  return { value: (documents[0] ?? null) as Value, lines };
+}
+
+interface JsYamlEvent {
+  type: number;
+  start?: number;
+  valueStart?: number;
+  valueEnd?: number;
+  anchorStart?: number;
+  tagStart?: number;
+  fast?: boolean;
+}
+
+/**
+ * Builds the line tree of a single-document event stream. Offsets only grow
+ * along the stream, so one forward scan of the newlines turns each into a
+ * line. A key that is not plain text (a quoted key with escapes, a mapping
+ * used as a key) is looked up by its raw text; a miss only costs precision.
+ */
+/**
+ * The encoded lines (lines.ts) straight from the event stream, in one pass:
+ * the events come in the order a walk of the value meets its nodes, as long
+ * as no alias repeats a subtree, no merge key splices one in, and no key is
+ * one JavaScript would reorder (a number). Null when any of those appears,
+ * and the line tree is built and walked instead.
+ */
+function encodedLinesOf(raw: unknown[], text: string): string | null {
+  const events = raw as JsYamlEvent[];
+  let line = 1;
+  let scanned = 0;
+  const out: string[] = [];
+  // Per open collection: its slot in `out`, and for a mapping whether the next scalar is a key, and the key's line.
+  const slots: number[] = [];
+  const mappings: boolean[] = [];
+  const keyLines: number[] = [];
+  const expectingKey: boolean[] = [];
+  const push = (nodeLine: number) => {
+    out.push(nodeLine.toString(36));
+  };
+  for (const event of events) {
+    if (event.type === EVENT_ID.ALIAS || (event.anchorStart !== undefined && event.anchorStart >= 0)) return null;
+    let here = line;
+    const offset = event.tagStart !== undefined && event.tagStart >= 0 ? event.tagStart : event.valueStart !== undefined && event.valueStart >= 0 ? event.valueStart : (event.start ?? -1);
+    if (offset > scanned) {
+      for (let i = text.indexOf("\n", scanned); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+      scanned = offset;
+      here = line;
+    }
+    const depth = slots.length - 1;
+    const inMapping = depth >= 0 && mappings[depth] === true;
+    if (event.type === EVENT_ID.DOCUMENT) continue;
+    if (event.type === EVENT_ID.POP) {
+      if (depth < 0) continue;
+      const slot = slots.pop() as number;
+      mappings.pop();
+      keyLines.pop();
+      expectingKey.pop();
+      out[slot] += `:${(out.length - slot).toString(36)}`;
+      if (slots.length > 0 && mappings[slots.length - 1]) expectingKey[slots.length - 1] = true;
+      continue;
+    }
+    if (inMapping && expectingKey[depth]) {
+      // A key: a collection used as one, a merge key or a number JavaScript would reorder takes the long way.
+      if (event.type !== EVENT_ID.SCALAR) return null;
+      const key = text.slice(event.valueStart, event.valueEnd);
+      if (key === "<<" || /^[-+.]?\d/.test(key)) return null;
+      keyLines[depth] = here;
+      expectingKey[depth] = false;
+      continue;
+    }
+    // A value: in a mapping it sits at its key's line.
+    push(inMapping ? (keyLines[depth] as number) : here);
+    if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE) {
+      slots.push(out.length - 1);
+      mappings.push(event.type === EVENT_ID.MAPPING);
+      keyLines.push(here);
+      expectingKey.push(event.type === EVENT_ID.MAPPING);
+    } else if (inMapping) expectingKey[depth] = true;
+  }
+  return out.join(",");
+}
+
+function linesOf(raw: unknown[], text: string): LineTree {
+  const events = raw as JsYamlEvent[];
+  let line = 1;
+  let scanned = 0;
+  const lineOfOffset = (offset: number): number => {
+    if (offset < scanned) return line;
+    for (let i = text.indexOf("\n", scanned); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+    scanned = offset;
+    return line;
+  };
+  const offsetOf = (event: JsYamlEvent): number => {
+    for (const at of [event.anchorStart, event.tagStart, event.valueStart, event.start]) if (at !== undefined && at >= 0) return at;
+    return -1;
+  };
+  type Frame =
+    | { kind: "map"; line: number; children: { [key: string]: LineTree }; key: string | null; keyLine: number }
+    | { kind: "seq"; line: number; children: LineTree[] }
+    | { kind: "doc"; value: LineTree };
+  const stack: Frame[] = [];
+  let lastLine = 1;
+  const place = (node: LineTree, nodeLine: number, keyText: string | null) => {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.kind === "doc") frame.value = node;
+    else if (frame.kind === "seq") frame.children.push(node);
+    else if (frame.key === null) {
+      frame.key = keyText ?? "";
+      frame.keyLine = nodeLine;
+    } else {
+      // A child sits at its key's line, so `spec:` points at the key, not at the block below it.
+      frame.children[frame.key] = typeof node === "number" ? frame.keyLine : [frame.keyLine, node[1]] as LineTree;
+      frame.key = null;
+    }
+  };
+  for (const event of events) {
+    const offset = offsetOf(event);
+    const here = offset >= 0 ? lineOfOffset(offset) : lastLine;
+    lastLine = here;
+    switch (event.type) {
+      case EVENT_ID.DOCUMENT:
+        stack.push({ kind: "doc", value: 1 });
+        break;
+      case EVENT_ID.SCALAR:
+      case EVENT_ID.ALIAS: {
+        const key = event.valueStart !== undefined && event.valueStart >= 0 ? text.slice(event.valueStart, event.valueEnd) : "";
+        place(here, here, key);
+        break;
+      }
+      case EVENT_ID.MAPPING:
+        stack.push({ kind: "map", line: here, children: {}, key: null, keyLine: here });
+        break;
+      case EVENT_ID.SEQUENCE:
+        stack.push({ kind: "seq", line: here, children: [] });
+        break;
+      case EVENT_ID.POP: {
+        const frame = stack.pop() as Frame;
+        if (frame.kind === "doc") return frame.value;
+        const node: LineTree = frame.kind === "map" ? [frame.line, frame.children] : [frame.line, frame.children];
+        place(node, frame.line, null);
+        break;
+      }
+    }
+  }
+  return 1;
 }
 
 /**
@@ -280,7 +443,7 @@ function secondDocumentLine(text: string): number | undefined {
   return undefined;
 }
 
-// --- positions, for small files where a line in the message is worth it ---
+// --- positions, for messages about a small file ---
 
 /** A parsed mapping that remembers the line of each key, for config files. */
 export interface PositionedYaml {
@@ -289,31 +452,8 @@ export interface PositionedYaml {
   lineOf(path: readonly (string | number)[]): number | undefined;
 }
 
-/** Parses with positions (slower; for slp.yml and error messages only). */
+/** Parses with positions (slp.yml and error messages). */
 export function parseYamlWithPositions(text: string, source: YamlSource): PositionedYaml {
-  const value = parseYaml(text, source);
-  // Loaded on first use: most runs never need a position, and the library costs ~18 ms to load.
-  const { LineCounter, parseDocument, isMap, isScalar, isSeq } = require("yaml") as typeof EemeliYaml;
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, uniqueKeys: false, version: "1.1" });
-  const lineOf = (path: readonly (string | number)[]): number | undefined => {
-    let node: unknown = document.contents;
-    let line: number | undefined;
-    for (const step of path) {
-      if (isMap(node)) {
-        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(step));
-        if (!pair) return line;
-        const keyNode = pair.key as EemeliYaml.Node;
-        if (keyNode.range) line = lineCounter.linePos(keyNode.range[0]).line;
-        node = pair.value;
-      } else if (isSeq(node) && typeof step === "number") {
-        const item = node.items[step] as EemeliYaml.Node | undefined;
-        if (!item) return line;
-        if (item.range) line = lineCounter.linePos(item.range[0]).line;
-        node = item;
-      } else return line;
-    }
-    return line;
-  };
-  return { value, lineOf };
+  const parsed = parseYamlWithLines(text, source);
+  return { value: parsed.value, lineOf: (path) => lineAt(parsed, path) };
 }

@@ -13,7 +13,7 @@ import { isMapping, isStringList, pythonStr, type Mapping, type Value } from "..
 import { formatNumber } from "../core/numbers.ts";
 import { parseCsv } from "../project/csv.ts";
 import type { DiffFile } from "../project/diff-files.ts";
-import type { Model } from "../project/project.ts";
+import type { Model } from "../rules/context/check.ts";
 import type { CheckContext } from "../rules/context/check.ts";
 import { keyUniqueness } from "../rules/shared/primary-key.ts";
 import { reconciliationDrift, TOLERANCE } from "../rules/shared/reconciliation.ts";

@@ -8,6 +8,11 @@
  * validator reproduces that set, so this small evaluator covers exactly the
  * keywords our TypeBox schemas use. One departure, on purpose: NaN and the
  * infinities are not numbers.
+ *
+ * One evaluator: each schema node is compiled once into a function that
+ * either answers valid-or-not and stops at the first failure (most values are
+ * valid, so this is the usual call), or, handed a list, collects every error
+ * with its path. The same code decides both, so the two cannot disagree.
  */
 import { isMapping } from "../core/values.ts";
 import { compareCodePoints } from "../core/text.ts";
@@ -33,6 +38,13 @@ interface RawError {
   detail?: string | string[];
 }
 
+/**
+ * A compiled schema node: true when the value is valid. With `out`, every
+ * error is pushed there (at `path`) and nothing stops early; without it, the
+ * first failure returns false.
+ */
+type Evaluate = (value: Json, path: PathNode, out: RawError[] | null) => boolean;
+
 /** Validates and returns every error as a sentence prefixed with its path, sorted. */
 export function schemaErrors(schema: object, instance: Json, prefix: string): string[] {
   return schemaProblems(schema, instance, prefix).map((problem) => problem.sentence);
@@ -47,16 +59,12 @@ export interface SchemaProblem {
   keys?: string[];
 }
 
-/**
- * Like schemaErrors, with the structure kept (config warnings need the keyword
- * and keys). Most values are valid, so a compiled yes/no check runs first and
- * the error-collecting walk only runs on a value that fails it; `walkAlways`
- * skips that shortcut (the test that proves the two agree uses it).
- */
-export function schemaProblems(schema: object, instance: Json, prefix: string, walkAlways = false): SchemaProblem[] {
-  if (!walkAlways && compile(schema as SchemaNode)(instance)) return [];
+/** Like schemaErrors, with the structure kept (config warnings need the keyword and keys; findings, the path). */
+export function schemaProblems(schema: object, instance: Json, prefix: string): SchemaProblem[] {
+  const evaluate = compile(schema as SchemaNode);
+  if (evaluate(instance, null, null)) return [];
   const errors: RawError[] = [];
-  walk(schema as SchemaNode, instance, null, errors);
+  evaluate(instance, null, errors);
   return errors
     .map((error) => ({
       path: materialise(error.path),
@@ -69,189 +77,147 @@ export function schemaProblems(schema: object, instance: Json, prefix: string, w
 
 /** True when the value satisfies the schema. */
 export function isValid(schema: object, instance: Json): boolean {
-  return compile(schema as SchemaNode)(instance);
+  return compile(schema as SchemaNode)(instance, null, null);
 }
 
 // --- internal ---
 
-function walk(schema: SchemaNode, instance: Json, path: PathNode, out: RawError[]): void {
-  const fail = (keyword: string, detail?: string | string[]) =>
-    out.push({ path, keyword, holder: schema, instance, detail });
+const compiled = new WeakMap<SchemaNode, Evaluate>();
 
-  if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-    if (!types.some((type) => isType(instance, type))) fail("type");
-  }
-  if (Array.isArray(schema.enum) && !schema.enum.some((option) => jsonEqual(option, instance))) fail("enum");
-  if ("const" in schema && !jsonEqual(schema.const, instance)) fail("const");
-
-  if (isMapping(instance)) {
-    const properties = (schema.properties ?? {}) as Record<string, SchemaNode>;
-    if (Array.isArray(schema.required)) {
-      for (const field of schema.required as string[]) if (!Object.hasOwn(instance, field)) fail("required", field);
-    }
-    const patterns = compiledPatterns(schema);
-    const extras: string[] = [];
-    for (const key of Object.keys(instance)) {
-      const value = instance[key];
-      let known = false;
-      if (Object.hasOwn(properties, key)) {
-        known = true;
-        walk(properties[key] as SchemaNode, value, { parent: path, step: key }, out);
-      }
-      for (const [regex, sub] of patterns) {
-        if (regex.test(key)) {
-          known = true;
-          walk(sub, value, { parent: path, step: key }, out);
-        }
-      }
-      if (!known) extras.push(key);
-    }
-    const additional = schema.additionalProperties;
-    if (additional === false && extras.length > 0) fail("additionalProperties", extras.sort(compareCodePoints));
-    if (isMapping(additional)) for (const key of extras) walk(additional, instance[key], { parent: path, step: key }, out);
-  }
-
-  if (Array.isArray(instance)) {
-    if (isMapping(schema.items)) instance.forEach((item, i) => walk(schema.items as SchemaNode, item, { parent: path, step: i }, out));
-    if (typeof schema.minItems === "number" && instance.length < schema.minItems) fail("minItems");
-    if (typeof schema.maxItems === "number" && instance.length > schema.maxItems) fail("maxItems");
-    if (schema.uniqueItems === true && hasDuplicates(instance)) fail("uniqueItems");
-  }
-
-  if (typeof instance === "string") {
-    if (typeof schema.minLength === "number" && [...instance].length < schema.minLength) fail("minLength");
-    if (typeof schema.pattern === "string" && !pythonRegex(schema.pattern).test(instance)) fail("pattern");
-  }
-
-  if (typeof instance === "number" && typeof schema.minimum === "number" && instance < schema.minimum) fail("minimum");
-
-  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf as SchemaNode[]) walk(sub, instance, path, out);
-  if (Array.isArray(schema.anyOf) && !(schema.anyOf as SchemaNode[]).some((sub) => validAt(sub, instance))) fail("anyOf");
-  if (Array.isArray(schema.oneOf) && (schema.oneOf as SchemaNode[]).filter((sub) => validAt(sub, instance)).length !== 1) {
-    fail("oneOf");
-  }
-  if (isMapping(schema.not) && validAt(schema.not as SchemaNode, instance)) fail("not");
-  if (isMapping(schema.if)) {
-    const branch = validAt(schema.if as SchemaNode, instance) ? schema.then : schema.else;
-    if (isMapping(branch)) walk(branch as SchemaNode, instance, path, out);
-  }
-}
-
-const patternCache = new WeakMap<SchemaNode, (readonly [RegExp, SchemaNode])[]>();
-function compiledPatterns(schema: SchemaNode): (readonly [RegExp, SchemaNode])[] {
-  let patterns = patternCache.get(schema);
-  if (!patterns) {
-    patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, SchemaNode>).map(
-      ([pattern, sub]) => [pythonRegex(pattern), sub] as const,
-    );
-    patternCache.set(schema, patterns);
-  }
-  return patterns;
-}
-
-function validAt(schema: SchemaNode, instance: Json): boolean {
-  return compile(schema)(instance);
-}
-
-type Check = (value: Json) => boolean;
-const compiledChecks = new WeakMap<SchemaNode, Check>();
-
-/**
- * The same keywords as `walk`, compiled once per schema node into closures
- * that answer valid or not and stop at the first failure: the fast path for
- * the common case of a value with nothing to report.
- */
-function compile(schema: SchemaNode): Check {
-  const cached = compiledChecks.get(schema);
+function compile(schema: SchemaNode): Evaluate {
+  const cached = compiled.get(schema);
   if (cached) return cached;
-  const checks: Check[] = [];
+  // Sub-schemas may refer back through this node while it is built; they reach it through the map.
+  const steps: Evaluate[] = [];
+  const evaluate: Evaluate = (value, path, out) => {
+    let ok = true;
+    for (const step of steps) {
+      if (!step(value, path, out)) {
+        if (!out) return false;
+        ok = false;
+      }
+    }
+    return ok;
+  };
+  compiled.set(schema, evaluate);
+  const fail = (keyword: string, value: Json, path: PathNode, out: RawError[] | null, detail?: string | string[]): false => {
+    out?.push({ path, keyword, holder: schema, instance: value, detail });
+    return false;
+  };
+  /** A keyword that fails or holds as a whole, at the value's own location. */
+  const keyword = (name: string, holds: (value: Json) => boolean): Evaluate => (value, path, out) => holds(value) || fail(name, value, path, out);
+
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-    checks.push((value) => types.some((type) => isType(value, type)));
+    steps.push(keyword("type", (value) => types.some((type) => isType(value, type))));
   }
   if (Array.isArray(schema.enum)) {
     const options = schema.enum as Json[];
-    checks.push((value) => options.some((option) => jsonEqual(option, value)));
+    steps.push(keyword("enum", (value) => options.some((option) => jsonEqual(option, value))));
   }
-  if ("const" in schema) checks.push((value) => jsonEqual(schema.const, value));
+  if ("const" in schema) steps.push(keyword("const", (value) => jsonEqual(schema.const, value)));
 
   const properties = new Map(Object.entries((schema.properties ?? {}) as Record<string, SchemaNode>).map(([key, sub]) => [key, compile(sub)]));
-  const patterns = compiledPatterns(schema).map(([regex, sub]) => [regex, compile(sub)] as const);
+  const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, SchemaNode>).map(([pattern, sub]) => [pythonRegex(pattern), compile(sub)] as const);
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const additional = schema.additionalProperties;
-  const extraCheck = isMapping(additional) ? compile(additional as SchemaNode) : null;
+  const extra = isMapping(additional) ? compile(additional as SchemaNode) : null;
   if (properties.size > 0 || patterns.length > 0 || required.length > 0 || additional !== undefined) {
-    checks.push((value) => {
+    steps.push((value, path, out) => {
       if (!isMapping(value)) return true;
-      for (const field of required) if (!Object.hasOwn(value, field)) return false;
+      let ok = true;
+      for (const field of required) {
+        if (Object.hasOwn(value, field)) continue;
+        ok = fail("required", value, path, out, field);
+        if (!out) return false;
+      }
+      const extras: string[] = [];
       for (const key of Object.keys(value)) {
         const item = value[key];
+        const at = out ? { parent: path, step: key } : null;
         let known = false;
         const property = properties.get(key);
         if (property) {
           known = true;
-          if (!property(item)) return false;
-        }
-        for (const [regex, check] of patterns) {
-          if (regex.test(key)) {
-            known = true;
-            if (!check(item)) return false;
+          if (!property(item, at, out)) {
+            ok = false;
+            if (!out) return false;
           }
         }
-        if (!known && (additional === false || (extraCheck && !extraCheck(item)))) return false;
+        for (const [regex, sub] of patterns) {
+          if (!regex.test(key)) continue;
+          known = true;
+          if (!sub(item, at, out)) {
+            ok = false;
+            if (!out) return false;
+          }
+        }
+        if (known) continue;
+        if (additional === false) {
+          if (!out) return false;
+          extras.push(key);
+        } else if (extra && !extra(item, at, out)) {
+          ok = false;
+          if (!out) return false;
+        }
       }
-      return true;
+      // One error per object, listing every key it does not know.
+      if (extras.length > 0) ok = fail("additionalProperties", value, path, out, extras.sort(compareCodePoints));
+      return ok;
     });
   }
 
   const items = isMapping(schema.items) ? compile(schema.items as SchemaNode) : null;
-  const { minItems, maxItems, uniqueItems } = schema;
-  if (items || typeof minItems === "number" || typeof maxItems === "number" || uniqueItems === true) {
-    checks.push((value) => {
+  if (items) {
+    steps.push((value, path, out) => {
       if (!Array.isArray(value)) return true;
-      if (items && !value.every(items)) return false;
-      if (typeof minItems === "number" && value.length < minItems) return false;
-      if (typeof maxItems === "number" && value.length > maxItems) return false;
-      return !(uniqueItems === true && hasDuplicates(value));
+      let ok = true;
+      for (let i = 0; i < value.length; i++) {
+        if (items(value[i], out ? { parent: path, step: i } : null, out)) continue;
+        ok = false;
+        if (!out) return false;
+      }
+      return ok;
     });
   }
-  const { minLength, pattern, minimum } = schema;
-  if (typeof minLength === "number") checks.push((value) => typeof value !== "string" || [...value].length >= minLength);
+  const { minItems, maxItems, minLength, pattern, minimum } = schema;
+  if (typeof minItems === "number") steps.push(keyword("minItems", (value) => !Array.isArray(value) || value.length >= minItems));
+  if (typeof maxItems === "number") steps.push(keyword("maxItems", (value) => !Array.isArray(value) || value.length <= maxItems));
+  if (schema.uniqueItems === true) steps.push(keyword("uniqueItems", (value) => !Array.isArray(value) || !hasDuplicates(value)));
+  if (typeof minLength === "number") steps.push(keyword("minLength", (value) => typeof value !== "string" || [...value].length >= minLength));
   if (typeof pattern === "string") {
     const regex = pythonRegex(pattern);
-    checks.push((value) => typeof value !== "string" || regex.test(value));
+    steps.push(keyword("pattern", (value) => typeof value !== "string" || regex.test(value)));
   }
-  if (typeof minimum === "number") checks.push((value) => typeof value !== "number" || value >= minimum);
+  // Python compares as `instance < minimum`: NaN is never below it.
+  if (typeof minimum === "number") steps.push(keyword("minimum", (value) => typeof value !== "number" || !(value < minimum)));
 
-  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf as SchemaNode[]) checks.push(compile(sub));
+  // allOf's branches report at this location as if they were this node's own keywords.
+  if (Array.isArray(schema.allOf)) for (const sub of schema.allOf as SchemaNode[]) steps.push(compile(sub));
+  // anyOf, oneOf and not are one error here; their branches only answer valid or not.
   if (Array.isArray(schema.anyOf)) {
     const branches = (schema.anyOf as SchemaNode[]).map(compile);
-    checks.push((value) => branches.some((branch) => branch(value)));
+    steps.push(keyword("anyOf", (value) => branches.some((branch) => branch(value, null, null))));
   }
   if (Array.isArray(schema.oneOf)) {
     const branches = (schema.oneOf as SchemaNode[]).map(compile);
-    checks.push((value) => branches.filter((branch) => branch(value)).length === 1);
+    steps.push(keyword("oneOf", (value) => branches.filter((branch) => branch(value, null, null)).length === 1));
   }
   if (isMapping(schema.not)) {
     const negated = compile(schema.not as SchemaNode);
-    checks.push((value) => !negated(value));
+    steps.push(keyword("not", (value) => !negated(value, null, null)));
   }
+  // if/then/else: only the chosen branch's own errors, at their own paths.
   if (isMapping(schema.if)) {
     const condition = compile(schema.if as SchemaNode);
     const then = isMapping(schema.then) ? compile(schema.then as SchemaNode) : null;
     const otherwise = isMapping(schema.else) ? compile(schema.else as SchemaNode) : null;
-    checks.push((value) => {
-      const branch = condition(value) ? then : otherwise;
-      return !branch || branch(value);
+    steps.push((value, path, out) => {
+      const branch = condition(value, null, null) ? then : otherwise;
+      return !branch || branch(value, path, out);
     });
   }
-  const check: Check = (value) => {
-    for (const one of checks) if (!one(value)) return false;
-    return true;
-  };
-  compiledChecks.set(schema, check);
-  return check;
+  return evaluate;
 }
 
 function isType(instance: Json, type: string): boolean {

@@ -8,8 +8,8 @@
  */
 import { SlpError } from "../core/errors.ts";
 import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
-import type { DbtProject } from "../project/dbt-project.ts";
-import { readText } from "../project/project.ts";
+import { readText } from "../project/source.ts";
+import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import { parseYaml } from "../project/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";

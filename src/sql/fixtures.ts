@@ -7,7 +7,7 @@
  * type is a refusal naming it.
  */
 import { isMapping, type Value } from "../core/values.ts";
-import type { DeclaredColumn } from "../project/dbt-project.ts";
+import type { Column as DeclaredColumn } from "../project/unit-project.ts";
 import { RenderRefusal } from "./dbt-context.ts";
 
 export type TypeSource = "declared" | "seed" | "values";

@@ -48,8 +48,8 @@ export function fixtureCases(rule: string): FixtureCase[] {
   return cases;
 }
 
-export function readExpected(dir: string): Expected | null {
-  const file = join(dir, "expected");
+export function readExpected(dir: string, name = "expected"): Expected | null {
+  const file = join(dir, name);
   if (!existsSync(file)) return null;
   const text = readFileSync(file, "utf8");
   const [first = "", ...rest] = text.split("\n");
@@ -64,9 +64,9 @@ export function readExpected(dir: string): Expected | null {
   };
 }
 
-export function writeExpected(dir: string, result: { exitCode: number; stdout: string; stderr: string }, withStderr: boolean): void {
+export function writeExpected(dir: string, result: { exitCode: number; stdout: string; stderr: string }, withStderr: boolean, name = "expected"): void {
   const stderr = withStderr && result.stderr ? `# stderr\n${result.stderr}` : "";
-  writeFileSync(join(dir, "expected"), `# exit ${result.exitCode}\n${result.stdout}${stderr}`);
+  writeFileSync(join(dir, name), `# exit ${result.exitCode}\n${result.stdout}${stderr}`);
 }
 
 /** Set SLP_UPDATE_FIXTURES=1 to rewrite `expected` files from the current output (then review the diff). */
@@ -78,11 +78,11 @@ export const UPDATE = process.env.SLP_UPDATE_FIXTURES === "1";
  * none, so no warning slips by unseen). With SLP_UPDATE_FIXTURES=1, or when
  * the file is missing, writes it instead (a missing file also fails the test).
  */
-export function expectFixtureOutput(dir: string, result: { stdout: string; stderr: string; exitCode: number }): void {
-  const expected = readExpected(dir);
+export function expectFixtureOutput(dir: string, result: { stdout: string; stderr: string; exitCode: number }, name = "expected"): void {
+  const expected = readExpected(dir, name);
   if (UPDATE || !expected) {
-    writeExpected(dir, result, true);
-    if (!UPDATE) throw new Error(`${dir}/expected was missing; it has been written, review it`);
+    writeExpected(dir, result, true, name);
+    if (!UPDATE) throw new Error(`${dir}/${name} was missing; it has been written, review it`);
     return;
   }
   expect(result.stdout).toBe(expected.stdout);

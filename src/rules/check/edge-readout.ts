@@ -26,7 +26,7 @@ export default defineCheckRule({
       for (const unit of ctx.unitTestsOf(model.name)) {
         const claim = edgeClaim(unit);
         if (claim === null || !known.has(claim)) continue;
-        report("proven", { file: unit.file, model: model.name }, {
+        report("proven", { file: unit.file, model: model.name, line: unit.line }, {
           edge: claim,
           unit: unit.name,
           given: givenRows(unit.entry.given),

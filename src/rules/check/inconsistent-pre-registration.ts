@@ -25,17 +25,17 @@ export default defineCheckRule({
     for (const model of ctx.models) {
       const prereg = model.preRegistration;
       if (!isMapping(prereg)) continue;
-      const at = { file: model.file, model: model.name };
+      const at = (...path: (string | number)[]) => ctx.at(model, [...model.preRegistrationKey, ...path]);
       const spec = ctx.spec(model);
       if (!spec) {
-        report("noSpec", at);
+        report("noSpec", at());
         continue;
       }
       const checkInterval = (label: string, interval: Value | undefined) => {
         if (!isMapping(interval)) return;
         const { min, max } = interval;
         if (isNumeric(min) && isNumeric(max) && Number(min) > Number(max)) {
-          report("upsideDown", at, { interval: label, min: displayValue(min), max: displayValue(max) });
+          report("upsideDown", at(...label.split(".")), { interval: label, min: displayValue(min), max: displayValue(max) });
         }
       };
       checkInterval("row_delta", prereg.row_delta);
@@ -48,14 +48,16 @@ export default defineCheckRule({
         checkInterval(`metrics.${metric}.${by}`, body[by]);
       }
       for (const metric of sortByText(Object.keys(declared))) {
-        if (!Object.hasOwn(defined, metric)) report("unknownMetric", at, { metric });
+        if (!Object.hasOwn(defined, metric)) report("unknownMetric", at("metrics", metric), { metric });
       }
       for (const metric of sortByText(Object.keys(defined))) {
-        if (!Object.hasOwn(declared, metric)) report("undeclaredMetric", at, { metric });
+        if (!Object.hasOwn(declared, metric)) report("undeclaredMetric", ctx.at(model, [...model.specKey, "metrics", metric]), { metric });
       }
       if (isStringList(prereg.altered_columns)) {
         const columns = new Set(model.columns.map((column) => column.name));
-        for (const column of prereg.altered_columns) if (!columns.has(column)) report("unknownColumn", at, { column });
+        prereg.altered_columns.forEach((column, index) => {
+          if (!columns.has(column)) report("unknownColumn", at("altered_columns", index), { column });
+        });
       }
     }
   },

@@ -1,6 +1,6 @@
 /** P1: a pre-registration that fails its schema (an open interval among them). */
 import { PreRegistration } from "../../schemas/pre-registration.ts";
-import { schemaErrors } from "../../schemas/validate.ts";
+import { schemaProblems } from "../../schemas/validate.ts";
 import { defineCheckRule } from "../context/check.ts";
 
 export default defineCheckRule({
@@ -17,8 +17,8 @@ export default defineCheckRule({
   run(ctx, report) {
     for (const model of ctx.models) {
       if (model.preRegistration === null) continue;
-      for (const error of schemaErrors(PreRegistration, model.preRegistration, "pre_registration")) {
-        report("schema", { file: model.file, model: model.name }, { error });
+      for (const problem of schemaProblems(PreRegistration, model.preRegistration, "pre_registration")) {
+        report("schema", ctx.at(model, [...model.preRegistrationKey, ...problem.path]), { error: problem.sentence });
       }
     }
   },

@@ -1,6 +1,6 @@
 /** S2: a spec that fails its schema. */
 import { Spec } from "../../schemas/spec.ts";
-import { schemaErrors } from "../../schemas/validate.ts";
+import { schemaProblems } from "../../schemas/validate.ts";
 import { defineCheckRule } from "../context/check.ts";
 
 export default defineCheckRule({
@@ -17,7 +17,9 @@ export default defineCheckRule({
   run(ctx, report) {
     for (const model of ctx.models) {
       if (model.spec === null) continue;
-      for (const error of schemaErrors(Spec, model.spec, "spec")) report("schema", { file: model.file, model: model.name }, { error });
+      for (const problem of schemaProblems(Spec, model.spec, "spec")) {
+        report("schema", ctx.at(model, [...model.specKey, ...problem.path]), { error: problem.sentence });
+      }
     }
   },
 });

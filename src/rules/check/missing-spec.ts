@@ -17,7 +17,7 @@ export default defineCheckRule({
   },
   run(ctx, report) {
     for (const model of ctx.martsModels) {
-      if (model.spec === null) report("missingSpec", { file: model.file, model: model.name });
+      if (model.spec === null) report("missingSpec", ctx.at(model));
     }
   },
 });

@@ -24,9 +24,9 @@ export default defineCheckRule({
       if (!isStringList(key) || key.length === 0) continue;
       const { matches, canFail, reason } = keyUniqueness(model, key);
       if (canFail) continue;
-      const at = { file: model.file, model: model.name };
-      if (matches.length > 0) report("cannotFail", at, { key: key.join(", "), reason });
-      else report("missing", at, { key: key.join(", ") });
+      const first = matches[0];
+      if (first) report("cannotFail", { ...ctx.at(model), line: first.line }, { key: key.join(", "), reason });
+      else report("missing", ctx.at(model, [...model.specKey, "primary_key"]), { key: key.join(", ") });
     }
   },
 });

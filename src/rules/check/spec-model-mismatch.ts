@@ -25,24 +25,26 @@ export default defineCheckRule({
     for (const model of ctx.models) {
       const spec = ctx.spec(model);
       if (!spec) continue;
-      const at = { file: model.file, model: model.name };
+      const at = (...path: string[]) => ctx.at(model, [...model.specKey, ...path]);
       const declared = new Set(model.columns.map((column) => column.name));
       const key = spec.primary_key;
       if (isStringList(key) && key.length > 0) {
-        if (model.columns.length === 0) report("noColumns", at);
-        else for (const column of key) if (!declared.has(column)) report("keyNotDeclared", at, { column });
+        if (model.columns.length === 0) report("noColumns", at("primary_key"));
+        else for (const column of key) if (!declared.has(column)) report("keyNotDeclared", at("primary_key"), { column });
       }
       if (isStringList(spec.sensitive_columns)) {
         const listed = new Set(spec.sensitive_columns);
         const flagged = new Set(model.columns.filter((column) => column.sensitive).map((column) => column.name));
         for (const column of sortByText(listed)) {
           if (flagged.has(column)) continue;
-          report(declared.has(column) ? "sensitiveNotFlagged" : "sensitiveNotDeclared", at, { column });
+          report(declared.has(column) ? "sensitiveNotFlagged" : "sensitiveNotDeclared", at("sensitive_columns"), { column });
         }
-        for (const column of sortByText(flagged)) if (!listed.has(column)) report("flaggedNotListed", at, { column });
+        for (const column of sortByText(flagged)) {
+          if (!listed.has(column)) report("flaggedNotListed", { ...at(), line: model.columns.find((c) => c.name === column)?.line ?? model.line }, { column });
+        }
       }
       const query = spec.reconciliation_query;
-      if (spec.tier === "critical" && typeof query === "string" && !ctx.exists(query)) report("missingQuery", at, { query });
+      if (spec.tier === "critical" && typeof query === "string" && !ctx.exists(query)) report("missingQuery", at("reconciliation_query"), { query });
     }
   },
 });

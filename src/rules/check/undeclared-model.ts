@@ -19,7 +19,7 @@ export default defineCheckRule({
   run(ctx, report) {
     const stems = [...ctx.project.martsSql.keys()].sort(compareCodePoints);
     for (const stem of stems) {
-      if (!ctx.project.models.has(stem)) report("undeclared", { file: ctx.project.martsSql.get(stem) as string, model: stem });
+      if (!ctx.project.models.has(stem)) report("undeclared", { file: ctx.project.martsSql.get(stem) as string, model: stem, line: 1 });
     }
   },
 });

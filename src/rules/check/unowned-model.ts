@@ -2,8 +2,7 @@
 import { sortByText } from "../../core/text.ts";
 import { isMapping } from "../../core/values.ts";
 import { CODEOWNERS_LOCATIONS } from "../../project/codeowners.ts";
-import type { Model } from "../../project/project.ts";
-import { defineCheckRule, type CheckContext } from "../context/check.ts";
+import { defineCheckRule, type CheckContext, type Model } from "../context/check.ts";
 
 const INCREMENTAL_IN_SQL = /materialized\s*=\s*['"]incremental['"]/;
 
@@ -30,11 +29,13 @@ export default defineCheckRule({
           : "Control 5A asks for each incremental model to be listed by name, so a human approves every change to it";
       const codeowners = ctx.codeowners();
       if (!codeowners) {
-        report("noFile", { file: model.file, model: model.name }, { kind, why, locations: CODEOWNERS_LOCATIONS.join(", ") });
+        report("noFile", ctx.at(model), { kind, why, locations: CODEOWNERS_LOCATIONS.join(", ") });
         continue;
       }
       for (const path of paths) {
-        if (!codeowners.owns(path)) report("unowned", { file: path, model: model.name }, { kind, why, path, codeowners: codeowners.file });
+        if (!codeowners.owns(path)) {
+          report("unowned", { file: path, model: model.name, line: path === model.file ? model.line : 1 }, { kind, why, path, codeowners: codeowners.file });
+        }
       }
     }
   },
@@ -53,7 +54,7 @@ export function modelsToOwn(ctx: CheckContext): { model: Model; kind: "critical"
 }
 
 function kindOf(ctx: CheckContext, model: Model): "critical" | "incremental" | null {
-  if (model.marts && ctx.spec(model)?.tier === "critical") return "critical";
+  if (ctx.isMarts(model) && ctx.spec(model)?.tier === "critical") return "critical";
   const config = model.entry.config;
   if (isMapping(config) && config.materialized === "incremental") return "incremental";
   const sql = ctx.project.martsSql.get(model.name);

@@ -23,7 +23,7 @@ export default defineCompareRule({
     if (!measured) return;
     const changed = new Set(measured.diff.altered_columns);
     const declared = new Set(measured.preRegistration.altered_columns);
-    for (const column of sortByText(changed)) if (!declared.has(column)) report("undeclared", ctx.at, { column });
-    for (const column of sortByText(declared)) if (!changed.has(column)) report("unchanged", ctx.at, { column });
+    for (const column of sortByText(changed)) if (!declared.has(column)) report("undeclared", ctx.atKey("altered_columns"), { column });
+    for (const column of sortByText(declared)) if (!changed.has(column)) report("unchanged", ctx.atKey("altered_columns"), { column });
   },
 });

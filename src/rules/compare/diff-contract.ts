@@ -6,7 +6,7 @@
 import { isMapping } from "../../core/values.ts";
 import { topDirectories } from "../../project/paths.ts";
 import { Diff } from "../../schemas/diff.ts";
-import { schemaErrors } from "../../schemas/validate.ts";
+import { schemaProblems } from "../../schemas/validate.ts";
 import inconsistentPreRegistration from "../check/inconsistent-pre-registration.ts";
 import invalidPreRegistration from "../check/invalid-pre-registration.ts";
 import invalidSpec from "../check/invalid-spec.ts";
@@ -39,14 +39,14 @@ export default defineCompareRule({
   },
   async run(ctx, report) {
     const at = ctx.at;
-    const errors = schemaErrors(Diff, ctx.value, "diff");
-    for (const error of errors) report("schema", at, { error });
+    const errors = schemaProblems(Diff, ctx.value, "diff");
+    for (const error of errors) report("schema", ctx.atKey(typeof error.path[0] === "string" ? error.path[0] : undefined), { error: error.sentence });
 
     const model = ctx.model;
     let blocked = errors.length > 0;
     if (!model) {
       const folders = topDirectories(ctx.run.project.martsPaths).join(", ");
-      report("undeclared", at, { folders, name: ctx.file.model === "" ? "?" : ctx.file.model });
+      report("undeclared", ctx.atKey("model"), { folders, name: ctx.file.model === "" ? "?" : ctx.file.model });
       return;
     }
     if (model.preRegistration === null) {
@@ -66,7 +66,7 @@ export default defineCompareRule({
     }
     const window = ctx.value.window;
     if (!blocked && isMapping(window)) {
-      report("window", at, { column: String(window.column), start: String(window.start), end: String(window.end) });
+      report("window", ctx.atKey("window"), { column: String(window.column), start: String(window.start), end: String(window.end) });
     }
   },
 });

@@ -40,20 +40,20 @@ export default defineCompareRule({
     const { diff, preRegistration: declared, spec } = measured;
     const at = ctx.at;
     report("reason", at, { type: declared.type, reason: declared.reason });
-    report("rowDelta", at, { value: diff.row_delta, ...declared.row_delta, band: band(declared.row_delta) });
-    report("removedPks", at, { value: diff.removed_pks, max: declared.removed_pks.max });
+    report("rowDelta", ctx.atKey("row_delta"), { value: diff.row_delta, ...declared.row_delta, band: band(declared.row_delta) });
+    report("removedPks", ctx.atKey("removed_pks"), { value: diff.removed_pks, max: declared.removed_pks.max });
     for (const metric of sortByText(Object.keys(declared.metrics))) {
       const body = declared.metrics[metric]!;
       const seen = Object.hasOwn(diff.metrics, metric) ? diff.metrics[metric] : undefined;
       const byValue = body.value !== undefined;
       const interval = (byValue ? body.value : body.delta_pct)!;
       const numbers = { metric, ...interval, band: band(interval) };
-      if (!seen || (byValue && seen.value === undefined)) report("metricNotMeasured", at, numbers);
-      else if (byValue) report("metricValue", at, { ...numbers, value: seen.value! });
-      else if (seen.delta_pct === null) report("metricZeroProduction", at, numbers);
-      else report("metricDelta", at, { ...numbers, value: seen.delta_pct });
+      if (!seen || (byValue && seen.value === undefined)) report("metricNotMeasured", ctx.atKey("metrics"), numbers);
+      else if (byValue) report("metricValue", ctx.atKey("metrics"), { ...numbers, value: seen.value! });
+      else if (seen.delta_pct === null) report("metricZeroProduction", ctx.atKey("metrics"), numbers);
+      else report("metricDelta", ctx.atKey("metrics"), { ...numbers, value: seen.delta_pct });
     }
-    report("columns", at, {
+    report("columns", ctx.atKey("altered_columns"), {
       measured: sortByText(diff.altered_columns).join(", "),
       declared: sortByText(declared.altered_columns).join(", "),
     });
@@ -62,8 +62,8 @@ export default defineCompareRule({
       const drift = reconciliationDrift(model, truth);
       const difference = drift === null ? "no percentage difference (the source of truth is 0)" : `a difference of ${formatPercent(drift)} percent`;
       const tolerance = spec.reconciliation_tolerance;
-      if (tolerance === undefined) report("reconciliationNoTolerance", at, { model, truth, difference });
-      else report("reconciliation", at, { model, truth, difference, tolerance: displayValue(tolerance) });
+      if (tolerance === undefined) report("reconciliationNoTolerance", ctx.atKey("reconciliation"), { model, truth, difference });
+      else report("reconciliation", ctx.atKey("reconciliation"), { model, truth, difference, tolerance: displayValue(tolerance) });
     }
     if (!diff.window) report("noWindow", at);
   },

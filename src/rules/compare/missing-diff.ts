@@ -21,17 +21,17 @@ export default defineCompareRunRule({
     downstream:
       "this critical model is downstream of {changed}, which this branch changes, and no diff.json among the {files} read measures it; critical models are rebuilt state:modified+ so their diff shows the change's full effect (slp diff writes it)",
   },
-  run(ctx, report) {
+  async run(ctx, report) {
     const arrived = new Set(ctx.diffs.map((diff) => diff.model));
     const files = plural(ctx.diffs.length, "file");
     for (const model of ctx.models) {
       if (arrived.has(model.name)) continue;
       if (isMapping(model.preRegistration) && !ctx.isStale(model.name)) {
-        report("missing", { file: model.file, model: model.name }, { files });
+        report("missing", { file: model.file, model: model.name, line: model.line }, { files });
         continue;
       }
-      const why = ctx.owed.reasons.get(model.name);
-      if (why?.kind === "downstream") report("downstream", { file: model.file, model: model.name }, { files, changed: why.of.join(", ") });
+      const why = (await ctx.owed()).reasons.get(model.name);
+      if (why?.kind === "downstream") report("downstream", { file: model.file, model: model.name, line: model.line }, { files, changed: why.of.join(", ") });
     }
   },
 });

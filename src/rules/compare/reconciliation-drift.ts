@@ -34,17 +34,17 @@ export default defineCompareRule({
     const tolerance = spec.reconciliation_tolerance;
     const allowed = typeof tolerance === "string" ? TOLERANCE.exec(tolerance) : null;
     if (!allowed) {
-      report("noTolerance", ctx.at);
+      report("noTolerance", ctx.atKey("reconciliation"));
       return;
     }
     const { model_value: model, external_value: truth } = numbers;
     const drift = reconciliationDrift(model, truth);
     if (drift === null) {
-      if (model !== 0) report("zeroTruth", ctx.at, { model, truth });
+      if (model !== 0) report("zeroTruth", ctx.atKey("reconciliation"), { model, truth });
       return;
     }
     if (!(drift <= Number(allowed[1]))) {
-      report("over", ctx.at, { model, truth, drift: formatPercent(drift), tolerance: tolerance as string });
+      report("over", ctx.atKey("reconciliation"), { model, truth, drift: formatPercent(drift), tolerance: tolerance as string });
     }
   },
 });

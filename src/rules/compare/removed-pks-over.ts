@@ -16,6 +16,6 @@ export default defineCompareRule({
     if (!measured) return;
     const value = measured.diff.removed_pks;
     const { max } = measured.preRegistration.removed_pks;
-    if (!(value <= max)) report("over", ctx.at, { value, max });
+    if (!(value <= max)) report("over", ctx.atKey("removed_pks"), { value, max });
   },
 });

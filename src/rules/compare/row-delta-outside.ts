@@ -18,6 +18,6 @@ export default defineCompareRule({
     if (!measured) return;
     const value = measured.diff.row_delta;
     const { min, max } = measured.preRegistration.row_delta;
-    if (!(min <= value && value <= max)) report("outside", ctx.at, { value, min, max });
+    if (!(min <= value && value <= max)) report("outside", ctx.atKey("row_delta"), { value, min, max });
   },
 });

@@ -1,25 +1,90 @@
 /**
- * What a check rule sees: the project read from the filesystem, with lazy,
- * memoized accessors, so a rule that never asks for CODEOWNERS or a `.sql`
- * never reads one.
+ * What a check rule sees: the project model read the way check reads it
+ * (spec/rules.md §1.1: every yml under the marts paths' top folders, in path
+ * segment order, a model declared twice refused; the `.sql` under the marts
+ * paths), with lazy, memoized accessors, so a rule that never asks for
+ * CODEOWNERS or a `.sql` never reads one.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { InputError } from "../../core/errors.ts";
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
-import { readCodeowners, type Codeowners } from "../../project/codeowners.ts";
+import { parseCodeowners, CODEOWNERS_LOCATIONS, type Codeowners } from "../../project/codeowners.ts";
+import { ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
+import type { WorkTree } from "../../project/source.ts";
+import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
 import { unitTestDisabled } from "../../project/tests.ts";
-import { readText, type Model, type Project, type UnitTest } from "../../project/project.ts";
+import { isPresent } from "../../project/files.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
+/** A model as check reads it: its yml declaration. */
+export type Model = ModelDeclaration;
+
+export type UnitTest = UnitTestDeclaration;
+
+/** The project as check and compare read it. */
+export interface CheckProject {
+  /** The model it was read from (its files, settings, nodes): check and compare read the work tree, never git. */
+  model: Project<WorkTree>;
+  /** Absolute project directory. */
+  dir: string;
+  /** The project directory as the user gave it, for messages. */
+  dirAsGiven: string;
+  /** Normalised marts paths (trailing slash), in the order given, duplicates kept. */
+  martsPaths: string[];
+  /** Every yml read, in read order (path segments). */
+  ymlFiles: string[];
+  /** Every model, by name. */
+  models: Map<string, Model>;
+  /** The names of the marts models: under a marts path by their yml, or a marts `.sql` carries the name. */
+  marts: Set<string>;
+  /** Unit tests in read order. */
+  unitTests: UnitTest[];
+  /** Stem -> project-relative path of each `.sql` under a marts path (the later in segment order wins). */
+  martsSql: Map<string, string>;
+}
+
+/**
+ * Reads the project as check does: dbt_project.yml first (its folders must
+ * make sense), then every yml under the top folders in segment order; a
+ * model declared twice is refused, naming the file read first.
+ */
+export async function readCheckProject(model: Project<WorkTree>, dir: string, dirAsGiven: string, martsPaths: string[]): Promise<CheckProject> {
+  await model.settings();
+  const listed = await model.list(topDirectories(martsPaths));
+  const martsSql = new Map<string, string>();
+  const sql = listed.filter((file) => file.path.endsWith(".sql") && martsPaths.some((marts) => file.path.startsWith(marts)));
+  for (const path of sortPathsBySegments(sql.map((file) => file.path))) martsSql.set(stem(path), path);
+  const ymlFiles = sortPathsBySegments(ymlIn(listed).map((file) => file.path));
+  const project: CheckProject = { model, dir, dirAsGiven, martsPaths, ymlFiles, models: new Map(), marts: new Set(), unitTests: [], martsSql };
+  for (const path of ymlFiles) {
+    // One after the other: the first file in read order that cannot be read is the one named.
+    const declared = await model.properties({ path });
+    for (const declaration of declared.models) {
+      const earlier = project.models.get(declaration.name);
+      if (earlier) {
+        throw new InputError(`model ${declaration.name} is declared twice: ${earlier.file} and ${declaration.file}`, {
+          file: declaration.file,
+          line: declaration.line,
+          fix: "keep one declaration of each model",
+        });
+      }
+      project.models.set(declaration.name, declaration);
+      if (martsPaths.some((marts) => declaration.file.startsWith(marts)) || martsSql.has(declaration.name)) project.marts.add(declaration.name);
+    }
+    project.unitTests.push(...declared.unitTests);
+  }
+  model.store.save();
+  return project;
+}
+
 export class CheckContext {
-  readonly project: Project;
+  readonly project: CheckProject;
   #models?: Model[];
   #unitTests?: Map<string, { enabled: UnitTest[]; disabled: UnitTest[] }>;
   #codeowners?: Codeowners | null;
-  #sql = new Map<string, string>();
+  readonly #texts = new Map<string, string>();
 
-  constructor(project: Project) {
+  constructor(project: CheckProject) {
     this.project = project;
   }
 
@@ -31,7 +96,12 @@ export class CheckContext {
 
   /** Marts models, sorted by name. */
   get martsModels(): Model[] {
-    return this.models.filter((model) => model.marts);
+    return this.models.filter((model) => this.isMarts(model));
+  }
+
+  /** Under a marts path by its yml, or a marts `.sql` carries its name. */
+  isMarts(model: Model): boolean {
+    return this.project.marts.has(model.name);
   }
 
   /**
@@ -65,23 +135,32 @@ export class CheckContext {
 
   /** The first CODEOWNERS of the three locations, or null. */
   codeowners(): Codeowners | null {
-    if (this.#codeowners === undefined) this.#codeowners = readCodeowners(this.project.dir);
+    if (this.#codeowners === undefined) {
+      // Whatever is there counts as there: a CODEOWNERS that is a FIFO or a link to nothing is refused when read.
+      const location = CODEOWNERS_LOCATIONS.find((path) => isPresent(this.project.dir, path));
+      this.#codeowners = location ? parseCodeowners(this.text(location), location) : null;
+    }
     return this.#codeowners;
   }
 
   /** A project-relative path exists (file or folder). */
   exists(path: string): boolean {
-    return existsSync(join(this.project.dir, path));
+    return this.project.model.source.existsSync(path);
   }
 
   /** The text of a project file, read once. */
   text(path: string): string {
-    let text = this.#sql.get(path);
+    let text = this.#texts.get(path);
     if (text === undefined) {
-      text = readText(this.project.dir, path);
-      this.#sql.set(path, text);
+      text = this.project.model.source.readText(path);
+      this.#texts.set(path, text);
     }
     return text;
+  }
+
+  /** Where a finding about the model points: its yml, its entry's line (or a key inside it). */
+  at(model: Model, path?: readonly (string | number)[]): { file: string; model: string; line: number } {
+    return { file: model.file, model: model.name, line: path ? model.lineOf(path) : model.line };
   }
 
   /** The model's spec when it is a mapping, else null. */

@@ -8,16 +8,17 @@
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import type { DiffFile } from "../../project/diff-files.ts";
-import type { Model, Project } from "../../project/project.ts";
-import { modelSqlFiles, owedDiffs, refGraph, type OwedDiffs } from "../../project/owed-diffs.ts";
+import type { CheckProject, Model } from "./check.ts";
+import { owedDiffs, refGraph, type OwedDiffs } from "../../project/owed-diffs.ts";
 import type { StaleSet } from "../../project/stale.ts";
 import type { Diff } from "../../schemas/diff.ts";
 import type { PreRegistration } from "../../schemas/pre-registration.ts";
 import type { Spec } from "../../schemas/spec.ts";
+import { lineAt } from "../../project/lines.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 export class CompareContext {
-  readonly project: Project;
+  readonly project: CheckProject;
   /** Every diff read, in the order given (globs expanded and sorted). */
   readonly diffs: readonly DiffFile[];
   /** With `--base`: the inherited pre-registrations; null without it (nothing is stale). */
@@ -25,7 +26,7 @@ export class CompareContext {
   #models?: Model[];
   #owed?: OwedDiffs;
 
-  constructor(project: Project, diffs: readonly DiffFile[], stale: StaleSet | null) {
+  constructor(project: CheckProject, diffs: readonly DiffFile[], stale: StaleSet | null) {
     this.project = project;
     this.diffs = diffs;
     this.stale = stale;
@@ -38,9 +39,9 @@ export class CompareContext {
   }
 
   /** The models that owe a diff (pre-registered of this branch, and critical ones downstream of them), with why. */
-  get owed(): OwedDiffs {
+  async owed(): Promise<OwedDiffs> {
     const inherited = this.stale?.models ?? new Set<string>();
-    this.#owed ??= owedDiffs(this.project, refGraph(this.project, modelSqlFiles(this.project)), null, inherited);
+    this.#owed ??= owedDiffs(this.project, await refGraph(this.project), null, inherited);
     return this.#owed;
   }
 
@@ -69,9 +70,14 @@ export class DiffContext {
     this.file = file;
   }
 
-  /** Where this diff's findings point: the diff as given, and the model it names. */
-  get at(): { file: string; model: string } {
-    return { file: this.file.path, model: this.file.model };
+  /** Where this diff's findings point: the diff as given, the model it names, and the line of its first key. */
+  get at(): { file: string; model: string; line: number } {
+    return this.atKey();
+  }
+
+  /** The same, at the line of a top-level key of the diff (`row_delta`), the first line when it has none. */
+  atKey(key?: string): { file: string; model: string; line: number } {
+    return { file: this.file.path, model: this.file.model, line: key === undefined ? 1 : lineAt(this.file.parsed, [key]) };
   }
 
   /** The model the diff names, when the project declares it. */

@@ -6,8 +6,7 @@
  */
 import { canonicalJson, isMapping, pythonStr, type Mapping, type Value } from "../../core/values.ts";
 import { compareCodePoints, sortByText } from "../../core/text.ts";
-import type { Inventory, ModelAt, TestGroup } from "../../project/inventory.ts";
-import type { WalkStep } from "../../project/history.ts";
+import type { Inventory, ModelAt, TestEntry, TestGroup, WalkStep } from "./gate-inventory.ts";
 import type { TcrRecord } from "../../tcr/record.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
@@ -71,9 +70,19 @@ export class GateContext {
     return marts;
   }
 
-  /** Where a model finding points: the yml declaring it at head, else at the merge-base, else nothing. */
-  place(name: string): FindingPlace {
-    return { file: this.after.models.get(name)?.file ?? this.before.models.get(name)?.file ?? "", model: name };
+  /** Where a model finding points: the yml declaring it at head (its entry's line), else at the merge-base, else nothing. */
+  place(name: string): Required<FindingPlace> {
+    const model = this.after.models.get(name) ?? this.before.models.get(name);
+    return { file: model?.file ?? "", model: name, line: model?.line ?? null };
+  }
+
+  /**
+   * Where a finding about one declaration of a test points: the model's place,
+   * at the test item's own line when that item sits in the file named.
+   */
+  testPlace(name: string, entry: TestEntry | undefined): Required<FindingPlace> {
+    const place = this.place(name);
+    return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
   }
 
   /** The models declared at head, sorted by name. */

@@ -18,9 +18,9 @@ export default defineGateRule({
       if (!pair.head) continue;
       for (const key of ctx.argumentSets(pair.head)) {
         if ((pair.base?.sets.get(key)?.configs.length ?? 0) > 0) continue;
-        for (const config of pair.head.sets.get(key)?.configs ?? []) {
-          const where = configValue(config, "where");
-          if (where !== null) report("where", ctx.place(pair.model), { test: pair.name, on: testOn(pair), where: pythonStr(where) });
+        for (const entry of pair.head.sets.get(key)?.entries ?? []) {
+          const where = configValue(entry.config, "where");
+          if (where !== null) report("where", ctx.testPlace(pair.model, entry), { test: pair.name, on: testOn(pair), where: pythonStr(where) });
         }
       }
     }

@@ -1,5 +1,5 @@
 /** G5: a reconciliation query changed in the same branch as the model it checks. */
-import { modelFingerprint } from "../../project/inventory.ts";
+import { modelFingerprint } from "../context/gate-inventory.ts";
 import { defineGateRule, specOf } from "../context/gate.ts";
 
 export default defineGateRule({
@@ -23,7 +23,7 @@ export default defineGateRule({
       const query = specOf(model)?.reconciliation_query;
       if (typeof query !== "string" || !moved.has(query)) continue;
       if (modelFingerprint(ctx.before, model.name) === modelFingerprint(ctx.after, model.name)) continue;
-      report("changed", { file: query, model: model.name }, { query });
+      report("changed", { file: query, model: model.name, line: 1 }, { query });
     }
   },
 });

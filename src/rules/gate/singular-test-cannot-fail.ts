@@ -37,10 +37,12 @@ export default defineGateRule({
   async run(ctx, report) {
     for (const path of sortByText(ctx.after.singular.keys())) {
       if (ctx.before.files.has(path)) continue;
-      const file = ctx.after.singular.get(path);
-      if (!file) continue;
-      const reason = cannotFailReason(singularConfig(await file.read()), DEAD_KEYS);
-      if (reason !== "") report("born", { file: path, model: "" }, { path, reason });
+      if (!ctx.after.singular.has(path)) continue;
+      const sql = await ctx.after.project.text(path);
+      const reason = cannotFailReason(singularConfig(sql), DEAD_KEYS);
+      const configAt = sql.search(/config\s*\(/);
+      const line = configAt === -1 ? 1 : sql.slice(0, configAt).split("\n").length;
+      if (reason !== "") report("born", { file: path, model: "", line }, { path, reason });
     }
   },
 });

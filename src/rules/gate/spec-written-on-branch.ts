@@ -20,7 +20,7 @@ export default defineGateRule({
       if (model.spec === null || !ctx.isMarts(model.name)) continue;
       if ((ctx.before.models.get(model.name)?.spec ?? null) !== null) continue;
       const first = ctx.walk.findIndex((step) => (step.declared.models.get(model.name)?.spec ?? null) !== null);
-      report("written", ctx.place(model.name), { commit: ctx.walk[first]?.label ?? "" });
+      report("written", { ...ctx.place(model.name), line: model.lineOf(model.specKey) }, { commit: ctx.walk[first]?.label ?? "" });
     }
   },
 });

@@ -30,8 +30,9 @@ export default defineGateRule({
       for (const key of ctx.argumentSets(head)) {
         const was = base?.sets.get(key)?.configs ?? [];
         const names = { test: pair.name, on: testOn(pair), which: whichSuffix(head, key) };
-        const at = ctx.place(pair.model);
-        for (const config of head.sets.get(key)?.configs ?? []) {
+        for (const entry of head.sets.get(key)?.entries ?? []) {
+          const { config } = entry;
+          const at = ctx.testPlace(pair.model, entry);
           if (was.some((old) => looseEqual(old, config))) continue;
           if (was.length === 0) {
             const reason = cannotFailReason(config, DEAD_KEYS);

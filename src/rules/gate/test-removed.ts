@@ -53,15 +53,16 @@ export default defineGateRule({
         const was = base.sets.get(key)?.configs ?? [];
         const is = head.sets.get(key)?.configs ?? [];
         const which = whichSuffix(base, key);
-        if (is.length < was.length) report("fewer", at, { ...names, before: was.length, after: is.length, which });
-        else if (enabledCount(is) < enabledCount(was)) report("disabled", at, { ...names, which });
+        const here = ctx.testPlace(pair.model, head.sets.get(key)?.entries[0]);
+        if (is.length < was.length) report("fewer", here, { ...names, before: was.length, after: is.length, which });
+        else if (enabledCount(is) < enabledCount(was)) report("disabled", here, { ...names, which });
       }
     }
     for (const path of sortByText(ctx.before.files.keys())) {
-      if (ctx.after.files.get(path) !== ctx.before.files.get(path)) report("file", { file: path, model: "" }, { path });
+      if (ctx.after.files.get(path) !== ctx.before.files.get(path)) report("file", { file: path, model: "", line: 1 }, { path });
     }
     const removed = [...ctx.before.units].filter(([key]) => !ctx.after.units.has(key)).map(([, unit]) => unit);
     removed.sort((a, b) => compareCodePoints(pythonStr(a.model), pythonStr(b.model)) || compareCodePoints(a.name, b.name));
-    for (const unit of removed) report("unit", { file: unit.file, model: pythonStr(unit.model) }, { unit: unit.name });
+    for (const unit of removed) report("unit", { file: unit.file, model: pythonStr(unit.model), line: unit.line }, { unit: unit.name });
   },
 });

@@ -25,6 +25,6 @@ export default defineGateRule({
       })
       .map(([, unit]) => unit)
       .sort((a, b) => compareCodePoints(pythonStr(a.model), pythonStr(b.model)) || compareCodePoints(a.name, b.name));
-    for (const unit of changed) report("changed", { file: unit.file, model: pythonStr(unit.model) }, { unit: unit.name });
+    for (const unit of changed) report("changed", { file: unit.file, model: pythonStr(unit.model), line: unit.line }, { unit: unit.name });
   },
 });

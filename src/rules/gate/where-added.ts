@@ -2,6 +2,7 @@
 import { looseEqual, pythonStr, type Value } from "../../core/values.ts";
 import { sortByText } from "../../core/text.ts";
 import { configValue, defineGateRule, testOn, whichSuffix } from "../context/gate.ts";
+import type { TestEntry } from "../context/gate-inventory.ts";
 
 export default defineGateRule({
   code: "G2",
@@ -20,17 +21,17 @@ export default defineGateRule({
       if (!base || !head) continue;
       for (const key of ctx.argumentSets(head)) {
         const was = base.sets.get(key)?.configs;
-        const is = head.sets.get(key)?.configs ?? [];
+        const is = head.sets.get(key)?.entries ?? [];
         if (!was) continue;
         const old = was.map((config) => configValue(config, "where"));
-        const added: Value[] = [];
-        for (const config of is) {
-          const where = configValue(config, "where");
-          if (where === null || old.some((value) => looseEqual(value, where)) || added.some((value) => looseEqual(value, where))) continue;
-          added.push(where);
+        const added: { where: Value; entry: TestEntry }[] = [];
+        for (const entry of is) {
+          const where = configValue(entry.config, "where");
+          if (where === null || old.some((value) => looseEqual(value, where)) || added.some((seen) => looseEqual(seen.where, where))) continue;
+          added.push({ where, entry });
         }
-        for (const where of sortByText(added, (value) => pythonStr(value))) {
-          report("where", ctx.place(pair.model), { test: pair.name, on: testOn(pair), which: whichSuffix(head, key), where: pythonStr(where) });
+        for (const { where, entry } of sortByText(added, (item) => pythonStr(item.where))) {
+          report("where", ctx.testPlace(pair.model, entry), { test: pair.name, on: testOn(pair), which: whichSuffix(head, key), where: pythonStr(where) });
         }
       }
     }

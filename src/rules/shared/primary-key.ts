@@ -1,6 +1,6 @@
 /** Whether a model's primary key has a uniqueness test that can fail: T1 judges it, review reports it. */
 import type { Value } from "../../core/values.ts";
-import type { Model } from "../../project/project.ts";
+import type { ModelDeclaration as Model } from "../../project/properties.ts";
 import { cannotFailReason, MUTE_KEYS, type DataTest } from "../../project/tests.ts";
 
 const COMBINATION_TESTS = new Set(["unique_combination_of_columns", "dbt_utils.unique_combination_of_columns"]);

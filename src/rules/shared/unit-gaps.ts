@@ -5,9 +5,8 @@
  */
 import { collapseWhitespace, sortByText } from "../../core/text.ts";
 import { isMapping, isStringList, pythonStr, type Value } from "../../core/values.ts";
-import type { Model, UnitTest } from "../../project/project.ts";
 import { sqlInputs } from "../../project/sql-inputs.ts";
-import type { CheckContext } from "../context/check.ts";
+import type { CheckContext, Model, UnitTest } from "../context/check.ts";
 
 /** Rule 2, cited after a gap that blocks (T2, T3) and after a reading (I7). */
 export const RULE_2 = " (framework Stage C, Rule 2)";
@@ -27,35 +26,47 @@ export const GAP_SENTENCES = {
     "unit test '{unit}' has no given rows for {input}, which the model reads; dbt has nothing to mock it with, and a unit test that reads a relation is not a unit test",
 } as const;
 
+/** A gap, with where its finding points. */
 export type UnitGap =
-  | { kind: "untestedEdge"; file: string; model: string; edge: string }
-  | { kind: "disabledEdge"; file: string; model: string; edge: string; unit: string }
-  | { kind: "unknownEdge"; file: string; model: string; unit: string; claim: string }
-  | { kind: "unmockedInput"; file: string; model: string; unit: string; input: string };
+  | { kind: "untestedEdge"; file: string; model: string; line: number; edge: string }
+  | { kind: "disabledEdge"; file: string; model: string; line: number; edge: string; unit: string }
+  | { kind: "unknownEdge"; file: string; model: string; line: number; unit: string; claim: string }
+  | { kind: "unmockedInput"; file: string; model: string; line: number; unit: string; input: string };
 
 /** The spec's edges, collapsed, when the model is marts with a mapping spec and a list of strings. */
 export function specEdges(ctx: CheckContext, model: Model): string[] | null {
   const spec = ctx.spec(model);
-  if (!model.marts || !spec || !isStringList(spec.known_edges)) return null;
+  if (!ctx.isMarts(model) || !spec || !isStringList(spec.known_edges)) return null;
   return spec.known_edges;
 }
 
-/** The edge a unit test claims in `config.meta.edge`, collapsed; null when it claims none. */
+const claims = new WeakMap<UnitTest, string | null>();
+
+/** The edge a unit test claims in `config.meta.edge`, collapsed; null when it claims none. Read once per unit test (T2, I5 and I7 all ask). */
 export function edgeClaim(unit: UnitTest): string | null {
-  const config = unit.entry.config;
-  const meta = isMapping(config) ? config.meta : undefined;
-  const edge = isMapping(meta) ? meta.edge : undefined;
-  if (edge === undefined || edge === null) return null;
-  return collapseWhitespace(pythonStr(edge));
+  let claim = claims.get(unit);
+  if (claim === undefined) {
+    const config = unit.entry.config;
+    const meta = isMapping(config) ? config.meta : undefined;
+    const edge = isMapping(meta) ? meta.edge : undefined;
+    claim = edge === undefined || edge === null ? null : collapseWhitespace(pythonStr(edge));
+    claims.set(unit, claim);
+  }
+  return claim;
 }
 
 /** T2's gaps: spec edges without a unit test, then unit tests naming unknown edges. */
 export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
   const edges = specEdges(ctx, model);
   if (!edges) return [];
-  // Two edges that collapse to one text are one edge, quoted as last written.
+  // Two edges that collapse to one text are one edge, quoted as last written, at the line of the first.
   const lastWritten = new Map<string, string>();
-  for (const edge of edges) lastWritten.set(collapseWhitespace(edge), edge);
+  const firstIndex = new Map<string, number>();
+  edges.forEach((edge, index) => {
+    const collapsed = collapseWhitespace(edge);
+    lastWritten.set(collapsed, edge);
+    if (!firstIndex.has(collapsed)) firstIndex.set(collapsed, index);
+  });
   const units = ctx.unitTestsOf(model.name);
   const claims = new Set<string>();
   for (const unit of units) {
@@ -65,14 +76,15 @@ export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
   const gaps: UnitGap[] = [];
   for (const [collapsed, written] of lastWritten) {
     if (claims.has(collapsed)) continue;
+    const line = model.lineOf([...model.specKey, "known_edges", firstIndex.get(collapsed) ?? 0]);
     const disabled = ctx.disabledUnitTestsOf(model.name).find((unit) => edgeClaim(unit) === collapsed);
-    if (disabled) gaps.push({ kind: "disabledEdge", file: model.file, model: model.name, edge: written, unit: disabled.name });
-    else gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, edge: written });
+    if (disabled) gaps.push({ kind: "disabledEdge", file: model.file, model: model.name, line, edge: written, unit: disabled.name });
+    else gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, line, edge: written });
   }
   for (const unit of units) {
     const claim = edgeClaim(unit);
     if (claim !== null && !lastWritten.has(claim)) {
-      gaps.push({ kind: "unknownEdge", file: unit.file, model: model.name, unit: unit.name, claim });
+      gaps.push({ kind: "unknownEdge", file: unit.file, model: model.name, line: unit.lineOf(["config", "meta", "edge"]), unit: unit.name, claim });
     }
   }
   return gaps;
@@ -81,7 +93,7 @@ export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
 /** T3's gaps: for each unit test, each ref/source the model's sql reads that `given` does not mock. */
 export function mockGaps(ctx: CheckContext, model: Model): UnitGap[] {
   const sqlPath = ctx.project.martsSql.get(model.name);
-  if (!model.marts || sqlPath === undefined) return [];
+  if (!ctx.isMarts(model) || sqlPath === undefined) return [];
   const units = ctx.unitTestsOf(model.name);
   if (units.length === 0) return [];
   const inputs = sortByText(sqlInputs(ctx.text(sqlPath)));
@@ -89,7 +101,7 @@ export function mockGaps(ctx: CheckContext, model: Model): UnitGap[] {
   for (const unit of units) {
     const mocked = mockedInputs(unit.entry.given);
     for (const input of inputs) {
-      if (!mocked.has(input)) gaps.push({ kind: "unmockedInput", file: unit.file, model: model.name, unit: unit.name, input });
+      if (!mocked.has(input)) gaps.push({ kind: "unmockedInput", file: unit.file, model: model.name, line: unit.lineOf(["given"]), unit: unit.name, input });
     }
   }
   return gaps;

@@ -7,7 +7,7 @@
  */
 import type { Database } from "../../engine/duckdb.ts";
 import type { Plan, TestError } from "../../engine/unit-runner.ts";
-import { readText } from "../../project/project.ts";
+import { readText } from "../../project/source.ts";
 import { macroStatements } from "./constructs.ts";
 import type { Dialect, DialectChoice } from "./dialects.ts";
 import { Translator, type Untranslatable } from "./translate.ts";

@@ -1,0 +1,15 @@
+/** Opening the project model the way commands do: the work tree, with the parse cache behind it. */
+import { ParseCache } from "./cache.ts";
+import { ParseStore, Project } from "./model.ts";
+import { WorkTree } from "./source.ts";
+import type { ParsedYaml } from "./yaml.ts";
+
+/** The project in a folder on disk, its yml parses remembered between runs (SLP_NO_CACHE=1 turns that off). */
+export function openWorkTree(dir: string, env: Record<string, string | undefined>): Project<WorkTree> {
+  return new Project(new WorkTree(dir), { store: parseStore(dir, env) });
+}
+
+/** A parse store backed by the parse cache of a project folder. */
+export function parseStore(dir: string, env: Record<string, string | undefined>): ParseStore {
+  return new ParseStore(ParseCache.open<ParsedYaml>(dir, env));
+}

@@ -1,0 +1,118 @@
+/**
+ * Reads a branch's inventories (gate-inventory.ts) from the project model at
+ * each commit of its walk: whole at the merge-base and at head, the yml
+ * declarations in between. Loaded only by gate, which alone reads git.
+ */
+import { InputError } from "../../core/errors.ts";
+import { baseConfig, projectAt, type Branch } from "../../project/history.ts";
+import { ParseStore, ymlIn } from "../../project/model.ts";
+import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/paths.ts";
+import { joinPath, matchesProtected, protectedPatterns } from "../../project/protected.ts";
+import { mergeDeclared, PACKAGE_FILES, type BranchInventories, type Declared, type Inventory, type WalkStep } from "./gate-inventory.ts";
+
+export { sameInventory } from "./gate-inventory.ts";
+
+/**
+ * Reads slp.yml from the base, checks the marts paths at head, and reads the
+ * project at every commit of the walk: whole at the merge-base and at head,
+ * its yml declarations in between.
+ */
+export async function readInventories(branch: Branch, martsPath: string[] | undefined, store = new ParseStore()): Promise<BranchInventories> {
+  const { repo, prefix } = branch;
+  const config = await baseConfig(branch);
+  const martsPaths = (martsPath ?? config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
+  for (const marts of martsPaths) {
+    if ((await repo.filesIn(branch.headCommit, [joinPath(prefix, marts)])).length === 0) {
+      throw new InputError(`${marts} holds no file at ${branch.headRef}; nothing to check is not OK`, {
+        fix: "pass the folder that holds your marts models with --marts-path (or marts_paths in slp.yml on the base branch)",
+      });
+    }
+  }
+  const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? []);
+  const short = (oid: string) => repo.shortSha(oid);
+  const before = await reader.full(branch.mergeBase, `commit ${short(branch.mergeBase)}`);
+  const walk: WalkStep[] = [{ commit: branch.mergeBase, label: branch.baseRef, declared: before }];
+  for (const commit of branch.commits.slice(0, -1)) {
+    walk.push({ commit, label: await repo.label(commit), declared: await reader.declared(commit, `commit ${short(commit)}`) });
+  }
+  const after = await reader.full(branch.headCommit, `${branch.headRef} (${short(branch.headCommit)})`);
+  walk.push({ commit: branch.headCommit, label: await repo.label(branch.headCommit), declared: after });
+  store.save();
+  return { martsPaths, config, before, after, walk };
+}
+
+/** Reads inventories at commits of one branch, reusing parses and the declarations of unchanged top folders. */
+class InventoryReader {
+  readonly #branch: Branch;
+  readonly #store: ParseStore;
+  readonly #topDirs: readonly string[];
+  /** Protected patterns, repository-relative: a trailing slash is a folder. */
+  readonly #protectedRepo: string[];
+  readonly #declared = new Map<string, Promise<Declared>>();
+
+  constructor(branch: Branch, store: ParseStore, topDirs: readonly string[], extraProtected: readonly string[]) {
+    this.#branch = branch;
+    this.#store = store;
+    this.#topDirs = topDirs;
+    this.#protectedRepo = protectedPatterns({ prefix: branch.prefix, extra: extraProtected });
+  }
+
+  /** The full inventory at a commit (§5's read plan). */
+  async full(commit: string, at: string): Promise<Inventory> {
+    const project = projectAt(this.#branch, commit, at, this.#store);
+    // dbt_project.yml is read as every command reads it: a malformed one is refused here too.
+    await project.settings();
+    const protectedPaths = this.#protectedRepo.map((path) => project.source.fromRepository(path));
+    const isProtected = (path: string) => protectedPaths.some((pattern) => matchesProtected(pattern, path));
+    const scope = [...this.#topDirs, "tests/", "analyses/", ...PACKAGE_FILES, ...protectedPaths];
+    const files = await project.list(scope);
+    const inventory: Omit<Inventory, keyof Declared> = {
+      project,
+      sqls: new Map(),
+      code: new Map(),
+      files: new Map(),
+      singular: new Map(),
+      recons: new Map(),
+      packages: new Map(),
+      protected: new Map(),
+    };
+    for (const file of files) {
+      const { path } = file;
+      const id = file.id as string;
+      if (isProtected(path)) {
+        inventory.protected.set(path, id);
+      } else if (path.endsWith(".sql") && this.#topDirs.some((top) => path.startsWith(top))) {
+        // A stem met twice keeps its later path (and that path's hash).
+        inventory.sqls.set(stem(path), path);
+        inventory.code.set(stem(path), id);
+      } else if (path.startsWith("tests/")) {
+        inventory.files.set(path, id);
+        if (path.endsWith(".sql") && !path.startsWith("tests/generic/")) inventory.singular.set(path, file);
+      } else if (path.startsWith("analyses/reconciliation_")) {
+        inventory.recons.set(path, id);
+      } else if ((PACKAGE_FILES as readonly string[]).includes(path)) {
+        inventory.packages.set(path, id);
+      }
+    }
+    const ymls = ymlIn(files).filter((file) => this.#topDirs.some((top) => file.path.startsWith(top)));
+    const declared = mergeDeclared(await project.propertiesOf(ymls), false);
+    return { ...declared, ...inventory };
+  }
+
+  /** What the yml under the top folders declare at a commit; a commit that left them untouched costs a lookup. */
+  async declared(commit: string, at: string): Promise<Declared> {
+    const { repo, prefix } = this.#branch;
+    const trees = await Promise.all(this.#topDirs.map((top) => repo.treeAt(commit, joinPath(prefix, top.slice(0, -1)))));
+    const key = trees.join(",");
+    let promise = this.#declared.get(key);
+    if (!promise) {
+      promise = (async () => {
+        const project = projectAt(this.#branch, commit, at, this.#store);
+        return mergeDeclared(await project.propertiesOf(ymlIn(await project.list(this.#topDirs))), true);
+      })();
+      this.#declared.set(key, promise);
+    }
+    return promise;
+  }
+}
+

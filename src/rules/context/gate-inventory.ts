@@ -1,0 +1,193 @@
+/**
+ * What `gate` compares between commits (spec/rules.md §2.2), read from the
+ * project model at each commit (gate-history.ts reads them): the models the yml under the top folders
+ * declare (in git's plain path order, the later of two declarations kept),
+ * their data tests as bags, their unit tests, and the hashes of the files
+ * the other rules watch (model sql, tests/, reconciliations, package pins,
+ * protected paths).
+ */
+import { compareCodePoints } from "../../core/text.ts";
+import { canonicalJson, isMapping, looseEqual, type Mapping, type Value } from "../../core/values.ts";
+import type { LoadedConfig } from "../../project/config.ts";
+import type { ModelDeclaration, Project } from "../../project/model.ts";
+import type { PropertiesFile } from "../../project/properties.ts";
+import type { SourceFile } from "../../project/source.ts";
+import type { DataTest } from "../../project/tests.ts";
+
+export type ModelAt = ModelDeclaration;
+
+/** One declaration of a test: its config, the yml it is in, and the test as read (its line, when a finding needs it). */
+export interface TestEntry {
+  config: Mapping;
+  file: string;
+  test: DataTest;
+}
+
+/** The configs of every declaration of one test with one argument set: a bag, twins accumulate. */
+export interface TestSet {
+  args: Mapping;
+  configs: Mapping[];
+  /** The same declarations, with their places, in bag order. */
+  entries: TestEntry[];
+}
+
+/** One test (model, column, name) with each argument set it is declared with, by canonical arguments. */
+export interface TestGroup {
+  model: string;
+  column: string;
+  name: string;
+  sets: Map<string, TestSet>;
+}
+
+export interface UnitAt {
+  name: string;
+  /** The entry's `model`, "" when missing or falsy. */
+  model: Value;
+  file: string;
+  line: number;
+  /** Canonical JSON of the whole entry except `description`. */
+  body: string;
+}
+
+/** What the yml under the top folders declare at one commit: all a commit inside the walk needs. */
+export interface Declared {
+  models: Map<string, ModelAt>;
+  /** By groupKey(model, column, name). */
+  groups: Map<string, TestGroup>;
+  /** By unitKey(model, name). */
+  units: Map<string, UnitAt>;
+}
+
+/** The full inventory, at the merge-base and at head. Hashes are blob ids. */
+export interface Inventory extends Declared {
+  /** The project model at this commit. */
+  project: Project;
+  /** Stem -> path of each `.sql` under the top folders (not protected); the later path wins. */
+  sqls: Map<string, string>;
+  /** Stem -> blob id of that `.sql`. */
+  code: Map<string, string>;
+  /** Every file under `tests/` -> blob id. */
+  files: Map<string, string>;
+  /** `tests/**.sql` outside `tests/generic/`, to read a new one's config. */
+  singular: Map<string, SourceFile>;
+  /** `analyses/reconciliation_*` -> blob id. */
+  recons: Map<string, string>;
+  /** `packages.yml`, `package-lock.yml`, `dependencies.yml` -> blob id. */
+  packages: Map<string, string>;
+  /** Every protected path -> blob id. */
+  protected: Map<string, string>;
+}
+
+/** One commit of the walk and what its yml declare. */
+export interface WalkStep {
+  commit: string;
+  /** `<short sha> by <author>`; the merge-base is labelled by the base ref. */
+  label: string;
+  declared: Declared;
+}
+
+export interface BranchInventories {
+  martsPaths: string[];
+  config: LoadedConfig;
+  before: Inventory;
+  after: Inventory;
+  /** The merge-base, each commit between, then head. */
+  walk: WalkStep[];
+}
+
+export { PACKAGE_FILES } from "../../project/protected.ts";
+
+export function groupKey(model: string, column: string, name: string): string {
+  return JSON.stringify([model, column, name]);
+}
+
+export function unitKey(model: Value, name: string): string {
+  return JSON.stringify([canonicalJson(model), name]);
+}
+
+/**
+ * Merges the declarations of yml files listed in plain string order: a model
+ * declared twice keeps the later declaration, data tests of both accumulate,
+ * a unit test with the same (model, name) is the later. `modelsOnly` skips
+ * tests and unit tests (the commits inside the walk need only models; their
+ * files are still read, so a broken one is refused).
+ */
+export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: boolean): Declared {
+  const declared: Declared = { models: new Map(), groups: new Map(), units: new Map() };
+  const ordered = [...files].sort((a, b) => compareCodePoints(a.file, b.file));
+  for (const file of ordered) {
+    for (const model of file.models) {
+      declared.models.set(model.name, model);
+      if (modelsOnly) continue;
+      for (const test of model.tests) {
+        const key = groupKey(model.name, test.column, test.name);
+        let group = declared.groups.get(key);
+        if (!group) {
+          group = { model: model.name, column: test.column, name: test.name, sets: new Map() };
+          declared.groups.set(key, group);
+        }
+        let set = group.sets.get(test.argsKey);
+        if (!set) {
+          set = { args: test.args, configs: [], entries: [] };
+          group.sets.set(test.argsKey, set);
+        }
+        set.configs.push(test.config);
+        set.entries.push({ config: test.config, file: model.file, test });
+      }
+    }
+    if (modelsOnly) continue;
+    for (const unit of file.unitTests) {
+      const { description: _description, ...body } = unit.entry;
+      declared.units.set(unitKey(unit.model, unit.name), { name: unit.name, model: unit.model, file: unit.file, line: unit.line, body: canonicalJson(body) });
+    }
+  }
+  return declared;
+}
+
+/**
+ * G5's "the model changed": its yml entry without `pre_registration` (under
+ * `meta` and `config.meta`; the emptied holder stays) plus its sql's blob id.
+ * A pre-registration is how a model is meant to change, so it does not count.
+ */
+export function modelFingerprint(inventory: Inventory, name: string): string | null {
+  const model = inventory.models.get(name);
+  if (!model) return null;
+  const entry: Mapping = { ...model.entry };
+  if (isMapping(entry.meta)) {
+    const { pre_registration: _meta, ...meta } = entry.meta;
+    entry.meta = meta;
+  }
+  if (isMapping(entry.config) && isMapping(entry.config.meta)) {
+    const { pre_registration: _config, ...meta } = entry.config.meta;
+    entry.config = { ...entry.config, meta };
+  }
+  return `${canonicalJson(entry)}\0${inventory.code.get(name) ?? ""}`;
+}
+
+/**
+ * True when two full inventories hold the same thing in every kind (the "no
+ * changes" note). Values compare the way the reference's dictionaries do:
+ * configs, specs and pre-registrations by deep equality, the rest exactly.
+ */
+export function sameInventory(a: Inventory, b: Inventory): boolean {
+  const sameMap = <T>(x: Map<string, T>, y: Map<string, T>, equal: (p: T, q: T) => boolean) =>
+    x.size === y.size && [...x].every(([key, value]) => y.has(key) && equal(value, y.get(key) as T));
+  const exact = (p: unknown, q: unknown) => p === q;
+  const sameGroup = (p: TestGroup, q: TestGroup) =>
+    sameMap(p.sets, q.sets, (s, t) => s.configs.length === t.configs.length && s.configs.every((c, i) => looseEqual(c, t.configs[i])));
+  const sameUnit = (p: UnitAt, q: UnitAt) => p.file === q.file && p.body === q.body && canonicalJson(p.model) === canonicalJson(q.model);
+  const sameModel = (p: ModelAt, q: ModelAt) =>
+    p.file === q.file && looseEqual(p.spec, q.spec) && looseEqual(p.preRegistration, q.preRegistration);
+  return (
+    sameMap(a.groups, b.groups, sameGroup) &&
+    sameMap(a.units, b.units, sameUnit) &&
+    sameMap(a.models, b.models, sameModel) &&
+    [...a.models.keys()].every((name) => modelFingerprint(a, name) === modelFingerprint(b, name)) &&
+    sameMap(a.sqls, b.sqls, exact) &&
+    sameMap(a.code, b.code, exact) &&
+    sameMap(a.files, b.files, exact) &&
+    sameMap(a.recons, b.recons, exact) &&
+    sameMap(a.packages, b.packages, exact) &&
+    sameMap(a.protected, b.protected, exact)
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * Every command reads a malformed input the same way (issue 10): each folder
+ * under test/fixtures/malformed/ overlays the valid `base/` project with one
+ * input slp cannot judge, and check, unit and gate (main holding `base/`,
+ * the branch adding the overlay) must each exit 2 naming the same file, line
+ * and problem. `expected.<command>` holds each run's streams.
+ */
+import { describe, expect, test } from "bun:test";
+import { cpSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { runMain } from "./support/cli.ts";
+import { expectFixtureOutput, FIXTURES } from "./support/fixtures.ts";
+import { commitAll, git, initRepo } from "./support/git-repo.ts";
+import { tempDir } from "./support/temp.ts";
+
+const ROOT = join(FIXTURES, "malformed");
+const BASE = join(ROOT, "base");
+const cases = readdirSync(ROOT)
+  .filter((name) => name !== "base" && statSync(join(ROOT, name)).isDirectory())
+  .sort();
+
+/** The base project with the case's overlay on top, in a fresh folder. */
+function overlaid(name: string) {
+  const dir = tempDir("slp-malformed-");
+  cpSync(BASE, dir.path, { recursive: true });
+  cpSync(join(ROOT, name, "overlay"), dir.path, { recursive: true });
+  return dir;
+}
+
+/** `ERROR file:line: message` without the commit gate names in its message. */
+function refusal(stderr: string): string {
+  return stderr.replace(/ at [^,]+, /, " ");
+}
+
+describe("a malformed input is exit 2 in every command, read the same way", () => {
+  test("there are cases", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(10);
+  });
+
+  for (const name of cases) {
+    test(name, async () => {
+      const dir = join(ROOT, name);
+      using checkout = overlaid(name);
+      const check = await runMain(["check"], checkout.path);
+      const unit = await runMain(["unit"], checkout.path);
+      using repo = tempDir("slp-malformed-git-");
+      initRepo(repo.path);
+      cpSync(BASE, repo.path, { recursive: true });
+      commitAll(repo.path, "main: a valid project");
+      git(repo.path, ["checkout", "-q", "-b", "pr"]);
+      cpSync(join(dir, "overlay"), repo.path, { recursive: true });
+      commitAll(repo.path, "pr: one malformed input");
+      const gate = await runMain(["gate", "--base", "main"], repo.path);
+
+      for (const [command, result] of [["check", check], ["unit", unit], ["gate", gate]] as const) {
+        expect({ command, exit: result.exitCode, stdout: result.stdout }).toEqual({ command, exit: 2, stdout: "" });
+        expect(result.stderr).toMatch(/^ERROR [^\n]+:\d+: [^\n]+; [^\n]+\n$/);
+        expectFixtureOutput(dir, result, `expected.${command}`);
+      }
+      // One reading: the same file, line, problem and fix, whichever command met it (gate adds the commit).
+      expect(refusal(unit.stderr)).toBe(check.stderr);
+      expect(refusal(gate.stderr)).toBe(check.stderr);
+    });
+  }
+});

@@ -1,0 +1,136 @@
+/**
+ * The project model (src/project/model.ts) on real projects: each folder
+ * under test/fixtures/model/ is read from the work tree and from a commit of
+ * a repository holding the same files, and what the model says (settings,
+ * every node with its file, line, fqn and config, the unit tests, the DAG)
+ * must equal the folder's `expected.json` both times. Rewrite with
+ * SLP_UPDATE_FIXTURES=1, then read the diff.
+ */
+import { describe, expect, test } from "bun:test";
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Repository } from "../src/git/repository.ts";
+import { lineAt } from "../src/project/lines.ts";
+import { ParseStore, Project, type Node } from "../src/project/model.ts";
+import { CommitTree, WorkTree, type FileSource } from "../src/project/source.ts";
+import { FIXTURES, UPDATE } from "./support/fixtures.ts";
+import { commitAll, initRepo } from "./support/git-repo.ts";
+import { tempDir } from "./support/temp.ts";
+
+const ROOT = join(FIXTURES, "model");
+const cases = readdirSync(ROOT).filter((name) => statSync(join(ROOT, name)).isDirectory()).sort();
+
+/** The configs a rule may read, in a fixed order. */
+const CONFIG_KEYS = ["enabled", "materialized", "tags", "meta", "schema", "alias", "severity", "where", "unique_key", "column_types", "strategy"];
+
+function configOf(config: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(CONFIG_KEYS.filter((key) => Object.hasOwn(config, key)).map((key) => [key, config[key]]));
+}
+
+function nodeOf(node: Node) {
+  return {
+    id: node.uniqueId,
+    file: node.file,
+    line: node.line,
+    yml: node.ymlFile === null ? null : `${node.ymlFile}:${node.declaration?.line}`,
+    fqn: node.fqn.join("."),
+    enabled: node.enabled,
+    config: configOf(node.config),
+    ...(Object.keys(node.dynamicConfig).length > 0 ? { dynamic: node.dynamicConfig } : {}),
+    ...("materialized" in node ? { materialized: node.materialized, identifier: node.identifier, language: node.language, latest: node.latest } : {}),
+    columns: node.columns.map((column) => `${column.name}:${column.line}${column.dataType ? ` ${column.dataType}` : ""}`),
+    tests: node.tests.map((dataTest) => `${dataTest.name}${dataTest.column ? ` on ${dataTest.column}` : ""}:${dataTest.line}`),
+  };
+}
+
+async function summary(project: Project) {
+  const settings = await project.settings();
+  const nodes = await project.nodes();
+  const graph = await project.graph();
+  const packages = await project.packages();
+  return {
+    settings: { file: settings.file, name: settings.name, paths: settings.paths, packagesInstallPath: settings.packagesInstallPath },
+    nodes: [...nodes.models, ...nodes.seeds, ...nodes.snapshots, ...nodes.sources, ...nodes.analyses, ...nodes.singularTests, ...nodes.genericTests].map(nodeOf),
+    dataTests: nodes.dataTests.map((dataTest) => ({ on: dataTest.on, test: `${dataTest.name}${dataTest.column ? ` on ${dataTest.column}` : ""}`, at: `${dataTest.file}:${dataTest.line}`, fqn: dataTest.fqn.join("."), config: configOf(dataTest.config) })),
+    unitTests: nodes.unitTests.map((unit) => ({ id: unit.uniqueId, at: `${unit.file}:${unit.line}`, fqn: unit.fqn.join("."), enabled: unit.enabled, config: configOf(unit.config) })),
+    macros: nodes.macroFiles.map((file) => `${file.file}: ${file.macros.map((macro) => `${macro.name}:${macro.line}`).join(", ")}`),
+    fixtures: Object.fromEntries(nodes.fixtures),
+    packages: await Promise.all(packages.map(async (pkg) => ({ prefix: pkg.prefix, models: (await pkg.nodes()).models.map(nodeOf) }))),
+    parents: Object.fromEntries([...graph.parents].map(([id, edges]) => [id, edges.map((edge) => `${edge.text} -> ${edge.to ?? "?"} (line ${edge.line})`)])),
+    children: Object.fromEntries(graph.children),
+    unresolved: graph.unresolved.map((edge) => `${edge.from}: ${edge.text}`),
+  };
+}
+
+/** The same files committed to a fresh repository, read back at that commit. */
+function committed(dir: string, run: (source: FileSource) => Promise<void>) {
+  return async () => {
+    using repo = tempDir("slp-model-");
+    initRepo(repo.path);
+    cpSync(dir, repo.path, { recursive: true });
+    const commit = commitAll(repo.path, "the project");
+    await run(new CommitTree(Repository.open(repo.path), commit, "", "HEAD"));
+  };
+}
+
+describe("the project model, from the work tree and from a commit", () => {
+  test("there are cases", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(3);
+  });
+
+  for (const name of cases) {
+    const dir = join(ROOT, name);
+    const file = join(dir, "expected.json");
+    test(`${name}: work tree`, async () => {
+      const actual = await summary(new Project(new WorkTree(dir)));
+      if (UPDATE || !existsSync(file)) writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
+      expect(actual).toEqual(JSON.parse(readFileSync(file, "utf8")));
+    });
+    test(
+      `${name}: a commit`,
+      committed(dir, async (source) => {
+        expect(await summary(new Project(source, { store: new ParseStore() }))).toEqual(JSON.parse(readFileSync(file, "utf8")));
+      }),
+    );
+  }
+});
+
+describe("graph walks", () => {
+  test("downstream and upstream follow the edges, past a package's model", async () => {
+    const graph = await new Project(new WorkTree(join(ROOT, "dag"))).graph();
+    expect(graph.downstream(["source.shop.erp.orders"])).toEqual(["model.shop.fct_orders", "model.shop.int_orders", "model.shop.stg_orders"]);
+    expect(graph.upstream(["model.shop.fct_orders"])).toEqual([
+      "model.shop.dim_customers.v1",
+      "model.shop.dim_customers.v2",
+      "model.shop.int_orders",
+      "model.shop.stg_orders",
+      "model.utils.calendar",
+      "source.shop.erp.orders",
+    ]);
+    expect(graph.downstream(["model.shop.fct_orders"])).toEqual([]);
+  });
+});
+
+describe("lines", () => {
+  test("every key and list item, also through flow collections, block scalars and a quoted key", async () => {
+    const { parseYamlWithLines } = await import("../src/project/yaml.ts");
+    const text = 'version: 2\nmodels:\n  - name: a\n    description: |\n      two\n      lines\n    meta: {spec: {grain: x}}\n  - name: b\n    columns: [{name: c}, {name: d}]\n"quoted key": 1\n';
+    const parsed = parseYamlWithLines(text, { file: "x.yml" });
+    expect(lineAt(parsed, ["models", 0])).toBe(3);
+    expect(lineAt(parsed, ["models", 0, "meta", "spec", "grain"])).toBe(7);
+    expect(lineAt(parsed, ["models", 1])).toBe(8);
+    expect(lineAt(parsed, ["models", 1, "columns", 1])).toBe(9);
+    expect(lineAt(parsed, ["quoted key"])).toBe(10);
+    // A step that is not there answers with the deepest line found.
+    expect(lineAt(parsed, ["models", 1, "nothing"])).toBe(8);
+    expect(lineAt(parsed, ["nothing"])).toBe(1);
+  });
+
+  test("a merge key's keys take the line of the mapping that holds them", async () => {
+    const { parseYamlWithLines } = await import("../src/project/yaml.ts");
+    const parsed = parseYamlWithLines("base: &b {x: 1}\nchild:\n  <<: *b\n  y: 2\n", { file: "x.yml" });
+    expect(parsed.value).toEqual({ base: { x: 1 }, child: { x: 1, y: 2 } });
+    expect(lineAt(parsed, ["child", "y"])).toBe(4);
+    expect(lineAt(parsed, ["child", "x"])).toBe(2);
+  });
+});
