@@ -185,3 +185,72 @@ function runAsNobody(argv: string[]) {
   });
   return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode ?? -1 };
 }
+
+describe("gate reads links and submodules in git as check reads the work tree", () => {
+  /** The quickstart as a repository whose marts SQL is a link to a file elsewhere in it, on a feature branch. */
+  function linkedRepo() {
+    const project = quickstart((dir) => {
+      mkdirSync(join(dir, "sql"));
+      renameSync(join(dir, "models", "marts", "fct_orders.sql"), join(dir, "sql", "fct_orders.sql"));
+      symlinkSync(join("..", "..", "sql", "fct_orders.sql"), join(dir, "models", "marts", "fct_orders.sql"));
+    });
+    initRepo(project.path);
+    commitAll(project.path, "base: the model's SQL behind a link");
+    git(project.path, ["checkout", "-q", "-b", "feature"]);
+    return project;
+  }
+
+  test("SQL changed behind a link is a change of the model (G8), not an unchanged link", async () => {
+    using project = linkedRepo();
+    writeFileSync(join(project.path, "sql", "fct_orders.sql"), "select 1 as order_id\n");
+    commitAll(project.path, "change the model through its link");
+    const result = await runMain(["gate", "--base", "main", "--format", "json"], project.path);
+    const rules = (JSON.parse(result.stdout).findings as { rule: string; model: string }[]).map((f) => `${f.rule} ${f.model}`);
+    expect(rules).toContain("G8 fct_orders");
+    expect(result.exitCode).toBe(1);
+  });
+
+  test("a committed link to a folder that holds it is exit 2 naming it", async () => {
+    using project = linkedRepo();
+    symlinkSync(".", join(project.path, "models", "self"));
+    commitAll(project.path, "a loop");
+    const result = await runMain(["gate", "--base", "main"], project.path);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("models/self at ");
+    expect(result.stderr).toContain("is a symbolic link to a folder that holds it");
+  });
+
+  test("a committed yml linked out of the repository is exit 2 when gate reads it", async () => {
+    using project = linkedRepo();
+    symlinkSync("/etc/passwd", join(project.path, "models", "marts", "passwd.yml"));
+    commitAll(project.path, "a link out");
+    const result = await runMain(["gate", "--base", "main"], project.path);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("cannot read models/marts/passwd.yml at");
+    expect(result.stderr).toContain("it is a symbolic link, and it leads outside the repository");
+    expect(result.stdout + result.stderr).not.toContain("root:");
+  });
+
+  test("a submodule under models/ is exit 2: gate cannot see the models it holds", async () => {
+    using project = linkedRepo();
+    const head = git(project.path, ["rev-parse", "HEAD"]);
+    git(project.path, ["update-index", "--add", "--cacheinfo", `160000,${head},models/vendor`]);
+    git(project.path, ["commit", "-q", "-m", "a submodule of models"]);
+    const result = await runMain(["gate", "--base", "main"], project.path);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("models/vendor is a git submodule at");
+  });
+});
+
+test("a git blob above file_mb is refused by gate, naming the file and the limit", async () => {
+  using project = quickstart();
+  initRepo(project.path);
+  commitAll(project.path, "base");
+  git(project.path, ["checkout", "-q", "-b", "feature"]);
+  writeFileSync(join(project.path, "models", "marts", "big.yml"), `# ${"x".repeat(200_000)}\n`);
+  commitAll(project.path, "a big yml");
+  const result = await runMain(["gate", "--base", "main"], project.path, { SLP_LIMIT_FILE_MB: "0.1" });
+  expect(result.exitCode).toBe(2);
+  expect(result.stderr).toContain("ERROR models/marts/big.yml: at ");
+  expect(result.stderr).toContain("the file is larger than 0.1 MiB (limit file_mb = 0.1 MiB)");
+});
