@@ -211,3 +211,30 @@ test("the canary is writable, so an escape would have left it", () => {
   writeFileSync(`${CANARY}.probe`, "");
   expect(existsSync(`${CANARY}.probe`)).toBe(true);
 });
+
+describe("env_var() hands models no secret of the machine", () => {
+  async function renderedWith(call: string, env: Record<string, string>) {
+    const dir = join(workspace.path, `env-${Math.random().toString(36).slice(2)}`);
+    writeTree(dir, {
+      "dbt_project.yml": "name: envs\nversion: '1.0'\nprofile: envs\n",
+      "models/m.sql": `select '{{ ${call} }}' as x\n`,
+      "models/_unit.yml": "unit_tests:\n  - name: t\n    model: m\n    given: []\n    expect:\n      rows: [{x: seen}]\n",
+    });
+    return runMain(["unit", "--format", "json"], dir, env);
+  }
+
+  test("a variable of the environment that is not DBT_* is refused when it is set, never printed", async () => {
+    const result = await renderedWith("env_var('AWS_SECRET_ACCESS_KEY')", { AWS_SECRET_ACCESS_KEY: "TOP-SECRET-KEY" });
+    expect(result.exitCode).toBe(2);
+    expect(result.stdout).toContain("env_var('AWS_SECRET_ACCESS_KEY') is set in the environment, and slp hands models only DBT_* variables");
+    expect(result.stdout + result.stderr).not.toContain("TOP-SECRET-KEY");
+    const secret = await renderedWith("env_var('DBT_ENV_SECRET_TOKEN')", { DBT_ENV_SECRET_TOKEN: "TOP-SECRET-TOKEN" });
+    expect(secret.exitCode).toBe(2);
+    expect(secret.stdout + secret.stderr).not.toContain("TOP-SECRET-TOKEN");
+  });
+
+  test("DBT_* variables, a default for an unset name, and the test's overrides still work", async () => {
+    expect((await renderedWith("env_var('DBT_WHO')", { DBT_WHO: "seen" })).exitCode).toBe(0);
+    expect((await renderedWith("env_var('NOT_SET_ANYWHERE', 'seen')", {})).exitCode).toBe(0);
+  });
+});

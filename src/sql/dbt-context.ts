@@ -430,6 +430,15 @@ export class DbtRenderer {
     const name = printable(positional[0]);
     if (Object.hasOwn(session.overrides.envVars, name)) return session.overrides.envVars[name];
     const value = this.#options.env[name];
+    // CI runs slp with secrets in the environment, and a rendered model is printed (its SQL, its
+    // failure table): models get DBT_* variables only, never DBT_ENV_SECRET_* (dbt refuses those in models too).
+    const handed = name.startsWith("DBT_") && !name.startsWith("DBT_ENV_SECRET");
+    if (value !== undefined && !handed) {
+      throw new RenderRefusal(
+        `env_var('${name}') is set in the environment, and slp hands models only DBT_* variables (never DBT_ENV_SECRET_*): the environment of a CI run holds secrets`,
+        `give the test the value it needs in overrides.env_vars (${name}: ...)`,
+      );
+    }
     if (value !== undefined) return value;
     if (positional.length > 1) return positional[1];
     if (Object.hasOwn(named, "default")) return named.default;
