@@ -101,3 +101,17 @@ describe("what the machine refuses is said as such", () => {
     expect(error.describe()).not.toContain("bug in slp");
   });
 });
+
+describe("every limit is documented where users look", () => {
+  const ROOT = join(import.meta.dir, "..");
+  test("the README's table and slp init's slp.yml list each limit with its default and its variable", async () => {
+    const { LIMITS, LIMIT_NAMES, limitEnvVar } = await import("../src/core/limits.ts");
+    const readme = await Bun.file(join(ROOT, "README.md")).text();
+    const template = await Bun.file(join(ROOT, "src", "init", "templates", "slp.yml.txt")).text();
+    for (const name of LIMIT_NAMES) {
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${name}\` |`));
+      expect({ name, row: row?.includes(`\`${limitEnvVar(name)}\``) && row.includes(`| ${LIMITS[name].default.toLocaleString("en-US")} |`) }).toEqual({ name, row: true });
+      expect({ name, template: template.includes(`#   ${name}: ${LIMITS[name].default}\n`) }).toEqual({ name, template: true });
+    }
+  });
+});
