@@ -202,7 +202,7 @@ class Walker {
       this.files.push(shown);
       return;
     }
-    if (!isInside(real, repositoryRealRoot(this.projectDir))) {
+    if (!reachable(this.projectDir, real)) {
       throw new InputError("is a symbolic link to a folder outside the repository, and slp reads nothing outside it", {
         file: shown,
         fix: "commit the folder itself instead of a link, or point the link at a folder inside the repository",
@@ -222,6 +222,28 @@ class Walker {
 
 const realRoots = new Map<string, string>();
 const realDirs = new Map<string, string>();
+/** Folders outside a project's repository that slp itself linked into it (a checkout's borrowed packages). */
+const trusted = new Map<string, string[]>();
+
+/**
+ * Lets links under `projectDir` lead into `folder`: for a folder slp made
+ * itself (a commit's checkout) that borrows what the work tree installed.
+ * Never for anything a repository says.
+ */
+export function trustLinksInto(projectDir: string, folder: string): void {
+  let real: string;
+  try {
+    real = realpathSync(folder);
+  } catch {
+    return;
+  }
+  trusted.set(projectDir, [...(trusted.get(projectDir) ?? []), real]);
+}
+
+/** Whether a real path is inside what `projectDir`'s reads may reach. */
+function reachable(projectDir: string, real: string): boolean {
+  return isInside(real, repositoryRealRoot(projectDir)) || (trusted.get(projectDir) ?? []).some((folder) => isInside(real, folder));
+}
 
 /** Forgets what was learnt about folders (each invocation starts afresh). */
 export function forgetFolders(): void {
@@ -281,7 +303,7 @@ function resolveLink(target: ReadTarget): string {
 }
 
 function assertInside(projectDir: string, real: string, shown: string): void {
-  if (!isInside(real, repositoryRealRoot(projectDir))) {
+  if (!reachable(projectDir, real)) {
     throw new InputError("cannot read the file: it leads outside the repository through a symbolic link, and slp reads nothing outside it", {
       file: shown,
       fix: "commit the file itself instead of a link, or point the link at a path inside the repository",
