@@ -6,7 +6,7 @@
  * location is inside the repository: a symbolic link may point anywhere
  * inside it (dbt follows links too), never outside it, and never in a loop.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { formatLimit, LimitError, limitBytes } from "../core/limits.ts";
@@ -54,6 +54,13 @@ function readOpened(fd: number, target: ReadTarget, fix: string): Uint8Array {
     }
     const cap = limitBytes("file_mb");
     if (stats.size > cap) throw tooLarge(target.shown, stats.size);
+    // An ordinary file, in one native read of the size stat gave; one that claims 0 bytes (as
+    // files under /proc do) is read in chunks below, never past the cap.
+    if (stats.size > 0) {
+      const bytes = readFileSync(fd);
+      if (bytes.length > cap) throw tooLarge(target.shown, bytes.length);
+      return bytes;
+    }
     // Read to the end, whatever size stat claimed (files in /proc claim 0), never past the cap.
     const chunks: Uint8Array[] = [];
     let total = 0;
@@ -64,6 +71,8 @@ function readOpened(fd: number, target: ReadTarget, fix: string): Uint8Array {
       total += read;
       if (total > cap) throw tooLarge(target.shown, total);
       chunks.push(chunk.subarray(0, read));
+      // Fewer bytes than asked for, past what stat said: the end (one read for an ordinary file).
+      if (read < chunk.length && total >= stats.size) break;
     }
     return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
   } catch (error) {
@@ -80,7 +89,7 @@ export function readBoundedText(target: ReadTarget, fix: string): string {
 }
 
 function utf8(bytes: Uint8Array, target: ReadTarget): string {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+  const text = (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString("utf8");
   // The lenient decoder marks bad bytes with U+FFFD; only then pay for a strict decode.
   if (text.includes("\uFFFD")) {
     try {
@@ -222,6 +231,8 @@ class Walker {
 
 const realRoots = new Map<string, string>();
 const realDirs = new Map<string, string>();
+/** Folders whose real path was found inside a project's reach, and that project. */
+const insideFolders = new Map<string, string>();
 /** Folders outside a project's repository that slp itself linked into it (a checkout's borrowed packages). */
 const trusted = new Map<string, string[]>();
 
@@ -249,6 +260,7 @@ function reachable(projectDir: string, real: string): boolean {
 export function forgetFolders(): void {
   realRoots.clear();
   realDirs.clear();
+  insideFolders.clear();
 }
 
 /**
@@ -278,6 +290,8 @@ function repositoryRealRoot(projectDir: string): string {
 /** The folder holding the file, resolved once per folder, must be inside the repository. */
 function assertFolderInside(projectDir: string, target: ReadTarget): void {
   const folder = dirname(target.path);
+  // Most reads are of files in a folder already judged: one lookup.
+  if (insideFolders.get(folder) === projectDir) return;
   let real = realDirs.get(folder);
   if (real === undefined) {
     try {
@@ -289,6 +303,7 @@ function assertFolderInside(projectDir: string, target: ReadTarget): void {
     realDirs.set(folder, real);
   }
   assertInside(projectDir, real, target.shown);
+  insideFolders.set(folder, projectDir);
 }
 
 function resolveLink(target: ReadTarget): string {
