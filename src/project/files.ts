@@ -128,15 +128,6 @@ export function isPresent(dir: string, file: string): boolean {
   return existsQuietly(join(dir, file));
 }
 
-/** True when a project file exists (following links) and is a regular file. */
-export function isProjectFile(dir: string, file: string): boolean {
-  try {
-    return statSync(join(dir, file)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Every file under `dir` (project-relative, `/`-separated), hidden ones
  * included; none when the folder does not exist. A folder that cannot be
