@@ -200,6 +200,19 @@ describe("Python's constructs the sandbox implements itself", () => {
     expect(render("{{ rows[0]|attr('name') }}|{{ 'ab'|center(4) }}|{{ 'a\nb'|indent(2) }}", rows)).toBe("b| ab |a\n  b");
   });
 
+  test("str.format() and % read fields through the sandbox; what they cannot render is an error, never an empty text", () => {
+    expect(render("{{ '{} {}'.format(1, 2) }}|{{ '{x[a]}-{0[1]}'.format([1, 2], x={'a': 5}) }}|{{ '{row.n}'.format(row=r) }}", { r: { n: 7 } })).toBe("1 2|5-2|7");
+    expect(render("{{ '%s-%s'|format(1, 2) }}|{{ '%(a)s'|format(a=3) }}|{{ '%(a)s' % {'a': 4} }}")).toBe("1-2|3|4");
+    expect(() => render("{{ '{0.constructor}'.format(range) }}", { range: () => [] })).toThrow("access to 'constructor' is refused");
+    expect(() => render("{{ '%(constructor)s' % {} }}")).toThrow("access to 'constructor' is refused");
+    expect(() => render("{{ '{}'.format() }}")).toThrow("'{}' names no argument given to format()");
+    expect(() => render("{{ '{:>5}'.format(1) }}")).toThrow("reads plain fields only");
+  });
+
+  test("filters iterate a string's characters and a mapping's keys, as Python iterates them", () => {
+    expect(render("{{ 'abc'|batch(2)|list }}|{{ 'abcd'|slice(2)|list }}|{{ {'a': 1, 'b': 2}|batch(1)|list }}")).toBe("[['a', 'b'], ['c']]|[['a', 'b'], ['c', 'd']]|[['a'], ['b']]");
+  });
+
   test("a list that holds itself prints as Python prints it, and a function prints as one", () => {
     expect(render("{% set l = [1] %}{% do l.append(l) %}{{ l }}")).toBe("[1, [...]]");
     expect(render("{{ range }}", { range: () => [] })).toBe("<function>");

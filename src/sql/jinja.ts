@@ -784,17 +784,31 @@ function pySplit(text: string, sep: string | null, maxsplit: number): string[] {
   return [...parts.slice(0, maxsplit), parts.slice(maxsplit).join(sep)];
 }
 
-/** `'{} and {name}'.format(a, name=b)`. */
+/**
+ * `'{} and {name}'.format(a, name=b)`, and `{0.attr}` / `{row[key]}` fields
+ * read through the sandbox (as Jinja's SandboxedFormatter reads them). A
+ * field with no argument, or with a conversion or format spec slp does not
+ * implement, is an error rather than a silently different text.
+ */
 function pyFormat(template: string, args: unknown[]): string {
   const { positional, keywords: named } = splitArgs(args);
   let auto = 0;
-  return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, field: string | undefined) => {
+  return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, field: string) => {
     if (match === "{{") return "{";
     if (match === "}}") return "}";
-    const key = (field ?? "").split(":")[0] as string;
-    if (key === "") return printable(positional[auto++]);
-    if (/^\d+$/.test(key)) return printable(positional[Number(key)]);
-    return printable(named[key]);
+    const parsed = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]+\])*)(?:!([rsa]))?(?::(.*))?$/s.exec(field);
+    if (!parsed) throw new Error(`'{${field}}' is not a format field slp can read`);
+    const [, key = "", path = "", conversion, spec] = parsed;
+    if ((conversion && conversion !== "s") || (spec !== undefined && spec !== "")) {
+      throw new Error(`'{${field}}': slp's str.format() reads plain fields only (no conversion or format spec); format the value with a filter instead`);
+    }
+    const base = key === "" ? positional[auto++] : /^\d+$/.test(key) ? positional[Number(key)] : named[key];
+    if (base === undefined) throw new Error(`'{${field}}' names no argument given to format()`);
+    let value: unknown = base;
+    for (const [, attribute, index] of path.matchAll(/\.([^.[]+)|\[([^\]]+)\]/g)) {
+      value = templateMember(value, attribute ?? (/^\d+$/.test(index as string) ? Number(index) : index));
+    }
+    return printable(value);
   });
 }
 
@@ -805,7 +819,7 @@ function pythonMod(left: unknown, right: unknown): unknown {
     let index = 0;
     return left.replace(/%(\(\w+\))?([-+ 0#]*\d*(?:\.\d+)?)([sdifr%])/g, (_m, name: string | undefined, spec: string, kind: string) => {
       if (kind === "%") return "%";
-      const value = name && right && typeof right === "object" ? (right as Record<string, unknown>)[name.slice(1, -1)] : values[index++];
+      const value = name ? templateMember(right, name.slice(1, -1)) : values[index++];
       if (kind === "d" || kind === "i") return String(Math.trunc(Number(value)));
       if (kind === "f") {
         const digits = /\.(\d+)/.exec(spec);
@@ -847,6 +861,11 @@ const FILTERS: Record<string, (...args: any[]) => unknown> = {
     return out;
   },
   tojson: (value: unknown) => JSON.stringify(value),
+  /** Jinja's `format`: `"%s-%s"|format(a, b)` is `"%s-%s" % (a, b)`; keywords fill `%(name)s`. */
+  format(value: unknown, ...args: unknown[]) {
+    const { positional, keywords } = splitArgs(args);
+    return pythonMod(printable(value), Object.keys(keywords).length > 0 ? keywords : positional);
+  },
   as_bool: (value: unknown) => (value === "True" || value === "true" ? true : value === "False" || value === "false" ? false : value),
   as_number: (value: unknown) => (typeof value === "string" && value.trim() !== "" && !Number.isNaN(Number(value)) ? Number(value) : value),
   as_native: (value: unknown) => value,
@@ -907,7 +926,7 @@ const SANDBOXED_FILTERS: Record<string, (...args: any[]) => unknown> = {
     return (STRING_METHODS.replace as JinjaCallable)(printable(text), from, printable(replacement), typeof count === "number" ? count : -1);
   },
   slice(items: unknown, slices: unknown, fill?: unknown) {
-    const list = Array.isArray(items) ? items : [];
+    const list = sequenceOf(items);
     const count = sized(slices);
     spend(count);
     const size = Math.floor(list.length / Math.max(count, 1));
@@ -924,7 +943,7 @@ const SANDBOXED_FILTERS: Record<string, (...args: any[]) => unknown> = {
     return out;
   },
   batch(items: unknown, size: unknown, fill?: unknown) {
-    const list = Array.isArray(items) ? items : [];
+    const list = sequenceOf(items);
     const count = Math.max(1, sized(size));
     spend(list.length + count);
     const out: unknown[][] = [];
@@ -934,6 +953,15 @@ const SANDBOXED_FILTERS: Record<string, (...args: any[]) => unknown> = {
     return out;
   },
 };
+
+/** What a filter iterates: a list's items, a string's characters (a mapping's keys, as Python iterates it). */
+function sequenceOf(items: unknown): unknown[] {
+  const target = items instanceof nunjucks.runtime.SafeString ? String(items) : items;
+  if (Array.isArray(target)) return target;
+  if (typeof target === "string") return [...target];
+  if (target !== null && typeof target === "object" && Object.getPrototypeOf(target) === Object.prototype) return Object.keys(target);
+  return [];
+}
 
 /** Python's truth: empty strings, lists and mappings are false, as are 0, None and False. */
 function truthy(value: unknown): boolean {
