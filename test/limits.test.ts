@@ -5,10 +5,11 @@
  * unwritable folder, a stack that runs out) is never "a bug in slp".
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { asSlpError } from "../src/core/errors.ts";
 import { runMain } from "./support/cli.ts";
+import { commitAll, git, initRepo } from "./support/git-repo.ts";
 import { copyToTemp, tempDir } from "./support/temp.ts";
 
 const QUICKSTART = join(import.meta.dir, "..", "examples", "quickstart");
@@ -86,6 +87,29 @@ describe("what the machine refuses is said as such", () => {
     expect(error.message).toContain("a part of its path is not a folder");
     expect(error.fix).toContain("SLP_CACHE_DIR");
     expect(error.describe()).not.toContain("bug in slp");
+  });
+
+  test("through the real commands: an output folder that is a file, and .git/slp that is a file, are exit 2 naming the path", async () => {
+    using project = copyToTemp(QUICKSTART, "slp-limits-");
+    initRepo(project.path);
+    commitAll(project.path, "base");
+    git(project.path, ["checkout", "-q", "-b", "feature"]);
+    const sql = join(project.path, "models", "marts", "fct_orders.sql");
+    writeFileSync(sql, `${await Bun.file(sql).text()}-- changed\n`);
+    commitAll(project.path, "a change for mutate to judge");
+    writeFileSync(join(project.path, "mutation"), "");
+    const mutate = await runMain(["mutate"], project.path);
+    expect(mutate.exitCode).toBe(2);
+    expect(mutate.stderr).toContain("mutation/fct_orders.json: a part of its path is not a folder");
+    expect(mutate.stderr).not.toContain("bug in slp");
+
+    rmSync(join(project.path, "mutation"));
+    writeFileSync(join(project.path, ".git", "slp"), "");
+    writeFileSync(sql, `${await Bun.file(sql).text()}-- changed again\n`);
+    const tcr = await runMain(["tcr", "a change"], project.path);
+    expect(tcr.exitCode).toBe(2);
+    expect(tcr.stderr).toContain(".git/slp/");
+    expect(tcr.stderr).not.toContain("bug in slp");
   });
 
   test("a stack that runs out is named as input nested too deeply, not an internal error", () => {

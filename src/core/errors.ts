@@ -96,10 +96,12 @@ const SYSTEM_REASONS: Record<string, string> = {
 export function asSlpError(error: unknown): SlpError {
   if (error instanceof SlpError) return error;
   const system = error as NodeJS.ErrnoException;
-  if (error instanceof Error && typeof system.code === "string" && typeof system.syscall === "string" && SYSTEM_REASONS[system.code]) {
+  // Any error a system call returned is the machine's refusal, named as such, whatever its code.
+  if (error instanceof Error && typeof system.code === "string" && typeof system.syscall === "string") {
     const path = typeof system.path === "string" ? ` ${system.path}` : "";
-    return new SlpError("E_SYSTEM", `cannot ${system.syscall}${path}: ${SYSTEM_REASONS[system.code]}`, {
-      fix: "check that the folder exists and can be written; slp writes only its cache ($SLP_CACHE_DIR, else $XDG_CACHE_HOME/slp or ~/.cache/slp) and .git/slp: point SLP_CACHE_DIR at a writable folder, or set SLP_NO_CACHE=1",
+    const reason = SYSTEM_REASONS[system.code] ?? `the system refused it (${system.code})`;
+    return new SlpError("E_SYSTEM", `cannot ${system.syscall}${path}: ${reason}`, {
+      fix: "make that path's folder exist and be writable (move aside a file in its way); slp writes only its outputs in the project (diff/, mutation/, .git/slp) and its cache ($SLP_CACHE_DIR, else $XDG_CACHE_HOME/slp or ~/.cache/slp: point SLP_CACHE_DIR at a writable folder, or set SLP_NO_CACHE=1)",
     });
   }
   if (error instanceof RangeError && /call stack/i.test(error.message)) {
