@@ -147,5 +147,6 @@ function isDataError(error: DatabaseError): boolean {
 function databaseError(error: unknown, what: string, file: string, fix: string): TestError {
   if (!(error instanceof DatabaseError)) throw error;
   const message = error.message.split("\n")[0] ?? error.message;
-  return { message: `${what}: ${message}`, file, line: null, fix };
+  // A refusal of the locked database (a file read, a limit) says what to do itself.
+  return { message: `${what}: ${message}`, file, line: null, fix: error.fix ?? fix };
 }

@@ -177,9 +177,9 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
             continue;
           }
           const table = `"__slp_fixture_${tables++}"`;
-          await database.query(`create table ${table} as ${fixture.sql}`);
+          await database.define(`create table ${table} as ${fixture.sql}`);
           const typedOnly = fixture.typedOnlySql === null ? null : `"__slp_fixture_${tables++}"`;
-          if (typedOnly !== null) await database.query(`create table ${typedOnly} as ${fixture.typedOnlySql}`);
+          if (typedOnly !== null) await database.define(`create table ${typedOnly} as ${fixture.typedOnlySql}`);
           fixtures.push({ ...fixture, sql: `select * from ${table}`, typedOnlySql: typedOnly === null ? null : `select * from ${typedOnly}` });
         }
         return { ...plan, fixtures };
