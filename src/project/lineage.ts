@@ -17,7 +17,6 @@
 import { compareCodePoints } from "../core/text.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
 import { blocks, refReads, type Graph, type Node, type Nodes, type Project } from "./model.ts";
-import { stem } from "./paths.ts";
 import type { Testable } from "./properties.ts";
 
 /** How far gate and compare follow a change downstream (slp.yml `lineage`, read from the base). */
@@ -124,7 +123,7 @@ export async function projectChanges(before: Project, after: Project): Promise<P
           else if (relationOf(node) !== relationOf(old)) mark(node, node.kind === "source" ? "its relation" : "its config");
         } else {
           if (declaredRelation(node.declaration) !== declaredRelation(entry)) mark(node, node.kind === "source" ? "its relation" : "its config");
-          if (node.kind === "model" && node.latest && node.file !== null && refReads(entry) !== stem(node.file)) mark(node, LATEST);
+          if (node.kind === "model" && node.latest && refReads(entry) !== refReads(node.declaration)) mark(node, LATEST);
         }
       }
     }
