@@ -5,7 +5,10 @@
  * duplicate keys (dbt silently keeps the last one, which hides a mistake).
  * Lines come from the same pass: js-yaml's event stream carries every node's
  * offset, so a parse yields the value and the line of each key and list item
- * (what a finding points at) for little more than the value alone.
+ * (what a finding points at) for little more than the value alone. Most ymls
+ * never reach the event stream: a one-pass reader (yaml-fast.ts) reads the
+ * block style dbt projects are written in with this module's resolvers and
+ * js-yaml's own scalar decoder, and leaves every other text to js-yaml.
  */
 import {
   EVENT_ID,
@@ -15,15 +18,18 @@ import {
   binaryTag,
   constructFromEvents,
   defineScalarTag,
+  getScalarValue,
   mergeTag,
   omapTag,
   pairsTag,
   parseEvents,
+  SCALAR_STYLE,
   setTag,
 } from "js-yaml";
 import { InputError } from "../core/errors.ts";
 import type { Value } from "../core/values.ts";
 import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
+import { readFast, type FastReading } from "./yaml-fast.ts";
 
 export { lineAt };
 
@@ -44,57 +50,76 @@ function sexagesimal(text: string): number {
   return text.split(":").reduce((total, part) => total * 60 + Number(part), 0);
 }
 
+function resolveNull(source: string): unknown {
+  return NULL_VALUES.has(source) ? null : NOT_RESOLVED;
+}
+
+function resolveBool(source: string): unknown {
+  return BOOL_TRUE.has(source) ? true : BOOL_FALSE.has(source) ? false : NOT_RESOLVED;
+}
+
+function resolveInt(source: string): unknown {
+  if (!INT_PATTERN.test(source)) return NOT_RESOLVED;
+  let text = source.replace(/_/g, "");
+  let sign = 1;
+  if (text[0] === "-" || text[0] === "+") {
+    sign = text[0] === "-" ? -1 : 1;
+    text = text.slice(1);
+  }
+  if (text === "0") return 0;
+  if (text.startsWith("0b")) return sign * parseInt(text.slice(2), 2);
+  if (text.startsWith("0x")) return sign * parseInt(text.slice(2), 16);
+  if (text.startsWith("0")) return sign * parseInt(text, 8);
+  if (text.includes(":")) return sign * sexagesimal(text);
+  return sign * parseInt(text, 10);
+}
+
+function resolveFloat(source: string): unknown {
+  if (!FLOAT_PATTERN.test(source)) return NOT_RESOLVED;
+  let text = source.replace(/_/g, "").toLowerCase();
+  let sign = 1;
+  if (text[0] === "-" || text[0] === "+") {
+    sign = text[0] === "-" ? -1 : 1;
+    text = text.slice(1);
+  }
+  if (text === ".inf") return sign * Infinity;
+  if (text === ".nan") return NaN;
+  if (text.includes(":")) return sign * sexagesimal(text);
+  return sign * Number(text.endsWith(".") ? text.slice(0, -1) : text);
+}
+
+// The first characters each resolver can match: js-yaml tries a resolver only on text starting with one ("" for empty text).
+const NULL_FIRST = ["", "~", "n", "N"];
+const BOOL_FIRST = ["y", "Y", "n", "N", "t", "T", "f", "F", "o", "O"];
+const INT_FIRST = ["-", "+", ..."0123456789"];
+const FLOAT_FIRST = ["-", "+", ".", ..."0123456789"];
+const TIMESTAMP_FIRST = [..."0123456789"];
+
 const nullTag = defineScalarTag("tag:yaml.org,2002:null", {
   implicit: true,
-  implicitFirstChars: ["", "~", "n", "N"],
-  resolve: (source) => (NULL_VALUES.has(source) ? null : NOT_RESOLVED),
+  implicitFirstChars: NULL_FIRST,
+  resolve: resolveNull,
   identify: (value) => value === null,
 });
 
 const boolTag = defineScalarTag("tag:yaml.org,2002:bool", {
   implicit: true,
-  implicitFirstChars: ["y", "Y", "n", "N", "t", "T", "f", "F", "o", "O"],
-  resolve: (source) => (BOOL_TRUE.has(source) ? true : BOOL_FALSE.has(source) ? false : NOT_RESOLVED),
+  implicitFirstChars: BOOL_FIRST,
+  resolve: resolveBool,
   identify: (value) => typeof value === "boolean",
 });
 
 const intTag = defineScalarTag("tag:yaml.org,2002:int", {
   implicit: true,
-  implicitFirstChars: ["-", "+", ..."0123456789"],
-  resolve: (source) => {
-    if (!INT_PATTERN.test(source)) return NOT_RESOLVED;
-    let text = source.replace(/_/g, "");
-    let sign = 1;
-    if (text[0] === "-" || text[0] === "+") {
-      sign = text[0] === "-" ? -1 : 1;
-      text = text.slice(1);
-    }
-    if (text === "0") return 0;
-    if (text.startsWith("0b")) return sign * parseInt(text.slice(2), 2);
-    if (text.startsWith("0x")) return sign * parseInt(text.slice(2), 16);
-    if (text.startsWith("0")) return sign * parseInt(text, 8);
-    if (text.includes(":")) return sign * sexagesimal(text);
-    return sign * parseInt(text, 10);
-  },
+  implicitFirstChars: INT_FIRST,
+  resolve: resolveInt,
   identify: (value) => typeof value === "number" && Number.isInteger(value),
 });
 
 const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
   implicit: true,
-  implicitFirstChars: ["-", "+", ".", ..."0123456789"],
-  resolve: (source) => {
-    if (!FLOAT_PATTERN.test(source)) return NOT_RESOLVED;
-    let text = source.replace(/_/g, "").toLowerCase();
-    let sign = 1;
-    if (text[0] === "-" || text[0] === "+") {
-      sign = text[0] === "-" ? -1 : 1;
-      text = text.slice(1);
-    }
-    if (text === ".inf") return sign * Infinity;
-    if (text === ".nan") return NaN;
-    if (text.includes(":")) return sign * sexagesimal(text);
-    return sign * Number(text.endsWith(".") ? text.slice(0, -1) : text);
-  },
+  implicitFirstChars: FLOAT_FIRST,
+  resolve: resolveFloat,
   identify: (value) => typeof value === "number",
 });
 
@@ -107,27 +132,67 @@ const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
  * `str()`, with a space; only how a printed value is spelled differs, never a
  * verdict, since every comparison sees one spelling throughout.)
  */
+function resolveTimestamp(source: string): unknown {
+  if (DATE_ONLY.test(source)) return source;
+  const match = TIMESTAMP_PATTERN.exec(source);
+  if (!match || match[4] === undefined) return NOT_RESOLVED;
+  const [, y, mo, d, h, mi, s, fraction, zone] = match;
+  const pad = (text: string | undefined) => (text ?? "").padStart(2, "0");
+  let text = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${mi}:${s}`;
+  const micros = (fraction ?? "").slice(0, 6).padEnd(6, "0");
+  if (fraction && Number(micros) !== 0) text += `.${micros}`;
+  if (zone === "Z") text += "+00:00";
+  else if (zone) {
+    const [hours = "0", minutes = "00"] = zone.slice(1).split(":");
+    text += `${zone[0]}${hours.padStart(2, "0")}:${minutes}`;
+  }
+  return text;
+}
+
 const timestampTag = defineScalarTag("tag:yaml.org,2002:timestamp", {
   implicit: true,
-  implicitFirstChars: [..."0123456789"],
-  resolve: (source) => {
-    if (DATE_ONLY.test(source)) return source;
-    const match = TIMESTAMP_PATTERN.exec(source);
-    if (!match || match[4] === undefined) return NOT_RESOLVED;
-    const [, y, mo, d, h, mi, s, fraction, zone] = match;
-    const pad = (text: string | undefined) => (text ?? "").padStart(2, "0");
-    let text = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${mi}:${s}`;
-    const micros = (fraction ?? "").slice(0, 6).padEnd(6, "0");
-    if (fraction && Number(micros) !== 0) text += `.${micros}`;
-    if (zone === "Z") text += "+00:00";
-    else if (zone) {
-      const [hours = "0", minutes = "00"] = zone.slice(1).split(":");
-      text += `${zone[0]}${hours.padStart(2, "0")}:${minutes}`;
-    }
-    return text;
-  },
+  implicitFirstChars: TIMESTAMP_FIRST,
+  resolve: resolveTimestamp,
   identify: () => false,
 });
+
+/**
+ * The resolvers js-yaml tries on a plain scalar, by its first character, in
+ * the schema's order (first match wins): what js-yaml's implicitFirstChars
+ * filtering does, for the fast path.
+ */
+const RESOLVERS_BY_FIRST = new Map<string, ((source: string) => unknown)[]>();
+for (const [chars, resolve] of [
+  [NULL_FIRST, resolveNull],
+  [BOOL_FIRST, resolveBool],
+  [INT_FIRST, resolveInt],
+  [FLOAT_FIRST, resolveFloat],
+  [TIMESTAMP_FIRST, resolveTimestamp],
+] as const) {
+  for (const char of chars) RESOLVERS_BY_FIRST.set(char, [...(RESOLVERS_BY_FIRST.get(char) ?? []), resolve]);
+}
+
+/** A decimal integer of up to 15 digits or a decimal fraction, no sign but `-`, no leading zero: what most numbers in a yml are. */
+const PLAIN_DECIMAL = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]+)?$/;
+
+/** What js-yaml, with PyYAML's resolvers, reads a plain scalar's text as. */
+function resolvePlain(text: string): unknown {
+  const first = text.charCodeAt(0);
+  if (first > 64) {
+    // Past `@` only the null and bool resolvers read, and only their few words (what the dispatch below would find).
+    if (text.length > 5) return text;
+    return NULL_VALUES.has(text) ? null : BOOL_TRUE.has(text) ? true : BOOL_FALSE.has(text) ? false : text;
+  }
+  // resolveInt and resolveFloat give these what Number gives (`-0` aside: resolveInt makes it 0).
+  if (PLAIN_DECIMAL.test(text) && text !== "-0") return Number(text);
+  const resolvers = RESOLVERS_BY_FIRST.get(text === "" ? "" : (text[0] as string));
+  if (resolvers === undefined) return text;
+  for (const resolve of resolvers) {
+    const value = resolve(text);
+    if (value !== NOT_RESOLVED) return value;
+  }
+  return text;
+}
 
 const PYYAML_SAFE_SCHEMA = new Schema([
   ...FAILSAFE_SCHEMA.tags,
@@ -165,6 +230,46 @@ export type ParsedYaml = WithLines;
 
 /** As parseYaml, with the line of every key and list item. */
 export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml {
+  return parseFast(text) ?? parseWithJsYaml(text, source);
+}
+
+/**
+ * What the fast path (yaml-fast.ts) reads with: PyYAML's resolvers and
+ * js-yaml's own scalar decoder, so a text it reads is read as js-yaml
+ * would. Deeper than `maxDepth` it leaves a text to js-yaml and its limit.
+ */
+const FAST_READING: FastReading = {
+  resolve: resolvePlain,
+  decode: (text, style, start, end, indent, chomping) =>
+    getScalarValue(text, { valueStart: start, valueEnd: end, style, indent, chomping, fast: false } as Parameters<typeof getScalarValue>[1]),
+  maxDepth: 64,
+};
+
+/**
+ * The fast path: a one-pass reader for the block style dbt ymls are written
+ * in, several times faster than js-yaml's event stream in a fresh process
+ * (where JIT warm-up is most of the cost). Null when the text holds anything
+ * it does not read for certain; js-yaml reads it then, and says what is
+ * wrong with it.
+ */
+export function parseFast(text: string): ParsedYaml | null {
+  const read = readFast(text, FAST_READING);
+  if (read === null) return null;
+  const parsed: ParsedYaml = { value: read.value, lines: read.lines };
+  if (read.jsonExact) JSON_EXACT.add(parsed);
+  return parsed;
+}
+
+/** Parses the fast path read and found to hold only what JSON carries exactly: the parse cache need not walk them to know. */
+const JSON_EXACT = new WeakSet<ParsedYaml>();
+
+/** True when the fast path vouches that JSON gives this parse back exactly; false when nobody has looked. */
+export function knownJsonExact(parsed: ParsedYaml): boolean {
+  return JSON_EXACT.has(parsed);
+}
+
+/** js-yaml with PyYAML's resolvers: every text the fast path does not take, and every error's message. */
+export function parseWithJsYaml(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
   let lines: string;
   try {
@@ -186,6 +291,7 @@ export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml
 
 interface JsYamlEvent {
   type: number;
+  style?: number;
   start?: number;
   valueStart?: number;
   valueEnd?: number;
@@ -305,13 +411,14 @@ function linesOf(raw: unknown[], text: string): LineTree {
         stack.push({ kind: "doc", value: 1 });
         break;
       case EVENT_ID.SCALAR:
-      case EVENT_ID.ALIAS: {
-        const key = event.valueStart !== undefined && event.valueStart >= 0 ? text.slice(event.valueStart, event.valueEnd) : "";
-        place(here, here, key);
+        place(here, here, keyText(event, text));
         break;
-      }
+      case EVENT_ID.ALIAS:
+        place(here, here, "");
+        break;
       case EVENT_ID.MAPPING:
-        stack.push({ kind: "map", line: here, children: {}, key: null, keyLine: here });
+        // No prototype: a `__proto__` key is a child like any other.
+        stack.push({ kind: "map", line: here, children: Object.create(null) as { [key: string]: LineTree }, key: null, keyLine: here });
         break;
       case EVENT_ID.SEQUENCE:
         stack.push({ kind: "seq", line: here, children: [] });
@@ -326,6 +433,13 @@ function linesOf(raw: unknown[], text: string): LineTree {
     }
   }
   return 1;
+}
+
+/** A scalar as the key js-yaml makes of it: a plain one resolved and turned into text (`~:` is "null", `010:` is "8"), a quoted one its content. */
+function keyText(event: JsYamlEvent, text: string): string {
+  if (event.valueStart === undefined || event.valueStart < 0) return "";
+  const content = getScalarValue(text, event as Parameters<typeof getScalarValue>[1]);
+  return event.style === SCALAR_STYLE.PLAIN ? String(resolvePlain(content)) : content;
 }
 
 /** "at <commit>, " when the text was read from history; nothing for the working tree. */
