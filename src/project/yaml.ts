@@ -10,28 +10,23 @@
  * block style dbt projects are written in with this module's resolvers and
  * js-yaml's own scalar decoder, and leaves every other text to js-yaml.
  */
-import {
-  EVENT_ID,
-  FAILSAFE_SCHEMA,
-  NOT_RESOLVED,
-  Schema,
-  binaryTag,
-  constructFromEvents,
-  defineScalarTag,
-  getScalarValue,
-  mergeTag,
-  omapTag,
-  pairsTag,
-  parseEvents,
-  SCALAR_STYLE,
-  setTag,
-} from "js-yaml";
+import type * as JsYaml from "js-yaml";
 import { InputError } from "../core/errors.ts";
 import type { Value } from "../core/values.ts";
 import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
 import { readFast, type FastReading } from "./yaml-fast.ts";
 
 export { lineAt };
+
+let loaded: typeof JsYaml | undefined;
+/** js-yaml, loaded when a text first needs it: the fast path reads most projects whole, and a start without it is shorter. */
+function jsYaml(): typeof JsYaml {
+  loaded ??= require("js-yaml") as typeof JsYaml;
+  return loaded;
+}
+
+/** What a resolver answers for text it does not read (js-yaml's NOT_RESOLVED where js-yaml calls it). */
+const UNRESOLVED = Symbol("not resolved");
 
 // --- PyYAML's implicit resolvers (lib/yaml/resolver.py), copied as patterns ---
 
@@ -51,15 +46,15 @@ function sexagesimal(text: string): number {
 }
 
 function resolveNull(source: string): unknown {
-  return NULL_VALUES.has(source) ? null : NOT_RESOLVED;
+  return NULL_VALUES.has(source) ? null : UNRESOLVED;
 }
 
 function resolveBool(source: string): unknown {
-  return BOOL_TRUE.has(source) ? true : BOOL_FALSE.has(source) ? false : NOT_RESOLVED;
+  return BOOL_TRUE.has(source) ? true : BOOL_FALSE.has(source) ? false : UNRESOLVED;
 }
 
 function resolveInt(source: string): unknown {
-  if (!INT_PATTERN.test(source)) return NOT_RESOLVED;
+  if (!INT_PATTERN.test(source)) return UNRESOLVED;
   let text = source.replace(/_/g, "");
   let sign = 1;
   if (text[0] === "-" || text[0] === "+") {
@@ -75,7 +70,7 @@ function resolveInt(source: string): unknown {
 }
 
 function resolveFloat(source: string): unknown {
-  if (!FLOAT_PATTERN.test(source)) return NOT_RESOLVED;
+  if (!FLOAT_PATTERN.test(source)) return UNRESOLVED;
   let text = source.replace(/_/g, "").toLowerCase();
   let sign = 1;
   if (text[0] === "-" || text[0] === "+") {
@@ -95,34 +90,6 @@ const INT_FIRST = ["-", "+", ..."0123456789"];
 const FLOAT_FIRST = ["-", "+", ".", ..."0123456789"];
 const TIMESTAMP_FIRST = [..."0123456789"];
 
-const nullTag = defineScalarTag("tag:yaml.org,2002:null", {
-  implicit: true,
-  implicitFirstChars: NULL_FIRST,
-  resolve: resolveNull,
-  identify: (value) => value === null,
-});
-
-const boolTag = defineScalarTag("tag:yaml.org,2002:bool", {
-  implicit: true,
-  implicitFirstChars: BOOL_FIRST,
-  resolve: resolveBool,
-  identify: (value) => typeof value === "boolean",
-});
-
-const intTag = defineScalarTag("tag:yaml.org,2002:int", {
-  implicit: true,
-  implicitFirstChars: INT_FIRST,
-  resolve: resolveInt,
-  identify: (value) => typeof value === "number" && Number.isInteger(value),
-});
-
-const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
-  implicit: true,
-  implicitFirstChars: FLOAT_FIRST,
-  resolve: resolveFloat,
-  identify: (value) => typeof value === "number",
-});
-
 /**
  * PyYAML turns timestamps into date/datetime objects, and dbt's parse-time
  * rendering of a unit test turns those into ISO text (dbt-unit-tests.md §1.6):
@@ -135,7 +102,7 @@ const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
 function resolveTimestamp(source: string): unknown {
   if (DATE_ONLY.test(source)) return source;
   const match = TIMESTAMP_PATTERN.exec(source);
-  if (!match || match[4] === undefined) return NOT_RESOLVED;
+  if (!match || match[4] === undefined) return UNRESOLVED;
   const [, y, mo, d, h, mi, s, fraction, zone] = match;
   const pad = (text: string | undefined) => (text ?? "").padStart(2, "0");
   let text = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${mi}:${s}`;
@@ -148,13 +115,6 @@ function resolveTimestamp(source: string): unknown {
   }
   return text;
 }
-
-const timestampTag = defineScalarTag("tag:yaml.org,2002:timestamp", {
-  implicit: true,
-  implicitFirstChars: TIMESTAMP_FIRST,
-  resolve: resolveTimestamp,
-  identify: () => false,
-});
 
 /**
  * The resolvers js-yaml tries on a plain scalar, by its first character, in
@@ -189,24 +149,39 @@ function resolvePlain(text: string): unknown {
   if (resolvers === undefined) return text;
   for (const resolve of resolvers) {
     const value = resolve(text);
-    if (value !== NOT_RESOLVED) return value;
+    if (value !== UNRESOLVED) return value;
   }
   return text;
 }
 
-const PYYAML_SAFE_SCHEMA = new Schema([
-  ...FAILSAFE_SCHEMA.tags,
-  nullTag,
-  boolTag,
-  intTag,
-  floatTag,
-  timestampTag,
-  mergeTag,
-  binaryTag,
-  omapTag,
-  pairsTag,
-  setTag,
-]);
+let schema: JsYaml.Schema | undefined;
+
+/** The js-yaml schema of PyYAML's safe loader: its resolvers (the ones above) and tags, built on first use. */
+function pyyamlSafeSchema(): JsYaml.Schema {
+  if (schema) return schema;
+  const { FAILSAFE_SCHEMA, NOT_RESOLVED, Schema, binaryTag, defineScalarTag, mergeTag, omapTag, pairsTag, setTag } = jsYaml();
+  const implicit = (resolve: (source: string) => unknown) => (source: string) => {
+    const value = resolve(source);
+    return value === UNRESOLVED ? NOT_RESOLVED : value;
+  };
+  const tag = (name: string, firstChars: string[], resolve: (source: string) => unknown, identify: (value: unknown) => boolean) =>
+    defineScalarTag(`tag:yaml.org,2002:${name}`, { implicit: true, implicitFirstChars: firstChars, resolve: implicit(resolve), identify });
+  schema = new Schema([
+    ...FAILSAFE_SCHEMA.tags,
+    tag("null", NULL_FIRST, resolveNull, (value) => value === null),
+    tag("bool", BOOL_FIRST, resolveBool, (value) => typeof value === "boolean"),
+    tag("int", INT_FIRST, resolveInt, (value) => typeof value === "number" && Number.isInteger(value)),
+    tag("float", FLOAT_FIRST, resolveFloat, (value) => typeof value === "number"),
+    // Never chosen for a value (identify false): a date is a string everywhere downstream.
+    tag("timestamp", TIMESTAMP_FIRST, resolveTimestamp, () => false),
+    mergeTag,
+    binaryTag,
+    omapTag,
+    pairsTag,
+    setTag,
+  ]);
+  return schema;
+}
 
 /** Where a YAML text came from, for messages: a project-relative path, maybe "at <commit>". */
 export interface YamlSource {
@@ -241,7 +216,7 @@ export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml
 const FAST_READING: FastReading = {
   resolve: resolvePlain,
   decode: (text, style, start, end, indent, chomping) =>
-    getScalarValue(text, { valueStart: start, valueEnd: end, style, indent, chomping, fast: false } as Parameters<typeof getScalarValue>[1]),
+    jsYaml().getScalarValue(text, { valueStart: start, valueEnd: end, style, indent, chomping, fast: false } as Parameters<typeof JsYaml.getScalarValue>[1]),
   maxDepth: 64,
 };
 
@@ -273,8 +248,9 @@ export function parseWithJsYaml(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
   let lines: string;
   try {
+    const { parseEvents, constructFromEvents } = jsYaml();
     const events = parseEvents(text, {});
-    documents = constructFromEvents(events, { schema: PYYAML_SAFE_SCHEMA, source: text }) as unknown[];
+    documents = constructFromEvents(events, { schema: pyyamlSafeSchema(), source: text }) as unknown[];
     lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
   } catch (error) {
     throw yamlError(error, text, source);
@@ -314,6 +290,7 @@ interface JsYamlEvent {
  * and the line tree is built and walked instead.
  */
 function encodedLinesOf(raw: unknown[], text: string): string | null {
+  const { EVENT_ID } = jsYaml();
   const events = raw as JsYamlEvent[];
   let line = 1;
   let scanned = 0;
@@ -370,6 +347,7 @@ function encodedLinesOf(raw: unknown[], text: string): string | null {
 }
 
 function linesOf(raw: unknown[], text: string): LineTree {
+  const { EVENT_ID } = jsYaml();
   const events = raw as JsYamlEvent[];
   let line = 1;
   let scanned = 0;
@@ -438,8 +416,8 @@ function linesOf(raw: unknown[], text: string): LineTree {
 /** A scalar as the key js-yaml makes of it: a plain one resolved and turned into text (`~:` is "null", `010:` is "8"), a quoted one its content. */
 function keyText(event: JsYamlEvent, text: string): string {
   if (event.valueStart === undefined || event.valueStart < 0) return "";
-  const content = getScalarValue(text, event as Parameters<typeof getScalarValue>[1]);
-  return event.style === SCALAR_STYLE.PLAIN ? String(resolvePlain(content)) : content;
+  const content = jsYaml().getScalarValue(text, event as Parameters<typeof JsYaml.getScalarValue>[1]);
+  return event.style === jsYaml().SCALAR_STYLE.PLAIN ? String(resolvePlain(content)) : content;
 }
 
 /** "at <commit>, " when the text was read from history; nothing for the working tree. */
