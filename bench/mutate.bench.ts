@@ -4,7 +4,8 @@
  * quickstart's two marts changed on a branch (budget 1.5 s). dbt needs about
  * 6 s to start plus about 0.1 s per unit test per mutant (spec/rules.md
  * §7.3): about 16 s for the first, 6 s + 25 x 0.1 s, about 8.5 s, for the
- * quickstart's 25 test runs.
+ * quickstart's 25 test runs. And `--dry-run` on the same branch (budget
+ * 0.4 s): the listing alone, no DuckDB loaded.
  */
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -34,6 +35,21 @@ export function mutate20Project(workDir: string, name: string): string {
   return root;
 }
 
+/** The quickstart on a branch that changed both marts' SQL; returns its folder. */
+function quickstartBothMarts(workDir: string, name: string): string {
+  const repo = join(workDir, name);
+  mkdirSync(repo, { recursive: true });
+  cpSync(join(ROOT, "examples", "quickstart"), repo, { recursive: true });
+  initRepo(repo);
+  commitAll(repo, "quickstart");
+  git(repo, ["checkout", "-q", "-b", "agent/work"]);
+  for (const file of ["models/marts/fct_orders.sql", "models/marts/finance/fct_revenue_daily.sql"]) {
+    writeFileSync(join(repo, file), `-- changed on the branch\n${readFileSync(join(repo, file), "utf8")}`);
+  }
+  commitAll(repo, "agent: both marts");
+  return repo;
+}
+
 export const benchmarks: Benchmark[] = [
   {
     name: "mutate: 20 mutants x 5 unit tests",
@@ -49,17 +65,16 @@ export const benchmarks: Benchmark[] = [
     budgetMs: 1500,
     expectExit: 1,
     setup(workDir) {
-      const repo = join(workDir, "mutate-quickstart");
-      mkdirSync(repo, { recursive: true });
-      cpSync(join(ROOT, "examples", "quickstart"), repo, { recursive: true });
-      initRepo(repo);
-      commitAll(repo, "quickstart");
-      git(repo, ["checkout", "-q", "-b", "agent/work"]);
-      for (const file of ["models/marts/fct_orders.sql", "models/marts/finance/fct_revenue_daily.sql"]) {
-        writeFileSync(join(repo, file), `-- changed on the branch\n${readFileSync(join(repo, file), "utf8")}`);
-      }
-      commitAll(repo, "agent: both marts");
+      const repo = quickstartBothMarts(workDir, "mutate-quickstart");
       return { argv: [process.execPath, CLI, "mutate", "--base", "main"], cwd: repo };
+    },
+  },
+  {
+    name: "mutate --dry-run: the quickstart's changed marts",
+    budgetMs: 400,
+    setup(workDir) {
+      const repo = quickstartBothMarts(workDir, "mutate-dry-run");
+      return { argv: [process.execPath, CLI, "mutate", "--base", "main", "--dry-run"], cwd: repo };
     },
   },
 ];

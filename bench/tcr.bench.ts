@@ -1,9 +1,11 @@
 /**
  * A green TCR cycle on the quickstart: check, gate, unit, then a commit
- * (budget 300 ms from source, 150 ms from the binary); and
+ * (budget 300 ms from source, 150 ms from the binary); a red cycle on SQL
+ * the step broke, unit run again at HEAD to tell the change's error from the
+ * environment's, then the revert (budget 600 ms: two unit runs); and
  * `gate --verify-commits` on a 30-commit branch tcr made (budget 2 s).
  */
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commitAll, git, initRepo } from "../test/support/git-repo.ts";
 import { CLI, type Benchmark } from "./harness.ts";
@@ -61,4 +63,28 @@ function verifyCommits(): Benchmark {
   };
 }
 
-export const benchmarks: Benchmark[] = [tcrGreenCycle("tcr: green cycle on the quickstart", 300, () => [process.execPath, CLI]), verifyCommits()];
+/** Each run: the step breaks fct_orders' SQL (a column that is not there) and its strikes start at 0 (untimed); tcr reverts it. */
+function redOnBrokenSql(): Benchmark {
+  let repo = "";
+  const edit = (path: string, change: (text: string) => string) => writeFileSync(join(repo, path), change(readFileSync(join(repo, path), "utf8")));
+  return {
+    name: "tcr: red cycle, SQL the step broke (unit at HEAD too)",
+    budgetMs: 600,
+    expectExit: 1,
+    setup(workDir) {
+      repo = join(workDir, "tcr-red");
+      cpSync(QUICKSTART, repo, { recursive: true });
+      initRepo(repo);
+      commitAll(repo, "quickstart");
+      git(repo, ["checkout", "-q", "-b", "agent/bench"]);
+      return { argv: [process.execPath, CLI, "tcr", "a column that is not there"], cwd: repo };
+    },
+    beforeEach() {
+      rmSync(join(repo, ".git", "slp", "tcr-strikes"), { force: true });
+      edit("models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 100.0 + no_such_column"));
+      edit("models/marts/fct_orders.yml", (text) => text.replace("about one order in five", "about one order in five; reworked"));
+    },
+  };
+}
+
+export const benchmarks: Benchmark[] = [tcrGreenCycle("tcr: green cycle on the quickstart", 300, () => [process.execPath, CLI]), redOnBrokenSql(), verifyCommits()];

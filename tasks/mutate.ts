@@ -1,8 +1,9 @@
 /** `slp mutate`: what the unit tests are worth; plant one defect at a time in each changed model and see which ones no unit test catches. */
 import { Type } from "@sinclair/typebox";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { InputError } from "../src/core/errors.ts";
+import { makeOutputDir } from "../src/core/output-dir.ts";
 import type { Report } from "../src/core/report.ts";
 import { canonicalJson, isMapping } from "../src/core/values.ts";
 import { defaultBase, loadConfig } from "../src/project/config.ts";
@@ -27,6 +28,9 @@ export default defineTask({
     maxMutants: Type.Optional(Type.Integer({ minimum: 1, metavar: "N", description: `at most N mutants per model (default and ceiling ${MAX_MUTANTS})` })),
     out: Type.String({ default: "mutation", metavar: "DIR", description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)" }),
     html: Type.Optional(Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" })),
+    dryRun: Type.Optional(
+      Type.Boolean({ description: "list the mutants each model would get (id, line, original -> replacement, operator) and run nothing: no unit test read, no equivalents, no DuckDB, nothing written" }),
+    ),
     vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars" })),
     noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
     dialect: Type.Optional(Type.String({ metavar: "NAME", description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)" })),
@@ -35,23 +39,20 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     const dir = resolve(environment.cwd, input.projectDir);
-    // Loaded on use: git, the parser, nunjucks and DuckDB are for this task only.
+    const dryRun = input.dryRun === true;
+    // Loaded on use: git, the parser, nunjucks and DuckDB are for this task only (a dry run opens no DuckDB).
     const { Database } = await import("../src/engine/duckdb.ts");
-    await Database.load();
-    const [{ readUnitProject }, scope, { runMutants }, { mutateReport }, { strykerReport }, { dialectOption, parseVarsOption }, { duckdbSettings }] = await Promise.all([
+    if (!dryRun) await Database.load();
+    const [{ readUnitProject }, scope, { dialectOption, parseVarsOption }] = await Promise.all([
       import("../src/project/unit-project.ts"),
       import("../src/mutate/scope.ts"),
-      import("../src/mutate/run.ts"),
-      import("../src/mutate/report.ts"),
-      import("../src/mutate/stryker.ts"),
       import("./unit.ts"),
-      import("../src/sql/dialect/dialects.ts"),
     ]);
     const dialect = dialectOption(dir, environment, input.dialect);
     const select = input.select ?? [];
     const local = loadConfig(dir);
     const baseRef = input.base ?? defaultBase(environment.env, local.config);
-    const base = await scope.readBase(dir, baseRef, select.length === 0 || input.base !== undefined);
+    const base = await scope.readBase(dir, baseRef, select.length === 0 || input.base !== undefined, { equivalents: !dryRun });
     const settings = base.config.config.mutate ?? {};
     const maxMutants = Math.min(MAX_MUTANTS, settings.max_mutants ?? MAX_MUTANTS, input.maxMutants ?? MAX_MUTANTS);
     const martsPaths = (input.martsPath ?? base.config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
@@ -63,6 +64,15 @@ export default defineTask({
     let chosen: string[];
     let marts: Set<string>;
     let selectedBy: string;
+    if (dryRun) {
+      // No unit test is read, so --select names models: a test's name cannot be looked up.
+      const unknown = select.map((item) => item.split("::")[0] as string).filter((name) => !files.has(name));
+      if (unknown.length > 0) {
+        throw new InputError(`--select ${unknown.join(" ")}: a dry run reads no unit test, so --select names models, and no model is called that`, {
+          fix: "select a model name (or model::test), or drop --dry-run to select by a unit test's name",
+        });
+      }
+    }
     if (select.length > 0) {
       chosen = [...new Set(select.map((item) => item.split("::")[0] as string).filter((name) => files.has(name)))].sort();
       marts = new Set(chosen.filter(isMart));
@@ -74,6 +84,17 @@ export default defineTask({
       selectedBy = `models changed since ${baseRef}`;
     }
     const notes = [...base.config.warnings];
+    if (dryRun) {
+      const { dryRunReport } = await import("../src/mutate/dry-run.ts");
+      const vars = parseVarsOption(input.vars);
+      return dryRunReport({ project, models: chosen, warehouse: dialect.dialect, maxMutants, selectedBy, byChange: select.length === 0, notes, cliVars: vars, env: environment.env, useManifest: input.noManifest !== true, dialect });
+    }
+    const [{ runMutants }, { mutateReport }, { strykerReport }, { duckdbSettings }] = await Promise.all([
+      import("../src/mutate/run.ts"),
+      import("../src/mutate/report.ts"),
+      import("../src/mutate/stryker.ts"),
+      import("../src/sql/dialect/dialects.ts"),
+    ]);
     if (base.repo === null) notes.push(`cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`);
     // Mutants are planted in the model's own dialect; the unit runner translates each one as it translates the model.
     const warehouse = dialect.dialect;
@@ -118,7 +139,7 @@ export default defineTask({
     });
     if (run.models.length > 0) {
       const out = resolve(dir, input.out);
-      mkdirSync(out, { recursive: true });
+      makeOutputDir(out);
       for (const artifact of artifacts) writeFileSync(join(out, `${artifact.model}.json`), prettyJson(artifact));
       const low = Math.min(100, ...Object.values(settings.min_score ?? {}));
       const stryker = strykerReport(run.models, { high: 100, low: Math.floor(low) });

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MutationArtifact } from "../src/schemas/mutation.ts";
+import { MutateDryRun, MutationArtifact } from "../src/schemas/mutation.ts";
 import { schemaErrors } from "../src/schemas/validate.ts";
 import { FIXTURES } from "./support/fixtures.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
@@ -221,6 +221,108 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
   });
 });
 
+describe("slp mutate --dry-run: what a real run would plant, nothing run", () => {
+  /** A real run's artifact mutants, without their verdicts: what the dry run must list. */
+  const planted = (artifact: { mutants: Record<string, unknown>[] }) =>
+    artifact.mutants.map(({ verdict: _verdict, caught_by: _caught, reason: _reason, ...mutant }) => mutant);
+  const dryData = (stdout: string) => {
+    const envelope = JSON.parse(stdout);
+    expect(schemaErrors(MutateDryRun, envelope.data, "data")).toEqual([]);
+    return envelope.data;
+  };
+
+  test("on a branch of the quickstart: the reference's lines, the summary, exit 0, nothing written; the listing is the real run's", () => {
+    using repo = quickstartBranch();
+    const dry = runCli(["mutate", "--dry-run", "--base", "main"], repo.path);
+    expect(dry.stdout).toStartWith("fct_orders\tratio/1        line 7    orders.amount_cents / 100.0 -> 100.0 / orders.amount_cents\tratio-inverted\n");
+    expect(dry.stdout).toContain("fct_orders\tjoin/1         line 10   left join -> inner join\tjoin-type-swapped\n");
+    expect(dry.stdout).toContain("fct_orders: 8 mutants to plant of 8 sites\n");
+    expect(dry.stdout).toEndWith("slp mutate: 1 changed model(s) listed, nothing run\n");
+    expect(dry.exitCode).toBe(0);
+    expect(existsSync(join(repo.path, "mutation"))).toBe(false);
+
+    const data = dryData(runCli(["mutate", "--dry-run", "--base", "main", "--format", "json"], repo.path).stdout);
+    expect(data.models.map((model: { model: string }) => model.model)).toEqual(["fct_orders"]);
+    expect(runCli(["mutate", "--base", "main"], repo.path).exitCode).toBe(1);
+    const artifact = JSON.parse(readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8"));
+    expect(data.models[0].mutants).toEqual(planted(artifact));
+    expect({ sites: data.models[0].sites, elided: data.models[0].elided, sites_from: data.models[0].sites_from }).toEqual({ sites: artifact.cap.sites, elided: artifact.cap.elided, sites_from: artifact.sites_from });
+  });
+
+  test("the cap cuts round robin exactly as a real run does, and says what it leaves out", async () => {
+    const args = ["--select", "fct_countdown", "--max-mutants", "3"];
+    using out = tempDir("slp-mutate-dry-");
+    cpSync(PROJECT, join(out.path, "project"), { recursive: true });
+    const project = ["--project-dir", join(out.path, "project"), "--out", join(out.path, "out")];
+    const dry = await runMain(["mutate", "--dry-run", ...project, ...args, "--format", "json"], ROOT);
+    const data = dryData(dry.stdout);
+    expect(dry.exitCode).toBe(0);
+    expect(existsSync(join(out.path, "out"))).toBe(false);
+    await runMain(["mutate", ...project, ...args], ROOT);
+    const artifact = JSON.parse(readFileSync(join(out.path, "out", "fct_countdown.json"), "utf8"));
+    expect(data.models[0].mutants).toEqual(planted(artifact));
+    expect(data.models[0].mutants.length).toBe(3);
+    expect(data.models[0].elided).toEqual(artifact.cap.elided);
+    expect(Object.keys(data.models[0].elided).length).toBeGreaterThan(0);
+    const text = await runMain(["mutate", "--dry-run", ...project, ...args], ROOT);
+    const cut = Object.entries(artifact.cap.elided).map(([code, n]) => `${code} ${n}`).join(", ");
+    expect(text.stdout).toContain(`fct_countdown: 3 mutants to plant of ${artifact.cap.sites} sites; the cap of 3 leaves out ${cut}\n`);
+  });
+
+  test("in a warehouse dialect, with the scanner's sites: the real run's listing too", async () => {
+    using out = tempDir("slp-mutate-dry-snowflake-");
+    cpSync(join(ROOT, "examples", "snowflake-shop"), join(out.path, "project"), { recursive: true });
+    const project = ["--project-dir", join(out.path, "project"), "--out", join(out.path, "out"), "--select", "stg_orders"];
+    const dry = await runMain(["mutate", "--dry-run", ...project, "--format", "json"], ROOT);
+    const data = dryData(dry.stdout);
+    expect(data.models[0].sites_from.kind).toBe("scanner");
+    await runMain(["mutate", ...project], ROOT);
+    expect(data.models[0].mutants).toEqual(planted(JSON.parse(readFileSync(join(out.path, "out", "stg_orders.json"), "utf8"))));
+  });
+
+  test("no unit test, no equivalents, no DuckDB: a mart without a test is listed, a broken equivalents file on the base is not read, DuckDB is never loaded", async () => {
+    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": "- {model: fct_orders}\n" }, { "models/marts/fct_new.sql": "select 1 as id where 2 > 1\n" });
+    expect(runCli(["mutate", "--base", "main"], repo.path).exitCode).toBe(2);
+    const { Database } = await import("../src/engine/duckdb.ts");
+    const load = Database.load;
+    Database.load = () => {
+      throw new Error("the dry run loaded DuckDB");
+    };
+    let result;
+    try {
+      result = await runMain(["mutate", "--dry-run", "--base", "main"], repo.path);
+    } finally {
+      Database.load = load;
+    }
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toContain("fct_new\tboundary/1     line 1    > -> >=\tboundary-moved\n");
+    expect(result.stdout).toEndWith("slp mutate: 2 changed model(s) listed, nothing run\n");
+    expect(result.exitCode).toBe(0);
+  });
+
+  test("nothing changed: 0 models listed, exit 0; --select a unit test's name, which a dry run cannot look up, is exit 2", () => {
+    using repo = quickstartBranch();
+    const none = runCli(["mutate", "--dry-run", "--base", "HEAD"], repo.path);
+    expect(none.stdout).toBe("slp mutate: 0 changed model(s) listed, nothing run\n");
+    expect(none.exitCode).toBe(0);
+    const byTest = runCli(["mutate", "--dry-run", "--select", "cents_become_currency_units"], repo.path);
+    expect(byTest.stderr).toContain("a dry run reads no unit test, so --select names models");
+    expect(byTest.exitCode).toBe(2);
+    const byModel = runCli(["mutate", "--dry-run", "--select", "fct_orders::cents_become_currency_units"], repo.path);
+    expect(byModel.stdout).toEndWith("slp mutate: 1 selected model(s) listed, nothing run\n");
+  });
+
+  test("a model that cannot be rendered is exit 2, naming its file", () => {
+    using repo = quickstartBranch({}, { "models/marts/fct_new.sql": "select {{ no_such_macro() }} as id\n" });
+    const result = runCli(["mutate", "--dry-run", "--base", "main", "--format", "json"], repo.path);
+    const envelope = JSON.parse(result.stdout);
+    expect(result.exitCode).toBe(2);
+    expect(envelope.errors[0].file).toBe("models/marts/fct_new.sql");
+    expect(envelope.errors[0].message).toStartWith("fct_new cannot be rendered, so its mutants cannot be listed: ");
+    expect(envelope.data.models.map((model: { model: string }) => model.model)).toEqual(["fct_orders"]);
+  });
+});
+
 describe("slp mutate as a tcr step, and in explain", () => {
   test("a tcr step of mutate reverts a change whose mutant survives", () => {
     using repo = tempDir("slp-mutate-tcr-");
@@ -236,6 +338,31 @@ describe("slp mutate as a tcr step, and in explain", () => {
     expect(result.stdout).toContain("mutant join/1 (join-type-swapped): left join -> inner join at line 10 survived every unit test");
     expect(result.exitCode).toBe(1);
     expect(readFileSync(sql, "utf8")).toBe(before);
+  });
+
+  test("a tcr step of mutate leaves no output of its own for the next step to commit: the folder it makes ignores itself", () => {
+    using repo = tempDir("slp-mutate-tcr-");
+    cpSync(QUICKSTART, repo.path, { recursive: true });
+    writeTree(repo.path, { "slp.yml": "tcr:\n  steps: [mutate]\n" });
+    initRepo(repo.path);
+    commitAll(repo.path, "quickstart");
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    const sql = join(repo.path, "models", "marts", "fct_orders.sql");
+    writeFileSync(sql, readFileSync(sql, "utf8").replace("-- One row per order", "-- Revenue orders: one row per order"));
+    expect(runCli(["tcr", "reword the model's comment"], repo.path).exitCode).toBe(1);
+    expect(git(repo.path, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
+    expect(readFileSync(join(repo.path, "mutation", ".gitignore"), "utf8")).toEndWith("\n*\n");
+    expect(existsSync(join(repo.path, "mutation", "fct_orders.json"))).toBe(true);
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    expect(runCli(["tcr", "notes"], repo.path).exitCode).toBe(0);
+    expect(git(repo.path, ["show", "--name-only", "--format=", "HEAD"])).toBe("NOTES.md");
+  });
+
+  test("a folder that is there already is the user's: mutate writes into it and adds no .gitignore", () => {
+    using repo = quickstartBranch({ "mutation/README.md": "the team commits its mutation artifacts\n" });
+    expect(runCli(["mutate", "--base", "main"], repo.path).exitCode).toBe(1);
+    expect(existsSync(join(repo.path, "mutation", ".gitignore"))).toBe(false);
+    expect(git(repo.path, ["status", "--porcelain", "--untracked-files=all", "mutation"]).split("\n").sort()).toEqual(["?? mutation/fct_orders.json", "?? mutation/mutation-report.json"]);
   });
 
   test("slp explain prints an operator from its definition", () => {

@@ -20,6 +20,7 @@ import {
   QUICKSTART,
   quickstartRepo,
   ROOT,
+  FCT_ORDERS_SQL,
   status,
   strikes,
   tcrEnvelope,
@@ -377,7 +378,7 @@ describe("slp tcr: --dry-run judges what the real run judges", () => {
   });
 });
 
-describe("slp tcr: a step that cannot judge reverts nothing and counts no strike", () => {
+describe("slp tcr: a step that cannot judge HEAD either (the environment) reverts nothing and counts no strike", () => {
   test("an unknown base: exit 2, the change stays, the envelope says what to fix", () => {
     using repo = quickstartRepo();
     breakSpec(repo.path);
@@ -412,49 +413,171 @@ describe("slp tcr: a step that cannot judge reverts nothing and counts no strike
     expect(envelope.data.base).toMatchObject({ name: "main", ref: "origin/main" });
   });
 
-  test("a yml the step cannot read: nothing reverted, the place and the fix named", () => {
+  test("HEAD cannot be judged either (a broken yml committed by hand): nothing reverted, no strike, the envelope says HEAD has it too", () => {
     using repo = quickstartRepo(STEPS);
     writeFileSync(join(repo.path, "models", "marts", "broken.yml"), "version: 2\nmodels:\n  - name: x\n   bad: indent\n");
-    const result = runCli(["tcr", "x"], repo.path);
-    expect(result.exitCode).toBe(2);
-    expect(result.stdout).toContain("ERROR models/marts/broken.yml:");
-    expect(result.stdout).toMatch(/slp tcr: check could not judge \(models\/marts\/broken\.yml:\d+: .*\); nothing reverted, no strike \(the count stays 0\)/);
-    expect(status(repo.path)).toBe("?? models/marts/broken.yml");
-    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
-  });
-
-  test("a unit test that cannot run (SQL DuckDB rejects): nothing reverted, each error shown in place", () => {
-    using repo = quickstartRepo();
-    edit(repo.path, "models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 100.0 + no_such_column"));
-    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; reworked"));
-    const before = status(repo.path);
-    const result = runCli(["tcr", "a column that is not there", "--format", "json"], repo.path);
+    commitAll(repo.path, "a broken yml, by hand");
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    const result = runCli(["tcr", "notes", "--format", "json"], repo.path);
     const envelope = tcrEnvelope(result.stdout);
     expect(result.exitCode).toBe(2);
     expect(envelope.data.outcome).toBe("cannot-judge");
+    const [check] = envelope.data.steps;
+    expect({ verdict: check.verdict, cause: check.cause, head: check.at_head.exit_code }).toEqual({ verdict: "error", cause: "environment", head: 2 });
+    expect(check.at_head.errors[0].file).toBe("models/marts/broken.yml");
+    expect(envelope.summary).toContain("and cannot judge HEAD either, so it is not this change's doing; nothing reverted, no strike (the count stays 0)");
+    expect(envelope.data.next).toContain("HEAD has it too");
+    expect(status(repo.path)).toBe("?? NOTES.md");
+    expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
+  });
+
+  test("a git problem (a shallow clone): gate cannot judge HEAD either, nothing reverted, the fix named", () => {
+    using origin = quickstartRepo();
+    using clone = tempDir("slp-tcr-shallow-");
+    git(clone.path, ["clone", "-q", "--depth", "1", "--no-single-branch", `file://${origin.path}`, "repo"]);
+    const repo = join(clone.path, "repo");
+    git(repo, ["config", "user.name", "Agent Smith"]);
+    git(repo, ["config", "user.email", "agent@example.com"]);
+    git(repo, ["checkout", "-q", "-b", "agent/shallow"]);
+    writeFileSync(join(repo, "NOTES.md"), "x\n");
+    const result = runCli(["tcr", "notes", "--format", "json"], repo);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(2);
+    const gate = envelope.data.steps.find((step: { name: string }) => step.name === "gate");
+    expect({ verdict: gate.verdict, cause: gate.cause }).toEqual({ verdict: "error", cause: "environment" });
+    expect(envelope.errors[0].message).toContain("this clone is shallow");
+    expect(envelope.errors[0].fix).toContain("git fetch --unshallow");
+    expect(status(repo)).toBe("?? NOTES.md");
+    expect(existsSync(join(repo, ".git", "slp", "tcr-strikes"))).toBe(false);
+  });
+
+  test("a bad slp.yml at HEAD stops before anything", () => {
+    using repo = quickstartRepo(STEPS);
+    writeFileSync(join(repo.path, "slp.yml"), "tcr:\n  steps: check\n");
+    commitAll(repo.path, "a bad slp.yml, by hand");
+    breakSpec(repo.path);
+    const result = runCli(["tcr", "x"], repo.path);
+    expect(result.stderr).toContain("ERROR slp.yml:1: slp.yml.tcr: must configure the TCR loop");
+    expect(result.exitCode).toBe(2);
+    expect(status(repo.path)).toBe(` M ${FCT_ORDERS_YML}`);
+  });
+});
+
+describe("slp tcr: a step the change made unable to judge is red (it judges HEAD)", () => {
+  /** SQL the agent broke: DuckDB rejects a column that is not there, so every unit test of the model errors. */
+  function breakSql(dir: string): void {
+    edit(dir, FCT_ORDERS_SQL, (text) => text.replace("/ 100.0", "/ 100.0 + no_such_column"));
+    edit(dir, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; reworked"));
+  }
+
+  test("a unit test the change's SQL makes error: reverted, saved, a strike; the envelope names the error it introduced", () => {
+    using repo = quickstartRepo();
+    breakSql(repo.path);
+    const result = runCli(["tcr", "a column that is not there", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(1);
+    expect(envelope.status).toBe("blocked");
+    expect(envelope.data.outcome).toBe("reverted");
     expect(envelope.data.red_step).toBe("unit");
-    expect(envelope.errors[0].file).toBe("models/marts/fct_orders.sql");
-    expect(envelope.errors[0].message).toContain('Referenced column "no_such_column" not found');
-    expect(envelope.data.next).toStartWith("fix what unit could not judge (models/marts/fct_orders.sql: ");
+    const unit = envelope.data.steps.find((step: { name: string }) => step.name === "unit");
+    expect({ verdict: unit.verdict, exit_code: unit.exit_code, cause: unit.cause }).toEqual({ verdict: "red", exit_code: 2, cause: "change" });
+    expect(unit.at_head).toMatchObject({ exit_code: 0, errors: [] });
+    expect(unit.at_head.summary).toStartWith("slp unit: 5 passed - OK");
+    expect(unit.errors[0].message).toContain('Referenced column "no_such_column" not found');
+    const introduced = envelope.findings.filter((finding: { rule: string }) => finding.rule === "E_UNIT");
+    expect(introduced.length).toBe(3);
+    expect(introduced[0]).toMatchObject({ severity: "BLOCK", name: "cannot-judge", file: FCT_ORDERS_SQL, model: "fct_orders" });
+    expect(introduced[0].message).toContain('cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error: Referenced column "no_such_column" not found');
+    expect(envelope.summary).toMatch(/^slp tcr: red at unit \(this change made it unable to judge: models\/marts\/fct_orders\.sql: fct_orders::\w+: DuckDB rejected .*\), reverted 2 files to [0-9a-f]{7} \(strike 1 of 5\)$/);
+    expect(envelope.data.next).toStartWith("fix the error this change introduced (models/marts/fct_orders.sql: ");
+    expect(envelope.data.saved.patch).toMatch(/^\.git\/slp\/reverted\/0001-/);
+    expect(status(repo.path)).toBe("");
+    expect(strikes(repo.path)).toBe("1");
+  });
+
+  test("as text: the errors as blocks, each test's error in place, and the step's line says HEAD judges", () => {
+    using repo = quickstartRepo();
+    breakSql(repo.path);
+    const result = runCli(["tcr", "a column that is not there"], repo.path);
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tunit test cents_become_currency_units cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error:");
+    expect(result.stdout).toContain("[E_UNIT]\n");
+    expect(result.stdout).toContain("ERROR\tfct_orders::cents_become_currency_units\n\tmodels/marts/fct_orders.sql: DuckDB rejected");
+    expect(result.stdout).toMatch(/^unit: slp unit: 3 errors, 2 passed - ERROR .* \(red for tcr: it judges HEAD, so this change made it unable to judge; at HEAD: slp unit: 5 passed - OK .*\)$/m);
+    expect(result.stdout).toContain("reverted:\n  modified models/marts/fct_orders.sql\n");
+    expect(result.exitCode).toBe(1);
+  });
+
+  test("an agent looping on broken SQL is stopped by the fifth strike", async () => {
+    using repo = quickstartRepo();
+    const codes: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      breakSql(repo.path);
+      codes.push((await runMain(["tcr", `attempt ${i}`], repo.path)).exitCode);
+    }
+    expect(codes).toEqual([1, 1, 1, 1, 3]);
+    expect(strikes(repo.path)).toBe("5");
+    expect(status(repo.path)).toBe("");
+  });
+
+  test("a dry run says it would revert, and changes nothing", () => {
+    using repo = quickstartRepo();
+    breakSql(repo.path);
+    const before = status(repo.path);
+    const result = runCli(["tcr", "try", "--dry-run", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(1);
+    expect(envelope.data.outcome).toBe("would-revert");
+    expect(envelope.summary).toContain("red at unit (this change made it unable to judge: ");
     expect(status(repo.path)).toBe(before);
     expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
   });
 
-  test("a bad slp.yml in the work tree: check cannot judge, nothing reverted; a bad one at HEAD stops before anything", () => {
+  test("a yml the change breaks: red at check, the place named, the file removed and saved", () => {
+    using repo = quickstartRepo(STEPS);
+    writeFileSync(join(repo.path, "models", "marts", "broken.yml"), "version: 2\nmodels:\n  - name: x\n   bad: indent\n");
+    const result = runCli(["tcr", "x", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(1);
+    expect(envelope.data.outcome).toBe("reverted");
+    expect(envelope.data.steps[0]).toMatchObject({ verdict: "red", exit_code: 2, cause: "change" });
+    expect(envelope.findings).toEqual([
+      expect.objectContaining({ severity: "BLOCK", rule: "E_INPUT", name: "cannot-judge", file: "models/marts/broken.yml", line: 4 }),
+    ]);
+    expect(envelope.summary).toContain("red at check (this change made it unable to judge: models/marts/broken.yml:4: ");
+    expect(envelope.data.saved.files).toEqual([`${envelope.data.saved.dir}/files/models/marts/broken.yml`]);
+    expect(status(repo.path)).toBe("");
+    expect(strikes(repo.path)).toBe("1");
+  });
+
+  test("a bad slp.yml in the work tree: check cannot judge it, HEAD's copy it can: red, slp.yml put back", () => {
     using repo = quickstartRepo(STEPS);
     writeFileSync(join(repo.path, "slp.yml"), "tcr:\n  steps: check\n");
-    const worktree = runCli(["tcr", "x", "--format", "json"], repo.path);
-    const envelope = tcrEnvelope(worktree.stdout);
-    expect(worktree.exitCode).toBe(2);
-    expect(envelope.data.outcome).toBe("cannot-judge");
-    expect(envelope.errors[0].file).toBe("slp.yml");
+    const result = runCli(["tcr", "x", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(1);
+    expect(envelope.data.outcome).toBe("reverted");
+    expect(envelope.findings[0]).toMatchObject({ rule: "E_CONFIG", file: "slp.yml" });
     expect(envelope.notes).toContain("slp.yml has uncommitted changes; tcr reads its steps and base from HEAD's copy");
-    expect(status(repo.path)).toBe(" M slp.yml");
+    expect(readFileSync(join(repo.path, "slp.yml"), "utf8")).toBe("tcr:\n  steps: [check]\n");
+    expect(status(repo.path)).toBe("");
+  });
 
-    commitAll(repo.path, "a bad slp.yml, by hand");
-    const atHead = runCli(["tcr", "x"], repo.path);
-    expect(atHead.stderr).toContain("ERROR slp.yml:1: slp.yml.tcr: must configure the TCR loop");
-    expect(atHead.exitCode).toBe(2);
+  test("HEAD is judged with the packages the work tree installed (ignored dbt_packages/): the change's error is red, not the environment", () => {
+    using repo = tempDir("slp-tcr-packages-");
+    cpSync(join(ROOT, "test", "fixtures", "tcr", "packages"), repo.path, { recursive: true });
+    writeFileSync(join(repo.path, ".gitignore"), "dbt_packages/\n");
+    initRepo(repo.path);
+    commitAll(repo.path, "shop");
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    expect(git(repo.path, ["ls-files", "dbt_packages"])).toBe("");
+    edit(repo.path, "models/marts/fct_totals.sql", (text) => text.replace("as order_total", "+ no_such_column as order_total"));
+    const result = runCli(["tcr", "break it", "--format", "json"], repo.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(envelope.data.steps[0]).toMatchObject({ name: "unit", verdict: "red", cause: "change", at_head: { exit_code: 0 } });
+    expect(result.exitCode).toBe(1);
+    expect(status(repo.path)).toBe("");
+    // The borrowed packages are the work tree's own, untouched.
+    expect(existsSync(join(repo.path, "dbt_packages", "shop_utils", "macros", "cents.sql"))).toBe(true);
   });
 });
 
@@ -569,5 +692,55 @@ describe("slp tcr: the default steps (check, gate, unit)", () => {
     expect(result.exitCode).toBe(1);
     expect(status(repo.path)).toBe("");
     expect(git(repo.path, ["rev-list", "--count", "HEAD"])).toBe("1");
+  });
+});
+
+describe("slp tcr and slp's own outputs", () => {
+  test("slp ci writes mutation/ where git ignores it: a red step reverts the change and leaves it, a green one commits only the change", () => {
+    using repo = quickstartRepo(STEPS);
+    edit(repo.path, FCT_ORDERS_SQL, (text) => text.replace("-- One row per order", "-- Revenue orders: one row per order"));
+    breakSpec(repo.path);
+    expect(runCli(["ci"], repo.path).stdout).toContain("mutate: slp mutate: 1 block - BLOCKED");
+    const artifact = readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8");
+    expect(status(repo.path)).toBe(` M ${FCT_ORDERS_SQL}\n M ${FCT_ORDERS_YML}`);
+    expect(git(repo.path, ["status", "--porcelain", "--ignored", "mutation"])).toBe("!! mutation/");
+
+    const red = tcrEnvelope(runCli(["tcr", "reword and lose the spec", "--format", "json"], repo.path).stdout);
+    expect(red.data.outcome).toBe("reverted");
+    expect(red.data.files.map((file: { path: string }) => file.path)).toEqual([FCT_ORDERS_SQL, FCT_ORDERS_YML]);
+    expect(readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8")).toBe(artifact);
+
+    edit(repo.path, FCT_ORDERS_SQL, (text) => text.replace("-- One row per order", "-- Revenue orders: one row per order"));
+    expect(runCli(["ci"], repo.path).exitCode).toBe(1);
+    const green = runCli(["tcr", "reword"], repo.path);
+    expect(green.exitCode).toBe(0);
+    expect(git(repo.path, ["show", "--name-only", "--format=", "HEAD"])).toBe(FCT_ORDERS_SQL);
+    expect(status(repo.path)).toBe("");
+    expect(existsSync(join(repo.path, "mutation", "mutation-report.json"))).toBe(true);
+  });
+});
+
+describe("slp tcr and slp's own outputs: Stage E", () => {
+  test("slp diff's folder and query ledger, made by slp, are ignored; a diff/ the team commits stays theirs", () => {
+    using repo = quickstartRepo();
+    git(repo.path, ["rm", "-rq", "diff"]);
+    commitAll(repo.path, "no committed diffs");
+    expect(runCli(["diff"], repo.path).exitCode).toBe(0);
+    expect(existsSync(join(repo.path, "diff", "fct_orders.json"))).toBe(true);
+    expect(existsSync(join(repo.path, ".slp", "queries.jsonl"))).toBe(true);
+    expect(status(repo.path)).toBe("");
+    writeFileSync(join(repo.path, "NOTES.md"), "x\n");
+    expect(runCli(["tcr", "notes"], repo.path).exitCode).toBe(0);
+    expect(git(repo.path, ["show", "--name-only", "--format=", "HEAD"])).toBe("NOTES.md");
+
+    // The quickstart as it is commits its diffs: slp writes into that folder and adds no .gitignore.
+    using committed = quickstartRepo();
+    edit(committed.path, "diff/fct_orders.json", (text) => text.replace(/\n$/, "\n\n"));
+    commitAll(committed.path, "a diff as the team committed it");
+    expect(runCli(["diff"], committed.path).exitCode).toBe(0);
+    expect(existsSync(join(committed.path, "diff", ".gitignore"))).toBe(false);
+    // slp diff rewrote the committed file (tcr would commit or revert it like any tracked file); its ledger is ignored.
+    expect(status(committed.path).split("\n")).toContain(" M diff/fct_orders.json");
+    expect(status(committed.path)).not.toContain("??");
   });
 });

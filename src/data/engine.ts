@@ -5,9 +5,10 @@
  * to `.slp/queries.jsonl` (SQL text, engine, duration, rows returned; never a
  * value) and turns an engine's refusal into an exit 2 that repeats no value.
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { EngineError } from "../core/errors.ts";
+import { makeOutputDir } from "../core/output-dir.ts";
 import type { Database } from "../engine/duckdb.ts";
 import type { PostgresDatabase } from "../engine/postgres.ts";
 import { dialect, type Dialect } from "./dialect.ts";
@@ -38,7 +39,7 @@ export interface DataEngine {
 export class QueryLedger {
   readonly #file: string;
   constructor(projectDir: string) {
-    mkdirSync(join(projectDir, ".slp"), { recursive: true });
+    makeOutputDir(join(projectDir, ".slp"));
     this.#file = join(projectDir, ".slp", "queries.jsonl");
   }
 

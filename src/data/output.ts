@@ -1,8 +1,9 @@
 /** What every Stage E task shares: its flags, and how diff files are written (all of them or none). */
 import { Type } from "@sinclair/typebox";
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
+import { makeOutputDir } from "../core/output-dir.ts";
 import type { Mapping } from "../core/values.ts";
 import { diffJsonText } from "../project/diff-row.ts";
 import { MartsPathOption, ProjectDirOption } from "../project/options.ts";
@@ -35,7 +36,7 @@ export const StageOptions = {
 /** Writes every diff, or none: each goes to a temporary name first and is renamed once all are written. */
 export function writeDiffs(folder: string, shown: string, diffs: readonly { model: string; diff: Mapping }[]): void {
   try {
-    mkdirSync(folder, { recursive: true });
+    makeOutputDir(folder);
     const staged = diffs.map(({ model, diff }) => {
       const target = join(folder, `${model}.json`);
       const temporary = join(folder, `.${model}.json.slp-tmp`);

@@ -10,7 +10,7 @@ import { allConstructs } from "../sql/dialect/constructs.ts";
 import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
-import { MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
+import { MutateDryRun, MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
 import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
@@ -27,6 +27,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/tcr.schema.json": TcrData,
   "schemas/mutation.schema.json": MutationArtifact,
   "schemas/mutation_equivalents.schema.json": MutationEquivalents,
+  "schemas/mutate_dry_run.schema.json": MutateDryRun,
   "schemas/review.schema.json": ReviewData,
 };
 

@@ -108,6 +108,49 @@ export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   return { results: suite.finish(results), dialect: suite.dialect, disabled: suite.disabled, notes: suite.notes };
 }
 
+/** A model's SQL as a unit test with nothing overridden runs it, or why it cannot be rendered. */
+export type UntestedSql = { sql: string; sqlFrom: "rendered" | "manifest" } | { error: TestError };
+
+/**
+ * Each model's SQL as a unit test that mocks every input and overrides
+ * nothing would run it (each ref and source its CTE, `this` too, dbt's
+ * compiled code when target/manifest.json is fresh, is_incremental() false):
+ * what `slp mutate --dry-run` lists mutants in, with no unit test read and no
+ * database opened.
+ */
+export function renderModelsUntested(project: DbtProject, nodes: readonly RefNode[], options: Omit<UnitRunOptions, "select" | "database" | "closeDatabase">): Map<string, UntestedSql> {
+  const dialect = options.dialect ?? { dialect: "duckdb", from: "default" };
+  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: dialect.dialect });
+  const manifest = options.useManifest ? readManifest(project) : null;
+  const mocks = new Map<string, string>();
+  for (const owner of [project, ...project.packages.values()]) {
+    for (const node of owner.refNodes) mocks.set(nodeKey(node), mockRelation(node));
+    for (const source of owner.sources) mocks.set(nodeKey(source), mockRelation(source));
+  }
+  const rendered = new Map<string, UntestedSql>();
+  for (const node of nodes) {
+    if (!node.file) continue;
+    const session: RenderSession = {
+      ...emptySession(node.name),
+      thisRelation: mockRelation(node),
+      isIncremental: false,
+      relation: (call) => {
+        const resolved = resolveCall(call, project);
+        if (!resolved) throw new RenderRefusal(`model ${node.name} calls ${callLabel(call)}, which names nothing in the project`, "check the name (and the package or version) in the model's SQL");
+        return mockRelation(resolved);
+      },
+    };
+    const compiled = manifest?.compiled({ macros: {}, vars: {}, envVars: {} }, node, (key) => mocks.get(key));
+    try {
+      const sql = compiled ? compiled.sql : renderer.renderFile(node.file, session);
+      rendered.set(node.name, sql.trim() === "" ? { error: { message: `model ${node.name} renders no SQL`, file: node.file, line: null, fix: "check the model's Jinja: it must produce a SELECT" } } : { sql: trimStatement(sql), sqlFrom: compiled ? "manifest" : "rendered" });
+    } catch (error) {
+      rendered.set(node.name, { error: renderError(error, node.file) });
+    }
+  }
+  return rendered;
+}
+
 /** One test, prepared: everything that needs no database is done (rendered, fixtures typed). */
 export interface PreparedTest {
   /** The verdict so far: an `error` when the test could not be prepared. */
@@ -340,7 +383,7 @@ function prepare(test: UnitTestDefinition, project: DbtProject, renderer: DbtRen
   if (givenThis) used.add(thisKey);
 
   let modelSql: string;
-  const compiled = manifest?.compiled(test, node, byKey);
+  const compiled = manifest?.compiled(test.overrides, node, (key) => byKey.get(key)?.target.relation);
   try {
     if (compiled) {
       modelSql = compiled.sql;
@@ -392,10 +435,10 @@ function resolveInput(input: string, test: UnitTestDefinition, project: DbtProje
     return { error: `Unit test '${test.name}' had an input (${input}) which was not found in the manifest.`, fix: "name a model, seed, snapshot or source the project declares" };
   }
   if ("source" in resolved && !("kind" in resolved)) {
-    return { key: nodeKey(resolved), relation: cteName(`${resolved.source}__${resolved.table}`), node: null, source: resolved, isThis: false };
+    return { key: nodeKey(resolved), relation: mockRelation(resolved), node: null, source: resolved, isThis: false };
   }
   const node = resolved as RefNode;
-  return { key: nodeKey(node), relation: cteName(node.identifier), node, source: null, isThis: false };
+  return { key: nodeKey(node), relation: mockRelation(node), node, source: null, isThis: false };
 }
 
 /** `ref('m')`, `ref("pkg", "m")`, `ref('m', v=2)`, `source('s', 't')` or `this`, read statically as dbt does. */
@@ -430,6 +473,11 @@ function callLabel(call: RelationCall): string {
 
 function cteName(identifier: string): string {
   return `__dbt__cte__${identifier}`;
+}
+
+/** The CTE a unit test's given stands in as for a model, seed, snapshot or source. */
+function mockRelation(target: RefNode | SourceTable): string {
+  return "kind" in target ? cteName(target.identifier) : cteName(`${target.source}__${target.table}`);
 }
 
 function buildFixture(given: GivenDefinition, target: Target, test: UnitTestDefinition, project: DbtProject, renderer: DbtRenderer, dialect: DialectChoice): Fixture {
@@ -767,7 +815,8 @@ function emptySession(testName: string): RenderSession {
 
 interface Manifest {
   stale: boolean;
-  compiled(test: UnitTestDefinition, node: RefNode, mocks: Map<string, { given: GivenDefinition; target: Target }>): { sql: string; used: string[] } | null;
+  /** The model's compiled code with each relation it names replaced by its mock's (`mockOf` a node key), or null when a test may not use it. */
+  compiled(overrides: UnitTestDefinition["overrides"], node: RefNode, mockOf: (key: string) => string | undefined): { sql: string; used: string[] } | null;
 }
 
 /**
@@ -787,8 +836,8 @@ function readManifest(project: DbtProject): Manifest | null {
   };
   return {
     stale: false,
-    compiled(test, node, mocks) {
-      const { macros, vars, envVars } = test.overrides;
+    compiled(overrides, node, mockOf) {
+      const { macros, vars, envVars } = overrides;
       if (Object.keys(macros).length + Object.keys(vars).length + Object.keys(envVars).length > 0) return null;
       const uniqueId = `model.${node.package}.${node.name}${node.version === null ? "" : `.v${node.version}`}`;
       const entry = nodes[uniqueId];
@@ -804,9 +853,9 @@ function readManifest(project: DbtProject): Manifest | null {
         const relation = relationOf(dependency);
         if (relation === null) return null;
         const key = manifestKey(dependency);
-        const mock = key === null ? undefined : mocks.get(key);
-        if (!mock || !sql.includes(relation)) return null;
-        sql = sql.split(relation).join(mock.target.relation);
+        const mock = key === null ? undefined : mockOf(key);
+        if (mock === undefined || !sql.includes(relation)) return null;
+        sql = sql.split(relation).join(mock);
         used.push(key as string);
       }
       return { sql, used };

@@ -4,7 +4,8 @@
  * commit: HEAD for tcr's baseline, every commit of a branch for
  * `gate --verify-commits`. Moving it to another commit rewrites only the files
  * that differ; the folder is kept between runs (so parse caches stay warm) and
- * used by one process at a time.
+ * used by one process at a time. A path the commit does not have may be
+ * borrowed from the work tree as a link (the dbt packages it installed).
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,8 @@ import { assertSafePath } from "./worktree.ts";
 
 const SYMLINK = "120000";
 const GITLINK = "160000";
+/** The manifest's mark of a borrowed link: it matches no commit's entry, so every move removes it. */
+const BORROWED = "borrowed:";
 
 export class TreeCheckout {
   readonly #repo: Repository;
@@ -111,6 +114,19 @@ export class TreeCheckout {
       this.#commit = commit;
     }
     return [...wanted.values()].map((file) => `${file.path}\0${file.mode}:${file.oid}`).join("\n");
+  }
+
+  /**
+   * Links `path` (repository-relative, absent from the commit) to `target`
+   * in the work tree, so the checkout reads what the work tree installed
+   * without copying it. The link is dropped by the next move.
+   */
+  borrow(path: string, target: string): void {
+    assertSafePath(path);
+    const link = this.#absolute(path);
+    mkdirSync(dirname(link), { recursive: true });
+    symlinkSync(target, link);
+    this.#files.set(path, `${BORROWED}${target}`);
   }
 
   /** Keeps the folder for the next run (with what it holds), or removes a temporary one. */

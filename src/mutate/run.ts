@@ -14,8 +14,7 @@ import type { MutationEquivalent } from "../schemas/mutation.ts";
 import { parseSql } from "../sql/parser.ts";
 import { SqlTree } from "./define-operator.ts";
 import { operators } from "./operators/index.ts";
-import { applyMutant, planMutants, type PlannedMutant, type SiteFinder } from "./sites.ts";
-import { SourceMap } from "./source-map.ts";
+import { capMutants, modelMutants, type SiteFinder } from "./sites.ts";
 
 export type Verdict = "killed" | "survived" | "equivalent" | "rejected" | "timeout" | "not_run";
 
@@ -168,59 +167,15 @@ async function runModel(
   const renderings = new Map<string, PreparedTest[]>();
   for (const { test } of passing) renderings.set(test.modelSql as string, [...(renderings.get(test.modelSql as string) ?? []), test]);
   const ordered = [...renderings].sort((a, b) => b[1].length - a[1].length);
-  interface Merged {
-    planned: PlannedMutant;
-    position: { line: number; column: number; endLine: number; endColumn: number };
-    plants: { sql: string; tests: PreparedTest[]; mutated: string; start: number; end: number }[];
-  }
-  const merged = new Map<string, Merged>();
-  for (const [sql, group] of ordered) {
-    const { mutants, finder } = planMutants(sql, options.warehouse);
-    run.finder ??= finder;
-    if (finder.kind === "scanner") run.finder = finder;
-    const map = new SourceMap(source, sql);
-    for (const planned of mutants) {
-      const start = map.position(planned.start);
-      const end = map.position(Math.max(planned.start, planned.end - 1));
-      const key = `${planned.operator}\u0000${planned.original}\u0000${planned.replacement}\u0000${start.line}:${start.column}:${start.exact}`;
-      let entry = merged.get(key);
-      if (!entry) {
-        entry = { planned, position: { line: start.line, column: start.column, endLine: end.line, endColumn: end.column + 1 }, plants: [] };
-        merged.set(key, entry);
-      }
-      entry.plants.push({ sql, tests: group, mutated: applyMutant(sql, planned), start: planned.start, end: planned.start + planned.replacement.length });
-    }
-  }
-  // Ids and occurrences over the merged list (the first rendering's order, then what only others have).
-  const counts = new Map<string, number>();
-  const occurrences = new Map<string, number>();
-  const all = [...merged.values()].map((entry) => {
-    const n = (counts.get(entry.planned.operator) ?? 0) + 1;
-    counts.set(entry.planned.operator, n);
-    const textKey = `${entry.planned.operator}\u0000${entry.planned.original}`;
-    const occurrence = (occurrences.get(textKey) ?? 0) + 1;
-    occurrences.set(textKey, occurrence);
-    return { ...entry, id: `${entry.planned.operator}/${n}`, occurrence };
-  });
+  const { mutants: all, finder } = modelMutants(source, ordered, options.warehouse);
+  run.finder = finder;
   run.sites = all.length;
-
-  // The cap: round robin across operators (in code order), so a model with forty comparisons and one join still tests the join.
-  const chosen = new Set<(typeof all)[number]>();
-  const queues = new Map<string, (typeof all)[number][]>();
-  for (const mutant of all) queues.set(mutant.planned.operator, [...(queues.get(mutant.planned.operator) ?? []), mutant]);
-  const codes = [...queues.keys()].sort(compareCodePoints);
-  for (let round = 0; chosen.size < Math.min(options.maxMutants, all.length); round++) {
-    for (const code of codes) {
-      const next = queues.get(code)?.[round];
-      if (next && chosen.size < options.maxMutants) chosen.add(next);
-    }
-  }
-  for (const mutant of all) if (!chosen.has(mutant)) run.elided[mutant.planned.operator] = (run.elided[mutant.planned.operator] ?? 0) + 1;
+  const { kept, elided } = capMutants(all, options.maxMutants);
+  run.elided = elided;
 
   const timeoutOf = (test: PreparedTest) => options.timeoutMs ?? Math.max(2000, 20 * (durations.get(test) ?? 0));
   const jobs: { mutant: (typeof all)[number]; sql: string; test: PreparedTest }[] = [];
-  const kept = all.filter((mutant) => chosen.has(mutant));
-  for (const mutant of kept) for (const plant of mutant.plants) for (const test of plant.tests) jobs.push({ mutant, sql: plant.mutated, test });
+  for (const mutant of kept) for (const plant of mutant.plants) for (const test of plant.group) jobs.push({ mutant, sql: plant.mutated, test });
   const outcomes = new Map<(typeof all)[number], { test: string; result: ExecutedTest | null }[]>();
   await runAll(jobs, width, async (job, lane) => {
     const result = performance.now() > deadline ? null : await suite.execute(job.test, { modelSql: job.sql, lane, timeoutMs: timeoutOf(job.test) });

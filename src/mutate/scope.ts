@@ -41,20 +41,21 @@ export interface BaseReading {
 }
 
 /**
- * Opens the base: its commit, slp.yml and equivalents. When the base cannot
+ * Opens the base: its commit, slp.yml and equivalents (unless told not to:
+ * a dry run reads none). When the base cannot
  * be read and is not required (--select without --base), nothing is read
  * from it: no equivalents (every survivor blocks) and the work tree's slp.yml.
  */
-export async function readBase(projectDir: string, base: string, required: boolean): Promise<BaseReading> {
+export async function readBase(projectDir: string, base: string, required: boolean, options: { equivalents?: boolean } = {}): Promise<BaseReading> {
   try {
-    return await readBaseCommit(projectDir, base);
+    return await readBaseCommit(projectDir, base, options.equivalents !== false);
   } catch (error) {
     if (required || !(error instanceof GitError)) throw error;
     return { ref: null, commit: null, repo: null, mergeBase: null, prefix: "", config: loadConfig(projectDir), equivalents: [], equivalentsFrom: null, unreadable: error.message };
   }
 }
 
-async function readBaseCommit(projectDir: string, base: string): Promise<BaseReading> {
+async function readBaseCommit(projectDir: string, base: string, withEquivalents: boolean): Promise<BaseReading> {
   const repo = Repository.open(projectDir);
   repo.assertFullHistory();
   const commit = await repo.resolveCommit(base);
@@ -63,7 +64,7 @@ async function readBaseCommit(projectDir: string, base: string): Promise<BaseRea
   const prefix = repo.relativePath(projectDir);
   const config = await configAt(repo, commit, base);
   const path = prefix === "" ? EQUIVALENTS_FILE : `${prefix}/${EQUIVALENTS_FILE}`;
-  const [file] = await repo.filesIn(commit, [path]);
+  const [file] = withEquivalents ? await repo.filesIn(commit, [path]) : [];
   const equivalents = file ? parseEquivalents(await repo.readText(file, base), `${EQUIVALENTS_FILE} at ${base}`) : [];
   return { ref: base, commit, repo, mergeBase, prefix, config, equivalents, equivalentsFrom: file ? `${EQUIVALENTS_FILE} at ${base}` : null, unreadable: null };
 }

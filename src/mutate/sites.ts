@@ -2,13 +2,16 @@
  * Every mutant of a model's compiled SQL: each operator's sites in the
  * syntax tree (or, as a declared fallback, the masked-text scanner's), in the
  * reference's order (start offset, operator code, end offset), numbered per
- * operator (`cmp/1`) with the occurrence of each original text.
+ * operator (`cmp/1`) with the occurrence of each original text; placed in the
+ * model's own .sql, merged across the renderings its tests run, and cut to
+ * the cap round robin. A real run and a dry run plant from here alike.
  */
 import { compareCodePoints } from "../core/text.ts";
 import { parseSql } from "../sql/parser.ts";
 import { SqlTree } from "./define-operator.ts";
 import { operators } from "./operators/index.ts";
 import { scanSites } from "./scanner.ts";
+import { SourceMap } from "./source-map.ts";
 
 export interface PlannedMutant {
   /** `<operator code>/<n>`. */
@@ -66,4 +69,74 @@ export function planMutants(sql: string, warehouse: string): { mutants: PlannedM
 /** The SQL with one mutant planted. */
 export function applyMutant(sql: string, mutant: { start: number; end: number; replacement: string }): string {
   return `${sql.slice(0, mutant.start)}${mutant.replacement}${sql.slice(mutant.end)}`;
+}
+
+/** A mutant placed in the model's own .sql, with each rendering it is planted in (`G`: what runs that rendering). */
+export interface ModelMutant<G> {
+  planned: PlannedMutant;
+  /** `<operator>/<n>` over the merged list. */
+  id: string;
+  occurrence: number;
+  position: { line: number; column: number; endLine: number; endColumn: number };
+  plants: { sql: string; group: G; mutated: string; start: number; end: number }[];
+}
+
+/**
+ * The model's mutants over its renderings (most shared first): one mutant per
+ * operator, original, replacement and place in the source, numbered in the
+ * first rendering's order, then what only others have. The site finder is the
+ * scanner's when any rendering needed it.
+ */
+export function modelMutants<G>(source: string, renderings: readonly (readonly [string, G])[], warehouse: string): { mutants: ModelMutant<G>[]; finder: SiteFinder | null } {
+  const merged = new Map<string, Omit<ModelMutant<G>, "id" | "occurrence">>();
+  let finder: SiteFinder | null = null;
+  for (const [sql, group] of renderings) {
+    const planned = planMutants(sql, warehouse);
+    finder ??= planned.finder;
+    if (planned.finder.kind === "scanner") finder = planned.finder;
+    const map = new SourceMap(source, sql);
+    for (const mutant of planned.mutants) {
+      const start = map.position(mutant.start);
+      const end = map.position(Math.max(mutant.start, mutant.end - 1));
+      const key = `${mutant.operator}\u0000${mutant.original}\u0000${mutant.replacement}\u0000${start.line}:${start.column}:${start.exact}`;
+      let entry = merged.get(key);
+      if (!entry) {
+        entry = { planned: mutant, position: { line: start.line, column: start.column, endLine: end.line, endColumn: end.column + 1 }, plants: [] };
+        merged.set(key, entry);
+      }
+      entry.plants.push({ sql, group, mutated: applyMutant(sql, mutant), start: mutant.start, end: mutant.start + mutant.replacement.length });
+    }
+  }
+  const counts = new Map<string, number>();
+  const occurrences = new Map<string, number>();
+  const mutants = [...merged.values()].map((entry) => {
+    const n = (counts.get(entry.planned.operator) ?? 0) + 1;
+    counts.set(entry.planned.operator, n);
+    const textKey = `${entry.planned.operator}\u0000${entry.planned.original}`;
+    const occurrence = (occurrences.get(textKey) ?? 0) + 1;
+    occurrences.set(textKey, occurrence);
+    return { ...entry, id: `${entry.planned.operator}/${n}`, occurrence };
+  });
+  return { mutants, finder };
+}
+
+/**
+ * The cap: at most `max` mutants, round robin across operators (in code
+ * order), so a model with forty comparisons and one join still tests the
+ * join; the kept ones in site order, and what the cap left out per operator.
+ */
+export function capMutants<T extends { planned: { operator: string } }>(mutants: readonly T[], max: number): { kept: T[]; elided: Record<string, number> } {
+  const chosen = new Set<T>();
+  const queues = new Map<string, T[]>();
+  for (const mutant of mutants) queues.set(mutant.planned.operator, [...(queues.get(mutant.planned.operator) ?? []), mutant]);
+  const codes = [...queues.keys()].sort(compareCodePoints);
+  for (let round = 0; chosen.size < Math.min(max, mutants.length); round++) {
+    for (const code of codes) {
+      const next = queues.get(code)?.[round];
+      if (next && chosen.size < max) chosen.add(next);
+    }
+  }
+  const elided: Record<string, number> = {};
+  for (const mutant of mutants) if (!chosen.has(mutant)) elided[mutant.planned.operator] = (elided[mutant.planned.operator] ?? 0) + 1;
+  return { kept: mutants.filter((mutant) => chosen.has(mutant)), elided };
 }

@@ -23,6 +23,35 @@ export function findingKey(finding: Finding): string {
   return [finding.rule, finding.file, finding.model, finding.message].join("\0");
 }
 
+/** The name of a finding that stands for an error: what made a stage unable to judge (its rule is the error's code). */
+export const CANNOT_JUDGE = "cannot-judge";
+
+/**
+ * Why a stage could not judge, as BLOCK findings at each error's place (rule
+ * the error's code, E_UNIT, E_INPUT, ...): what tcr reports when a step's
+ * change made it unable to judge. A unit test's error names its model.
+ */
+export function errorFindings(report: Report): Finding[] {
+  if (report.command === "unit" && isUnitData(report.data)) {
+    return report.data.tests.flatMap((test) => {
+      const error = test.error;
+      if (test.status !== "error" || !error) return [];
+      const place = error.file ? { file: error.file, line: error.line } : { file: test.file, line: test.line };
+      const fix = error.fix ? `; ${error.fix}` : "";
+      return [{ severity: "BLOCK", rule: "E_UNIT", name: CANNOT_JUDGE, ...place, model: test.model, message: `unit test ${test.name} cannot run: ${error.message}${fix}` } satisfies Finding];
+    });
+  }
+  return (report.errors ?? []).map((error) => ({
+    severity: "BLOCK",
+    rule: error.code,
+    name: CANNOT_JUDGE,
+    file: error.file ?? "",
+    model: "",
+    line: error.line,
+    message: `${error.message}${error.fix ? `; ${error.fix}` : ""}`,
+  }));
+}
+
 /** Each failing or erroring test case, with its diff or error indented under it. */
 export function stageDetails(report: Report): string[] {
   const lines: string[] = [];

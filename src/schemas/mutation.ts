@@ -32,6 +32,17 @@ export const MutantRecord = Type.Object(
   { additionalProperties: false },
 );
 
+const SitesFrom = Type.Object(
+  {
+    kind: Type.Union([Type.Literal("parser"), Type.Literal("scanner")], {
+      description: "parser: sql-parser-cst's syntax tree; scanner: the masked-text fallback (the reference's classes only)",
+    }),
+    grammar: Type.Union([Type.String(), Type.Null()]),
+    reason: Type.Union([Type.String(), Type.Null()], { description: "why the parser was not used" }),
+  },
+  { additionalProperties: false },
+);
+
 export const MutationArtifact = Type.Object(
   {
     model: Type.String({ minLength: 1 }),
@@ -63,16 +74,7 @@ export const MutationArtifact = Type.Object(
       },
       { additionalProperties: false },
     ),
-    sites_from: Type.Object(
-      {
-        kind: Type.Union([Type.Literal("parser"), Type.Literal("scanner")], {
-          description: "parser: sql-parser-cst's syntax tree; scanner: the masked-text fallback (the reference's classes only)",
-        }),
-        grammar: Type.Union([Type.String(), Type.Null()]),
-        reason: Type.Union([Type.String(), Type.Null()], { description: "why the parser was not used" }),
-      },
-      { additionalProperties: false },
-    ),
+    sites_from: SitesFrom,
   },
   {
     $id: "mutation.schema.json",
@@ -83,6 +85,40 @@ export const MutationArtifact = Type.Object(
 );
 export type MutationArtifact = Static<typeof MutationArtifact>;
 export type MutantRecord = Static<typeof MutantRecord>;
+
+const PlannedMutantRecord = Type.Omit(MutantRecord, ["verdict", "caught_by", "reason"], { additionalProperties: false });
+
+export const MutateDryRun = Type.Object(
+  {
+    dry_run: Type.Literal(true),
+    selected_by: Type.String({ description: "models changed since <base>, or selected with --select" }),
+    max_mutants: Type.Integer({ minimum: 1 }),
+    models: Type.Array(
+      Type.Object(
+        {
+          model: Type.String({ minLength: 1 }),
+          file: Type.String({ description: "the model's .sql, relative to the project dir" }),
+          sql_from: Type.Union([Type.Literal("rendered"), Type.Literal("manifest")], {
+            description: "rendered by slp as a unit test with nothing overridden runs it, or dbt's compiled code from a fresh target/manifest.json",
+          }),
+          mutants: Type.Array(PlannedMutantRecord, { description: "the mutants a real run would plant, in site order, after the cap" }),
+          sites: Type.Integer({ minimum: 0, description: "every mutant the operators found" }),
+          elided: Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: "operator code -> mutants the cap leaves out" }),
+          sites_from: SitesFrom,
+        },
+        { additionalProperties: false },
+      ),
+      { description: "each selected model, sorted, with or without unit tests (none is looked up)" },
+    ),
+  },
+  {
+    $id: "mutate_dry_run.schema.json",
+    title: "slp mutate --dry-run data",
+    additionalProperties: false,
+    description: "The data of `slp mutate --dry-run --format json`: what a real run would plant, nothing run.",
+  },
+);
+export type MutateDryRun = Static<typeof MutateDryRun>;
 
 export const MutationEquivalent = Type.Object(
   {

@@ -5,6 +5,7 @@
  * output, the files, where a reverted change was saved, and what to do next.
  */
 import { Type, type Static } from "@sinclair/typebox";
+import { EnvelopeError } from "./envelope.ts";
 import { Finding } from "./finding.ts";
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
@@ -27,7 +28,8 @@ export const TcrStepOutcome = Type.Object(
   {
     name: Type.String(),
     verdict: Type.Union([Type.Literal("green"), Type.Literal("red"), Type.Literal("error"), Type.Literal("skipped")], {
-      description: "error: the step could not judge (exit 2); skipped: an earlier step was not green",
+      description:
+        "red: it blocks, or it could not judge the change but judges HEAD (cause change); error: it could not judge, and cannot judge HEAD either (cause environment); skipped: an earlier step was not green",
     }),
     exit_code: Nullable(Type.Integer(), "the step's own exit code, or null when skipped"),
     summary: Nullable(Type.String(), "the step's summary line, or null when skipped"),
@@ -35,6 +37,22 @@ export const TcrStepOutcome = Type.Object(
       description: "the step's findings, a failing unit test being one (rule unit); blocks already at HEAD are left out",
     }),
     already_at_head: Type.Array(Finding, { description: "blocks HEAD has too (same rule, file, model, message): not this step's doing" }),
+    errors: Type.Array(EnvelopeError, { description: "why the step could not judge the change (it exited 2), else []" }),
+    cause: Nullable(
+      Type.Union([Type.Literal("change"), Type.Literal("environment")]),
+      "for a step that could not judge (exit 2): change when the same step judges HEAD (exit 0 or 1), so this change made it unable to: red, its errors are findings; environment when it cannot judge HEAD either (or tcr cannot run it there): nothing reverted, no strike; null when the step judged",
+    ),
+    at_head: Nullable(
+      Type.Object(
+        {
+          exit_code: Type.Integer(),
+          summary: Type.String(),
+          errors: Type.Array(EnvelopeError, { description: "why it could not judge HEAD either, else []" }),
+        },
+        { additionalProperties: false },
+      ),
+      "the same step run at HEAD, when tcr ran it there (a step that could not judge, or one with blocks); null otherwise",
+    ),
     data: Type.Unknown({ description: "the step's own data (unit: every test with the rows only in expected and only in actual)" }),
   },
   { additionalProperties: false },

@@ -17,7 +17,7 @@ import { WorkTree, type Change, type Identity, type RestoreOutcome, type SavedCh
 import { baseFallbackNote } from "../project/history.ts";
 import { runStage, stageSummary, type StageResult } from "../runner/compose.ts";
 import type { Task, TaskEnvironment } from "../runner/define-task.ts";
-import { findingKey, stageDetails, stageFindings } from "../runner/stage-findings.ts";
+import { CANNOT_JUDGE, errorFindings, findingKey, stageDetails, stageFindings } from "../runner/stage-findings.ts";
 import type { Finding } from "../schemas/finding.ts";
 import type { TcrData, TcrStepOutcome } from "../schemas/tcr.ts";
 import { VERSION } from "../version.ts";
@@ -170,7 +170,7 @@ class Step {
       this.#data.trailers = readTrailers(message).map(([key, value]) => ({ key, value }));
     }
 
-    const baseline = new Baseline(this.#repo, this.#repo.relativePath(options.projectDir), head, options.environment);
+    const baseline = new Baseline(this.#repo, this.#repo.relativePath(options.projectDir), head, options.environment, candidateTree.changes);
     const judged: Judged[] = [];
     try {
       for (const [index, step] of options.steps.entries()) {
@@ -215,24 +215,43 @@ class Step {
     return { failed: null, message: text };
   }
 
-  /** A step's verdict, with the blocks HEAD already has set apart (they do not make it red). */
+  /**
+   * A step's verdict, measured against what the same step makes of HEAD:
+   * blocks HEAD already has do not make it red, and a step that cannot judge
+   * the change (exit 2) is red when it judges HEAD (the change made it unable
+   * to: its errors are the findings), else the environment's doing.
+   */
   async #judge(step: TcrStep, input: Record<string, unknown>, result: StageResult, baseline: Baseline): Promise<TcrStepOutcome> {
-    const findings = sortFindings(stageFindings(result.report));
+    const judged = result.exitCode === EXIT.ok || result.exitCode === EXIT.blocked;
     const outcome: TcrStepOutcome = {
       name: step.name,
-      verdict: result.exitCode === EXIT.ok ? "green" : result.exitCode === EXIT.blocked ? "red" : "error",
+      verdict: result.exitCode === EXIT.ok ? "green" : judged ? "red" : "error",
       exit_code: result.exitCode,
       summary: stageSummary(result),
-      findings,
+      findings: sortFindings(stageFindings(result.report)),
       already_at_head: [],
+      errors: judged ? [] : (result.report.errors ?? []),
+      cause: null,
+      at_head: null,
       data: result.report.data ?? null,
     };
-    if (outcome.verdict !== "red" || !findings.some((finding) => finding.severity === "BLOCK")) return outcome;
-    const atHead = await baseline.findings(step, input);
-    if (!atHead) return outcome;
-    outcome.findings = findings.filter((finding) => finding.severity !== "BLOCK" || !atHead.has(findingKey(finding)));
-    outcome.already_at_head = findings.filter((finding) => finding.severity === "BLOCK" && atHead.has(findingKey(finding)));
-    if (!outcome.findings.some((finding) => finding.severity === "BLOCK")) outcome.verdict = "green";
+    const blocks = (findings: Finding[]) => findings.filter((finding) => finding.severity === "BLOCK");
+    if (outcome.verdict === "green" || (judged && blocks(outcome.findings).length === 0)) return outcome;
+    // What decides a strike for an error is never read from a run made in another environment.
+    const atHead = await baseline.atHead(step, input, { fresh: !judged });
+    if (atHead) outcome.at_head = { exit_code: atHead.exitCode, summary: atHead.summary, errors: atHead.errors };
+    const headJudged = atHead !== null && (atHead.exitCode === EXIT.ok || atHead.exitCode === EXIT.blocked);
+    if (!judged) {
+      outcome.cause = headJudged ? "change" : "environment";
+      if (!headJudged) return outcome;
+      outcome.verdict = "red";
+      outcome.findings = sortFindings([...introducedErrors(result), ...outcome.findings]);
+    }
+    if (!headJudged) return outcome;
+    const isAtHead = (finding: Finding) => finding.severity === "BLOCK" && atHead.blocks.has(findingKey(finding));
+    outcome.already_at_head = outcome.findings.filter(isAtHead);
+    outcome.findings = outcome.findings.filter((finding) => !isAtHead(finding));
+    if (blocks(outcome.findings).length === 0) outcome.verdict = "green";
     return outcome;
   }
 
@@ -280,6 +299,9 @@ class Step {
     const { strikes } = this.#state;
     const last = judged[judged.length - 1];
     const findings = last && last.step.name === redStep ? last.outcome.findings : [];
+    // A step the change made unable to judge: the summary and the next step name the error it introduced.
+    const introduced = last?.outcome.cause === "change" ? (last.outcome.errors[0] ?? { code: "E_STEP", message: last.outcome.summary ?? "", file: null, line: null, fix: null }) : null;
+    const redAt = introduced ? `${redStep} (this change made it unable to judge: ${describeReportError(introduced, false)})` : redStep;
     const details = last && last.step.name === redStep ? stageDetails(last.result.report) : [];
     const why = [...details, ...this.#alreadyLines(judged), ...this.#hookLines(), ...this.#stepLines()];
     this.#data.red_step = redStep;
@@ -289,7 +311,7 @@ class Step {
       this.#data.outcome = "would-revert";
       this.#data.next = `fix what ${redStep} reports; a real run would revert the change and count a strike`;
       return this.#report(
-        `slp tcr: red at ${redStep}; would revert ${plural(staged.changes.length)} to ${this.#short} (dry run, nothing changed)`,
+        `slp tcr: red at ${redAt}; would revert ${plural(staged.changes.length)} to ${this.#short} (dry run, nothing changed)`,
         EXIT.blocked,
         [...why, ...listChanges("would revert:", staged.changes)],
         findings,
@@ -322,11 +344,13 @@ class Step {
     this.#data.strikes = count;
     this.#data.next = stopped
       ? "stop and ask a human (framework Rule 5); the change is saved"
-      : `fix what ${redStep} reports in the code, not in the tests (Rule 3), then run tcr again; the reverted change is in ${this.#data.saved?.patch}`;
+      : introduced
+        ? `fix the error this change introduced (${describeReportError(introduced)}), then run tcr again; the reverted change is in ${this.#data.saved?.patch}`
+        : `fix what ${redStep} reports in the code, not in the tests (Rule 3), then run tcr again; the reverted change is in ${this.#data.saved?.patch}`;
     const reverted = plural(current.changes.length);
     const summary = stopped
-      ? `slp tcr: red at ${redStep}, reverted ${reverted} to ${this.#short}; that is ${count} reds in a row: stop and ask a human (framework Rule 5)`
-      : `slp tcr: red at ${redStep}, reverted ${reverted} to ${this.#short} (strike ${count} of ${STRIKE_LIMIT})`;
+      ? `slp tcr: red at ${redAt}, reverted ${reverted} to ${this.#short}; that is ${count} reds in a row: stop and ask a human (framework Rule 5)`
+      : `slp tcr: red at ${redAt}, reverted ${reverted} to ${this.#short} (strike ${count} of ${STRIKE_LIMIT})`;
     return this.#report(summary, stopped ? EXIT.stop : EXIT.blocked, [...why, ...listChanges("reverted:", current.changes), ...savedLines], findings);
   }
 
@@ -362,9 +386,13 @@ class Step {
     const what = judged ? judged.step.name : "tcr";
     const first = errors[0];
     const describe = first ? describeReportError(first, false) : (judged?.outcome.summary ?? "");
+    // Not this change's doing: the same step cannot judge HEAD either (or cannot be run there).
+    const notTheChange = !judged ? "" : judged.outcome.at_head ? ", and cannot judge HEAD either, so it is not this change's doing" : ", and tcr cannot run it at HEAD to tell whether this change caused it";
     this.#data.outcome = "cannot-judge";
     this.#data.red_step = judged ? judged.step.name : null;
-    this.#data.next = `fix what ${what} could not judge${first ? ` (${describeReportError(first)})` : ""}, then run tcr again; nothing was reverted`;
+    this.#data.next = `fix what ${what} could not judge${first ? ` (${describeReportError(first)})` : ""}${
+      judged?.outcome.at_head ? "; HEAD has it too, so the fix is in the environment or in HEAD, not in this change" : ""
+    }, then run tcr again; nothing was reverted`;
     this.#ledger.log(attempt("cannot-judge", {
       message: this.#options.message,
       strikes: this.#state.strikes,
@@ -377,7 +405,7 @@ class Step {
     // A test runner's cases already show each error in place; other steps' errors are printed here.
     const errorLines = details.length > 0 ? [] : errors.map((e) => `ERROR ${describeReportError(e)}`);
     return this.#report(
-      `slp tcr: ${what} could not judge (${describe}); nothing reverted, no strike (the count stays ${this.#state.strikes})`,
+      `slp tcr: ${what} could not judge (${describe})${notTheChange}; nothing reverted, no strike (the count stays ${this.#state.strikes})`,
       EXIT.cannotJudge,
       [...details, ...errorLines, ...this.#hookLines(), ...this.#stepLines()],
       judged?.outcome.findings ?? [],
@@ -437,7 +465,19 @@ class Step {
       .filter((step) => step.verdict !== "skipped")
       .map((step) => {
         const excused = step.verdict === "green" && step.exit_code !== EXIT.ok ? " (green for tcr: every block is already at HEAD)" : "";
-        return `${step.name}: ${step.summary}${excused}`;
+        // HEAD's summary, and its first error when the summary does not say it already.
+        const headError = step.at_head?.errors[0];
+        const unsaid = headError && !step.at_head?.summary.includes(headError.message.replace(/^[a-z-]+: /, "")) ? `; ERROR ${describeReportError(headError, false)}` : "";
+        const atHead = step.at_head ? `${step.at_head.summary}${unsaid}` : "";
+        const cause =
+          step.cause === "change"
+            ? ` (red for tcr: it judges HEAD, so this change made it unable to judge; at HEAD: ${atHead})`
+            : step.cause === "environment"
+              ? step.at_head
+                ? ` (at HEAD too: ${atHead})`
+                : " (tcr cannot run it at HEAD to tell)"
+              : "";
+        return `${step.name}: ${step.summary}${excused}${cause}`;
       });
   }
 
@@ -520,7 +560,14 @@ function listChanges(title: string, changes: Change[]): string[] {
 }
 
 function skipped(name: string): TcrStepOutcome {
-  return { name, verdict: "skipped", exit_code: null, summary: null, findings: [], already_at_head: [], data: null };
+  return { name, verdict: "skipped", exit_code: null, summary: null, findings: [], already_at_head: [], errors: [], cause: null, at_head: null, data: null };
+}
+
+/** What made a step unable to judge the change, as findings; one from its summary when it named no error. */
+function introducedErrors(result: StageResult): Finding[] {
+  const findings = errorFindings(result.report);
+  if (findings.length > 0) return findings;
+  return [{ severity: "BLOCK", rule: "E_STEP", name: CANNOT_JUDGE, file: "", model: "", line: null, message: stageSummary(result) }];
 }
 
 function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): TcrData {

@@ -8,9 +8,9 @@
 import type { Database } from "../../engine/duckdb.ts";
 import type { Plan, TestError } from "../../engine/unit-runner.ts";
 import { readText } from "../../project/source.ts";
-import { macroStatements } from "./constructs.ts";
+import { macroStatements } from "./macros.ts";
 import type { Dialect, DialectChoice } from "./dialects.ts";
-import { Translator, type Untranslatable } from "./translate.ts";
+import { Translator, type Untranslatable } from "./translator.ts";
 
 export class DialectRun {
   readonly #choice: DialectChoice;

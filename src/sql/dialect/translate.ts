@@ -5,62 +5,17 @@
  * in its table of verified constructs (constructs.ts): a construct the table
  * does not vouch for, or refuses, is an `untranslatable` refusal naming it;
  * one the transpiler gets wrong is rewritten first; types in casts are
- * slp's own mapping (types.ts). Translations are cached by content hash, so
- * a warm run never loads the transpiler.
+ * slp's own mapping (types.ts). Translations are cached by content hash
+ * (translator.ts), so a warm run never loads this module or the transpiler.
  */
-import { ParseCache } from "../../project/cache.ts";
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
+import type { TranslationResult, Untranslatable } from "./translator.ts";
 
-/** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-const TRANSLATION_FORMAT = 7;
-
-export interface Translation {
-  /** The SQL DuckDB runs. */
-  sql: string;
-  /** The DuckDB macros (by name) the SQL calls; see macros(). */
-  macros: string[];
-}
-
-/** A construct slp cannot run with the warehouse's meaning. */
-export interface Untranslatable {
-  /** The construct as written (`lateral flatten`, `to_char`, `array<geography>`). */
-  construct: string;
-  /** Why, in one clause. */
-  why: string;
-  /** 1-based line in the SQL given. */
-  line: number | null;
-}
-
-export type TranslationResult = { ok: true; translation: Translation } | { ok: false; untranslatable: Untranslatable };
-
-/** Translations of one project, cached by content across runs. */
-export class Translator {
-  readonly dialect: Exclude<Dialect, "duckdb">;
-  readonly #cache: ParseCache<Translation>;
-
-  constructor(dialect: Exclude<Dialect, "duckdb">, projectDir: string, env: Record<string, string | undefined>) {
-    this.dialect = dialect;
-    this.#cache = ParseCache.open<Translation>(projectDir, env, "dialect");
-  }
-
-  async translate(sql: string): Promise<TranslationResult> {
-    const key = ParseCache.key(`${TRANSLATION_FORMAT}\0${this.dialect}\0${sql}`);
-    const cached = this.#cache.get(key);
-    if (cached) return { ok: true, translation: cached };
-    const result = await translateSql(sql, this.dialect);
-    if (result.ok) this.#cache.set(key, result.translation);
-    return result;
-  }
-
-  /** Writes the translations this run used; failures only cost speed. */
-  save(): void {
-    this.#cache.save();
-  }
-}
+export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
 
 /** Words that take a parenthesis without being a function call. */
 const SYNTAX_WORDS = new Set(
@@ -110,9 +65,40 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       i = end - 1;
       continue;
     }
+    // `interval -5 day` as `interval (-5) day`: the transpiler wrote some of these as INTERVAL -5 DAY, which DuckDB cannot parse.
+    if (token.type === "INTERVAL" && next?.type === "DASH" && tokens[i + 2]?.type === "NUMBER") {
+      const amount = (tokens[i + 2] as Token).text;
+      edits.set(i + 1, { end: i + 3, render: () => `(-${amount})` });
+      i += 2;
+      continue;
+    }
     // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
     if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
       edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
+      continue;
+    }
+    // `from values (1, 'a'), (2, 'b')` (Snowflake, Databricks) as DuckDB's `from (values ...)`, its columns named column1, column2, ... as the warehouse names them.
+    if (token.text.toLowerCase() === "values" && next?.type === "L_PAREN" && /^(from|join)$/i.test(previous?.text ?? "")) {
+      let end = closing.get(i + 1);
+      if (end === undefined) continue;
+      while (tokens[end + 1]?.type === "COMMA" && tokens[end + 2]?.type === "L_PAREN") end = closing.get(end + 2) ?? end;
+      const width = argumentRanges(tokens, i + 1, closing.get(i + 1) as number).length;
+      const columns = `(${Array.from({ length: width }, (_, n) => `column${n + 1}`).join(", ")})`;
+      // An alias without a column list keeps the warehouse's column names.
+      const as = tokens[end + 1]?.text.toLowerCase() === "as" ? 1 : 0;
+      const alias = tokens[end + 1 + as];
+      const aliased = alias !== undefined && isWord(alias) && (as === 1 || !SYNTAX_WORDS.has(alias.text.toLowerCase()));
+      const stop = end + 1;
+      const values = () => `(values ${emit(i + 1, stop)})`;
+      if (!aliased) edits.set(i, { end: stop, render: () => `${values()} as __slp_values${columns}` });
+      else if (tokens[end + 2 + as]?.type === "L_PAREN") edits.set(i, { end: stop, render: values });
+      else edits.set(i, { end: end + 2 + as, render: () => `${values()} as ${alias.text}${columns}` });
+      continue;
+    }
+    // Redshift reads backslash escapes in string literals ('\\.' in a pattern is an escaped dot; its LIKE escape is written as two backslashes); the transpiler keeps them as written.
+    if (dialect === "redshift" && token.type === "STRING" && token.text.includes("\\")) {
+      const value = redshiftString(token.text);
+      edits.set(i, { end: i + 1, render: () => `'${value.replace(/'/g, "''")}'` });
       continue;
     }
     const syntax = syntaxConstruct(tokens, i);
@@ -153,8 +139,10 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (entry.rewrite) {
       const rewrite = entry.rewrite;
       const after = tokens[close + 1]?.text.toLowerCase() ?? null;
-      // A rewrite that takes the window replaces `over (...)` (or `over name`) too.
-      const windowEnd = entry.window && after === "over" ? (tokens[close + 2]?.type === "L_PAREN" ? (closing.get(close + 2) ?? close) + 1 : close + 3) : close + 1;
+      // A rewrite that takes the window replaces `over (...)` (or `over name`) too, and a `ignore nulls` / `respect nulls` before it.
+      const nulls = (after === "ignore" || after === "respect") && tokens[close + 2]?.text.toLowerCase() === "nulls" ? 2 : 0;
+      const over = close + 1 + nulls;
+      const windowEnd = entry.window && tokens[over]?.text.toLowerCase() === "over" ? (tokens[over + 1]?.type === "L_PAREN" ? (closing.get(over + 1) ?? over) + 1 : over + 2) : close + 1;
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
@@ -336,6 +324,13 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
   if (token.type === "STRING" || token.type === "QUOTED_IDENTIFIER") return null;
   if (lower === "qualify" || lower === "ilike" || lower === "rlike" || lower === "pivot" || lower === "unpivot" || lower === "connect") return lower;
   if (lower === "lateral") return tokens[i + 1]?.text.toLowerCase() === "view" ? "lateral view" : "lateral";
+  if (lower === "with" && tokens[i + 1]?.text.toLowerCase() === "offset") return "with offset";
   if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*") return `* ${lower}`;
   return null;
+}
+
+/** A Redshift string literal's value: \\b \\f \\n \\r \\t are control characters, a backslash before any other character is that character. */
+function redshiftString(text: string): string {
+  const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+  return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
 }

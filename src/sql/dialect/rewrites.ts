@@ -1,0 +1,359 @@
+/**
+ * The rewrites of the construct table: how a call the transpiler gets wrong is
+ * written (still in the warehouse's dialect) before the transpiler sees it, or
+ * the refusal that names why it cannot be.
+ */
+import { divisionMacros } from "./arithmetic.ts";
+import type { Call, Construct, Example } from "./construct.ts";
+import type { Dialect } from "./dialects.ts";
+
+/** AVG as the sum over the count, divided by the warehouse's rule for an average (arithmetic.ts); with OVER, both take the window. */
+export function average(dialect: Exclude<Dialect, "duckdb">, note: string, examples: Example[]): Construct {
+  const names = divisionMacros(dialect, "avg");
+  return {
+    name: "avg",
+    how: "corrected",
+    note,
+    window: true,
+    rewrite: (call) => {
+      if (call.args.length !== 1) return { refuse: "avg takes one argument" };
+      const [sum, count] = [`sum(${call.args[0]})${call.window}`, `count(${call.args[0]})${call.window}`];
+      return `${"__slp_typed"}(${names.value}(${sum}, ${count}), ${names.type}(${sum}, ${count}))`;
+    },
+    macros: ["__slp_typed", names.value, names.type],
+    examples,
+  };
+}
+
+/** concat that returns NULL when any argument is NULL (DuckDB's concat skips NULLs). */
+export const strictConcat = (call: Call): string =>
+  call.args.length === 0 ? "concat()" : `case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else concat(${call.args.join(", ")}) end`;
+
+
+export /** `cast(value as type)`'s two parts as written. */
+function castParts(call: Call): { value: string; type: string } | { refuse: string } {
+  const parts = /^([\s\S]*)\s+as\s+([\s\S]+)$/i.exec(call.args[0] ?? "");
+  if (call.args.length !== 1 || !parts) return { refuse: `slp reads ${call.name} as ${call.name}(value as type)` };
+  return { value: parts[1] as string, type: parts[2] as string };
+}
+
+const INTEGRAL = new Set(["TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT"]);
+
+/**
+ * Spark's CAST and TRY_CAST (the transpiler writes both as DuckDB's TRY_CAST):
+ * with ANSI mode (databricks) a CAST that cannot convert is an error; a
+ * fraction cast to an integer type is truncated toward zero, as Spark does.
+ */
+export function sparkCast(ansi: boolean) {
+  return (call: Call): string | { refuse: string } => {
+    const parts = castParts(call);
+    if ("refuse" in parts) return parts;
+    const { value, type } = parts;
+    const input = call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
+    const converted = `try_cast(${input} as ${type})`;
+    return ansi && call.name === "cast" ? `__slp_ansi_cast(${value}, ${converted})` : converted;
+  };
+}
+
+/** `f(a, b)` as `case when b <test> then <result> else a / b end`, so the division keeps the warehouse's scale (arithmetic.ts); `%` in the test is b. */
+export function guardedDivision(result: "0" | "null", test: string) {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length !== 2) return { refuse: `${call.name} takes a dividend and a divisor` };
+    const [a, b] = call.args as [string, string];
+    const zero = result === "0" ? ` and (${a}) is not null` : "";
+    return `(case when ((${b}) ${test.replace("%", b)})${zero} then ${result} else (${a}) / (${b}) end)`;
+  };
+}
+
+/** The call as written with argument `index` in parentheses (a negative literal stays one expression). */
+export function parenthesized(index: number) {
+  return (call: Call): string => `${call.name}(${call.args.map((arg, i) => (i === index ? `(${arg})` : arg)).join(", ")})`;
+}
+
+/** `current_timestamp()` as the keyword DuckDB knows; a precision argument is refused. */
+export function bareKeyword(keyword: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === 0 ? keyword : { refuse: `slp translates ${call.name}() without a precision` });
+}
+
+/** BigQuery format elements DuckDB's strftime spells the same, and those it spells out. */
+export const BIGQUERY_SAME = new Set("YmdHMSbBaAyjpIeZz%".split(""));
+export const BIGQUERY_SPELLED: Record<string, string> = { x: "%m/%d/%y", D: "%m/%d/%y", F: "%Y-%m-%d", T: "%H:%M:%S", R: "%H:%M", c: "%a %b %e %H:%M:%S %Y", h: "%b" };
+
+export function bigqueryFormat(name: string) {
+  return (call: Call): string | { refuse: string } => {
+    const format = call.literal(0);
+    if (format === null || call.args.length < 2) return { refuse: `slp translates ${name}('literal format', value) only` };
+    let out = "";
+    for (let i = 0; i < format.length; i++) {
+      const char = format[i] as string;
+      if (char !== "%") {
+        out += char;
+        continue;
+      }
+      const code = format[++i] ?? "";
+      if (BIGQUERY_SAME.has(code)) out += `%${code}`;
+      else if (BIGQUERY_SPELLED[code]) out += BIGQUERY_SPELLED[code];
+      else return { refuse: `the format element %${code} has no DuckDB equivalent slp has verified` };
+    }
+    return `${name}('${out.replace(/'/g, "\\'")}', ${call.args.slice(1).join(", ")})`;
+  };
+}
+
+/** Java datetime pattern letters (Databricks) as strftime codes, by run length. */
+export const JAVA_FORMAT: Record<string, Record<number, string>> = {
+  y: { 1: "%Y", 2: "%y", 4: "%Y" },
+  M: { 1: "%-m", 2: "%m", 3: "%b", 4: "%B" },
+  L: { 1: "%-m", 2: "%m", 3: "%b", 4: "%B" },
+  d: { 1: "%-d", 2: "%d" },
+  D: { 3: "%j" },
+  E: { 1: "%a", 2: "%a", 3: "%a", 4: "%A" },
+  H: { 1: "%-H", 2: "%H" },
+  h: { 1: "%-I", 2: "%I" },
+  m: { 1: "%-M", 2: "%M" },
+  s: { 1: "%-S", 2: "%S" },
+  S: { 3: "%g", 6: "%f" },
+  a: { 1: "%p" },
+};
+
+export function javaFormat(call: Call): string | { refuse: string } {
+  const format = call.literal(1);
+  if (call.args.length !== 2 || format === null) return { refuse: "slp translates date_format(value, 'literal pattern') only" };
+  let out = "";
+  for (let i = 0; i < format.length; ) {
+    const char = format[i] as string;
+    if (char === "'") {
+      const end = format.indexOf("'", i + 1);
+      if (end < 0) return { refuse: `the pattern '${format}' has an unclosed quote` };
+      out += end === i + 1 ? "'" : format.slice(i + 1, end).replace(/%/g, "%%");
+      i = end + 1;
+      continue;
+    }
+    if (/[A-Za-z]/.test(char)) {
+      let run = 1;
+      while (format[i + run] === char) run++;
+      const code = JAVA_FORMAT[char]?.[run];
+      if (!code) return { refuse: `the pattern letter ${char.repeat(run)} has no DuckDB equivalent slp has verified` };
+      out += code;
+      i += run;
+      continue;
+    }
+    out += char === "%" ? "%%" : char;
+    i++;
+  }
+  return `__slp_strftime(${call.args[0]}, '${out.replace(/'/g, "''")}')`;
+}
+
+/** A call kept as written unless its date part (argument `index`) is WEEK, whose start day DuckDB does not share. */
+export function refuseWeek(name: string, index: number) {
+  return (call: Call): string | { refuse: string } =>
+    /^\s*week\b/i.test(call.args[index] ?? "") ? { refuse: "BigQuery's WEEK starts on Sunday (or the day named); DuckDB's on Monday" } : `${name}(${call.args.join(", ")})`;
+}
+
+/** A call kept as written unless its date part (argument `index`) is WEEK(<day>) or ISOWEEK (plain WEEK, Sunday weeks, the transpiler writes right). */
+export function refuseWeekNamed(name: string, index: number) {
+  return (call: Call): string | { refuse: string } =>
+    /^\s*(week\s*\(|isoweek\b)/i.test(call.args[index] ?? "") ? { refuse: "slp has not verified WEEK(<day>) and ISOWEEK there" } : `${name}(${call.args.join(", ")})`;
+}
+
+/** to_number(x[, p, s]) as a cast to NUMBER(p, s) (default 38, 0); a format argument is refused. */
+export function toNumber(cast: "cast" | "try_cast") {
+  return (call: Call): string | { refuse: string } => {
+    const [value, precision, scale] = call.args;
+    if (call.args.length === 2 || call.args.length > 3) return { refuse: "slp translates to_number(text) and to_number(text, precision, scale), not a format" };
+    if (precision !== undefined && (call.literal(1) === null || call.literal(2) === null)) return { refuse: "precision and scale must be numbers" };
+    return `${cast}(${value} as number(${precision ?? 38}, ${scale ?? 0}))`;
+  };
+}
+
+/** A date format's elements (longest first) as strftime codes; a format with anything else is refused. */
+type FormatTable = [element: string, strftime: string][];
+
+export const SNOWFLAKE_FORMAT: FormatTable = [
+  ["YYYY", "%Y"], ["MMMM", "%B"], ["HH24", "%H"], ["HH12", "%I"], ["FF9", "%n"], ["FF6", "%f"], ["FF3", "%g"], ["MON", "%b"],
+  ["YY", "%y"], ["MM", "%m"], ["DD", "%d"], ["DY", "%a"], ["HH", "%H"], ["MI", "%M"], ["SS", "%S"], ["AM", "%p"], ["PM", "%p"],
+];
+export const POSTGRES_FORMAT: FormatTable = [
+  ["FMMonth", "%B"], ["FMDay", "%A"], ["YYYY", "%Y"], ["HH24", "%H"], ["HH12", "%I"], ["Mon", "%b"], ["Dy", "%a"],
+  ["YY", "%y"], ["MM", "%m"], ["DD", "%d"], ["HH", "%I"], ["MI", "%M"], ["SS", "%S"], ["MS", "%g"], ["US", "%f"], ["AM", "%p"], ["PM", "%p"],
+];
+
+export function formatted(call: Call, table: FormatTable): string | { refuse: string } {
+  if (call.args.length === 1) return `cast(${call.args[0]} as varchar)`;
+  const format = call.literal(1);
+  if (call.args.length !== 2 || format === null) return { refuse: "slp translates to_char(value, 'literal format') only" };
+  let out = "";
+  for (let i = 0; i < format.length; ) {
+    const char = format[i] as string;
+    if (char === '"') {
+      const end = format.indexOf('"', i + 1);
+      if (end < 0) return { refuse: `the format '${format}' has an unclosed quote` };
+      out += format.slice(i + 1, end).replace(/%/g, "%%");
+      i = end + 1;
+      continue;
+    }
+    const element = table.find(([name]) => format.startsWith(name, i));
+    if (element) {
+      out += element[1];
+      i += element[0].length;
+      continue;
+    }
+    if (/[A-Za-z0-9]/.test(char)) return { refuse: `the format '${format}' has an element slp does not translate at '${format.slice(i)}' (number formats are not translated)` };
+    out += char === "%" ? "%%" : char;
+    i++;
+  }
+  return `__slp_strftime(${call.args[0]}, '${out.replace(/'/g, "''")}')`;
+}
+
+/** INITCAP(text) with the warehouse's word separators (macros.ts holds each kind's); a delimiters argument is refused. */
+export function initcap(kind: "alphanumeric" | "delimiters" | "whitespace") {
+  return (call: Call): string | { refuse: string } => (call.args.length === 1 ? `__slp_initcap(${call.args[0]}, '${kind}')` : { refuse: "slp translates initcap(text) with the default delimiters only" });
+}
+
+/** CONCAT_WS that returns NULL when any argument is NULL (Snowflake; DuckDB's skips NULLs). */
+export const strictConcatWs = (call: Call): string =>
+  `case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else concat_ws(${call.args.join(", ")}) end`;
+
+/** `name(a, b, ...)` as `macro(a, b, ...)` when it has `arity` arguments. */
+export function macroCall(macro: string, arity: number, usage: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === arity ? `${macro}(${call.args.join(", ")})` : { refuse: `slp translates ${usage} only` });
+}
+
+/** A date part given as a literal or a bare word, lower case; null when it is an expression. */
+function datePart(call: Call, index: number): string | null {
+  const literal = call.literal(index);
+  const text = literal ?? call.args[index]?.trim() ?? "";
+  return /^[A-Za-z_]+$/.test(text) ? text.toLowerCase() : null;
+}
+
+/** date_trunc('part', x) kept unless the part is century or millennium, which the warehouse starts at year 1 (2001) and DuckDB at year 0 (2000). */
+export function dateTruncPart(call: Call): string | { refuse: string } {
+  const part = datePart(call, 0);
+  if (part === null) return { refuse: "slp translates date_trunc with a literal date part only" };
+  if (/^(c|cent|centur|century|centuries|mil|millennium|millennia|millenniums)$/.test(part)) return { refuse: `the ${part} starts in year 1 there (2001-01-01), in year 0 in DuckDB` };
+  return `date_trunc(${call.args.join(", ")})`;
+}
+
+/** Snowflake TRUNC(date, 'part') as DATE_TRUNC; TRUNC(number[, scale]) kept. */
+export function snowflakeTrunc(call: Call): string | { refuse: string } {
+  const second = call.args.length === 2 ? call.literal(1) : null;
+  if (second !== null && !/^-?\d+$/.test(second)) return `date_trunc('${second.replace(/'/g, "''")}', ${call.args[0]})`;
+  return `trunc(${call.args.join(", ")})`;
+}
+
+/**
+ * FIRST_VALUE, LAST_VALUE and NTH_VALUE over an ordered window without a
+ * frame are refused where the warehouse's default frame is not DuckDB's
+ * (or a frame is required): write the frame.
+ */
+export function framedValue(call: Call): string | { refuse: string } {
+  const window = call.window;
+  if (/\border\s+by\b/i.test(window) && !/\b(rows|range|groups)\b/i.test(window)) return { refuse: `${call.name} over an ordered window needs an explicit frame (rows between ...): the default frame differs` };
+  return `${call.name}(${call.args.join(", ")})${window}`;
+}
+
+/** The call under DuckDB's name for the same function. */
+export function renamed(name: string) {
+  return (call: Call): string => `${name}(${call.args.join(", ")})`;
+}
+
+/** BigQuery's CAST and SAFE_CAST: a floating-point value cast to an integer type rounds half away from zero (DuckDB rounds a DOUBLE half to even). */
+export function halfAwayCast(call: Call): string | { refuse: string } {
+  const parts = castParts(call);
+  if ("refuse" in parts) return parts;
+  const { value, type } = parts;
+  const integral = call.castType !== null && INTEGRAL.has(call.castType);
+  return `${call.name}(${integral ? `__slp_integral_half_away(${value})` : value} as ${type})`;
+}
+
+const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+
+/** BigQuery DATE_TRUNC(d, WEEK | WEEK(<day>) | ISOWEEK) from the week's start day (DuckDB's weeks start on Monday); other parts kept. */
+export function bigqueryDateTrunc(call: Call): string | { refuse: string } {
+  if (call.args.length !== 2) return { refuse: "date_trunc takes a date and a date part" };
+  const part = (call.args[1] as string).replace(/\s+/g, "").toLowerCase();
+  const day = part === "week" ? 0 : part === "isoweek" ? 1 : /^week\((\w+)\)$/.exec(part) ? WEEKDAYS.indexOf(/^week\((\w+)\)$/.exec(part)?.[1] ?? "") : null;
+  if (day === null) return `date_trunc(${call.args.join(", ")})`;
+  if (day < 0) return { refuse: `${call.args[1]} names no day of the week` };
+  return `__slp_week_start(${call.args[0]}, ${day})`;
+}
+
+/** Spark's HOUR(x), QUARTER(x), ...: the date part of x read as a timestamp (Spark casts text; DuckDB's functions take no text). */
+export function datePartOf(part: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === 1 ? `__slp_part('${part}', ${call.args[0]})` : { refuse: `${call.name} takes one value` });
+}
+
+/** Spark's EXTRACT fields as DuckDB date parts (of the value read as a timestamp); DAYOFWEEK is 1 (Sunday) to 7, SECOND keeps its microseconds. */
+const SPARK_FIELDS: Record<string, string> = {
+  year: "year", years: "year", y: "year", yr: "year", yrs: "year", yearofweek: "isoyear",
+  quarter: "quarter", quarters: "quarter", qtr: "quarter", qtrs: "quarter",
+  month: "month", months: "month", mon: "month", mons: "month",
+  week: "week", weeks: "week", w: "week",
+  day: "day", days: "day", d: "day", dayofmonth: "day",
+  dayofweek_iso: "isodow", dow_iso: "isodow", doy: "doy", dayofyear: "doy",
+  hour: "hour", hours: "hour", h: "hour", hr: "hour", hrs: "hour",
+  minute: "minute", minutes: "minute", m: "minute", min: "minute", mins: "minute",
+};
+
+export function sparkExtract(call: Call): string | { refuse: string } {
+  const parts = call.args.length === 1 ? /^\s*(\w+)\s+from\s+([\s\S]+)$/i.exec(call.args[0] as string) : null;
+  if (!parts) return { refuse: "slp reads extract(field from value)" };
+  const field = (parts[1] as string).toLowerCase();
+  const value = parts[2] as string;
+  if (field === "dayofweek" || field === "dow") return `(__slp_part('dow', ${value}) + 1)`;
+  if (["second", "seconds", "s", "sec", "secs"].includes(field)) return `cast(__slp_part('microseconds', ${value}) / 1000000 as decimal(8, 6))`;
+  const part = SPARK_FIELDS[field];
+  return part ? `__slp_part('${part}', ${value})` : { refuse: `slp has not verified the field ${field} there` };
+}
+
+/** CEIL(x[, scale]) and FLOOR(x[, scale]) (Snowflake, Databricks): with a scale, on the exact digits. */
+export function scaledRounding(call: Call): string | { refuse: string } {
+  if (call.args.length === 1) return `${call.name}(${call.args[0]})`;
+  if (call.args.length !== 2) return { refuse: `${call.name} takes a number and a scale` };
+  return `__slp_${call.name === "ceiling" ? "ceil" : call.name}_scale(${call.args[0]}, ${call.args[1]})`;
+}
+
+/** A call kept as written when it has one argument, the form the warehouse has. */
+export function oneArgument(call: Call): string | { refuse: string } {
+  return call.args.length === 1 ? `${call.name}(${call.args[0]})` : { refuse: `${call.name} takes one argument there` };
+}
+
+/** Redshift REGEXP_REPLACE(source, pattern[, replacement[, position[, parameters]]]): every occurrence; c and i as flags, PCRE (p) and a position other than 1 refused. */
+export function redshiftRegexpReplace(call: Call): string | { refuse: string } {
+  const [source, pattern, replacement = "''"] = call.args;
+  if (source === undefined || pattern === undefined || call.args.length > 5) return { refuse: "regexp_replace takes a source, a pattern, a replacement, a position and parameters" };
+  if (call.args.length >= 4 && call.literal(3) !== "1") return { refuse: "slp translates regexp_replace from position 1 only" };
+  const parameters = call.args.length === 5 ? call.literal(4) : "";
+  if (parameters === null || !/^[ci]*$/.test(parameters)) return { refuse: "slp translates the parameters c and i only (PCRE patterns are refused)" };
+  const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
+  return `__slp_regexp_replace_all${insensitive ? "_i" : ""}(${source}, ${pattern}, ${replacement})`;
+}
+
+/** LAG and LEAD with a value and an offset, as Redshift has them; a default value is refused. */
+export function atMostTwoArguments(call: Call): string | { refuse: string } {
+  return call.args.length <= 2 ? `${call.name}(${call.args.join(", ")})` : { refuse: `${call.name} takes a value and an offset there, no default` };
+}
+
+/**
+ * Redshift CONVERT_TIMEZONE([source,] target, timestamp) with time zone names
+ * (Region/City) or UTC: Redshift reads an abbreviation (PST) as a fixed offset
+ * and a POSIX offset (GMT+2) as hours west, where DuckDB reads them otherwise.
+ */
+export function redshiftConvertTimezone(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 3) return { refuse: "convert_timezone takes [source,] target and a timestamp" };
+  for (let i = 0; i < call.args.length - 1; i++) {
+    const zone = call.literal(i);
+    if (zone === null || !/^(UTC|[A-Za-z]+(\/[A-Za-z_]+)+)$/.test(zone)) return { refuse: "slp translates time zone names (Region/City) and UTC only: Redshift reads abbreviations as fixed offsets and POSIX offsets as hours west" };
+  }
+  return `convert_timezone(${call.args.join(", ")})`;
+}
+
+/** Spark's DATE_ADD(start, days) and DATE_SUB(start, days): a DATE, the count in parentheses (a negative literal stays one expression). */
+export function daysFrom(name: string) {
+  return (call: Call): string | { refuse: string } => (call.args.length === 2 ? `cast(${name}(${call.args[0]}, (${call.args[1]})) as date)` : { refuse: `${name} takes a date and a number of days` });
+}
+
+/** SHA2(value, 256) (and SHA2(value) where 256 is the default) as DuckDB's sha256: lower-case hex; other digest sizes are refused. */
+export function sha256Only(defaultIs256: boolean) {
+  return (call: Call): string | { refuse: string } =>
+    (defaultIs256 && call.args.length === 1) || (call.args.length === 2 && call.literal(1) === "256") ? `sha256(${call.args[0]})` : { refuse: `slp translates sha2(value${defaultIs256 ? "[, 256]" : ", 256"}) only` };
+}

@@ -1,0 +1,94 @@
+/** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
+import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
+
+export const REDSHIFT: Construct[] = [
+  ...common((name, kind) => RS(kind === "window" ? `r_WF_${name.toUpperCase()}` : name === "%" ? "r_MOD" : `r_${name.toUpperCase()}`)),
+  ...REDSHIFT_POSTGRES_COMMON(
+    (name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`),
+    // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
+    [ex("select cast(10 as decimal(8,2)) / cast(3 as decimal(8,2))", ["3.333333333"], RS("r_numeric_computations201")), ex("select cast(2 as decimal(8,2)) / cast(3 as decimal(8,2))", ["0.666666667"], RS("r_numeric_computations201"))],
+  ),
+  translated("nvl", [ex("select nvl(null, 'x')", ["x"], RS("r_NVL_function"))]),
+  translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], RS("r_NVL2"))]),
+  translated("decode", [ex("select decode(2, 1, 'one', 2, 'two', 'other')", ["two"], RS("r_DECODE_expression"))]),
+  translated("len", [ex("select len('français')", ["8"], RS("r_LEN"))]),
+  translated("charindex", [ex("select charindex('dog', 'fish')", ["0"], RS("r_CHARINDEX")), ex("select charindex('fish', 'dogfish')", ["4"], RS("r_CHARINDEX"))]),
+  { name: "dateadd", how: "corrected", note: "a negative amount is parenthesized (the transpiler's INTERVAL -1 DAY is rejected by DuckDB)", rewrite: parenthesized(1), examples: [ex("select dateadd(month, 1, '2008-01-31'::date)", ["2008-02-29"], RS("r_DATEADD_function")), ex("select dateadd(day, 30, '2008-02-28'::date)", ["2008-03-29"], RS("r_DATEADD_function")), ex("select dateadd(day, -1, '2008-03-01'::date)", ["2008-02-29"], RS("r_DATEADD_function"))] },
+  translated("datediff", [ex("select datediff(week,'2009-01-01','2009-12-31')", ["52"], RS("r_DATEDIFF_function")), ex("select datediff(year, '2008-12-31'::date, '2009-01-01'::date)", ["1"], RS("r_DATEDIFF_function")), ex("select datediff(hour, '2009-01-01 08:30:00'::timestamp, '2009-01-01 10:00:00'::timestamp)", ["2"], RS("r_DATEDIFF_function")), ex("select datediff(day, '2008-01-01'::date, '2008-03-05'::date)", ["64"], RS("r_DATEDIFF_function")), ex("select datediff(month, '2008-01-31'::date, '2008-02-01'::date)", ["1"], RS("r_DATEDIFF_function"))], "counts boundaries crossed"),
+  {
+    name: "add_months",
+    how: "corrected",
+    note: "month-end stays month-end (the transpiler lost it)",
+    rewrite: (call) => (call.args.length === 2 ? `__slp_add_months_eom(${call.args[0]}, ${call.args[1]})` : { refuse: "add_months takes a date and a number of months" }),
+    macros: ["__slp_add_months_eom"],
+    examples: [ex("select add_months('2008-03-31'::date, 1)", ["2008-04-30 00:00:00"], RS("r_ADD_MONTHS")), ex("select add_months('2008-02-29'::date, 1)", ["2008-03-31 00:00:00"], RS("r_ADD_MONTHS")), ex("select add_months('2008-01-15'::date, 1)", ["2008-02-15 00:00:00"], RS("r_ADD_MONTHS"))],
+  },
+  translated("last_day", [ex("select last_day('2008-02-05'::date)", ["2008-02-29"], RS("r_LAST_DAY"))]),
+  translated("listagg", [ex("select listagg(x, ',') within group (order by x) from (select 'b' as x union all select 'a') as t", ["a,b"], RS("r_LISTAGG"))]),
+  {
+    name: "concat",
+    how: "corrected",
+    note: "NULL when either argument is NULL",
+    rewrite: strictConcat,
+    examples: [ex("select concat('December 25, ', '2008')", ["December 25, 2008"], RS("r_CONCAT")), ex("select concat('Thursday, ', concat('December 25, ', '2008'))", ["Thursday, December 25, 2008"], RS("r_CONCAT")), ex("select concat('a', null)", [null], RS("r_CONCAT"))],
+  },
+  translated("getdate", [ex("select getdate() is not null", ["true"], RS("r_GETDATE"))]),
+  {
+    name: "initcap",
+    how: "corrected",
+    note: "every character that is not a letter or digit separates words",
+    rewrite: initcap("alphanumeric"),
+    macros: ["__slp_initcap"],
+    examples: [ex("select initcap('All non-musical theatre')", ["All Non-Musical Theatre"], RS("r_INITCAP")), ex("select initcap('MLB')", ["Mlb"], RS("r_INITCAP")), ex("select initcap('urna.Ut@egetdictumplacerat.edu')", ["Urna.Ut@Egetdictumplacerat.Edu"], RS("r_INITCAP"))],
+  },
+  { name: "btrim", how: "corrected", note: "DuckDB's trim(string, characters)", rewrite: renamed("trim"), examples: [ex("select btrim('     abc    ')", ["abc"], RS("r_BTRIM")), ex("select btrim('xyzaxyzbxyzcxyz', 'xyz')", ["axyzbxyzc"], RS("r_BTRIM"))] },
+  translated("ltrim", [ex("select ltrim('2008-01-24 06:43:29', '2008-')", ["1-24 06:43:29"], RS("r_LTRIM")), ex("select ltrim('2008-08-15 02:08:13', '2008-')", ["15 02:08:13"], RS("r_LTRIM"))]),
+  same("trim", [ex("select trim('\"' FROM '\"dog\"')", ["dog"], RS("r_TRIM")), ex("select trim('Citizens Bank Park', 'CDG')", ["itizens Bank Park"], RS("r_LTRIM"))]),
+  {
+    name: "months_between",
+    how: "corrected",
+    note: "of dates: whole months when the days match or both are month-ends, else the day difference over 31; of timestamps refused",
+    rewrite: (call) => (call.args.length === 2 ? `__slp_months_between(__slp_date_only(${call.args[0]}, 'months_between'), __slp_date_only(${call.args[1]}, 'months_between'))` : { refuse: "months_between takes two dates" }),
+    macros: ["__slp_months_between", "__slp_date_only"],
+    examples: [ex("select months_between('1969-01-18', '1969-03-18')", ["-2"], RS("r_MONTHS_BETWEEN_function"))],
+  },
+  ...framedValues([RS("r_WF_first_value"), RS("r_WF_last_value"), RS("r_WF_NTH")], { strict: true, ignoreNulls: (call) => call.replace(/\)$/, " ignore nulls)") }),
+  ...semiStructured("json_extract_path_text", "json_extract_array_element_text", "json_parse", "json_serialize", "is_valid_json"),
+  {
+    name: "regexp_replace",
+    how: "corrected",
+    note: "replaces every occurrence (the transpiler replaced the first and dropped the i parameter); PCRE (p) is refused",
+    rewrite: redshiftRegexpReplace,
+    macros: ["__slp_regexp_replace_all", "__slp_regexp_replace_all_i"],
+    examples: [
+      ex("select regexp_replace('Etiam.laoreet.libero@sodalesMaurisblandit.edu', '@.*\\\\.(org|gov|com|edu|ca)$')", ["Etiam.laoreet.libero"], RS("REGEXP_REPLACE")),
+      ex("select regexp_replace('sed@lacusUtnec.ca', '@.*\\\\.[[:alpha:]]{2,3}', '@internal.company.com')", ["sed@internal.company.com"], RS("REGEXP_REPLACE")),
+      ex("select regexp_replace('the fox', 'FOX', 'quick brown fox', 1, 'i')", ["the quick brown fox"], RS("REGEXP_REPLACE")),
+      ex("select regexp_replace('abab', 'b', 'x')", ["axax"], RS("REGEXP_REPLACE")),
+    ],
+  },
+  { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: macroCall("__slp_regexp_count", 2, "regexp_count(source, pattern)"), macros: ["__slp_regexp_count"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
+  translated("to_date", [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))], "an out-of-range date (June 31), which Redshift rolls over unless is_strict, is DuckDB's error"),
+  { name: "lag", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lag(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["1"], RS("r_WF_LAG"))] },
+  { name: "lead", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lead(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["2"], RS("r_WF_LEAD"))] },
+  {
+    name: "convert_timezone",
+    how: "corrected",
+    note: "time zone names (Region/City) and UTC; abbreviations (PST, fixed offsets there) and POSIX offsets (GMT+2, hours west there) are refused",
+    rewrite: redshiftConvertTimezone,
+    examples: [
+      ex("select convert_timezone('America/New_York', '2013-02-01 08:00:00')", ["2013-02-01 03:00:00"], RS("CONVERT_TIMEZONE")),
+      ex("select convert_timezone('America/New_York', '2013-06-01 08:00:00')", ["2013-06-01 04:00:00"], RS("CONVERT_TIMEZONE")),
+      ex("select convert_timezone('US/Pacific', timestamp '2008-08-24 09:36:12')", ["2008-08-24 02:36:12"], RS("CONVERT_TIMEZONE")),
+    ],
+  },
+  { name: "sha2", how: "corrected", note: "the 256-bit digest as hex; other bit lengths are refused", rewrite: sha256Only(false), examples: [ex("select sha2('Amazon Redshift', 256)", ["15013dc10bc5b293f1f66ea28d818387f191cafeb26f89639fae0b4acf9c8772"], RS("SHA2"))] },
+  translated("any_value", [ex("select any_value(x) from (select 1 as x union all select 1) as t", ["1"], RS("r_ANY_VALUE"))]),
+  refused("median", "Redshift's MEDIAN of an even count differs by type from DuckDB's"),
+  average("redshift", "integers average to a BIGINT (truncated); the average of a DECIMAL is refused", [
+    ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),
+    ex("select avg(x) from (select 1.5::float8 as x union all select 2) as t", ["1.75"], RS("r_AVG")),
+  ]),
+];

@@ -1,0 +1,55 @@
+/**
+ * Translations of one project's warehouse SQL, cached by content hash across
+ * runs: a warm run reads the cache and never loads the construct table, the
+ * rewrites or the transpiler (translate.ts is imported on a miss only).
+ */
+import { ParseCache } from "../../project/cache.ts";
+import type { Dialect } from "./dialects.ts";
+
+/** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
+const TRANSLATION_FORMAT = 8;
+
+export interface Translation {
+  /** The SQL DuckDB runs. */
+  sql: string;
+  /** The DuckDB macros (by name) the SQL calls; see macros(). */
+  macros: string[];
+}
+
+/** A construct slp cannot run with the warehouse's meaning. */
+export interface Untranslatable {
+  /** The construct as written (`lateral flatten`, `to_char`, `array<geography>`). */
+  construct: string;
+  /** Why, in one clause. */
+  why: string;
+  /** 1-based line in the SQL given. */
+  line: number | null;
+}
+
+export type TranslationResult = { ok: true; translation: Translation } | { ok: false; untranslatable: Untranslatable };
+
+/** Translations of one project, cached by content across runs. */
+export class Translator {
+  readonly dialect: Exclude<Dialect, "duckdb">;
+  readonly #cache: ParseCache<Translation>;
+
+  constructor(dialect: Exclude<Dialect, "duckdb">, projectDir: string, env: Record<string, string | undefined>) {
+    this.dialect = dialect;
+    this.#cache = ParseCache.open<Translation>(projectDir, env, "dialect");
+  }
+
+  async translate(sql: string): Promise<TranslationResult> {
+    const key = ParseCache.key(`${TRANSLATION_FORMAT}\0${this.dialect}\0${sql}`);
+    const cached = this.#cache.get(key);
+    if (cached) return { ok: true, translation: cached };
+    const { translateSql } = await import("./translate.ts");
+    const result = await translateSql(sql, this.dialect);
+    if (result.ok) this.#cache.set(key, result.translation);
+    return result;
+  }
+
+  /** Writes the translations this run used; failures only cost speed. */
+  save(): void {
+    this.#cache.save();
+  }
+}
