@@ -45,6 +45,13 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** A key JavaScript would move ahead of the others (an array index): the value's order would not be the text's. */
 const INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
 
+/** A key the fast path leaves to js-yaml: one JavaScript orders or treats apart (`__proto__`), or a merge key. */
+function keyLeftToJsYaml(key: string): boolean {
+  const first = key.charCodeAt(0);
+  if (first >= 48 && first <= 57) return INDEX_KEY.test(key);
+  return key === "__proto__" || key === "<<";
+}
+
 /** Where a plain scalar in a flow may end: a flow indicator, `:` or `#` (the last two only sometimes). */
 const FLOW_STOP = /[,[\]{}:#]/g;
 
@@ -150,15 +157,15 @@ interface Open {
 }
 
 class FastReader {
-  readonly text: string;
-  readonly rows: string[];
+  text = "";
+  rows: string[] = [];
   /** The offset of row `offsetRow` in the text: rows are only read forward, so offsetOf walks on from the last one asked. */
   offsetRow = 0;
   offsetAt = 0;
-  readonly reading: FastReading;
+  reading: FastReading;
   readonly open: Open[] = [];
   /** Each node's line in walk order (base 36), containers with `:size` added on closing. */
-  readonly out: string[] = [];
+  out: string[] = [];
   root: Value = null;
   /** False once a value JSON does not carry exactly is read. */
   jsonExact = true;
@@ -189,10 +196,27 @@ class FastReader {
   /** The key keyAt read last. */
   key = "";
 
-  constructor(text: string, reading: FastReading) {
+  constructor(reading: FastReading) {
+    this.reading = reading;
+  }
+
+  /** Makes the reader ready for a new text (one reader serves every text: a fresh one per file costs more than its reading). */
+  start(text: string, reading: FastReading): void {
     this.text = text;
     this.rows = text.split("\n");
     this.reading = reading;
+    this.offsetRow = 0;
+    this.offsetAt = 0;
+    this.open.length = 0;
+    this.out = [];
+    this.root = null;
+    this.jsonExact = true;
+    this.pendingIndent = -1;
+    this.blockParent = -1;
+    this.plainParent = -1;
+    this.currentRow = 0;
+    this.blockContainer = this.plainContainer = this.fBaseContainer = null;
+    this.fContainers.length = 0;
   }
 
   /** The offset of row `r` in the text. */
@@ -308,7 +332,7 @@ class FastReader {
     const top = this.open[this.open.length - 1] as Open;
     const mapping = top.value as Mapping;
     // A key written twice is js-yaml's to refuse; `__proto__` and index keys are js-yaml's to place.
-    if (Object.hasOwn(mapping, this.key) || this.key === "__proto__" || this.key === "<<" || INDEX_KEY.test(this.key)) return -1;
+    if (Object.hasOwn(mapping, this.key) || keyLeftToJsYaml(this.key)) return -1;
     top.key = this.key;
     let content = keyEnd;
     while (row.charCodeAt(content) === SPACE) content++;
@@ -594,7 +618,7 @@ class FastReader {
     const end = this.flowScalar(row, this.fAt, true);
     if (end < 0) return false;
     const key = this.flowKey;
-    if (Object.hasOwn(container, key) || key === "__proto__" || key === "<<" || INDEX_KEY.test(key)) return false;
+    if (Object.hasOwn(container, key) || keyLeftToJsYaml(key)) return false;
     this.fKeys[depth - 1] = key;
     let i = end;
     while (row.charCodeAt(i) === SPACE) i++;
@@ -756,10 +780,16 @@ class FastReader {
   }
 }
 
+let shared: FastReader | undefined;
+
 /** Reads a YAML text the fast way: its value and lines, or null when js-yaml must read it. */
 export function readFast(text: string, reading: FastReading): FastResult {
   if (text.charCodeAt(0) === 0xfeff || (LOOK_CLOSER.test(text) && (NOT_READ.test(text) || LONE_SURROGATE.test(text)))) return null;
-  const reader = new FastReader(text, reading);
-  if (!reader.run()) return null;
-  return { value: reader.root, lines: reader.out.join(","), jsonExact: reader.jsonExact };
+  const reader = (shared ??= new FastReader(reading));
+  reader.start(text, reading);
+  const read = reader.run();
+  const result = read ? { value: reader.root, lines: reader.out.join(","), jsonExact: reader.jsonExact } : null;
+  // Nothing of this text stays reachable from the shared reader.
+  reader.start("", reading);
+  return result;
 }
