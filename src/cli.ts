@@ -76,7 +76,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       cwd: io.cwd,
       env: io.env,
       log: (line) => io.stderr(`${line}\n`),
-      readStdin: io.stdin,
+      // Asked only by the tasks that read standard input: looking at it costs a start ~10 ms of stream machinery.
+      get readStdin() {
+        return io.stdin;
+      },
       registry,
     };
     const result = await runTask(task, parsed.input, environment);
@@ -195,7 +198,9 @@ if (import.meta.main) {
     stderr: (text) => process.stderr.write(text),
     cwd: process.cwd(),
     env: process.env,
-    stdin: process.stdin.isTTY ? undefined : () => Bun.stdin.text(),
+    get stdin() {
+      return process.stdin.isTTY ? undefined : () => Bun.stdin.text();
+    },
   }).then((code) => {
     process.exitCode = code;
   });
