@@ -8,8 +8,9 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../src/core/errors.ts";
-import { parseFast, parseWithJsYaml, parseYamlWithLines } from "../src/project/yaml.ts";
-import { DIVERGENT, generate, rng } from "./support/yaml-documents.ts";
+import { lineAt } from "../src/project/lines.ts";
+import { parseFast, parseWithJsYaml, parseYamlWithLines, type ParsedYaml } from "../src/project/yaml.ts";
+import { DIVERGENT, FEATURES, type Feature, generate, rng, writeDocument, type WrittenDocument } from "./support/yaml-documents.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -149,6 +150,76 @@ describe("the fast path and js-yaml agree", () => {
     const value = parseFast(text)?.value as { unit_tests: { expect: { rows: Record<string, unknown>[] } }[] };
     // PyYAML's readings, not YAML 1.2's: a date stays its text, a timestamp is ISO text, yes is true, 010 is octal, 1e3 a string.
     expect(value.unit_tests[0]?.expect.rows[0]).toEqual({ id: 1, when: "2024-05-01", at: "2024-05-01T08:00:00", true: true, n: 8, e: "1e3" });
+  });
+});
+
+/** Whether a key path names a node of the value (lineAt falls back to a parent's line on a miss, which would hide a wrong line). */
+function holds(value: unknown, path: readonly (string | number)[]): boolean {
+  let node = value;
+  for (const step of path) {
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, step)) return false;
+    node = (node as Record<string | number, unknown>)[step];
+  }
+  return true;
+}
+
+/** Fails when a parse does not put every declaration the writer made at the line it was written on. */
+function linesMatch(parsed: ParsedYaml, written: WrittenDocument, reader: string): void {
+  for (const { path, line } of written.declarations) {
+    if (!holds(parsed.value, path)) throw new Error(`${reader} lost ${JSON.stringify(path)}:\n${written.text}`);
+    const found = lineAt(parsed, path);
+    if (found !== line) throw new Error(`${reader} puts ${JSON.stringify(path)} at line ${found}, written at ${line}:\n${written.text}`);
+  }
+}
+
+describe("documents written with known lines and known refusals", () => {
+  // What the fast path reads itself; every other feature sends a text to js-yaml (anchors, tags, tabs, merge keys, ...).
+  const READ_FAST: Feature[] = ["block mapping", "block list", "compact list", "list of mappings", "flow", "multi-line flow", "single-quoted",
+    "double-quoted", "escape", "block scalar", "keep chomping", "multi-line plain", "comment", "comment-like content", "blank line",
+    "YAML 1.1 scalar", "YAML 1.1 key", "empty value", "document start", "no final newline", "root list"];
+
+  test("on 4,000 of them both readers agree, put every key and list item at its line, and refuse exactly the duplicates and second documents", () => {
+    const random = rng(20261202);
+    const seen = new Map<Feature, { all: number; fast: number }>(FEATURES.map((feature) => [feature, { all: 0, fast: 0 }]));
+    for (let i = 0; i < 4000; i++) {
+      const written = writeDocument(random);
+      const outcome = agree(written.text);
+      for (const feature of written.features) {
+        const count = seen.get(feature) as { all: number; fast: number };
+        count.all++;
+        if (outcome === "fast") count.fast++;
+      }
+      if (written.refusal !== null) {
+        let refused: unknown;
+        try {
+          parseYamlWithLines(written.text, { file: "models/x.yml" });
+        } catch (error) {
+          refused = error;
+        }
+        if (!(refused instanceof InputError)) throw new Error(`expected a refusal (${written.refusal.kind}):\n${written.text}`);
+        expect(refused.message).toContain(written.refusal.kind === "duplicate" ? "appears twice in one mapping" : "YAML documents");
+        if (refused.line !== written.refusal.line) throw new Error(`refused at line ${refused.line}, expected ${written.refusal.line}:\n${written.text}`);
+        continue;
+      }
+      if (written.merges) continue;
+      linesMatch(parseWithJsYaml(written.text, { file: "x.yml" }), written, "js-yaml");
+      const fast = parseFast(written.text);
+      if (fast !== null) linesMatch(fast, written, "the fast path");
+    }
+    // Every feature is written often enough to mean something, and the fast path reads its share of each it claims.
+    for (const [feature, count] of seen) {
+      expect({ feature, enough: count.all >= 50 }).toEqual({ feature, enough: true });
+      if (READ_FAST.includes(feature)) expect({ feature, readFast: count.fast >= 20 }).toEqual({ feature, readFast: true });
+    }
+  });
+
+  test("a second document after a directive is named at its own `---`, not the first document's", () => {
+    try {
+      parseYamlWithLines("%YAML 1.1\n---\na: 1\n---\nb: 2\n", { file: "models/x.yml" });
+      throw new Error("expected a refusal");
+    } catch (error) {
+      expect((error as InputError).line).toBe(4);
+    }
   });
 });
 

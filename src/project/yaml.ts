@@ -481,7 +481,8 @@ function secondDocumentLine(text: string): number | undefined {
   for (let i = 0; i < lines.length; i++) {
     if (/^---(\s|$)/.test(lines[i] ?? "")) {
       seen++;
-      if (seen === 2 || (seen === 1 && lines.slice(0, i).some((l) => l.trim() && !l.trim().startsWith("#")))) return i + 1;
+      // A `---` after directives (`%YAML 1.1`) or only comments opens the first document.
+      if (seen === 2 || (seen === 1 && lines.slice(0, i).some((l) => l.trim() && !l.trim().startsWith("#") && !l.startsWith("%")))) return i + 1;
     }
   }
   return undefined;
