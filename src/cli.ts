@@ -232,13 +232,13 @@ function runFromCommandLine(): void {
   }
   // Until main settles the exit code is "could not judge": a process that ends early never passes.
   process.exitCode = EXIT.cannotJudge;
-  // No top-level await: the compiled binary is bytecode, which CommonJS output allows and TLA does not.
   // Bun.write, one write after the other: process.stdout and process.stderr build node's stream machinery (~14 ms of CPU) on first use.
   let written: Promise<unknown> = Promise.resolve();
   const writeTo = (sink: typeof Bun.stdout) => (text: string) => {
     // A reader that went away (`slp check | head`) loses the rest of the text, and nothing else.
     written = written.then(() => Bun.write(sink, text)).catch(() => undefined);
   };
+  // No top-level await: the compiled binary is bytecode, which CommonJS output allows and TLA does not.
   void main(process.argv.slice(2), {
     stdout: writeTo(Bun.stdout),
     stderr: writeTo(Bun.stderr),
