@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../src/core/errors.ts";
+import { configureLimits, LimitError } from "../src/core/limits.ts";
 import { lineAt } from "../src/project/lines.ts";
 import { parseFast, parseWithJsYaml, parseYamlWithLines, type ParsedYaml } from "../src/project/yaml.ts";
 import { DIVERGENT, FEATURES, type Feature, generate, rng, writeDocument, type WrittenDocument } from "./support/yaml-documents.ts";
@@ -220,6 +221,88 @@ describe("documents written with known lines and known refusals", () => {
     } catch (error) {
       expect((error as InputError).line).toBe(4);
     }
+  });
+});
+
+describe("the limits apply to what the fast path reads", () => {
+  /** Shapes whose depth js-yaml counts differently (a list item and a value on its own row count once more), `depth` collections deep. */
+  const nested = (depth: number): string[] => {
+    const chain = (open: (i: number) => string, leaf: string) => `${Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}${open(i)}`).join("\n")} ${leaf}\n`;
+    return [
+      chain((i) => `k${i}:`, "1"),
+      chain(() => "-", "1"),
+      chain((i) => (i % 2 === 0 ? `k${i}:` : "-"), "[1]"),
+      chain((i) => `k${i}:`, "|\n" + "  ".repeat(depth) + "text"),
+      `${chain((i) => `k${i}:`, "")}${"  ".repeat(depth)}1\n`,
+      `k: ${"[".repeat(depth)}1${"]".repeat(depth)}\n`,
+      `k: ${"[{a: ".repeat(depth)}1${"}]".repeat(depth)}\n`,
+    ];
+  };
+
+  test("under any nesting_depth, the fast path reads only what js-yaml reads within it, and what js-yaml refuses is refused naming the limit", () => {
+    const random = rng(20261203);
+    let readFastWithinLimit = 0;
+    try {
+      for (let depthLimit = 1; depthLimit <= 8; depthLimit++) {
+        configureLimits({ SLP_LIMIT_NESTING_DEPTH: String(depthLimit) });
+        const texts = [...Array.from({ length: 7 }, (_, depth) => nested(depth + 1)).flat(), ...Array.from({ length: 300 }, () => writeDocument(random).text)];
+        for (const text of texts) {
+          let refusal: unknown = null;
+          try {
+            parseWithJsYaml(text, { file: "models/x.yml" });
+          } catch (error) {
+            refusal = error;
+          }
+          const fast = parseFast(text);
+          if (fast !== null && refusal !== null) throw new Error(`nesting_depth ${depthLimit}: the fast path read a text js-yaml refuses (${(refusal as Error).message}):\n${text}`);
+          if (fast !== null) readFastWithinLimit++;
+          if (refusal instanceof LimitError) expect(() => parseYamlWithLines(text, { file: "models/x.yml" })).toThrow(LimitError);
+        }
+      }
+    } finally {
+      configureLimits({});
+    }
+    expect(readFastWithinLimit).toBeGreaterThan(200);
+  });
+
+  test("under any yaml_values, a text is refused or read alike whichever reader takes it", () => {
+    const random = rng(20261204);
+    const texts = [
+      "a: 'select * from x'\nb: [1, 2, 3]\nc: {d: 4, e: 5}\n",
+      "a: 1\nb: 2\n",
+      ...Array.from({ length: 300 }, () => writeDocument(random).text).filter((text) => text.includes("*")),
+    ];
+    let refusedBoth = 0;
+    try {
+      for (const values of [1, 3, 8, 20]) {
+        configureLimits({ SLP_LIMIT_YAML_VALUES: String(values) });
+        for (const text of texts) {
+          let slow: unknown = null;
+          let either: unknown = null;
+          try {
+            parseWithJsYaml(text, { file: "models/x.yml" });
+          } catch (error) {
+            slow = error;
+          }
+          try {
+            parseYamlWithLines(text, { file: "models/x.yml" });
+          } catch (error) {
+            either = error;
+          }
+          if (slow instanceof LimitError !== either instanceof LimitError) {
+            throw new Error(`yaml_values ${values}: js-yaml ${slow instanceof LimitError ? "refuses" : "does not refuse"} a text the readers together ${either instanceof LimitError ? "refuse" : "do not"}:\n${text}`);
+          }
+          if (slow instanceof LimitError) refusedBoth++;
+        }
+      }
+    } finally {
+      configureLimits({});
+    }
+    expect(refusedBoth).toBeGreaterThan(10);
+  });
+
+  test("within the default nesting_depth, the fast path reads a deep block document itself", () => {
+    expect(parseFast(nested(40)[0] as string)).not.toBeNull();
   });
 });
 

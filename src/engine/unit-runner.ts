@@ -239,7 +239,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
             continue;
           }
           const table = quoteIdentifier(`__slp_fixture_${tables++}`);
-          await database.query(`create table ${table} as ${fixture.sql}`);
+          await database.define(`create table ${table} as ${fixture.sql}`);
           fixtures.push({ ...fixture, sql: `select * from ${table}` });
         }
         return { ...plan, fixtures };
@@ -751,7 +751,8 @@ function renderError(error: unknown, file: string): TestError {
 function databaseError(error: unknown, what: string, file: string, fix: string): TestError {
   if (!(error instanceof DatabaseError)) throw error;
   const message = error.message.split("\n")[0] ?? error.message;
-  return { message: `${what}: ${message}`, file, line: null, fix };
+  // A refusal of the locked database (a file read, a limit) says what to do itself.
+  return { message: `${what}: ${message}`, file, line: null, fix: error.fix ?? fix };
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import type * as JsYaml from "js-yaml";
 import { InputError } from "../core/errors.ts";
+import { limit, LimitError } from "../core/limits.ts";
 import type { Value } from "../core/values.ts";
 import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
 import { readFast, type FastReading } from "./yaml-fast.ts";
@@ -205,19 +206,29 @@ export type ParsedYaml = WithLines;
 
 /** As parseYaml, with the line of every key and list item. */
 export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml {
-  return parseFast(text) ?? parseWithJsYaml(text, source);
+  const fast = parseFast(text);
+  if (fast === null) return parseWithJsYaml(text, source);
+  boundExpansion([fast.value], text, source);
+  return fast;
 }
 
 /**
  * What the fast path (yaml-fast.ts) reads with: PyYAML's resolvers and
  * js-yaml's own scalar decoder, so a text it reads is read as js-yaml
  * would. Deeper than `maxDepth` it leaves a text to js-yaml and its limit.
+ * js-yaml counts every node it starts on the way down against
+ * `nesting_depth`: each collection, the scalar at the end, and once more a
+ * scalar or flow that could have been a block mapping's key (a list item, a
+ * value on its own row). That is at most two more than the collections
+ * open, so the fast path opens no more than `nesting_depth - 2` (nor 64).
  */
 const FAST_READING: FastReading = {
   resolve: resolvePlain,
   decode: (text, style, start, end, indent, chomping) =>
     jsYaml().getScalarValue(text, { valueStart: start, valueEnd: end, style, indent, chomping, fast: false } as Parameters<typeof JsYaml.getScalarValue>[1]),
-  maxDepth: 64,
+  get maxDepth() {
+    return Math.min(64, limit("nesting_depth") - 2);
+  },
 };
 
 /**
@@ -246,21 +257,28 @@ export function knownJsonExact(parsed: ParsedYaml): boolean {
 /** js-yaml with PyYAML's resolvers: every text the fast path does not take, and every error's message. */
 export function parseWithJsYaml(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
-  let lines: string;
+  let events: ReturnType<typeof JsYaml.parseEvents>;
+  const values = limit("yaml_values");
   try {
     const { parseEvents, constructFromEvents } = jsYaml();
-    const events = parseEvents(text, {});
-    documents = constructFromEvents(events, { schema: pyyamlSafeSchema(), source: text }) as unknown[];
-    lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
+    events = parseEvents(text, { maxDepth: limit("nesting_depth") });
+    documents = constructFromEvents(events, { schema: pyyamlSafeSchema(), source: text, maxTotalMergeKeys: values }) as unknown[];
   } catch (error) {
     throw yamlError(error, text, source);
   }
+  boundExpansion(documents, text, source);
   if (documents.length > 1) {
     throw new InputError(`${atPrefix(source)}holds ${documents.length} YAML documents, and dbt reads exactly one`, {
       file: source.file,
       line: secondDocumentLine(text),
       fix: "remove the extra `---` document or move it to its own file",
     });
+  }
+  let lines: string;
+  try {
+    lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
+  } catch (error) {
+    throw yamlError(error, text, source);
   }
   return { value: (documents[0] ?? null) as Value, lines };
 }
@@ -420,14 +438,61 @@ function keyText(event: JsYamlEvent, text: string): string {
   return event.style === jsYaml().SCALAR_STYLE.PLAIN ? String(resolvePlain(content)) : content;
 }
 
+/**
+ * An alias shares its anchor's value, so a few hundred bytes can stand for
+ * billions of values (the "billion laughs"); whatever walks the document
+ * later (the line tree first) would expand them. Only a text with an alias
+ * (`*`) needs counting; both readers count alike, so a text is refused or
+ * not whichever reads it.
+ */
+function boundExpansion(documents: readonly unknown[], text: string, source: YamlSource): void {
+  if (!text.includes("*")) return;
+  const values = limit("yaml_values");
+  for (const document of documents) {
+    if (expandedSize(document, values) > values) {
+      throw new LimitError("yaml_values", `${atPrefix(source)}the YAML expands through its aliases to more than ${values.toLocaleString("en-US")} values`, {
+        file: source.file,
+      });
+    }
+  }
+}
+
+/**
+ * How many values a document holds once every alias is expanded, counting
+ * each shared value once per place it appears; stops counting past `cap`.
+ */
+function expandedSize(value: unknown, cap: number): number {
+  const sizes = new Map<object, number>();
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== "object") return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    let total = 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      total += size(child);
+      if (total > cap) break;
+    }
+    sizes.set(node, total);
+    return total;
+  };
+  return size(value);
+}
+
 /** "at <commit>, " when the text was read from history; nothing for the working tree. */
 function atPrefix(source: YamlSource): string {
   return source.at ? `at ${source.at}, ` : "";
 }
 
-function yamlError(error: unknown, text: string, source: YamlSource): InputError {
+function yamlError(error: unknown, text: string, source: YamlSource): InputError | LimitError {
   const reason = (error as { reason?: string }).reason ?? (error as Error).message ?? String(error);
   const mark = (error as { mark?: { line: number; column: number; position: number } }).mark;
+  const place = { file: source.file, line: mark ? mark.line + 1 : undefined };
+  if (reason.includes("exceeded maxDepth")) {
+    return new LimitError("nesting_depth", `${atPrefix(source)}the YAML nests more than ${limit("nesting_depth")} levels deep`, place);
+  }
+  if (reason.includes("maxTotalMergeKeys")) {
+    return new LimitError("yaml_values", `${atPrefix(source)}the YAML's merge keys (<<) copy more than ${limit("yaml_values").toLocaleString("en-US")} keys`, place);
+  }
   const jinja = text.includes("{%") || text.includes("{{");
   let line = mark ? mark.line + 1 : undefined;
   let column = mark ? mark.column + 1 : undefined;

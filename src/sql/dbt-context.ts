@@ -13,7 +13,7 @@ import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import { parseYaml } from "../project/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
-import { JinjaTemplate, macroReturn, printable, splitArgs, type JinjaCallable, type Scope } from "./jinja.ts";
+import { exposeMembers, JinjaTemplate, macroReturn, printable, pythonRange, splitArgs, TEMPLATE_LOOKUP, type JinjaCallable, type Scope } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
 export class RenderRefusal extends SlpError {
@@ -69,6 +69,8 @@ export class Relation {
   toString(): string {
     return this.identifier;
   }
+  /** What templates may read of a relation (the sandbox shows them nothing else). */
+  readonly [TEMPLATE_LOOKUP] = exposeMembers(this, ["schema", "database", "is_cte", "identifier", "name", "table", "include", "incorporate", "quote", "render"]);
 }
 
 interface MacroFile {
@@ -280,13 +282,8 @@ export class DbtRenderer {
   #namespace(pkg: string): object {
     let namespace = this.#namespaces.get(pkg);
     if (!namespace) {
-      namespace = new Proxy(
-        {},
-        {
-          get: (_target, key) => (typeof key === "string" ? this.#qualified(pkg, key) : undefined),
-          has: (_target, key) => typeof key === "string" && this.#qualified(pkg, key) !== undefined,
-        },
-      );
+      // Reached through the sandbox's lookup only: `dbt.x`, `pkg.macro`.
+      namespace = { [TEMPLATE_LOOKUP]: (name: string) => this.#qualified(pkg, name) };
       this.#namespaces.set(pkg, namespace);
     }
     return namespace;
@@ -374,7 +371,7 @@ export class DbtRenderer {
           return Array.from({ length }, (_, i) => lists.map((list) => list[i]));
         };
       case "range":
-        return pyRange;
+        return pythonRange;
       case "dict":
         return (...args: unknown[]) => splitArgs(args).keywords;
       case "list":
@@ -433,6 +430,15 @@ export class DbtRenderer {
     const name = printable(positional[0]);
     if (Object.hasOwn(session.overrides.envVars, name)) return session.overrides.envVars[name];
     const value = this.#options.env[name];
+    // CI runs slp with secrets in the environment, and a rendered model is printed (its SQL, its
+    // failure table): models get DBT_* variables only, never DBT_ENV_SECRET_* (dbt refuses those in models too).
+    const handed = name.startsWith("DBT_") && !name.startsWith("DBT_ENV_SECRET");
+    if (value !== undefined && !handed) {
+      throw new RenderRefusal(
+        `env_var('${name}') is set in the environment, and slp hands models only DBT_* variables (never DBT_ENV_SECRET_*): the environment of a CI run holds secrets`,
+        `give the test the value it needs in overrides.env_vars (${name}: ...)`,
+      );
+    }
     if (value !== undefined) return value;
     if (positional.length > 1) return positional[1];
     if (Object.hasOwn(named, "default")) return named.default;
@@ -499,14 +505,6 @@ export function refCall(args: readonly unknown[]): RelationCall {
   }
   const name = printable(positional[positional.length - 1]);
   return { kind: "ref", package: positional.length === 2 ? printable(positional[0]) : null, name, version: version === null ? null : pythonStr(version as Value) };
-}
-
-function pyRange(...args: number[]): number[] {
-  const [start, stop, step] = args.length === 1 ? [0, args[0] as number, 1] : [args[0] as number, args[1] as number, args[2] ?? 1];
-  const out: number[] = [];
-  if (step > 0) for (let i = start; i < stop; i += step) out.push(i);
-  else if (step < 0) for (let i = start; i > stop; i += step) out.push(i);
-  return out;
 }
 
 function runStartedAt(date: Date): object {

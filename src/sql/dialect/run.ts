@@ -62,7 +62,7 @@ export class DialectRun {
   #macros(names: Set<string>, database: Database, lane: number): Promise<void> {
     const statements = macroStatements(names, this.#created);
     this.#creating = this.#creating.then(async () => {
-      for (const sql of statements) await database.query(sql, lane);
+      for (const sql of statements) await database.define(sql, lane);
     });
     return this.#creating;
   }
