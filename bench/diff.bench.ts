@@ -71,15 +71,22 @@ models:
   );
 }
 
-/** The forced scan: count(*) of each table over the same window, reading every column the diff compares. */
-const SCAN = `
+const WINDOW = "d >= '2024-01-01' and d < '2025-01-01'";
+
+/** A script that runs `queries` on the locked-down Stage E engine over the benchmark's database file (its argument). */
+function engineScript(queries: readonly string[]): string {
+  return `
 import { Database } from ${JSON.stringify(join(import.meta.dir, "..", "src", "engine", "duckdb.ts"))};
 const db = await Database.openForData({ files: [], directories: [], databases: [{ path: process.argv[2], name: "bench" }], memoryLimit: "2GiB" });
-for (const table of ["prod", "pr"]) {
-  await db.query(\`select count(*) from \${table} where d >= '2024-01-01' and d < '2025-01-01' and (id, ${COLUMNS.join(", ")}) is not null\`);
-}
+for (const sql of ${JSON.stringify(queries)}) await db.query(sql);
 db.close();
 `;
+}
+
+/** The forced scan: count(*) of each table over the same window, reading every column the diff compares. */
+const SCAN = engineScript(
+  ["prod", "pr"].map((table) => `select count(*) from ${table} where ${WINDOW} and (id, ${COLUMNS.join(", ")}) is not null`),
+);
 
 /**
  * The floor of any diff that matches rows by key: a full outer join of the two
@@ -87,13 +94,9 @@ db.close();
  * printed beside the diff so the figures show what the engine's own join costs
  * on this machine before a single column is compared.
  */
-const KEY_JOIN = `
-import { Database } from ${JSON.stringify(join(import.meta.dir, "..", "src", "engine", "duckdb.ts"))};
-const db = await Database.openForData({ files: [], directories: [], databases: [{ path: process.argv[2], name: "bench" }], memoryLimit: "2GiB" });
-const side = (table: string) => \`(select id from \${table} where d >= '2024-01-01' and d < '2025-01-01')\`;
-await db.query(\`select count(p.id), count(r.id) from \${side("prod")} p full outer join \${side("pr")} r on p.id = r.id\`);
-db.close();
-`;
+const KEY_JOIN = engineScript([
+  `select count(p.id), count(r.id) from (select id from prod where ${WINDOW}) p full outer join (select id from pr where ${WINDOW}) r on p.id = r.id`,
+]);
 
 let prepared: Promise<string> | undefined;
 function prepare(workDir: string): Promise<string> {
