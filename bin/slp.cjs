@@ -6,11 +6,13 @@
  * installed from optionalDependencies (@spec-lock-diff/cli-<os>-<arch>); in a
  * clone of slp's own repository, the source run by the Bun its
  * devDependencies install. Nothing fits: a message that says why, exit 2.
+ * Once the platform package's binary has run, npm's link to this file is
+ * pointed at the binary, so later runs do not start Node at all.
  */
 "use strict";
 const { spawnSync } = require("node:child_process");
-const { existsSync, readFileSync } = require("node:fs");
-const { join } = require("node:path");
+const { existsSync, lstatSync, readFileSync, realpathSync, renameSync, symlinkSync, unlinkSync } = require("node:fs");
+const { basename, dirname, join, relative } = require("node:path");
 
 const SCOPE = "@spec-lock-diff/cli-";
 
@@ -59,6 +61,16 @@ function sourceCommand() {
   return [existsSync(localBun) ? localBun : "bun", cli];
 }
 
+/** The platform package's binary, or undefined when npm did not install it here. */
+function installedBinary(platform) {
+  try {
+    // npm installs only the package whose os, cpu and libc fit this machine.
+    return require.resolve(`${SCOPE}${platform}/${process.platform === "win32" ? "slp.exe" : "slp"}`);
+  } catch {
+    return undefined;
+  }
+}
+
 function command() {
   const override = process.env.SLP_BINARY_PATH;
   if (override) {
@@ -66,19 +78,43 @@ function command() {
     return [override];
   }
   const platform = `${process.platform}-${process.arch}`;
-  try {
-    // npm installs only the package whose os, cpu and libc fit this machine.
-    return [require.resolve(`${SCOPE}${platform}/${process.platform === "win32" ? "slp.exe" : "slp"}`)];
-  } catch {
-    // Not installed: the source checkout, or the message below.
-  }
+  const binary = installedBinary(platform);
+  if (binary) return [binary];
   const source = sourceCommand();
   if (source) return source;
   return fail(noBinary(platform));
 }
 
+/**
+ * Node's start (~50 ms) is most of what `npx slp check` would cost, so npm's
+ * link to this launcher (node_modules/.bin/slp) is re-pointed at the binary
+ * that just ran: from the next run on, the link starts slp itself, which reads
+ * SLP_BINARY_PATH as this launcher does. Only a symbolic link to this very
+ * file is replaced, atomically (a new link renamed over it); npm writes it
+ * afresh on the next install. Windows' .cmd shims name node themselves, and a
+ * link that cannot be replaced (read-only, another layout) keeps the launcher:
+ * slower, never broken.
+ */
+function linkStraightToBinary(binary) {
+  const link = process.argv[1];
+  if (process.platform === "win32" || !link || basename(dirname(link)) !== ".bin") return;
+  const temporary = `${link}.${process.pid}.tmp`;
+  try {
+    if (!lstatSync(link).isSymbolicLink() || realpathSync(link) !== realpathSync(__filename)) return;
+    symlinkSync(relative(realpathSync(dirname(link)), realpathSync(binary)), temporary);
+    renameSync(temporary, link);
+  } catch {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // Nothing was made.
+    }
+  }
+}
+
 const [program, ...prefix] = command();
 const result = spawnSync(program, [...prefix, ...process.argv.slice(2)], { stdio: "inherit", windowsHide: true });
+if (!result.error && prefix.length === 0 && !process.env.SLP_BINARY_PATH) linkStraightToBinary(program);
 if (result.error) {
   if (result.error.code === "ENOENT" && prefix.length > 0) {
     fail("this is a clone of slp's source and Bun is not installed; run npm ci (Bun comes from npm) or install slp's binary");

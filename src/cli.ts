@@ -4,7 +4,7 @@
  * module that knows about argv and the process; `main(argv, io)` runs in
  * tests in-process.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { asSlpError, InputError, UsageError, type SlpError } from "./core/errors.ts";
 import { EXIT } from "./core/exit-codes.ts";
@@ -17,6 +17,7 @@ import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
 import { builtInTasks } from "../tasks/index.ts";
 import { createRegistry } from "./runner/registry.ts";
+import { delegateTo, overridingBinary } from "./runner/self.ts";
 
 export interface CliIO {
   stdout(text: string): void;
@@ -186,7 +187,17 @@ function topLevelHelp(): string {
   return `${lines.join("\n")}\n`;
 }
 
-if (import.meta.main) {
+if (import.meta.main) runFromCommandLine();
+
+function runFromCommandLine(): void {
+  const override = overridingBinary(process.env);
+  if (override !== undefined) {
+    if (!existsSync(override)) {
+      process.stderr.write(`ERROR SLP_BINARY_PATH is ${override}, and there is no file there; point it at an slp binary, or unset it\n`);
+      process.exitCode = EXIT.cannotJudge;
+    } else process.exitCode = delegateTo(override, process.argv.slice(2), process.env);
+    return;
+  }
   // Until main settles the exit code is "could not judge": a process that ends early never passes.
   process.exitCode = EXIT.cannotJudge;
   // No top-level await: the compiled binary is bytecode, which CommonJS output allows and TLA does not.

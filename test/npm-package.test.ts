@@ -5,7 +5,7 @@
  * `npx slp` runs check and unit on a copy of the quickstart there.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../src/build/native-cache.ts";
 import { hostPlatform, PLATFORMS, platformPackage, releaseAsset, type Platform } from "../src/build/platforms.ts";
@@ -150,6 +150,46 @@ describe("the launcher", () => {
     const version = bare(["node", launcher(), "--version"], repo, { SLP_BINARY_PATH: binary });
     expect(version.stdout).toBe(`${VERSION}\n`);
     const missing = bare(["node", launcher(), "--version"], repo, { SLP_BINARY_PATH: join(work.path, "nowhere") });
+    expect(missing.stderr).toStartWith(`ERROR SLP_BINARY_PATH is ${join(work.path, "nowhere")}, and there is no file there`);
+    expect(missing.exitCode).toBe(2);
+  });
+
+  test("after the binary's first run, npm's link starts the binary itself: no Node, the same output", () => {
+    const link = join(repo, "node_modules", ".bin", "slp");
+    // As npm links it: a relative symbolic link to the launcher.
+    rmSync(link, { force: true });
+    symlinkSync(join("..", "spec-lock-diff", "bin", "slp.cjs"), link);
+    const first = bare([link, "check"], repo);
+    expect(first.stdout).toEndWith("slp check: 5 infos - OK (2 models in models/marts/, of 4 models read)\n");
+    const binary = join(repo, "node_modules", "@spec-lock-diff", `cli-${host.name}`, "slp");
+    expect(readlinkSync(link)).toBe(join("..", "@spec-lock-diff", `cli-${host.name}`, "slp"));
+    expect(realpathSync(link)).toBe(realpathSync(binary));
+    const noNode = join(work.path, "no-node");
+    mkdirSync(noNode, { recursive: true });
+    const again = Bun.spawnSync([link, "check", "--marts-path", "models/nowhere"], { cwd: repo, env: { PATH: noNode }, stdout: "pipe", stderr: "pipe" });
+    expect(again.stderr.toString()).toContain("models/nowhere/ not found under .");
+    expect(again.exitCode).toBe(2);
+  });
+
+  test("a link that is not npm's link to the launcher is left as it is", () => {
+    const other = join(repo, "node_modules", ".bin", "slp-copy");
+    rmSync(other, { force: true });
+    cpSync(launcher(), other);
+    expect(bare(["node", other, "--version"], repo).stdout).toBe(`${VERSION}\n`);
+    expect(lstatSync(other).isSymbolicLink()).toBe(false);
+    expect(readFileSync(other, "utf8")).toStartWith("#!/usr/bin/env node\n");
+  });
+
+  test("the binary behind the re-pointed link reads SLP_BINARY_PATH as the launcher does, and does not pass it on", () => {
+    const link = join(repo, "node_modules", ".bin", "slp");
+    const wrapper = join(work.path, "other-slp.sh");
+    writeFileSync(wrapper, `#!/bin/sh\necho "other slp: $* (SLP_BINARY_PATH=\${SLP_BINARY_PATH:-unset})"\nexit 3\n`, { mode: 0o755 });
+    const delegated = bare([link, "check", "--quiet"], repo, { SLP_BINARY_PATH: wrapper });
+    expect(delegated.stdout).toBe("other slp: check --quiet (SLP_BINARY_PATH=unset)\n");
+    expect(delegated.exitCode).toBe(3);
+    const itself = bare([link, "--version"], repo, { SLP_BINARY_PATH: realpathSync(link) });
+    expect(itself.stdout).toBe(`${VERSION}\n`);
+    const missing = bare([link, "--version"], repo, { SLP_BINARY_PATH: join(work.path, "nowhere") });
     expect(missing.stderr).toStartWith(`ERROR SLP_BINARY_PATH is ${join(work.path, "nowhere")}, and there is no file there`);
     expect(missing.exitCode).toBe(2);
   });
