@@ -8,6 +8,8 @@ import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { asSlpError, InputError, UsageError, type SlpError } from "./core/errors.ts";
 import { EXIT } from "./core/exit-codes.ts";
+import { configureLimits } from "./core/limits.ts";
+import { forgetFolders } from "./project/files.ts";
 import { isReport, type Report } from "./core/report.ts";
 import { pathLocator, summaryOf, type RenderContext, type Rendered } from "./report/format.ts";
 import { isFormatName, loadFormat } from "./report/renderers.ts";
@@ -51,6 +53,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 
   let task: Task<any, any> | undefined;
   try {
+    configureLimits(io.env);
+    forgetFolders();
     if (viaRun && (name === "-h" || name === "--help")) {
       const registry = createRegistry(builtInTasks, io.cwd, () => import("./index.ts"));
       io.stdout(runHelp((await registry.listed()).map((listed) => listed.name)));

@@ -113,3 +113,48 @@ describe("locations", () => {
     expect(readCodeowners(dir.path)?.owns("a")).toBe(true);
   });
 });
+
+describe("hostile patterns", () => {
+  test("a pattern of 1.2 MB is read, and owns what it names (it used to be 'regular expression too large')", () => {
+    const long = `/${"a".repeat(1_200_000)}`;
+    expect(owns(`${long} @a\n* @b`, "models/fct.sql")).toBe(true);
+    expect(owns(`/${"a".repeat(3000)} @a`, `${"a".repeat(3000)}/x.sql`)).toBe(true);
+    expect(owns(`${long} @a`, "models/fct.sql")).toBe(false);
+  });
+
+  test("many stars against a long path that does not match end at once (no backtracking)", () => {
+    const stars = `${"*a".repeat(40)}*b @a`;
+    const path = `${"a".repeat(200)}`;
+    expect(owns(stars, path)).toBe(false);
+    expect(owns(stars, `${path}b`)).toBe(true);
+  });
+
+  test("the same verdicts as the regex reading of §6.2 on every short pattern and path", () => {
+    // The reference reading, as a regular expression: fine for short inputs, and what the matcher must agree with.
+    const reference = (pattern: string, path: string) => {
+      const directoryOnly = pattern.endsWith("/");
+      const anchored = pattern.startsWith("/") || pattern.replace(/\/+$/, "").includes("/");
+      const body = pattern.replace(/^\/+|\/+$/g, "");
+      let source = "";
+      for (let i = 0; i < body.length; i++) {
+        const char = body[i] as string;
+        if (char === "*" && body[i + 1] === "*") {
+          source += ".*";
+          i++;
+        } else if (char === "*") source += "[^/]*";
+        else if (char === "?") source += "[^/]";
+        else source += char.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      }
+      return new RegExp(`${anchored ? "^" : "^(?:.*/)?"}${source}${directoryOnly ? "/.+$" : "(?:/.*)?$"}`, "su").test(path);
+    };
+    const alphabet = ["a", "b", "/", "*", "?"];
+    let seed = 7;
+    const pick = () => alphabet[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length] as string;
+    for (let i = 0; i < 3000; i++) {
+      const pattern = Array.from({ length: 1 + (i % 6) }, pick).join("");
+      const path = Array.from({ length: 1 + (i % 7) }, pick).filter((c) => c !== "*" && c !== "?").join("");
+      if (pattern.trim() === "" || path === "") continue;
+      expect({ pattern, path, owned: owns(`${pattern} @a`, path) }).toEqual({ pattern, path, owned: reference(pattern, path) });
+    }
+  });
+});

@@ -165,7 +165,8 @@ describe("emitted SQL", () => {
 
   test("duckdb: the emitted query, run on the same data, gives what slp diff measures", async () => {
     using dir = copyToTemp(SALES);
-    const db = await Database.open();
+    // The unlocked test database: the unit-test one reads no file and creates nothing.
+    const db = await Database.openFile(":memory:");
     try {
       for (const [schema, folder] of [["analytics", "prod"], ["ci_pr_7", "pr"]]) {
         await db.query(`create schema ${schema}`);

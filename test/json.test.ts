@@ -1,5 +1,6 @@
 /** The diff JSON reader: Python's dialect (NaN, Infinity), strict otherwise, and a duplicated key refused by name. */
 import { describe, expect, test } from "bun:test";
+import { LimitError } from "../src/core/limits.ts";
 import { InputError } from "../src/core/errors.ts";
 import { parseJson } from "../src/project/json.ts";
 
@@ -82,7 +83,20 @@ describe("parseJson", () => {
     expect(refusal(text).message).toBe(`not valid JSON: ${message}`);
   });
 
-  test("refuses nesting deeper than it could be a diff", () => {
-    expect(refusal(`${"[".repeat(600)}${"]".repeat(600)}`).message).toStartWith("not valid JSON: values nested more than 512 deep");
+  test("refuses nesting deeper than nesting_depth, naming the limit", () => {
+    let error: unknown;
+    try {
+      parse(`${"[".repeat(600)}${"]".repeat(600)}`);
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(LimitError);
+    expect((error as LimitError).message).toBe("the JSON nests values more than 256 levels deep (limit nesting_depth = 256 levels)");
+  });
+
+  test("refuses a number a double cannot hold exactly, instead of rounding it", () => {
+    expect(refusal('{"row_delta": 9007199254740993}').message).toContain("the number 9007199254740993 is beyond 9,007,199,254,740,991 (2^53 - 1)");
+    expect(refusal("[-1e300]").message).toContain("the number -1e300 is beyond");
+    expect(parse("[9007199254740991, -9007199254740991, 1.5]")).toEqual([9007199254740991, -9007199254740991, 1.5]);
   });
 });

@@ -9,6 +9,7 @@ import { SQL } from "bun";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PostgresDatabase } from "../src/engine/postgres.ts";
 import { diffFromRow } from "../src/project/diff-row.ts";
 import { runCli, runMain } from "./support/cli.ts";
 import { FIXTURES } from "./support/fixtures.ts";
@@ -141,6 +142,25 @@ describe("PostgreSQL", () => {
     const twoStatements = await runMain(["reconcile"], dir.path, env);
     expect(twoStatements.exitCode).toBe(2);
     expect(twoStatements.stderr).toContain("must be exactly one SELECT");
+    const [count] = (await admin.unsafe(`select count(*)::int as n from ${TAG}_prod.fct_sales`)) as { n: number }[];
+    expect(count?.n).toBe(4);
+  });
+
+  test("the server itself runs one statement per query: a second one that got past every check is refused, not run", async () => {
+    const database = PostgresDatabase.open({
+      hostname: url.hostname,
+      port: Number(url.port || 5432),
+      database: url.pathname.slice(1),
+      username: env.SLP_PG_USER,
+      password: env.SLP_PG_PASSWORD,
+      timeoutSeconds: 10,
+    });
+    try {
+      expect(await database.query("with x as (select 1 as a) select a from x")).toEqual([{ a: 1 }]);
+      await expect(database.query(`select 1 as a; set default_transaction_read_only = off; drop table ${TAG}_prod.fct_sales`)).rejects.toThrow("cannot insert multiple commands");
+    } finally {
+      await database.close();
+    }
     const [count] = (await admin.unsafe(`select count(*)::int as n from ${TAG}_prod.fct_sales`)) as { n: number }[];
     expect(count?.n).toBe(4);
   });

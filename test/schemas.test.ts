@@ -175,10 +175,13 @@ describe("the sentences of §4.5", () => {
     ]);
   });
 
-  test("const 0 accepts 0.0 but not false; number accepts NaN", () => {
+  test("const 0 accepts 0.0 but not false; NaN and the infinities are no number (a departure from the reference)", () => {
     expect(preErrors({ ...REFACTORING, row_delta: { min: 0.0, max: -0 } })).toEqual([]);
     expect(preErrors({ ...REFACTORING, removed_pks: { max: false } })).toHaveLength(2);
-    expect(preErrors({ ...PREREG, metrics: { revenue: { delta_pct: { min: Number.NaN, max: 0 } } } })).toEqual([]);
+    const errors = preErrors({ ...PREREG, metrics: { revenue: { delta_pct: { min: Number.NaN, max: Number.POSITIVE_INFINITY } } } });
+    expect(errors).toHaveLength(2);
+    expect(errors[0]).toMatch(/^pre_registration\.metrics\.revenue\.delta_pct\.max: must be the highest .*, a number \(got Infinity\)$/);
+    expect(errors[1]).toMatch(/^pre_registration\.metrics\.revenue\.delta_pct\.min: must be the lowest .*, a number \(got NaN\)$/);
   });
 
   test("minimum: removed_pks.max below 0", () => {

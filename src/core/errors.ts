@@ -71,9 +71,44 @@ export class EngineError extends SlpError {
   }
 }
 
-/** Turns anything thrown into an SlpError; an unexpected one keeps its type name. */
+/** What the system's error codes mean, in words (the paths they carry are printed beside them). */
+const SYSTEM_REASONS: Record<string, string> = {
+  ENOTDIR: "a part of its path is not a folder",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is exceeded",
+  EEXIST: "something else already exists there",
+  EISDIR: "it is a folder, not a file",
+  ENOENT: "no such file or folder",
+  EMFILE: "too many open files",
+  ENAMETOOLONG: "the path is too long",
+  ELOOP: "too many symbolic links",
+};
+
+/**
+ * Turns anything thrown into an SlpError; an unexpected one keeps its type
+ * name. Two kinds are not slp's bugs and say so: what the machine refused
+ * (a folder that cannot be made or written, a full disk), and a JavaScript
+ * stack that ran out on input nested deeper than any limit caught.
+ */
 export function asSlpError(error: unknown): SlpError {
   if (error instanceof SlpError) return error;
+  const system = error as NodeJS.ErrnoException;
+  // Any error a system call returned is the machine's refusal, named as such, whatever its code.
+  if (error instanceof Error && typeof system.code === "string" && typeof system.syscall === "string") {
+    const path = typeof system.path === "string" ? ` ${system.path}` : "";
+    const reason = SYSTEM_REASONS[system.code] ?? `the system refused it (${system.code})`;
+    return new SlpError("E_SYSTEM", `cannot ${system.syscall}${path}: ${reason}`, {
+      fix: "make that path's folder exist and be writable (move aside a file in its way); slp writes only its outputs in the project (diff/, mutation/, .git/slp) and its cache ($SLP_CACHE_DIR, else $XDG_CACHE_HOME/slp or ~/.cache/slp: point SLP_CACHE_DIR at a writable folder, or set SLP_NO_CACHE=1)",
+    });
+  }
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return new SlpError("E_LIMIT", "the input nests deeper than slp can follow (its stack ran out)", {
+      fix: "flatten the deepest nesting in the file being read (limit nesting_depth bounds YAML, JSON and templates)",
+    });
+  }
   const type = error instanceof Error ? error.constructor.name : typeof error;
   const message = error instanceof Error ? error.message : String(error);
   return new SlpError("E_INTERNAL", `unexpected ${type}: ${message}`, {

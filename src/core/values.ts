@@ -72,13 +72,22 @@ export function pythonStr(value: unknown): string {
   return pythonRepr(value);
 }
 
-function pythonRepr(value: unknown): string {
+/** `seen`: the lists and mappings being printed, so one that holds itself prints `[...]` as Python's does. */
+function pythonRepr(value: unknown, seen: Set<object> = new Set()): string {
   if (typeof value === "string") return pythonStringRepr(value);
-  if (Array.isArray(value)) return `[${value.map(pythonRepr).join(", ")}]`;
-  if (isMapping(value)) {
-    return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(", ")}}`;
+  if (Array.isArray(value) || isMapping(value)) {
+    if (seen.has(value)) return Array.isArray(value) ? "[...]" : "{...}";
+    seen.add(value);
+    try {
+      if (Array.isArray(value)) return `[${value.map((item) => pythonRepr(item, seen)).join(", ")}]`;
+      return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k, seen)}: ${pythonRepr(v, seen)}`).join(", ")}}`;
+    } finally {
+      seen.delete(value);
+    }
   }
-  return pythonStr(value);
+  if (value === null || value === undefined || typeof value === "boolean" || typeof value === "number") return pythonStr(value);
+  // Not a value YAML or JSON makes (a function, a symbol): never recurse into it.
+  return `<${typeof value}>`;
 }
 
 /**

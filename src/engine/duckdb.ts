@@ -2,15 +2,28 @@
  * The DuckDB adapter: the only module that imports `@duckdb/node-api`. It is
  * loaded on first use (a dynamic import), so a task that never opens a
  * database (`slp check`) never pays for the native library.
+ *
+ * The databases are locked down, because the SQL they run is agent-written:
+ * no file or network access (enable_external_access = false; Stage E's
+ * openForData allows exactly the files the user named), no extension
+ * installed or loaded, the configuration locked (no SET, no PRAGMA), nothing
+ * spilled to disk, memory and threads bounded. Each query is exactly one
+ * SELECT; a unit-test query is also interrupted past unit_query_seconds and
+ * read back to at most unit_result_rows rows. (openFile, for slp's own tests
+ * and benchmarks, is the one unlocked database; never used on a user's input.)
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { availableParallelism } from "node:os";
 import { SlpError } from "../core/errors.ts";
+import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 
-/** SQL DuckDB refused: the database's own message, first line first. */
+/** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
-  constructor(message: string) {
-    super("E_ENGINE", message);
+  /** The limit this query reached, when that is why it failed. */
+  readonly limit?: LimitName;
+  constructor(message: string, fix?: string, reached?: LimitName) {
+    super("E_ENGINE", message, { fix });
+    this.limit = reached;
   }
 }
 
@@ -33,6 +46,17 @@ export interface QueryResult {
   rows: (string | null)[][];
 }
 
+export interface OpenOptions {
+  /**
+   * Folders the SQL may read files from (DuckDB's allowed_directories), for
+   * a caller that reads data files; none for unit tests, which read nothing
+   * but their fixtures.
+   */
+  readableDirectories?: readonly string[];
+  /** SET statements for a warehouse dialect (time zone, division), made global before the configuration is locked. */
+  settings?: readonly string[];
+}
+
 /** A DuckDB database file Stage E reads, attached read-only under `name`. */
 export interface AttachedDatabase {
   path: string;
@@ -51,38 +75,63 @@ export interface DataAccess {
   threads?: number;
 }
 
+/**
+ * What a database is for: unit tests (one SELECT, unit limits), Stage E data
+ * (one SELECT, the caller's time limit), or slp's own test data (anything).
+ */
+type Mode = "unit" | "data" | "file";
+
 let library: Promise<typeof import("@duckdb/node-api")> | undefined;
 
 /** One in-memory database for a whole run, with a few connections to spread queries over. */
 export class Database {
   readonly #instance: DuckDBInstance;
   readonly #connections: DuckDBConnection[];
-  /** A Stage E database runs SELECT statements only: an allowed file is readable, and must stay unwritable (COPY TO). */
-  readonly #selectOnly: boolean;
+  readonly #library: typeof import("@duckdb/node-api");
+  readonly #mode: Mode;
+  /** The last query queued on each connection. */
+  readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
 
-  /** SET statements every connection runs first (a warehouse dialect's time zone and division). */
-  readonly #settings: string[];
-
-  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], settings: string[], selectOnly = false) {
+  private constructor(instance: DuckDBInstance, connections: DuckDBConnection[], loaded: typeof import("@duckdb/node-api"), mode: Mode) {
     this.#instance = instance;
     this.#connections = connections;
-    this.#settings = settings;
-    this.#selectOnly = selectOnly;
+    this.#library = loaded;
+    this.#mode = mode;
   }
 
   /**
-   * Opens an in-memory database with one connection. The library loads on the
-   * calling thread; the database itself is created on DuckDB's, so a caller
-   * that awaits `Database.load()` first can do other work while it opens.
+   * Opens a locked in-memory database with one connection. The library loads
+   * on the calling thread; the database itself is created on DuckDB's, so a
+   * caller that awaits `Database.load()` first can do other work while it opens.
    */
-  static async open(options: { settings?: string[] } = {}): Promise<Database> {
-    const { DuckDBInstance } = await Database.load();
-    // No network at run time, no files: a unit test reads nothing but its fixtures.
-    const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
-    const database = new Database(instance, [], options.settings ?? []);
-    await database.widen(1);
-    return database;
+  static async open(options: OpenOptions = {}): Promise<Database> {
+    const loaded = await Database.load();
+    const readable = options.readableDirectories ?? [];
+    // Order matters: temp_directory cannot be set once external access is off.
+    const config: Record<string, string> = {
+      temp_directory: "",
+      memory_limit: `${limit("duckdb_memory_mb")}MiB`,
+      // A fixture is a few rows: one thread per query runs it faster than a pool that hands it
+      // between threads. Queries run side by side on the connections instead, at most
+      // duckdb_threads of them (widen).
+      threads: "1",
+      autoinstall_known_extensions: "false",
+      autoload_known_extensions: "false",
+      allow_community_extensions: "false",
+    };
+    if (readable.length === 0) config.enable_external_access = "false";
+    const instance = await loaded.DuckDBInstance.create(":memory:", config);
+    const connection = await instance.connect();
+    // Settings are made global (every connection has them), then the configuration is locked.
+    const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
+    const statements = [
+      ...(readable.length > 0 ? [`SET GLOBAL allowed_directories = [${list}]`, "SET GLOBAL enable_external_access = false"] : []),
+      ...(options.settings ?? []).map((setting) => setting.replace(/^\s*set\s+(?!global\b)/i, "SET GLOBAL ")),
+      "SET GLOBAL lock_configuration = true",
+    ];
+    for (const statement of statements) await connection.run(statement);
+    return new Database(instance, [connection], loaded, "unit");
   }
 
   /**
@@ -94,10 +143,11 @@ export class Database {
    * no query can loosen any of it.
    */
   static async openForData(access: DataAccess): Promise<Database> {
-    const { DuckDBInstance } = await Database.load();
-    const instance = await DuckDBInstance.create(":memory:", {
+    const loaded = await Database.load();
+    const instance = await loaded.DuckDBInstance.create(":memory:", {
       autoinstall_known_extensions: "false",
       autoload_known_extensions: "false",
+      allow_community_extensions: "false",
       threads: String(access.threads ?? availableParallelism()),
     });
     const connection = await instance.connect();
@@ -123,7 +173,7 @@ export class Database {
       instance.closeSync();
       throw new DatabaseError(error instanceof Error ? error.message : String(error));
     }
-    return new Database(instance, [connection], [], true);
+    return new Database(instance, [connection], loaded, "data");
   }
 
   /**
@@ -132,9 +182,9 @@ export class Database {
    * then reads read-only. Never used on a user's input.
    */
   static async openFile(path: string): Promise<Database> {
-    const { DuckDBInstance } = await Database.load();
-    const instance = await DuckDBInstance.create(path, { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
-    return new Database(instance, [await instance.connect()], []);
+    const loaded = await Database.load();
+    const instance = await loaded.DuckDBInstance.create(path, { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+    return new Database(instance, [await instance.connect()], loaded, "file");
   }
 
   /** Stops the query running on every connection (a time limit hit); the query then fails. */
@@ -145,7 +195,7 @@ export class Database {
   /** The kind of each statement in `sql` (SELECT, INSERT, ...), without running any; DatabaseError when it does not parse. */
   async statementKinds(sql: string): Promise<string[]> {
     const connection = this.#connections[0] as DuckDBConnection;
-    const { StatementType } = await Database.load();
+    const { StatementType } = this.#library;
     try {
       const extracted = await connection.extractStatements(sql);
       const kinds: string[] = [];
@@ -168,11 +218,9 @@ export class Database {
 
   /** Adds connections until `width` queries can run at once (worth it only for many queries). */
   async widen(width: number): Promise<void> {
-    while (this.#connections.length < width) {
-      const connection = await this.#instance.connect();
-      for (const setting of this.#settings) await connection.run(setting);
-      this.#connections.push(connection);
-    }
+    // A unit database runs each query on one thread, so its connections are its threads.
+    const most = this.#mode === "unit" ? Math.min(width, limit("duckdb_threads")) : width;
+    while (this.#connections.length < most) this.#connections.push(await this.#instance.connect());
   }
 
   /** The number of queries that can run at once. */
@@ -180,47 +228,134 @@ export class Database {
     return this.#connections.length;
   }
 
-  /** The columns a query would return, without running it. */
-  async describe(sql: string, lane = 0, timeoutMs?: number): Promise<Column[]> {
-    const result = await this.query(`DESCRIBE ${sql}`, lane, timeoutMs);
-    return result.rows.map((row) => ({ name: row[0] as string, type: row[1] as string }));
+  /**
+   * The columns a SELECT would return, without running it: the statement is
+   * prepared (bound) only, which costs a third of a DESCRIBE. A type's alias
+   * (JSON) is its name, as DESCRIBE prints it. It waits its turn on the
+   * connection as a query does, and is refused as a query would be: one
+   * statement, a SELECT, nothing outside the database.
+   */
+  describe(sql: string, lane = 0, _timeoutMs?: number): Promise<Column[]> {
+    return this.#queued(lane, (connection) => this.#describeNow(sql, connection));
   }
 
-  /** Runs one statement on connection `lane` and reads every row as text; interrupted (QueryTimeout) after `timeoutMs`. */
-  async query(sql: string, lane = 0, timeoutMs?: number): Promise<QueryResult> {
-    const connection = this.#connections[lane % this.#connections.length] as DuckDBConnection;
-    let timedOut = false;
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            timedOut = true;
-            connection.interrupt();
-          }, timeoutMs);
+  async #describeNow(sql: string, connection: DuckDBConnection): Promise<Column[]> {
+    let prepared;
     try {
-      const reader = this.#selectOnly ? await this.#runSelect(connection, sql) : await connection.runAndReadAll(sql);
+      prepared = await connection.prepare(sql);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // Only one statement can be prepared; how many there are is said as a query says it.
+      if (/Cannot prepare multiple statements/.test(message)) throw statementCount((await connection.extractStatements(sql)).count, "SELECT");
+      throw this.#mode === "unit" ? refusal(message, sql, false) : new DatabaseError(message);
+    }
+    try {
+      const { StatementType } = this.#library;
+      if (prepared.statementType !== StatementType.SELECT) {
+        throw new DatabaseError(`the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and only a SELECT runs here`, "a model, a format: sql fixture, an expected output and a diff query are each one SELECT");
+      }
+      const columns: Column[] = [];
+      for (let i = 0; i < prepared.columnCount; i++) {
+        const type = prepared.columnType(i);
+        columns.push({ name: prepared.columnName(i), type: type.alias ?? type.toString() });
+      }
+      return columns;
+    } finally {
+      prepared.destroySync();
+    }
+  }
+
+  /**
+   * Runs one SELECT on connection `lane` and reads every row as text. More
+   * than one statement, any other kind of statement, a file or an extension
+   * the SQL reaches for, a query past unit_query_seconds (or the caller's
+   * tighter `timeoutMs`: a QueryTimeout) and a result past unit_result_rows
+   * are DatabaseErrors saying which.
+   */
+  async query(sql: string, lane = 0, timeoutMs?: number): Promise<QueryResult> {
+    return this.#run(sql, lane, timeoutMs, "SELECT");
+  }
+
+  /**
+   * Runs one of slp's own CREATE statements (a fixture table, a macro a
+   * dialect needs), with the same checks: exactly one statement, of that kind.
+   */
+  async define(sql: string, lane = 0): Promise<void> {
+    await this.#run(sql, lane, undefined, "CREATE");
+  }
+
+  /**
+   * One query at a time per connection: a time limit measures the query's
+   * own run, and its interrupt can only stop that query, never one queued
+   * behind it (or ahead of it) on the same connection.
+   */
+  #run(sql: string, lane: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
+    return this.#queued(lane, (_connection, index) => this.#runNow(sql, index, timeoutMs, kind));
+  }
+
+  /** Runs `work` on connection `lane` once every call queued there before it has ended. */
+  #queued<T>(lane: number, work: (connection: DuckDBConnection, index: number) => Promise<T>): Promise<T> {
+    const index = lane % this.#connections.length;
+    const previous = this.#busy.get(index) ?? Promise.resolve();
+    const run = previous.then(() => work(this.#connections[index] as DuckDBConnection, index));
+    this.#busy.set(index, run.then(() => undefined, () => undefined));
+    return run;
+  }
+
+  async #runNow(sql: string, index: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
+    const connection = this.#connections[index] as DuckDBConnection;
+    const unit = this.#mode === "unit";
+    // A unit test's query stops at unit_query_seconds; a caller's tighter limit is a QueryTimeout.
+    const limitMs = unit ? limit("unit_query_seconds") * 1000 : Number.POSITIVE_INFINITY;
+    // A caller's limit may arrive as text (a flag's value): it is a number of milliseconds all the same.
+    const callerMs = timeoutMs === undefined ? undefined : Number(timeoutMs);
+    const callerFirst = callerMs !== undefined && Number.isFinite(callerMs) && callerMs <= limitMs;
+    const waitMs = callerFirst ? (callerMs as number) : limitMs;
+    let timedOut = false;
+    let again: ReturnType<typeof setInterval> | undefined;
+    // An interrupt that lands before DuckDB starts the query is forgotten when it starts: repeat it until the query ends.
+    const timer = Number.isFinite(waitMs)
+      ? setTimeout(() => {
+          timedOut = true;
+          connection.interrupt();
+          again = setInterval(() => connection.interrupt(), 50);
+        }, waitMs)
+      : undefined;
+    try {
+      const reader = this.#mode === "file" ? await connection.runAndReadAll(sql) : await this.#runOne(connection, sql, kind, unit ? limit("unit_result_rows") : null);
       const names = reader.columnNames();
       const types = reader.columnTypes();
       const columns = names.map((name, i) => ({ name, type: String(types[i]) }));
       const rows = reader.getRows().map((row) => row.map((value) => (value === null ? null : String(value))));
       return { columns, rows };
     } catch (error) {
-      if (timedOut) throw new QueryTimeout(timeoutMs as number);
-      throw new DatabaseError(error instanceof Error ? error.message : String(error));
+      if (error instanceof DatabaseError) throw error;
+      if (timedOut && callerFirst) throw new QueryTimeout(callerMs as number);
+      const message = error instanceof Error ? error.message : String(error);
+      throw unit ? refusal(message, sql, timedOut) : new DatabaseError(message);
     } finally {
       clearTimeout(timer);
+      clearInterval(again);
     }
   }
 
-  /** Prepares one statement and runs it only if it is a SELECT (a prepared statement is one statement). */
-  async #runSelect(connection: DuckDBConnection, sql: string) {
-    const { StatementType } = await Database.load();
-    const prepared = await connection.prepare(sql);
+  /** Exactly one statement, of the kind asked for, read back to at most `maxRows` rows (null: all). */
+  async #runOne(connection: DuckDBConnection, sql: string, kind: "SELECT" | "CREATE", maxRows: number | null) {
+    const statements = await connection.extractStatements(sql);
+    if (statements.count !== 1) throw statementCount(statements.count, kind);
+    const prepared = await statements.prepare(0);
     try {
-      if (prepared.statementType !== StatementType.SELECT) {
-        throw new DatabaseError(`only a SELECT runs on this database, and this is ${StatementType[prepared.statementType] ?? "another statement"}`);
+      const { StatementType } = this.#library;
+      if (prepared.statementType !== StatementType[kind]) {
+        throw new DatabaseError(
+          `the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and only a ${kind} runs here`,
+          "a model, a format: sql fixture, an expected output and a diff query are each one SELECT",
+        );
       }
-      return await prepared.runAndReadAll();
+      if (maxRows === null) return await prepared.runAndReadAll();
+      const reader = await prepared.runAndReadUntil(maxRows + 1);
+      if (reader.currentRowCount > maxRows) throw limitReached("unit_result_rows", `the query returns more than ${formatLimit("unit_result_rows")}`);
+      return reader;
     } finally {
       prepared.destroySync();
     }
@@ -236,4 +371,42 @@ export class Database {
     for (const connection of this.#connections) connection.closeSync();
     this.#instance.closeSync();
   }
+}
+
+/** SQL that is not exactly one statement. */
+function statementCount(count: number, kind: "SELECT" | "CREATE"): DatabaseError {
+  return new DatabaseError(
+    `the SQL holds ${count} statements, and slp runs exactly one ${kind} per query (a model, a fixture or an expected output that ends one statement and starts another is refused)`,
+    "remove the ; and whatever follows it: a model is one SELECT",
+  );
+}
+
+function limitReached(name: LimitName, what: string): DatabaseError {
+  return new DatabaseError(`${what} (limit ${name} = ${formatLimit(name)})`, `if the test is legitimate, raise the limit: ${limitEnvVar(name)}=<${name === "duckdb_memory_mb" ? "MiB" : name === "unit_query_seconds" ? "seconds" : "rows"}> in the environment, or limits: {${name}: ...} in slp.yml`, name);
+}
+
+/** What DuckDB functions read from outside the database; a unit test may call none of them. */
+const OUTSIDE =
+  /\b(read_csv_auto|read_csv|read_parquet|parquet_scan|parquet_metadata|parquet_schema|parquet_file_metadata|parquet_kv_metadata|read_json_auto|read_json_objects_auto|read_json_objects|read_json|read_ndjson_auto|read_ndjson_objects|read_ndjson|read_text|read_blob|read_xlsx|sniff_csv|glob|st_read|iceberg_scan|iceberg_metadata|delta_scan|duckdb_extensions|duckdb_secrets|load_aws_credentials)\s*\(/i;
+
+/** DuckDB's own message turned into one that names the limit, or the function that reached outside. */
+function refusal(message: string, sql: string, timedOut: boolean): DatabaseError {
+  if (timedOut || /^INTERRUPT Error/.test(message)) {
+    return limitReached("unit_query_seconds", `the query ran longer than ${formatLimit("unit_query_seconds")} and was interrupted`);
+  }
+  if (/^Out of Memory Error/.test(message)) {
+    return limitReached("duckdb_memory_mb", `the query needs more memory than ${formatLimit("duckdb_memory_mb")}`);
+  }
+  if (/^Permission Error/.test(message) || /disabled (by|through) configuration/.test(message)) {
+    const called = OUTSIDE.exec(sql)?.[1];
+    const what = called ? `${called.toLowerCase()}()` : /\bfrom\s+'/i.test(sql) ? "a file path after FROM" : "something outside the database";
+    return new DatabaseError(
+      `the SQL reads ${what}, and a unit test reads nothing but its given rows (files, extensions and settings are closed to it)`,
+      "mock that input with a given instead; the model that reads the file is tested on the rows it yields",
+    );
+  }
+  if (/the configuration has been locked/.test(message)) {
+    return new DatabaseError("the SQL changes DuckDB's settings, which are locked for unit tests", "remove the SET or PRAGMA from the model");
+  }
+  return new DatabaseError(message);
 }

@@ -28,6 +28,9 @@ export class PostgresFailure extends SlpError {
 
 export type PostgresRow = Record<string, unknown>;
 
+/** The one parameter every query is bound with ($1, an integer no query of slp's reads). */
+const ONE_STATEMENT = 1;
+
 export class PostgresDatabase {
   readonly #sql: SQL;
   readonly #timeoutMs: number;
@@ -54,12 +57,14 @@ export class PostgresDatabase {
     return new PostgresDatabase(sql, settings.timeoutSeconds * 1000);
   }
 
-  /** Runs one statement in a READ ONLY transaction and returns its rows as objects. */
+  /** Runs exactly one statement (the server refuses more) in a READ ONLY transaction and returns its rows as objects. */
   async query(text: string): Promise<PostgresRow[]> {
     try {
       return await this.#sql.begin("read only", async (tx) => {
         await tx.unsafe(`set local statement_timeout = ${Math.max(1, Math.round(this.#timeoutMs))}`);
-        const rows = (await tx.unsafe(text)) as PostgresRow[];
+        // One bound (unused) parameter puts the query on the extended protocol, where the server itself
+        // refuses a second statement: without values Bun sends the simple protocol, which runs them all.
+        const rows = (await tx.unsafe(text, [ONE_STATEMENT])) as PostgresRow[];
         return [...rows];
       });
     } catch (error) {

@@ -14,6 +14,7 @@ import { CONFIG_FILE } from "../project/config.ts";
 import { GitError } from "../core/errors.ts";
 import type { FileAt, Repository } from "./repository.ts";
 import { assertSafePath } from "./worktree.ts";
+import { trustLinksInto } from "../project/files.ts";
 
 const SYMLINK = "120000";
 const GITLINK = "160000";
@@ -126,6 +127,8 @@ export class TreeCheckout {
     const link = this.#absolute(path);
     mkdirSync(dirname(link), { recursive: true });
     symlinkSync(target, link);
+    // slp's own link into the work tree: the safe reads may follow it (files.ts refuses links that leave a repository).
+    trustLinksInto(this.projectDir, target);
     this.#files.set(path, `${BORROWED}${target}`);
   }
 

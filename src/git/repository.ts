@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { inflateSync } from "node:zlib";
 import { dirname, join, relative, resolve } from "node:path";
 import git from "isomorphic-git";
+import { formatLimit, LimitError, limitBytes } from "../core/limits.ts";
 import { GitError } from "../core/errors.ts";
 
 export interface Author {
@@ -40,7 +41,23 @@ export interface FileAt {
   path: string;
   oid: string;
   mode: string;
+  /**
+   * For a symbolic link filesIn could not turn into a file of the commit:
+   * why (it points outside the repository, at nothing, or in a loop). Reading
+   * it is refused; a link nothing reads is ignored, as dbt ignores it.
+   */
+  unresolved?: string;
 }
+
+const SYMLINK_MODE = "120000";
+const SUBMODULE_MODE = "160000";
+/** Links followed one after the other before a chain counts as a loop (Linux's own limit). */
+const MAX_LINK_HOPS = 40;
+
+type Lookup =
+  | { kind: "blob"; oid: string; mode: string }
+  | { kind: "tree"; oid: string; path: string }
+  | { kind: "unresolved"; why: string };
 
 const FETCH_FULL_HISTORY =
   "fetch the full history (actions/checkout with fetch-depth: 0, or git fetch --unshallow)";
@@ -220,9 +237,100 @@ export class Repository {
    * Each subtree wholly inside the scope is flattened once per tree id (and
    * path prefix), so consecutive commits of one history pay only for the
    * subtrees that changed. Paths are repository-relative and sorted as plain
-   * strings; submodule entries are listed with mode 160000 (readText refuses them).
+   * strings.
+   *
+   * Symbolic links are read the way the work tree reads them (files.ts): a
+   * link to a file of the commit is listed as that file's content under the
+   * link's path (so a model's SQL behind a link is hashed by what it says); a
+   * link to a folder inside the repository is listed as that folder's files
+   * under the link's path; a link to a folder that holds it is a GitError; a
+   * link that leaves the repository, points at nothing or loops is listed as
+   * `unresolved` and refused when read. A submodule under a listed folder is
+   * a GitError: its files are another repository's, which gate cannot read.
    */
   async filesIn(commit: string, scope: readonly string[]): Promise<FileAt[]> {
+    const listed = await this.#filesInRaw(commit, scope);
+    if (!listed.some((file) => file.mode === SYMLINK_MODE || file.mode === SUBMODULE_MODE)) return listed;
+    const out: FileAt[] = [];
+    for (const file of listed) {
+      if (file.mode === SUBMODULE_MODE) {
+        throw new GitError(`${file.path} is a git submodule at ${this.shortSha(commit)}: its files belong to another repository, which gate cannot read at that commit`, {
+          file: file.path,
+          fix: "keep submodules out of the folders slp reads (vendor a package under dbt_packages/ instead)",
+        });
+      }
+      if (file.mode === SYMLINK_MODE) out.push(...(await this.#followLink(commit, file, 0)));
+      else out.push(file);
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** A listed link as what it leads to, within the commit. */
+  async #followLink(commit: string, link: FileAt, depth: number): Promise<FileAt[]> {
+    const target = await this.#lookup(commit, await this.#linkTarget(link), 1);
+    if (target.kind === "blob") return [{ path: link.path, oid: target.oid, mode: target.mode }];
+    if (target.kind === "unresolved") return [{ ...link, unresolved: target.why }];
+    if (target.path === "" || link.path === target.path || link.path.startsWith(`${target.path}/`) || depth > MAX_LINK_HOPS) {
+      throw new GitError(`${link.path} at ${this.shortSha(commit)} is a symbolic link to a folder that holds it, so reading it would never end`, {
+        file: link.path,
+        fix: "remove the link (dbt would read the same files again and again)",
+      });
+    }
+    const files: FileAt[] = [];
+    for (const file of await this.#flatten(target.oid, `${link.path}/`)) {
+      if (file.mode === SUBMODULE_MODE) {
+        throw new GitError(`${file.path} is a git submodule at ${this.shortSha(commit)}: its files belong to another repository, which gate cannot read at that commit`, {
+          file: file.path,
+          fix: "keep submodules out of the folders slp reads",
+        });
+      }
+      if (file.mode === SYMLINK_MODE) files.push(...(await this.#followLink(commit, file, depth + 1)));
+      else files.push(file);
+    }
+    return files;
+  }
+
+  /** Where a link leads, repository-relative; null when it leaves the repository. */
+  async #linkTarget(link: FileAt): Promise<string | null> {
+    const text = new TextDecoder().decode(await this.readBlob(link.oid));
+    if (text.startsWith("/")) return null;
+    const parts = link.path.split("/").slice(0, -1);
+    for (const segment of text.split("/")) {
+      if (segment === "" || segment === ".") continue;
+      if (segment === "..") {
+        if (parts.length === 0) return null;
+        parts.pop();
+      } else parts.push(segment);
+    }
+    return parts.join("/");
+  }
+
+  /** What is at a repository path in a commit, following links on the way (at most MAX_LINK_HOPS). */
+  async #lookup(commit: string, path: string | null, hops: number): Promise<Lookup> {
+    if (path === null) return { kind: "unresolved", why: "it leads outside the repository, and slp reads nothing outside it" };
+    if (hops > MAX_LINK_HOPS) return { kind: "unresolved", why: "it is one of symbolic links that point at each other in a loop" };
+    let oid = (await this.readCommit(commit)).tree;
+    const segments = path.split("/").filter((part) => part !== "");
+    for (let i = 0; i < segments.length; i++) {
+      const entry = (await this.readTree(oid)).find((candidate) => candidate.path === segments[i]);
+      const here = segments.slice(0, i + 1).join("/");
+      if (!entry) return { kind: "unresolved", why: `it points at ${path}, which is not in that commit` };
+      if (entry.mode === SYMLINK_MODE) {
+        const next = await this.#linkTarget({ path: here, oid: entry.oid, mode: entry.mode });
+        return this.#lookup(commit, next === null ? null : [next, ...segments.slice(i + 1)].filter(Boolean).join("/"), hops + 1);
+      }
+      if (i === segments.length - 1) {
+        if (entry.type === "tree") return { kind: "tree", oid: entry.oid, path: here };
+        if (entry.type === "commit") return { kind: "unresolved", why: `it points at ${here}, a submodule` };
+        return { kind: "blob", oid: entry.oid, mode: entry.mode };
+      }
+      if (entry.type !== "tree") return { kind: "unresolved", why: `it points at ${path}, which is not in that commit` };
+      oid = entry.oid;
+    }
+    return { kind: "tree", oid, path: segments.join("/") };
+  }
+
+  async #filesInRaw(commit: string, scope: readonly string[]): Promise<FileAt[]> {
     const root = (await this.readCommit(commit)).tree;
     const parts: FileAt[][] = [];
     const visit = async (oid: string, prefix: string): Promise<void> => {
@@ -306,6 +414,12 @@ export class Repository {
 
   /** A blob as UTF-8 text, decoded once per blob id; `where` names it in errors. */
   async readText(file: FileAt, where: string): Promise<string> {
+    if (file.unresolved !== undefined) {
+      throw new GitError(`cannot read ${file.path} at ${where}: it is a symbolic link, and ${file.unresolved}`, {
+        file: file.path,
+        fix: "commit the file itself instead of a link, or point the link at a file inside the repository",
+      });
+    }
     if (file.mode === "160000") {
       throw new GitError(`cannot read ${file.path} at ${where}: it is a submodule, not a file`, {
         fix: "keep submodules out of the folders slp reads",
@@ -313,17 +427,20 @@ export class Repository {
     }
     let promise = this.#texts.get(file.oid);
     if (!promise) {
-      const raw = this.#objects.read(file.oid);
-      const blob =
-        raw?.type === "blob"
-          ? Promise.resolve(raw.data)
-          : git.readBlob({ fs, gitdir: this.gitdir, oid: file.oid, cache: this.#cache }).then(({ blob: bytes }) => bytes);
-      promise = blob.then((bytes) => new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      promise = (async () => {
+        const raw = this.#objects.read(file.oid);
+        const bytes = raw?.type === "blob" ? raw.data : (await git.readBlob({ fs, gitdir: this.gitdir, oid: file.oid, cache: this.#cache })).blob;
+        if (bytes.length > limitBytes("file_mb")) throw tooLargeObject(file.oid.slice(0, 8));
+        return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      })();
       this.#texts.set(file.oid, promise);
     }
     try {
       return await promise;
     } catch (error) {
+      if (error instanceof LimitError) {
+        throw new LimitError("file_mb", `at ${where}, the file is larger than ${formatLimit("file_mb")}`, { file: file.path });
+      }
       const reason = error instanceof TypeError ? "it is not UTF-8 text" : (error as Error).message;
       throw new GitError(`cannot read ${file.path} at ${where}: ${reason}`, {
         file: file.path,
@@ -484,11 +601,13 @@ export class ObjectReader {
       }
       const loose = join(this.#dir, oid.slice(0, 2), oid.slice(2));
       if (!existsSync(loose)) return null;
-      const bytes = inflateSync(readFileSync(loose));
+      const bytes = inflated(readFileSync(loose), oid);
       const space = bytes.indexOf(0x20);
       const nul = bytes.indexOf(0, space);
       return { type: new TextDecoder().decode(bytes.subarray(0, space)), data: bytes.subarray(nul + 1) };
-    } catch {
+    } catch (error) {
+      // A limit is a refusal, not an object to look for elsewhere.
+      if (error instanceof LimitError) throw error;
       return null;
     }
   }
@@ -527,21 +646,35 @@ export class ObjectReader {
         back = (back + 1) * 128 + (c & 0x7f);
       }
       const base = this.#readPacked(pack, packIndex, offset - back);
-      result = { type: base.type, data: applyDelta(base.data, inflateSync(bytes.subarray(p))) };
+      result = { type: base.type, data: applyDelta(base.data, inflated(bytes.subarray(p), "a pack delta")) };
     } else if (type === 7) {
       const baseOid = Buffer.from(bytes.subarray(p, p + 20)).toString("hex");
       const base = this.read(baseOid);
       if (!base) throw new Error(`missing delta base ${baseOid}`);
-      result = { type: base.type, data: applyDelta(base.data, inflateSync(bytes.subarray(p + 20))) };
+      result = { type: base.type, data: applyDelta(base.data, inflated(bytes.subarray(p + 20), baseOid)) };
     } else {
       const name = TYPES[type];
       if (!name) throw new Error(`unknown pack object type ${type}`);
-      result = { type: name, data: inflateSync(bytes.subarray(p)) };
+      result = { type: name, data: inflated(bytes.subarray(p), "a packed object") };
     }
     // Only delta bases are read again; keeping trees and commits is cheap, blobs are cached as text upstream.
     if (result.type !== "blob") this.#bases.set(key, result);
     return result;
   }
+}
+
+/** zlib's inflate, stopped at limit file_mb: a small compressed object can stand for gigabytes. */
+function inflated(bytes: Uint8Array, what: string): Buffer {
+  try {
+    return inflateSync(bytes, { maxOutputLength: limitBytes("file_mb") + 64 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" || error instanceof RangeError) throw tooLargeObject(what);
+    throw error;
+  }
+}
+
+function tooLargeObject(what: string): LimitError {
+  return new LimitError("file_mb", `a git object (${what}) is larger than ${formatLimit("file_mb")} once uncompressed`);
 }
 
 function mapFile(path: string): Uint8Array {
@@ -595,7 +728,10 @@ function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
     return value;
   };
   if (varint() !== base.length) throw new Error("delta base size mismatch");
-  const out = new Uint8Array(varint());
+  const size = varint();
+  // A delta declares its result's size: refuse a larger one before allocating it.
+  if (size > limitBytes("file_mb")) throw tooLargeObject("a pack delta");
+  const out = new Uint8Array(size);
   let o = 0;
   while (p < delta.length) {
     const op = delta[p++] as number;

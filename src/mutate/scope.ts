@@ -6,7 +6,7 @@
  * survivors. The project graph here is the refs each model's SQL names; it
  * moves to the project model's DAG when that lands.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { GitError, InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
@@ -20,6 +20,7 @@ import { sqlInputs } from "../project/sql-inputs.ts";
 import { parseYamlWithPositions } from "../project/yaml.ts";
 import { MutationEquivalents, type MutationEquivalent } from "../schemas/mutation.ts";
 import { schemaProblems } from "../schemas/validate.ts";
+import { readBoundedBytes } from "../project/files.ts";
 
 export const EQUIVALENTS_FILE = "tests/mutation_equivalents.yml";
 
@@ -121,7 +122,7 @@ export async function changedModels(project: DbtProject, base: BaseReading, mart
   const changedMarts = new Set<string>();
   for (const node of models) {
     const oid = before.get(inRepo(node.file));
-    if (oid !== undefined && oid === blobId(join(project.dir, node.file))) continue;
+    if (oid !== undefined && oid === blobId(project.dir, node.file)) continue;
     if (!visit(node.name, new Set())) continue;
     selected.add(node.name);
     if (martNames.has(node.name)) changedMarts.add(node.name);
@@ -130,9 +131,11 @@ export async function changedModels(project: DbtProject, base: BaseReading, mart
 }
 
 /** The git blob id of a file in the work tree (sha1 of `blob <size>\0<bytes>`), or null when it is gone. */
-function blobId(path: string): string | null {
+function blobId(dir: string, file: string): string | null {
+  const path = join(dir, file);
   if (!existsSync(path)) return null;
-  const bytes = readFileSync(path);
+  // The safe read: a model that is a FIFO or a device is refused, never waited for.
+  const bytes = readBoundedBytes({ path, shown: file }, "check that the model's file is a regular file");
   const hasher = new Bun.CryptoHasher("sha1");
   hasher.update(`blob ${bytes.length}\0`);
   hasher.update(bytes);

@@ -7,10 +7,11 @@
 import { existsSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { ConfigError } from "../core/errors.ts";
+import { applyConfiguredLimits } from "../core/limits.ts";
 import { isMapping } from "../core/values.ts";
 import { Config } from "../schemas/config.ts";
 import { schemaProblems } from "../schemas/validate.ts";
-import { readText } from "./source.ts";
+import { readProjectText } from "./files.ts";
 import { parseYamlWithPositions } from "./yaml.ts";
 
 export const CONFIG_FILE = "slp.yml";
@@ -40,7 +41,7 @@ export function loadConfig(projectDir: string): LoadedConfig {
   const root = [resolve(projectDir), repositoryRoot(projectDir)].find((dir) => existsSync(join(dir, CONFIG_FILE)));
   if (root === undefined) return { config: {}, file: null, dir: null, warnings: [] };
   const shown = relative(projectDir, join(root, CONFIG_FILE)).split("\\").join("/") || CONFIG_FILE;
-  return { ...parseConfig(readText(root, CONFIG_FILE), shown), dir: root };
+  return { ...parseConfig(readProjectText(root, CONFIG_FILE), shown), dir: root };
 }
 
 /**
@@ -51,7 +52,10 @@ export function defaultBase(env: Record<string, string | undefined>, config: Con
   return env.SLP_BASE || config.base || "main";
 }
 
-/** Validates the text of an slp.yml (also used for the base commit's copy). */
+/**
+ * Validates the text of an slp.yml (also used for the base commit's copy)
+ * and puts its `limits:` in force (the environment's SLP_LIMIT_* still win).
+ */
 export function parseConfig(text: string, file: string, at?: string): LoadedConfig {
   const parsed = parseYamlWithPositions(text, { file, at });
   const value = parsed.value ?? {};
@@ -70,5 +74,7 @@ export function parseConfig(text: string, file: string, at?: string): LoadedConf
     }
     throw new ConfigError(problem.sentence, { file, line, fix: "correct the value's type (see schemas/config.schema.json)" });
   }
-  return { config: value as Config, file, warnings };
+  const config = value as Config;
+  applyConfiguredLimits(config.limits, file, (key) => parsed.lineOf(["limits", key]));
+  return { config, file, warnings };
 }

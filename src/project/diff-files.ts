@@ -4,11 +4,12 @@
  * and one diff per model enforced. Anything unreadable is exit 2 naming the
  * path exactly as given, before a single rule runs.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Mapping } from "../core/values.ts";
+import { readBoundedText } from "./files.ts";
 import { parseJsonWithLines } from "./json.ts";
 import type { WithLines } from "./lines.ts";
 
@@ -80,30 +81,12 @@ export function assertOneDiffPerModel(files: readonly DiffFile[]): void {
   }
 }
 
-/** A file the user named on the command line, as UTF-8 text; InputError naming it as given. */
+/** A file the user named on the command line, as UTF-8 text (regular, at most file_mb); InputError naming it as given. */
 export function readInputText(cwd: string, path: string, fix: string): string {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(resolve(cwd, path));
-  } catch (error) {
-    throw new InputError(`cannot be read: ${systemReason(error)}`, { file: path, fix });
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw new InputError("cannot be read: it is not UTF-8 text", { file: path, fix: "save it as UTF-8" });
-  }
+  return readBoundedText({ path: resolve(cwd, path), shown: path, argument: true }, fix);
 }
 
 // --- internal ---
-
-function systemReason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EISDIR") return "it is a folder, not a file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  return (error as Error).message;
-}
 
 function isFile(path: string): boolean {
   try {

@@ -12,7 +12,9 @@
  *   `none` stays null (production's value is 0), never 0;
  * - `<m>_value`: metric m's value (a metric with only a value gets
  *   `delta_pct: null`); columns starting `reconciliation_` are not metrics;
- * - `<m>_changed`: a count; above 0 puts column m in `altered_columns`;
+ * - `<m>_changed`: a count (a whole number, 0 or more); above 0 puts column m in `altered_columns`;
+ * - every number is finite and at most 2^53 - 1 in magnitude: past that a
+ *   double cannot hold every whole number, and a count must not be rounded;
  * - `reconciliation_model_value` + `reconciliation_external_value`: both,
  *   or neither;
  * - `window_column`, `window_start`, `window_end`: all three, or none;
@@ -58,7 +60,8 @@ export function readRow(text: string, source: RowSource): Row {
   }
   const records = parseCsv(body, { file: source.file, fix: FIX });
   const header = (records[0] ?? []).map((name) => name.trim());
-  const twice = header.find((name, index) => header.indexOf(name) !== index);
+  const seen = new Set<string>();
+  const twice = header.find((name) => seen.size === seen.add(name).size);
   if (twice !== undefined) return fail(`the column ${twice} appears twice in the header`);
   if (records.length < 2) return fail("no row: the CSV has a header and no row under it");
   if (records.length > 2) return fail(`${records.length - 1} rows; a diff is made from exactly one (aggregate the query to one row)`);
@@ -80,6 +83,9 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
     const parsed = toNumber(cell);
     if (parsed === null) return fail(`${column} is ${shown(cell)}, which is not a number`);
     if (!Number.isFinite(parsed)) return fail(`${column} is ${shown(cell)}, which is not a finite number`);
+    if (Math.abs(parsed) > Number.MAX_SAFE_INTEGER) {
+      return fail(`${column} is ${shown(cell)}, beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`);
+    }
     return parsed;
   };
   const whole = (column: string): number => {
@@ -120,7 +126,7 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
     } else if (isMetric && column.endsWith("_value") && column.length > "_value".length) {
       metric(column.slice(0, -"_value".length)).value = number(column);
     } else if (column.endsWith("_changed") && column.length > "_changed".length) {
-      const count = number(column);
+      const count = whole(column);
       if (count < 0) fail(`${column} is ${shown(row.get(column) as Value)}; a count of changed rows cannot be below 0`);
       if (count > 0) altered.push(column.slice(0, -"_changed".length));
     }

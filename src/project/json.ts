@@ -11,13 +11,16 @@
  *   which lets a diff say two things and be read as one of them.
  * - A leading UTF-8 byte-order mark is skipped (Python refuses it; it carries
  *   no meaning, and Windows editors write it).
- * - Integers beyond 2^53 lose precision (a JavaScript number); no diff count
- *   comes near that.
+ * - A number beyond 2^53 - 1 in magnitude is an error naming it: past that a
+ *   double cannot hold every whole number, and a count silently rounded
+ *   (9007199254740993 read as ...992) is worse than a refusal. Python would
+ *   keep the integer exact; no diff count comes near it.
  *
  * No maintained JSON library reads Python's dialect and reports duplicate
  * keys, and the grammar is small, so this module is the parser.
  */
 import { InputError } from "../core/errors.ts";
+import { formatLimit, limit, LimitError } from "../core/limits.ts";
 import type { Mapping, Value } from "../core/values.ts";
 import { encodeLines, type WithLines } from "./lines.ts";
 
@@ -28,8 +31,6 @@ export interface JsonSource {
   fix: string;
 }
 
-/** Deeper than this is not a diff; refusing it keeps the recursion bounded. */
-const MAX_DEPTH = 512;
 
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
@@ -69,7 +70,9 @@ class Parser {
   }
 
   #value(depth: number): Value {
-    if (depth > MAX_DEPTH) this.#fail(`values nested more than ${MAX_DEPTH} deep`);
+    if (depth > limit("nesting_depth")) {
+      throw new LimitError("nesting_depth", `the JSON nests values more than ${formatLimit("nesting_depth")} deep`, { file: this.#source.file, line: this.lineOf(this.#at) });
+    }
     const char = this.#text[this.#at];
     if (char === "{") return this.#object(depth);
     if (char === "[") return this.#array(depth);
@@ -83,8 +86,12 @@ class Parser {
     NUMBER.lastIndex = this.#at;
     const match = NUMBER.exec(this.#text);
     if (match) {
+      const value = Number(match[0]);
+      if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
+        this.#fail(`the number ${match[0]} is beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`);
+      }
       this.#at += match[0].length;
-      return Number(match[0]);
+      return value;
     }
     return this.#fail("expected a value");
   }

@@ -1,6 +1,6 @@
 /** Paths inside a dbt project: marts folders, file listings and their order. */
-import { readdirSync, statSync, type Dirent } from "node:fs";
-import { join, relative } from "node:path";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 
@@ -45,25 +45,8 @@ export function topDirectories(martsPaths: readonly string[]): string[] {
   return tops;
 }
 
-/** Every file under `dir` (project-relative, `/`-separated), hidden ones included. */
-export function listFiles(projectDir: string, dir: string): string[] {
-  const root = join(projectDir, dir);
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(root, { recursive: true, withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const files: string[] = [];
-  for (const entry of entries) {
-    // Only a symlink needs a stat to tell whether it leads to a file.
-    const full = join(entry.parentPath, entry.name);
-    if (entry.isFile() || (entry.isSymbolicLink() && isFile(full))) {
-      files.push(relative(projectDir, full).split("\\").join("/"));
-    }
-  }
-  return files;
-}
+/** Every file under a folder: the walk lives with the other safe reads (it refuses what it cannot read). */
+export { listFiles } from "./files.ts";
 
 /** True when the path is a regular file (a link to one counts). */
 export function isFile(path: string): boolean {

@@ -5,11 +5,12 @@
  * checkout and a commit of history the same way. Content ids are git blob ids
  * on both sides, so a file's parse is shared between `check` and `gate`.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
 import type { FileAt, Repository } from "../git/repository.ts";
 import { compareCodePoints } from "../core/text.ts";
+import { readProjectText } from "./files.ts";
 import { isFile, listFiles } from "./paths.ts";
 
 /** A file of the project: its path relative to the project folder, `/`-separated (`../x` above it). */
@@ -164,26 +165,9 @@ export class CommitTree implements FileSource {
   }
 }
 
-/** Reads a project file as UTF-8 text; InputError when it cannot. */
-export function readText(dir: string, file: string): string {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, file), "utf8");
-  } catch (error) {
-    // The path leads the error line (`file: message`); the system message may hold an absolute path, so it is cut to its code.
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`cannot read the file${code ? ` (${code})` : ""}`, {
-      file,
-      fix: "check that the file exists and is readable",
-    });
-  }
-  // The lenient decoder marks bad bytes with U+FFFD; only then pay for a strict decode.
-  if (text.includes("\uFFFD")) {
-    try {
-      new TextDecoder("utf-8", { fatal: true }).decode(readFileSync(join(dir, file)));
-    } catch {
-      throw new InputError("the file is not UTF-8 text", { file, fix: "save it as UTF-8" });
-    }
-  }
-  return text;
-}
+/**
+ * Reads a project file as UTF-8 text; InputError when it cannot. The safe
+ * read (files.ts): a regular file only, at most limit file_mb, never outside
+ * the repository through a symbolic link.
+ */
+export const readText = readProjectText;

@@ -136,3 +136,13 @@ export function cannotFailReason(config: Mapping, narrowing: readonly string[]):
   const present = narrowing.filter((key) => Object.hasOwn(config, key));
   return present.length > 0 ? `it sets ${present.join(", ")}` : "";
 }
+
+/**
+ * A unit test its own config disables (`config: {enabled: false}`): slp unit
+ * skips it, as dbt does, so it proves nothing and check does not count it.
+ * (dbt_project.yml can disable unit tests by folder too; the project model
+ * reads that.)
+ */
+export function unitTestDisabled(entry: Mapping): boolean {
+  return isMapping(entry.config) && entry.config.enabled === false;
+}

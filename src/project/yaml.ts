@@ -22,6 +22,7 @@ import {
   setTag,
 } from "js-yaml";
 import { InputError } from "../core/errors.ts";
+import { limit, LimitError } from "../core/limits.ts";
 import type { Value } from "../core/values.ts";
 import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
 
@@ -166,13 +167,26 @@ export type ParsedYaml = WithLines;
 /** As parseYaml, with the line of every key and list item. */
 export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
-  let lines: string;
+  let events: ReturnType<typeof parseEvents>;
+  const values = limit("yaml_values");
   try {
-    const events = parseEvents(text, {});
-    documents = constructFromEvents(events, { schema: PYYAML_SAFE_SCHEMA, source: text }) as unknown[];
-    lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
+    events = parseEvents(text, { maxDepth: limit("nesting_depth") });
+    documents = constructFromEvents(events, { schema: PYYAML_SAFE_SCHEMA, source: text, maxTotalMergeKeys: values }) as unknown[];
   } catch (error) {
     throw yamlError(error, text, source);
+  }
+  // An alias shares its anchor's value, so a few hundred bytes can stand for
+  // billions of values (the "billion laughs"); whatever walks the document
+  // later (the line tree below first) would expand them. Only a text with an
+  // alias (`*`) needs counting.
+  if (text.includes("*")) {
+    for (const document of documents) {
+      if (expandedSize(document, values) > values) {
+        throw new LimitError("yaml_values", `${atPrefix(source)}the YAML expands through its aliases to more than ${values.toLocaleString("en-US")} values`, {
+          file: source.file,
+        });
+      }
+    }
   }
   if (documents.length > 1) {
     throw new InputError(`${atPrefix(source)}holds ${documents.length} YAML documents, and dbt reads exactly one`, {
@@ -180,6 +194,12 @@ export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml
       line: secondDocumentLine(text),
       fix: "remove the extra `---` document or move it to its own file",
     });
+  }
+  let lines: string;
+  try {
+    lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
+  } catch (error) {
+    throw yamlError(error, text, source);
   }
   return { value: (documents[0] ?? null) as Value, lines };
 }
@@ -328,14 +348,42 @@ function linesOf(raw: unknown[], text: string): LineTree {
   return 1;
 }
 
+/**
+ * How many values a document holds once every alias is expanded, counting
+ * each shared value once per place it appears; stops counting past `cap`.
+ */
+function expandedSize(value: unknown, cap: number): number {
+  const sizes = new Map<object, number>();
+  const size = (node: unknown): number => {
+    if (node === null || typeof node !== "object") return 1;
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    let total = 1;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      total += size(child);
+      if (total > cap) break;
+    }
+    sizes.set(node, total);
+    return total;
+  };
+  return size(value);
+}
+
 /** "at <commit>, " when the text was read from history; nothing for the working tree. */
 function atPrefix(source: YamlSource): string {
   return source.at ? `at ${source.at}, ` : "";
 }
 
-function yamlError(error: unknown, text: string, source: YamlSource): InputError {
+function yamlError(error: unknown, text: string, source: YamlSource): InputError | LimitError {
   const reason = (error as { reason?: string }).reason ?? (error as Error).message ?? String(error);
   const mark = (error as { mark?: { line: number; column: number; position: number } }).mark;
+  const place = { file: source.file, line: mark ? mark.line + 1 : undefined };
+  if (reason.includes("exceeded maxDepth")) {
+    return new LimitError("nesting_depth", `${atPrefix(source)}the YAML nests more than ${limit("nesting_depth")} levels deep`, place);
+  }
+  if (reason.includes("maxTotalMergeKeys")) {
+    return new LimitError("yaml_values", `${atPrefix(source)}the YAML's merge keys (<<) copy more than ${limit("yaml_values").toLocaleString("en-US")} keys`, place);
+  }
   const jinja = text.includes("{%") || text.includes("{{");
   let line = mark ? mark.line + 1 : undefined;
   let column = mark ? mark.column + 1 : undefined;

@@ -3,6 +3,7 @@
  * it from the base commit, so a branch cannot loosen the rules that judge it.
  */
 import { Type, type Static } from "@sinclair/typebox";
+import { LIMIT_NAMES, LIMITS } from "../core/limits.ts";
 
 const Path = Type.String({ minLength: 1, description: "must be a path relative to the repository root" });
 
@@ -123,6 +124,20 @@ export const Config = Type.Object(
       Type.Union(
         ["duckdb", "snowflake", "bigquery", "databricks", "spark", "redshift", "postgres"].map((name) => Type.Literal(name)),
         { description: "must name the warehouse dialect the models are written in; default: the adapter type of the project's profile in profiles.yml, else duckdb" },
+      ),
+    ),
+    limits: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          LIMIT_NAMES.map((name) => [
+            name,
+            Type.Optional(Type.Number({ description: `must be a number of ${LIMITS[name].unit}: ${LIMITS[name].bounds} (default ${LIMITS[name].default})` })),
+          ]),
+        ),
+        {
+          additionalProperties: false,
+          description: "must raise or lower slp's resource limits (the README's Limits section); SLP_LIMIT_<NAME> in the environment wins",
+        },
       ),
     ),
     metrics: Type.Optional(

@@ -6,7 +6,8 @@
  * location is one error; `oneOf`/`anyOf`/`not` are one error at their own
  * location; `if`/`then` adds only the `then` errors. No general-purpose
  * validator reproduces that set, so this small evaluator covers exactly the
- * keywords our TypeBox schemas use.
+ * keywords our TypeBox schemas use. One departure, on purpose: NaN and the
+ * infinities are not numbers.
  *
  * One evaluator: each schema node is compiled once into a function that
  * either answers valid-or-not and stops at the first failure (most values are
@@ -228,7 +229,10 @@ function isType(instance: Json, type: string): boolean {
     case "string":
       return typeof instance === "string";
     case "number":
-      return typeof instance === "number";
+      // NaN and the infinities are not numbers for any bound or measurement: a
+      // departure from the reference's jsonschema, where `number` accepts NaN
+      // and a .nan bound then passes check (README "departures").
+      return typeof instance === "number" && Number.isFinite(instance);
     case "integer":
       return typeof instance === "number" && Number.isInteger(instance);
     case "boolean":

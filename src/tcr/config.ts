@@ -2,11 +2,12 @@
  * The loop's settings (steps, base) as slp.yml has them at HEAD, never as the
  * work tree has them: one step cannot take gate out of its own run.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Repository } from "../git/repository.ts";
 import { CONFIG_FILE, type LoadedConfig } from "../project/config.ts";
 import { configAt } from "../project/history.ts";
+import { readProjectText } from "../project/files.ts";
 
 export async function headConfig(projectDir: string): Promise<LoadedConfig & { notes: string[] }> {
   const repo = Repository.open(projectDir);
@@ -21,7 +22,7 @@ export async function headConfig(projectDir: string): Promise<LoadedConfig & { n
   const notes = [...loaded.warnings];
   const onDisk = join(repo.root, CONFIG_FILE);
   const committed = loaded.file ? await repo.readText((await repo.filesIn(head, [CONFIG_FILE]))[0]!, "HEAD") : null;
-  const current = existsSync(onDisk) ? readFileSync(onDisk, "utf8") : null;
+  const current = existsSync(onDisk) ? readProjectText(repo.root, CONFIG_FILE) : null;
   if (committed !== current) notes.push(`${CONFIG_FILE} has uncommitted changes; tcr reads its steps and base from HEAD's copy`);
   return { ...loaded, notes };
 }

@@ -9,7 +9,7 @@ export default defineCheckRule({
   name: "edge-readout",
   severity: "INFO",
   docs: {
-    summary: "For each unit test that proves a spec edge: the edge, the test, and how many rows it is given and expects.",
+    summary: "For each enabled unit test that proves a spec edge: the edge, the test, and how many rows it is given and expects.",
     rationale:
       "A machine can check that every edge has a test; only a human can check that the test's expect says what the edge says. This line is where that third reading starts.",
     enforces: "Stage E step 5: CI prints one line per edge of the spec: the unit test that names it, and how many rows it is given and expects.",

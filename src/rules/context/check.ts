@@ -12,6 +12,8 @@ import { parseCodeowners, CODEOWNERS_LOCATIONS, type Codeowners } from "../../pr
 import { ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
 import type { WorkTree } from "../../project/source.ts";
 import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
+import { unitTestDisabled } from "../../project/tests.ts";
+import { isPresent } from "../../project/files.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 /** A model as check reads it: its yml declaration. */
@@ -78,7 +80,7 @@ export async function readCheckProject(model: Project<WorkTree>, dir: string, di
 export class CheckContext {
   readonly project: CheckProject;
   #models?: Model[];
-  #unitTests?: Map<string, UnitTest[]>;
+  #unitTests?: Map<string, { enabled: UnitTest[]; disabled: UnitTest[] }>;
   #codeowners?: Codeowners | null;
   readonly #texts = new Map<string, string>();
 
@@ -102,25 +104,40 @@ export class CheckContext {
     return this.project.marts.has(model.name);
   }
 
-  /** The unit tests whose `model` is this model's name, in read order. */
+  /**
+   * The unit tests whose `model` is this model's name, in read order: the ones
+   * that run. A test disabled by its config proves nothing (slp unit skips it).
+   */
   unitTestsOf(model: string): UnitTest[] {
+    return this.#unitTestsByModel(model).enabled;
+  }
+
+  /** The unit tests of this model that their config disables, in read order. */
+  disabledUnitTestsOf(model: string): UnitTest[] {
+    return this.#unitTestsByModel(model).disabled;
+  }
+
+  #unitTestsByModel(model: string): { enabled: UnitTest[]; disabled: UnitTest[] } {
     if (!this.#unitTests) {
       this.#unitTests = new Map();
       for (const unit of this.project.unitTests) {
         if (typeof unit.model !== "string") continue;
-        const list = this.#unitTests.get(unit.model) ?? [];
-        list.push(unit);
-        this.#unitTests.set(unit.model, list);
+        let lists = this.#unitTests.get(unit.model);
+        if (!lists) {
+          lists = { enabled: [], disabled: [] };
+          this.#unitTests.set(unit.model, lists);
+        }
+        (unitTestDisabled(unit.entry) ? lists.disabled : lists.enabled).push(unit);
       }
     }
-    return this.#unitTests.get(model) ?? [];
+    return this.#unitTests.get(model) ?? { enabled: [], disabled: [] };
   }
 
   /** The first CODEOWNERS of the three locations, or null. */
   codeowners(): Codeowners | null {
     if (this.#codeowners === undefined) {
-      const tree = this.project.model.source;
-      const location = CODEOWNERS_LOCATIONS.find((path) => tree.listSync([path]).length > 0);
+      // Whatever is there counts as there: a CODEOWNERS that is a FIFO or a link to nothing is refused when read.
+      const location = CODEOWNERS_LOCATIONS.find((path) => isPresent(this.project.dir, path));
       this.#codeowners = location ? parseCodeowners(this.text(location), location) : null;
     }
     return this.#codeowners;

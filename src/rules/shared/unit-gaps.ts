@@ -19,6 +19,8 @@ export const RULE_2 = " (framework Stage C, Rule 2)";
 export const GAP_SENTENCES = {
   untestedEdge:
     "no unit test names the edge '{edge}' in config.meta.edge; each edge becomes a unit test, and the name is what lets a machine tell which",
+  disabledEdge:
+    "the edge '{edge}' is named only by unit test '{unit}', which its config disables (enabled: false); a test that does not run proves nothing",
   unknownEdge: "unit test '{unit}' names an edge the spec does not have: '{claim}'",
   unmocked:
     "unit test '{unit}' has no given rows for {input}, which the model reads; dbt has nothing to mock it with, and a unit test that reads a relation is not a unit test",
@@ -27,6 +29,7 @@ export const GAP_SENTENCES = {
 /** A gap, with where its finding points. */
 export type UnitGap =
   | { kind: "untestedEdge"; file: string; model: string; line: number; edge: string }
+  | { kind: "disabledEdge"; file: string; model: string; line: number; edge: string; unit: string }
   | { kind: "unknownEdge"; file: string; model: string; line: number; unit: string; claim: string }
   | { kind: "unmockedInput"; file: string; model: string; line: number; unit: string; input: string };
 
@@ -72,10 +75,11 @@ export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
   }
   const gaps: UnitGap[] = [];
   for (const [collapsed, written] of lastWritten) {
-    if (!claims.has(collapsed)) {
-      const line = model.lineOf([...model.specKey, "known_edges", firstIndex.get(collapsed) ?? 0]);
-      gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, line, edge: written });
-    }
+    if (claims.has(collapsed)) continue;
+    const line = model.lineOf([...model.specKey, "known_edges", firstIndex.get(collapsed) ?? 0]);
+    const disabled = ctx.disabledUnitTestsOf(model.name).find((unit) => edgeClaim(unit) === collapsed);
+    if (disabled) gaps.push({ kind: "disabledEdge", file: model.file, model: model.name, line, edge: written, unit: disabled.name });
+    else gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, line, edge: written });
   }
   for (const unit of units) {
     const claim = edgeClaim(unit);
