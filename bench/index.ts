@@ -15,9 +15,10 @@ import { benchmarks as gate } from "./gate.bench.ts";
 import { benchmarks as mutate } from "./mutate.bench.ts";
 import { benchmarks as report } from "./report.bench.ts";
 import { benchmarks as tcr } from "./tcr.bench.ts";
+import { benchmarks as inference } from "./inference.bench.ts";
 import { benchmarks as unit } from "./unit.bench.ts";
 
-const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...mutate, ...report, ...diff, ...binary];
+const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...inference, ...mutate, ...report, ...diff, ...binary];
 
 const filter = process.argv[2];
 const selected = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));

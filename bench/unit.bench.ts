@@ -1,6 +1,8 @@
 /**
  * `slp unit`: the quickstart's unit tests (budget 150 ms, process start
- * included) and 500 unit tests over 100 models (budget 5 s). dbt needs about
+ * included) and 500 unit tests over 100 models (budget 3 s; each model's
+ * staging input is read for its columns from its own SQL over a declared
+ * source, as issue 12 asks, and cached). dbt needs about
  * 6 s to start plus about 0.1 s per unit test (spec/rules.md §11): roughly
  * 6.5 s for the quickstart and 56 s for the 500.
  */
@@ -34,6 +36,8 @@ export function generateUnitProject(root: string, models: number): void {
   mkdirSync(join(root, "models", "marts"), { recursive: true });
   mkdirSync(join(root, "models", "staging"), { recursive: true });
   writeFileSync(join(root, "dbt_project.yml"), "name: synthetic\nversion: '1.0'\nprofile: synthetic\n");
+  const tables = Array.from({ length: models }, (_, i) => `      - name: orders_${i}\n        columns:\n          - {name: id, data_type: integer}\n          - {name: email, data_type: varchar}\n          - {name: status, data_type: varchar}\n          - {name: total_cents, data_type: integer}\n`);
+  writeFileSync(join(root, "models", "staging", "_sources.yml"), `version: 2\nsources:\n  - name: shop\n    tables:\n${tables.join("")}`);
   for (let i = 0; i < models; i++) {
     writeFileSync(join(root, "models", "marts", `fct_model_${i}.sql`), martsSql(i));
     writeFileSync(join(root, "models", "marts", `fct_model_${i}__unit.yml`), unitYml(i));
@@ -56,7 +60,7 @@ export const benchmarks: Benchmark[] = [
   },
   {
     name: "unit: 500 tests over 100 models",
-    budgetMs: 5000,
+    budgetMs: 3000,
     runs: 5,
     setup(workDir) {
       const root = join(workDir, "unit-100");

@@ -5,7 +5,6 @@ import type { Report } from "../src/core/report.ts";
 import { explainText } from "../src/rules/explain.ts";
 import { allRules, findRule } from "../src/rules/index.ts";
 import type { Operator } from "../src/mutate/define-operator.ts";
-import { operators } from "../src/mutate/operators/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
@@ -15,7 +14,9 @@ export default defineTask({
   input: Type.Object({
     rule: Type.String({ positional: true, metavar: "RULE", description: "a rule code (T1) or name (pk-uniqueness-test), or a mutation operator's code (join) or name (join-type-swapped)" }),
   }),
-  run({ input }): Report {
+  async run({ input }): Promise<Report> {
+    // Loaded here: the operators bring the SQL parser, which no other command starting up needs.
+    const { operators } = await import("../src/mutate/operators/index.ts");
     const rule = findRule(input.rule);
     const operator = rule ? undefined : operators.find((candidate) => candidate.code === input.rule || candidate.name === input.rule);
     if (operator) return explainOperator(operator);

@@ -24,7 +24,20 @@ export default defineTask({
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
     base: Type.Optional(Type.String({ metavar: "REF", description: "judge the models whose SQL changed since this branch (default: SLP_BASE, slp.yml base, main); equivalents and slp.yml are read from it" })),
-    select: Type.Optional(Type.Array(Type.String(), { metavar: "MODEL", description: "mutate these models instead (a model, a unit test, or model::test, as slp unit --select)" })),
+    select: Type.Optional(
+      Type.Array(Type.String(), {
+        metavar: "SELECTOR",
+        nargs: "+",
+        description: "mutate the models these dbt selectors choose instead, and those whose unit tests they choose (a model, a unit test, model::test, tag:, path:, +model, ... as slp unit --select)",
+      }),
+    ),
+    exclude: Type.Optional(
+      Type.Array(Type.String(), {
+        metavar: "SELECTOR",
+        nargs: "+",
+        description: "leave out the models these dbt selectors choose (and the unit tests they choose), with --select or from the changed models",
+      }),
+    ),
     maxMutants: Type.Optional(Type.Integer({ minimum: 1, metavar: "N", description: `at most N mutants per model (default and ceiling ${MAX_MUTANTS})` })),
     out: Type.String({ default: "mutation", metavar: "DIR", description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)" }),
     html: Type.Optional(Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" })),
@@ -50,6 +63,7 @@ export default defineTask({
     ]);
     const dialect = dialectOption(dir, environment, input.dialect);
     const select = input.select ?? [];
+    const exclude = input.exclude ?? [];
     const local = loadConfig(dir);
     const baseRef = input.base ?? defaultBase(environment.env, local.config);
     const base = await scope.readBase(dir, baseRef, select.length === 0 || input.base !== undefined, { equivalents: !dryRun });
@@ -61,26 +75,33 @@ export default defineTask({
     const files = new Map(models.map((node) => [node.name, node.file as string]));
     const isMart = (name: string) => martsPaths.some((path) => (files.get(name) ?? "").startsWith(path));
 
+    /** The models dbt's selector syntax chooses, as slp unit reads it; a dry run reads no unit test, so there it chooses models only. */
+    const selected = async (criteria: string[]): Promise<Set<string>> => {
+      const [{ selectedModels }, { testSetOf }, { SelectorError }] = await Promise.all([import("../src/unit/plan.ts"), import("../src/unit/run.ts"), import("../src/project/select.ts")]);
+      try {
+        const set = dryRun ? null : testSetOf(project, { cliVars: parseVarsOption(input.vars), env: environment.env, dialect });
+        return new Set(selectedModels(project, set, criteria, exclude).filter((name) => files.has(name)));
+      } catch (error) {
+        if (!dryRun || !(error instanceof SelectorError)) throw error;
+        const given = [select.length > 0 ? `--select ${select.join(" ")}` : "", exclude.length > 0 ? `--exclude ${exclude.join(" ")}` : ""].filter(Boolean).join(" ");
+        throw new InputError(`${given}: ${error.message}; a dry run reads no unit test, so ${exclude.length > 0 ? "--select and --exclude name" : "--select names"} models`, {
+          fix: "select models (or model::test), or drop --dry-run to select by a unit test's name",
+        });
+      }
+    };
     let chosen: string[];
     let marts: Set<string>;
     let selectedBy: string;
-    if (dryRun) {
-      // No unit test is read, so --select names models: a test's name cannot be looked up.
-      const unknown = select.map((item) => item.split("::")[0] as string).filter((name) => !files.has(name));
-      if (unknown.length > 0) {
-        throw new InputError(`--select ${unknown.join(" ")}: a dry run reads no unit test, so --select names models, and no model is called that`, {
-          fix: "select a model name (or model::test), or drop --dry-run to select by a unit test's name",
-        });
-      }
-    }
     if (select.length > 0) {
-      chosen = [...new Set(select.map((item) => item.split("::")[0] as string).filter((name) => files.has(name)))].sort();
+      chosen = [...(await selected(select))];
       marts = new Set(chosen.filter(isMart));
       selectedBy = `selected with --select`;
     } else {
       const changed = await scope.changedModels(project, base, martsPaths);
-      chosen = changed.models;
-      marts = changed.marts;
+      // With no --select, --exclude leaves models out of the changed ones.
+      const kept = exclude.length > 0 ? await selected([]) : null;
+      chosen = kept ? changed.models.filter((name) => kept.has(name)) : changed.models;
+      marts = new Set([...changed.marts].filter((name) => chosen.includes(name)));
       selectedBy = `models changed since ${baseRef}`;
     }
     const notes = [...base.config.warnings];
@@ -98,8 +119,8 @@ export default defineTask({
     if (base.repo === null) notes.push(`cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`);
     // Mutants are planted in the model's own dialect; the unit runner translates each one as it translates the model.
     const warehouse = dialect.dialect;
-    // One thread: fixtures are a few rows, and a hundred tiny queries run steadier without DuckDB's thread pool (measured: 1.9 ms a query against 2.2 to 9 ms on a busy 2-core machine).
-    const duckdb = [...duckdbSettings(dialect.dialect), "SET threads = 1"];
+    // Database.open runs each query on one thread: a hundred tiny queries run steadier without DuckDB's pool.
+    const duckdb = duckdbSettings(dialect.dialect);
     const database = chosen.length > 0 || select.length > 0 ? Database.open({ settings: duckdb }) : null;
     database?.catch(() => undefined);
     const run = database
@@ -107,6 +128,7 @@ export default defineTask({
           project,
           models: chosen,
           testSelect: select,
+          exclude,
           warehouse,
           maxMutants,
           equivalents: base.equivalents,

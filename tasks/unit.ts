@@ -19,8 +19,13 @@ export default defineTask({
   input: Type.Object({
     projectDir: ProjectDirOption,
     select: Type.Optional(
-      Type.Array(Type.String(), { metavar: "MODEL", description: "only the unit tests of this model (or this test, or model::test)" }),
+      Type.Array(Type.String(), {
+        metavar: "SELECTOR",
+        nargs: "+",
+        description: "dbt's selector syntax: a model (its unit tests), a unit test (or model::test), +model, model+, tag:, path:, package:, test_name:, config.materialized:, ...; several are a union, a comma an intersection",
+      }),
     ),
+    exclude: Type.Optional(Type.Array(Type.String(), { metavar: "SELECTOR", nargs: "+", description: "leave out what these dbt selectors choose" })),
     vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars; a test's overrides.vars win" })),
     noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
     dialect: Type.Optional(
@@ -48,7 +53,7 @@ export default defineTask({
     const [{ openWorkTree }, { readUnitProject }, { runUnitTests }, { unitReport }] = await Promise.all([
       import("../src/project/open.ts"),
       import("../src/project/unit-project.ts"),
-      import("../src/engine/unit-runner.ts"),
+      import("../src/unit/run.ts"),
       import("../src/report/unit.ts"),
     ]);
     let project;
@@ -61,6 +66,7 @@ export default defineTask({
     const run = await runUnitTests({
       project,
       select: input.select ?? [],
+      exclude: input.exclude ?? [],
       cliVars,
       env: environment.env,
       useManifest: input.noManifest !== true,

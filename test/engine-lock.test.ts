@@ -8,6 +8,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { configureLimits } from "../src/core/limits.ts";
+import { Database } from "../src/engine/duckdb.ts";
 import { runMain } from "./support/cli.ts";
 import { tempDir, writeTree } from "./support/temp.ts";
 
@@ -102,6 +104,23 @@ describe("the locked database", () => {
     const verdict = byModel.get("hungry");
     expect(verdict?.status).toBe("error");
     expect(verdict?.error?.message).toContain("the query needs more memory than 64 MiB (limit duckdb_memory_mb = 64 MiB)");
+  });
+
+  test("each query runs on one thread, and queries side by side are at most duckdb_threads", async () => {
+    configureLimits({ SLP_LIMIT_DUCKDB_THREADS: "1" });
+    try {
+      const database = await Database.open();
+      await database.widen(4);
+      expect(database.width).toBe(1);
+      expect((await database.query("select current_setting('threads') as threads")).rows).toEqual([["1"]]);
+      database.close();
+    } finally {
+      configureLimits({});
+    }
+    const database = await Database.open();
+    await database.widen(4);
+    expect(database.width).toBe(2);
+    database.close();
   });
 
   test("a failure table past unit_result_rows is an error naming the limit, not millions of rows read", async () => {

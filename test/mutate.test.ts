@@ -113,6 +113,14 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
     expect(result.stdout).toContain("SURVIVED\tfct_orders\tjoin/1\tline 10\tleft join -> inner join\n");
   });
 
+  test("--exclude leaves a changed model out", () => {
+    using repo = quickstartBranch({}, { "models/staging/stg_orders.sql": "select id as order_id, customer_id, status, amount_cents, cast(ordered_at as timestamp) as ordered_at\nfrom {{ source('shop', 'raw_orders') }}\nwhere id > 0\n" });
+    const result = runCli(["mutate", "--base", "main", "--exclude", "marts"], repo.path);
+    expect(result.stdout).not.toContain("fct_orders");
+    expect(result.stdout).toContain("INFO\tmodels/staging/stg_orders.sql\tstg_orders\tthe sql changed and the model has no unit test");
+    expect(result.exitCode).toBe(0);
+  });
+
   test("nothing changed since the base: nothing to judge, OK", () => {
     using repo = quickstartBranch();
     const result = runCli(["mutate", "--base", "HEAD"], repo.path);
@@ -202,6 +210,18 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
     const result = await promise;
     expect(result.stdout).toContain("NOT_RUN\tfct_large\twhere/1");
     expect(result.exitCode).toBe(2);
+  });
+
+  test("--exclude leaves out what its selectors choose: a model, or a unit test its mutants then do not face", async () => {
+    const models = async (args: string[]) => {
+      const { out, promise } = run([...args, "--format", "json"]);
+      using _ = out;
+      const result = await promise;
+      return JSON.parse(result.stdout).data.models.map((model: { model: string; baseline: { passed: string[] } }) => `${model.model}: ${model.baseline.passed.join(" ")}`);
+    };
+    expect(await models(["--select", "fct_large", "fct_kinds"])).toEqual(["fct_kinds: kinds_are_counted", "fct_large: large_payments_only"]);
+    expect(await models(["--select", "fct_large", "fct_kinds", "--exclude", "fct_kinds"])).toEqual(["fct_large: large_payments_only"]);
+    expect(await models(["--select", "fct_large", "fct_kinds", "--exclude", "tag:nothing_has_it", "kinds_are_counted"])).toEqual(["fct_large: large_payments_only"]);
   });
 
   test("--select that names nothing is exit 2", async () => {

@@ -23,11 +23,13 @@ function argsOf(dir: string): string[] {
   return readFileSync(file, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
 }
 
-/** A copy whose target/manifest.json is newer than every source, as after a `dbt compile`. */
+const ARTIFACTS = ["manifest.json", "catalog.json"];
+
+/** A copy whose target/manifest.json and catalog.json are newer than every source, as after a `dbt compile` and `dbt docs generate`. */
 function withFreshManifest(dir: string) {
   const copy = copyToTemp(dir, "slp-unit-");
   const later = new Date(Date.now() + 60_000);
-  utimesSync(join(copy.path, "target", "manifest.json"), later, later);
+  for (const file of ARTIFACTS) if (existsSync(join(copy.path, "target", file))) utimesSync(join(copy.path, "target", file), later, later);
   return copy;
 }
 
@@ -35,7 +37,7 @@ describe("unit fixtures", () => {
   for (const name of cases) {
     test(name, async () => {
       const dir = join(UNIT, name);
-      const fresh = existsSync(join(dir, "target", "manifest.json")) ? withFreshManifest(dir) : null;
+      const fresh = ARTIFACTS.some((file) => existsSync(join(dir, "target", file))) ? withFreshManifest(dir) : null;
       try {
         const result = await runMain(argsOf(dir), fresh?.path ?? dir);
         expectFixtureOutput(dir, result);
@@ -92,6 +94,105 @@ describe("verdicts", () => {
     const envelope = JSON.parse(result.stdout);
     expect(envelope.data.tests[0].sql_from).toBe("rendered");
     expect(envelope.notes.join("\n")).toContain("older than the project's sources");
+  });
+});
+
+describe("upstream schemas", () => {
+  test("a catalog older than the model's files is not read: the types come from the SQL again", async () => {
+    const dir = join(UNIT, "upstream_catalog");
+    {
+      using fresh = withFreshManifest(dir);
+      const result = await runMain(["unit", "--format", "json"], fresh.path);
+      expect(JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map((c: { type: string; from: string }) => `${c.type}/${c.from}`)).toEqual(["INTEGER/catalog", "DECIMAL(10,2)/catalog", "VARCHAR/catalog"]);
+    }
+    using stale = copyToTemp(dir, "slp-unit-");
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(stale.path, "target", "catalog.json"), past, past);
+    const result = await runMain(["unit"], stale.path);
+    // Read from its SQL, stg_amounts has no column note, and amount is an INTEGER (1.5 is cast to 2).
+    expect(result.stdout).toContain("Invalid column name: 'note' in unit test fixture for ref('stg_amounts')");
+    expect(result.exitCode).toBe(2);
+  });
+
+  test("a manifest older than the project's files types nothing: its decimals are gone and the tests fail", async () => {
+    using stale = copyToTemp(join(UNIT, "upstream_manifest"), "slp-unit-");
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(stale.path, "target", "manifest.json"), past, past);
+    const result = await runMain(["unit", "--format", "json"], stale.path);
+    const tests = JSON.parse(result.stdout).data.tests as { status: string; sql_from: string; fixtures: { columns: { name: string; type: string; from: string }[] }[] }[];
+    // With no data_type anywhere, amount is typed by the test's own value 1.5 (a DOUBLE), which prints as 1.5.
+    expect(tests.map((t) => [t.status, t.sql_from, t.fixtures[0]?.columns.find((c) => c.name === "amount")?.from])).toEqual([
+      ["fail", "rendered", "values"],
+      ["fail", "rendered", "values"],
+    ]);
+    expect(result.exitCode).toBe(1);
+  });
+
+  test("declared types go before what the SQL gives, column by column; the rest is inferred", async () => {
+    using copy = copyToTemp(join(UNIT, "upstream_inferred"), "slp-unit-");
+    writeFileSync(join(copy.path, "models", "intermediate", "int_orders.yml"), "version: 2\nmodels:\n  - name: int_orders\n    columns:\n      - {name: amount_cents, data_type: 'decimal(12,2)'}\n      - {name: is_large}\n");
+    const result = await runMain(["unit", "--format", "json", "--select", "empty_rows_keep_the_schema"], copy.path);
+    const columns = JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map((c: { name: string; type: string; from: string }) => `${c.name} ${c.type} ${c.from}`);
+    expect(columns).toEqual(["order_id INTEGER inferred", "customer_id INTEGER inferred", "amount_cents decimal(12,2) declared", "placed_at TIMESTAMP inferred", "placed_on DATE inferred", "is_large BOOLEAN inferred"]);
+  });
+
+  test("a warm run reads inferred schemas from the cache, and a changed upstream is read again", async () => {
+    using cache = copyToTemp(join(UNIT, "fails_on_purpose"), "slp-cache-");
+    using copy = copyToTemp(join(UNIT, "upstream_inferred"), "slp-unit-");
+    const env = { SLP_CACHE_DIR: cache.path };
+    await runMain(["unit"], copy.path, env);
+    const file = readdirSync(cache.path).find((name) => name.startsWith("schemas-")) as string;
+    const entries = () => Object.values(JSON.parse(readFileSync(join(cache.path, file), "utf8")).entries) as { columns: [string, string][] }[];
+    expect(entries().length).toBe(2); // stg_orders and int_orders
+    writeFileSync(join(copy.path, "models", "staging", "stg_orders.sql"), "select id as order_id, customer_id, amount_cents, placed_at, cast(placed_at as date) as placed_on, 'web' as channel\nfrom {{ source('shop', 'orders') }}\n");
+    const result = await runMain(["unit", "--format", "json", "--select", "empty_rows_keep_the_schema"], copy.path, env);
+    expect(JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map((c: { name: string }) => c.name)).toContain("channel");
+  });
+});
+
+describe("selection", () => {
+  const GRAPH = join(UNIT, "select_graph");
+  const selected = async (...args: string[]) => {
+    const result = await runMain(["unit", "--format", "json", ...args], GRAPH);
+    if (result.exitCode === 2) return { error: `${result.stderr}` };
+    return JSON.parse(result.stdout).data.tests.map((t: { model: string; name: string }) => `${t.model}::${t.name}`);
+  };
+  const cases: [string[], string[]][] = [
+    [["--select", "fct_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
+    [["--select", "+fct_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "stg_orders::t_stg"]],
+    [["--select", "stg_orders+"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt", "stg_orders::t_stg"]],
+    [["--select", "stg_orders+1"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "stg_orders::t_stg"]],
+    [["--select", "1+rpt_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"]],
+    [["--select", "@fct_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt", "stg_orders::t_stg"]],
+    [["--select", "tag:critical"], ["fct_revenue::t_fct_empty"]],
+    [["--select", "tag:finance"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"]],
+    [["--select", "path:models/marts/ops"], ["fct_order_count::t_count"]],
+    [["--select", "models/staging"], ["stg_orders::t_stg"]],
+    [["--select", "config.materialized:table"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"]],
+    [["--select", "package:pkg"], ["pkg_model::t_pkg"]],
+    [["--select", "test_name:t_fct_*"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
+    [["--select", "unit_test:t_count"], ["fct_order_count::t_count"]],
+    [["--select", "t_rpt"], ["rpt_revenue::t_rpt"]],
+    [["--select", "fct_revenue::t_fct_amount"], ["fct_revenue::t_fct_amount"]],
+    [["--select", "fct_revenue,tag:critical"], ["fct_revenue::t_fct_empty"]],
+    [["--select", "fct_revenue", "fct_order_count"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
+    [["--select", "fct_revenue", "--select", "fct_order_count"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
+    [["--select", "fct_revenue fct_order_count"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
+    [["--select", "marts", "--exclude", "tag:critical"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "rpt_revenue::t_rpt"]],
+    [["--exclude", "stg_orders+"], ["pkg_model::t_pkg"]],
+    [["--select", "test_type:unit", "--exclude", "package:pkg", "marts.finance"], ["fct_order_count::t_count", "stg_orders::t_stg"]],
+  ];
+  for (const [args, expected] of cases) {
+    test(`${args.join(" ")}`, async () => {
+      expect(await selected(...args)).toEqual(expected);
+    });
+  }
+
+  test("an unknown method, a criterion that matches nothing, and a selection with no unit test are exit 2 with the reason", async () => {
+    expect(await selected("--select", "colour:red")).toEqual({ error: expect.stringContaining("'colour' is not a valid method name") });
+    expect(await selected("--select", "fct_revenue", "no_such_model")).toEqual({ error: expect.stringContaining("The selection criterion 'no_such_model' does not match any enabled nodes") });
+    expect(await selected("--select", "source:shop")).toEqual({ error: expect.stringContaining("no unit test is selected by --select source:shop") });
+    expect(await selected("--select", "@fct_revenue+")).toEqual({ error: expect.stringContaining('"@" prefix and "+" suffix are incompatible') });
   });
 });
 
@@ -204,7 +305,9 @@ describe("warehouse dialects", () => {
     const files = readdirSync(cache.path).filter((name) => name.startsWith("dialect-"));
     expect(files).toHaveLength(1);
     const entries = Object.keys(JSON.parse(readFileSync(join(cache.path, files[0] as string), "utf8")).entries);
-    expect(entries.length).toBe(3);
+    // One per SQL translated: the three tested models, and the two upstream models read for their columns.
+    expect(entries.length).toBe(5);
+    expect(readdirSync(cache.path).filter((name) => name.startsWith("schemas-"))).toHaveLength(1);
     const warm = await runMain(["unit", "--project-dir", SHOP], ROOT, env);
     expect(warm.stdout).toContain("3 passed");
   });

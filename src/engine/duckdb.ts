@@ -112,7 +112,10 @@ export class Database {
     const config: Record<string, string> = {
       temp_directory: "",
       memory_limit: `${limit("duckdb_memory_mb")}MiB`,
-      threads: String(limit("duckdb_threads")),
+      // A fixture is a few rows: one thread per query runs it faster than a pool that hands it
+      // between threads. Queries run side by side on the connections instead, at most
+      // duckdb_threads of them (widen).
+      threads: "1",
       autoinstall_known_extensions: "false",
       autoload_known_extensions: "false",
       allow_community_extensions: "false",
@@ -215,7 +218,9 @@ export class Database {
 
   /** Adds connections until `width` queries can run at once (worth it only for many queries). */
   async widen(width: number): Promise<void> {
-    while (this.#connections.length < width) this.#connections.push(await this.#instance.connect());
+    // A unit database runs each query on one thread, so its connections are its threads.
+    const most = this.#mode === "unit" ? Math.min(width, limit("duckdb_threads")) : width;
+    while (this.#connections.length < most) this.#connections.push(await this.#instance.connect());
   }
 
   /** The number of queries that can run at once. */
@@ -223,10 +228,41 @@ export class Database {
     return this.#connections.length;
   }
 
-  /** The columns a query would return, without running it. */
-  async describe(sql: string, lane = 0, timeoutMs?: number): Promise<Column[]> {
-    const result = await this.query(`DESCRIBE ${sql}`, lane, timeoutMs);
-    return result.rows.map((row) => ({ name: row[0] as string, type: row[1] as string }));
+  /**
+   * The columns a SELECT would return, without running it: the statement is
+   * prepared (bound) only, which costs a third of a DESCRIBE. A type's alias
+   * (JSON) is its name, as DESCRIBE prints it. It waits its turn on the
+   * connection as a query does, and is refused as a query would be: one
+   * statement, a SELECT, nothing outside the database.
+   */
+  describe(sql: string, lane = 0, _timeoutMs?: number): Promise<Column[]> {
+    return this.#queued(lane, (connection) => this.#describeNow(sql, connection));
+  }
+
+  async #describeNow(sql: string, connection: DuckDBConnection): Promise<Column[]> {
+    let prepared;
+    try {
+      prepared = await connection.prepare(sql);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      // Only one statement can be prepared; how many there are is said as a query says it.
+      if (/Cannot prepare multiple statements/.test(message)) throw statementCount((await connection.extractStatements(sql)).count, "SELECT");
+      throw this.#mode === "unit" ? refusal(message, sql, false) : new DatabaseError(message);
+    }
+    try {
+      const { StatementType } = this.#library;
+      if (prepared.statementType !== StatementType.SELECT) {
+        throw new DatabaseError(`the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and only a SELECT runs here`, "a model, a format: sql fixture, an expected output and a diff query are each one SELECT");
+      }
+      const columns: Column[] = [];
+      for (let i = 0; i < prepared.columnCount; i++) {
+        const type = prepared.columnType(i);
+        columns.push({ name: prepared.columnName(i), type: type.alias ?? type.toString() });
+      }
+      return columns;
+    } finally {
+      prepared.destroySync();
+    }
   }
 
   /**
@@ -254,9 +290,14 @@ export class Database {
    * behind it (or ahead of it) on the same connection.
    */
   #run(sql: string, lane: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
+    return this.#queued(lane, (_connection, index) => this.#runNow(sql, index, timeoutMs, kind));
+  }
+
+  /** Runs `work` on connection `lane` once every call queued there before it has ended. */
+  #queued<T>(lane: number, work: (connection: DuckDBConnection, index: number) => Promise<T>): Promise<T> {
     const index = lane % this.#connections.length;
     const previous = this.#busy.get(index) ?? Promise.resolve();
-    const run = previous.then(() => this.#runNow(sql, index, timeoutMs, kind));
+    const run = previous.then(() => work(this.#connections[index] as DuckDBConnection, index));
     this.#busy.set(index, run.then(() => undefined, () => undefined));
     return run;
   }
@@ -301,12 +342,7 @@ export class Database {
   /** Exactly one statement, of the kind asked for, read back to at most `maxRows` rows (null: all). */
   async #runOne(connection: DuckDBConnection, sql: string, kind: "SELECT" | "CREATE", maxRows: number | null) {
     const statements = await connection.extractStatements(sql);
-    if (statements.count !== 1) {
-      throw new DatabaseError(
-        `the SQL holds ${statements.count} statements, and slp runs exactly one ${kind} per query (a model, a fixture or an expected output that ends one statement and starts another is refused)`,
-        "remove the ; and whatever follows it: a model is one SELECT",
-      );
-    }
+    if (statements.count !== 1) throw statementCount(statements.count, kind);
     const prepared = await statements.prepare(0);
     try {
       const { StatementType } = this.#library;
@@ -335,6 +371,14 @@ export class Database {
     for (const connection of this.#connections) connection.closeSync();
     this.#instance.closeSync();
   }
+}
+
+/** SQL that is not exactly one statement. */
+function statementCount(count: number, kind: "SELECT" | "CREATE"): DatabaseError {
+  return new DatabaseError(
+    `the SQL holds ${count} statements, and slp runs exactly one ${kind} per query (a model, a fixture or an expected output that ends one statement and starts another is refused)`,
+    "remove the ; and whatever follows it: a model is one SELECT",
+  );
 }
 
 function limitReached(name: LimitName, what: string): DatabaseError {

@@ -8,7 +8,8 @@
 import { EXIT } from "../core/exit-codes.ts";
 import type { Report, ReportError } from "../core/report.ts";
 import { plural } from "../core/text.ts";
-import { renderModelsUntested, type UnitRunOptions } from "../engine/unit-runner.ts";
+import type { UnitRunOptions } from "../unit/run.ts";
+import { renderModelsUntested } from "../unit/render.ts";
 import type { RefNode, UnitProject as DbtProject } from "../project/unit-project.ts";
 import { readText } from "../project/source.ts";
 import type { MutateDryRun } from "../schemas/mutation.ts";

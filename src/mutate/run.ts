@@ -7,7 +7,7 @@
  */
 import { compareCodePoints } from "../core/text.ts";
 import type { Database } from "../engine/duckdb.ts";
-import { NothingSelected, prepareUnitTests, type ExecutedTest, type PreparedTest, type UnitRunOptions } from "../engine/unit-runner.ts";
+import { NothingSelected, prepareUnitTests, type ExecutedTest, type PreparedTest, type UnitRunOptions } from "../unit/run.ts";
 import { readText } from "../project/source.ts";
 import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import type { MutationEquivalent } from "../schemas/mutation.ts";

@@ -24,6 +24,7 @@ import {
   type UnitTestDeclaration,
 } from "./properties.ts";
 import { relationCalls, type FoundCall, type RelationCall } from "./relations.ts";
+import { RelationIndex } from "./resolve.ts";
 import { readSettings, type ConfigBlock, type DispatchRule, type ProjectSettings } from "./settings.ts";
 import type { FileSource, SourceFile } from "./source.ts";
 import type { DataTest } from "./tests.ts";
@@ -462,7 +463,9 @@ async function readNodes(project: Project): Promise<Nodes> {
     for (const [i, entry] of versions.entries()) {
       const label = labels[i] as string;
       const definedIn = typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`;
-      const file = codeByStem.get(definedIn) ?? null;
+      // The latest version may live in the unsuffixed <name>.sql (dbt >= 1.5, dbt-core #7443).
+      const unsuffixed = label === latest && typeof entry.defined_in !== "string" && !codeByStem.has(definedIn) ? codeByStem.get(declaration.name) : undefined;
+      const file = codeByStem.get(definedIn) ?? unsuffixed ?? null;
       if (file) claimed.add(stem(file));
       models.push(await makeModel(declaration.name, label, label === latest, file, declaration, entry));
     }
@@ -654,7 +657,7 @@ function versionColumns(entry: Mapping, line: number): ColumnDeclaration[] {
 }
 
 /** `{% snapshot name %}`, `{% test name(...) %}`, `{% macro name(...) %}` blocks: name, line and body. */
-function blocks(text: string, tag: "snapshot" | "test" | "macro"): { name: string; line: number; body: string }[] {
+export function blocks(text: string, tag: "snapshot" | "test" | "macro"): { name: string; line: number; body: string }[] {
   const found: { name: string; line: number; body: string }[] = [];
   const pattern = new RegExp(`\\{%-?\\s*${tag}\\s+([A-Za-z_][\\w]*)`, "g");
   for (const match of text.matchAll(pattern)) {
@@ -693,26 +696,11 @@ async function readPackages<S extends FileSource>(project: Project<S>): Promise<
 async function readGraph(project: Project): Promise<Graph> {
   const all: { project: Project; name: string; nodes: Nodes }[] = [];
   for (const one of [project, ...(await project.packages())]) all.push({ project: one, name: (await one.settings()).name, nodes: await one.nodes() });
-  const rootName = all[0]?.name ?? "";
-  const refTargets = new Map<string, RefNode[]>();
-  const sourceTargets = new Map<string, SourceNode>();
-  for (const { nodes } of all) {
-    for (const node of [...nodes.models, ...nodes.seeds, ...nodes.snapshots]) {
-      const key = `${node.package}\0${node.name}`;
-      refTargets.set(key, [...(refTargets.get(key) ?? []), node]);
-    }
-    for (const source of nodes.sources) if (!sourceTargets.has(`${source.source}\0${source.table}`)) sourceTargets.set(`${source.source}\0${source.table}`, source);
-  }
-  const resolveRef = (call: Extract<RelationCall, { kind: "ref" }>, from: string): RefNode | null => {
-    // dbt looks in the calling node's package first, then in the root project, then anywhere.
-    const packages = call.package !== null ? [call.package] : [from, rootName, ...all.map(({ name }) => name)];
-    for (const pkg of packages) {
-      const candidates = refTargets.get(`${pkg}\0${call.name}`) ?? [];
-      const hit = call.version === null ? candidates.find((node) => node.latest) : candidates.find((node) => node.version === call.version);
-      if (hit) return hit;
-    }
-    return null;
-  };
+  const index = new RelationIndex(
+    all[0]?.name ?? "",
+    all.flatMap(({ nodes }) => [...nodes.models, ...nodes.seeds, ...nodes.snapshots]),
+    all.flatMap(({ nodes }) => nodes.sources),
+  );
   const parents = new Map<string, Edge[]>();
   const children = new Map<string, Set<string>>();
   const unresolved: Edge[] = [];
@@ -722,9 +710,8 @@ async function readGraph(project: Project): Promise<Graph> {
       const file = node.file as string;
       const calls: FoundCall[] = relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql");
       const edges: Edge[] = calls.map((found) => {
-        let to: string | null = null;
-        if (found.call?.kind === "ref") to = resolveRef(found.call, node.package)?.uniqueId ?? null;
-        else if (found.call?.kind === "source") to = sourceTargets.get(`${found.call.source}\0${found.call.table}`)?.uniqueId ?? null;
+        const resolved = found.call ? index.resolve(found.call, node.package) : null;
+        const to = resolved && "node" in resolved ? resolved.node.uniqueId : null;
         return { from: node.uniqueId, to, call: found.call, text: found.text, line: found.line };
       });
       parents.set(node.uniqueId, edges);

@@ -1,14 +1,17 @@
 /**
  * The project model as the unit runner reads it: one narrow, synchronous
- * view (the nodes `ref()` and `source()` resolve to, the unit tests, macro
- * files, fixture files, vars, dispatch, installed packages, and whether
- * target/manifest.json is fresh), built once from the work tree before
- * anything runs. The runner and the renderer read files through `dir`.
+ * view (the nodes `ref()` and `source()` resolve to, the DAG between them,
+ * the unit tests of the project and of its installed packages, macro files,
+ * fixture files, vars, dispatch, and dbt's artifacts when the project has
+ * them), built once from the work tree before anything runs. The runner and
+ * the renderer read files through `dir`.
  */
 import { InputError } from "../core/errors.ts";
 import type { Mapping } from "../core/values.ts";
+import { readCatalog, type Catalog } from "./catalog.ts";
 import { readManifest, type Manifest } from "./manifest.ts";
 import type { Column, DispatchRule, Project, RefNode, SourceNode, UnitTestNode } from "./model.ts";
+import { RelationIndex } from "./resolve.ts";
 import { PROJECT_FILE } from "./settings.ts";
 import type { WorkTree } from "./source.ts";
 
@@ -21,6 +24,7 @@ export interface UnitProject {
   prefix: string;
   name: string;
   testPaths: string[];
+  seedPaths: string[];
   /** dbt_project.yml `vars:` as written (global keys and per-package mappings). */
   vars: Mapping;
   dispatch: DispatchRule[];
@@ -37,6 +41,14 @@ export interface UnitProject {
   packages: Map<string, UnitProject>;
   /** target/manifest.json, when it exists (fresh or not); null when it does not. */
   manifest: Manifest | null;
+  /** target/catalog.json, when it exists and can be read (only for the root project). */
+  catalog: Catalog | null;
+  /** What each ref and source names, across the project and its packages (the root project's view). */
+  index: RelationIndex;
+  /** Each node's parents (unique ids, in the order its SQL names them), across the project and its packages. */
+  parents: Map<string, string[]>;
+  /** The work tree, for file times (the catalog's freshness). */
+  tree: WorkTree;
 }
 
 /** Reads the project at the model's work tree for `slp unit`: a folder without dbt_project.yml is not a dbt project. */
@@ -47,19 +59,26 @@ export async function readUnitProject(model: Project<WorkTree>, dirAsGiven: stri
       fix: `pass the folder that holds ${PROJECT_FILE} with --project-dir`,
     });
   }
-  const root = await view(model);
+  const root = await view(model, null);
   root.manifest = await readManifest(model);
+  root.catalog = readCatalog(model.source);
   for (const pkg of await model.packages()) {
-    const read = await view(pkg);
-    // A package's own unit tests are not the project's to run.
-    read.unitTests = [];
+    const read = await view(pkg, root);
     root.packages.set(read.name, read);
+  }
+  const graph = await model.graph();
+  for (const [id, edges] of graph.parents) root.parents.set(id, edges.flatMap((edge) => (edge.to === null ? [] : [edge.to])));
+  const everyProject = [root, ...root.packages.values()];
+  root.index = new RelationIndex(root.name, everyProject.flatMap((p) => p.refNodes), everyProject.flatMap((p) => p.sources));
+  for (const pkg of root.packages.values()) {
+    pkg.index = root.index;
+    pkg.parents = root.parents;
   }
   model.store.save();
   return root;
 }
 
-async function view(project: Project<WorkTree>): Promise<UnitProject> {
+async function view(project: Project<WorkTree>, root: UnitProject | null): Promise<UnitProject> {
   const settings = await project.settings();
   const nodes = await project.nodes();
   return {
@@ -67,6 +86,7 @@ async function view(project: Project<WorkTree>): Promise<UnitProject> {
     prefix: project.prefix,
     name: settings.name,
     testPaths: settings.paths.test,
+    seedPaths: settings.paths.seed,
     vars: settings.vars,
     dispatch: settings.dispatch,
     unitTestConfigs: settings.configs.unit_tests,
@@ -77,5 +97,9 @@ async function view(project: Project<WorkTree>): Promise<UnitProject> {
     fixtures: nodes.fixtures,
     packages: new Map(),
     manifest: null,
+    catalog: null,
+    index: root?.index ?? new RelationIndex(settings.name, [], []),
+    parents: root?.parents ?? new Map(),
+    tree: project.source,
   };
 }

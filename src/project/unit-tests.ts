@@ -37,6 +37,13 @@ export interface ExpectDefinition {
 export interface UnitTestDefinition {
   /** `unit_test.<package>.<model>.<name>`. */
   id: string;
+  /** The package (or the project) that defines it. */
+  package: string;
+  /** The name as written in the yml. */
+  declaredName: string;
+  /** The line of its entry in its yml. */
+  line: number;
+  fqn: string[];
   /** The name as shown, `_v<N>` added for a version. */
   name: string;
   model: string;
@@ -81,7 +88,7 @@ const COMPUTE = new Set(["remote", "inline", "sidecar", "local", "service"]);
 export function readUnitTests(project: UnitProject, render: (text: string, file: string) => Value): UnitTestSet {
   const tests: UnitTestDefinition[] = [];
   const disabled: DisabledTest[] = [];
-  const seen = new Map<string, string>();
+  const seen = new Map<string, UnitTestDefinition>();
   for (const raw of project.unitTests) {
     const problems: Problem[] = [];
     // The model reader refuses a unit test without a name; its model may still be missing.
@@ -95,6 +102,10 @@ export function readUnitTests(project: UnitProject, render: (text: string, file:
     const edge = edgeOf(config.meta);
     const candidates = project.refNodes.filter((node) => node.kind === "model" && node.name === modelName);
     const base = {
+      package: project.name,
+      declaredName: testName,
+      line: raw.line,
+      fqn: raw.fqn,
       model: modelName,
       file: raw.file,
       index: raw.index,
@@ -127,14 +138,18 @@ export function readUnitTests(project: UnitProject, render: (text: string, file:
       const shown = `${testName}${suffix}`;
       const fullId = `${id}${suffix}`;
       const testProblems = [...problems];
+      const test: UnitTestDefinition = { ...base, id: fullId, name: shown, node, problems: testProblems };
       const earlier = seen.get(fullId);
       if (earlier !== undefined) {
-        testProblems.push({
-          message: `unit test '${shown}' of model ${modelName} is defined twice (${earlier} and ${raw.file})`,
+        // dbt refuses the pair (DuplicateResourceNameError): neither of them runs.
+        const problem = {
+          message: `unit test '${shown}' of model ${modelName} is defined twice (${earlier.file} and ${raw.file})`,
           fix: "give each unit test of a model its own name",
-        });
-      } else seen.set(fullId, raw.file);
-      tests.push({ ...base, id: fullId, name: shown, node, problems: testProblems });
+        };
+        testProblems.push(problem);
+        if (!earlier.problems.some((known) => known.message === problem.message)) earlier.problems.unshift(problem);
+      } else seen.set(fullId, test);
+      tests.push(test);
     }
   }
   return { tests, disabled };

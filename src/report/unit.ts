@@ -6,7 +6,7 @@
 import { EXIT } from "../core/exit-codes.ts";
 import type { Report, ReportCase, ReportError } from "../core/report.ts";
 import { plural } from "../core/text.ts";
-import type { DiffTable, UnitResult, UnitRun } from "../engine/unit-runner.ts";
+import type { DiffTable, UnitResult, UnitRun } from "../unit/types.ts";
 import type { UnitData } from "../schemas/unit.ts";
 
 /** At most this many rows of a diff are printed per side; the JSON has them all. */

@@ -2,8 +2,9 @@
  * Command-line flags derived from a task's input schema, parsed the way
  * Python's argparse parses the reference tool's: options before or after
  * positionals, `--flag=value`, any unambiguous prefix of a long option,
- * `-h`/`--help`. `projectDir` becomes `--project-dir`; an array is repeatable;
- * a property marked `positional: true` takes the bare arguments.
+ * `-h`/`--help`. `projectDir` becomes `--project-dir`; an array is repeatable,
+ * and one marked `nargs: "+"` also takes the bare words after it (dbt's
+ * `--select a b`); a property marked `positional: true` takes the bare arguments.
  */
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { UsageError } from "../core/errors.ts";
@@ -19,6 +20,8 @@ export interface OptionSpec {
   metavar: string;
   description: string;
   choices?: string[];
+  /** A list option that takes every bare word after it, as argparse's nargs="+". */
+  greedy?: boolean;
 }
 
 export interface ParsedArgs {
@@ -53,6 +56,7 @@ export function optionsOf(task: Task<any, any>): OptionSpec[] {
       metavar: typeof prop.metavar === "string" ? prop.metavar : key.toUpperCase(),
       description: typeof prop.description === "string" ? prop.description : "",
       choices: choices && choices.length > 0 ? choices : undefined,
+      greedy: prop.nargs === "+" ? true : undefined,
     } satisfies OptionSpec;
   });
 }
@@ -172,8 +176,12 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
       if (option.choices && !option.choices.includes(value)) {
         fail(`argument ${flag}: invalid choice: '${value}' (choose from ${option.choices.map((c) => `'${c}'`).join(", ")})`);
       }
-      if (option.kind === "list") input[option.key] = [...((input[option.key] as string[] | undefined) ?? []), value];
-      else input[option.key] = value;
+      if (option.kind === "list") {
+        const values = [value];
+        // nargs="+": the bare words that follow belong to this option too.
+        while (option.greedy && inline === undefined && argv[i + 1] !== undefined && !(argv[i + 1] as string).startsWith("-")) values.push(argv[++i] as string);
+        input[option.key] = [...((input[option.key] as string[] | undefined) ?? []), ...values];
+      } else input[option.key] = value;
     }
   }
   if (help) return { input, format, quiet, output, help };

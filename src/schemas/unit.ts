@@ -22,9 +22,21 @@ export const FixtureColumnInfo = Type.Object(
   {
     name: Type.String(),
     type: Type.String({ description: "the DuckDB type the fixture's values are cast to" }),
-    from: Type.Union([Type.Literal("declared"), Type.Literal("seed"), Type.Literal("values")], {
-      description: "declared: the upstream's yml data_type (or a seed's column_types); seed: inferred from the seed's CSV; values: inferred from the fixture's own values",
-    }),
+    from: Type.Union(
+      [
+        Type.Literal("catalog"),
+        Type.Literal("manifest"),
+        Type.Literal("declared"),
+        Type.Literal("inferred"),
+        Type.Literal("seed"),
+        Type.Literal("snapshot"),
+        Type.Literal("values"),
+      ],
+      {
+        description:
+          "catalog: target/catalog.json; manifest: a data_type in target/manifest.json; declared: the upstream's yml data_type (a contract, a seed's column_types); inferred: DuckDB's reading of the upstream's own SQL over empty inputs; seed: inferred from the seed's CSV; snapshot: a column dbt's snapshot adds; values: inferred from the fixture's own values (or, when it has none, a NULL the model never reads by name)",
+      },
+    ),
   },
   { additionalProperties: false },
 );

@@ -13,7 +13,8 @@ import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import { parseYaml } from "../project/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
-import { exposeMembers, JinjaTemplate, macroReturn, printable, pythonRange, splitArgs, TEMPLATE_LOOKUP, type JinjaCallable, type Scope } from "./jinja.ts";
+import { parseRelationCall } from "../project/relations.ts";
+import { exposeMembers, JinjaTemplate, macroReturn, printable, pythonRange, splitArgs, TEMPLATE_LOOKUP, TemplateFailure, type JinjaCallable, type Scope } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
 export class RenderRefusal extends SlpError {
@@ -40,6 +41,15 @@ export interface RenderSession {
   isIncremental: boolean | null;
   /** The unit test's config (tags, meta, enabled). */
   config: Mapping;
+  /**
+   * Set when a node is rendered as dbt builds it rather than unit tested
+   * (reading an upstream's columns): `model` and `config.get` are the node's,
+   * `is_incremental()` is false (a first build), and
+   * `adapter.get_columns_in_relation` answers for the relations it reads.
+   */
+  building?: { name: string; resourceType: string; uniqueId: string; config: Mapping; columnsOf(relation: string): { name: string; type: string }[] | null };
+  /** Filled with every env_var() the render reads and what it got (a cached reading is only as good as these). */
+  envRead?: Map<string, string | null>;
 }
 
 /** A CTE standing in for a relation: prints as its name, has a relation's attributes. */
@@ -101,6 +111,8 @@ const BUILTINS: Record<string, (...args: any[]) => string> = {
   split_part: (text, delimiter, part) => `split_part(${text}, ${delimiter}, ${part})`,
   string_literal: (value) => `'${printable(value)}'`,
   escape_single_quotes: (value) => printable(value).replace(/'/g, "''"),
+  // dbt applies a model's sql_header in a unit test only behind a flag (require_sql_header_in_test_configs).
+  set_sql_header: () => "",
   any_value: (expression) => `any_value(${expression})`,
   bool_or: (expression) => `bool_or(${expression})`,
   length: (expression) => `length(${expression})`,
@@ -165,7 +177,7 @@ export interface RendererOptions {
 export class DbtRenderer {
   readonly project: DbtProject;
   readonly #options: RendererOptions;
-  readonly #templates = new Map<string, JinjaTemplate>();
+  readonly #templates = new Map<string, Compiled>();
   /** package -> macro name -> the file defining it. */
   readonly #macroIndex = new Map<string, Map<string, MacroFile>>();
   #session: RenderSession | null = null;
@@ -184,20 +196,43 @@ export class DbtRenderer {
     for (const pkg of project.packages.values()) this.#indexMacros(pkg);
   }
 
-  /** Renders a project file (a model) for one unit test. */
-  renderFile(file: string, session: RenderSession): string {
+  /** Renders a project file (a model) for one unit test; `pkg` is the package it belongs to (its macros come first). */
+  renderFile(file: string, session: RenderSession, pkg = this.project.name): string {
     let template = this.#templates.get(file);
     if (!template) {
-      template = new JinjaTemplate(readText(this.project.dir, file), file);
+      template = compileTemplate(readText(this.project.dir, file), file);
       this.#templates.set(file, template);
     }
-    return this.#with(session, () => template.render(this.#scope(this.project.name)));
+    return this.#renderWith(template, file, session, pkg);
   }
 
-  /** Renders a text (a `format: sql` fixture, a yml value) as if it were in `file`. */
-  renderText(text: string, file: string, session: RenderSession): string {
-    const template = new JinjaTemplate(text, file);
-    return this.#with(session, () => template.render(this.#scope(this.project.name)));
+  /** Renders a text (a `format: sql` fixture, a yml value, a snapshot's body) as if it were in `file`. */
+  renderText(text: string, file: string, session: RenderSession, pkg = this.project.name): string {
+    return this.#renderWith(compileTemplate(text, file), file, session, pkg);
+  }
+
+  #renderWith(template: Compiled, file: string, session: RenderSession, pkg: string): string {
+    if (template instanceof JinjaTemplate || Object.hasOwn(session.overrides.macros, "ref") || Object.hasOwn(session.overrides.macros, "source")) {
+      const jinja = template instanceof JinjaTemplate ? template : template.jinja();
+      return this.#with(session, () => jinja.render(this.#scope(pkg)));
+    }
+    // A template whose only Jinja is literal ref() and source() calls: dbt's static parser reads it, and so does slp.
+    return template.parts
+      .map((part) => {
+        if (typeof part === "string") return part;
+        try {
+          return session.relation(part.call);
+        } catch (error) {
+          if (error instanceof SlpError) throw new TemplateFailure(error.message, file, part.line, error);
+          throw error;
+        }
+      })
+      .join("");
+  }
+
+  /** A digest of every macro file's text: what a cached rendering depends on besides the model itself. */
+  get macroDigest(): string {
+    return this.#macroDigest;
   }
 
   #with<T>(session: RenderSession, run: () => T): T {
@@ -215,10 +250,13 @@ export class DbtRenderer {
     return this.#session;
   }
 
+  #macroDigest = "";
+
   #indexMacros(project: DbtProject): void {
     const index = new Map<string, MacroFile>();
     for (const file of project.macroFiles) {
       const text = readText(project.dir, file);
+      this.#macroDigest = digest(`${this.#macroDigest}\0${file}\0${text}`);
       const entry: MacroFile = { file, package: project.name };
       for (const match of text.matchAll(/\{%-?\s*(macro|test)\s+(\w+)\s*\(/g)) {
         const name = match[1] === "test" ? `test_${match[2]}` : (match[2] as string);
@@ -270,7 +308,7 @@ export class DbtRenderer {
     }
     const macro = this.#macro(this.project.name, name);
     if (macro) return macro;
-    const member = this.#member(name);
+    const member = this.#member(name, pkg);
     if (member !== undefined) return member;
     if (name === "dbt" || this.project.packages.has(name) || name === this.project.name) return this.#namespace(name);
     if (Object.hasOwn(this.#builtins, name)) return this.#builtins[name];
@@ -291,7 +329,7 @@ export class DbtRenderer {
 
   #qualified(pkg: string, name: string): unknown {
     const overrides = this.#current.overrides.macros;
-    const real = pkg === "dbt" ? (Object.hasOwn(this.#builtins, name) ? this.#builtins[name] : name === "is_incremental" ? this.#member(name) : undefined) : this.#macro(pkg, name);
+    const real = pkg === "dbt" ? (Object.hasOwn(this.#builtins, name) ? this.#builtins[name] : name === "is_incremental" ? this.#member(name, pkg) : undefined) : this.#macro(pkg, name);
     // A bare-name override wins over the qualified one; both reach dbt.X (spec §4.1).
     const key = pkg === "dbt" && Object.hasOwn(overrides, name) ? name : Object.hasOwn(overrides, `${pkg}.${name}`) ? `${pkg}.${name}` : null;
     if (key !== null) return overrideOf(real ?? (() => ""), overrides[key] as Value);
@@ -306,7 +344,7 @@ export class DbtRenderer {
   }
 
   /** The context members that are not macros. */
-  #member(name: string): unknown {
+  #member(name: string, pkg: string): unknown {
     const session = this.#current;
     switch (name) {
       case "ref":
@@ -318,9 +356,11 @@ export class DbtRenderer {
           return new Relation(session.relation({ kind: "source", source: printable(positional[0]), table: printable(positional[1]) }));
         };
       case "this":
-        return session.thisRelation ?? MISSING_THIS;
+        // A relation with attributes, as dbt gives it since dbt-core #12313 (macros read this.identifier).
+        return session.thisRelation === null ? MISSING_THIS : new Relation(session.thisRelation);
       case "is_incremental":
         return () => {
+          if (session.building) return false;
           if (session.isIncremental === null) {
             throw new RenderRefusal("is_incremental() is reached (through a macro) but the test sets no boolean overrides.macros.is_incremental", "add overrides: {macros: {is_incremental: true}} (or false) to the test");
           }
@@ -329,10 +369,11 @@ export class DbtRenderer {
       case "config":
         return this.#config(session);
       case "var":
-        return (...args: unknown[]) => this.#var(session, args);
+        return (...args: unknown[]) => this.#var(session, args, pkg);
       case "env_var":
         return (...args: unknown[]) => this.#envVar(session, args);
       case "model":
+        if (session.building) return { name: session.building.name, resource_type: session.building.resourceType, config: session.building.config, unique_id: session.building.uniqueId };
         return { name: session.testName, resource_type: "unit_test", config: { materialized: "unit" }, unique_id: `unit_test.${this.project.name}.${session.testName}` };
       case "execute":
         return true;
@@ -393,6 +434,7 @@ export class DbtRenderer {
     const config = (..._args: unknown[]) => "";
     const get = (key: unknown, fallback: unknown = null) => {
       const name = printable(key);
+      if (session.building) return Object.hasOwn(session.building.config, name) ? session.building.config[name] : Object.hasOwn(NODE_CONFIG_DEFAULTS, name) && name !== "materialized" ? NODE_CONFIG_DEFAULTS[name] : fallback;
       if (name === "materialized") return "unit";
       if (Object.hasOwn(session.config, name)) return session.config[name];
       if (Object.hasOwn(NODE_CONFIG_DEFAULTS, name)) return NODE_CONFIG_DEFAULTS[name];
@@ -411,14 +453,17 @@ export class DbtRenderer {
     });
   }
 
-  #var(session: RenderSession, args: unknown[]): unknown {
+  #var(session: RenderSession, args: unknown[], pkg: string): unknown {
     const { positional, keywords: named } = splitArgs(args);
     const name = printable(positional[0]);
     const fallback = positional.length > 1 ? positional[1] : named.default;
-    // overrides.vars, then --vars, then dbt_project.yml (the project's own block, then the global keys).
-    const vars = this.project.vars;
-    const scoped = isMapping(vars[this.project.name]) ? (vars[this.project.name] as Mapping) : {};
-    for (const source of [session.overrides.vars, this.#options.cliVars, scoped, vars]) {
+    // overrides.vars, then --vars, then the root project's dbt_project.yml (the package's own block, then the
+    // global keys), then, for a package, its own dbt_project.yml: the root project's values win.
+    const scopedIn = (vars: Mapping) => (isMapping(vars[pkg]) ? (vars[pkg] as Mapping) : {});
+    const rootVars = this.project.vars;
+    const own = pkg === this.project.name ? null : this.project.packages.get(pkg)?.vars ?? null;
+    const sources = [session.overrides.vars, this.#options.cliVars, scopedIn(rootVars), rootVars, ...(own ? [scopedIn(own), own] : [])];
+    for (const source of sources) {
       if (Object.hasOwn(source, name)) return source[name];
     }
     if (positional.length > 1 || Object.hasOwn(named, "default")) return fallback;
@@ -430,6 +475,8 @@ export class DbtRenderer {
     const name = printable(positional[0]);
     if (Object.hasOwn(session.overrides.envVars, name)) return session.overrides.envVars[name];
     const value = this.#options.env[name];
+    // Read before any refusal: a cached upstream schema is checked against every variable its render looked at.
+    session.envRead?.set(name, value ?? null);
     // CI runs slp with secrets in the environment, and a rendered model is printed (its SQL, its
     // failure table): models get DBT_* variables only, never DBT_ENV_SECRET_* (dbt refuses those in models too).
     const handed = name.startsWith("DBT_") && !name.startsWith("DBT_ENV_SECRET");
@@ -455,7 +502,11 @@ export class DbtRenderer {
         const namespace = positional[1] ?? named.macro_namespace ?? null;
         return this.#dispatch(name, namespace === null || namespace === undefined ? null : printable(namespace));
       },
-      get_columns_in_relation: refuser("adapter.get_columns_in_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
+      get_columns_in_relation: (relation: unknown) => {
+        const columns = this.#current.building?.columnsOf(printable(relation));
+        if (!columns) throw new RenderRefusal("adapter.get_columns_in_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros");
+        return columns.map((column) => columnObject(column.name, column.type));
+      },
       get_relation: refuser("adapter.get_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
       execute: refuser("adapter.execute runs SQL against the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
     };
@@ -475,6 +526,63 @@ export class DbtRenderer {
     }
     if ((namespace === null || namespace === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
     throw new RenderRefusal(`adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`, "install the package that defines it, or override the calling macro in overrides.macros");
+  }
+}
+
+/** A column as dbt's adapter Column object reads it (name, quoted, data_type, dtype). */
+function columnObject(name: string, type: string): object {
+  const quoted = `"${name.replace(/"/g, '""')}"`;
+  return { name, column: name, quoted, data_type: type, dtype: type, is_string: () => /char|text|string/i.test(type), is_number: () => /int|dec|num|double|float|real/i.test(type), toString: () => name };
+}
+
+function digest(text: string): string {
+  return new Bun.CryptoHasher("sha1").update(text).digest("hex");
+}
+
+/** A compiled template: nunjucks', or the pieces of one whose only Jinja is literal ref()/source() calls. */
+type Compiled = JinjaTemplate | StaticTemplate;
+
+interface StaticTemplate {
+  parts: (string | { call: RelationCall; line: number })[];
+  /** The same text compiled by nunjucks (when an override of ref or source must be honoured). */
+  jinja(): JinjaTemplate;
+}
+
+function compileTemplate(text: string, file: string): Compiled {
+  const parts = staticParts(text);
+  if (!parts) return new JinjaTemplate(text, file);
+  let jinja: JinjaTemplate | undefined;
+  return { parts, jinja: () => (jinja ??= new JinjaTemplate(text, file)) };
+}
+
+/**
+ * The pieces of a template whose every `{{ }}` is one ref()/source() call of
+ * literals and that has no tag or comment: literal text and calls, with
+ * `{{-`/`-}}` trimming the whitespace beside them as Jinja does. Null for
+ * any other template (nunjucks renders it).
+ */
+function staticParts(text: string): StaticTemplate["parts"] | null {
+  if (text.includes("{%") || text.includes("{#")) return null;
+  const parts: StaticTemplate["parts"] = [];
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf("{{", at);
+    if (open < 0) {
+      parts.push(text.slice(at));
+      return parts;
+    }
+    const close = text.indexOf("}}", open + 2);
+    if (close < 0) return null;
+    let inner = text.slice(open + 2, close);
+    const trimBefore = inner.startsWith("-");
+    const trimAfter = inner.endsWith("-");
+    inner = inner.slice(trimBefore ? 1 : 0, trimAfter ? inner.length - 1 : inner.length);
+    const call = parseRelationCall(inner);
+    if (!call) return null;
+    const before = text.slice(at, open);
+    parts.push(trimBefore ? before.replace(/\s+$/, "") : before, { call, line: text.slice(0, open).split("\n").length });
+    at = close + 2;
+    if (trimAfter) while (at < text.length && /\s/.test(text[at] as string)) at++;
   }
 }
 

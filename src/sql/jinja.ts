@@ -1,5 +1,5 @@
 /**
- * The Jinja adapter: the only module that imports nunjucks. dbt renders SQL
+ * The Jinja adapter: the only module that imports engine(). dbt renders SQL
  * with Python's Jinja2; nunjucks is the maintained JavaScript engine closest
  * to it whose values are plain JavaScript (so `ref()` can return an object
  * with attributes, `adapter.dispatch` a callable macro, and `return()` can
@@ -19,7 +19,7 @@
  * and caps range() at 100,000 items; this does as much, and bounds nesting
  * depth, steps (loop iterations and calls) and output (src/core/limits.ts).
  */
-import nunjucksModule from "nunjucks";
+import type * as NunjucksTypes from "nunjucks";
 import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitBytes, LimitError } from "../core/limits.ts";
 import { pythonStr } from "../core/values.ts";
@@ -29,7 +29,7 @@ interface Nunjucks {
   Environment: new (loaders: unknown[], options: Record<string, unknown>) => NunjucksEnvironment;
   runtime: Record<string, any> & { SafeString: new (text: string) => object; Frame: new () => object };
   compiler: { compile(...args: unknown[]): string; Compiler: { prototype: Record<string, any> } };
-  lexer: { lex(source: string, options: unknown): { nextToken(): Token | null } };
+  lexer: { lex(source: string, options: unknown): { nextToken(): Token | null }; TOKEN_COMMA: string; TOKEN_RIGHT_PAREN: string };
   parser: { Parser: { prototype: Record<string, any> } };
   lib: { TemplateError: new (message: string | Error, lineno?: number, colno?: number) => Error };
   nodes: Record<string, any>;
@@ -52,7 +52,20 @@ interface NunjucksEnvironment {
   extensionsList: unknown[];
   opts: unknown;
 }
-const nunjucks = nunjucksModule as unknown as Nunjucks;
+/**
+ * nunjucks, loaded on first use: a template whose only Jinja is literal
+ * ref()/source() calls never needs it (dbt-context.ts renders those itself).
+ */
+let loaded: Nunjucks | undefined;
+function engine(): Nunjucks {
+  loaded ??= require("nunjucks") as typeof NunjucksTypes as unknown as Nunjucks;
+  return loaded;
+}
+
+/** A nunjucks SafeString (only a loaded nunjucks makes them). */
+function isSafeString(value: unknown): boolean {
+  return loaded !== undefined && value instanceof loaded.runtime.SafeString;
+}
 
 /** Where a template looks up the names it does not define itself. */
 export interface Scope {
@@ -99,13 +112,14 @@ export function splitArgs(args: readonly unknown[]): { positional: unknown[]; ke
 // --- the engine, configured once ---
 
 type RootRender = (env: unknown, context: unknown, frame: unknown, rt: unknown, cb: (err: unknown, out?: string) => void) => void;
-const runtime = nunjucks.runtime;
 let environment: NunjucksEnvironment | undefined;
 
 function env(): NunjucksEnvironment {
   if (environment) return environment;
+  const nunjucks = engine();
   nunjucks.installJinjaCompat();
   patchLexerAndParser();
+  patchParser();
   patchRuntime();
   patchCompiler();
   // No loaders: `new Environment(null)` would read templates from ./views; a template includes nothing.
@@ -128,7 +142,7 @@ export class JinjaTemplate {
     const environmentNow = env();
     let code: string;
     try {
-      code = nunjucks.compiler.compile(source, [], environmentNow.extensionsList, file, environmentNow.opts);
+      code = engine().compiler.compile(source, [], environmentNow.extensionsList, file, environmentNow.opts);
     } catch (error) {
       throw failure(tooDeepIfOverflow(error), file, "compile");
     }
@@ -174,7 +188,8 @@ export class JinjaTemplate {
   #run(context: ScopeContext): { output: string } {
     let output = "";
     let failed: unknown;
-    const frame = new nunjucks.runtime.Frame();
+    const runtime = engine().runtime;
+    const frame = new runtime.Frame();
     (frame as unknown as { topLevel: boolean }).topLevel = true;
     withBudget(() => {
       try {
@@ -359,7 +374,7 @@ function spend(count = 1): void {
 
 /** Refuses a text longer than one render may produce. */
 function bounded<T>(value: T): T {
-  const length = typeof value === "string" ? value.length : value instanceof nunjucks.runtime.SafeString ? String(value).length : 0;
+  const length = typeof value === "string" ? value.length : isSafeString(value) ? String(value).length : 0;
   if (length > limitBytes("template_output_mb")) throw tooMuchOutput();
   return value;
 }
@@ -402,7 +417,7 @@ function tooDeepIfOverflow(error: unknown): unknown {
  */
 export function templateMember(obj: unknown, key: unknown): unknown {
   if (obj === null || obj === undefined) return undefined;
-  const target = obj instanceof nunjucks.runtime.SafeString ? String(obj) : obj;
+  const target = isSafeString(obj) ? String(obj) : obj;
   if (typeof key === "number") {
     if (!Number.isInteger(key)) return undefined;
     if (typeof target === "string") {
@@ -443,7 +458,7 @@ function refuseUnsafe(name: string): undefined {
 
 /** Python's `in`: a list's items, a string's substrings, a mapping's own keys. */
 function templateIn(key: unknown, container: unknown): boolean {
-  const target = container instanceof nunjucks.runtime.SafeString ? String(container) : container;
+  const target = isSafeString(container) ? String(container) : container;
   if (typeof target === "string") return target.includes(printable(key));
   if (Array.isArray(target)) return target.some((item) => item === key);
   if (target !== null && typeof target === "object") {
@@ -458,24 +473,24 @@ function patchLexerAndParser(): void {
   // Every name a template writes is pasted into the compiled JavaScript, so a
   // name must be an identifier; a regex literal (r/.../, not Jinja) would hand
   // templates a RegExp and catastrophic backtracking.
-  const lex = nunjucks.lexer.lex;
-  nunjucks.lexer.lex = (source: string, options: unknown) => {
+  const lex = engine().lexer.lex;
+  engine().lexer.lex = (source: string, options: unknown) => {
     const tokenizer = lex(source, options);
     const next = tokenizer.nextToken.bind(tokenizer);
     tokenizer.nextToken = () => {
       const token = next();
       if (token?.type === "symbol" && !IDENTIFIER.test(String(token.value))) {
-        throw new nunjucks.lib.TemplateError(`${JSON.stringify(String(token.value))} is not a name: a name is letters, digits and _, and does not start with a digit`, token.lineno + 1, token.colno + 1);
+        throw new (engine().lib.TemplateError)(`${JSON.stringify(String(token.value))} is not a name: a name is letters, digits and _, and does not start with a digit`, token.lineno + 1, token.colno + 1);
       }
       if (token?.type === "regex") {
-        throw new nunjucks.lib.TemplateError("a regular expression literal (r/.../) is not Jinja, and slp's templates do not run them", token.lineno + 1, token.colno + 1);
+        throw new (engine().lib.TemplateError)("a regular expression literal (r/.../) is not Jinja, and slp's templates do not run them", token.lineno + 1, token.colno + 1);
       }
       return token;
     };
     return tokenizer;
   };
   // Blocks inside blocks and brackets inside brackets recurse in the parser: bound them.
-  const Parser = nunjucks.parser.Parser.prototype;
+  const Parser = engine().parser.Parser.prototype;
   for (const method of ["parseStatement", "parseAggregate"]) {
     const original = Parser[method] as (...args: unknown[]) => unknown;
     Parser[method] = function (this: { slpDepth?: number; peekToken(): Token | null }, ...args: unknown[]) {
@@ -493,7 +508,45 @@ function patchLexerAndParser(): void {
   }
 }
 
+/**
+ * Python allows a comma after a call's last argument (`config(materialized='table',)`,
+ * common in dbt models); nunjucks' argument parser does not, so it is taught to.
+ */
+function patchParser(): void {
+  const proto = engine().parser.Parser.prototype;
+  const { TOKEN_COMMA, TOKEN_RIGHT_PAREN } = engine().lexer;
+  const parseSignature = proto.parseSignature as (this: any, tolerant?: boolean, noParens?: boolean) => unknown;
+  proto.parseSignature = function (this: any, tolerant?: boolean, noParens?: boolean) {
+    const parser = this;
+    const { parseExpression, skip } = parser;
+    let afterComma = false;
+    // While this signature is read, an expression that would start at `)` right after a comma ends the list instead.
+    parser.parseExpression = function () {
+      if (!noParens && afterComma && parser.peekToken().type === TOKEN_RIGHT_PAREN) return SKIP;
+      afterComma = false;
+      return parseExpression.call(parser);
+    };
+    parser.skip = function (type: string) {
+      const skipped = skip.call(parser, type);
+      afterComma = skipped && type === TOKEN_COMMA;
+      return skipped;
+    };
+    try {
+      const args = parseSignature.call(parser, tolerant, noParens) as { children: unknown[] } | null;
+      if (args) args.children = args.children.filter((child) => child !== SKIP);
+      return args;
+    } finally {
+      parser.parseExpression = parseExpression;
+      parser.skip = skip;
+    }
+  };
+}
+
+/** What the patched parser returns for the nothing after a trailing comma (dropped from the arguments). */
+const SKIP = { lineno: 0, colno: 0, findAll: () => [], iterFields: () => undefined };
+
 function patchRuntime(): void {
+  const runtime = engine().runtime;
   runtime.memberLookup = function (obj: unknown, key: unknown, ...slice: unknown[]) {
     // `x[a:b:c]` arrives as (obj, start, stop, step).
     if (slice.length === 2) return sliceOf(obj, key as number | null, slice[0] as number | null, slice[1] as number | null);
@@ -536,7 +589,7 @@ function patchRuntime(): void {
   runtime.suppressValue = (value: unknown) => printable(value);
   runtime.ensureDefined = (value: unknown, lineno: number, colno: number) => {
     if (value === undefined) {
-      throw new nunjucks.lib.TemplateError("prints an undefined value (a name or attribute slp's dbt context does not have)", lineno, colno);
+      throw new (engine().lib.TemplateError)("prints an undefined value (a name or attribute slp's dbt context does not have)", lineno, colno);
     }
     return value;
   };
@@ -550,8 +603,8 @@ function patchRuntime(): void {
 }
 
 function patchCompiler(): void {
-  const Compiler = nunjucks.compiler.Compiler;
-  const nodes = nunjucks.nodes;
+  const Compiler = engine().compiler.Compiler;
+  const nodes = engine().nodes;
   // `(a, b)` is a Python tuple, not JavaScript's comma operator.
   const compileGroup = Compiler.prototype.compileGroup as (this: any, node: any, frame: unknown) => void;
   Compiler.prototype.compileGroup = function (this: any, node: any, frame: unknown) {
@@ -583,8 +636,10 @@ function patchCompiler(): void {
   // The name in `x is name` is pasted into the code: only a name may stand there.
   Compiler.prototype.compileIs = function (this: any, node: any, frame: unknown) {
     const test = node.right.name ?? node.right;
-    if (!(test instanceof nodes.Symbol)) this.fail("`is` must be followed by the name of a test (is defined, is none, is string, ...)", node.lineno, node.colno);
-    this._emit(`env.getTest(${JSON.stringify(test.value)}).call(context, `);
+    // `none`, `true` and `false` lex as literals, yet name tests (`is none` is dbt's most common one).
+    const named = test instanceof nodes.Symbol ? test.value : test instanceof nodes.Literal && (test.value === null || typeof test.value === "boolean") ? String(test.value ?? "none") : null;
+    if (named === null) this.fail("`is` must be followed by the name of a test (is defined, is none, is string, ...)", node.lineno, node.colno);
+    this._emit(`env.getTest(${JSON.stringify(named)}).call(context, `);
     this.compile(node.left, frame);
     if (node.right.args) {
       this._emit(",");
@@ -654,7 +709,7 @@ function attributeOf(item: unknown, path: unknown): unknown {
 
 /** `x[a:b:c]` on a string or a list, as Python slices. */
 function sliceOf(value: unknown, start: number | null, stop: number | null, step: number | null): unknown {
-  const target = value instanceof nunjucks.runtime.SafeString ? String(value) : value;
+  const target = isSafeString(value) ? String(value) : value;
   if (typeof target === "string") return sliceString(target, start, stop, step);
   if (Array.isArray(target)) return sliceList(target, start, stop, step);
   throw new SandboxError(`only a string or a list can be sliced, not ${target === null ? "None" : typeof target}`);
@@ -666,15 +721,15 @@ function pythonAdd(left: unknown, right: unknown): unknown {
     spend(left.length + right.length);
     return [...left, ...right];
   }
-  const a = left instanceof nunjucks.runtime.SafeString ? String(left) : left;
-  const b = right instanceof nunjucks.runtime.SafeString ? String(right) : right;
+  const a = isSafeString(left) ? String(left) : left;
+  const b = isSafeString(right) ? String(right) : right;
   if (typeof a === "string" || typeof b === "string") return bounded(String(a) + String(b));
   return (a as number) + (b as number);
 }
 
 /** Python's `*`: `"-" * 3` and `[0] * 3` repeat; numbers multiply. */
 function pythonMul(left: unknown, right: unknown): unknown {
-  const repeatable = (value: unknown) => typeof value === "string" || value instanceof nunjucks.runtime.SafeString || Array.isArray(value);
+  const repeatable = (value: unknown) => typeof value === "string" || isSafeString(value) || Array.isArray(value);
   const [sequence, times] = repeatable(left) && typeof right === "number" ? [left, right] : repeatable(right) && typeof left === "number" ? [right, left] : [null, 0];
   if (sequence === null) return (left as number) * (right as number);
   if (Array.isArray(sequence)) {
@@ -690,7 +745,7 @@ function pythonMul(left: unknown, right: unknown): unknown {
 export function printable(value: unknown): string {
   if (value === undefined) return "";
   if (typeof value === "string") return value;
-  if (value instanceof nunjucks.runtime.SafeString) return value.toString();
+  if (isSafeString(value)) return String(value);
   if (typeof value === "function") return "<function>";
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const own = (value as { toString?: unknown }).toString;
@@ -956,7 +1011,7 @@ const SANDBOXED_FILTERS: Record<string, (...args: any[]) => unknown> = {
 
 /** What a filter iterates: a list's items, a string's characters (a mapping's keys, as Python iterates it). */
 function sequenceOf(items: unknown): unknown[] {
-  const target = items instanceof nunjucks.runtime.SafeString ? String(items) : items;
+  const target = isSafeString(items) ? String(items) : items;
   if (Array.isArray(target)) return target;
   if (typeof target === "string") return [...target];
   if (target !== null && typeof target === "object" && Object.getPrototypeOf(target) === Object.prototype) return Object.keys(target);

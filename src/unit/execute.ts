@@ -1,0 +1,152 @@
+/**
+ * The execute stage: one prepared test on the database. The plan's SQL is
+ * translated for a warehouse dialect, DuckDB describes the model's output
+ * over the fixtures (a column the model reads that no fixture has is named
+ * with its input and the fix), the expected rows are cast to that output,
+ * and one query compares them. Every database failure becomes the test's
+ * error with dbt's wording; a query past its time limit is a timeout.
+ */
+import { DatabaseError, QueryTimeout, type Column, type Database } from "../engine/duckdb.ts";
+import { compareQuery, diffOf, expectedQuery, outputQuery } from "./compare.ts";
+import { renderError } from "./render.ts";
+import { missingColumn } from "./schemas.ts";
+import type { DialectRun } from "./translate.ts";
+import type { Fixture, TestError, TestPlan, UnitResult } from "./types.ts";
+
+/** A test's result, and why it errored when the model's SQL itself could not run. */
+export type ExecutedTest = UnitResult & {
+  /** DuckDB refused the model's SQL before any row was compared (a syntax or binder error). */
+  refused?: boolean;
+  /** A query ran past the time limit and was interrupted. */
+  timedOut?: boolean;
+};
+
+/**
+ * The model's output columns depend only on its SQL and its inputs' column
+ * types, so tests whose fixtures are typed alike share one DESCRIBE of the
+ * model (and of each mutant); a `format: sql` fixture, whose types are its
+ * SELECT's, never does.
+ */
+export type DescribeCache = Map<string, Promise<Column[]>>;
+
+export interface ExecuteContext {
+  database: Database;
+  lane: number;
+  dialectRun: DialectRun | null;
+  timeoutMs?: number;
+  described?: DescribeCache;
+}
+
+export async function executeTest(plan: TestPlan, result: UnitResult, context: ExecuteContext): Promise<ExecutedTest> {
+  const { database, lane, dialectRun, timeoutMs } = context;
+  const { test } = plan;
+  result = { ...result, ran: "native" };
+  if (dialectRun) {
+    const translated = await dialectRun.prepare(plan, database, lane);
+    if ("error" in translated) return { ...result, ran: "untranslatable", error: translated.error, renderedSql: plan.modelSql };
+    plan = translated.plan;
+    result.ran = "translated";
+  }
+  const ctes = (typedOnly: boolean) => plan.fixtures.map((fixture) => ({ name: fixture.relation, sql: typedOnly && fixture.typedOnlySql !== null ? fixture.typedOnlySql : fixture.sql }));
+  let output: Column[];
+  try {
+    output = await describeOutput(plan, context, ctes);
+  } catch (error) {
+    if (error instanceof QueryTimeout) return timedOut(result, error, plan.modelFile, plan.modelSql);
+    // Binding folds constant casts, so a fixture value that cannot be cast may fail here rather than in the run: it is still the data's error.
+    if (error instanceof DatabaseError && isDataError(error)) return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
+    const unread = error instanceof DatabaseError ? unknownColumn(plan, error) : null;
+    if (unread) return { ...result, refused: true, error: unread, renderedSql: plan.modelSql };
+    return { ...result, refused: true, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, plan.modelFile, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
+  }
+  let expected: { columns: Column[]; sql: string };
+  try {
+    expected = expectedQuery(plan, output);
+  } catch (error) {
+    return { ...result, error: renderError(error, test.file) };
+  }
+  let rows: (string | null)[][];
+  try {
+    rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected), lane, timeoutMs)).rows;
+  } catch (error) {
+    if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);
+    return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
+  }
+  const diff = diffOf(rows, expected.columns);
+  return diff === null ? { ...result, status: "pass" } : { ...result, status: "fail", diff };
+}
+
+/**
+ * DESCRIBE of the model over the fixtures. A fixture with untyped columns is
+ * described without them first: the model must bind without reading them by
+ * name, so their type cannot change what it returns.
+ */
+async function describeOutput(plan: TestPlan, context: ExecuteContext, ctes: (typedOnly: boolean) => { name: string; sql: string }[]): Promise<Column[]> {
+  const { database, lane, timeoutMs, described } = context;
+  const untyped = plan.fixtures.some((fixture) => fixture.typedOnlySql !== null);
+  if (untyped) await database.describe(outputQuery(ctes(true), plan.modelSql), lane, timeoutMs);
+  const key = described ? describeKey(plan) : null;
+  let columns = key === null ? undefined : described?.get(key);
+  if (!columns) {
+    // A failed DESCRIBE is forgotten, so a later test asks again.
+    columns = database.describe(outputQuery(ctes(false), plan.modelSql), lane, timeoutMs).catch((error: unknown) => {
+      if (key !== null) described?.delete(key);
+      throw error;
+    });
+    if (key !== null) described?.set(key, columns);
+  }
+  return columns;
+}
+
+function describeKey(plan: TestPlan): string | null {
+  if (plan.fixtures.some((fixture) => fixture.fromSql)) return null;
+  return JSON.stringify([plan.modelSql, plan.fixtures.map((fixture) => [fixture.relation, fixture.columns.map((column) => [column.name, column.type])])]);
+}
+
+/** A column the model reads that a fixture lacks: which input, and why slp does not have it. */
+function unknownColumn(plan: TestPlan, error: DatabaseError): TestError | null {
+  const column = missingColumn(error.message);
+  if (column === null) return null;
+  const lower = column.toLowerCase();
+  const untyped = plan.fixtures.find((fixture) => fixture.untyped.some((name) => name.toLowerCase() === lower));
+  const where = (fixture: Fixture) => `model ${plan.test.model} reads column '${column}' of ${fixture.input}`;
+  if (untyped) {
+    return {
+      message: `${where(untyped)}, whose yml declares it without a data_type, and this test gives it no value`,
+      file: plan.test.file,
+      line: null,
+      fix: `give ${column} a data_type in ${untyped.declaredIn ?? `the yml of ${untyped.input}`}, or a value in the test's rows`,
+    };
+  }
+  const open = plan.fixtures.filter((fixture) => fixture.open !== null);
+  if (open.length === 0) return null;
+  const fixture = open[0] as Fixture;
+  const others = open.length > 1 ? ` (or of ${open.slice(1).map((other) => other.input).join(", ")})` : "";
+  return {
+    message: `${where(fixture)}${others}, which this test does not give and slp does not know of: ${fixture.open?.why}`,
+    file: plan.test.file,
+    line: null,
+    fix: (fixture.open?.fix ?? "give {column} a value in the test's rows").replaceAll("{column}", column),
+  };
+}
+
+function timedOut(result: UnitResult, error: QueryTimeout, file: string, sql: string): ExecutedTest {
+  return { ...result, timedOut: true, error: { message: error.message, file, line: null, fix: "a query this slow on a few fixture rows does not end; look for a join or recursion without a bound" }, renderedSql: sql };
+}
+
+/** dbt's wording for a failure while the test's query runs. */
+function executionError(error: unknown, testName: string, file: string): TestError {
+  return databaseError(error, `An error occurred during execution of unit test '${testName}'. There may be an error in the unit test definition: check the data types`, file, "check that each given and expected value can be cast to its column's type");
+}
+
+/** A value DuckDB cannot convert or hold (as opposed to SQL it cannot read or bind). */
+function isDataError(error: DatabaseError): boolean {
+  return /^(Conversion|Out of Range) Error/.test(error.message);
+}
+
+function databaseError(error: unknown, what: string, file: string, fix: string): TestError {
+  if (!(error instanceof DatabaseError)) throw error;
+  const message = error.message.split("\n")[0] ?? error.message;
+  // A refusal of the locked database (a file read, a limit) says what to do itself.
+  return { message: `${what}: ${message}`, file, line: null, fix: error.fix ?? fix };
+}

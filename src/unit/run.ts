@@ -1,0 +1,254 @@
+/**
+ * Runs dbt unit tests on one in-process DuckDB, stage by stage: plan (which
+ * tests, what they read), render (the model's SQL), schemas (each input's
+ * columns), fixtures (rows to relations), then per test translate, execute
+ * and compare. `prepareUnitTests` is the seam `slp mutate` runs on: every
+ * selected test prepared once, then run as often as asked, each time with
+ * the model's SQL as given.
+ */
+import type { Mapping } from "../core/values.ts";
+import { Database } from "../engine/duckdb.ts";
+import type { DisabledTest } from "../project/unit-tests.ts";
+import type { UnitProject } from "../project/unit-project.ts";
+import { DbtRenderer } from "../sql/dbt-context.ts";
+import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
+import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
+import { buildFixture, expectedRows, expectedSql, UntranslatableType } from "./fixtures.ts";
+import { compiledModels } from "./manifest.ts";
+import { emptyResult, planTest, readTestSet, selectTests, type PlannedTest, type TestSet } from "./plan.ts";
+import { nativeValue, parseSession, renderError, renderModel } from "./render.ts";
+import { UpstreamSchemas } from "./schemas.ts";
+import { trimStatement } from "./sql.ts";
+import type { DialectRun } from "./translate.ts";
+import type { Fixture, TestPlan, UnitResult, UnitRun } from "./types.ts";
+
+export type { ExecutedTest } from "./execute.ts";
+export { NothingSelected } from "./plan.ts";
+
+export interface UnitRunOptions {
+  project: UnitProject;
+  /** dbt selector arguments (each may hold several, space-separated); empty means every test. */
+  select: string[];
+  /** dbt selector arguments of what to leave out. */
+  exclude?: string[];
+  cliVars: Mapping;
+  env: Record<string, string | undefined>;
+  /** Use dbt's compiled SQL from target/manifest.json when it is fresh (default true). */
+  useManifest: boolean;
+  /** Close DuckDB when done (default true); the CLI leaves it to the process exit, which is ~10 ms sooner. */
+  closeDatabase?: boolean;
+  /** A database already being opened (the CLI starts it before it reads the project, to overlap the two), with the dialect's settings. */
+  database?: Promise<Database>;
+  /** The warehouse dialect the models are written in (default DuckDB). */
+  dialect?: DialectChoice;
+}
+
+/** One test, prepared: everything before its own queries is done (rendered, inputs typed, fixtures built). */
+export interface PreparedTest {
+  /** The verdict so far: an `error` when the test could not be prepared. */
+  readonly result: UnitResult;
+  /** The model's SQL as this test runs it (rendered, or dbt's compiled code); null when preparing failed. */
+  readonly modelSql: string | null;
+}
+
+export interface ExecuteOptions {
+  /** Runs the test against this SQL instead of the model's own (a mutant); the fixtures and expected rows stay. */
+  modelSql?: string;
+  /** The connection to run on (see Database.widen). */
+  lane?: number;
+  /** Interrupts the test's queries after this long; the result is then an error whose `timedOut` is true. */
+  timeoutMs?: number;
+}
+
+export interface PreparedTests {
+  tests: PreparedTest[];
+  dialect: DialectChoice;
+  disabled: DisabledTest[];
+  notes: string[];
+  database: Database;
+  execute(test: PreparedTest, options?: ExecuteOptions): Promise<ExecutedTest>;
+  /** Keeps the run's translations and inferred schemas, and puts each error on its line (once, after the run). */
+  finish(results: UnitResult[]): UnitResult[];
+}
+
+export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
+  const suite = await prepareUnitTests(options);
+  const { tests, database } = suite;
+  // A second connection pays off once there are enough tests to keep two busy.
+  const runnable = tests.filter((test) => test.modelSql !== null).length;
+  if (runnable >= 4) await database.widen(2);
+  const results: UnitResult[] = new Array(tests.length);
+  try {
+    let next = 0;
+    const worker = async (lane: number) => {
+      for (;;) {
+        const index = next++;
+        if (index >= tests.length) return;
+        results[index] = await suite.execute(tests[index] as PreparedTest, { lane });
+      }
+    };
+    await Promise.all(Array.from({ length: database.width }, (_, lane) => worker(lane)));
+  } finally {
+    if (options.closeDatabase !== false) database.close();
+  }
+  return { results: suite.finish(results), dialect: suite.dialect, disabled: suite.disabled, notes: suite.notes };
+}
+
+export async function prepareUnitTests(options: UnitRunOptions): Promise<PreparedTests> {
+  const { project } = options;
+  const dialect = options.dialect ?? { dialect: "duckdb", from: "default" };
+  // DuckDB creates the database on its own thread while this one reads and renders.
+  const opening = options.database ?? Database.load().then(() => Database.open({ settings: duckdbSettings(dialect.dialect) }));
+  opening.catch(() => undefined);
+  const closeOnError = () => opening.then((database) => database.close(), () => undefined);
+
+  // Plan: the tests, chosen, each resolved to its model and inputs, and rendered.
+  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: dialect.dialect });
+  let planned: { result: UnitResult; plan: PlannedTest | null }[];
+  let set: TestSet;
+  try {
+    set = readTests(project, renderer);
+    planned = selectTests(project, set, options.select, options.exclude ?? []).map((test) => {
+      const result = emptyResult(test);
+      const plan = planTest(test, set.owners.get(test) as UnitProject, project);
+      return "error" in plan ? { result: { ...result, error: plan.error }, plan: null } : { result, plan };
+    });
+  } catch (error) {
+    closeOnError();
+    throw error;
+  }
+  const compiled = options.useManifest ? compiledModels(project) : null;
+  const notes: string[] = [];
+  if (compiled?.stale) notes.push("target/manifest.json is older than the project's sources; slp rendered every model itself");
+  const rendered = planned.map(({ result, plan }) => {
+    if (!plan) return { result, plan, model: null };
+    const model = renderModel(plan, project, renderer, compiled, dialect.dialect);
+    if ("error" in model) return { result: { ...result, error: model.error }, plan: null, model: null };
+    return { result: { ...result, sqlFrom: model.sqlFrom }, plan, model };
+  });
+
+  // Loaded only for a warehouse dialect: a DuckDB project never reads the translator's module.
+  const dialectRun: DialectRun | null =
+    dialect.dialect === "duckdb" ? null : await import("./translate.ts").then(({ DialectRun }) => new DialectRun(dialect, project.dir, options.env));
+  const database = await opening;
+
+  // Schemas and fixtures: each input's columns (read once per node), its rows cast to them.
+  const schemas = new UpstreamSchemas({
+    root: project,
+    renderer,
+    database,
+    dialect: dialect.dialect,
+    translate: dialectRun ? (sql) => dialectRun.translate(sql, database) : null,
+    env: options.env,
+    cliVars: options.cliVars,
+    cache: UpstreamSchemas.cache(project.dir, options.env),
+  });
+  const plans = new Map<PreparedTest, TestPlan>();
+  const tests: PreparedTest[] = [];
+  for (const { result, plan, model } of rendered) {
+    if (!plan || !model) {
+      tests.push({ result, modelSql: null });
+      continue;
+    }
+    const prepared = await fixturesOf(plan, model.used, schemas, renderer);
+    if ("error" in prepared) {
+      tests.push({ result: { ...result, error: prepared.error, ran: prepared.untranslatable ? "untranslatable" : null }, modelSql: null });
+      continue;
+    }
+    const testPlan: TestPlan = { test: plan.test, projectDir: project.dir, modelFile: plan.node.file, modelSql: model.sql, ...prepared };
+    const test: PreparedTest = { result: { ...result, fixtures: prepared.fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns })) }, modelSql: model.sql };
+    plans.set(test, testPlan);
+    tests.push(test);
+  }
+
+  let tables = 0;
+  const shared = new Map<TestPlan, Promise<TestPlan>>();
+  const described: DescribeCache = new Map();
+  /** The plan with its fixtures built into tables once: every later run reads them instead of re-reading VALUES. */
+  const sharedPlan = (plan: TestPlan): Promise<TestPlan> => {
+    let built = shared.get(plan);
+    if (!built) {
+      built = (async () => {
+        const fixtures: Fixture[] = [];
+        for (const fixture of plan.fixtures) {
+          // A format: sql fixture is warehouse SQL the dialect run translates each time (it caches the translation).
+          if (fixture.fromSql) {
+            fixtures.push(fixture);
+            continue;
+          }
+          const table = `"__slp_fixture_${tables++}"`;
+          await database.define(`create table ${table} as ${fixture.sql}`);
+          const typedOnly = fixture.typedOnlySql === null ? null : `"__slp_fixture_${tables++}"`;
+          if (typedOnly !== null) await database.define(`create table ${typedOnly} as ${fixture.typedOnlySql}`);
+          fixtures.push({ ...fixture, sql: `select * from ${table}`, typedOnlySql: typedOnly === null ? null : `select * from ${typedOnly}` });
+        }
+        return { ...plan, fixtures };
+      })();
+      shared.set(plan, built);
+    }
+    return built;
+  };
+  return {
+    tests,
+    dialect,
+    disabled: set.disabled,
+    notes,
+    database,
+    async execute(test, executeOptions = {}) {
+      const plan = plans.get(test);
+      if (!plan) return test.result;
+      // Tests of one model whose inputs are typed alike share one reading of its output columns.
+      const context = { database, lane: executeOptions.lane ?? 0, dialectRun, timeoutMs: executeOptions.timeoutMs, described };
+      if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, context);
+      let base: TestPlan;
+      try {
+        base = await sharedPlan(plan);
+      } catch {
+        base = plan; // a fixture DuckDB cannot build as a table still runs inline, as the unmutated test did
+      }
+      return executeTest({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, context);
+    },
+    finish(results) {
+      dialectRun?.save();
+      schemas.save();
+      for (const result of results) {
+        if (result.error && result.error.file === result.file && result.error.line === null) result.error.line = result.line;
+      }
+      return results;
+    },
+  };
+}
+
+/** Every unit test of the project and its packages, their yml values rendered as dbt renders them at parse time. */
+export function readTests(project: UnitProject, renderer: DbtRenderer): TestSet {
+  const yml = parseSession("parse");
+  return readTestSet(project, (text, file) => nativeValue(renderer.renderText(text, file, yml)));
+}
+
+/** The test set `slp mutate --select` selects from, read as `slp unit` reads it. */
+export function testSetOf(project: UnitProject, options: Pick<UnitRunOptions, "cliVars" | "env" | "dialect">): TestSet {
+  return readTests(project, new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: options.dialect?.dialect ?? "duckdb" }));
+}
+
+/** The fixtures a test's model reads, each input typed by its upstream's schema, and its expectation. */
+async function fixturesOf(
+  plan: PlannedTest,
+  used: Set<string>,
+  schemas: UpstreamSchemas,
+  renderer: DbtRenderer,
+): Promise<Pick<TestPlan, "fixtures" | "expectSql" | "expectRows"> | { error: UnitResult["error"] & object; untranslatable: boolean }> {
+  const { test, owner } = plan;
+  const fixtures: Fixture[] = [];
+  try {
+    // dbt never injects a given the model does not read.
+    for (const [id, input] of [...plan.inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (!used.has(id)) continue;
+      const schema = input.given.format === "sql" ? null : await schemas.of(input.node);
+      fixtures.push(buildFixture(input, schema, test, owner, renderer));
+    }
+    if (test.expect.format === "sql") return { fixtures, expectSql: expectedSql(test, owner), expectRows: null };
+    return { fixtures, expectSql: null, expectRows: expectedRows(test, owner) };
+  } catch (error) {
+    return { error: renderError(error, test.file), untranslatable: error instanceof UntranslatableType };
+  }
+}

@@ -1,0 +1,525 @@
+/**
+ * The schemas stage: every input's columns and types as dbt would find them
+ * in the warehouse, from the first that applies (issue 12):
+ * target/catalog.json while it is not older than the node's files (and its
+ * ancestors'); an enforced contract; otherwise the node's own SQL, compiled
+ * and bound by DuckDB over empty copies of its inputs, recursively down to
+ * sources, seeds and snapshots (dbt's `build --empty`, in-process), with
+ * target/manifest.json's and the yml's declared data_types taking precedence
+ * per column. A seed's columns are its CSV header with column_types (else
+ * dbt's CSV inference); a snapshot adds dbt's scd columns; a source has what
+ * its yml declares, or the seed that is the same relation. Declared
+ * warehouse types map through the dialect's type table. Inferred schemas are
+ * cached by content hash, so a warm run renders and binds nothing.
+ */
+import { canonicalJson, isMapping, type Mapping } from "../core/values.ts";
+import type { Database } from "../engine/duckdb.ts";
+import { ParseCache } from "../project/cache.ts";
+import { blocks } from "../project/model.ts";
+import { callText, type RelationCall } from "../project/relations.ts";
+import { readText } from "../project/source.ts";
+import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
+import type { DbtRenderer, RenderSession } from "../sql/dbt-context.ts";
+import type { Dialect } from "../sql/dialect/dialects.ts";
+import { mapType } from "../sql/dialect/types.ts";
+import { csvTable, inferType } from "./fixtures.ts";
+import { parseSession, quoteRelation } from "./render.ts";
+import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
+import type { ColumnSource } from "./types.ts";
+
+/** Bumped when what an inferred schema depends on changes, so an older cache entry is never used. */
+const INFERENCE_FORMAT = 4;
+
+export interface SchemaColumn {
+  name: string;
+  /** The DuckDB type; null when nothing types the column (a source column declared without a data_type). */
+  type: string | null;
+  from: ColumnSource | null;
+  /** Why its declared warehouse type has no faithful DuckDB type (the test is then untranslatable). */
+  refused?: string;
+  /** The line declaring it, in `RelationSchema.file`. */
+  line?: number | null;
+}
+
+export interface RelationSchema {
+  columns: SchemaColumn[];
+  /** True when these are all the relation's columns: a key outside them is refused, as dbt refuses it. */
+  complete: boolean;
+  /** When not complete: why slp lacks the rest, and what to do (`{column}` stands for the column a model reads). */
+  gap: string | null;
+  fix: string | null;
+  /** The yml that declares the columns, for messages. */
+  file: string | null;
+}
+
+/** What inference found: the columns, or why it could not read them. */
+type InferenceOutcome = { columns: Inferred[] } | { gap: string; fix: string };
+
+/** A cached inference: its outcome, and what it was read from (each input's schema digest, the calls that named nothing, each env var's digest). */
+interface CachedSchema {
+  outcome: InferenceOutcome;
+  reads: Record<string, string>;
+  /** Calls that named nothing, and the package that made them. */
+  missing: { call: RelationCall; from: string }[];
+  env: Record<string, string | null>;
+}
+
+/** What one inference reads while it runs. */
+interface Reading {
+  reads: Set<string>;
+  missing: { call: RelationCall; from: string }[];
+  env: Map<string, string | null>;
+}
+
+export interface SchemaSources {
+  root: UnitProject;
+  renderer: DbtRenderer;
+  database: Database;
+  dialect: Dialect;
+  /** The project's dialect translated for DuckDB (null for a DuckDB project). */
+  translate: ((sql: string) => Promise<{ sql: string } | { error: string }>) | null;
+  env: Record<string, string | undefined>;
+  /** What rendering depends on besides files: --vars. */
+  cliVars: Mapping;
+  cache: ParseCache<CachedSchema>;
+}
+
+/** Thrown while a node renders when it reads a relation whose schema is not known yet; the render is retried once it is. */
+class SchemaNeeded {
+  constructor(readonly id: string) {}
+}
+
+/** Thrown while a node renders when a ref or source names nothing. */
+class MissingRelation {
+  constructor(readonly call: RelationCall) {}
+}
+
+type Upstream = RefNode | SourceNode;
+
+export class UpstreamSchemas {
+  readonly #sources: SchemaSources;
+  readonly #memo = new Map<string, Promise<RelationSchema>>();
+  readonly #known = new Map<string, RelationSchema>();
+  readonly #fresh = new Map<string, boolean>();
+  /** Nodes whose inference is under way: reading one of them again is a ref cycle, not a wait. */
+  readonly #inProgress = new Set<string>();
+
+  constructor(sources: SchemaSources) {
+    this.#sources = sources;
+  }
+
+  #node(id: string): Upstream | undefined {
+    return this.#sources.root.index.byId(id);
+  }
+
+  /** Opens the cache of inferred schemas of a project. */
+  static cache(projectDir: string, env: Record<string, string | undefined>): ParseCache<CachedSchema> {
+    return ParseCache.open<CachedSchema>(projectDir, env, "schemas");
+  }
+
+  /** The columns of a relation as dbt would find them. */
+  of(node: Upstream): Promise<RelationSchema> {
+    let schema = this.#memo.get(node.uniqueId);
+    if (!schema) {
+      schema = this.#compute(node).then((found) => {
+        this.#known.set(node.uniqueId, found);
+        return found;
+      });
+      this.#memo.set(node.uniqueId, schema);
+    }
+    return schema;
+  }
+
+  save(): void {
+    this.#sources.cache.save();
+  }
+
+  async #compute(node: Upstream): Promise<RelationSchema> {
+    const catalog = this.#catalog(node);
+    if (catalog) return catalog;
+    if (node.kind === "seed") return this.#seed(node);
+    if (node.kind === "source") return this.#source(node);
+    const declared = this.#declared(node);
+    if (node.kind === "model" && node.columnsComplete) return { ...declared, complete: true, gap: null, fix: null };
+    const inferred = await this.#infer(node);
+    if ("gap" in inferred) return { ...declared, complete: false, gap: inferred.gap, fix: inferred.fix };
+    // Declared types (dbt's manifest, then the yml) go before what the SQL gives, column by column.
+    const byName = new Map(declared.columns.map((column) => [column.name.toLowerCase(), column]));
+    const columns = inferred.columns.map((column): SchemaColumn => {
+      const own = byName.get(column.name.toLowerCase());
+      if (own && (own.type !== null || own.refused)) return { ...own, name: column.name };
+      return { name: column.name, type: column.type, from: column.type === null ? null : column.snapshot ? "snapshot" : "inferred" };
+    });
+    return { columns, complete: true, gap: null, fix: null, file: declared.file };
+  }
+
+  // --- dbt's catalog ---
+
+  #catalog(node: Upstream): RelationSchema | null {
+    const { catalog } = this.#sources.root;
+    const listed = catalog?.columns.get(node.uniqueId);
+    if (!catalog || !listed || !this.#catalogFresh(node.uniqueId, catalog.written)) return null;
+    const columns = listed.map((column) => this.#typed(column.name, column.type, "catalog", null));
+    return { columns, complete: true, gap: null, fix: null, file: null };
+  }
+
+  /** The catalog describes a node until the node's files, or any of its ancestors', change after it. */
+  #catalogFresh(id: string, written: number): boolean {
+    const known = this.#fresh.get(id);
+    if (known !== undefined) return known;
+    this.#fresh.set(id, false); // a cycle reads as stale
+    const node = this.#node(id);
+    const files = node ? [node.file, node.ymlFile].filter((file): file is string => file !== null) : [];
+    const fresh = this.#sources.root.tree.newest(files) <= written && (this.#sources.root.parents.get(id) ?? []).every((parent) => this.#catalogFresh(parent, written));
+    this.#fresh.set(id, fresh);
+    return fresh;
+  }
+
+  // --- declarations ---
+
+  /** A warehouse type as the DuckDB type with its values, or the reason it has none. */
+  #typed(name: string, written: string | null, from: ColumnSource, line: number | null): SchemaColumn {
+    if (written === null) return { name, type: null, from: null, line };
+    const { dialect } = this.#sources;
+    if (dialect === "duckdb") return { name, type: written, from, line };
+    const mapped = mapType(written, dialect);
+    if (!mapped.ok) return { name, type: null, from: null, refused: `has the ${dialect} type '${written}': ${mapped.why}`, line };
+    return { name, type: mapped.type, from, line };
+  }
+
+  /** What the yml declares (types from dbt's fresh manifest first): the relation's columns, maybe not all of them. */
+  #declared(node: Upstream): RelationSchema {
+    const { manifest } = this.#sources.root;
+    const entry = manifest && !manifest.stale ? (manifest.nodes[node.uniqueId] ?? manifest.sources[node.uniqueId]) : undefined;
+    const manifestColumns = entry && isMapping(entry.columns) ? entry.columns : {};
+    const columns = node.columns.map((column) => {
+      const fromManifest = manifestColumns[column.name];
+      const manifestType = isMapping(fromManifest) && typeof fromManifest.data_type === "string" && fromManifest.data_type.trim() !== "" ? fromManifest.data_type : null;
+      if (manifestType !== null) return this.#typed(column.name, manifestType, "manifest", column.line);
+      return this.#typed(column.name, column.dataType, "declared", column.line);
+    });
+    const file = node.kind === "source" ? node.file : node.ymlFile;
+    return { columns, complete: false, gap: null, fix: null, file };
+  }
+
+  // --- seeds and sources ---
+
+  /** A seed: its CSV header, typed by column_types, else as dbt's seed loader infers them from the values. */
+  #seed(node: RefNode): RelationSchema {
+    const table = csvTable(readText(this.#sources.root.dir, node.file as string), node.file as string);
+    const columns = table.header.map((name, i) => {
+      const declared = node.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
+      if (declared?.dataType) return this.#typed(name, declared.dataType, "declared", declared.line);
+      const inferred = inferType(table.rows.map((row) => (row[i] === "" || row[i] === "null" ? null : (row[i] ?? null))), true);
+      return { name, type: inferred.type ?? "VARCHAR", from: "seed" as const };
+    });
+    return { columns, complete: true, gap: null, fix: null, file: node.ymlFile };
+  }
+
+  /** A source: its declared columns, or the columns of the seed that is the same relation (a project loading its sources with dbt seed). */
+  #source(node: SourceNode): RelationSchema {
+    const declared = this.#declared(node);
+    const seed = this.#seedOf(node);
+    if (seed) {
+      const fromSeed = this.#seed(seed);
+      const byName = new Map(declared.columns.map((column) => [column.name.toLowerCase(), column]));
+      const columns = fromSeed.columns.map((column) => {
+        const own = byName.get(column.name.toLowerCase());
+        return own && (own.type !== null || own.refused) ? { ...own, name: column.name } : column;
+      });
+      return { columns, complete: true, gap: null, fix: null, file: node.file };
+    }
+    const label = callText({ kind: "source", source: node.source, table: node.table });
+    const names = declared.columns.map((column) => column.name);
+    return {
+      ...declared,
+      gap: names.length === 0 ? `the yml of ${label} declares no columns` : `the yml of ${label} declares only ${names.join(", ")}`,
+      fix: `declare {column} (with its data_type) under the table's columns in ${node.file}, or give it a value in the test's rows`,
+    };
+  }
+
+  /** The seed materializing the relation a source names: same identifier, and its schema is the source's. */
+  #seedOf(source: SourceNode): RefNode | null {
+    const entry = source.declaration?.entry ?? {};
+    const identifier = (typeof entry.identifier === "string" ? entry.identifier : source.table).toLowerCase();
+    const written = source.declaration && "sourceEntry" in source.declaration ? (source.declaration.sourceEntry as Mapping).schema : undefined;
+    const schema = (typeof written === "string" ? this.#renderValue(written, source.file) : source.source)?.toLowerCase();
+    if (!schema) return null;
+    const target = "main";
+    for (const project of [this.#sources.root, ...this.#sources.root.packages.values()]) {
+      for (const seed of project.refNodes) {
+        if (seed.kind !== "seed" || seed.identifier.toLowerCase() !== identifier) continue;
+        const custom = typeof seed.config.schema === "string" ? seed.config.schema.toLowerCase() : null;
+        const schemas = custom === null ? [target] : [custom, `${target}_${custom}`];
+        if (schemas.includes(schema)) return seed;
+      }
+    }
+    return null;
+  }
+
+  #renderValue(text: string, file: string): string | null {
+    if (!text.includes("{{") && !text.includes("{%")) return text;
+    try {
+      return this.#sources.renderer.renderText(text, file, parseSession("source")).trim();
+    } catch {
+      return null;
+    }
+  }
+
+  // --- inference: the node's own SQL over empty inputs ---
+
+  async #infer(node: RefNode): Promise<InferenceOutcome> {
+    const label = node.kind === "snapshot" ? `snapshot ${node.name}` : `ref('${node.name}')`;
+    const cannot = (why: string): InferenceOutcome => ({ gap: `slp cannot read the columns of ${label} from its SQL: ${why}`, fix: `declare its columns with data_types in the yml of ${node.name} (or enforce a contract)` });
+    if (!node.file || node.language !== "sql") return cannot("it has no SQL file");
+    const text = this.#nodeSql(node);
+    if (text === null) return cannot(`no {% snapshot ${node.name} %} block in ${node.file}`);
+    const { renderer, cache, dialect, cliVars, root } = this.#sources;
+    const key = ParseCache.key(
+      [INFERENCE_FORMAT, dialect, node.uniqueId, node.file, text, canonicalJson(node.config), renderer.macroDigest, canonicalJson(root.vars), canonicalJson(cliVars)].join("\0"),
+    );
+    const cached = cache.get(key);
+    if (cached && (await this.#stillValid(cached))) return cached.outcome;
+    this.#inProgress.add(node.uniqueId);
+    try {
+      const reading: Reading = { reads: new Set(), missing: [], env: new Map() };
+      const outcome = await this.#bind(node, label, text, reading, cannot);
+      const reads: Record<string, string> = {};
+      for (const id of reading.reads) reads[id] = schemaDigest(this.#known.get(id) as RelationSchema);
+      // A failure is as deterministic as a success: it is cached with what it read, and what it found missing.
+      cache.set(key, { outcome, reads, missing: reading.missing, env: Object.fromEntries([...reading.env].map(([name, value]) => [name, envDigest(value)])) });
+      return outcome;
+    } finally {
+      this.#inProgress.delete(node.uniqueId);
+    }
+  }
+
+  async #bind(node: RefNode, label: string, text: string, reading: Reading, cannot: (why: string) => InferenceOutcome): Promise<InferenceOutcome> {
+    const { root } = this.#sources;
+    for (const parent of root.parents.get(node.uniqueId) ?? []) {
+      const upstream = this.#node(parent);
+      if (upstream && !this.#inProgress.has(parent)) await this.of(upstream);
+    }
+    let sql: string | null = null;
+    for (let attempt = 0; attempt < 50 && sql === null; attempt++) {
+      try {
+        sql = this.#render(node, text, reading);
+      } catch (error) {
+        if (error instanceof MissingRelation) {
+          reading.missing.push({ call: error.call, from: node.package });
+          return cannot(`it reads ${callText(error.call)}, which names nothing in the project`);
+        }
+        if (!(error instanceof SchemaNeeded)) return cannot(`it does not render (${firstLine(error)})`);
+        if (this.#inProgress.has(error.id)) return cannot(`it is part of a ref cycle through ${this.#label(error.id)}`);
+        await this.of(this.#node(error.id) as Upstream);
+      }
+    }
+    if (sql === null) return cannot("it reads too many relations slp must read first");
+    const used = [...reading.reads];
+    for (const id of used) {
+      const schema = this.#known.get(id) as RelationSchema;
+      if (schema.columns.some((column) => column.refused)) return cannot(`it reads ${this.#label(id)}, a column of which has no DuckDB type`);
+    }
+    let runnable = sql;
+    if (this.#sources.translate) {
+      const translated = await this.#sources.translate(sql);
+      if ("error" in translated) return cannot(translated.error);
+      runnable = translated.sql;
+    }
+    // Each input an empty relation of its columns, named as the SQL names it (so `stg_orders.id` binds as in the warehouse).
+    const untyped = used.some((id) => (this.#known.get(id) as RelationSchema).columns.some((column) => column.type === null));
+    const bind = async (variant: "typed" | "full"): Promise<{ name: string; type: string }[] | { error: string }> => {
+      const ctes = used.map((id) => {
+        const columns = (this.#known.get(id) as RelationSchema).columns.filter((column) => variant === "full" || column.type !== null);
+        const typedColumns = columns.map((column) => ({ name: column.name, type: column.type ?? "VARCHAR" }));
+        return { name: quoteIdentifier(this.#relationName(id)), sql: typedColumns.length === 0 ? `select null::INTEGER as ${quoteIdentifier(NO_COLUMN)} limit 0` : emptyRelation(typedColumns) };
+      });
+      try {
+        return await this.#sources.database.describe(withClause(ctes, selectAllFrom(runnable, "__slp_model")));
+      } catch (error) {
+        return { error: firstLine(error) };
+      }
+    };
+    const typed = await bind(untyped ? "typed" : "full");
+    if ("error" in typed) {
+      const missing = missingColumn(typed.error);
+      const culprit = missing === null ? null : this.#lacking(used, missing);
+      if (culprit) return { gap: `${label} reads column '${missing}' of ${culprit.label}, ${culprit.why}`, fix: culprit.fix };
+      return cannot(`DuckDB cannot bind it over empty inputs (${typed.error})`);
+    }
+    let columns: Inferred[] = typed;
+    if (untyped) {
+      const full = await bind("full");
+      if ("error" in full) return cannot(`DuckDB cannot bind it over empty inputs (${full.error})`);
+      // A column only the untyped inputs bring (select *) has no type slp knows.
+      const bound = new Set(typed.map((column) => column.name.toLowerCase()));
+      columns = full.map((column) => (bound.has(column.name.toLowerCase()) ? column : { name: column.name, type: null }));
+    }
+    if (columns.some((column) => column.name === NO_COLUMN)) return cannot("it reads every column of an input whose columns slp does not know (select *)");
+    if (node.kind === "snapshot") columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
+    return { columns };
+  }
+
+  /** A cached inference holds while every input it read has the same schema, what it found missing still is, and every env var it read has the same value. */
+  async #stillValid(cached: CachedSchema): Promise<boolean> {
+    for (const [name, digest] of Object.entries(cached.env)) if (envDigest(this.#sources.env[name] ?? null) !== digest) return false;
+    if (cached.missing.some(({ call, from }) => !("missing" in this.#sources.root.index.resolve(call, from)))) return false;
+    for (const [id, digest] of Object.entries(cached.reads)) {
+      const upstream = this.#node(id);
+      if (!upstream || schemaDigest(await this.of(upstream)) !== digest) return false;
+    }
+    return true;
+  }
+
+  /** The SQL dbt builds a node from: a model's file, a snapshot's block. */
+  #nodeSql(node: RefNode): string | null {
+    const text = readText(this.#sources.root.dir, node.file as string);
+    if (node.kind !== "snapshot") return text;
+    const block = blocks(text, "snapshot").find((candidate) => candidate.name === node.name);
+    return block ? block.body.replace(/^\{%-?[\s\S]*?-?%\}/, "") : null;
+  }
+
+  /** Renders a node as dbt builds it, every relation it reads named by the empty relation that stands for it. */
+  #render(node: RefNode, text: string, reading: Reading): string {
+    const { root, renderer } = this.#sources;
+    const used = reading.reads;
+    const session: RenderSession = {
+      testName: node.name,
+      thisRelation: this.#relationText(node.uniqueId),
+      overrides: { macros: {}, vars: {}, envVars: {} },
+      isIncremental: false,
+      config: node.config,
+      envRead: reading.env,
+      building: {
+        name: node.name,
+        resourceType: node.kind,
+        uniqueId: node.uniqueId,
+        config: node.config,
+        columnsOf: (relation) => {
+          for (const id of used) {
+            if (this.#relationText(id) !== relation) continue;
+            return (this.#known.get(id)?.columns ?? []).filter((column) => column.type !== null).map((column) => ({ name: column.name, type: column.type as string }));
+          }
+          return null;
+        },
+      },
+      relation: (call: RelationCall) => {
+        const resolved = root.index.resolve(call, node.package);
+        if (!("node" in resolved)) throw new MissingRelation(call);
+        const id = resolved.node.uniqueId;
+        if (!this.#known.has(id)) throw new SchemaNeeded(id);
+        used.add(id);
+        return this.#relationText(id);
+      },
+    };
+    // A model renders through the renderer's per-file templates (its unit tests render the same file); a snapshot's block is a text of its own.
+    return node.kind === "snapshot" ? renderer.renderText(text, node.file as string, session, node.package) : renderer.renderFile(node.file as string, session, node.package);
+  }
+
+  /** How the rendered SQL names a relation, quoted for the dialect. */
+  #relationText(id: string): string {
+    return quoteRelation(this.#relationName(id), this.#sources.dialect);
+  }
+
+  readonly #relationNames = new Map<string, string>();
+  readonly #namesTaken = new Set<string>();
+
+  /** The name of the empty relation standing for a node: its identifier, unless another relation has it already. */
+  #relationName(id: string): string {
+    let name = this.#relationNames.get(id);
+    if (!name) {
+      const upstream = this.#node(id);
+      const identifier = upstream ? identifierOf(upstream) : id;
+      name = this.#namesTaken.has(identifier.toLowerCase()) ? `__slp_upstream_${this.#relationNames.size}_${identifier}` : identifier;
+      this.#namesTaken.add(name.toLowerCase());
+      this.#relationNames.set(id, name);
+    }
+    return name;
+  }
+
+  /** The input a missing column most likely belongs to: one that has it untyped, or one whose columns slp knows only in part. */
+  #lacking(used: string[], column: string): { label: string; why: string; fix: string } | null {
+    const lower = column.toLowerCase();
+    for (const id of used) {
+      const schema = this.#known.get(id) as RelationSchema;
+      const label = this.#label(id);
+      const own = schema.columns.find((candidate) => candidate.name.toLowerCase() === lower);
+      if (own && own.type === null) {
+        return { label, why: `whose yml declares it without a data_type`, fix: `give column ${own.name} a data_type in ${schema.file ?? `the yml of ${label}`}` };
+      }
+    }
+    for (const id of used) {
+      const schema = this.#known.get(id) as RelationSchema;
+      if (!schema.complete) return { label: this.#label(id), why: schema.gap ?? "whose columns slp knows only in part", fix: schema.fix ?? `declare the column in the yml of ${this.#label(id)}` };
+    }
+    return null;
+  }
+
+  #label(id: string): string {
+    const node = this.#node(id);
+    if (!node) return id;
+    if (node.kind === "source") return callText({ kind: "source", source: node.source, table: node.table });
+    return callText({ kind: "ref", package: null, name: node.name, version: node.version !== null && !node.latest ? node.version : null });
+  }
+}
+
+/** A column as the node's SQL gives it (or dbt's snapshot adds it). */
+interface Inferred {
+  name: string;
+  type: string | null;
+  snapshot?: boolean;
+}
+
+/** The placeholder column of an input slp knows no column of (a table needs one). */
+const NO_COLUMN = "__slp_no_column";
+
+function identifierOf(node: Upstream): string {
+  if (node.kind === "source") {
+    const entry = node.declaration?.entry ?? {};
+    return typeof entry.identifier === "string" ? entry.identifier : node.table;
+  }
+  return node.identifier;
+}
+
+/**
+ * The columns dbt's snapshot materialization adds (dbt-adapters
+ * snapshot_staging_table / build_snapshot_table): the scd id, and the
+ * updated-at time three times over, typed like the strategy's updated_at
+ * (the column for the timestamp strategy, the current timestamp for check);
+ * names from snapshot_meta_column_names; dbt_is_deleted with new_record.
+ */
+function snapshotColumns(node: RefNode, body: { name: string; type: string | null }[]): { name: string; type: string | null }[] {
+  const config = node.config;
+  const names = isMapping(config.snapshot_meta_column_names) ? config.snapshot_meta_column_names : {};
+  const name = (key: string) => (typeof names[key] === "string" ? (names[key] as string) : key);
+  const updatedAt = typeof config.updated_at === "string" && config.strategy !== "check" ? config.updated_at.toLowerCase() : null;
+  const timeType = updatedAt === null ? "TIMESTAMP" : (body.find((column) => column.name.toLowerCase() === updatedAt)?.type ?? "TIMESTAMP");
+  const added = [
+    { name: name("dbt_scd_id"), type: "VARCHAR" },
+    { name: name("dbt_updated_at"), type: timeType },
+    { name: name("dbt_valid_from"), type: timeType },
+    { name: name("dbt_valid_to"), type: timeType },
+  ];
+  if (config.hard_deletes === "new_record") added.push({ name: name("dbt_is_deleted"), type: "VARCHAR" });
+  return added.filter((column) => !body.some((existing) => existing.name.toLowerCase() === column.name.toLowerCase()));
+}
+
+/** The column a DuckDB binder error says is missing, or null. */
+export function missingColumn(message: string): string | null {
+  const match = /Referenced column "([^"]+)" not found|does not have a column named "([^"]+)"/.exec(message);
+  return match ? ((match[1] ?? match[2]) as string) : null;
+}
+
+/** An env var's value as the cache keeps it: a digest, so a secret a model reads is never written to disk. */
+function envDigest(value: string | null): string | null {
+  return value === null ? null : ParseCache.key(`env\0${value}`);
+}
+
+function schemaDigest(schema: RelationSchema): string {
+  return ParseCache.key(JSON.stringify([schema.complete, schema.columns.map((column) => [column.name, column.type, column.refused ?? null])]));
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? message;
+}

@@ -1,0 +1,115 @@
+/**
+ * The translate stage, the unit runner's one hook for a warehouse dialect:
+ * before a test runs, its model's SQL (and any `format: sql` fixture or
+ * expectation, written in the same dialect) is translated through
+ * src/sql/dialect/, slp's DuckDB macros the translation calls are created
+ * once per database, and a construct slp cannot translate is the test's
+ * error, naming the construct, the dialect, the model, file and line. An
+ * upstream's SQL read for its columns goes through the same translation.
+ */
+import type { Database } from "../engine/duckdb.ts";
+import { readText } from "../project/source.ts";
+import { macroStatements } from "../sql/dialect/macros.ts";
+import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
+import { Translator, type Untranslatable } from "../sql/dialect/translator.ts";
+import type { TestError, TestPlan } from "./types.ts";
+
+export class DialectRun {
+  readonly #choice: DialectChoice;
+  readonly #translator: Translator;
+  readonly #projectDir: string;
+  /** Macros created (or being created) in the run's database, and the creation under way. */
+  readonly #created = new Set<string>();
+  #creating: Promise<void> = Promise.resolve();
+
+  constructor(choice: DialectChoice, projectDir: string, env: Record<string, string | undefined>) {
+    this.#choice = choice;
+    this.#projectDir = projectDir;
+    this.#translator = new Translator(choice.dialect as Exclude<Dialect, "duckdb">, projectDir, env);
+  }
+
+  /** The plan with its SQL as DuckDB runs it, or the error that stops the test. */
+  async prepare(plan: TestPlan, database: Database, lane: number): Promise<{ plan: TestPlan } | { error: TestError }> {
+    const model = await this.#translator.translate(plan.modelSql);
+    if (!model.ok) return { error: this.#refusal(model.untranslatable, plan, plan.modelFile, plan.modelSql) };
+    const macros = new Set(model.translation.macros);
+    const fixtures = [];
+    for (const fixture of plan.fixtures) {
+      if (!fixture.fromSql) {
+        fixtures.push(fixture);
+        continue;
+      }
+      const translated = await this.#translator.translate(fixture.sql);
+      if (!translated.ok) return { error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, `the format: sql fixture of ${fixture.input}`) };
+      for (const macro of translated.translation.macros) macros.add(macro);
+      fixtures.push({ ...fixture, sql: translated.translation.sql });
+    }
+    let expectSql = plan.expectSql;
+    if (expectSql !== null) {
+      const translated = await this.#translator.translate(expectSql);
+      if (!translated.ok) return { error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, "the format: sql expectation") };
+      for (const macro of translated.translation.macros) macros.add(macro);
+      expectSql = translated.translation.sql;
+    }
+    await this.#macros(macros, database, lane);
+    return { plan: { ...plan, modelSql: model.translation.sql, fixtures, expectSql } };
+  }
+
+  /** Any SQL of the project's dialect (an upstream read for its columns) as DuckDB runs it, with the macros it calls created. */
+  async translate(sql: string, database: Database): Promise<{ sql: string } | { error: string }> {
+    const translated = await this.#translator.translate(sql);
+    if (!translated.ok) return { error: `untranslatable: ${translated.untranslatable.construct} in ${this.#choice.dialect} SQL: ${translated.untranslatable.why}` };
+    await this.#macros(new Set(translated.translation.macros), database, 0);
+    return { sql: translated.translation.sql };
+  }
+
+  save(): void {
+    this.#translator.save();
+  }
+
+  /** Creates slp's macros the SQL calls in the database, once each, in order (a macro after those it calls). */
+  #macros(names: Set<string>, database: Database, lane: number): Promise<void> {
+    const statements = macroStatements(names, this.#created);
+    this.#creating = this.#creating.then(async () => {
+      for (const sql of statements) await database.define(sql, lane);
+    });
+    return this.#creating;
+  }
+
+  #refusal(untranslatable: Untranslatable, plan: TestPlan, file: string, rendered: string | null, what = `model ${plan.test.model}`): TestError {
+    const { dialect } = this.#choice;
+    return {
+      message: `untranslatable: ${untranslatable.construct} in ${dialect} SQL (${what}): ${untranslatable.why}`,
+      file,
+      line: rendered === null ? null : this.#line(file, untranslatable, rendered),
+      fix: `rewrite it with constructs slp runs for ${dialect} (the README's dialect table), or set dialect: in slp.yml if the project is not written in ${dialect}`,
+    };
+  }
+
+  /**
+   * The construct's line in the model's own file: where its name first
+   * appears there (the compiled SQL's lines move with Jinja), else the line
+   * in the compiled SQL.
+   */
+  #line(file: string, untranslatable: Untranslatable, rendered: string): number | null {
+    const word = untranslatable.construct.replace(/\(\)$/, "").split(/\s+/)[0]?.toLowerCase() ?? "";
+    if (word !== "" && !word.endsWith(" sql")) {
+      let text: string;
+      try {
+        text = readText(this.#projectDir, file);
+      } catch {
+        return untranslatable.line;
+      }
+      const lines = text.split("\n");
+      const isWord = /^\w+$/.test(word);
+      const index = lines.findIndex((line) => {
+        const lower = line.toLowerCase();
+        if (!isWord) return lower.includes(word);
+        const at = lower.search(new RegExp(`(^|[^\\w.])${word}\\b`));
+        return at >= 0;
+      });
+      if (index >= 0) return index + 1;
+    }
+    return untranslatable.line === null ? null : Math.min(untranslatable.line, rendered.split("\n").length);
+  }
+}

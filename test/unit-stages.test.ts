@@ -1,0 +1,296 @@
+/**
+ * The unit runner's stages one at a time (src/unit/): SQL text, the static
+ * render path against nunjucks', fixtures from a schema, upstream schemas
+ * read over a real DuckDB and from the cache, the plan's refusals, the
+ * execute stage's reading of the model's output, and the compare stage's
+ * expected rows.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Mapping } from "../src/core/values.ts";
+import { Database } from "../src/engine/duckdb.ts";
+import { openWorkTree } from "../src/project/open.ts";
+import { readUnitProject, type UnitProject } from "../src/project/unit-project.ts";
+import { DbtRenderer, RenderRefusal } from "../src/sql/dbt-context.ts";
+import { diffOf, expectedQuery } from "../src/unit/compare.ts";
+import { executeTest, type DescribeCache } from "../src/unit/execute.ts";
+import { buildFixture } from "../src/unit/fixtures.ts";
+import { planTest, readTestSet } from "../src/unit/plan.ts";
+import { parseSession } from "../src/unit/render.ts";
+import { UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
+import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
+import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
+import { FIXTURES } from "./support/fixtures.ts";
+import { tempDir, writeTree } from "./support/temp.ts";
+
+const UNIT = join(FIXTURES, "unit");
+
+async function project(name: string): Promise<UnitProject> {
+  return readUnitProject(openWorkTree(join(UNIT, name), { SLP_NO_CACHE: "1" }), name);
+}
+
+function renderer(of: UnitProject): DbtRenderer {
+  return new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0) });
+}
+
+describe("sql", () => {
+  test("lists, structs and maps are written for the type they are cast to", () => {
+    expect(typedLiteral([1, null, 3], "INTEGER[]")).toBe("[1, null, 3]");
+    expect(typedLiteral({ city: "Oslo", zip: 150 }, 'STRUCT(city VARCHAR, "zip" INTEGER)')).toBe("{'city': 'Oslo', 'zip': 150}");
+    expect(typedLiteral({ color: 3 }, "MAP(VARCHAR, INTEGER)")).toBe("MAP {'color': 3}");
+    expect(typedLiteral([{ tags: ["a"] }], "STRUCT(tags VARCHAR[])[]")).toBe("[{'tags': ['a']}]");
+    expect(castLiteral("it's", "VARCHAR")).toBe("cast('it''s' as VARCHAR)");
+    expect(castLiteral(true, "BOOLEAN")).toBe("cast(True as BOOLEAN)");
+  });
+  test("a trailing semicolon or blank is not part of the SELECT; no rows is a typed empty relation", () => {
+    expect(trimStatement("select 1;  \n ;\n")).toBe("select 1");
+    expect(selectRows([{ name: "a", type: "INTEGER" }], [])).toBe('select cast(null as INTEGER) as "a" limit 0');
+  });
+});
+
+describe("render", () => {
+  let of: UnitProject;
+  beforeAll(async () => {
+    of = await project("upstream_inferred");
+  });
+  test("a template with only literal ref()/source() calls renders as nunjucks renders it", () => {
+    const render = renderer(of);
+    const session = { ...parseSession("t"), relation: (call: { kind: string; name?: string; table?: string }) => `"${call.kind === "ref" ? call.name : call.table}"` };
+    for (const text of ["select * from {{ ref('a') }} as x\n", "select a\nfrom {{- ref(\"a\") -}}\nwhere 1 = 1", "select * from {{ source('s', 't') }} join {{ ref('p', 'm', v=2) }} using (id)", "no jinja at all"]) {
+      // A comment makes the same text a template only nunjucks can render.
+      expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
+    }
+  });
+  test("a refusal in a static template names its line", () => {
+    const session = {
+      ...parseSession("t"),
+      relation: () => {
+        throw new RenderRefusal("not mocked", "mock it");
+      },
+    };
+    expect(() => renderer(of).renderText("select 1\nfrom {{ ref('a') }}", "m.sql", session)).toThrow(expect.objectContaining({ line: 2, file: "m.sql" }));
+  });
+});
+
+describe("plan", () => {
+  test("an input that is not a call, and a given without rows that is not a seed, are refused with dbt's words", async () => {
+    const of = await project("dbt_seed_nonexistent");
+    const set = readTestSet(of, (text) => text);
+    const test = set.tests[0] as (typeof set.tests)[number];
+    expect(planTest(test, of, of)).toEqual({ error: expect.objectContaining({ message: "Unable to find seed 'test.my_second_favorite_seed' for unit tests in directories: ['seeds']" }) });
+    const notACall = { ...test, given: [{ input: "{{ ref('x') }}", format: "dict" as const, rows: [], fixture: null }] };
+    expect(planTest(notACall, of, of)).toEqual({ error: expect.objectContaining({ message: "Unit test given inputs must be either a 'ref', 'source' or 'this' call. Got: '{{ ref('x') }}'" }) });
+  });
+});
+
+describe("fixtures", () => {
+  let of: UnitProject;
+  beforeAll(async () => {
+    of = await project("upstream_inferred");
+  });
+  const schema = (complete: boolean, columns: RelationSchema["columns"]): RelationSchema => ({ columns, complete, gap: complete ? null : "the yml declares only id", fix: "declare {column}", file: "models/x.yml" });
+  const input = (rows: Mapping[]) => {
+    const set = readTestSet(of, (text) => text);
+    const test = set.tests[0] as (typeof set.tests)[number];
+    const node = of.refNodes.find((candidate) => candidate.name === "int_orders") as UnitProject["refNodes"][number];
+    return { test, input: { given: { input: "ref('int_orders')", format: "dict" as const, rows, fixture: null }, label: "ref('int_orders')", node, isThis: false, relation: "__dbt__cte__int_orders" } };
+  };
+  test("every column of a complete relation, omitted ones typed nulls; a key outside it is refused with the accepted columns", () => {
+    const { test, input: given } = input([{ ID: 1 }]);
+    const columns = [
+      { name: "id", type: "INTEGER", from: "inferred" as const },
+      { name: "note", type: "VARCHAR", from: "declared" as const },
+    ];
+    const fixture = buildFixture(given, schema(true, columns), test, of, renderer(of));
+    expect(fixture.sql).toBe('select * from (values (cast(1 as INTEGER), cast(null as VARCHAR))) as __slp_rows("id", "note")');
+    expect(fixture.open).toBeNull();
+    const unknown = input([{ id: 1, nope: 2 }]);
+    expect(() => buildFixture(unknown.input, schema(true, columns), unknown.test, of, renderer(of))).toThrow("Accepted columns for ref('int_orders') are: ['id', 'note']");
+  });
+  test("a relation known in part takes a key it lacks (typed by its values) and says why; a column nothing types stays out of the typed-only SELECT", () => {
+    const { test, input: given } = input([{ id: 1, amount: 2.5 }]);
+    const fixture = buildFixture(given, schema(false, [{ name: "id", type: "INTEGER", from: "declared" }, { name: "note", type: null, from: null }]), test, of, renderer(of));
+    expect(fixture.columns.map((column) => `${column.name} ${column.type} ${column.from}`)).toEqual(["id INTEGER declared", "note VARCHAR values", "amount DOUBLE values"]);
+    expect(fixture.untyped).toEqual(["note"]);
+    expect(fixture.typedOnlySql).toBe('select * from (values (cast(1 as INTEGER), cast(2.5 as DOUBLE))) as __slp_rows("id", "amount")');
+    expect(fixture.open?.why).toBe("the yml declares only id");
+  });
+});
+
+describe("schemas", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await Database.open();
+  });
+  afterAll(() => database.close());
+
+  test("an upstream's columns come from its SQL bound over its inputs' empty relations, and a warm run binds nothing", async () => {
+    using cache = tempDir("slp-schemas-");
+    const of = await project("upstream_inferred");
+    const node = of.refNodes.find((candidate) => candidate.name === "int_orders") as UnitProject["refNodes"][number];
+    const sources = (db: Database) => ({ root: of, renderer: renderer(of), database: db, dialect: "duckdb" as const, translate: null, env: {}, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, { SLP_CACHE_DIR: cache.path }) });
+    const cold = new UpstreamSchemas(sources(database));
+    const schema = await cold.of(node);
+    expect(schema.complete).toBe(true);
+    expect(schema.columns.map((column) => `${column.name} ${column.type} ${column.from}`)).toEqual([
+      "order_id INTEGER inferred",
+      "customer_id INTEGER inferred",
+      "amount_cents BIGINT inferred",
+      "placed_at TIMESTAMP inferred",
+      "placed_on DATE inferred",
+      "is_large BOOLEAN inferred",
+    ]);
+    cold.save();
+    const refusing = { describe: () => Promise.reject(new Error("a warm run must not bind")) } as unknown as Database;
+    const warm = new UpstreamSchemas(sources(refusing));
+    expect((await warm.of(node)).columns).toEqual(schema.columns);
+  });
+
+  test("a failed inference is cached with what it read: a warm run binds nothing, and declaring the missing column reads it again", async () => {
+    using dir = tempDir("slp-schemas-project-");
+    using cache = tempDir("slp-schemas-");
+    const env = { SLP_CACHE_DIR: cache.path };
+    const sourcesYml = (columns: string) => `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}`;
+    writeTree(dir.path, {
+      "dbt_project.yml": "name: fx\nversion: '1.0'\nprofile: fx\n",
+      "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n"),
+      "models/stg_orders.sql": "select id, note from {{ source('shop', 'orders') }}\n",
+    });
+    const open = async () => readUnitProject(openWorkTree(dir.path, env), "p");
+    const schemasOf = async (db: Database) => {
+      const of = await open();
+      const schemas = new UpstreamSchemas({ root: of, renderer: renderer(of), database: db, dialect: "duckdb", translate: null, env: {}, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, env) });
+      const node = of.refNodes.find((candidate) => candidate.name === "stg_orders") as UnitProject["refNodes"][number];
+      return { schema: await schemas.of(node), schemas };
+    };
+    const cold = await schemasOf(database);
+    expect(cold.schema.complete).toBe(false);
+    expect(cold.schema.gap).toBe("ref('stg_orders') reads column 'note' of source('shop', 'orders'), the yml of source('shop', 'orders') declares only id");
+    cold.schemas.save();
+    const refusing = { describe: () => Promise.reject(new Error("a warm run must not bind")) } as unknown as Database;
+    expect((await schemasOf(refusing)).schema).toEqual(cold.schema);
+    writeTree(dir.path, { "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n          - {name: note, data_type: varchar}\n") });
+    const declared = (await schemasOf(database)).schema;
+    expect(declared.complete).toBe(true);
+    expect(declared.columns.map((column) => `${column.name} ${column.type}`)).toEqual(["id INTEGER", "note VARCHAR"]);
+  });
+
+  test("an env var an upstream reads keys its cached schema by a digest: the value never reaches the cache file", async () => {
+    using dir = tempDir("slp-schemas-project-");
+    using cache = tempDir("slp-schemas-");
+    writeTree(dir.path, {
+      "dbt_project.yml": "name: fx\nversion: '1.0'\nprofile: fx\n",
+      "models/stg_region.sql": "select '{{ env_var('DBT_REGION') }}' as region, {{ env_var('DBT_WIDTH') }} as width\n",
+    });
+    const schemaWith = async (env: Record<string, string>) => {
+      const of = await readUnitProject(openWorkTree(dir.path, { SLP_CACHE_DIR: cache.path }), "p");
+      const render = new DbtRenderer(of, { cliVars: {}, env, startedAt: new Date(0) });
+      const schemas = new UpstreamSchemas({ root: of, renderer: render, database, dialect: "duckdb", translate: null, env, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, { SLP_CACHE_DIR: cache.path }) });
+      const schema = await schemas.of(of.refNodes.find((candidate) => candidate.name === "stg_region") as UnitProject["refNodes"][number]);
+      schemas.save();
+      return schema.columns.map((column) => `${column.name} ${column.type}`);
+    };
+    expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1" })).toEqual(["region VARCHAR", "width INTEGER"]);
+    const written = readdirSync(cache.path).map((name) => readFileSync(join(cache.path, name), "utf8")).join("");
+    expect(written).toContain("DBT_REGION");
+    expect(written).not.toContain("TOPSECRET");
+    expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1.5" })).toEqual(["region VARCHAR", "width DECIMAL(2,1)"]);
+  });
+
+  test("a source has what its yml declares, and says what it lacks", async () => {
+    const of = await project("types_refused");
+    const source = of.sources.find((candidate) => candidate.table === "refunds") as UnitProject["sources"][number];
+    const schemas = new UpstreamSchemas({ root: of, renderer: renderer(of), database, dialect: "duckdb", translate: null, env: {}, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, { SLP_NO_CACHE: "1" }) });
+    const schema = await schemas.of(source);
+    expect(schema.complete).toBe(false);
+    expect(schema.columns.map((column) => `${column.name} ${column.type}`)).toEqual(["id integer", "amount_cents null"]);
+    expect(schema.gap).toBe("the yml of source('shop', 'refunds') declares only id, amount_cents");
+  });
+});
+
+describe("compare", () => {
+  const plan = (rows: object[]): TestPlan => ({ test: {} as TestPlan["test"], projectDir: "", modelFile: "m.sql", modelSql: "select 1", fixtures: [], expectSql: null, expectRows: rows as TestPlan["expectRows"] });
+  const output = [
+    { name: "id", type: "INTEGER" },
+    { name: "amount", type: "DECIMAL(10,2)" },
+  ];
+  test("expected rows are cast to the output types, on the first row's keys; no rows compares every column", () => {
+    expect(expectedQuery(plan([{ AMOUNT: 1.5, id: 1 }]), output)).toEqual({
+      columns: [output[1], output[0]],
+      sql: 'select * from (values (cast(1.5 as DECIMAL(10,2)), cast(1 as INTEGER))) as __slp_expected_rows("amount", "id")',
+    } as never);
+    expect(expectedQuery(plan([]), output).columns).toEqual(output);
+  });
+  test("a key the model does not return, or rows with other keys, are refused", () => {
+    expect(() => expectedQuery(plan([{ revenue: 1 }]), output)).toThrow("Accepted columns for expected output are: ['id', 'amount']");
+    expect(() => expectedQuery(plan([{ id: 1 }, { amount: 2 }]), output)).toThrow("expected row 2 has the columns [amount]");
+  });
+  test("the rows only in one side are the diff; none is a pass", () => {
+    expect(diffOf([], output)).toBeNull();
+    expect(diffOf([["expected", "1", "2.00"]], output)).toEqual({ columns: ["id", "amount"], rows: [{ side: "expected", values: ["1", "2.00"] }] });
+  });
+});
+
+describe("execute", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await Database.open();
+  });
+  afterAll(() => database.close());
+  const fixture = (sql: string): Fixture => ({ fromSql: false, key: "model.t.a", input: "ref('a')", relation: "a", sql, columns: [{ name: "id", type: "INTEGER", from: "declared" }], typedOnlySql: null, untyped: [], open: null, declaredIn: null });
+  const plan = (modelSql: string, rows: string, expectRows: object[]): TestPlan => ({
+    test: { name: "t", model: "m", file: "models/m.yml" } as TestPlan["test"],
+    projectDir: "",
+    modelFile: "models/m.sql",
+    modelSql,
+    fixtures: [fixture(`select * from (values ${rows}) as __slp_rows("id")`)],
+    expectSql: null,
+    expectRows: expectRows as TestPlan["expectRows"],
+  });
+  const result = { status: "pass" } as UnitResult;
+  const counting = () => {
+    let described = 0;
+    const db = new Proxy(database, {
+      get(target, key) {
+        if (key === "describe") return (...args: Parameters<Database["describe"]>) => (described++, target.describe(...args));
+        const value = Reflect.get(target, key, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { db, count: () => described };
+  };
+
+  test("tests whose fixtures are typed alike share one reading of the model's output columns, and still get their own verdict", async () => {
+    const { db, count } = counting();
+    const described: DescribeCache = new Map();
+    const context = { database: db, lane: 0, dialectRun: null, described };
+    const sql = "select id * 2 as doubled from a";
+    expect((await executeTest(plan(sql, "(cast(1 as INTEGER))", [{ doubled: 2 }]), result, context)).status).toBe("pass");
+    const failing = await executeTest(plan(sql, "(cast(2 as INTEGER))", [{ doubled: 2 }]), result, context);
+    expect(failing.status).toBe("fail");
+    expect(failing.diff?.rows).toEqual([
+      { side: "expected", values: ["2"] },
+      { side: "actual", values: ["4"] },
+    ]);
+    expect(count()).toBe(1);
+    await executeTest(plan("select id + 1 as doubled from a", "(cast(1 as INTEGER))", [{ doubled: 2 }]), result, context);
+    expect(count()).toBe(2);
+  });
+
+  test("an invalid constant in the model's SQL is the model's refusal, not the data's error; a failed reading is not kept", async () => {
+    const { db, count } = counting();
+    const described: DescribeCache = new Map();
+    const context = { database: db, lane: 0, dialectRun: null, described };
+    const badPattern = plan("select regexp_matches('a', '(') as hit from a", "(cast(1 as INTEGER))", [{ hit: true }]);
+    const refused = await executeTest(badPattern, result, context);
+    expect(refused.refused).toBe(true);
+    expect(refused.error?.message).toStartWith("DuckDB rejected the SQL of model m: Invalid Input Error");
+    await executeTest(badPattern, result, context);
+    expect(count()).toBe(2);
+    expect(described.size).toBe(0);
+    const badValue = await executeTest(plan("select id from a", "(cast('x' as INTEGER))", [{ id: 1 }]), result, context);
+    expect(badValue.refused).toBeUndefined();
+    expect(badValue.error?.message).toStartWith("An error occurred during execution of unit test 't'");
+  });
+});
