@@ -95,6 +95,19 @@ describe("the project model, from the work tree and from a commit", () => {
   }
 });
 
+describe("content ids", () => {
+  test("a work tree file's id is the blob id git gives it, so a yml parsed in the work tree is a cache hit at any commit", async () => {
+    using dir = tempDir();
+    const texts = ["", "a: 1\n", "name: é ü → 😀\n", "no final newline"];
+    texts.forEach((text, i) => writeFileSync(join(dir.path, `f${i}.yml`), text));
+    const tree = new WorkTree(dir.path);
+    for (let i = 0; i < texts.length; i++) {
+      const git = Bun.spawnSync(["git", "hash-object", `f${i}.yml`], { cwd: dir.path });
+      expect((await tree.read({ path: `f${i}.yml` })).id).toBe(git.stdout.toString().trim());
+    }
+  });
+});
+
 describe("graph walks", () => {
   test("downstream and upstream follow the edges, past a package's model", async () => {
     const graph = await new Project(new WorkTree(join(ROOT, "dag"))).graph();

@@ -56,6 +56,14 @@ describe("task registry", () => {
       .map((file) => file.replace(/\.ts$/, ""));
     expect(builtInTasks.map((task) => task.name).sort()).toEqual(files.sort());
   });
+
+  test("a task the CLI loads alone (check, gate) is the registry's own task of that name", async () => {
+    const { STARTED_ALONE } = await import("../src/cli.ts");
+    expect(Object.keys(STARTED_ALONE).length).toBeGreaterThan(0);
+    for (const [name, load] of Object.entries(STARTED_ALONE)) {
+      expect((await load()).default).toBe(builtInTasks.find((task) => task.name === name) as never);
+    }
+  });
 });
 
 describe("adapters", () => {

@@ -11,7 +11,6 @@
  * changes its stat, and the hash is taken anew (a truncated library is
  * rewritten, never loaded).
  */
-import { createHash } from "node:crypto";
 import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -52,7 +51,7 @@ function safeHomedir(): string {
 
 /** The folder a bundle unpacks into: its label and the hash of every file it holds. */
 export function bundleFolder(root: string, bundle: NativeBundle): string {
-  const digest = createHash("sha256");
+  const digest = new Bun.CryptoHasher("sha256");
   for (const file of bundle.files) digest.update(`${file.name}\0${file.sha256}\0`);
   return join(root, "native", `${bundle.label}-${digest.digest("hex").slice(0, 16)}`);
 }
@@ -186,7 +185,7 @@ function writeStamp(target: string, stamp: string): void {
 }
 
 export function sha256(bytes: Uint8Array): string {
-  return createHash("sha256").update(bytes).digest("hex");
+  return new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 }
 
 function reason(error: unknown): string {

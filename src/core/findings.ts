@@ -1,19 +1,22 @@
 /** Sorting, counting and summarising findings: the output contract of every command (spec/rules.md §4.1-4.3). */
 import type { Finding } from "../schemas/finding.ts";
 import { EXIT } from "./exit-codes.ts";
-import { compareCodePoints, plural } from "./text.ts";
+import { compareCodePoints, compareUnits, hasSurrogate, plural } from "./text.ts";
 
 /**
  * By file, then model, then BLOCK before INFO, then rule code as a string
  * (`G10` before `G2`); ties keep the order the rules produced them.
  */
 export function sortFindings(findings: readonly Finding[]): Finding[] {
+  // Checked once for the whole list, not at every comparison: without surrogates, `<` is code point order.
+  const plain = findings.every((finding) => !hasSurrogate(finding.file) && !hasSurrogate(finding.model) && !hasSurrogate(finding.rule));
+  const compare = plain ? compareUnits : compareCodePoints;
   return [...findings].sort(
     (a, b) =>
-      compareCodePoints(a.file, b.file) ||
-      compareCodePoints(a.model, b.model) ||
+      compare(a.file, b.file) ||
+      compare(a.model, b.model) ||
       (a.severity === b.severity ? 0 : a.severity === "BLOCK" ? -1 : 1) ||
-      compareCodePoints(a.rule, b.rule),
+      compare(a.rule, b.rule),
   );
 }
 

@@ -25,6 +25,16 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
+/** True when a text holds a surrogate; among texts with none, UTF-16 order (JavaScript's `<`) is code point order. */
+export function hasSurrogate(text: string): boolean {
+  return SURROGATE.test(text);
+}
+
+/** Compares by UTF-16 unit: code point order for texts without surrogates (hasSurrogate). */
+export function compareUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** Sorts a copy of `items` by code point of `key(item)`; stable. */
 export function sortByText<T>(items: Iterable<T>, key: (item: T) => string = String): T[] {
   return [...items].sort((a, b) => compareCodePoints(key(a), key(b)));
@@ -37,8 +47,13 @@ export function sortByText<T>(items: Iterable<T>, key: (item: T) => string = Str
  */
 const PY_WHITESPACE = /[\t\n\v\f\r \u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
+/** What collapseWhitespace would change: whitespace other than a space, two spaces, or a space at either end. */
+const NOT_COLLAPSED = /[\t\n\v\f\r\u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]| {2}|^ | $/;
+
 /** Splits on whitespace and re-joins with single spaces, as `" ".join(s.split())`. */
 export function collapseWhitespace(text: string): string {
+  // Most text is collapsed already: one test instead of a split and a join.
+  if (!NOT_COLLAPSED.test(text)) return text;
   return text.split(PY_WHITESPACE).filter((part) => part !== "").join(" ");
 }
 

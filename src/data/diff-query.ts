@@ -120,12 +120,11 @@ export function diffQuery(input: DiffQueryInput): string {
       `joined ${d.cteKeyword} (`,
       "  select",
       [
+        // Every joined row has one side or both, so these three plain counts give the matched, removed and added rows.
+        `    count(*) as joined_rows`,
         `    count(p.slp__row) as prod_joined`,
         `    count(r.slp__row) as pr_joined`,
-        `    count(case when ${both} then 1 end) as matched`,
-        `    count(case when ${absent("r")} then 1 end) as removed_rows`,
         `    ${d.countDistinct(input.key.map((column) => `p.${id(column)}`), `${absent("r")} and not (${keyNullOf("p")})`)} as removed_keys`,
-        `    count(case when ${absent("p")} then 1 end) as added_rows`,
         `    ${d.countDistinct(input.key.map((column) => `r.${id(column)}`), `${absent("p")} and not (${keyNullOf("r")})`)} as added_keys`,
         ...input.compared.map(
           (column, i) => `    count(case when ${both} and ${d.differs(value("p", column), value("r", column))} then 1 end) as c${i}`,
@@ -144,9 +143,9 @@ export function diffQuery(input: DiffQueryInput): string {
     as("pr_side.n", "pr_rows"),
     as("prod_side.null_keys", "prod_null_keys"),
     as("pr_side.null_keys", "pr_null_keys"),
-    as("(joined.pr_joined - pr_side.n) + (joined.removed_rows - prod_side.null_keys - joined.removed_keys)", "prod_duplicate_keys"),
-    as("(joined.prod_joined - prod_side.n) + (joined.added_rows - pr_side.null_keys - joined.added_keys)", "pr_duplicate_keys"),
-    as("joined.matched", "matched_rows"),
+    as("(joined.pr_joined - pr_side.n) + ((joined.joined_rows - joined.pr_joined) - prod_side.null_keys - joined.removed_keys)", "prod_duplicate_keys"),
+    as("(joined.prod_joined - prod_side.n) + ((joined.joined_rows - joined.prod_joined) - pr_side.null_keys - joined.added_keys)", "pr_duplicate_keys"),
+    as("joined.prod_joined + joined.pr_joined - joined.joined_rows", "matched_rows"),
     ...input.compared.map((column, i) => as(`joined.c${i}`, `${column.name}_changed`)),
     ...input.metrics.flatMap((metric, i) => [
       as(`pr_side.m${i}`, `${metric.name}_value`),

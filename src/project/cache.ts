@@ -52,9 +52,9 @@ export class ParseCache<T> {
     return value;
   }
 
-  /** Remembers a value, unless JSON would not give it back exactly. */
-  set(key: string, value: T): void {
-    if (!this.#file || !survivesJson(value)) return;
+  /** Remembers a value, unless JSON would not give it back exactly (`exact`: the caller knows it does, and nothing walks it to see). */
+  set(key: string, value: T, exact = false): void {
+    if (!this.#file || (!exact && !survivesJson(value))) return;
     this.#used.set(key, value);
     this.#changed = true;
   }

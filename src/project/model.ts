@@ -28,7 +28,7 @@ import { RelationIndex } from "./resolve.ts";
 import { readSettings, type ConfigBlock, type DispatchRule, type ProjectSettings } from "./settings.ts";
 import type { FileSource, SourceFile } from "./source.ts";
 import type { DataTest } from "./tests.ts";
-import { parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
+import { knownJsonExact, parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
 
 export type { ColumnDeclaration, Declaration, ModelDeclaration, PropertiesFile, SourceTableDeclaration, Testable, UnitTestDeclaration };
 
@@ -234,7 +234,7 @@ export class ParseStore {
     const hit = this.#cache?.get(id);
     if (hit !== undefined) return { parsed: hit, id };
     const parsed = parseYamlWithLines(text, { file: file.path, at: source.at });
-    this.#cache?.set(id, parsed);
+    this.#cache?.set(id, parsed, knownJsonExact(parsed));
     return { parsed, id };
   }
 

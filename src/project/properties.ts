@@ -120,11 +120,11 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
 
 /** The spec, pre-registration or sensitive flag under `meta` or `config.meta`; both at once is ambiguous (`line` says where, on that error only). */
 export function metaValue(entry: Mapping, key: string, what: string, file: string, line?: () => number): Value {
-  const meta = isMapping(entry.meta) ? entry.meta : {};
-  const config = isMapping(entry.config) ? entry.config : {};
-  const configMeta = isMapping(config.meta) ? config.meta : {};
-  const direct = meta[key] ?? null;
-  const nested = configMeta[key] ?? null;
+  const meta = entry.meta;
+  const direct = isMapping(meta) ? (meta[key] ?? null) : null;
+  const config = entry.config;
+  const configMeta = isMapping(config) ? config.meta : undefined;
+  const nested = isMapping(configMeta) ? (configMeta[key] ?? null) : null;
   if (direct !== null && nested !== null) {
     throw new InputError(`ambiguous: ${what} sets ${key} under both meta and config.meta`, { file, line: line?.(), fix: "keep one of the two spellings" });
   }
@@ -181,10 +181,14 @@ class Reader {
     this.entries(entry.columns, `columns of ${what}`, [...path, "columns"]).forEach((column, i) => {
       const columnPath = [...path, "columns", i];
       const columnName = this.name(column, columnPath, `a column without a name in ${what}`, "give every column a name:");
-      const sensitive = metaValue(column, "sensitive", `column ${name}.${columnName}`, this.file, () => this.line([...columnPath, "meta", "sensitive"])) === true;
+      const where = `column ${name}.${columnName}`;
+      // Only a column with a meta or a config can flag itself sensitive (or be ambiguous about it).
+      const sensitive =
+        (column.meta !== undefined || column.config !== undefined) &&
+        metaValue(column, "sensitive", where, this.file, () => this.line([...columnPath, "meta", "sensitive"])) === true;
       const dataType = typeof column.data_type === "string" && column.data_type.trim() !== "" ? column.data_type : null;
       columns.push(new ColumnEntry(this.parsed, columnPath, columnName, column, sensitive, dataType));
-      tests.push(...this.tests(column, columnName, `column ${name}.${columnName}`, columnPath));
+      if (column.tests !== undefined || column.data_tests !== undefined) tests.push(...this.tests(column, columnName, where, columnPath));
     });
     return { columns, tests };
   }

@@ -6,7 +6,7 @@
 import { InputError } from "../core/errors.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
 import { displayValue } from "../core/display.ts";
-import { Located, type WithLines } from "./lines.ts";
+import { lineAt, Located, type WithLines } from "./lines.ts";
 
 /** Keys that change how a test runs, not what it asserts. */
 export const CONFIG_KEYS = new Set(["enabled", "error_if", "fail_calc", "limit", "severity", "store_failures", "warn_if", "where"]);
@@ -36,44 +36,39 @@ export interface DataTest {
 
 /** Reads one item of a `tests:`/`data_tests:` list. `where` says which model or column it is on ("column fct_orders.order_id"), for messages. */
 export function readDataTest(item: Value, column: string, where: string, file: string, document: WithLines, path: readonly (string | number)[]): DataTest {
-  const at = new Located(document, path);
-  let name: string;
-  let body: Mapping;
-  if (typeof item === "string") {
-    name = item;
-    body = {};
-  } else if (isMapping(item) && Object.keys(item).length === 1) {
-    const key = Object.keys(item)[0] as string;
-    const value = item[key] as Value;
-    if (value !== null && !isMapping(value)) throw cannotRead(where, item, file, at.line);
-    name = key;
-    body = value ?? {};
-  } else {
-    throw cannotRead(where, item, file, at.line);
-  }
+  // Most tests are a bare name (`unique`): nothing to sort into config and arguments.
+  if (typeof item === "string") return new ReadTest(document, path, item, column, {}, {});
+  const line = () => lineAt(document, path);
+  if (!isMapping(item)) throw cannotRead(where, item, file, line());
+  const names = Object.keys(item);
+  if (names.length !== 1) throw cannotRead(where, item, file, line());
+  const name = names[0] as string;
+  const value = item[name] as Value;
+  if (value !== null && !isMapping(value)) throw cannotRead(where, item, file, line());
+  const body: Mapping = value ?? {};
 
   const config: Mapping = {};
   const args: Mapping = {};
-  const place = (key: string, value: Value) => {
-    if (CONFIG_KEYS.has(key) || INERT_KEYS.has(key)) config[key] = value;
-    else args[key] = value;
-  };
-  for (const [key, value] of Object.entries(body)) {
+  for (const key of Object.keys(body)) {
     if (key === "arguments") continue;
-    if (key === "config" && isMapping(value)) continue;
-    place(key, value);
+    const entry = body[key] as Value;
+    if (key === "config" && isMapping(entry)) continue;
+    if (CONFIG_KEYS.has(key) || INERT_KEYS.has(key)) config[key] = entry;
+    else args[key] = entry;
   }
   const nested = body.config;
   if (isMapping(nested)) {
-    for (const [key, value] of Object.entries(nested)) {
+    for (const key of Object.keys(nested)) {
       if (Object.hasOwn(body, key)) {
         throw new InputError(`ambiguous: ${key} of test ${name} on ${where} is given twice (on the test and under config)`, {
           file,
-          line: at.line,
+          line: line(),
           fix: "keep one of the two",
         });
       }
-      place(key, value);
+      const entry = nested[key] as Value;
+      if (CONFIG_KEYS.has(key) || INERT_KEYS.has(key)) config[key] = entry;
+      else args[key] = entry;
     }
   }
   const nestedArgs = body.arguments;
@@ -81,7 +76,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (!isMapping(nestedArgs)) {
       throw new InputError(`arguments of ${name} on ${where} must be a mapping`, {
         file,
-        line: at.line,
+        line: line(),
         fix: "write the test's arguments as key: value pairs under arguments:",
       });
     }
@@ -90,7 +85,7 @@ export function readDataTest(item: Value, column: string, where: string, file: s
     if (keys.length > 0 && clash !== undefined) {
       throw new InputError(`ambiguous: argument ${clash} of test ${name} on ${where} is given twice (on the test and under arguments)`, {
         file,
-        line: at.line,
+        line: line(),
         fix: "keep one of the two",
       });
     }
@@ -112,8 +107,14 @@ class ReadTest extends Located implements DataTest {
     readonly args: Mapping,
   ) {
     super(document, path);
-    this.argsKey = canonicalJson(args);
+    // Most tests take no argument: their identity needs no walk.
+    this.argsKey = isEmpty(args) ? "{}" : canonicalJson(args);
   }
+}
+
+function isEmpty(mapping: Mapping): boolean {
+  for (const _ in mapping) return false;
+  return true;
 }
 
 function cannotRead(where: string, item: Value, file: string, line: number): InputError {

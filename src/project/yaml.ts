@@ -5,28 +5,29 @@
  * duplicate keys (dbt silently keeps the last one, which hides a mistake).
  * Lines come from the same pass: js-yaml's event stream carries every node's
  * offset, so a parse yields the value and the line of each key and list item
- * (what a finding points at) for little more than the value alone.
+ * (what a finding points at) for little more than the value alone. Most ymls
+ * never reach the event stream: a one-pass reader (yaml-fast.ts) reads the
+ * block style dbt projects are written in with this module's resolvers and
+ * js-yaml's own scalar decoder, and leaves every other text to js-yaml.
  */
-import {
-  EVENT_ID,
-  FAILSAFE_SCHEMA,
-  NOT_RESOLVED,
-  Schema,
-  binaryTag,
-  constructFromEvents,
-  defineScalarTag,
-  mergeTag,
-  omapTag,
-  pairsTag,
-  parseEvents,
-  setTag,
-} from "js-yaml";
+import type * as JsYaml from "js-yaml";
 import { InputError } from "../core/errors.ts";
 import { limit, LimitError } from "../core/limits.ts";
 import type { Value } from "../core/values.ts";
 import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
+import { readFast, type FastReading } from "./yaml-fast.ts";
 
 export { lineAt };
+
+let loaded: typeof JsYaml | undefined;
+/** js-yaml, loaded when a text first needs it: the fast path reads most projects whole, and a start without it is shorter. */
+function jsYaml(): typeof JsYaml {
+  loaded ??= require("js-yaml") as typeof JsYaml;
+  return loaded;
+}
+
+/** What a resolver answers for text it does not read (js-yaml's NOT_RESOLVED where js-yaml calls it). */
+const UNRESOLVED = Symbol("not resolved");
 
 // --- PyYAML's implicit resolvers (lib/yaml/resolver.py), copied as patterns ---
 
@@ -45,59 +46,50 @@ function sexagesimal(text: string): number {
   return text.split(":").reduce((total, part) => total * 60 + Number(part), 0);
 }
 
-const nullTag = defineScalarTag("tag:yaml.org,2002:null", {
-  implicit: true,
-  implicitFirstChars: ["", "~", "n", "N"],
-  resolve: (source) => (NULL_VALUES.has(source) ? null : NOT_RESOLVED),
-  identify: (value) => value === null,
-});
+function resolveNull(source: string): unknown {
+  return NULL_VALUES.has(source) ? null : UNRESOLVED;
+}
 
-const boolTag = defineScalarTag("tag:yaml.org,2002:bool", {
-  implicit: true,
-  implicitFirstChars: ["y", "Y", "n", "N", "t", "T", "f", "F", "o", "O"],
-  resolve: (source) => (BOOL_TRUE.has(source) ? true : BOOL_FALSE.has(source) ? false : NOT_RESOLVED),
-  identify: (value) => typeof value === "boolean",
-});
+function resolveBool(source: string): unknown {
+  return BOOL_TRUE.has(source) ? true : BOOL_FALSE.has(source) ? false : UNRESOLVED;
+}
 
-const intTag = defineScalarTag("tag:yaml.org,2002:int", {
-  implicit: true,
-  implicitFirstChars: ["-", "+", ..."0123456789"],
-  resolve: (source) => {
-    if (!INT_PATTERN.test(source)) return NOT_RESOLVED;
-    let text = source.replace(/_/g, "");
-    let sign = 1;
-    if (text[0] === "-" || text[0] === "+") {
-      sign = text[0] === "-" ? -1 : 1;
-      text = text.slice(1);
-    }
-    if (text === "0") return 0;
-    if (text.startsWith("0b")) return sign * parseInt(text.slice(2), 2);
-    if (text.startsWith("0x")) return sign * parseInt(text.slice(2), 16);
-    if (text.startsWith("0")) return sign * parseInt(text, 8);
-    if (text.includes(":")) return sign * sexagesimal(text);
-    return sign * parseInt(text, 10);
-  },
-  identify: (value) => typeof value === "number" && Number.isInteger(value),
-});
+function resolveInt(source: string): unknown {
+  if (!INT_PATTERN.test(source)) return UNRESOLVED;
+  let text = source.replace(/_/g, "");
+  let sign = 1;
+  if (text[0] === "-" || text[0] === "+") {
+    sign = text[0] === "-" ? -1 : 1;
+    text = text.slice(1);
+  }
+  if (text === "0") return 0;
+  if (text.startsWith("0b")) return sign * parseInt(text.slice(2), 2);
+  if (text.startsWith("0x")) return sign * parseInt(text.slice(2), 16);
+  if (text.startsWith("0")) return sign * parseInt(text, 8);
+  if (text.includes(":")) return sign * sexagesimal(text);
+  return sign * parseInt(text, 10);
+}
 
-const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
-  implicit: true,
-  implicitFirstChars: ["-", "+", ".", ..."0123456789"],
-  resolve: (source) => {
-    if (!FLOAT_PATTERN.test(source)) return NOT_RESOLVED;
-    let text = source.replace(/_/g, "").toLowerCase();
-    let sign = 1;
-    if (text[0] === "-" || text[0] === "+") {
-      sign = text[0] === "-" ? -1 : 1;
-      text = text.slice(1);
-    }
-    if (text === ".inf") return sign * Infinity;
-    if (text === ".nan") return NaN;
-    if (text.includes(":")) return sign * sexagesimal(text);
-    return sign * Number(text.endsWith(".") ? text.slice(0, -1) : text);
-  },
-  identify: (value) => typeof value === "number",
-});
+function resolveFloat(source: string): unknown {
+  if (!FLOAT_PATTERN.test(source)) return UNRESOLVED;
+  let text = source.replace(/_/g, "").toLowerCase();
+  let sign = 1;
+  if (text[0] === "-" || text[0] === "+") {
+    sign = text[0] === "-" ? -1 : 1;
+    text = text.slice(1);
+  }
+  if (text === ".inf") return sign * Infinity;
+  if (text === ".nan") return NaN;
+  if (text.includes(":")) return sign * sexagesimal(text);
+  return sign * Number(text.endsWith(".") ? text.slice(0, -1) : text);
+}
+
+// The first characters each resolver can match: js-yaml tries a resolver only on text starting with one ("" for empty text).
+const NULL_FIRST = ["", "~", "n", "N"];
+const BOOL_FIRST = ["y", "Y", "n", "N", "t", "T", "f", "F", "o", "O"];
+const INT_FIRST = ["-", "+", ..."0123456789"];
+const FLOAT_FIRST = ["-", "+", ".", ..."0123456789"];
+const TIMESTAMP_FIRST = [..."0123456789"];
 
 /**
  * PyYAML turns timestamps into date/datetime objects, and dbt's parse-time
@@ -108,41 +100,89 @@ const floatTag = defineScalarTag("tag:yaml.org,2002:float", {
  * `str()`, with a space; only how a printed value is spelled differs, never a
  * verdict, since every comparison sees one spelling throughout.)
  */
-const timestampTag = defineScalarTag("tag:yaml.org,2002:timestamp", {
-  implicit: true,
-  implicitFirstChars: [..."0123456789"],
-  resolve: (source) => {
-    if (DATE_ONLY.test(source)) return source;
-    const match = TIMESTAMP_PATTERN.exec(source);
-    if (!match || match[4] === undefined) return NOT_RESOLVED;
-    const [, y, mo, d, h, mi, s, fraction, zone] = match;
-    const pad = (text: string | undefined) => (text ?? "").padStart(2, "0");
-    let text = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${mi}:${s}`;
-    const micros = (fraction ?? "").slice(0, 6).padEnd(6, "0");
-    if (fraction && Number(micros) !== 0) text += `.${micros}`;
-    if (zone === "Z") text += "+00:00";
-    else if (zone) {
-      const [hours = "0", minutes = "00"] = zone.slice(1).split(":");
-      text += `${zone[0]}${hours.padStart(2, "0")}:${minutes}`;
-    }
-    return text;
-  },
-  identify: () => false,
-});
+function resolveTimestamp(source: string): unknown {
+  if (DATE_ONLY.test(source)) return source;
+  const match = TIMESTAMP_PATTERN.exec(source);
+  if (!match || match[4] === undefined) return UNRESOLVED;
+  const [, y, mo, d, h, mi, s, fraction, zone] = match;
+  const pad = (text: string | undefined) => (text ?? "").padStart(2, "0");
+  let text = `${y}-${pad(mo)}-${pad(d)}T${pad(h)}:${mi}:${s}`;
+  const micros = (fraction ?? "").slice(0, 6).padEnd(6, "0");
+  if (fraction && Number(micros) !== 0) text += `.${micros}`;
+  if (zone === "Z") text += "+00:00";
+  else if (zone) {
+    const [hours = "0", minutes = "00"] = zone.slice(1).split(":");
+    text += `${zone[0]}${hours.padStart(2, "0")}:${minutes}`;
+  }
+  return text;
+}
 
-const PYYAML_SAFE_SCHEMA = new Schema([
-  ...FAILSAFE_SCHEMA.tags,
-  nullTag,
-  boolTag,
-  intTag,
-  floatTag,
-  timestampTag,
-  mergeTag,
-  binaryTag,
-  omapTag,
-  pairsTag,
-  setTag,
-]);
+/**
+ * The resolvers js-yaml tries on a plain scalar, by its first character, in
+ * the schema's order (first match wins): what js-yaml's implicitFirstChars
+ * filtering does, for the fast path.
+ */
+const RESOLVERS_BY_FIRST = new Map<string, ((source: string) => unknown)[]>();
+for (const [chars, resolve] of [
+  [NULL_FIRST, resolveNull],
+  [BOOL_FIRST, resolveBool],
+  [INT_FIRST, resolveInt],
+  [FLOAT_FIRST, resolveFloat],
+  [TIMESTAMP_FIRST, resolveTimestamp],
+] as const) {
+  for (const char of chars) RESOLVERS_BY_FIRST.set(char, [...(RESOLVERS_BY_FIRST.get(char) ?? []), resolve]);
+}
+
+/** A decimal integer of up to 15 digits or a decimal fraction, no sign but `-`, no leading zero: what most numbers in a yml are. */
+const PLAIN_DECIMAL = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]+)?$/;
+
+/** What js-yaml, with PyYAML's resolvers, reads a plain scalar's text as. */
+function resolvePlain(text: string): unknown {
+  const first = text.charCodeAt(0);
+  if (first > 64) {
+    // Past `@` only the null and bool resolvers read, and only their few words (what the dispatch below would find).
+    if (text.length > 5) return text;
+    return NULL_VALUES.has(text) ? null : BOOL_TRUE.has(text) ? true : BOOL_FALSE.has(text) ? false : text;
+  }
+  // resolveInt and resolveFloat give these what Number gives (`-0` aside: resolveInt makes it 0).
+  if (PLAIN_DECIMAL.test(text) && text !== "-0") return Number(text);
+  const resolvers = RESOLVERS_BY_FIRST.get(text === "" ? "" : (text[0] as string));
+  if (resolvers === undefined) return text;
+  for (const resolve of resolvers) {
+    const value = resolve(text);
+    if (value !== UNRESOLVED) return value;
+  }
+  return text;
+}
+
+let schema: JsYaml.Schema | undefined;
+
+/** The js-yaml schema of PyYAML's safe loader: its resolvers (the ones above) and tags, built on first use. */
+function pyyamlSafeSchema(): JsYaml.Schema {
+  if (schema) return schema;
+  const { FAILSAFE_SCHEMA, NOT_RESOLVED, Schema, binaryTag, defineScalarTag, mergeTag, omapTag, pairsTag, setTag } = jsYaml();
+  const implicit = (resolve: (source: string) => unknown) => (source: string) => {
+    const value = resolve(source);
+    return value === UNRESOLVED ? NOT_RESOLVED : value;
+  };
+  const tag = (name: string, firstChars: string[], resolve: (source: string) => unknown, identify: (value: unknown) => boolean) =>
+    defineScalarTag(`tag:yaml.org,2002:${name}`, { implicit: true, implicitFirstChars: firstChars, resolve: implicit(resolve), identify });
+  schema = new Schema([
+    ...FAILSAFE_SCHEMA.tags,
+    tag("null", NULL_FIRST, resolveNull, (value) => value === null),
+    tag("bool", BOOL_FIRST, resolveBool, (value) => typeof value === "boolean"),
+    tag("int", INT_FIRST, resolveInt, (value) => typeof value === "number" && Number.isInteger(value)),
+    tag("float", FLOAT_FIRST, resolveFloat, (value) => typeof value === "number"),
+    // Never chosen for a value (identify false): a date is a string everywhere downstream.
+    tag("timestamp", TIMESTAMP_FIRST, resolveTimestamp, () => false),
+    mergeTag,
+    binaryTag,
+    omapTag,
+    pairsTag,
+    setTag,
+  ]);
+  return schema;
+}
 
 /** Where a YAML text came from, for messages: a project-relative path, maybe "at <commit>". */
 export interface YamlSource {
@@ -166,28 +206,67 @@ export type ParsedYaml = WithLines;
 
 /** As parseYaml, with the line of every key and list item. */
 export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml {
+  const fast = parseFast(text);
+  if (fast === null) return parseWithJsYaml(text, source);
+  boundExpansion([fast.value], text, source);
+  return fast;
+}
+
+/**
+ * What the fast path (yaml-fast.ts) reads with: PyYAML's resolvers and
+ * js-yaml's own scalar decoder, so a text it reads is read as js-yaml
+ * would. Deeper than `maxDepth` it leaves a text to js-yaml and its limit.
+ * js-yaml counts every node it starts on the way down against
+ * `nesting_depth`: each collection, the scalar at the end, and once more a
+ * scalar or flow that could have been a block mapping's key (a list item, a
+ * value on its own row). That is at most two more than the collections
+ * open, so the fast path opens no more than `nesting_depth - 2` (nor 64).
+ */
+const FAST_READING: FastReading = {
+  resolve: resolvePlain,
+  decode: (text, style, start, end, indent, chomping) =>
+    jsYaml().getScalarValue(text, { valueStart: start, valueEnd: end, style, indent, chomping, fast: false } as Parameters<typeof JsYaml.getScalarValue>[1]),
+  get maxDepth() {
+    return Math.min(64, limit("nesting_depth") - 2);
+  },
+};
+
+/**
+ * The fast path: a one-pass reader for the block style dbt ymls are written
+ * in, several times faster than js-yaml's event stream in a fresh process
+ * (where JIT warm-up is most of the cost). Null when the text holds anything
+ * it does not read for certain; js-yaml reads it then, and says what is
+ * wrong with it.
+ */
+export function parseFast(text: string): ParsedYaml | null {
+  const read = readFast(text, FAST_READING);
+  if (read === null) return null;
+  const parsed: ParsedYaml = { value: read.value, lines: read.lines };
+  if (read.jsonExact) JSON_EXACT.add(parsed);
+  return parsed;
+}
+
+/** Parses the fast path read and found to hold only what JSON carries exactly: the parse cache need not walk them to know. */
+const JSON_EXACT = new WeakSet<ParsedYaml>();
+
+/** True when the fast path vouches that JSON gives this parse back exactly; false when nobody has looked. */
+export function knownJsonExact(parsed: ParsedYaml): boolean {
+  return JSON_EXACT.has(parsed);
+}
+
+/** js-yaml with PyYAML's resolvers: every text the fast path does not take, and every error's message. */
+export function parseWithJsYaml(text: string, source: YamlSource): ParsedYaml {
   let documents: unknown[];
-  let events: ReturnType<typeof parseEvents>;
+  let events: ReturnType<typeof JsYaml.parseEvents>;
   const values = limit("yaml_values");
   try {
+    const { parseEvents, constructFromEvents } = jsYaml();
     events = parseEvents(text, { maxDepth: limit("nesting_depth") });
-    documents = constructFromEvents(events, { schema: PYYAML_SAFE_SCHEMA, source: text, maxTotalMergeKeys: values }) as unknown[];
+    documents = constructFromEvents(events, { schema: pyyamlSafeSchema(), source: text, maxTotalMergeKeys: values }) as unknown[];
   } catch (error) {
     throw yamlError(error, text, source);
   }
-  // An alias shares its anchor's value, so a few hundred bytes can stand for
-  // billions of values (the "billion laughs"); whatever walks the document
-  // later (the line tree below first) would expand them. Only a text with an
-  // alias (`*`) needs counting.
-  if (text.includes("*")) {
-    for (const document of documents) {
-      if (expandedSize(document, values) > values) {
-        throw new LimitError("yaml_values", `${atPrefix(source)}the YAML expands through its aliases to more than ${values.toLocaleString("en-US")} values`, {
-          file: source.file,
-        });
-      }
-    }
-  }
+  boundExpansion(documents, text, source);
   if (documents.length > 1) {
     throw new InputError(`${atPrefix(source)}holds ${documents.length} YAML documents, and dbt reads exactly one`, {
       file: source.file,
@@ -206,6 +285,7 @@ export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml
 
 interface JsYamlEvent {
   type: number;
+  style?: number;
   start?: number;
   valueStart?: number;
   valueEnd?: number;
@@ -228,6 +308,7 @@ interface JsYamlEvent {
  * and the line tree is built and walked instead.
  */
 function encodedLinesOf(raw: unknown[], text: string): string | null {
+  const { EVENT_ID } = jsYaml();
   const events = raw as JsYamlEvent[];
   let line = 1;
   let scanned = 0;
@@ -284,6 +365,7 @@ function encodedLinesOf(raw: unknown[], text: string): string | null {
 }
 
 function linesOf(raw: unknown[], text: string): LineTree {
+  const { EVENT_ID } = jsYaml();
   const events = raw as JsYamlEvent[];
   let line = 1;
   let scanned = 0;
@@ -325,13 +407,14 @@ function linesOf(raw: unknown[], text: string): LineTree {
         stack.push({ kind: "doc", value: 1 });
         break;
       case EVENT_ID.SCALAR:
-      case EVENT_ID.ALIAS: {
-        const key = event.valueStart !== undefined && event.valueStart >= 0 ? text.slice(event.valueStart, event.valueEnd) : "";
-        place(here, here, key);
+        place(here, here, keyText(event, text));
         break;
-      }
+      case EVENT_ID.ALIAS:
+        place(here, here, "");
+        break;
       case EVENT_ID.MAPPING:
-        stack.push({ kind: "map", line: here, children: {}, key: null, keyLine: here });
+        // No prototype: a `__proto__` key is a child like any other.
+        stack.push({ kind: "map", line: here, children: Object.create(null) as { [key: string]: LineTree }, key: null, keyLine: here });
         break;
       case EVENT_ID.SEQUENCE:
         stack.push({ kind: "seq", line: here, children: [] });
@@ -346,6 +429,32 @@ function linesOf(raw: unknown[], text: string): LineTree {
     }
   }
   return 1;
+}
+
+/** A scalar as the key js-yaml makes of it: a plain one resolved and turned into text (`~:` is "null", `010:` is "8"), a quoted one its content. */
+function keyText(event: JsYamlEvent, text: string): string {
+  if (event.valueStart === undefined || event.valueStart < 0) return "";
+  const content = jsYaml().getScalarValue(text, event as Parameters<typeof JsYaml.getScalarValue>[1]);
+  return event.style === jsYaml().SCALAR_STYLE.PLAIN ? String(resolvePlain(content)) : content;
+}
+
+/**
+ * An alias shares its anchor's value, so a few hundred bytes can stand for
+ * billions of values (the "billion laughs"); whatever walks the document
+ * later (the line tree first) would expand them. Only a text with an alias
+ * (`*`) needs counting; both readers count alike, so a text is refused or
+ * not whichever reads it.
+ */
+function boundExpansion(documents: readonly unknown[], text: string, source: YamlSource): void {
+  if (!text.includes("*")) return;
+  const values = limit("yaml_values");
+  for (const document of documents) {
+    if (expandedSize(document, values) > values) {
+      throw new LimitError("yaml_values", `${atPrefix(source)}the YAML expands through its aliases to more than ${values.toLocaleString("en-US")} values`, {
+        file: source.file,
+      });
+    }
+  }
 }
 
 /**
@@ -437,7 +546,8 @@ function secondDocumentLine(text: string): number | undefined {
   for (let i = 0; i < lines.length; i++) {
     if (/^---(\s|$)/.test(lines[i] ?? "")) {
       seen++;
-      if (seen === 2 || (seen === 1 && lines.slice(0, i).some((l) => l.trim() && !l.trim().startsWith("#")))) return i + 1;
+      // A `---` after directives (`%YAML 1.1`) or only comments opens the first document.
+      if (seen === 2 || (seen === 1 && lines.slice(0, i).some((l) => l.trim() && !l.trim().startsWith("#") && !l.startsWith("%")))) return i + 1;
     }
   }
   return undefined;

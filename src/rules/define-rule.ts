@@ -83,13 +83,24 @@ export function ruleDefiner<Ctx>(command: Command) {
   };
 }
 
+/** Each template split once at its placeholders: text, name, text, name, ..., text. */
+const templateParts = new Map<string, string[]>();
+
 /** `{name}` placeholders filled from data; numbers printed the way people write them. */
 export function fillTemplate(template: string, data: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => {
+  let parts = templateParts.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    templateParts.set(template, parts);
+  }
+  let text = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const key = parts[i] as string;
     if (!Object.hasOwn(data, key)) throw new Error(`message placeholder {${key}} has no value`);
     const value = data[key];
-    return typeof value === "number" ? formatNumber(value) : String(value);
-  });
+    text += (typeof value === "number" ? formatNumber(value) : String(value)) + (parts[i + 1] as string);
+  }
+  return text;
 }
 
 export type AnyRule = Rule<any, any>;

@@ -184,7 +184,10 @@ function compile(schema: SchemaNode): Evaluate {
   if (typeof minItems === "number") steps.push(keyword("minItems", (value) => !Array.isArray(value) || value.length >= minItems));
   if (typeof maxItems === "number") steps.push(keyword("maxItems", (value) => !Array.isArray(value) || value.length <= maxItems));
   if (schema.uniqueItems === true) steps.push(keyword("uniqueItems", (value) => !Array.isArray(value) || !hasDuplicates(value)));
-  if (typeof minLength === "number") steps.push(keyword("minLength", (value) => typeof value !== "string" || [...value].length >= minLength));
+  if (typeof minLength === "number") {
+    // Lengths count code points; a text of at least twice the units has enough of them whatever it holds.
+    steps.push(keyword("minLength", (value) => typeof value !== "string" || value.length >= 2 * minLength || [...value].length >= minLength));
+  }
   if (typeof pattern === "string") {
     const regex = pythonRegex(pattern);
     steps.push(keyword("pattern", (value) => typeof value !== "string" || regex.test(value)));

@@ -4,7 +4,8 @@
  * source range of every node, so mutation operators find their sites in a
  * real syntax tree instead of in text.
  */
-import { parse, type DialectName } from "sql-parser-cst";
+import type * as SqlParserCst from "sql-parser-cst";
+import type { DialectName } from "sql-parser-cst";
 
 /** A node of the syntax tree: its `type`, its children as fields, and its `[start, end)` range in the SQL. */
 export interface SqlNode {
@@ -46,6 +47,8 @@ export type ParseOutcome = { root: SqlNode; grammar: DialectName } | { error: st
 export function parseSql(sql: string, warehouse: string): ParseOutcome {
   const grammar = grammarFor(warehouse);
   if (grammar === null) return { error: `the SQL parser has no grammar for ${warehouse}`, grammar };
+  // Loaded on first use: the parser is most of a process's start, and check and gate never parse SQL.
+  const { parse } = require("sql-parser-cst") as typeof SqlParserCst;
   try {
     return { root: parse(sql, { dialect: grammar, includeRange: true }) as unknown as SqlNode, grammar };
   } catch (error) {
