@@ -50,9 +50,10 @@ function verifyCommits(): Benchmark {
       commitAll(repo, "quickstart");
       git(repo, ["checkout", "-q", "-b", "agent/bench"]);
       const trailers = "\n\nSlp-Tcr: green\nSlp-Tcr-Steps: check gate unit\nSlp-Tcr-Strikes: 0\nSlp-Version: 0.1.0\n";
-      // The branch's own pre-registration, so gate's G8 lets the sql changes through.
-      const yml = join(repo, "models", "marts", "fct_orders.yml");
-      writeFileSync(yml, readFileSync(yml, "utf8").replace("about one order in five", "about one order in five; reworded"));
+      // The branch's own pre-registrations, so gate's G8 lets the sql changes through, and G15 the mart downstream of them.
+      const reword = (path: string, words: string) => writeFileSync(join(repo, path), readFileSync(join(repo, path), "utf8").replace(words, `${words}; reworded`));
+      reword("models/marts/fct_orders.yml", "about one order in five");
+      reword("models/marts/finance/fct_revenue_daily.yml", "two days gain revenue and orders");
       for (let i = 1; i <= 30; i++) {
         const path = join(repo, "models", "marts", i % 2 === 0 ? "fct_orders.sql" : "fct_orders.yml");
         writeFileSync(path, `${readFileSync(path, "utf8")}\n${i % 2 === 0 ? "--" : "#"} step ${i}\n`);

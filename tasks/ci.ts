@@ -1,8 +1,6 @@
 /** `slp ci`: every stage task (check, gate, unit, ...) in order, one combined report and exit code. */
 import { Type } from "@sinclair/typebox";
-import { resolve } from "node:path";
 import type { Report } from "../src/core/report.ts";
-import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
 import { combineReports, inputFor, runStage, type StageResult } from "../src/runner/compose.ts";
 import { defineTask } from "../src/runner/define-task.ts";
@@ -14,15 +12,15 @@ export default defineTask({
   input: Type.Object({
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
-    base: Type.Optional(Type.String({ metavar: "REF", description: "the base branch for gate (default: SLP_BASE, slp.yml base, main)" })),
+    base: Type.Optional(Type.String({ metavar: "REF", description: "the base branch for gate and mutate (default: each one's own: SLP_BASE, then slp.yml's base, which gate takes only as the default branch has it, then main)" })),
     head: Type.Optional(Type.String({ metavar: "REF", description: "the commit gate judges (default HEAD)" })),
   }),
   async run({ input, environment }): Promise<Report> {
-    const { config } = loadConfig(resolve(environment.cwd, input.projectDir));
     const shared: Record<string, unknown> = {
       projectDir: input.projectDir,
       martsPath: input.martsPath,
-      base: input.base ?? defaultBase(environment.env, config),
+      // Each stage defaults its base itself: gate takes slp.yml's only as the default branch has it.
+      base: input.base,
       head: input.head,
     };
     const stages: StageResult[] = [];

@@ -5,6 +5,7 @@ import { isMapping } from "../src/core/values.ts";
 import { plural, sortByText } from "../src/core/text.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles } from "../src/project/diff-files.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { lineageMode } from "../src/project/lineage.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
 import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
@@ -33,12 +34,15 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
     const project = await readCheckProject(openWorkTree(resolved.dir, environment.env), resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
-    // Git is read (and loaded) only for --base.
-    const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base, project.model.store);
+    // Git is read (and loaded) only for --base; then slp.yml is the base's too.
+    const facts = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readBaseFacts(project, input.base, project.model.store);
+    const stale = facts?.stale ?? null;
+    const config = (facts?.changes.config ?? resolved.config).config;
+    const settings = { changed: facts?.changed ?? null, lineage: lineageMode(config.lineage), ceilings: config.band_ceilings };
     const files = readDiffFiles(environment.cwd, expandDiffArguments(environment.cwd, input.diffs));
     assertOneDiffPerModel(files);
 
-    const run = new CompareContext(project, files, stale);
+    const run = new CompareContext(project, files, stale, settings);
     const findings: Finding[] = [];
     const compared: { file: string; model: string; compared: boolean }[] = [];
     const [contract, ...measures] = compareDiffRules;

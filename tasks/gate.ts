@@ -3,7 +3,7 @@ import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import { plural, sortByText } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
-import { defaultBase, loadConfig } from "../src/project/config.ts";
+import { loadConfig } from "../src/project/config.ts";
 import { MartsPathOption, ProjectDirOption, requireProjectFolder } from "../src/project/options.ts";
 import { parseStore } from "../src/project/open.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
@@ -12,10 +12,10 @@ import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "gate",
-  description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations (G1-G10, I1, I3, I4, I6)",
+  description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations, marts that leave marts, changes upstream of marts (G1-G10, G14-G16, I1, I3, I4, I6)",
   ciOrder: 20,
   input: Type.Object({
-    base: Type.Optional(Type.String({ metavar: "REF", description: "the branch the pull request targets (default: SLP_BASE, slp.yml base, main)" })),
+    base: Type.Optional(Type.String({ metavar: "REF", description: "the branch the pull request targets (default: SLP_BASE, else slp.yml's base as the default branch has it, else main)" })),
     head: Type.String({ default: "HEAD", metavar: "REF", description: "the commit to judge (default HEAD)" }),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
@@ -27,14 +27,17 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     // Loaded here, not at start-up: reading git costs every other task nothing.
-    const [{ openBranch }, { readInventories, sameInventory }] = await Promise.all([
+    const [{ judgedBase, openBranch }, { readInventories, sameInventory }] = await Promise.all([
       import("../src/project/history.ts"),
       import("../src/rules/context/gate-history.ts"),
     ]);
     const dir = resolve(environment.cwd, input.projectDir);
     requireProjectFolder(dir, input.projectDir);
-    const base = input.base ?? defaultBase(environment.env, loadConfig(dir).config);
+    // The branch being judged does not choose its base: slp.yml's base counts only as the default branch has it.
+    const judged = await judgedBase(dir, environment.env, input.base, loadConfig(dir).config.base);
+    const base = judged.name;
     const branch = await openBranch({ dir, base, head: input.head });
+    if (judged.confirmedBy !== undefined) branch.notes.push(`the base is ${base}, as slp.yml on ${judged.confirmedBy} names it`);
     const data = {
       base,
       head: input.head,

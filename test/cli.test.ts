@@ -1,6 +1,6 @@
 /** The real command line, as a subprocess and in-process: tasks, help, version, envelope, determinism. */
 import { describe, expect, test } from "bun:test";
-import { cpSync, writeFileSync } from "node:fs";
+import { cpSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtInTasks } from "../tasks/index.ts";
 import { Envelope } from "../src/schemas/envelope.ts";
@@ -39,7 +39,7 @@ describe("slp (subprocess)", () => {
   test("rules lists every rule, explain prints one, tasks lists the tasks", () => {
     const rules = runCli(["rules"], ROOT);
     expect(rules.stdout).toMatch(/^T1 +pk-uniqueness-test +check +BLOCK/m);
-    expect(rules.stdout.trim().split("\n")).toHaveLength(38);
+    expect(rules.stdout.trim().split("\n")).toHaveLength(42);
     expect(rules.exitCode).toBe(0);
     const explain = runCli(["explain", "T1"], ROOT);
     expect(explain.stdout).toStartWith("T1 pk-uniqueness-test (check, BLOCK)");
@@ -129,7 +129,7 @@ describe("papercuts a new user hit", () => {
     }
   });
 
-  test("gate, ci and tcr share one base default: SLP_BASE, else slp.yml base, else main", async () => {
+  test("gate's base: SLP_BASE, else slp.yml's base as the default branch has it (never the branch's own), else main; ci's gate stage alike", async () => {
     using repo = tempDir("slp-base-default-");
     cpSync(QUICKSTART, repo.path, { recursive: true });
     initRepo(repo.path);
@@ -138,9 +138,22 @@ describe("papercuts a new user hit", () => {
     git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
     writeFileSync(join(repo.path, "NOTES.md"), "a note\n");
     commitAll(repo.path, "notes");
-    const base = async (env: Record<string, string> = {}) => JSON.parse((await runMain(["gate", "--format", "json"], repo.path, env)).stdout).data.base;
+    const gate = (env: Record<string, string> = {}) => runMain(["gate", "--format", "json"], repo.path, env);
+    const base = async (env: Record<string, string> = {}) => JSON.parse((await gate(env)).stdout).data.base;
     expect(await base()).toBe("main");
     expect(await base({ SLP_BASE: "trunk" })).toBe("trunk");
+    // The branch's own slp.yml naming a base main's slp.yml does not: refused, not followed.
+    writeFileSync(join(repo.path, "slp.yml"), "base: trunk\n");
+    const refused = await gate();
+    expect(refused.exitCode).toBe(2);
+    expect(JSON.parse(refused.stdout).errors[0].message).toContain("slp.yml here names base trunk, but slp.yml on main names main");
+    expect(await base({ SLP_BASE: "trunk" })).toBe("trunk");
+    // Once main's slp.yml names it, it is the base.
+    rmSync(join(repo.path, "slp.yml"));
+    git(repo.path, ["checkout", "-q", "main"]);
+    writeFileSync(join(repo.path, "slp.yml"), "base: trunk\n");
+    commitAll(repo.path, "the base is trunk");
+    git(repo.path, ["checkout", "-q", "agent/work"]);
     writeFileSync(join(repo.path, "slp.yml"), "base: trunk\n");
     expect(await base()).toBe("trunk");
     expect(await base({ SLP_BASE: "" })).toBe("trunk");

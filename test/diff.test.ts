@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { dialect, DIALECTS } from "../src/data/dialect.ts";
 import { windowColumn } from "../src/data/diff.ts";
 import { checkMetricExpression } from "../src/data/metrics.ts";
-import { downstreamOf, owedDiffs, refGraph } from "../src/project/owed-diffs.ts";
+import { owedDiffs } from "../src/project/owed-diffs.ts";
 import { parseWindow, windowPredicate } from "../src/data/window.ts";
 import { Database } from "../src/engine/duckdb.ts";
 import { diffFromRow } from "../src/project/diff-row.ts";
@@ -128,7 +128,7 @@ describe("metric expressions", () => {
 });
 
 describe("which models owe a diff", () => {
-  test("every pre-registered model, and each critical model downstream of a changed one", async () => {
+  test("every pre-registered model, and each marts or critical model downstream of a changed one (critical only, or none, as lineage narrows it)", async () => {
     using dir = copyToTemp(join(import.meta.dir, "..", "examples", "quickstart"));
     const spec = (tier: string) =>
       `      spec: {grain: g, primary_key: [id], tier: ${tier}, metrics: {}, known_edges: [], sensitive_columns: []${
@@ -142,13 +142,17 @@ describe("which models owe a diff", () => {
       "models/marts/fct_d.sql": "select * from {{ ref('stg_customers') }}",
     });
     const project = await readCheckProject(openWorkTree(dir.path, { SLP_NO_CACHE: "1" }), dir.path, dir.path, ["models/marts/"]);
-    const graph = await refGraph(project);
-    expect([...downstreamOf(graph, new Set(["fct_orders"]))].sort()).toEqual(["fct_a", "fct_b", "fct_c", "fct_revenue_daily"]);
-    const owed = owedDiffs(project, graph, null, new Set());
-    // fct_b is critical and downstream of fct_orders; fct_c is downstream but standard; fct_d is critical but downstream of nothing changed.
-    expect(owed.models).toEqual(["fct_b", "fct_orders", "fct_revenue_daily"]);
-    expect(owed.reasons.get("fct_b")).toEqual({ kind: "downstream", of: ["fct_orders"] });
-    expect(owedDiffs(project, graph, null, new Set(["fct_orders", "fct_revenue_daily"])).models).toEqual([]);
+    // The quickstart pre-registers fct_orders (and fct_revenue_daily): fct_a, fct_b and fct_c are marts downstream of it; fct_d is downstream of nothing changed.
+    const owed = await owedDiffs(project, null, new Set(), "all");
+    expect(owed.models).toEqual(["fct_a", "fct_b", "fct_c", "fct_orders", "fct_revenue_daily"]);
+    expect(owed.reasons.get("fct_b")).toEqual({ kind: "downstream", of: ["fct_orders"], critical: true });
+    expect(owed.reasons.get("fct_c")).toEqual({ kind: "downstream", of: ["fct_orders"], critical: false });
+    // critical-only: fct_b is critical; fct_a and fct_c are standard.
+    expect((await owedDiffs(project, null, new Set(), "critical-only")).models).toEqual(["fct_b", "fct_orders", "fct_revenue_daily"]);
+    expect((await owedDiffs(project, null, new Set(), "off")).models).toEqual(["fct_orders", "fct_revenue_daily"]);
+    // What git says changed (unique ids) stands for the pre-registrations: stg_customers feeds fct_d and, through fct_orders, the critical fct_b and fct_revenue_daily.
+    expect((await owedDiffs(project, new Set(["model.quickstart.stg_customers"]), new Set(["fct_orders", "fct_revenue_daily"]), "critical-only")).models).toEqual(["fct_b", "fct_d", "fct_revenue_daily"]);
+    expect((await owedDiffs(project, null, new Set(["fct_orders", "fct_revenue_daily"]), "all")).models).toEqual([]);
   });
 });
 

@@ -56,6 +56,11 @@ describe("slp guard PATH...", () => {
     expect(await rules("tests")).toEqual(["G1"]);
     expect(await rules("analyses/reconciliation_orders.sql")).toEqual(["G5"]);
     expect(await rules("analyses/reconciliation_new.sql")).toEqual([]);
+    // Anything else new under a test folder changes how tests are judged; the rest of analyses/ and snapshots/ are G9's.
+    expect(await rules("tests/mutation_equivalents.yml")).toEqual(["G1"]);
+    expect(await rules("tests/fixtures/orders.csv")).toEqual([]);
+    expect(await rules("analyses/scratch.sql")).toEqual(["G9"]);
+    expect(await rules("snapshots/orders_snapshot.sql")).toEqual(["G9"]);
     expect(await rules("packages.yml")).toEqual(["G6"]);
   });
 

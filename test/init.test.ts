@@ -48,8 +48,9 @@ describe("slp init on a plain dbt project", () => {
     commitAll(repo.path, "add Spec-Lock-Diff");
 
     git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
-    writeFileSync(join(repo.path, "models", "staging", "stg_orders.sql"), "select id as order_id, customer_id, status, amount_cents, created_at\nfrom {{ source('shop', 'orders') }}\n");
-    commitAll(repo.path, "staging: keep created_at");
+    // A new staging model no mart reads yet (a change upstream of a mart would owe that mart a pre-registration, G15).
+    writeFileSync(join(repo.path, "models", "staging", "stg_refunds.sql"), "select id as refund_id, order_id, amount_cents\nfrom {{ source('shop', 'refunds') }}\n");
+    commitAll(repo.path, "staging: refunds");
     const gate = await runMain(["gate"], repo.path);
     expect(gate.stdout).toBe("slp gate: OK (1 commit)\n");
     expect(gate.exitCode).toBe(0);
@@ -169,7 +170,8 @@ describe("the slp.yml slp init writes", () => {
       const written = lines.some((line) => line.startsWith(`${key}:`) || line.startsWith(`# ${key}:`));
       expect({ key, written }).toEqual({ key, written: true });
     }
-    expect(Object.keys(config).sort()).toEqual(["base", "marts_paths", "mutate", "protected_paths", "tasks", "tcr"]);
+    expect(Object.keys(config).sort()).toEqual(["base", "lineage", "marts_paths", "mutate", "protected_paths", "tasks", "tcr"]);
+    expect(config.lineage).toBe("all");
     expect(config.mutate).toEqual({ max_mutants: MAX_MUTANTS, min_score: {} });
     expect(config.marts_paths).toEqual(DEFAULT_MARTS_PATHS);
     expect(config.protected_paths).toEqual([]);

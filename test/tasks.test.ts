@@ -99,6 +99,9 @@ describe("slp ci", () => {
     const yml = "models/marts/fct_orders.yml";
     writeFileSync(join(repo.path, "models/marts/fct_orders.sql"), readFileSync(join(repo.path, "models/marts/fct_orders.sql"), "utf8").replace("/ 100.0", "/ 10.0"));
     writeFileSync(join(repo.path, yml), readFileSync(join(repo.path, yml), "utf8").replace("about one order in five", "about one order in five; tenths"));
+    // The mart downstream of fct_orders predicts this change too (G15).
+    const daily = "models/marts/finance/fct_revenue_daily.yml";
+    writeFileSync(join(repo.path, daily), readFileSync(join(repo.path, daily), "utf8").replace("two days gain revenue and orders", "two days gain revenue and orders; tenths"));
     commitAll(repo.path, "break the cents edge");
     const result = runCli(["ci"], repo.path);
     expect(result.stdout).toContain(

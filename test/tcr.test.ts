@@ -18,6 +18,7 @@ import {
   edit,
   FCT_ORDERS_YML,
   QUICKSTART,
+  preRegisterDownstream,
   quickstartRepo,
   ROOT,
   FCT_ORDERS_SQL,
@@ -468,6 +469,7 @@ describe("slp tcr: a step the change made unable to judge is red (it judges HEAD
   function breakSql(dir: string): void {
     edit(dir, FCT_ORDERS_SQL, (text) => text.replace("/ 100.0", "/ 100.0 + no_such_column"));
     edit(dir, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; reworked"));
+    preRegisterDownstream(dir, "reworked");
   }
 
   test("a unit test the change's SQL makes error: reverted, saved, a strike; the envelope names the error it introduced", () => {
@@ -488,7 +490,7 @@ describe("slp tcr: a step the change made unable to judge is red (it judges HEAD
     expect(introduced.length).toBe(3);
     expect(introduced[0]).toMatchObject({ severity: "BLOCK", name: "cannot-judge", file: FCT_ORDERS_SQL, model: "fct_orders" });
     expect(introduced[0].message).toContain('cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error: Referenced column "no_such_column" not found');
-    expect(envelope.summary).toMatch(/^slp tcr: red at unit \(this change made it unable to judge: models\/marts\/fct_orders\.sql: fct_orders::\w+: DuckDB rejected .*\), reverted 2 files to [0-9a-f]{7} \(strike 1 of 5\)$/);
+    expect(envelope.summary).toMatch(/^slp tcr: red at unit \(this change made it unable to judge: models\/marts\/fct_orders\.sql: fct_orders::\w+: DuckDB rejected .*\), reverted 3 files to [0-9a-f]{7} \(strike 1 of 5\)$/);
     expect(envelope.data.next).toStartWith("fix the error this change introduced (models/marts/fct_orders.sql: ");
     expect(envelope.data.saved.patch).toMatch(/^\.git\/slp\/reverted\/0001-/);
     expect(status(repo.path)).toBe("");

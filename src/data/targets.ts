@@ -1,15 +1,16 @@
 /**
  * The models one Stage E command measures: those named on the command line,
  * or else every model that owes a diff. With `--base`, git says what the
- * branch changed (a model's SQL or its yml beyond the pre-registration),
- * which pre-registrations are inherited from the base, and which models are
- * new (production cannot have them, so their diff publishes values).
+ * branch changed (lineage.ts: the definition gate uses), which
+ * pre-registrations are inherited from the base, and which models are new
+ * (production cannot have them, so their diff publishes values).
  */
 import { InputError } from "../core/errors.ts";
-import { isMapping } from "../core/values.ts";
 import type { CheckProject } from "../rules/context/check.ts";
 import type { DiffTarget } from "./diff.ts";
-import { describeReason, modelSqlFiles, owedDiffs, refGraph } from "../project/owed-diffs.ts";
+import { loadConfig } from "../project/config.ts";
+import { lineageMode } from "../project/lineage.ts";
+import { describeReason, modelSqlFiles, owedDiffs } from "../project/owed-diffs.ts";
 
 export interface Targets {
   targets: DiffTarget[];
@@ -28,7 +29,7 @@ interface BaseFacts {
 
 export async function stageTargets(project: CheckProject, requested: readonly string[] | undefined, base: string | undefined): Promise<Targets> {
   const sqlFiles = await modelSqlFiles(project);
-  const facts = base === undefined ? null : await readBase(project, base);
+  const facts = base === undefined ? null : await (await import("../project/stale.ts")).readBaseFacts(project, base, project.model.store);
   let names: string[];
   let reasons: Map<string, string>;
   if (requested && requested.length > 0) {
@@ -39,7 +40,8 @@ export async function stageTargets(project: CheckProject, requested: readonly st
     names = [...new Set(requested)].sort();
     reasons = new Map(names.map((name) => [name, "named on the command line"]));
   } else {
-    const owed = owedDiffs(project, await refGraph(project), facts?.changed ?? null, facts?.inherited ?? new Set());
+    const lineage = lineageMode((facts?.changes.config ?? loadConfig(project.dir)).config.lineage);
+    const owed = await owedDiffs(project, facts?.changed ?? null, facts?.stale.models ?? new Set(), lineage);
     names = owed.models;
     reasons = new Map([...owed.reasons].map(([name, reason]) => [name, describeReason(reason)]));
   }
@@ -51,28 +53,8 @@ export async function stageTargets(project: CheckProject, requested: readonly st
       model: project.models.get(name) as NonNullable<ReturnType<typeof project.models.get>>,
       sql: file ? await project.model.text(file) : null,
       projectConfig: nodes.get(name)?.config ?? {},
-      isNew: facts !== null && !facts.existing.has(name),
+      isNew: facts !== null && facts.changes.newModels.has(name),
     });
   }
-  return { targets, reasons, mergeBase: facts?.mergeBase ?? null };
-}
-
-async function readBase(project: CheckProject, base: string): Promise<BaseFacts> {
-  const [{ openBranch }, { readInventories }, { modelFingerprint }, { readStaleSet }] = await Promise.all([
-    import("../project/history.ts"),
-    import("../rules/context/gate-history.ts"),
-    import("../rules/context/gate-inventory.ts"),
-    import("../project/stale.ts"),
-  ]);
-  const branch = await openBranch({ dir: project.dir, base, head: "HEAD" });
-  const { before, after } = await readInventories(branch, project.martsPaths, project.model.store);
-  const changed = new Set<string>();
-  for (const name of new Set([...after.models.keys(), ...after.code.keys()])) {
-    if (modelFingerprint(before, name) !== modelFingerprint(after, name) || before.code.get(name) !== after.code.get(name)) changed.add(name);
-  }
-  const stale = await readStaleSet(project, base);
-  const existing = new Set([...before.models.keys(), ...before.code.keys()]);
-  // A pre-registration is how a model is meant to change; a model whose only change is one still changed.
-  for (const model of project.models.values()) if (isMapping(model.preRegistration) && !stale.models.has(model.name)) changed.add(model.name);
-  return { changed, inherited: stale.models, existing, mergeBase: branch.mergeBase };
+  return { targets, reasons, mergeBase: facts?.changes.mergeBase ?? null };
 }

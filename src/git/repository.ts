@@ -158,6 +158,20 @@ export class Repository {
     return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : null;
   }
 
+  /**
+   * The remote's default branch as the clone recorded it (`origin/HEAD`,
+   * which `git clone` sets and no commit can change), by its short name; null
+   * when the clone has none.
+   */
+  async remoteDefaultBranch(): Promise<string | null> {
+    try {
+      const target = await git.resolveRef({ fs, gitdir: this.gitdir, ref: "refs/remotes/origin/HEAD", depth: 2 });
+      return target.startsWith("refs/remotes/origin/") ? target.slice("refs/remotes/origin/".length) : null;
+    } catch {
+      return null;
+    }
+  }
+
   async readCommit(oid: string): Promise<Commit> {
     let promise = this.#commits.get(oid);
     if (!promise) {

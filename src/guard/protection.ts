@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { loadConfig, repositoryRoot } from "../project/config.ts";
 import { readDbtPaths } from "../project/dbt-paths.ts";
-import { protectedEntries, type ProtectedEntry } from "../project/protected.ts";
+import { mayAddUnderTests, protectedEntries, type ProtectedEntry } from "../project/protected.ts";
 
 export interface Protection {
   /** The repository root, absolute. */
@@ -64,17 +64,20 @@ export function repositoryPath(protection: Protection, cwd: string, path: string
  * Whether writing (or deleting) `rel` touches a protected path: the path is
  * one, lies inside one, or is a folder that holds one (`rm -rf models` takes
  * models/semantic/ with it). Tests and reconciliation queries are protected
- * once they exist (G1, G5); a new one may be written, except a generic test.
+ * once they exist (G1, G5); a new reconciliation query, singular test or
+ * unit-test fixture may be written (the analysis folder holding the query is
+ * G9's otherwise), anything else new under a test folder may not.
  */
 export function judge(protection: Protection, rel: string): Verdict | null {
   const path = rel === "." ? "" : rel.replace(/\/+$/, "");
-  for (const entry of protection.entries) {
+  // The paths other rules guard are judged before the folders G9 protects around them (analyses/ holds reconciliations).
+  const guarded = protection.entries.filter((entry) => entry.rule === "G1" || entry.rule === "G5");
+  for (const entry of [...guarded, ...protection.entries.filter((entry) => !guarded.includes(entry))]) {
     if (!touches(entry.pattern, path)) continue;
     if (entry.rule === "G1" || entry.rule === "G5") {
       const holdsIt = path === "" || entry.pattern.startsWith(`${path}/`);
-      const isGeneric = entry.rule === "G1" && path.startsWith(`${entry.pattern}generic/`);
       const exists = protection.committed ? protection.committed.has(path) : existsSync(resolve(protection.root, path));
-      if (!holdsIt && !isGeneric && !exists) continue;
+      if (!holdsIt && !exists && (entry.rule === "G5" || mayAddUnderTests(entry.pattern.slice(0, -1), path))) return null;
     }
     return { path: path === "" ? "." : path, entry };
   }

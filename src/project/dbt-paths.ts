@@ -12,7 +12,15 @@ import { readText } from "./source.ts";
 
 export const DBT_PROJECT_FILE = PROJECT_FILE;
 
-export type DbtPathKey = "model-paths" | "macro-paths" | "seed-paths" | "test-paths" | "snapshot-paths" | "analysis-paths" | "function-paths";
+export type DbtPathKey =
+  | "model-paths"
+  | "macro-paths"
+  | "seed-paths"
+  | "test-paths"
+  | "snapshot-paths"
+  | "analysis-paths"
+  | "function-paths"
+  | "packages-install-path";
 
 /** Each path key's folders, project-relative, no `./` and no trailing slash. */
 export type DbtPaths = Record<DbtPathKey, string[]>;
@@ -28,6 +36,8 @@ export function dbtPathsOf(settings: ProjectSettings): DbtPaths {
     "snapshot-paths": paths.snapshot,
     "analysis-paths": paths.analysis,
     "function-paths": paths.function,
+    // One folder, listed like the others: where `dbt deps` installs packages (committed, its macros are the project's).
+    "packages-install-path": [settings.packagesInstallPath],
   };
 }
 

@@ -4,6 +4,7 @@
  * and the project model at any commit of it. Settings come from the base,
  * never from the branch being judged.
  */
+import { ConfigError, GitError } from "../core/errors.ts";
 import { Repository } from "../git/repository.ts";
 import { parseConfig, CONFIG_FILE, type LoadedConfig } from "./config.ts";
 import { ParseStore, Project } from "./model.ts";
@@ -49,6 +50,57 @@ export async function openBranch(options: BranchOptions): Promise<Branch> {
   const commits = await repo.firstParentRange(mergeBase, headCommit);
   const notes = base.ref === options.base ? [] : [baseFallbackNote(options.base, base.ref)];
   return { repo, prefix, baseRef: base.ref, headRef: options.head, baseCommit: base.commit, headCommit, mergeBase, commits, notes };
+}
+
+/** The base a branch is judged against, and where its name came from (for the notes). */
+export interface JudgedBase {
+  name: string;
+  from: "--base" | "SLP_BASE" | "default" | "slp.yml";
+  /** The branch whose slp.yml confirmed the name, when it came from slp.yml. */
+  confirmedBy?: string;
+}
+
+/**
+ * The base gate judges against, chosen so the branch being judged cannot
+ * choose it: `--base`, else `SLP_BASE` (both the caller's), else `base:` in
+ * slp.yml, but only as the repository's default branch has it (origin/HEAD
+ * as the clone recorded it, else main, else master): the work tree's slp.yml
+ * is the branch's own file, so a branch naming itself, or a commit after its
+ * changes, would be judged against nothing. The work tree's `base:` must
+ * say the same (either may leave it out, meaning main), or gate refuses
+ * (exit 2) rather than pick one.
+ */
+export async function judgedBase(dir: string, env: Record<string, string | undefined>, asked: string | undefined, claimed: string | undefined): Promise<JudgedBase> {
+  if (asked !== undefined) return { name: asked, from: "--base" };
+  if (env.SLP_BASE) return { name: env.SLP_BASE, from: "SLP_BASE" };
+  const repo = Repository.open(dir);
+  const prefix = repo.relativePath(dir);
+  const candidates = [await repo.remoteDefaultBranch(), "main", "master"].filter((name): name is string => name !== null);
+  let anchor: { name: string; commit: string; ref: string } | null = null;
+  for (const name of new Set(candidates)) {
+    try {
+      anchor = { name, ...(await repo.resolveBase(name)) };
+      break;
+    } catch (error) {
+      if (!(error instanceof GitError)) throw error;
+    }
+  }
+  const claim = claimed ?? "main";
+  if (anchor === null) {
+    if (claimed === undefined) return { name: "main", from: "default" };
+    throw new ConfigError(`slp.yml names base ${claimed}, and this clone has no default branch (origin/HEAD, main or master) whose slp.yml could confirm it; the branch being judged does not choose what it is judged against`, {
+      file: CONFIG_FILE,
+      fix: "pass --base, or set SLP_BASE (CI: the pull request's base)",
+    });
+  }
+  const confirmed = (await configAt(repo, anchor.commit, anchor.ref, prefix)).config.base ?? "main";
+  if (confirmed !== claim) {
+    throw new ConfigError(
+      `slp.yml here names ${claimed === undefined ? "no base (so main)" : `base ${claimed}`}, but slp.yml on ${anchor.ref} names ${confirmed}; the branch being judged does not choose what it is judged against`,
+      { file: CONFIG_FILE, fix: `pass --base ${confirmed} (or set SLP_BASE); a change of base is made on ${anchor.ref} first` },
+    );
+  }
+  return confirmed === "main" ? { name: "main", from: "default" } : { name: confirmed, from: "slp.yml", confirmedBy: anchor.ref };
 }
 
 /** Says that a base was read from its remote-tracking branch. */

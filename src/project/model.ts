@@ -31,6 +31,36 @@ import type { DataTest } from "./tests.ts";
 import { knownJsonExact, parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
 
 export type { ColumnDeclaration, Declaration, ModelDeclaration, PropertiesFile, SourceTableDeclaration, Testable, UnitTestDeclaration };
+
+/** One version a model's yml declares (dbt's model versions). */
+export interface DeclaredVersion {
+  /** The version as text ("1", "2"). */
+  label: string;
+  /** True for `latest_version`, or the highest version when the yml names none. */
+  latest: boolean;
+  /** The stem of the file defining it: `defined_in`, else `<model>_v<label>`. */
+  definedIn: string;
+  entry: Mapping;
+}
+
+/** The stem of the file an unversioned ref() to a declared model reads: its latest version's, else its own name's. */
+export function refReads(declaration: { name: string; entry: Mapping }): string {
+  return declaredVersions(declaration).find((version) => version.latest)?.definedIn ?? declaration.name;
+}
+
+/** The versions a model's yml declares, in their order; none for an unversioned model. */
+export function declaredVersions(declaration: { name: string; entry: Mapping }): DeclaredVersion[] {
+  const versions = Array.isArray(declaration.entry.versions) ? declaration.entry.versions.filter(isMapping) : [];
+  const labels = versions.map((entry) => pythonStr(entry.v ?? null));
+  const latest =
+    declaration.entry.latest_version !== undefined && declaration.entry.latest_version !== null
+      ? pythonStr(declaration.entry.latest_version)
+      : [...labels].sort((a, b) => Number(a) - Number(b) || compareCodePoints(a, b)).at(-1);
+  return versions.map((entry, i) => {
+    const label = labels[i] as string;
+    return { label, latest: label === latest, definedIn: typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`, entry };
+  });
+}
 export type { DispatchRule, ProjectSettings };
 
 /** A column as a node has it: its name and the data type its yml (or a seed's column_types) gives, else null. */
@@ -310,6 +340,11 @@ export class Project<S extends FileSource = FileSource> {
     return settled.map((result) => (result as PromiseFulfilledResult<PropertiesFile>).value);
   }
 
+  /** Every file under the project's folders (dbt_project.yml's model, seed, snapshot, analysis, macro, test and function paths). */
+  async files(): Promise<SourceFile[]> {
+    return this.list(projectFolders(await this.settings()).map((path) => `${path}/`));
+  }
+
   /** Every node dbt knows, read from the project's folders. */
   nodes(): Promise<Nodes> {
     this.#nodes ??= readNodes(this);
@@ -329,6 +364,30 @@ export class Project<S extends FileSource = FileSource> {
   }
 }
 
+/** A file's folders below the project folder (of `roots`) it sits in: the middle of its fqn. */
+function folderOf(file: string, roots: readonly string[]): string[] {
+  const root = roots.find((path) => file.startsWith(`${path}/`)) ?? "";
+  return file.slice(root.length + 1).split("/").slice(0, -1);
+}
+
+/**
+ * A unit test's config as dbt puts it together for the project itself: the
+ * `unit_tests:` folder configs along its fqn (project, its yml's folders,
+ * the model, its name), then its own `config:`. What nodes() gives a unit
+ * test, for a reader that needs no other node.
+ */
+export function unitTestConfig(settings: ProjectSettings, unit: UnitTestDeclaration): Mapping {
+  const model = typeof unit.model === "string" ? unit.model : "";
+  const fqn = [settings.name, ...folderOf(unit.file, projectFolders(settings)), model, unit.name];
+  return mergeConfigs(folderConfig(settings.configs.unit_tests, fqn), unit.entry.config);
+}
+
+/** The folders dbt reads a project's files from, without trailing slashes. */
+export function projectFolders(settings: ProjectSettings): string[] {
+  const { paths } = settings;
+  return [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test, ...paths.function];
+}
+
 /** Yml under the folders, as a list of files. */
 export function ymlIn(files: readonly SourceFile[]): SourceFile[] {
   return files.filter((file) => isYamlFile(file.path));
@@ -341,9 +400,8 @@ async function readNodes(project: Project): Promise<Nodes> {
   const rootSettings = project.root ? await project.root.settings() : null;
   const name = settings.name;
   const { paths } = settings;
-  const folders = (list: readonly string[]) => list.map((path) => `${path}/`);
-  const roots = [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test, ...paths.function];
-  const all = await project.list(folders(roots));
+  const roots = projectFolders(settings);
+  const all = await project.files();
   const under = (list: readonly string[]) => (file: SourceFile) => list.some((path) => file.path.startsWith(`${path}/`));
   const inModels = under(paths.model);
 
@@ -377,10 +435,6 @@ async function readNodes(project: Project): Promise<Nodes> {
     return node;
   };
 
-  const folderOf = (file: string, roots: readonly string[]): string[] => {
-    const root = roots.find((path) => file.startsWith(`${path}/`)) ?? "";
-    return file.slice(root.length + 1).split("/").slice(0, -1);
-  };
   // A package's own folder configs, then the root project's for it: the root project has the last word.
   const configFor = (block: ConfigBlock, fqn: string[]): Mapping => {
     const config = folderConfig(settings.configs[block], fqn);
@@ -453,21 +507,12 @@ async function readNodes(project: Project): Promise<Nodes> {
     });
   };
   for (const declaration of declared.models.values()) {
-    const versions = Array.isArray(declaration.entry.versions) ? declaration.entry.versions.filter(isMapping) : [];
-    if (versions.length === 0) continue;
-    const labels = versions.map((entry) => pythonStr(entry.v ?? null));
-    const latest =
-      declaration.entry.latest_version !== undefined && declaration.entry.latest_version !== null
-        ? pythonStr(declaration.entry.latest_version)
-        : [...labels].sort((a, b) => Number(a) - Number(b) || compareCodePoints(a, b)).at(-1);
-    for (const [i, entry] of versions.entries()) {
-      const label = labels[i] as string;
-      const definedIn = typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`;
+    for (const { label, latest, definedIn, entry } of declaredVersions(declaration)) {
       // The latest version may live in the unsuffixed <name>.sql (dbt >= 1.5, dbt-core #7443).
-      const unsuffixed = label === latest && typeof entry.defined_in !== "string" && !codeByStem.has(definedIn) ? codeByStem.get(declaration.name) : undefined;
+      const unsuffixed = latest && typeof entry.defined_in !== "string" && !codeByStem.has(definedIn) ? codeByStem.get(declaration.name) : undefined;
       const file = codeByStem.get(definedIn) ?? unsuffixed ?? null;
       if (file) claimed.add(stem(file));
-      models.push(await makeModel(declaration.name, label, label === latest, file, declaration, entry));
+      models.push(await makeModel(declaration.name, label, latest, file, declaration, entry));
     }
   }
   for (const [modelName, file] of codeByStem) {

@@ -1,18 +1,22 @@
 /**
  * Which models owe a diff (framework Stage E): every model with a
- * pre-registration of this branch, and every critical model downstream of a
- * changed one, because critical models are built `state:modified+` and their
- * diff shows the change's full effect. `slp diff` produces what this says
- * is owed and `compare`'s C7 requires it. The graph is read from each
- * project model's DAG (each model's `ref()` calls, read statically).
+ * pre-registration of this branch, and, as far as slp.yml's `lineage`
+ * follows (all by default), every marts or critical model downstream of a
+ * changed one: Stage E builds state:modified+, so their numbers move with the
+ * change. "Changed" and "downstream" are lineage.ts's, the definitions gate's
+ * G15 asks a pre-registration by, so what gate asks a prediction for is what
+ * `slp diff` measures and `compare`'s C7 requires.
  */
+import { compareCodePoints } from "../core/text.ts";
 import { isMapping, type Value } from "../core/values.ts";
+import { isCriticalSpec, type LineageMode } from "./lineage.ts";
 import type { Project } from "./model.ts";
 
-/** The project as a Stage E command has it: the model it was read from, and each declared model's spec and pre-registration. */
+/** The project as a Stage E command has it: the model it was read from, each declared model's spec and pre-registration, and which are marts. */
 export interface OwedProject {
   model: Project;
   models: ReadonlyMap<string, { name: string; spec: Value; preRegistration: Value }>;
+  marts: ReadonlySet<string>;
 }
 
 /** Each SQL model's file, by name (from the project model's nodes). */
@@ -22,41 +26,8 @@ export async function modelSqlFiles(project: OwedProject): Promise<Map<string, s
   return files;
 }
 
-/** model -> the models it refs, from the project model's DAG. */
-export async function refGraph(project: OwedProject): Promise<Map<string, Set<string>>> {
-  const [nodes, graph] = await Promise.all([project.model.nodes(), project.model.graph()]);
-  const nameOf = new Map(nodes.models.map((node) => [node.uniqueId, node.name]));
-  const parents = new Map<string, Set<string>>();
-  for (const node of nodes.models) {
-    const refs = new Set<string>();
-    for (const edge of graph.parents.get(node.uniqueId) ?? []) {
-      const name = edge.to === null ? undefined : nameOf.get(edge.to);
-      if (name !== undefined) refs.add(name);
-    }
-    parents.set(node.name, refs);
-  }
-  return parents;
-}
-
-/** Every model downstream of `changed` (not including them unless another changed model feeds them). */
-export function downstreamOf(parents: ReadonlyMap<string, ReadonlySet<string>>, changed: ReadonlySet<string>): Set<string> {
-  const children = new Map<string, string[]>();
-  for (const [model, refs] of parents) for (const ref of refs) children.set(ref, [...(children.get(ref) ?? []), model]);
-  const found = new Set<string>();
-  const queue = [...changed];
-  while (queue.length > 0) {
-    const model = queue.shift() as string;
-    for (const child of children.get(model) ?? []) {
-      if (found.has(child)) continue;
-      found.add(child);
-      queue.push(child);
-    }
-  }
-  return found;
-}
-
-/** Why a model owes a diff. */
-export type OwedReason = { kind: "pre-registered" } | { kind: "downstream"; of: string[] };
+/** Why a model owes a diff: its own pre-registration, or a change upstream of it (`of` names what changed). */
+export type OwedReason = { kind: "pre-registered" } | { kind: "downstream"; of: string[]; critical: boolean };
 
 export interface OwedDiffs {
   /** Sorted model names. */
@@ -64,33 +35,43 @@ export interface OwedDiffs {
   reasons: Map<string, OwedReason>;
 }
 
-/** "pre-registered", or "critical, downstream of fct_orders". */
+/** "pre-registered", "critical, downstream of fct_orders", "marts, downstream of stg_orders". */
 export function describeReason(reason: OwedReason): string {
-  return reason.kind === "pre-registered" ? "pre-registered" : `critical, downstream of ${reason.of.join(", ")}`;
+  return reason.kind === "pre-registered" ? "pre-registered" : `${reason.critical ? "critical" : "marts"}, downstream of ${reason.of.join(", ")}`;
 }
 
 /**
- * The models that owe a diff. `changed` is what the branch modifies (with
- * `--base`, from git; without it, the pre-registered models, since every
- * changed model must carry one); `inherited` are pre-registrations identical
- * to the base's, which are not this branch's.
+ * The models that owe a diff. `changed` holds the unique ids of what the
+ * branch changed (with `--base`, lineage.ts's reading of git; without it,
+ * the pre-registered models, since every changed model must carry one);
+ * `inherited` are pre-registrations the base already has, which are not
+ * this branch's. `lineage: critical-only` follows changes to critical models
+ * only, `off` not at all.
  */
-export function owedDiffs(
-  project: OwedProject,
-  parents: ReadonlyMap<string, ReadonlySet<string>>,
-  changed: ReadonlySet<string> | null,
-  inherited: ReadonlySet<string>,
-): OwedDiffs {
+export async function owedDiffs(project: OwedProject, changed: ReadonlySet<string> | null, inherited: ReadonlySet<string>, lineage: LineageMode): Promise<OwedDiffs> {
   const reasons = new Map<string, OwedReason>();
   const preRegistered = [...project.models.values()].filter((model) => isMapping(model.preRegistration) && !inherited.has(model.name));
   for (const model of preRegistered) reasons.set(model.name, { kind: "pre-registered" });
-  const modified = changed ?? new Set(preRegistered.map((model) => model.name));
-  for (const name of [...downstreamOf(parents, modified)].sort()) {
-    const model = project.models.get(name);
-    const spec = model && isMapping(model.spec) ? model.spec : null;
-    if (spec?.tier !== "critical" || reasons.has(name)) continue;
-    const of = [...modified].filter((source) => downstreamOf(parents, new Set([source])).has(name)).sort();
-    reasons.set(name, { kind: "downstream", of });
+  if (lineage !== "off") {
+    const nodes = await project.model.nodes();
+    const idOf = new Map(nodes.models.filter((node) => node.latest).map((node) => [node.name, node.uniqueId]));
+    const modified = changed ?? new Set(preRegistered.flatMap((model) => idOf.get(model.name) ?? []));
+    const graph = modified.size > 0 ? await project.model.graph() : null;
+    const feeding = new Map<string, Set<string>>();
+    for (const id of modified) {
+      const source = nodes.byId.get(id);
+      const name = source === undefined ? id : source.kind === "source" ? `${source.source}.${source.table}` : source.name;
+      for (const down of graph?.downstream([id]) ?? []) {
+        const node = nodes.byId.get(down);
+        if (node?.kind !== "model") continue;
+        feeding.set(node.name, (feeding.get(node.name) ?? new Set()).add(name));
+      }
+    }
+    for (const [name, of] of [...feeding].sort(([a], [b]) => compareCodePoints(a, b))) {
+      const critical = isCriticalSpec(project.models.get(name)?.spec);
+      const owes = lineage === "critical-only" ? critical : critical || project.marts.has(name);
+      if (owes && !reasons.has(name)) reasons.set(name, { kind: "downstream", of: [...of].sort(compareCodePoints), critical });
+    }
   }
-  return { models: [...reasons.keys()].sort(), reasons };
+  return { models: [...reasons.keys()].sort(compareCodePoints), reasons };
 }

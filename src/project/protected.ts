@@ -17,8 +17,9 @@ export const PACKAGE_FILES = ["packages.yml", "package-lock.yml", "dependencies.
  *
  * Beyond the reference's list: `.slp-version` (CI installs the slp it names
  * from the base branch; a downgrade is a way to weaker rules), `tcr.sh` (the
- * agent's only commit path) and the agents' hook settings `slp init --hooks`
- * writes (a hook the agent can switch off guards nothing).
+ * agent's only commit path), the agents' hook settings `slp init --hooks`
+ * writes (a hook the agent can switch off guards nothing), `docs/CODEOWNERS`
+ * (GitHub reads CODEOWNERS there too) and `.slp/` (task files CI runs).
  */
 export const BUILT_IN_PROTECTED = [
   ".github/",
@@ -28,9 +29,11 @@ export const BUILT_IN_PROTECTED = [
   "tools/",
   ".pre-commit-config.yaml",
   "CODEOWNERS",
+  "docs/CODEOWNERS",
   "AGENTS.md",
   "dbt_project.yml",
   ".slp-version",
+  ".slp/",
   "tcr.sh",
   ".claude/settings.json",
   ".claude/settings.local.json",
@@ -48,7 +51,28 @@ export interface ProtectedScope {
   dbtPaths?: DbtPaths;
 }
 
-/** Every protected pattern of a project, repository-relative, each once, in a stable order. */
+/** dbt's folders when dbt_project.yml names none (or is not read). */
+const DBT_DEFAULTS = {
+  "macro-paths": ["macros"],
+  "snapshot-paths": ["snapshots"],
+  "analysis-paths": ["analyses"],
+  "test-paths": ["tests"],
+  "packages-install-path": ["dbt_packages"],
+} as const;
+
+/** A folder key of dbt_project.yml, as the scope declares it or as dbt defaults it. */
+function foldersOf(scope: ProtectedScope, key: keyof typeof DBT_DEFAULTS): readonly string[] {
+  return scope.dbtPaths?.[key] ?? DBT_DEFAULTS[key];
+}
+
+/**
+ * Every protected pattern of a project, repository-relative, each once, in a
+ * stable order: the built-in paths, dbt_project.yml's macro, snapshot and
+ * analysis folders (a snapshot is production's history, an analysis holds
+ * the reconciliations; `analyses/reconciliation_*` itself is G5's) and its
+ * packages-install-path (an installed package committed there is macros
+ * and generic tests every model and test calls), and slp.yml's own.
+ */
 export function protectedPatterns(scope: ProtectedScope): string[] {
   // slp.yml judges the branch: protected at the root and, where a project folder keeps its own, there.
   const patterns = new Set<string>([CONFIG_FILE, joinPath(scope.prefix, CONFIG_FILE)]);
@@ -56,7 +80,9 @@ export function protectedPatterns(scope: ProtectedScope): string[] {
     patterns.add(path);
     patterns.add(joinPath(scope.prefix, path));
   }
-  for (const folder of scope.dbtPaths?.["macro-paths"] ?? []) patterns.add(joinPath(scope.prefix, `${folder}/`));
+  for (const key of ["macro-paths", "snapshot-paths", "analysis-paths", "packages-install-path"] as const) {
+    for (const folder of foldersOf(scope, key)) patterns.add(joinPath(scope.prefix, `${folder}/`));
+  }
   for (const path of scope.extra ?? []) patterns.add(path.replace(/^(\.\/|\/)+/, ""));
   return [...patterns].filter((path) => path !== "" && path !== "/");
 }
@@ -82,13 +108,30 @@ export function protectedEntries(scope: ProtectedScope): ProtectedEntry[] {
     seen.add(pattern);
   };
   for (const file of PACKAGE_FILES) add(joinPath(scope.prefix, file), "G6", "a package pin added, removed or edited");
-  for (const folder of scope.dbtPaths?.["test-paths"] ?? ["tests"]) {
-    add(joinPath(scope.prefix, `${folder}/`), "G1", "an existing test changed or removed (new generic tests: G9; new singular tests that cannot fail: G10)");
+  for (const folder of foldersOf(scope, "test-paths")) {
+    add(
+      joinPath(scope.prefix, `${folder}/`),
+      "G1",
+      "an existing test changed or removed (a new file other than a singular test or a unit-test fixture, such as mutation_equivalents.yml, or a new generic test: G9; a new singular test that cannot fail: G10)",
+    );
   }
-  for (const folder of scope.dbtPaths?.["analysis-paths"] ?? ["analyses"]) {
+  for (const folder of foldersOf(scope, "analysis-paths")) {
     add(joinPath(scope.prefix, `${folder}/reconciliation_*`), "G5", "a reconciliation query changed with the model it checks");
   }
   return entries;
+}
+
+/**
+ * True when a file new under a test folder is one an agent may add: a
+ * singular test (`<folder>/**.sql` outside `generic/`, which G10 reads) or a
+ * unit-test fixture (`<folder>/fixtures/**.csv|sql`). Anything else new
+ * there (a properties yml, mutation_equivalents.yml, a generic test)
+ * changes how existing tests are judged (G9).
+ */
+export function mayAddUnderTests(folder: string, path: string): boolean {
+  const rest = path.slice(folder.length + 1);
+  if (rest.startsWith("fixtures/")) return /\.(csv|sql)$/.test(rest);
+  return rest.endsWith(".sql") && !rest.startsWith("generic/");
 }
 
 /** True when a path is the pattern's file, or lies under the pattern's folder. */

@@ -9,10 +9,14 @@
  * project's top folders. The project may sit in a subfolder of the
  * repository (the reference requires the repository root).
  */
-import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { Repository } from "../git/repository.ts";
+import type { LoadedConfig } from "./config.ts";
+import { configAt } from "./history.ts";
+import { projectChanges } from "./lineage.ts";
 import { ParseStore, Project, ymlIn } from "./model.ts";
 import { topDirectories } from "./paths.ts";
+import { samePreRegistration } from "./pre-registration.ts";
 import { CommitTree } from "./source.ts";
 
 export interface StaleSet {
@@ -42,9 +46,52 @@ export async function readStaleSet(project: CurrentProject, base: string, store 
   const models = new Set<string>();
   for (const model of project.models.values()) {
     if (!isMapping(model.preRegistration) || !before.has(model.name)) continue;
-    if (canonicalJson(before.get(model.name)) === canonicalJson(model.preRegistration)) models.add(model.name);
+    if (samePreRegistration(model.preRegistration, before.get(model.name))) models.add(model.name);
   }
   return { base, mergeBase, models };
+}
+
+/** What `--base` tells a Stage E command beyond the stale set: what the branch changed, and slp.yml as the base has it. */
+export interface BaseChanges {
+  mergeBase: string;
+  /** Unique ids of the nodes the work tree changed against the merge-base (lineage.ts's definition, the one gate uses). */
+  changed: Set<string>;
+  /** Model names the merge-base has no node for. */
+  newModels: Set<string>;
+  /** slp.yml of the base's tip: its `lineage` decides how far a change is followed. */
+  config: LoadedConfig;
+}
+
+/** The merge-base of `base` and HEAD, what the work tree changed against it, and the base's slp.yml; GitError when git cannot say. */
+export async function readBaseChanges(project: CurrentProject & { model: Project }, base: string, store = new ParseStore()): Promise<BaseChanges> {
+  const repo = Repository.open(project.dir);
+  repo.assertFullHistory();
+  const [baseCommit, head] = await Promise.all([repo.resolveCommit(base), repo.resolveCommit("HEAD")]);
+  const mergeBase = await repo.mergeBase(baseCommit, head, [base, "HEAD"]);
+  const prefix = repo.relativePath(project.dir);
+  const before = new Project(new CommitTree(repo, mergeBase, prefix, mergeBase.slice(0, 8)), { store });
+  const changes = await projectChanges(before, project.model);
+  const newModels = new Set([...changes.nodes.values()].filter((change) => change.kind === "model" && change.what.includes("new")).map((change) => change.name));
+  return { mergeBase, changed: new Set(changes.nodes.keys()), newModels, config: await configAt(repo, baseCommit, base, prefix) };
+}
+
+/** Everything `--base` tells a Stage E command (compare, diff, reconcile): the stale set, the changes, and what owes a diff for them. */
+export interface BaseFacts {
+  stale: StaleSet;
+  changes: BaseChanges;
+  /** The changed nodes, and the model of every pre-registration of this branch's own (a pre-registration is how a model is meant to change). */
+  changed: Set<string>;
+}
+
+export async function readBaseFacts(project: CurrentProject & { model: Project }, base: string, store = new ParseStore()): Promise<BaseFacts> {
+  const [stale, changes] = await Promise.all([readStaleSet(project, base, store), readBaseChanges(project, base, store)]);
+  const idOf = new Map((await project.model.nodes()).models.filter((node) => node.latest).map((node) => [node.name, node.uniqueId]));
+  const changed = new Set(changes.changed);
+  for (const model of project.models.values()) {
+    const id = idOf.get(model.name);
+    if (id !== undefined && isMapping(model.preRegistration) && !stale.models.has(model.name)) changed.add(id);
+  }
+  return { stale, changes, changed };
 }
 
 /**

@@ -125,12 +125,28 @@ function cannotRead(where: string, item: Value, file: string, line: number): Inp
   });
 }
 
+/** The config keys whose value decides whether a test fails, in the order a reason names them. */
+export const FAILING_KEYS = ["enabled", "severity", ...MUTE_KEYS] as const;
+
+/** True when a config value is Jinja (`{{ ... }}`, `{% ... %}`): dbt renders it per target, so it can differ between them. */
+export function isJinja(value: Value | undefined): value is string {
+  return typeof value === "string" && /\{\{|\{%/.test(value);
+}
+
+/** The reason clause for a key written as Jinja. */
+export function jinjaReason(key: string, value: string): string {
+  return `its ${key} is the Jinja ${value}, which dbt renders per target, so it can fail the build in one target and not in another`;
+}
+
 /**
  * Why a test cannot fail the build, or "" when it can (§1.3). `narrowing` is
  * MUTE_KEYS for T1 (a `where` hides the key's duplicates) and DEAD_KEYS for
- * new tests and singular tests (a new `where` is I3's business).
+ * new tests and singular tests (a new `where` is I3's business). Before the
+ * reference's steps: a key that decides failing written as Jinja (a `where`
+ * too) counts as a test that cannot fail, and the reason names it.
  */
 export function cannotFailReason(config: Mapping, narrowing: readonly string[]): string {
+  for (const key of FAILING_KEYS) if (isJinja(config[key])) return jinjaReason(key, config[key] as string);
   if (Object.hasOwn(config, "enabled") && config.enabled !== true) return "it is disabled";
   const severity = Object.hasOwn(config, "severity") ? config.severity : "error";
   if (displayValue(severity ?? null).toLowerCase() !== "error") return `its severity is ${displayValue(severity ?? null)}`;

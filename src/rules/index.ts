@@ -16,6 +16,7 @@ import unmockedInput from "./check/unmocked-input.ts";
 import unownedModel from "./check/unowned-model.ts";
 import untestedEdge from "./check/untested-edge.ts";
 import alteredColumns from "./compare/altered-columns.ts";
+import bandTooWide from "./compare/band-too-wide.ts";
 import diffContract from "./compare/diff-contract.ts";
 import diffReadout from "./compare/diff-readout.ts";
 import metricOutside from "./compare/metric-outside.ts";
@@ -30,6 +31,9 @@ import preRegistrationEdits from "./gate/pre-registration-edits.ts";
 import protectedPathChanged from "./gate/protected-path-changed.ts";
 import reconciliationChangedWithModel from "./gate/reconciliation-changed-with-model.ts";
 import commitOutsideTcr from "./gate/commit-outside-tcr.ts";
+import environmentBranching from "./gate/environment-branching.ts";
+import martsModelLeft from "./gate/marts-model-left.ts";
+import upstreamChangeWithoutPreRegistration from "./gate/upstream-change-without-pre-registration.ts";
 import redCommit from "./gate/red-commit.ts";
 import singularTestCannotFail from "./gate/singular-test-cannot-fail.ts";
 import specEdited from "./gate/spec-edited.ts";
@@ -59,7 +63,8 @@ export const checkRules = [
 ] as const satisfies readonly AnyRule[];
 
 /**
- * gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6;
+ * gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6,
+ * with slp's own after G8: G14 (a mart leaves marts), G15 (lineage), G16 (the environment);
  * then the TCR record (with --verify-commits or tcr: required): G11, G12, G13.
  */
 export const gateRules = [
@@ -75,6 +80,9 @@ export const gateRules = [
   specEdited,
   specWrittenOnBranch,
   sqlWithoutPreRegistration,
+  martsModelLeft,
+  upstreamChangeWithoutPreRegistration,
+  environmentBranching,
   preRegistrationEdits,
   redCommit,
   tcrCommitRed,
@@ -88,7 +96,7 @@ export const tcrRecordRules: readonly AnyRule[] = [tcrCommitRed, commitOutsideTc
 /**
  * compare, once per diff, in the reference's order: C0 (the contract: the
  * runner lets C1-I2 read a diff only when it blocked nothing), C1, C2, C3,
- * C4, C5, C6, I2.
+ * C4, C5, C6, then slp's C8 (band ceilings), then I2.
  */
 export const compareDiffRules = [
   diffContract,
@@ -98,13 +106,14 @@ export const compareDiffRules = [
   metricOutside,
   refactoringMoved,
   reconciliationDrift,
+  bandTooWide,
   diffReadout,
 ] as const satisfies readonly AnyRule[];
 
 /** compare, once per run after every diff: C7. */
 export const compareRunRules = [missingDiff] as const satisfies readonly AnyRule[];
 
-/** compare: C0, C1, C2, C3, C4, C5, C6, I2 per diff, then C7 once. */
+/** compare: C0, C1, C2, C3, C4, C5, C6, C8, I2 per diff, then C7 once. */
 export const compareRules = [...compareDiffRules, ...compareRunRules] as const;
 
 /** Every rule of every command. */

@@ -120,6 +120,35 @@ export const Config = Type.Object(
         { additionalProperties: false, description: "must configure slp mutate (read from the base branch)" },
       ),
     ),
+    lineage: Type.Optional(
+      Type.Union([Type.Literal("all"), Type.Literal("critical-only"), Type.Literal("off"), Type.Literal(false)], {
+        description:
+          "must say how far gate and compare follow a change downstream (read from the base): all (the default: every marts model downstream of a changed model, seed, source or macro owes a fresh pre-registration and a diff), critical-only (only critical models), or off (only a model whose own SQL changed, as the reference does; YAML reads a bare off as false, which is off too)",
+      }),
+    ),
+    band_ceilings: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1 }),
+        Type.Object(
+          {
+            rows_pct: Type.Optional(
+              Type.Number({
+                minimum: 0,
+                description: "must be the widest row_delta band (max - min) a pre-registration may declare, in percent of the model's production rows (read from the diff's extra.production_rows)",
+              }),
+            ),
+            delta_pct: Type.Optional(
+              Type.Number({ minimum: 0, description: "must be the widest delta_pct band (max - min) a pre-registration may declare for a metric, in percentage points" }),
+            ),
+          },
+          { additionalProperties: false, description: "must set a tier's ceilings: rows_pct, delta_pct, or both" },
+        ),
+        {
+          description:
+            "must map a spec tier (critical, standard, ...) to the widest intervals a pre-registration of that tier may declare; wider blocks in compare (C8); a tier it does not name has no ceiling",
+        },
+      ),
+    ),
     dialect: Type.Optional(
       Type.Union(
         ["duckdb", "snowflake", "bigquery", "databricks", "spark", "redshift", "postgres"].map((name) => Type.Literal(name)),

@@ -39,10 +39,16 @@ export function breakSpec(dir: string): void {
   edit(dir, FCT_ORDERS_YML, (text) => text.replace("    meta:\n      spec:", "    meta:\n      not_a_spec:"));
 }
 
-/** A change unit blocks on: the cents edge divides by 10, with the branch's own pre-registration so gate lets the sql through. */
+/** The mart downstream of fct_orders predicts a change of fct_orders too (gate's G15 asks it a pre-registration of the branch's own). */
+export function preRegisterDownstream(dir: string, why: string): void {
+  edit(dir, "models/marts/finance/fct_revenue_daily.yml", (text) => text.replace("two days gain revenue and orders", `two days gain revenue and orders; ${why}`));
+}
+
+/** A change unit blocks on: the cents edge divides by 10, with the branch's own pre-registrations so gate lets the sql through. */
 export function breakCentsEdge(dir: string): void {
   edit(dir, FCT_ORDERS_SQL, (text) => text.replace("/ 100.0", "/ 10.0"));
   edit(dir, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; amounts now in tenths"));
+  preRegisterDownstream(dir, "amounts now in tenths");
 }
 
 export function strikes(dir: string): string {

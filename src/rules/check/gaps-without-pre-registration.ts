@@ -25,7 +25,7 @@ export default defineCheckRule({
       if (model.preRegistration !== null) continue;
       for (const gap of [...edgeGaps(ctx, model), ...mockGaps(ctx, model)]) {
         if (gap.kind === "untestedEdge") report("untestedEdge", gap, { edge: gap.edge });
-        else if (gap.kind === "disabledEdge") report("disabledEdge", gap, { edge: gap.edge, unit: gap.unit });
+        else if (gap.kind === "disabledEdge") report("disabledEdge", gap, { edge: gap.edge, unit: gap.unit, by: gap.by });
         else if (gap.kind === "unknownEdge") report("unknownEdge", gap, { unit: gap.unit, claim: gap.claim });
         else report("unmocked", gap, { unit: gap.unit, input: gap.input });
       }

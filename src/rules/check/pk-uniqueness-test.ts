@@ -10,7 +10,7 @@ export default defineCheckRule({
   docs: {
     summary: "A marts model whose spec's primary_key has no uniqueness test that can fail the build.",
     rationale:
-      "The grain is the spec's most important promise; a duplicated key silently doubles every metric, and a test that is disabled, warns, or filters rows cannot catch it.",
+      "The grain is the spec's most important promise; a duplicated key silently doubles every metric, and a test that is disabled, warns, or filters rows cannot catch it. A severity, enabled, where or threshold written as Jinja renders per target, so it counts as a test that cannot fail, and the reason names the expression.",
     enforces: "Rule 2: a uniqueness test on the spec's primary_key (Stage D: uniqueness test of the spec's primary_key).",
   },
   messages: {

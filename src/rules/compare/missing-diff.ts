@@ -9,9 +9,9 @@ export default defineCompareRunRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A model with a pre-registration of this branch (any folder), or a critical model downstream of one, that none of the diffs given measures; pass every diff in one call.",
+      "A model with a pre-registration of this branch (any folder), or a marts or critical model downstream of a change (with --base, what git says the branch changed; without it, the pre-registered models), that none of the diffs given measures; slp.yml's lineage (critical-only, off) narrows the downstream ones. Pass every diff in one call.",
     rationale:
-      "A diff step that skipped a model would otherwise pass: a number that never arrived was never compared with anything. Critical models are rebuilt state:modified+, so the change's full effect shows in their diffs too. With --base, a pre-registration main already has is not this branch's and asks for no diff.",
+      "A diff step that skipped a model would otherwise pass: a number that never arrived was never compared with anything. Stage E rebuilds state:modified+, so the change's full effect shows in the diffs of the marts downstream of it, which gate's G15 asks a pre-registration of for the same reason. With --base, a pre-registration main already has is not this branch's and asks for no diff.",
     enforces:
       "Stage E step 3: each diff number is compared with the pre-registration; a model that reaches Stage E with a prediction and no diff is a model nobody compared.",
   },
@@ -19,7 +19,7 @@ export default defineCompareRunRule({
     missing:
       "this model has a pre-registration and no diff.json among the {files} read; a number that never arrived was never compared with anything, and a gate that did not look is not a gate that passed",
     downstream:
-      "this critical model is downstream of {changed}, which this branch changes, and no diff.json among the {files} read measures it; critical models are rebuilt state:modified+ so their diff shows the change's full effect (slp diff writes it)",
+      "this {what} model is downstream of {changed}, which this branch changes, and no diff.json among the {files} read measures it; Stage E rebuilds state:modified+, so its numbers move with the change and its diff shows them (slp diff writes it)",
   },
   async run(ctx, report) {
     const arrived = new Set(ctx.diffs.map((diff) => diff.model));
@@ -31,7 +31,9 @@ export default defineCompareRunRule({
         continue;
       }
       const why = (await ctx.owed()).reasons.get(model.name);
-      if (why?.kind === "downstream") report("downstream", { file: model.file, model: model.name, line: model.line }, { files, changed: why.of.join(", ") });
+      if (why?.kind === "downstream") {
+        report("downstream", { file: model.file, model: model.name, line: model.line }, { files, changed: why.of.join(", "), what: why.critical ? "critical" : "marts" });
+      }
     }
   },
 });

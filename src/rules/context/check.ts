@@ -9,7 +9,7 @@ import { InputError } from "../../core/errors.ts";
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import { parseCodeowners, CODEOWNERS_LOCATIONS, type Codeowners } from "../../project/codeowners.ts";
-import { ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
+import { unitTestConfig, ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
 import type { WorkTree } from "../../project/source.ts";
 import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
 import { unitTestDisabled } from "../../project/tests.ts";
@@ -39,6 +39,8 @@ export interface CheckProject {
   marts: Set<string>;
   /** Unit tests in read order. */
   unitTests: UnitTest[];
+  /** The unit tests their config disables (their own `config: {enabled: false}`, or a `unit_tests:` folder config): dbt skips them, so they prove nothing. */
+  disabledUnitTests?: ReadonlySet<UnitTest>;
   /** Stem -> project-relative path of each `.sql` under a marts path (the later in segment order wins). */
   martsSql: Map<string, string>;
 }
@@ -49,7 +51,7 @@ export interface CheckProject {
  * model declared twice is refused, naming the file read first.
  */
 export async function readCheckProject(model: Project<WorkTree>, dir: string, dirAsGiven: string, martsPaths: string[]): Promise<CheckProject> {
-  await model.settings();
+  const settings = await model.settings();
   const listed = await model.list(topDirectories(martsPaths));
   const martsSql = new Map<string, string>();
   const sql = listed.filter((file) => file.path.endsWith(".sql") && martsPaths.some((marts) => file.path.startsWith(marts)));
@@ -73,6 +75,7 @@ export async function readCheckProject(model: Project<WorkTree>, dir: string, di
     }
     project.unitTests.push(...declared.unitTests);
   }
+  project.disabledUnitTests = new Set(project.unitTests.filter((unit) => unitTestConfig(settings, unit).enabled === false));
   model.store.save();
   return project;
 }
@@ -112,7 +115,7 @@ export class CheckContext {
     return this.#unitTestsByModel(model).enabled;
   }
 
-  /** The unit tests of this model that their config disables, in read order. */
+  /** The unit tests of this model that their config (or a folder config) disables, in read order. */
   disabledUnitTestsOf(model: string): UnitTest[] {
     return this.#unitTestsByModel(model).disabled;
   }
@@ -127,7 +130,9 @@ export class CheckContext {
           lists = { enabled: [], disabled: [] };
           this.#unitTests.set(unit.model, lists);
         }
-        (unitTestDisabled(unit.entry) ? lists.disabled : lists.enabled).push(unit);
+        // Disabled by its own config or by a unit_tests: folder config in dbt_project.yml, as the project model reads them.
+        const disabled = this.project.disabledUnitTests ? this.project.disabledUnitTests.has(unit) : unitTestDisabled(unit.entry);
+        (disabled ? lists.disabled : lists.enabled).push(unit);
       }
     }
     return this.#unitTests.get(model) ?? { enabled: [], disabled: [] };

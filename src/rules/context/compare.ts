@@ -9,7 +9,9 @@ import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
 import type { DiffFile } from "../../project/diff-files.ts";
 import type { CheckProject, Model } from "./check.ts";
-import { owedDiffs, refGraph, type OwedDiffs } from "../../project/owed-diffs.ts";
+import { DEFAULT_LINEAGE, type LineageMode } from "../../project/lineage.ts";
+import { owedDiffs, type OwedDiffs } from "../../project/owed-diffs.ts";
+import type { Config } from "../../schemas/config.ts";
 import type { StaleSet } from "../../project/stale.ts";
 import type { Diff } from "../../schemas/diff.ts";
 import type { PreRegistration } from "../../schemas/pre-registration.ts";
@@ -17,19 +19,30 @@ import type { Spec } from "../../schemas/spec.ts";
 import { lineAt } from "../../project/lines.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
+/** How a compare run reads what the branch changed (with `--base`, from git), how far downstream it follows changes, and the band ceilings. */
+export interface CompareSettings {
+  /** The changed nodes' unique ids (with `--base`); null without it (the pre-registered models stand for them). */
+  changed: ReadonlySet<string> | null;
+  lineage: LineageMode;
+  /** slp.yml's band_ceilings, by tier (the base's with --base). */
+  ceilings: Config["band_ceilings"];
+}
+
 export class CompareContext {
   readonly project: CheckProject;
   /** Every diff read, in the order given (globs expanded and sorted). */
   readonly diffs: readonly DiffFile[];
   /** With `--base`: the inherited pre-registrations; null without it (nothing is stale). */
   readonly stale: StaleSet | null;
+  readonly settings: CompareSettings;
   #models?: Model[];
-  #owed?: OwedDiffs;
+  #owed?: Promise<OwedDiffs>;
 
-  constructor(project: CheckProject, diffs: readonly DiffFile[], stale: StaleSet | null) {
+  constructor(project: CheckProject, diffs: readonly DiffFile[], stale: StaleSet | null, settings: CompareSettings = { changed: null, lineage: DEFAULT_LINEAGE, ceilings: undefined }) {
     this.project = project;
     this.diffs = diffs;
     this.stale = stale;
+    this.settings = settings;
   }
 
   /** Every model, sorted by name. */
@@ -38,10 +51,9 @@ export class CompareContext {
     return this.#models;
   }
 
-  /** The models that owe a diff (pre-registered of this branch, and critical ones downstream of them), with why. */
-  async owed(): Promise<OwedDiffs> {
-    const inherited = this.stale?.models ?? new Set<string>();
-    this.#owed ??= owedDiffs(this.project, await refGraph(this.project), null, inherited);
+  /** The models that owe a diff (pre-registered of this branch, and the marts and critical ones downstream of a change), with why. */
+  owed(): Promise<OwedDiffs> {
+    this.#owed ??= owedDiffs(this.project, this.settings.changed, this.stale?.models ?? new Set<string>(), this.settings.lineage);
     return this.#owed;
   }
 

@@ -7,6 +7,7 @@ import { InputError } from "../../core/errors.ts";
 import { baseConfig, projectAt, type Branch } from "../../project/history.ts";
 import { ParseStore, ymlIn } from "../../project/model.ts";
 import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/paths.ts";
+import { dbtPathsOf, type DbtPaths } from "../../project/dbt-paths.ts";
 import { joinPath, matchesProtected, protectedPatterns } from "../../project/protected.ts";
 import { mergeDeclared, PACKAGE_FILES, type BranchInventories, type Declared, type Inventory, type WalkStep } from "./gate-inventory.ts";
 
@@ -28,7 +29,8 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
       });
     }
   }
-  const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? []);
+  const dbtPaths = await baseDbtPaths(branch, store);
+  const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? [], dbtPaths);
   const short = (oid: string) => repo.shortSha(oid);
   const before = await reader.full(branch.mergeBase, `commit ${short(branch.mergeBase)}`);
   const walk: WalkStep[] = [{ commit: branch.mergeBase, label: branch.baseRef, declared: before }];
@@ -38,7 +40,20 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
   const after = await reader.full(branch.headCommit, `${branch.headRef} (${short(branch.headCommit)})`);
   walk.push({ commit: branch.headCommit, label: await repo.label(branch.headCommit), declared: after });
   store.save();
-  return { martsPaths, config, before, after, walk };
+  return { martsPaths, config, before, after, walk, dbtPaths };
+}
+
+/**
+ * dbt_project.yml's folders as the base declares them: those of the
+ * merge-base and of the base's tip together (a branch that moves a folder in
+ * its own dbt_project.yml is G9's, and is judged by the folders it left).
+ */
+async function baseDbtPaths(branch: Branch, store: ParseStore): Promise<DbtPaths> {
+  const at = async (commit: string) => dbtPathsOf(await projectAt(branch, commit, `commit ${branch.repo.shortSha(commit)}`, store).settings());
+  const [mergeBase, tip] = await Promise.all([at(branch.mergeBase), at(branch.baseCommit)]);
+  const union = {} as DbtPaths;
+  for (const key of Object.keys(mergeBase) as (keyof DbtPaths)[]) union[key] = [...new Set([...mergeBase[key], ...tip[key]])];
+  return union;
 }
 
 /** Reads inventories at commits of one branch, reusing parses and the declarations of unchanged top folders. */
@@ -49,12 +64,14 @@ class InventoryReader {
   /** Protected patterns, repository-relative: a trailing slash is a folder. */
   readonly #protectedRepo: string[];
   readonly #declared = new Map<string, Promise<Declared>>();
+  readonly #dbtPaths: DbtPaths;
 
-  constructor(branch: Branch, store: ParseStore, topDirs: readonly string[], extraProtected: readonly string[]) {
+  constructor(branch: Branch, store: ParseStore, topDirs: readonly string[], extraProtected: readonly string[], dbtPaths: DbtPaths) {
     this.#branch = branch;
     this.#store = store;
     this.#topDirs = topDirs;
-    this.#protectedRepo = protectedPatterns({ prefix: branch.prefix, extra: extraProtected });
+    this.#dbtPaths = dbtPaths;
+    this.#protectedRepo = protectedPatterns({ prefix: branch.prefix, extra: extraProtected, dbtPaths });
   }
 
   /** The full inventory at a commit (§5's read plan). */
@@ -64,7 +81,12 @@ class InventoryReader {
     await project.settings();
     const protectedPaths = this.#protectedRepo.map((path) => project.source.fromRepository(path));
     const isProtected = (path: string) => protectedPaths.some((pattern) => matchesProtected(pattern, path));
-    const scope = [...this.#topDirs, "tests/", "analyses/", ...PACKAGE_FILES, ...protectedPaths];
+    const folders = (key: keyof DbtPaths) => this.#dbtPaths[key].map((path) => `${path}/`);
+    const tests = folders("test-paths");
+    const recon = this.#dbtPaths["analysis-paths"].map((path) => `${path}/reconciliation_`);
+    // Properties yml are read under the top folders and every model, seed and snapshot folder, so tests on seeds and snapshots are gated too.
+    const ymlFolders = [...new Set([...this.#topDirs, ...folders("model-paths"), ...folders("seed-paths"), ...folders("snapshot-paths")])];
+    const scope = [...ymlFolders, ...tests, ...folders("analysis-paths"), ...PACKAGE_FILES, ...protectedPaths];
     const files = await project.list(scope);
     const inventory: Omit<Inventory, keyof Declared> = {
       project,
@@ -79,22 +101,23 @@ class InventoryReader {
     for (const file of files) {
       const { path } = file;
       const id = file.id as string;
-      if (isProtected(path)) {
+      // A reconciliation is G5's before the analysis folder it sits in is G9's.
+      if (recon.some((prefix) => path.startsWith(prefix))) {
+        inventory.recons.set(path, id);
+      } else if (isProtected(path)) {
         inventory.protected.set(path, id);
       } else if (path.endsWith(".sql") && this.#topDirs.some((top) => path.startsWith(top))) {
         // A stem met twice keeps its later path (and that path's hash).
         inventory.sqls.set(stem(path), path);
         inventory.code.set(stem(path), id);
-      } else if (path.startsWith("tests/")) {
+      } else if (tests.some((folder) => path.startsWith(folder))) {
         inventory.files.set(path, id);
-        if (path.endsWith(".sql") && !path.startsWith("tests/generic/")) inventory.singular.set(path, file);
-      } else if (path.startsWith("analyses/reconciliation_")) {
-        inventory.recons.set(path, id);
+        if (path.endsWith(".sql") && !tests.some((folder) => path.startsWith(`${folder}generic/`))) inventory.singular.set(path, file);
       } else if ((PACKAGE_FILES as readonly string[]).includes(path)) {
         inventory.packages.set(path, id);
       }
     }
-    const ymls = ymlIn(files).filter((file) => this.#topDirs.some((top) => file.path.startsWith(top)));
+    const ymls = ymlIn(files).filter((file) => ymlFolders.some((top) => file.path.startsWith(top)));
     const declared = mergeDeclared(await project.propertiesOf(ymls), false);
     return { ...declared, ...inventory };
   }

@@ -9,8 +9,9 @@
 import { compareCodePoints } from "../../core/text.ts";
 import { canonicalJson, isMapping, looseEqual, type Mapping, type Value } from "../../core/values.ts";
 import type { LoadedConfig } from "../../project/config.ts";
-import type { ModelDeclaration, Project } from "../../project/model.ts";
-import type { PropertiesFile } from "../../project/properties.ts";
+import type { DbtPaths } from "../../project/dbt-paths.ts";
+import { declaredVersions, type ModelDeclaration, type Project } from "../../project/model.ts";
+import type { PropertiesFile, Testable } from "../../project/properties.ts";
 import type { SourceFile } from "../../project/source.ts";
 import type { DataTest } from "../../project/tests.ts";
 
@@ -31,8 +32,13 @@ export interface TestSet {
   entries: TestEntry[];
 }
 
+/** What a data test sits on: a model, or (read and gated alike) a seed, a snapshot or a source table. */
+export type TestedKind = "model" | "seed" | "snapshot" | "source";
+
 /** One test (model, column, name) with each argument set it is declared with, by canonical arguments. */
 export interface TestGroup {
+  kind: TestedKind;
+  /** The model's, seed's or snapshot's name; `source.table` for a source table. */
   model: string;
   column: string;
   name: string;
@@ -56,6 +62,8 @@ export interface Declared {
   groups: Map<string, TestGroup>;
   /** By unitKey(model, name). */
   units: Map<string, UnitAt>;
+  /** Where each seed, snapshot and source table with tests is declared (the later declaration), by ownerKey(kind, name). */
+  owners: Map<string, { file: string; line: number }>;
 }
 
 /** The full inventory, at the merge-base and at head. Hashes are blob ids. */
@@ -66,11 +74,11 @@ export interface Inventory extends Declared {
   sqls: Map<string, string>;
   /** Stem -> blob id of that `.sql`. */
   code: Map<string, string>;
-  /** Every file under `tests/` -> blob id. */
+  /** Every file under a test folder (`tests/`) -> blob id. */
   files: Map<string, string>;
-  /** `tests/**.sql` outside `tests/generic/`, to read a new one's config. */
+  /** `tests/**.sql` outside `tests/generic/` (every test folder), to read a new one's config. */
   singular: Map<string, SourceFile>;
-  /** `analyses/reconciliation_*` -> blob id. */
+  /** `analyses/reconciliation_*` (every analysis folder) -> blob id. */
   recons: Map<string, string>;
   /** `packages.yml`, `package-lock.yml`, `dependencies.yml` -> blob id. */
   packages: Map<string, string>;
@@ -88,6 +96,8 @@ export interface WalkStep {
 
 export interface BranchInventories {
   martsPaths: string[];
+  /** dbt_project.yml's folders as the base declares them (merge-base and base tip together). */
+  dbtPaths: DbtPaths;
   config: LoadedConfig;
   before: Inventory;
   after: Inventory;
@@ -97,8 +107,12 @@ export interface BranchInventories {
 
 export { PACKAGE_FILES } from "../../project/protected.ts";
 
-export function groupKey(model: string, column: string, name: string): string {
-  return JSON.stringify([model, column, name]);
+export function groupKey(model: string, column: string, name: string, kind: TestedKind = "model"): string {
+  return JSON.stringify(kind === "model" ? [model, column, name] : [model, column, name, kind]);
+}
+
+export function ownerKey(kind: TestedKind, name: string): string {
+  return `${kind}\0${name}`;
 }
 
 export function unitKey(model: Value, name: string): string {
@@ -113,29 +127,36 @@ export function unitKey(model: Value, name: string): string {
  * files are still read, so a broken one is refused).
  */
 export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: boolean): Declared {
-  const declared: Declared = { models: new Map(), groups: new Map(), units: new Map() };
+  const declared: Declared = { models: new Map(), groups: new Map(), units: new Map(), owners: new Map() };
   const ordered = [...files].sort((a, b) => compareCodePoints(a.file, b.file));
+  const addTests = (kind: TestedKind, owner: string, declaration: Testable) => {
+    for (const test of declaration.tests) {
+      const key = groupKey(owner, test.column, test.name, kind);
+      let group = declared.groups.get(key);
+      if (!group) {
+        group = { kind, model: owner, column: test.column, name: test.name, sets: new Map() };
+        declared.groups.set(key, group);
+      }
+      let set = group.sets.get(test.argsKey);
+      if (!set) {
+        set = { args: test.args, configs: [], entries: [] };
+        group.sets.set(test.argsKey, set);
+      }
+      set.configs.push(test.config);
+      set.entries.push({ config: test.config, file: declaration.file, test });
+    }
+    if (kind !== "model" && declaration.tests.length > 0) declared.owners.set(ownerKey(kind, owner), { file: declaration.file, line: declaration.line });
+  };
   for (const file of ordered) {
     for (const model of file.models) {
       declared.models.set(model.name, model);
-      if (modelsOnly) continue;
-      for (const test of model.tests) {
-        const key = groupKey(model.name, test.column, test.name);
-        let group = declared.groups.get(key);
-        if (!group) {
-          group = { model: model.name, column: test.column, name: test.name, sets: new Map() };
-          declared.groups.set(key, group);
-        }
-        let set = group.sets.get(test.argsKey);
-        if (!set) {
-          set = { args: test.args, configs: [], entries: [] };
-          group.sets.set(test.argsKey, set);
-        }
-        set.configs.push(test.config);
-        set.entries.push({ config: test.config, file: model.file, test });
-      }
+      if (!modelsOnly) addTests("model", model.name, model);
     }
     if (modelsOnly) continue;
+    // Tests on seeds, snapshots and source tables fail a build like a model's: read and gated alike.
+    for (const seed of file.seeds) addTests("seed", seed.name, seed);
+    for (const snapshot of file.snapshots) addTests("snapshot", snapshot.name, snapshot);
+    for (const table of file.sources) addTests("source", `${table.source}.${table.name}`, table);
     for (const unit of file.unitTests) {
       const { description: _description, ...body } = unit.entry;
       declared.units.set(unitKey(unit.model, unit.name), { name: unit.name, model: unit.model, file: unit.file, line: unit.line, body: canonicalJson(body) });
@@ -146,7 +167,8 @@ export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: bool
 
 /**
  * G5's "the model changed": its yml entry without `pre_registration` (under
- * `meta` and `config.meta`; the emptied holder stays) plus its sql's blob id.
+ * `meta` and `config.meta`; the emptied holder stays) plus the blob ids of its
+ * sql and of each version's.
  * A pre-registration is how a model is meant to change, so it does not count.
  */
 export function modelFingerprint(inventory: Inventory, name: string): string | null {
@@ -161,7 +183,9 @@ export function modelFingerprint(inventory: Inventory, name: string): string | n
     const { pre_registration: _config, ...meta } = entry.config.meta;
     entry.config = { ...entry.config, meta };
   }
-  return `${canonicalJson(entry)}\0${inventory.code.get(name) ?? ""}`;
+  // Its code is its own file's and each version's (fct_orders_v2.sql).
+  const code = [name, ...declaredVersions(model).map((version) => version.definedIn)].map((stem) => inventory.code.get(stem) ?? "");
+  return `${canonicalJson(entry)}\0${code.join("\0")}`;
 }
 
 /**

@@ -6,12 +6,18 @@
  */
 import { canonicalJson, isMapping, pythonStr, type Mapping, type Value } from "../../core/values.ts";
 import { compareCodePoints, sortByText } from "../../core/text.ts";
-import type { Inventory, ModelAt, TestEntry, TestGroup, WalkStep } from "./gate-inventory.ts";
+import { ownerKey, type Inventory, type ModelAt, type TestedKind, type TestEntry, type TestGroup, type WalkStep } from "./gate-inventory.ts";
 import type { TcrRecord } from "../../tcr/record.ts";
+import type { Config } from "../../schemas/config.ts";
+import type { DbtPaths } from "../../project/dbt-paths.ts";
+import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/lineage.ts";
+import { declaredVersions, refReads } from "../../project/model.ts";
+import { samePreRegistration } from "../../project/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
 /** One test (model, column, name) on both sides; either side may lack it. */
 export interface TestGroupPair {
+  kind: TestedKind;
   model: string;
   column: string;
   name: string;
@@ -29,6 +35,10 @@ export interface GateInputs {
   baseName: string;
   /** The TCR loop's record of the walk, when gate verifies commits (--verify-commits, tcr: required); else null. */
   record?: TcrRecord | null;
+  /** slp.yml as the base has it. */
+  config?: { config: Config };
+  /** dbt_project.yml's folders as the base declares them. */
+  dbtPaths?: DbtPaths;
 }
 
 export class GateContext {
@@ -38,7 +48,14 @@ export class GateContext {
   readonly martsPaths: string[];
   readonly baseName: string;
   readonly record: TcrRecord | null;
+  /** How far a change is followed downstream (slp.yml `lineage` on the base; all by default). */
+  readonly lineage: LineageMode;
+  /** The test folders as the base declares them (`tests` by default), without a trailing slash. */
+  readonly testFolders: readonly string[];
   readonly #marts = new Map<string, boolean>();
+  readonly #versionFiles = new Map<Inventory, Map<string, string>>();
+  #codeChanged?: Set<string>;
+  #changes?: Promise<ProjectChanges>;
   #groups?: TestGroupPair[];
   readonly #canonical = new WeakMap<object, string>();
 
@@ -49,6 +66,64 @@ export class GateContext {
     this.martsPaths = inputs.martsPaths;
     this.baseName = inputs.baseName;
     this.record = inputs.record ?? null;
+    this.lineage = lineageMode(inputs.config?.config.lineage);
+    this.testFolders = inputs.dbtPaths?.["test-paths"] ?? ["tests"];
+  }
+
+  /**
+   * The model whose code a `.sql` (by stem) is on one side: the model a
+   * version's file versions (`fct_orders_v2` is fct_orders's, as its yml's
+   * `versions` say), else the stem itself.
+   */
+  modelOfCode(side: "before" | "after", stem: string): string {
+    const inventory = this[side];
+    let files = this.#versionFiles.get(inventory);
+    if (files === undefined) {
+      files = new Map();
+      for (const model of inventory.models.values()) for (const version of declaredVersions(model)) files.set(version.definedIn, model.name);
+      this.#versionFiles.set(inventory, files);
+    }
+    return files.get(stem) ?? stem;
+  }
+
+  /**
+   * The models whose code at head is new or differs from the merge-base's, by
+   * name: any of their `.sql` files, a version's included (a deleted file is
+   * no code at head), or the version their ref() reads.
+   */
+  get codeChanged(): ReadonlySet<string> {
+    if (this.#codeChanged === undefined) {
+      this.#codeChanged = new Set();
+      for (const [file, id] of this.after.code) if (this.before.code.get(file) !== id) this.#codeChanged.add(this.modelOfCode("after", file));
+      // A `latest_version` pointed at another version changes what ref() reads, with no file changing.
+      for (const model of this.after.models.values()) {
+        const base = this.before.models.get(model.name);
+        if (base && refReads(base) !== refReads(model)) this.#codeChanged.add(model.name);
+      }
+    }
+    return this.#codeChanged;
+  }
+
+  /** True when a project-relative path lies under a marts path. */
+  inMarts(path: string | null | undefined): boolean {
+    return path !== null && path !== undefined && this.martsPaths.some((prefix) => path.startsWith(prefix));
+  }
+
+  /** What the branch changed in the project, node by node, and head's DAG (read once, for the rules that follow changes downstream). */
+  changes(): Promise<ProjectChanges> {
+    this.#changes ??= projectChanges(this.before.project, this.after.project);
+    return this.#changes;
+  }
+
+  /**
+   * Whether a model's head pre-registration is this branch's own: "missing"
+   * (none), "inherited" (the base's prediction, its reason re-spaced or
+   * re-cased included), or null when it is a fresh one.
+   */
+  preRegistrationGap(name: string): "missing" | "inherited" | null {
+    const head = this.after.models.get(name)?.preRegistration ?? null;
+    if (head === null) return "missing";
+    return samePreRegistration(head, this.before.models.get(name)?.preRegistration) ? "inherited" : null;
   }
 
   /**
@@ -64,7 +139,7 @@ export class GateContext {
         this.after.sqls.get(name),
         this.before.sqls.get(name),
       ];
-      marts = paths.some((path) => path !== undefined && this.martsPaths.some((prefix) => path.startsWith(prefix)));
+      marts = paths.some((path) => this.inMarts(path));
       this.#marts.set(name, marts);
     }
     return marts;
@@ -85,6 +160,19 @@ export class GateContext {
     return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
   }
 
+  /**
+   * Where a finding about a test group points: a model's as testPlace says;
+   * a seed's, snapshot's or source table's at the yml declaring it at head
+   * (else at the merge-base), at the test item's line when it sits there.
+   */
+  groupPlace(pair: TestGroupPair, entry?: TestEntry): Required<FindingPlace> {
+    if (pair.kind === "model") return entry ? this.testPlace(pair.model, entry) : this.place(pair.model);
+    const key = ownerKey(pair.kind, pair.model);
+    const owner = this.after.owners.get(key) ?? this.before.owners.get(key);
+    const place = { file: owner?.file ?? "", model: pair.model, line: owner?.line ?? null };
+    return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
+  }
+
   /** The models declared at head, sorted by name. */
   get headModels(): ModelAt[] {
     return sortByText(this.after.models.values(), (model) => model.name);
@@ -101,13 +189,14 @@ export class GateContext {
       const pairs = new Map<string, TestGroupPair>();
       for (const [side, inventory] of [["base", this.before], ["head", this.after]] as const) {
         for (const [key, group] of inventory.groups) {
-          const pair = pairs.get(key) ?? { model: group.model, column: group.column, name: group.name };
+          const pair = pairs.get(key) ?? { kind: group.kind, model: group.model, column: group.column, name: group.name };
           pair[side] = group;
           pairs.set(key, pair);
         }
       }
       this.#groups = [...pairs.values()].sort(
-        (a, b) => compareCodePoints(a.model, b.model) || compareCodePoints(a.column, b.column) || compareCodePoints(a.name, b.name),
+        (a, b) =>
+          compareCodePoints(a.model, b.model) || compareCodePoints(a.column, b.column) || compareCodePoints(a.name, b.name) || compareCodePoints(a.kind, b.kind),
       );
     }
     return this.#groups;
@@ -142,9 +231,10 @@ export class GateContext {
   }
 }
 
-/** `model.column`, or `model` for a model-level test. */
-export function testOn(group: { model: string; column: string }): string {
-  return group.column === "" ? group.model : `${group.model}.${group.column}`;
+/** `model.column`, or `model` for a model-level test; a seed's, snapshot's or source's says which (`source shop.orders.id`). */
+export function testOn(group: { kind: TestedKind; model: string; column: string }): string {
+  const on = group.column === "" ? group.model : `${group.model}.${group.column}`;
+  return group.kind === "model" ? on : `${group.kind} ${on}`;
 }
 
 /**

@@ -20,7 +20,7 @@ export default defineGateRule({
         if ((pair.base?.sets.get(key)?.configs.length ?? 0) > 0) continue;
         for (const entry of pair.head.sets.get(key)?.entries ?? []) {
           const where = configValue(entry.config, "where");
-          if (where !== null) report("where", ctx.testPlace(pair.model, entry), { test: pair.name, on: testOn(pair), where: pythonStr(where) });
+          if (where !== null) report("where", ctx.groupPlace(pair, entry), { test: pair.name, on: testOn(pair), where: pythonStr(where) });
         }
       }
     }

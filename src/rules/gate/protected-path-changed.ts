@@ -1,5 +1,6 @@
 /** G9: a protected path added, removed or edited, or a generic test definition added. */
 import { sortByText } from "../../core/text.ts";
+import { mayAddUnderTests } from "../../project/protected.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 export default defineGateRule({
@@ -8,7 +9,7 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A protected path changed (.github/, macros/, models/semantic/, docs/profile/, tools/, .pre-commit-config.yaml, CODEOWNERS, AGENTS.md, dbt_project.yml, .slp-version, tcr.sh, the agents' hook settings, slp.yml, and slp.yml's protected_paths), or a new file under tests/generic/.",
+      "A protected path changed (.github/, macros/, models/semantic/, docs/profile/, tools/, .pre-commit-config.yaml, CODEOWNERS and docs/CODEOWNERS, AGENTS.md, dbt_project.yml, .slp-version, .slp/, tcr.sh, the agents' hook settings, slp.yml, slp.yml's protected_paths, and the base's macro, snapshot and analysis folders but its reconciliations), a new file under tests/generic/, or any other new file under a test folder that is not a singular test or a unit-test fixture (tests/mutation_equivalents.yml, a properties yml).",
     rationale:
       "These files define the rules of the game: CI, owners, the agent's rules, macros that every model and test calls, the slp version CI installs, the agent's commit loop and the hooks that stop it before it writes. A new generic test that carries the name of one in use replaces it everywhere it is declared, with no test file changing. With the project in a subfolder, each built-in path is protected both at the repository root and in the project folder; slp.yml is read from the base, so a branch cannot loosen what judges it.",
     enforces: "Control 5A protected paths; Rule 8: the agent stops and asks a human before touching them.",
@@ -16,13 +17,19 @@ export default defineGateRule({
   messages: {
     changed:
       "{path} changed on this branch; it is a protected path, and Rule 8 says the agent stops and asks a human, who changes it in a pull request of their own",
+    testFile:
+      "{path} is a new file under {folder}/ that is neither a singular test nor a unit-test fixture; a file there such as mutation_equivalents.yml or a properties yml changes how existing tests are judged, and a human writes those",
     generic:
       "{path} is a new generic test definition; one that carries the name of a test in use replaces that test everywhere it is declared, with no test file changing, and a human writes those",
   },
   run(ctx, report) {
     for (const path of ctx.changed(ctx.before.protected, ctx.after.protected)) report("changed", { file: path, model: "", line: 1 }, { path });
     for (const path of sortByText(ctx.after.files.keys())) {
-      if (path.startsWith("tests/generic/") && !ctx.before.files.has(path)) report("generic", { file: path, model: "", line: 1 }, { path });
+      if (ctx.before.files.has(path)) continue;
+      const folder = ctx.testFolders.find((candidate) => path.startsWith(`${candidate}/`));
+      if (folder === undefined) continue;
+      if (path.startsWith(`${folder}/generic/`)) report("generic", { file: path, model: "", line: 1 }, { path });
+      else if (!mayAddUnderTests(folder, path)) report("testFile", { file: path, model: "", line: 1 }, { path, folder });
     }
   },
 });

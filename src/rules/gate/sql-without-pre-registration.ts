@@ -8,9 +8,9 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A marts model whose sql is new or changed on this branch while its meta.pre_registration at head is missing, or is the very one the base already has.",
+      "A marts model whose sql is new or changed on this branch while its meta.pre_registration at head is missing, or is the one the base already has (its reason re-spaced, re-cased or re-punctuated, or its altered_columns reordered, is still the base's).",
     rationale:
-      "Compare holds a changed model's numbers against the intervals its pre-registration predicted; with no prediction, or one written for an earlier change, nothing holds them. A yml-only change never asks for one; an undeclared sql is S4's; a moved file with the same content is not a change.",
+      "Compare holds a changed model's numbers against the intervals its pre-registration predicted; with no prediction, or one written for an earlier change, nothing holds them. A yml-only change never asks for one; an undeclared sql is S4's; a moved file with the same content is not a change; a version's file (fct_orders_v2.sql), or latest_version pointed at another version, is its model's code.",
     enforces: "Stage C cannot start without a valid pre-registration; Stage B: a pre-registration belongs to one PR.",
   },
   messages: {
@@ -20,14 +20,13 @@ export default defineGateRule({
       "the sql of this model changed on this branch and its meta.pre_registration is the one {base} already has; a prediction written for an earlier change is not this change's, and counts as absent",
   },
   run(ctx, report) {
-    for (const name of sortByText(ctx.after.code.keys())) {
-      if (ctx.after.code.get(name) === ctx.before.code.get(name)) continue;
+    // A version's file (fct_orders_v2.sql) is the code of the model it versions.
+    for (const name of sortByText(ctx.codeChanged)) {
       const model = ctx.after.models.get(name);
       if (!model || !ctx.isMarts(name)) continue;
-      if (model.preRegistration === null) report("missing", ctx.place(name));
-      else if (ctx.canonical(model.preRegistration) === ctx.canonical(ctx.before.models.get(name)?.preRegistration ?? null)) {
-        report("inherited", ctx.place(name), { base: ctx.baseName });
-      }
+      const gap = ctx.preRegistrationGap(name);
+      if (gap === "missing") report("missing", ctx.place(name));
+      else if (gap === "inherited") report("inherited", ctx.place(name), { base: ctx.baseName });
     }
   },
 });

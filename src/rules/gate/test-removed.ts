@@ -36,7 +36,7 @@ export default defineGateRule({
     for (const pair of ctx.testGroups) {
       const { base, head } = pair;
       if (!base) continue;
-      const at = ctx.place(pair.model);
+      const at = ctx.groupPlace(pair);
       const names = { test: pair.name, on: testOn(pair), base: ctx.baseName };
       if (!head) {
         report("missing", at, names);
@@ -53,7 +53,7 @@ export default defineGateRule({
         const was = base.sets.get(key)?.configs ?? [];
         const is = head.sets.get(key)?.configs ?? [];
         const which = whichSuffix(base, key);
-        const here = ctx.testPlace(pair.model, head.sets.get(key)?.entries[0]);
+        const here = ctx.groupPlace(pair, head.sets.get(key)?.entries[0]);
         if (is.length < was.length) report("fewer", here, { ...names, before: was.length, after: is.length, which });
         else if (enabledCount(is) < enabledCount(was)) report("disabled", here, { ...names, which });
       }

@@ -31,7 +31,7 @@ export default defineGateRule({
           added.push({ where, entry });
         }
         for (const { where, entry } of sortByText(added, (item) => pythonStr(item.where))) {
-          report("where", ctx.testPlace(pair.model, entry), { test: pair.name, on: testOn(pair), which: whichSuffix(head, key), where: pythonStr(where) });
+          report("where", ctx.groupPlace(pair, entry), { test: pair.name, on: testOn(pair), which: whichSuffix(head, key), where: pythonStr(where) });
         }
       }
     }

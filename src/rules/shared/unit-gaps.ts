@@ -6,6 +6,7 @@
 import { collapseWhitespace, sortByText } from "../../core/text.ts";
 import { isMapping, isStringList, pythonStr, type Value } from "../../core/values.ts";
 import { sqlInputs } from "../../project/sql-inputs.ts";
+import { unitTestDisabled } from "../../project/tests.ts";
 import type { CheckContext, Model, UnitTest } from "../context/check.ts";
 
 /** Rule 2, cited after a gap that blocks (T2, T3) and after a reading (I7). */
@@ -20,7 +21,7 @@ export const GAP_SENTENCES = {
   untestedEdge:
     "no unit test names the edge '{edge}' in config.meta.edge; each edge becomes a unit test, and the name is what lets a machine tell which",
   disabledEdge:
-    "the edge '{edge}' is named only by unit test '{unit}', which its config disables (enabled: false); a test that does not run proves nothing",
+    "the edge '{edge}' is named only by unit test '{unit}', which {by} disables (enabled: false); a test that does not run proves nothing",
   unknownEdge: "unit test '{unit}' names an edge the spec does not have: '{claim}'",
   unmocked:
     "unit test '{unit}' has no given rows for {input}, which the model reads; dbt has nothing to mock it with, and a unit test that reads a relation is not a unit test",
@@ -29,7 +30,7 @@ export const GAP_SENTENCES = {
 /** A gap, with where its finding points. */
 export type UnitGap =
   | { kind: "untestedEdge"; file: string; model: string; line: number; edge: string }
-  | { kind: "disabledEdge"; file: string; model: string; line: number; edge: string; unit: string }
+  | { kind: "disabledEdge"; file: string; model: string; line: number; edge: string; unit: string; by: string }
   | { kind: "unknownEdge"; file: string; model: string; line: number; unit: string; claim: string }
   | { kind: "unmockedInput"; file: string; model: string; line: number; unit: string; input: string };
 
@@ -78,7 +79,11 @@ export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
     if (claims.has(collapsed)) continue;
     const line = model.lineOf([...model.specKey, "known_edges", firstIndex.get(collapsed) ?? 0]);
     const disabled = ctx.disabledUnitTestsOf(model.name).find((unit) => edgeClaim(unit) === collapsed);
-    if (disabled) gaps.push({ kind: "disabledEdge", file: model.file, model: model.name, line, edge: written, unit: disabled.name });
+    if (disabled) {
+      // Its own config, else (as the project model reads it) a unit_tests: folder config.
+      const by = unitTestDisabled(disabled.entry) ? "its config" : "a unit_tests: folder config in dbt_project.yml";
+      gaps.push({ kind: "disabledEdge", file: model.file, model: model.name, line, edge: written, unit: disabled.name, by });
+    }
     else gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, line, edge: written });
   }
   for (const unit of units) {
