@@ -20,7 +20,11 @@ function checkBenchmark(marts: number, budgetMs: number, firstRun = false): Benc
       generateProject(root, { marts, staging: marts });
       // A first run parses every yml and writes the cache: each timed run starts from an empty one of its own.
       cache = firstRun ? join(workDir, `first-run-cache-${marts}`) : null;
-      return { argv: [process.execPath, CLI, "check", "--project-dir", root], cwd: workDir, env: cache ? { SLP_CACHE_DIR: cache } : undefined };
+      return {
+        argv: [process.execPath, CLI, "check", "--project-dir", root],
+        cwd: workDir,
+        env: cache ? { SLP_CACHE_DIR: cache } : undefined,
+      };
     },
     beforeEach: firstRun ? () => rmSync(cache as string, { recursive: true, force: true }) : undefined,
   };

@@ -48,7 +48,12 @@ export function time(argv: string[], cwd: string, expectExit = 0, env: Record<st
 }
 
 /** One timed run: wall time and the process's peak resident set. */
-function run(argv: string[], cwd: string, expectExit = 0, env: Record<string, string> = {}): { elapsedMs: number; maxRssMiB: number; cpuMs: number } {
+function run(
+  argv: string[],
+  cwd: string,
+  expectExit = 0,
+  env: Record<string, string> = {},
+): { elapsedMs: number; maxRssMiB: number; cpuMs: number } {
   const start = performance.now();
   const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
   const elapsedMs = performance.now() - start;

@@ -42,7 +42,9 @@ try {
       const fits = ratio <= benchmark.within.factor ? "within budget" : "OVER BUDGET";
       console.log(`${"".padEnd(48)} ${ratio.toFixed(2)}x ${against.name} (budget ${benchmark.within.factor}x)  ${fits}`);
       const cpuRatio = (result.medianCpuMs ?? 0) / (against.medianCpuMs ?? 1);
-      console.log(`${"".padEnd(48)} CPU time ${result.medianCpuMs} ms against ${against.medianCpuMs} ms: ${cpuRatio.toFixed(2)}x (what a loaded machine does not inflate)`);
+      console.log(
+        `${"".padEnd(48)} CPU time ${result.medianCpuMs} ms against ${against.medianCpuMs} ms: ${cpuRatio.toFixed(2)}x (what a loaded machine does not inflate)`,
+      );
     }
   }
 } finally {

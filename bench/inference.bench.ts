@@ -16,23 +16,55 @@ const WIDTH = 50;
 export function generateDag(root: string, declared: boolean): void {
   for (const folder of ["staging", "intermediate", "aggregates", "marts"]) mkdirSync(join(root, "models", folder), { recursive: true });
   writeFileSync(join(root, "dbt_project.yml"), "name: dag\nversion: '1.0'\nprofile: dag\n");
-  const tables = Array.from({ length: WIDTH }, (_, i) => `      - name: orders_${i}\n        columns:\n          - {name: id, data_type: integer}\n          - {name: customer_id, data_type: integer}\n          - {name: amount_cents, data_type: bigint}\n          - {name: placed_at, data_type: timestamp}\n`);
+  const tables = Array.from(
+    { length: WIDTH },
+    (_, i) =>
+      `      - name: orders_${i}\n        columns:\n          - {name: id, data_type: integer}\n          - {name: customer_id, data_type: integer}\n          - {name: amount_cents, data_type: bigint}\n          - {name: placed_at, data_type: timestamp}\n`,
+  );
   writeFileSync(join(root, "models", "staging", "_sources.yml"), `version: 2\nsources:\n  - name: shop\n    tables:\n${tables.join("")}`);
   const marts: string[] = [];
   for (let i = 0; i < WIDTH; i++) {
     const next = (i + 1) % WIDTH;
-    writeFileSync(join(root, "models", "staging", `stg_${i}.sql`), `select id as order_id, customer_id, amount_cents, placed_at from {{ source('shop', 'orders_${i}') }}\n`);
-    writeFileSync(join(root, "models", "intermediate", `int_${i}.sql`), `select a.*, b.amount_cents as next_amount_cents, a.placed_at::date as placed_on\nfrom {{ ref('stg_${i}') }} as a left join {{ ref('stg_${next}') }} as b on a.order_id = b.order_id\n`);
-    writeFileSync(join(root, "models", "aggregates", `agg_${i}.sql`), `select customer_id, placed_on, sum(amount_cents) as cents, count(*) as orders from {{ ref('int_${i}') }} group by 1, 2\n`);
-    writeFileSync(join(root, "models", "marts", `fct_${i}.sql`), `select g.customer_id, g.placed_on, g.cents / 100.0 as amount, g.orders, i.next_amount_cents\nfrom {{ ref('agg_${i}') }} as g join {{ ref('int_${i}') }} as i on g.customer_id = i.customer_id\n`);
+    writeFileSync(
+      join(root, "models", "staging", `stg_${i}.sql`),
+      `select id as order_id, customer_id, amount_cents, placed_at from {{ source('shop', 'orders_${i}') }}\n`,
+    );
+    writeFileSync(
+      join(root, "models", "intermediate", `int_${i}.sql`),
+      `select a.*, b.amount_cents as next_amount_cents, a.placed_at::date as placed_on\nfrom {{ ref('stg_${i}') }} as a left join {{ ref('stg_${next}') }} as b on a.order_id = b.order_id\n`,
+    );
+    writeFileSync(
+      join(root, "models", "aggregates", `agg_${i}.sql`),
+      `select customer_id, placed_on, sum(amount_cents) as cents, count(*) as orders from {{ ref('int_${i}') }} group by 1, 2\n`,
+    );
+    writeFileSync(
+      join(root, "models", "marts", `fct_${i}.sql`),
+      `select g.customer_id, g.placed_on, g.cents / 100.0 as amount, g.orders, i.next_amount_cents\nfrom {{ ref('agg_${i}') }} as g join {{ ref('int_${i}') }} as i on g.customer_id = i.customer_id\n`,
+    );
     marts.push(`select customer_id, amount from {{ ref('fct_${i}') }}`);
   }
   writeFileSync(join(root, "models", "marts", "rpt_all.sql"), `${marts.join("\nunion all\n")}\n`);
-  const givens = Array.from({ length: WIDTH }, (_, i) => `      - input: ref('fct_${i}')\n        rows: ${i === 0 ? "[{customer_id: 1, amount: 2.5}]" : "[]"}\n`).join("");
-  writeFileSync(join(root, "models", "marts", "_unit.yml"), `version: 2\nunit_tests:\n  - name: report_reads_every_mart\n    model: rpt_all\n    given:\n${givens}    expect:\n      rows: [{customer_id: 1, amount: 2.5}]\n`);
+  const givens = Array.from(
+    { length: WIDTH },
+    (_, i) => `      - input: ref('fct_${i}')\n        rows: ${i === 0 ? "[{customer_id: 1, amount: 2.5}]" : "[]"}\n`,
+  ).join("");
+  writeFileSync(
+    join(root, "models", "marts", "_unit.yml"),
+    `version: 2\nunit_tests:\n  - name: report_reads_every_mart\n    model: rpt_all\n    given:\n${givens}    expect:\n      rows: [{customer_id: 1, amount: 2.5}]\n`,
+  );
   if (declared) {
     const columns = (list: [string, string][]) => list.map(([name, type]) => `      - {name: ${name}, data_type: ${type}}\n`).join("");
-    const entries = Array.from({ length: WIDTH }, (_, i) => `  - name: fct_${i}\n    config: {contract: {enforced: true}}\n    columns:\n${columns([["customer_id", "integer"], ["placed_on", "date"], ["amount", "double"], ["orders", "bigint"], ["next_amount_cents", "bigint"]])}`);
+    const entries = Array.from(
+      { length: WIDTH },
+      (_, i) =>
+        `  - name: fct_${i}\n    config: {contract: {enforced: true}}\n    columns:\n${columns([
+          ["customer_id", "integer"],
+          ["placed_on", "date"],
+          ["amount", "double"],
+          ["orders", "bigint"],
+          ["next_amount_cents", "bigint"],
+        ])}`,
+    );
     writeFileSync(join(root, "models", "marts", "_marts.yml"), `version: 2\nmodels:\n${entries.join("")}`);
   }
 }
@@ -60,7 +92,11 @@ export const benchmarks: Benchmark[] = [
     setup(workDir) {
       const root = join(workDir, "dag-warm");
       generateDag(root, false);
-      return { argv: [process.execPath, CLI, "unit", "--project-dir", root], cwd: workDir, env: { SLP_CACHE_DIR: mkdtempSync(join(workDir, "dag-cache-")) } };
+      return {
+        argv: [process.execPath, CLI, "unit", "--project-dir", root],
+        cwd: workDir,
+        env: { SLP_CACHE_DIR: mkdtempSync(join(workDir, "dag-cache-")) },
+      };
     },
     within: { of: "unit: the same DAG with every mart declared (nothing to infer)", factor: 1.1 },
   },
@@ -71,7 +107,11 @@ export const benchmarks: Benchmark[] = [
     setup(workDir) {
       const root = join(workDir, "dag-declared");
       generateDag(root, true);
-      return { argv: [process.execPath, CLI, "unit", "--project-dir", root], cwd: workDir, env: { SLP_CACHE_DIR: mkdtempSync(join(workDir, "dag-cache-")) } };
+      return {
+        argv: [process.execPath, CLI, "unit", "--project-dir", root],
+        cwd: workDir,
+        env: { SLP_CACHE_DIR: mkdtempSync(join(workDir, "dag-cache-")) },
+      };
     },
   },
 ];

@@ -51,7 +51,8 @@ function verifyCommits(): Benchmark {
       git(repo, ["checkout", "-q", "-b", "agent/bench"]);
       const trailers = "\n\nSlp-Tcr: green\nSlp-Tcr-Steps: check gate unit\nSlp-Tcr-Strikes: 0\nSlp-Version: 0.1.0\n";
       // The branch's own pre-registrations, so gate's G8 lets the sql changes through, and G15 the mart downstream of them.
-      const reword = (path: string, words: string) => writeFileSync(join(repo, path), readFileSync(join(repo, path), "utf8").replace(words, `${words}; reworded`));
+      const reword = (path: string, words: string) =>
+        writeFileSync(join(repo, path), readFileSync(join(repo, path), "utf8").replace(words, `${words}; reworded`));
       reword("models/marts/fct_orders.yml", "about one order in five");
       reword("models/marts/finance/fct_revenue_daily.yml", "two days gain revenue and orders");
       for (let i = 1; i <= 30; i++) {
@@ -67,7 +68,8 @@ function verifyCommits(): Benchmark {
 /** Each run: the step breaks fct_orders' SQL (a column that is not there) and its strikes start at 0 (untimed); tcr reverts it. */
 function redOnBrokenSql(): Benchmark {
   let repo = "";
-  const edit = (path: string, change: (text: string) => string) => writeFileSync(join(repo, path), change(readFileSync(join(repo, path), "utf8")));
+  const edit = (path: string, change: (text: string) => string) =>
+    writeFileSync(join(repo, path), change(readFileSync(join(repo, path), "utf8")));
   return {
     name: "tcr: red cycle, SQL the step broke (unit at HEAD too)",
     budgetMs: 600,
@@ -88,4 +90,8 @@ function redOnBrokenSql(): Benchmark {
   };
 }
 
-export const benchmarks: Benchmark[] = [tcrGreenCycle("tcr: green cycle on the quickstart", 300, () => [process.execPath, CLI]), redOnBrokenSql(), verifyCommits()];
+export const benchmarks: Benchmark[] = [
+  tcrGreenCycle("tcr: green cycle on the quickstart", 300, () => [process.execPath, CLI]),
+  redOnBrokenSql(),
+  verifyCommits(),
+];

@@ -24,10 +24,17 @@ function unitYml(i: number): string {
     ["cents_to_units", row(1, "shipped", 150), "        - {order_id: 1, gross_revenue: 1.5}\n"],
     ["pending_kept", row(3, "pending", 99), "        - {order_id: 3, status: pending}\n"],
     ["only_cancelled_gives_nothing", row(4, "cancelled", 5), ""],
-    ["several_rows", row(5, "shipped", 100) + row(6, "shipped", 200) + row(7, "shipped", 300), "        - {order_id: 5}\n        - {order_id: 6}\n        - {order_id: 7}\n"],
+    [
+      "several_rows",
+      row(5, "shipped", 100) + row(6, "shipped", 200) + row(7, "shipped", 300),
+      "        - {order_id: 5}\n        - {order_id: 6}\n        - {order_id: 7}\n",
+    ],
   ] as const;
   const body = tests
-    .map(([name, rows, expected]) => `  - name: ${model}_${name}\n    model: ${model}\n${given(rows)}    expect:\n      rows:${expected === "" ? " []\n" : `\n${expected}`}`)
+    .map(
+      ([name, rows, expected]) =>
+        `  - name: ${model}_${name}\n    model: ${model}\n${given(rows)}    expect:\n      rows:${expected === "" ? " []\n" : `\n${expected}`}`,
+    )
     .join("");
   return `version: 2\nunit_tests:\n${body}`;
 }
@@ -36,7 +43,11 @@ export function generateUnitProject(root: string, models: number): void {
   mkdirSync(join(root, "models", "marts"), { recursive: true });
   mkdirSync(join(root, "models", "staging"), { recursive: true });
   writeFileSync(join(root, "dbt_project.yml"), "name: synthetic\nversion: '1.0'\nprofile: synthetic\n");
-  const tables = Array.from({ length: models }, (_, i) => `      - name: orders_${i}\n        columns:\n          - {name: id, data_type: integer}\n          - {name: email, data_type: varchar}\n          - {name: status, data_type: varchar}\n          - {name: total_cents, data_type: integer}\n`);
+  const tables = Array.from(
+    { length: models },
+    (_, i) =>
+      `      - name: orders_${i}\n        columns:\n          - {name: id, data_type: integer}\n          - {name: email, data_type: varchar}\n          - {name: status, data_type: varchar}\n          - {name: total_cents, data_type: integer}\n`,
+  );
   writeFileSync(join(root, "models", "staging", "_sources.yml"), `version: 2\nsources:\n  - name: shop\n    tables:\n${tables.join("")}`);
   for (let i = 0; i < models; i++) {
     writeFileSync(join(root, "models", "marts", `fct_model_${i}.sql`), martsSql(i));

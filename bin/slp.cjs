@@ -24,8 +24,8 @@ function fail(message) {
 /** glibc reports its version in Node's diagnostic report; musl does not. */
 function isMusl() {
   if (process.platform !== "linux") return false;
-  const header = process.report && process.report.getReport().header;
-  return !(header && header.glibcVersionRuntime);
+  const header = process.report?.getReport().header;
+  return !header?.glibcVersionRuntime;
 }
 
 /** The platforms this release ships, from its own package.json (one list: the build writes it). */

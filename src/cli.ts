@@ -90,10 +90,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       return EXIT.ok;
     }
     if (name === undefined || name.startsWith("-")) {
-      throw new UsageError(
-        name === undefined ? "the following arguments are required: task" : `unrecognized arguments: ${name}`,
-        USAGE,
-      );
+      throw new UsageError(name === undefined ? "the following arguments are required: task" : `unrecognized arguments: ${name}`, USAGE);
     }
     const registry = lazyRegistry(io.cwd);
     task = (await STARTED_ALONE[name]?.())?.default ?? (await registry.find(name));
@@ -162,7 +159,14 @@ function deliver(rendered: Rendered, output: string | undefined, io: CliIO, summ
   }
 }
 
-async function fail(error: SlpError, task: Task<any, any> | undefined, name: string | undefined, args: readonly string[], io: CliIO, viaRun: boolean): Promise<number> {
+async function fail(
+  error: SlpError,
+  task: Task<any, any> | undefined,
+  name: string | undefined,
+  args: readonly string[],
+  io: CliIO,
+  viaRun: boolean,
+): Promise<number> {
   const command = task?.name ?? name ?? "slp";
   if (error instanceof UsageError) {
     const who = command === "slp" ? "slp" : viaRun ? `slp run ${command}` : `slp ${command}`;
@@ -200,7 +204,11 @@ function requested(args: readonly string[]): { format: string; output?: string; 
     return undefined;
   };
   const format = value("--format");
-  return { format: format !== undefined && isFormatName(format) ? format : "text", output: value("--output"), projectDir: value("--project-dir") };
+  return {
+    format: format !== undefined && isFormatName(format) ? format : "text",
+    output: value("--output"),
+    projectDir: value("--project-dir"),
+  };
 }
 
 function topLevelHelp(): string {
@@ -210,7 +218,9 @@ function topLevelHelp(): string {
     "Spec-Lock-Diff: deterministic gates for dbt projects that AI agents write.",
     "",
     "tasks:",
-    ...builtInTasks().filter((task) => !task.hidden).map((task) => `  ${task.name.padEnd(14)} ${task.description}`),
+    ...builtInTasks()
+      .filter((task) => !task.hidden)
+      .map((task) => `  ${task.name.padEnd(14)} ${task.description}`),
     "",
     "A repository's own tasks (slp.yml `tasks:`, .slp/tasks/*.ts) are listed by `slp tasks`.",
     "",

@@ -34,7 +34,11 @@ export default defineTask({
   informational: true,
   hidden: true,
   input: Type.Object({
-    outfile: Type.String({ default: "dist/slp", metavar: "PATH", description: "where to write this machine's executable (without --packages)" }),
+    outfile: Type.String({
+      default: "dist/slp",
+      metavar: "PATH",
+      description: "where to write this machine's executable (without --packages)",
+    }),
     target: Type.Optional(
       Type.Array(Type.String(), {
         metavar: "PLATFORM",
@@ -48,7 +52,11 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const targets = resolveTargets(input.target);
     if (!input.packages) {
-      if (targets.length !== 1) throw new UsageError("several --target need --packages DIR (one binary per package)", "usage: slp run build --target PLATFORM ... --packages DIR");
+      if (targets.length !== 1)
+        throw new UsageError(
+          "several --target need --packages DIR (one binary per package)",
+          "usage: slp run build --target PLATFORM ... --packages DIR",
+        );
       const outfile = resolve(environment.cwd, input.outfile);
       const bytes = await compile(targets[0] as Platform, outfile);
       return { command: "build", findings: [], text: `wrote ${input.outfile} (${mib(bytes)})\n`, data: { outfile: input.outfile, bytes } };
@@ -65,7 +73,10 @@ export default defineTask({
       const binary = join(dir, platform.binary);
       await compile(platform, binary);
       writeJson(join(dir, "package.json"), platformManifest(manifest, platform));
-      writeFileSync(join(dir, "README.md"), `# ${platformPackage(platform)}\n\nThe \`slp\` binary for ${platform.label}. Install \`${LAUNCHER_PACKAGE}\`, which picks this package for you.\n`);
+      writeFileSync(
+        join(dir, "README.md"),
+        `# ${platformPackage(platform)}\n\nThe \`slp\` binary for ${platform.label}. Install \`${LAUNCHER_PACKAGE}\`, which picks this package for you.\n`,
+      );
       const asset = join(out, "release", releaseAsset(platform));
       linkSync(binary, asset);
       sums.push(`${sha256(readFileSync(asset))}  ${releaseAsset(platform)}`);
@@ -90,13 +101,20 @@ export default defineTask({
 function resolveTargets(names: readonly string[] | undefined): Platform[] {
   if (!names || names.length === 0) {
     const host = hostPlatform();
-    if (!host) throw new EngineError(`slp ships no binary for ${process.platform}-${process.arch} (this machine)`, { fix: `pass --target with one of ${PLATFORMS.map((p) => p.name).join(", ")}` });
+    if (!host)
+      throw new EngineError(`slp ships no binary for ${process.platform}-${process.arch} (this machine)`, {
+        fix: `pass --target with one of ${PLATFORMS.map((p) => p.name).join(", ")}`,
+      });
     return [host];
   }
   if (names.includes("all")) return [...PLATFORMS];
   return names.map((name) => {
     const platform = findPlatform(name);
-    if (!platform) throw new UsageError(`unknown --target ${name} (choose from ${PLATFORMS.map((p) => p.name).join(", ")}, all)`, "usage: slp run build [--target PLATFORM]...");
+    if (!platform)
+      throw new UsageError(
+        `unknown --target ${name} (choose from ${PLATFORMS.map((p) => p.name).join(", ")}, all)`,
+        "usage: slp run build [--target PLATFORM]...",
+      );
     return platform;
   });
 }
@@ -159,7 +177,8 @@ function launcherManifest(root: RootManifest): Record<string, unknown> {
 function pack(dir: string, out: string, name: string): { package: string; tarball: string; sha256: string } {
   const result = Bun.spawnSync(["npm", "pack", "--silent", "--pack-destination", out], { cwd: dir, stdout: "pipe", stderr: "pipe" });
   const tarball = result.stdout.toString().trim().split("\n").pop() ?? "";
-  if (result.exitCode !== 0 || !tarball) throw new EngineError(`npm pack failed for ${name}: ${result.stderr.toString().trim()}`, { fix: "check that npm is on PATH" });
+  if (result.exitCode !== 0 || !tarball)
+    throw new EngineError(`npm pack failed for ${name}: ${result.stderr.toString().trim()}`, { fix: "check that npm is on PATH" });
   return { package: name, tarball, sha256: sha256(readFileSync(join(out, tarball))) };
 }
 

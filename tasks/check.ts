@@ -15,7 +15,12 @@ export default defineTask({
   input: Type.Object({ projectDir: ProjectDirOption, martsPath: MartsPathOption }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = await readCheckProject(openWorkTree(resolved.dir, environment.env), resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
+    const project = await readCheckProject(
+      openWorkTree(resolved.dir, environment.env),
+      resolved.dir,
+      resolved.dirAsGiven,
+      resolved.martsPaths,
+    );
     const context = new CheckContext(project);
     const findings = [];
     for (const rule of checkRules) findings.push(...(await rule.findings(context)));

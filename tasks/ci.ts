@@ -12,7 +12,13 @@ export default defineTask({
   input: Type.Object({
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
-    base: Type.Optional(Type.String({ metavar: "REF", description: "the base branch for gate and mutate (default: each one's own: SLP_BASE, then slp.yml's base, which gate takes only as the default branch has it, then main)" })),
+    base: Type.Optional(
+      Type.String({
+        metavar: "REF",
+        description:
+          "the base branch for gate and mutate (default: each one's own: SLP_BASE, then slp.yml's base, which gate takes only as the default branch has it, then main)",
+      }),
+    ),
     head: Type.Optional(Type.String({ metavar: "REF", description: "the commit gate judges (default HEAD)" })),
   }),
   async run({ input, environment }): Promise<Report> {

@@ -33,9 +33,17 @@ export default defineTask({
   }),
   async run({ input, environment }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = await readCheckProject(openWorkTree(resolved.dir, environment.env), resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
+    const project = await readCheckProject(
+      openWorkTree(resolved.dir, environment.env),
+      resolved.dir,
+      resolved.dirAsGiven,
+      resolved.martsPaths,
+    );
     // Git is read (and loaded) only for --base; then slp.yml is the base's too.
-    const facts = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readBaseFacts(project, input.base, project.model.store);
+    const facts =
+      input.base === undefined
+        ? null
+        : await (await import("../src/project/stale.ts")).readBaseFacts(project, input.base, project.model.store);
     const stale = facts?.stale ?? null;
     const config = (facts?.changes.config ?? resolved.config).config;
     const settings = { changed: facts?.changed ?? null, lineage: lineageMode(config.lineage), ceilings: config.band_ceilings };
@@ -67,7 +75,12 @@ export default defineTask({
       scope: [
         {
           rules: compareRules.map((rule) => rule.code),
-          models: sortByText(new Set([...files.map((file) => file.model).filter(Boolean), ...run.models.filter((model) => isMapping(model.preRegistration)).map((model) => model.name)])),
+          models: sortByText(
+            new Set([
+              ...files.map((file) => file.model).filter(Boolean),
+              ...run.models.filter((model) => isMapping(model.preRegistration)).map((model) => model.name),
+            ]),
+          ),
         },
       ],
       data: {

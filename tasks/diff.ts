@@ -17,15 +17,24 @@ export default defineTask({
   description: "Measure each model between production and this branch over one closed window, and write diff/<model>.json",
   input: Type.Object({
     models: Type.Optional(
-      Type.Array(Type.String(), { positional: true, metavar: "MODEL", description: "the models to measure (default: every model that owes a diff)" }),
+      Type.Array(Type.String(), {
+        positional: true,
+        metavar: "MODEL",
+        description: "the models to measure (default: every model that owes a diff)",
+      }),
     ),
     ...StageOptions,
-    emitSql: Type.Optional(Type.Boolean({ description: "print each model's one aggregate query for your warehouse instead of running it" })),
+    emitSql: Type.Optional(
+      Type.Boolean({ description: "print each model's one aggregate query for your warehouse instead of running it" }),
+    ),
     dialect: Type.Optional(
-      Type.Union(DIALECTS.map((name) => Type.Literal(name)), {
-        metavar: "DIALECT",
-        description: `the warehouse --emit-sql writes for: ${DIALECTS.join(", ")}`,
-      }),
+      Type.Union(
+        DIALECTS.map((name) => Type.Literal(name)),
+        {
+          metavar: "DIALECT",
+          description: `the warehouse --emit-sql writes for: ${DIALECTS.join(", ")}`,
+        },
+      ),
     ),
   }),
   async run({ input, environment }): Promise<Report> {
@@ -33,16 +42,22 @@ export default defineTask({
     const model = openWorkTree(resolved.dir, environment.env);
     const project = await readCheckProject(model, resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
     // The data modules load only here: no other task pays for them.
-    const [{ stageSettings, required, openEngine, relationsOf }, { stageTargets }, { measureModel, emittedQuery, specMetrics }, { assertTemplatePerModel }, { unusedMetricKeys }] =
-      await Promise.all([
-        import("../src/data/settings.ts"),
-        import("../src/data/targets.ts"),
-        import("../src/data/diff.ts"),
-        import("../src/data/relation.ts"),
-        import("../src/data/metrics.ts"),
-      ]);
+    const [
+      { stageSettings, required, openEngine, relationsOf },
+      { stageTargets },
+      { measureModel, emittedQuery, specMetrics },
+      { assertTemplatePerModel },
+      { unusedMetricKeys },
+    ] = await Promise.all([
+      import("../src/data/settings.ts"),
+      import("../src/data/targets.ts"),
+      import("../src/data/diff.ts"),
+      import("../src/data/relation.ts"),
+      import("../src/data/metrics.ts"),
+    ]);
     const settings = stageSettings(input, environment.cwd, resolved.dir, resolved.config);
-    if (input.dialect !== undefined && !input.emitSql) throw new UsageError("argument --dialect: only with --emit-sql", "usage: slp diff --emit-sql --dialect DIALECT");
+    if (input.dialect !== undefined && !input.emitSql)
+      throw new UsageError("argument --dialect: only with --emit-sql", "usage: slp diff --emit-sql --dialect DIALECT");
     const prod = required(settings.prod, "--prod", "'analytics.{model}'");
     const pr = required(settings.pr, "--pr", "'ci_pr_1.{model}'");
     const { targets, reasons } = await stageTargets(project, input.models, input.base);

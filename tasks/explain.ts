@@ -12,7 +12,11 @@ export default defineTask({
   description: "Explain one rule (what it checks, why, the framework sentence it enforces, its messages) or mutation operator",
   informational: true,
   input: Type.Object({
-    rule: Type.String({ positional: true, metavar: "RULE", description: "a rule code (T1) or name (pk-uniqueness-test), or a mutation operator's code (join) or name (join-type-swapped)" }),
+    rule: Type.String({
+      positional: true,
+      metavar: "RULE",
+      description: "a rule code (T1) or name (pk-uniqueness-test), or a mutation operator's code (join) or name (join-type-swapped)",
+    }),
   }),
   async run({ input }): Promise<Report> {
     // Loaded here: the operators bring the SQL parser, which no other command starting up needs.
@@ -31,7 +35,14 @@ export default defineTask({
       command: "explain",
       findings: [],
       text,
-      data: { code: rule.code, name: rule.name, command: rule.command, severities: rule.severities(), ...rule.docs, messages: rule.messages },
+      data: {
+        code: rule.code,
+        name: rule.name,
+        command: rule.command,
+        severities: rule.severities(),
+        ...rule.docs,
+        messages: rule.messages,
+      },
     };
   },
 });
@@ -51,5 +62,10 @@ function explainOperator(operator: Operator<any>): Report {
     ...operator.examples.silent.map((sql) => `  ${sql}`),
     "",
   ].join("\n");
-  return { command: "explain", findings: [], text, data: { code: operator.code, name: operator.name, ...operator.docs, examples: operator.examples } };
+  return {
+    command: "explain",
+    findings: [],
+    text,
+    data: { code: operator.code, name: operator.name, ...operator.docs, examples: operator.examples },
+  };
 }

@@ -12,16 +12,23 @@ import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "gate",
-  description: "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations, marts that leave marts, changes upstream of marts (G1-G10, G14-G16, I1, I3, I4, I6)",
+  description:
+    "Judge a branch's history against its base: removed or weakened tests, protected paths, specs and pre-registrations, marts that leave marts, changes upstream of marts (G1-G10, G14-G16, I1, I3, I4, I6)",
   ciOrder: 20,
   input: Type.Object({
-    base: Type.Optional(Type.String({ metavar: "REF", description: "the branch the pull request targets (default: SLP_BASE, else slp.yml's base as the default branch has it, else main)" })),
+    base: Type.Optional(
+      Type.String({
+        metavar: "REF",
+        description: "the branch the pull request targets (default: SLP_BASE, else slp.yml's base as the default branch has it, else main)",
+      }),
+    ),
     head: Type.String({ default: "HEAD", metavar: "REF", description: "the commit to judge (default HEAD)" }),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
     verifyCommits: Type.Optional(
       Type.Boolean({
-        description: "re-run check and unit at every commit and report tcr's record (G11-G13); on when slp.yml on the base says tcr: required",
+        description:
+          "re-run check and unit at every commit and report tcr's record (G11-G13); on when slp.yml on the base says tcr: required",
       }),
     ),
   }),
@@ -44,7 +51,8 @@ export default defineTask({
       merge_base: branch.mergeBase,
       commits: branch.commits.map((commit) => ({ commit, label: branch.repo.shortSha(commit) })),
     };
-    if (branch.commits.length === 0) return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", notes: branch.notes, data };
+    if (branch.commits.length === 0)
+      return { command: "gate", findings: [], summary: "slp gate: OK (no commits)", notes: branch.notes, data };
     const read = await readInventories(branch, input.martsPath, parseStore(dir, environment.env));
     const { verifiedRecord } = await import("../src/tcr/record.ts");
     const record = await verifiedRecord(input.verifyCommits, branch, read, environment);
@@ -59,7 +67,9 @@ export default defineTask({
       findings,
       note,
       notes: [...branch.notes, ...read.config.warnings],
-      scope: [{ rules: rules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) }],
+      scope: [
+        { rules: rules.map((rule) => rule.code), models: sortByText(new Set([...read.before.models.keys(), ...read.after.models.keys()])) },
+      ],
       data: {
         ...data,
         commits: read.walk.slice(1).map((step) => ({ commit: step.commit, label: step.label })),

@@ -20,11 +20,15 @@ const USAGE = "usage: slp guard [-h] [PATH ...] [--hook {claude,codex,cursor}] [
 
 export default defineTask({
   name: "guard",
-  description: "Refuse a write to a protected path before it happens: slp guard PATH..., or an agent's pre-tool hook (--hook claude|codex|cursor)",
+  description:
+    "Refuse a write to a protected path before it happens: slp guard PATH..., or an agent's pre-tool hook (--hook claude|codex|cursor)",
   input: Type.Object({
     paths: Type.Optional(Type.Array(Type.String(), { positional: true, metavar: "PATH", description: "paths about to be written" })),
     hook: Type.Optional(
-      Type.Union(HOOK_AGENTS.map((agent) => Type.Literal(agent)), { metavar: "AGENT", description: "read that agent's pre-tool event on stdin and answer in its protocol" }),
+      Type.Union(
+        HOOK_AGENTS.map((agent) => Type.Literal(agent)),
+        { metavar: "AGENT", description: "read that agent's pre-tool event on stdin and answer in its protocol" },
+      ),
     ),
     projectDir: ProjectDirOption,
   }),
@@ -32,7 +36,9 @@ export default defineTask({
     const protection = await loadProtection(resolve(environment.cwd, input.projectDir));
     if (input.hook) return await hookAnswer(input.hook, protection, environment.cwd, environment.readStdin);
     if (!input.paths || input.paths.length === 0) throw new UsageError("give the paths about to be written, or --hook AGENT", USAGE);
-    const verdicts = input.paths.map((path: string) => verdictFor(protection, environment.cwd, path)).filter((v: Verdict | null): v is Verdict => v !== null);
+    const verdicts = input.paths
+      .map((path: string) => verdictFor(protection, environment.cwd, path))
+      .filter((v: Verdict | null): v is Verdict => v !== null);
     const findings = verdicts.map(findingOf);
     return {
       command: "guard",
@@ -50,7 +56,12 @@ function verdictFor(protection: Protection, cwd: string, path: string): Verdict 
 }
 
 /** The first protected path a tool call writes, as the reason the agent reads. */
-async function hookAnswer(agent: HookAgent, protection: Protection, cwd: string, readStdin: (() => Promise<string>) | undefined): Promise<Report> {
+async function hookAnswer(
+  agent: HookAgent,
+  protection: Protection,
+  cwd: string,
+  readStdin: (() => Promise<string>) | undefined,
+): Promise<Report> {
   let reason: string | null;
   try {
     const call = readToolCall(agent, readStdin ? await readStdin() : "", cwd);

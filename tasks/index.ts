@@ -24,4 +24,24 @@ import unit from "./unit.ts";
 import unpack from "./unpack.ts";
 
 /** What the binary ships, then the developer tasks (none inside the binary). */
-export const builtInTasks: readonly Task<any, any>[] = [check, ci, compare, diff, diffFromRow, explain, gate, guard, init, mutate, reconcile, review, rules, stageE, tasks, tcr, unit, unpack, ...developerTasks];
+export const builtInTasks: readonly Task<any, any>[] = [
+  check,
+  ci,
+  compare,
+  diff,
+  diffFromRow,
+  explain,
+  gate,
+  guard,
+  init,
+  mutate,
+  reconcile,
+  review,
+  rules,
+  stageE,
+  tasks,
+  tcr,
+  unit,
+  unpack,
+  ...developerTasks,
+];

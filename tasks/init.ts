@@ -23,12 +23,17 @@ import { VERSION } from "../src/version.ts";
 
 export default defineTask({
   name: "init",
-  description: "Add Spec-Lock-Diff to a dbt repository: CODEOWNERS, AGENTS.md, the pull-request workflow, slp.yml, tcr.sh (overwrites nothing)",
+  description:
+    "Add Spec-Lock-Diff to a dbt repository: CODEOWNERS, AGENTS.md, the pull-request workflow, slp.yml, tcr.sh (overwrites nothing)",
   informational: true,
   input: Type.Object({
     projectDir: ProjectDirOption,
-    agentLogin: Type.Optional(Type.String({ metavar: "NAME", description: "the agent's GitHub login: its pull requests must pass, a human's are advisory" })),
-    hooks: Type.Optional(Type.Boolean({ description: "also write the pre-tool hook settings of Claude Code, Codex and Cursor (slp guard)" })),
+    agentLogin: Type.Optional(
+      Type.String({ metavar: "NAME", description: "the agent's GitHub login: its pull requests must pass, a human's are advisory" }),
+    ),
+    hooks: Type.Optional(
+      Type.Boolean({ description: "also write the pre-tool hook settings of Claude Code, Codex and Cursor (slp guard)" }),
+    ),
     force: Type.Optional(Type.Boolean({ description: "replace files that are already there (hook settings are merged into)" })),
   }),
   async run({ input, environment }): Promise<Report> {
@@ -53,7 +58,8 @@ export default defineTask({
     const conflicts = plan.filter((step) => step.action === "conflict");
     const elsewhere = CODEOWNERS_LOCATIONS.filter((location) => location !== "CODEOWNERS" && existsSync(join(root, location)));
     const codeownersFile = files.find((file) => file.path === "CODEOWNERS") as InitFile;
-    if (elsewhere.length > 0 && input.force !== true) conflicts.push({ file: codeownersFile, action: "conflict", content: "", why: `GitHub reads ${elsewhere[0]} first` });
+    if (elsewhere.length > 0 && input.force !== true)
+      conflicts.push({ file: codeownersFile, action: "conflict", content: "", why: `GitHub reads ${elsewhere[0]} first` });
     if (conflicts.length > 0) {
       throw new InputError(
         `slp init would change ${conflicts.length === 1 ? "a file that already exists" : `${conflicts.length} files that already exist`}: ${conflicts
@@ -135,5 +141,7 @@ async function modelsOwnedByName(cwd: string, projectDir: string, env: Record<st
   const resolved = resolveProjectOptions(cwd, projectDir, undefined);
   if (!resolved.martsPaths.every((marts) => existsSync(join(resolved.dir, marts)))) return [];
   const project = await readCheckProject(openWorkTree(resolved.dir, env), resolved.dir, projectDir, resolved.martsPaths);
-  return modelsToOwn(new CheckContext(project)).flatMap((owned) => owned.paths).sort();
+  return modelsToOwn(new CheckContext(project))
+    .flatMap((owned) => owned.paths)
+    .sort();
 }

@@ -23,32 +23,69 @@ export default defineTask({
   input: Type.Object({
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
-    base: Type.Optional(Type.String({ metavar: "REF", description: "judge the models whose SQL changed since this branch (default: SLP_BASE, slp.yml base, main); equivalents and slp.yml are read from it" })),
+    base: Type.Optional(
+      Type.String({
+        metavar: "REF",
+        description:
+          "judge the models whose SQL changed since this branch (default: SLP_BASE, slp.yml base, main); equivalents and slp.yml are read from it",
+      }),
+    ),
     select: Type.Optional(
       Type.Array(Type.String(), {
         metavar: "SELECTOR",
         nargs: "+",
-        description: "mutate the models these dbt selectors choose instead, and those whose unit tests they choose (a model, a unit test, model::test, tag:, path:, +model, ... as slp unit --select)",
+        description:
+          "mutate the models these dbt selectors choose instead, and those whose unit tests they choose (a model, a unit test, model::test, tag:, path:, +model, ... as slp unit --select)",
       }),
     ),
     exclude: Type.Optional(
       Type.Array(Type.String(), {
         metavar: "SELECTOR",
         nargs: "+",
-        description: "leave out the models these dbt selectors choose (and the unit tests they choose), with --select or from the changed models",
+        description:
+          "leave out the models these dbt selectors choose (and the unit tests they choose), with --select or from the changed models",
       }),
     ),
-    maxMutants: Type.Optional(Type.Integer({ minimum: 1, metavar: "N", description: `at most N mutants per model (default and ceiling ${MAX_MUTANTS})` })),
-    out: Type.String({ default: "mutation", metavar: "DIR", description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)" }),
-    html: Type.Optional(Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" })),
+    maxMutants: Type.Optional(
+      Type.Integer({ minimum: 1, metavar: "N", description: `at most N mutants per model (default and ceiling ${MAX_MUTANTS})` }),
+    ),
+    out: Type.String({
+      default: "mutation",
+      metavar: "DIR",
+      description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)",
+    }),
+    html: Type.Optional(
+      Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" }),
+    ),
     dryRun: Type.Optional(
-      Type.Boolean({ description: "list the mutants each model would get (id, line, original -> replacement, operator) and run nothing: no unit test read, no equivalents, no DuckDB, nothing written" }),
+      Type.Boolean({
+        description:
+          "list the mutants each model would get (id, line, original -> replacement, operator) and run nothing: no unit test read, no equivalents, no DuckDB, nothing written",
+      }),
     ),
     vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars" })),
-    noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
-    dialect: Type.Optional(Type.String({ metavar: "NAME", description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)" })),
-    budgetMs: Type.Integer({ default: 120000, minimum: 0, metavar: "MS", description: "mutants not started after this many milliseconds are not_run (exit 2; default 120000)" }),
-    timeoutMs: Type.Optional(Type.Integer({ minimum: 1, metavar: "MS", description: "interrupt a test's query on a mutant after this long (default: 2000, or 20 times the test's own time)" })),
+    noManifest: Type.Optional(
+      Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" }),
+    ),
+    dialect: Type.Optional(
+      Type.String({
+        metavar: "NAME",
+        description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)",
+      }),
+    ),
+    budgetMs: Type.Integer({
+      default: 120000,
+      minimum: 0,
+      metavar: "MS",
+      description: "mutants not started after this many milliseconds are not_run (exit 2; default 120000)",
+    }),
+    timeoutMs: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        metavar: "MS",
+        description: "interrupt a test's query on a mutant after this long (default: 2000, or 20 times the test's own time)",
+      }),
+    ),
   }),
   async run({ input, environment }): Promise<Report> {
     const dir = resolve(environment.cwd, input.projectDir);
@@ -77,16 +114,25 @@ export default defineTask({
 
     /** The models dbt's selector syntax chooses, as slp unit reads it; a dry run reads no unit test, so there it chooses models only. */
     const selected = async (criteria: string[]): Promise<Set<string>> => {
-      const [{ selectedModels }, { testSetOf }, { SelectorError }] = await Promise.all([import("../src/unit/plan.ts"), import("../src/unit/run.ts"), import("../src/project/select.ts")]);
+      const [{ selectedModels }, { testSetOf }, { SelectorError }] = await Promise.all([
+        import("../src/unit/plan.ts"),
+        import("../src/unit/run.ts"),
+        import("../src/project/select.ts"),
+      ]);
       try {
         const set = dryRun ? null : testSetOf(project, { cliVars: parseVarsOption(input.vars), env: environment.env, dialect });
         return new Set(selectedModels(project, set, criteria, exclude).filter((name) => files.has(name)));
       } catch (error) {
         if (!dryRun || !(error instanceof SelectorError)) throw error;
-        const given = [select.length > 0 ? `--select ${select.join(" ")}` : "", exclude.length > 0 ? `--exclude ${exclude.join(" ")}` : ""].filter(Boolean).join(" ");
-        throw new InputError(`${given}: ${error.message}; a dry run reads no unit test, so ${exclude.length > 0 ? "--select and --exclude name" : "--select names"} models`, {
-          fix: "select models (or model::test), or drop --dry-run to select by a unit test's name",
-        });
+        const given = [select.length > 0 ? `--select ${select.join(" ")}` : "", exclude.length > 0 ? `--exclude ${exclude.join(" ")}` : ""]
+          .filter(Boolean)
+          .join(" ");
+        throw new InputError(
+          `${given}: ${error.message}; a dry run reads no unit test, so ${exclude.length > 0 ? "--select and --exclude name" : "--select names"} models`,
+          {
+            fix: "select models (or model::test), or drop --dry-run to select by a unit test's name",
+          },
+        );
       }
     };
     let chosen: string[];
@@ -108,7 +154,19 @@ export default defineTask({
     if (dryRun) {
       const { dryRunReport } = await import("../src/mutate/dry-run.ts");
       const vars = parseVarsOption(input.vars);
-      return dryRunReport({ project, models: chosen, warehouse: dialect.dialect, maxMutants, selectedBy, byChange: select.length === 0, notes, cliVars: vars, env: environment.env, useManifest: input.noManifest !== true, dialect });
+      return dryRunReport({
+        project,
+        models: chosen,
+        warehouse: dialect.dialect,
+        maxMutants,
+        selectedBy,
+        byChange: select.length === 0,
+        notes,
+        cliVars: vars,
+        env: environment.env,
+        useManifest: input.noManifest !== true,
+        dialect,
+      });
     }
     const [{ runMutants }, { mutateReport }, { strykerReport }, { duckdbSettings }] = await Promise.all([
       import("../src/mutate/run.ts"),
@@ -116,7 +174,10 @@ export default defineTask({
       import("../src/mutate/stryker.ts"),
       import("../src/sql/dialect/dialects.ts"),
     ]);
-    if (base.repo === null) notes.push(`cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`);
+    if (base.repo === null)
+      notes.push(
+        `cannot read the base ${baseRef} (${base.unreadable}): no tests/mutation_equivalents.yml is read, so every survivor blocks`,
+      );
     // Mutants are planted in the model's own dialect; the unit runner translates each one as it translates the model.
     const warehouse = dialect.dialect;
     // Database.open runs each query on one thread: a hundred tiny queries run steadier without DuckDB's pool.
@@ -143,7 +204,9 @@ export default defineTask({
         })
       : { models: [], untested: [], notes: [] };
     if (select.length > 0 && run.models.length + run.untested.length === 0) {
-      throw new InputError(`no model or unit test matches --select ${select.join(" ")}`, { fix: "select a model name, a test name, or model::test" });
+      throw new InputError(`no model or unit test matches --select ${select.join(" ")}`, {
+        fix: "select a model name, a test name, or model::test",
+      });
     }
     const { tiers, knownEdges } = await specsOf(dir, input.projectDir, martsPaths, environment.env);
     const { report, artifacts } = mutateReport({
@@ -168,7 +231,10 @@ export default defineTask({
       writeFileSync(join(out, "mutation-report.json"), prettyJson(stryker));
       if (input.html) {
         const { mutationHtml } = await import("../src/report/mutation-html.ts");
-        writeFileSync(join(out, "mutation-report.html"), mutationHtml(stryker, `slp mutate: ${run.models.map((model) => model.model).join(", ")}`));
+        writeFileSync(
+          join(out, "mutation-report.html"),
+          mutationHtml(stryker, `slp mutate: ${run.models.map((model) => model.model).join(", ")}`),
+        );
       }
     }
     return report;
@@ -181,10 +247,15 @@ function prettyJson(value: unknown): string {
 }
 
 /** Each model's spec tier and known edges, from the yml `slp check` reads (hints and minimum scores only). */
-async function specsOf(dir: string, dirAsGiven: string, martsPaths: string[], env: Record<string, string | undefined>): Promise<{ tiers: Map<string, string>; knownEdges: Map<string, string[]> }> {
+async function specsOf(
+  dir: string,
+  dirAsGiven: string,
+  martsPaths: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ tiers: Map<string, string>; knownEdges: Map<string, string[]> }> {
   const tiers = new Map<string, string>();
   const knownEdges = new Map<string, string[]>();
-  let project;
+  let project: Awaited<ReturnType<typeof readCheckProject>>;
   try {
     project = await readCheckProject(openWorkTree(dir, env), dir, dirAsGiven, martsPaths);
   } catch {

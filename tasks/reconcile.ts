@@ -17,11 +17,18 @@ export default defineTask({
   description: "Run each critical model's reconciliation query on the branch's build and put its two numbers in the model's diff",
   input: Type.Object({
     models: Type.Optional(
-      Type.Array(Type.String(), { positional: true, metavar: "MODEL", description: "the models to reconcile (default: every critical model that owes a diff)" }),
+      Type.Array(Type.String(), {
+        positional: true,
+        metavar: "MODEL",
+        description: "the models to reconcile (default: every critical model that owes a diff)",
+      }),
     ),
     pr: StageOptions.pr,
     sources: Type.Optional(
-      Type.String({ metavar: "TEMPLATE", description: "where source('s', 't') is: {source} and {table} filled in (default {source}.{table})" }),
+      Type.String({
+        metavar: "TEMPLATE",
+        description: "where source('s', 't') is: {source} and {table} filled in (default {source}.{table})",
+      }),
     ),
     out: StageOptions.out,
     database: StageOptions.database,
@@ -80,10 +87,17 @@ export default defineTask({
       const file = reconcile.reconciliationQuery(model);
       rendered.push({ file, ...(await reconcile.renderReconciliation(dbtProject, file, { pr, sources }, d, environment.env)) });
     }
-    const engine = await openEngine(settings, rendered.flatMap((query) => query.relations), resolved.dir, environment.env);
+    const engine = await openEngine(
+      settings,
+      rendered.flatMap((query) => query.relations),
+      resolved.dir,
+      environment.env,
+    );
     const results: { model: string; diff: Mapping; numbers: { model_value: number; external_value: number } }[] = [];
     try {
-      const kinds = engine.statementKinds ? (sql: string) => (engine.statementKinds as (sql: string) => Promise<string[]>).call(engine, sql) : null;
+      const kinds = engine.statementKinds
+        ? (sql: string) => (engine.statementKinds as (sql: string) => Promise<string[]>).call(engine, sql)
+        : null;
       for (const [i, { model, diff }] of diffs.entries()) {
         const query = rendered[i] as (typeof rendered)[number];
         const numbers = await reconcile.runReconciliation(model.name, query.file, query.sql, engine, kinds);
@@ -97,11 +111,16 @@ export default defineTask({
       command: "reconcile",
       findings: [],
       lines: results.map(
-        ({ model, numbers }) => `${model}: the model says ${numbers.model_value}, the source of truth ${numbers.external_value} -> ${join(settings.out.shown, `${model}.json`)}`,
+        ({ model, numbers }) =>
+          `${model}: the model says ${numbers.model_value}, the source of truth ${numbers.external_value} -> ${join(settings.out.shown, `${model}.json`)}`,
       ),
       note: `${plural(results.length, "model")} reconciled on ${settings.engine}`,
       notes: resolved.config.warnings,
-      data: { out: settings.out.shown, models: results.map(({ model }) => model), reconciliations: Object.fromEntries(results.map(({ model, numbers }) => [model, numbers])) },
+      data: {
+        out: settings.out.shown,
+        models: results.map(({ model }) => model),
+        reconciliations: Object.fromEntries(results.map(({ model, numbers }) => [model, numbers])),
+      },
     };
   },
 });

@@ -28,7 +28,8 @@ const MUTATION_FILE_LIMIT = 16 * 1024 * 1024;
 
 export default defineTask({
   name: "review",
-  description: "Write the pull request's review document: grain and key, the numbers against their bands, each known edge with its unit test and mutants",
+  description:
+    "Write the pull request's review document: grain and key, the numbers against their bands, each known edge with its unit test and mutants",
   informational: true,
   formats: ["markdown", "github"],
   input: Type.Object({
@@ -40,7 +41,10 @@ export default defineTask({
       }),
     ),
     base: Type.Optional(
-      Type.String({ metavar: "REF", description: "the branch this one targets: a pre-registration identical to the merge-base's is inherited, not this branch's" }),
+      Type.String({
+        metavar: "REF",
+        description: "the branch this one targets: a pre-registration identical to the merge-base's is inherited, not this branch's",
+      }),
     ),
     html: Type.Optional(Type.String({ metavar: "FILE", description: "also write the review as one self-contained HTML page" })),
     projectDir: ProjectDirOption,
@@ -48,16 +52,28 @@ export default defineTask({
   }),
   async run({ input, environment, run }): Promise<Report> {
     const resolved = resolveProjectOnDisk(environment.cwd, input.projectDir, input.martsPath);
-    const project = await readCheckProject(openWorkTree(resolved.dir, environment.env), resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
+    const project = await readCheckProject(
+      openWorkTree(resolved.dir, environment.env),
+      resolved.dir,
+      resolved.dirAsGiven,
+      resolved.martsPaths,
+    );
     const context = new CheckContext(project);
-    const paths = input.diffs?.length ? expandDiffArguments(environment.cwd, input.diffs) : defaultDiffs(environment.cwd, input.projectDir, resolved.dir);
+    const paths = input.diffs?.length
+      ? expandDiffArguments(environment.cwd, input.diffs)
+      : defaultDiffs(environment.cwd, input.projectDir, resolved.dir);
     const diffs = readDiffFiles(environment.cwd, paths);
     assertOneDiffPerModel(diffs);
-    const stale = input.base === undefined ? null : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base, project.model.store);
+    const stale =
+      input.base === undefined
+        ? null
+        : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base, project.model.store);
 
     // The unit tests wait on DuckDB's start; compare runs meanwhile.
     const [compared, unitReport] = await Promise.all([
-      paths.length === 0 ? null : (run(compare, { diffs: paths, base: input.base, projectDir: input.projectDir, martsPath: input.martsPath }) as Promise<Report>),
+      paths.length === 0
+        ? null
+        : (run(compare, { diffs: paths, base: input.base, projectDir: input.projectDir, martsPath: input.martsPath }) as Promise<Report>),
       run(unit, { projectDir: input.projectDir }) as Promise<Report>,
     ]);
     const tests = (unitReport.data as UnitData | undefined)?.tests ?? [];
@@ -68,8 +84,13 @@ export default defineTask({
       base: input.base ?? null,
       inherited: stale?.models ?? new Set(),
       diffs,
-      compare: compared ? { summary: compared.summary ?? summaryLine(compared.command, compared.findings, compared.note), findings: compared.findings } : null,
-      unit: { summary: unitReport.summary ?? "slp unit ran", status: new Map(tests.map((test) => [`${test.model}::${test.name}`, test.status])) },
+      compare: compared
+        ? { summary: compared.summary ?? summaryLine(compared.command, compared.findings, compared.note), findings: compared.findings }
+        : null,
+      unit: {
+        summary: unitReport.summary ?? "slp unit ran",
+        status: new Map(tests.map((test) => [`${test.model}::${test.name}`, test.status])),
+      },
       mutation: (model) => readMutation(resolved.dir, model),
     });
     const [{ reviewMarkdown }, html] = await Promise.all([
@@ -97,7 +118,11 @@ function defaultDiffs(cwd: string, projectAsGiven: string, projectDir: string): 
   return readdirSync(folder)
     .filter((name) => name.endsWith(".json"))
     .sort()
-    .map((name) => relative(cwd, join(resolve(cwd, projectAsGiven), "diff", name)).split(sep).join("/"));
+    .map((name) =>
+      relative(cwd, join(resolve(cwd, projectAsGiven), "diff", name))
+        .split(sep)
+        .join("/"),
+    );
 }
 
 /**
@@ -112,19 +137,37 @@ export function readMutation(projectDir: string, model: string): MutationRead | 
   if (dirname(path) !== folder || !existsSync(path)) return null;
   const file = relative(projectDir, path).split(sep).join("/");
   const fix = "run slp mutate again to rewrite it";
-  if (statSync(path).size > MUTATION_FILE_LIMIT) throw new InputError(`is larger than ${MUTATION_FILE_LIMIT / 1024 / 1024} MiB; not a mutation artifact`, { file, fix });
+  if (statSync(path).size > MUTATION_FILE_LIMIT)
+    throw new InputError(`is larger than ${MUTATION_FILE_LIMIT / 1024 / 1024} MiB; not a mutation artifact`, { file, fix });
   const value = parseJson(readInputText(projectDir, file, fix), { file, fix });
-  const count = (key: string) => (isMapping(value) && Number.isInteger(value[key]) && (value[key] as number) >= 0 ? (value[key] as number) : null);
+  const count = (key: string) =>
+    isMapping(value) && Number.isInteger(value[key]) && (value[key] as number) >= 0 ? (value[key] as number) : null;
   const [killed, survived, equivalent] = [count("killed"), count("survived"), count("equivalent")];
-  if (!isMapping(value) || value.model !== model || !Array.isArray(value.mutants) || killed === null || survived === null || equivalent === null) {
-    throw new InputError(`is not the mutation artifact of ${model}: it needs model, mutants, killed, survived and equivalent (spec/rules.md §4.9)`, { file, fix });
+  if (
+    !isMapping(value) ||
+    value.model !== model ||
+    !Array.isArray(value.mutants) ||
+    killed === null ||
+    survived === null ||
+    equivalent === null
+  ) {
+    throw new InputError(
+      `is not the mutation artifact of ${model}: it needs model, mutants, killed, survived and equivalent (spec/rules.md §4.9)`,
+      { file, fix },
+    );
   }
   const survivors: MutationRead["survivors"] = [];
   for (const mutant of value.mutants) {
     if (!isMapping(mutant) || typeof mutant.verdict !== "string") throw new InputError("holds a mutant without a verdict", { file, fix });
     if (mutant.verdict !== "survived") continue;
     const m = mutant as Mapping;
-    if (typeof m.id !== "string" || typeof m.operator !== "string" || typeof m.original !== "string" || typeof m.replacement !== "string" || !Number.isInteger(m.line)) {
+    if (
+      typeof m.id !== "string" ||
+      typeof m.operator !== "string" ||
+      typeof m.original !== "string" ||
+      typeof m.replacement !== "string" ||
+      !Number.isInteger(m.line)
+    ) {
       throw new InputError("holds a surviving mutant without its id, operator, original, replacement and line", { file, fix });
     }
     survivors.push({ id: m.id, operator: m.operator, original: m.original, replacement: m.replacement, line: m.line as number });

@@ -19,7 +19,12 @@ export default defineTask({
       command: "tasks",
       findings: [],
       text: `${text}\n`,
-      data: tasks.map((task) => ({ name: task.name, description: task.description, needs: task.needs.map((need) => need.name), origin: task.origin })),
+      data: tasks.map((task) => ({
+        name: task.name,
+        description: task.description,
+        needs: task.needs.map((need) => need.name),
+        origin: task.origin,
+      })),
     };
   },
 });

@@ -18,9 +18,17 @@ export default defineTask({
   input: Type.Object({
     message: Type.Optional(Type.String({ positional: true, metavar: "MESSAGE", description: "the commit message of this step" })),
     projectDir: ProjectDirOption,
-    dryRun: Type.Optional(Type.Boolean({ description: "judge the step exactly as a real run would and say what would be committed or reverted, changing nothing (hooks are not run)" })),
+    dryRun: Type.Optional(
+      Type.Boolean({
+        description:
+          "judge the step exactly as a real run would and say what would be committed or reverted, changing nothing (hooks are not run)",
+      }),
+    ),
     reset: Type.Optional(
-      Type.String({ metavar: "REASON", description: "clear the strike count after a human has looked, saying why (logged, and recorded in the next commit)" }),
+      Type.String({
+        metavar: "REASON",
+        description: "clear the strike count after a human has looked, saying why (logged, and recorded in the next commit)",
+      }),
     ),
     author: Type.Optional(Type.String({ metavar: "'NAME <EMAIL>'", description: "who commits (default: git's own identity)" })),
   }),

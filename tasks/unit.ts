@@ -22,14 +22,24 @@ export default defineTask({
       Type.Array(Type.String(), {
         metavar: "SELECTOR",
         nargs: "+",
-        description: "dbt's selector syntax: a model (its unit tests), a unit test (or model::test), +model, model+, tag:, path:, package:, test_name:, config.materialized:, ...; several are a union, a comma an intersection",
+        description:
+          "dbt's selector syntax: a model (its unit tests), a unit test (or model::test), +model, model+, tag:, path:, package:, test_name:, config.materialized:, ...; several are a union, a comma an intersection",
       }),
     ),
-    exclude: Type.Optional(Type.Array(Type.String(), { metavar: "SELECTOR", nargs: "+", description: "leave out what these dbt selectors choose" })),
-    vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars; a test's overrides.vars win" })),
-    noManifest: Type.Optional(Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" })),
+    exclude: Type.Optional(
+      Type.Array(Type.String(), { metavar: "SELECTOR", nargs: "+", description: "leave out what these dbt selectors choose" }),
+    ),
+    vars: Type.Optional(
+      Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars; a test's overrides.vars win" }),
+    ),
+    noManifest: Type.Optional(
+      Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" }),
+    ),
     dialect: Type.Optional(
-      Type.String({ metavar: "NAME", description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)" }),
+      Type.String({
+        metavar: "NAME",
+        description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)",
+      }),
     ),
   }),
   async run({ input, environment }): Promise<Report> {
@@ -56,7 +66,7 @@ export default defineTask({
       import("../src/unit/run.ts"),
       import("../src/report/unit.ts"),
     ]);
-    let project;
+    let project: Awaited<ReturnType<typeof readUnitProject>>;
     try {
       project = await readUnitProject(openWorkTree(projectDir, environment.env), input.projectDir);
     } catch (error) {
@@ -79,7 +89,10 @@ export default defineTask({
 });
 
 function closeWhenOpen(database: Promise<{ close(): void }>): void {
-  database.then((db) => db.close(), () => undefined);
+  database.then(
+    (db) => db.close(),
+    () => undefined,
+  );
 }
 
 /** The dialect the models are written in: --dialect, slp.yml's dialect, the profile's adapter type (mutate runs the same way). */
@@ -99,6 +112,7 @@ export function parseVarsOption(text: string | undefined): Mapping {
   if (text === undefined) return {};
   const value = parseYaml(text, { file: "--vars" });
   if (value === null) return {};
-  if (!isMapping(value)) throw new UsageError("argument --vars: must be a YAML mapping, e.g. '{currency: EUR}'", "usage: slp unit [--vars YAML]");
+  if (!isMapping(value))
+    throw new UsageError("argument --vars: must be a YAML mapping, e.g. '{currency: EUR}'", "usage: slp unit [--vars YAML]");
   return value;
 }

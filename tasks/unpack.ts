@@ -21,6 +21,11 @@ export default defineTask({
     const database = await Database.open();
     const version = (await database.query("select version()")).rows[0]?.[0] ?? "?";
     const where = isCompiled() ? cacheRoot(environment.env) : "node_modules (this is slp's source; the binary unpacks into its cache)";
-    return { command: "unpack", findings: [], text: `DuckDB ${version} loads from ${where}\n`, data: { duckdb: version, compiled: isCompiled() } };
+    return {
+      command: "unpack",
+      findings: [],
+      text: `DuckDB ${version} loads from ${where}\n`,
+      data: { duckdb: version, compiled: isCompiled() },
+    };
   },
 });

@@ -10,4 +10,3 @@ test("a median above its budget is over budget; one equal to it is within", () =
   expect(overBudget([measured("fast", 10, 60), measured("exact", 60, 60), measured("slow", 61, 60)])).toEqual(["slow"]);
   expect(overBudget([measured("fast", 10, 60)])).toEqual([]);
 });
-

@@ -18,7 +18,12 @@ let home = "";
 
 /** The binary with nothing inherited: a bare PATH (for the shell tasks' `echo`), an empty HOME. */
 function slp(args: string[], env: Record<string, string> = {}) {
-  const result = Bun.spawnSync([binary, ...args], { cwd: project, env: { PATH: "/usr/bin:/bin", HOME: home, ...env }, stdout: "pipe", stderr: "pipe" });
+  const result = Bun.spawnSync([binary, ...args], {
+    cwd: project,
+    env: { PATH: "/usr/bin:/bin", HOME: home, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode };
 }
 
@@ -92,7 +97,10 @@ describe("dist/slp", () => {
 
   test("the Dockerfile unpacks DuckDB while the image is built, as the user that runs it, into a cache of that user's", () => {
     const docker = readFileSync(join(ROOT, "Dockerfile"), "utf8");
-    const run = docker.slice(docker.lastIndexOf("\nFROM ")).split("\n").filter((line) => /^(USER|ENV|RUN slp|ENTRYPOINT)/.test(line));
+    const run = docker
+      .slice(docker.lastIndexOf("\nFROM "))
+      .split("\n")
+      .filter((line) => /^(USER|ENV|RUN slp|ENTRYPOINT)/.test(line));
     expect(run).toEqual(["USER slp", "ENV SLP_CACHE_DIR=/home/slp/.cache/slp", "RUN slp unpack", 'ENTRYPOINT ["slp"]']);
     expect(docker).not.toMatch(/^ENV .*\/tmp/m);
   });

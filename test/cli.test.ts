@@ -17,9 +17,7 @@ describe("slp (subprocess)", () => {
   test("check passes the quickstart, with its summary note", () => {
     const result = runCli(["check", "--project-dir", "examples/quickstart"], ROOT);
     expect(result.stderr).toBe("");
-    expect(result.stdout.split("\n").filter(Boolean).at(-1)).toBe(
-      "slp check: 5 infos - OK (2 models in models/marts/, of 4 models read)",
-    );
+    expect(result.stdout.split("\n").filter(Boolean).at(-1)).toBe("slp check: 5 infos - OK (2 models in models/marts/, of 4 models read)");
     expect(result.exitCode).toBe(0);
   });
 
@@ -112,7 +110,10 @@ describe("papercuts a new user hit", () => {
     expect(run.stdout).toContain("tasks: check, ci, compare");
     expect(run.exitCode).toBe(0);
     for (const task of builtInTasks.filter((candidate) => !candidate.hidden)) {
-      for (const argv of [[task.name, "--help"], ["run", task.name, "-h"]]) {
+      for (const argv of [
+        [task.name, "--help"],
+        ["run", task.name, "-h"],
+      ]) {
         const result = await runMain(argv, QUICKSTART);
         expect(result.stdout).toContain(`${task.name} [-h]`);
         expect(result.exitCode).toBe(0);
@@ -161,4 +162,3 @@ describe("papercuts a new user hit", () => {
     expect(ci.data.stages.find((stage: { name: string }) => stage.name === "gate").data.base).toBe("trunk");
   });
 });
-

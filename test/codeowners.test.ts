@@ -149,10 +149,15 @@ describe("hostile patterns", () => {
     };
     const alphabet = ["a", "b", "/", "*", "?"];
     let seed = 7;
-    const pick = () => alphabet[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % alphabet.length] as string;
+    const pick = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return alphabet[seed % alphabet.length] as string;
+    };
     for (let i = 0; i < 3000; i++) {
       const pattern = Array.from({ length: 1 + (i % 6) }, pick).join("");
-      const path = Array.from({ length: 1 + (i % 7) }, pick).filter((c) => c !== "*" && c !== "?").join("");
+      const path = Array.from({ length: 1 + (i % 7) }, pick)
+        .filter((c) => c !== "*" && c !== "?")
+        .join("");
       if (pattern.trim() === "" || path === "") continue;
       expect({ pattern, path, owned: owns(`${pattern} @a`, path) }).toEqual({ pattern, path, owned: reference(pattern, path) });
     }

@@ -5,7 +5,7 @@
  * after/ trees (built into a git repository), and an `expected` file holding
  * the exit code, stdout and stderr. Rewrite with SLP_UPDATE_FIXTURES=1.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { runMain } from "./support/cli.ts";

@@ -31,7 +31,9 @@ describe("slp compare as a subprocess", () => {
     writeTree(dir.path, { "diff/fct_orders.json": readFileSync(file, "utf8").replace('"row_delta": 8400', '"row_delta": 15000') });
     const result = runCli(["compare", "diff/fct_orders.json"], dir.path);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain("BLOCK\tdiff/fct_orders.json\tfct_orders\trow_delta is 15,000, pre-registration allows 0..12,000\t[C1]\n");
+    expect(result.stdout).toContain(
+      "BLOCK\tdiff/fct_orders.json\tfct_orders\trow_delta is 15,000, pre-registration allows 0..12,000\t[C1]\n",
+    );
     expect(result.stdout).toEndWith("slp compare: 1 block, 6 infos - BLOCKED\n");
   });
 
@@ -98,7 +100,8 @@ describe("slp compare --base, where git cannot answer", () => {
 });
 
 describe("slp diff-from-row as a subprocess", () => {
-  const ROW = "row_delta,removed_pks,gross_revenue_delta_pct,gross_revenue_changed,window_column,window_start,window_end\n8400,0,0.5,310,order_date,2025-01-01,2025-06-30\n";
+  const ROW =
+    "row_delta,removed_pks,gross_revenue_delta_pct,gross_revenue_changed,window_column,window_start,window_end\n8400,0,0.5,310,order_date,2025-01-01,2025-06-30\n";
 
   test("reads the row from standard input and prints the diff.json", () => {
     using dir = tempDir();
@@ -121,14 +124,17 @@ describe("slp diff-from-row as a subprocess", () => {
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
-      "ERROR (standard input): removed_pks is \"-4\"; keys that disappeared cannot be fewer than 0; correct the diff query's output\n",
+      'ERROR (standard input): removed_pks is "-4"; keys that disappeared cannot be fewer than 0; correct the diff query\'s output\n',
     );
   });
 
   test("--out writes the file (folders included), and compare passes on it", async () => {
     using dir = copyToTemp(PASSING);
     writeTree(dir.path, { "result.csv": ROW });
-    const converted = await runMain(["diff-from-row", "--model", "fct_orders", "result.csv", "--out", "built/diff/fct_orders.json"], dir.path);
+    const converted = await runMain(
+      ["diff-from-row", "--model", "fct_orders", "result.csv", "--out", "built/diff/fct_orders.json"],
+      dir.path,
+    );
     expect(converted).toEqual({ exitCode: 0, stdout: "wrote built/diff/fct_orders.json\n", stderr: "" });
     const written = readFileSync(join(dir.path, "built", "diff", "fct_orders.json"), "utf8");
     expect(written.endsWith("}\n")).toBe(true);

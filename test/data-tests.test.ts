@@ -4,7 +4,8 @@ import { InputError } from "../src/core/errors.ts";
 import type { Value } from "../src/core/values.ts";
 import { cannotFailReason, DEAD_KEYS, MUTE_KEYS, readDataTest } from "../src/project/tests.ts";
 
-const read = (item: Value, column = "order_id") => readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", { value: { t: ["unique"] }, lines: "1:3,6:2,7" }, ["t", 0]);
+const read = (item: Value, column = "order_id") =>
+  readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", { value: { t: ["unique"] }, lines: "1:3,6:2,7" }, ["t", 0]);
 
 function refusal(item: Value): string {
   try {
@@ -20,7 +21,13 @@ function refusal(item: Value): string {
 
 describe("readDataTest: the shapes of a test item", () => {
   test("a bare string is a name with no body", () => {
-    expect(Object.fromEntries(Object.entries(read("unique")))).toEqual({ name: "unique", column: "order_id", config: {}, args: {}, argsKey: "{}" });
+    expect(Object.fromEntries(Object.entries(read("unique")))).toEqual({
+      name: "unique",
+      column: "order_id",
+      config: {},
+      args: {},
+      argsKey: "{}",
+    });
     expect(read("unique").line).toBe(7);
   });
 
@@ -74,7 +81,26 @@ describe("readDataTest: config, inert and argument keys", () => {
     });
     expect(Object.keys(t.args).sort()).toEqual(["field", "to"]);
     expect(Object.keys(t.config).sort()).toEqual(
-      ["alias", "database", "description", "docs", "enabled", "error_if", "fail_calc", "group", "limit", "meta", "name", "schema", "severity", "store_failures", "store_failures_as", "tags", "warn_if", "where"].sort(),
+      [
+        "alias",
+        "database",
+        "description",
+        "docs",
+        "enabled",
+        "error_if",
+        "fail_calc",
+        "group",
+        "limit",
+        "meta",
+        "name",
+        "schema",
+        "severity",
+        "store_failures",
+        "store_failures_as",
+        "tags",
+        "warn_if",
+        "where",
+      ].sort(),
     );
   });
 

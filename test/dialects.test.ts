@@ -15,7 +15,10 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
   let open = connections.get(dialect);
   if (!open) {
     open = (async () => {
-      const instance = await DuckDBInstance.create(":memory:", { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+      const instance = await DuckDBInstance.create(":memory:", {
+        autoinstall_known_extensions: "false",
+        autoload_known_extensions: "false",
+      });
       const connection = await instance.connect();
       for (const sql of duckdbSettings(dialect)) await connection.run(sql);
       for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
@@ -44,7 +47,9 @@ async function agrees(connection: DuckDBConnection, sql: string, expected: (stri
       continue;
     }
     const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
-    const same = await connection.runAndReadAll(`select cast(${quote(want)} as ${types[i]}) is not distinct from cast(${quote(actual)} as ${types[i]})`);
+    const same = await connection.runAndReadAll(
+      `select cast(${quote(want)} as ${types[i]}) is not distinct from cast(${quote(actual)} as ${types[i]})`,
+    );
     if (same.getRows()[0]?.[0] !== true) return `column ${i + 1}: ${actual} (${types[i]}) where the documentation gives ${want}`;
   }
   return null;
@@ -105,8 +110,13 @@ describe("errors and refusals the warehouses document", () => {
   });
 
   test("nested divisions over columns keep the scale at each step (Snowflake: 1/3 -> NUMBER(38,6), then /3 -> 12 decimals)", async () => {
-    expect(await run("snowflake", "select (a / b) / b, a / b * 3 from (select 1::number(38,0) as a, 3::number(38,0) as b)")).toEqual(["0.111111000000", "0.999999"]);
-    expect(await run("snowflake", "select sum(a) / count(*) from (select 1::number(10,2) as a union all select 2::number(10,2))")).toEqual(["1.50000000"]);
+    expect(await run("snowflake", "select (a / b) / b, a / b * 3 from (select 1::number(38,0) as a, 3::number(38,0) as b)")).toEqual([
+      "0.111111000000",
+      "0.999999",
+    ]);
+    expect(await run("snowflake", "select sum(a) / count(*) from (select 1::number(10,2) as a union all select 2::number(10,2))")).toEqual([
+      "1.50000000",
+    ]);
   });
 
   test("a division of text is refused with the types named, never guessed", async () => {
@@ -133,13 +143,20 @@ describe("errors and refusals the warehouses document", () => {
   });
 
   test("Redshift refuses the average of a DECIMAL, whose rounding slp has not verified", async () => {
-    expect(await run("redshift", "select avg(x) from (select 1.5 as x) as t")).toMatch(/^error: .*SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT/);
+    expect(await run("redshift", "select avg(x) from (select 1.5 as x) as t")).toMatch(
+      /^error: .*SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT/,
+    );
   });
 
   test("an ordered window without a frame is refused for first_value/last_value/nth_value in Snowflake and Redshift (their default frame is not DuckDB's); a frame or no ORDER BY runs", async () => {
     expect(await run("snowflake", "select last_value(x) over (order by x) from (select 1 as x)")).toBe("refused: last_value()");
     expect(await run("redshift", "select first_value(x) over (order by x) from (select 1 as x) as t")).toBe("refused: first_value()");
-    expect(await run("snowflake", "select last_value(x) over (order by x rows between unbounded preceding and current row) from (select 1 as x)")).toEqual(["1"]);
+    expect(
+      await run(
+        "snowflake",
+        "select last_value(x) over (order by x rows between unbounded preceding and current row) from (select 1 as x)",
+      ),
+    ).toEqual(["1"]);
     expect(await run("postgres", "select last_value(x) over (order by x) from (select 1 as x) as t")).toEqual(["1"]);
   });
 
@@ -161,14 +178,22 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("postgres", "select concat_ws(',', 'a', null), concat('a', null), greatest(1, null)")).toEqual(["a", "a", "1"]);
     expect(await run("redshift", "select concat('a', null), greatest(1, null), least(null, 2)")).toEqual([null, "1", "2"]);
     expect(await run("databricks", "select concat_ws(',', 'a', null), concat('a', null), greatest(1, null)")).toEqual(["a", null, "1"]);
-    expect(await run("bigquery", "select concat('a', null), greatest(1, null), string_agg(x) from unnest(['a', null, 'b']) as x")).toEqual([null, null, "a,b"]);
+    expect(await run("bigquery", "select concat('a', null), greatest(1, null), string_agg(x) from unnest(['a', null, 'b']) as x")).toEqual([
+      null,
+      null,
+      "a,b",
+    ]);
   });
 
   test("an argument form slp has not verified is refused by name: initcap's delimiters, sha2's other sizes, timestamp_diff by month, Redshift months_between of timestamps", async () => {
     expect(await run("snowflake", "select initcap('a-b', '-')")).toBe("refused: initcap()");
     expect(await run("snowflake", "select sha2('a', 512)")).toBe("refused: sha2()");
-    expect(await run("bigquery", "select timestamp_diff(timestamp '2020-01-01 00:00:00+00', timestamp '2019-01-01 00:00:00+00', month)")).toBe("refused: timestamp_diff()");
-    expect(await run("redshift", "select months_between(timestamp '2020-01-01 10:00:00', timestamp '2019-01-01 00:00:00')")).toMatch(/^error: .*verified it for dates only/);
+    expect(
+      await run("bigquery", "select timestamp_diff(timestamp '2020-01-01 00:00:00+00', timestamp '2019-01-01 00:00:00+00', month)"),
+    ).toBe("refused: timestamp_diff()");
+    expect(await run("redshift", "select months_between(timestamp '2020-01-01 10:00:00', timestamp '2019-01-01 00:00:00')")).toMatch(
+      /^error: .*verified it for dates only/,
+    );
   });
 
   test("FROM VALUES names its columns column1, column2, ... as Snowflake and Databricks do, with or without an alias", async () => {

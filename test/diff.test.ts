@@ -84,9 +84,20 @@ describe("window", () => {
   test("no COLUMN: the model's event_time, its SQL's config() over its yml's over dbt_project.yml's", () => {
     const window = parseWindow("2025-12-01:2025-12-03");
     // Only the name, file and entry's config matter to the window column.
-    const model = (config: Record<string, string>) => ({ name: "m", file: "m.yml", entry: { name: "m", config } }) as unknown as ModelDeclaration;
-    const target = (sql: string | null, yml: Record<string, string>, project: Record<string, string>) => ({ model: model(yml), sql, projectConfig: project, isNew: false });
-    expect(windowColumn(target("{{ config(event_time='from_sql') }} select 1", { event_time: "from_yml" }, { event_time: "from_project" }), window)).toBe("from_sql");
+    const model = (config: Record<string, string>) =>
+      ({ name: "m", file: "m.yml", entry: { name: "m", config } }) as unknown as ModelDeclaration;
+    const target = (sql: string | null, yml: Record<string, string>, project: Record<string, string>) => ({
+      model: model(yml),
+      sql,
+      projectConfig: project,
+      isNew: false,
+    });
+    expect(
+      windowColumn(
+        target("{{ config(event_time='from_sql') }} select 1", { event_time: "from_yml" }, { event_time: "from_project" }),
+        window,
+      ),
+    ).toBe("from_sql");
     expect(windowColumn(target("select 1", { event_time: "from_yml" }, { event_time: "from_project" }), window)).toBe("from_yml");
     expect(windowColumn(target(null, {}, { event_time: "from_project" }), window)).toBe("from_project");
     expect(() => windowColumn(target(null, {}, {}), window)).toThrow(/sets no event_time/);
@@ -103,7 +114,12 @@ describe("window", () => {
 describe("metric expressions", () => {
   const duck = dialect("duckdb");
   test("one aggregate expression passes, in the dialect's own spelling", () => {
-    for (const expression of ["sum(order_total)", "count(distinct customer_id)", "sum(a) / nullif(count(*), 0)", "sum(x) filter (where y > 0)"]) {
+    for (const expression of [
+      "sum(order_total)",
+      "count(distinct customer_id)",
+      "sum(a) / nullif(count(*), 0)",
+      "sum(x) filter (where y > 0)",
+    ]) {
       expect(() => checkMetricExpression("m", "x", expression, duck)).not.toThrow();
     }
     expect(() => checkMetricExpression("m", "x", "countif(`flag`)", dialect("bigquery"))).not.toThrow();
@@ -132,7 +148,9 @@ describe("which models owe a diff", () => {
     using dir = copyToTemp(join(import.meta.dir, "..", "examples", "quickstart"));
     const spec = (tier: string) =>
       `      spec: {grain: g, primary_key: [id], tier: ${tier}, metrics: {}, known_edges: [], sensitive_columns: []${
-        tier === "critical" ? ", reconciliation_query: analyses/reconciliation_x.sql, reconciliation_tolerance: '1%', external_validation: v" : ""
+        tier === "critical"
+          ? ", reconciliation_query: analyses/reconciliation_x.sql, reconciliation_tolerance: '1%', external_validation: v"
+          : ""
       }}\n`;
     writeTree(dir.path, {
       "models/marts/chain.yml": `version: 2\nmodels:\n  - name: fct_a\n    meta:\n${spec("standard")}  - name: fct_b\n    meta:\n${spec("critical")}  - name: fct_c\n    meta:\n${spec("standard")}  - name: fct_d\n    meta:\n${spec("critical")}\n`,
@@ -151,7 +169,10 @@ describe("which models owe a diff", () => {
     expect((await owedDiffs(project, null, new Set(), "critical-only")).models).toEqual(["fct_b", "fct_orders", "fct_revenue_daily"]);
     expect((await owedDiffs(project, null, new Set(), "off")).models).toEqual(["fct_orders", "fct_revenue_daily"]);
     // What git says changed (unique ids) stands for the pre-registrations: stg_customers feeds fct_d and, through fct_orders, the critical fct_b and fct_revenue_daily.
-    expect((await owedDiffs(project, new Set(["model.quickstart.stg_customers"]), new Set(["fct_orders", "fct_revenue_daily"]), "critical-only")).models).toEqual(["fct_b", "fct_d", "fct_revenue_daily"]);
+    expect(
+      (await owedDiffs(project, new Set(["model.quickstart.stg_customers"]), new Set(["fct_orders", "fct_revenue_daily"]), "critical-only"))
+        .models,
+    ).toEqual(["fct_b", "fct_d", "fct_revenue_daily"]);
     expect((await owedDiffs(project, null, new Set(["fct_orders", "fct_revenue_daily"]), "all")).models).toEqual([]);
   });
 });
@@ -172,7 +193,10 @@ describe("emitted SQL", () => {
     // The unlocked test database: the unit-test one reads no file and creates nothing.
     const db = await Database.openFile(":memory:");
     try {
-      for (const [schema, folder] of [["analytics", "prod"], ["ci_pr_7", "pr"]]) {
+      for (const [schema, folder] of [
+        ["analytics", "prod"],
+        ["ci_pr_7", "pr"],
+      ]) {
         await db.query(`create schema ${schema}`);
         await db.query(csvTable(join(dir.path, "data", folder as string, "fct_sales.csv"), `${schema}.fct_sales`, SALES_TYPES));
       }
@@ -181,7 +205,10 @@ describe("emitted SQL", () => {
       const fromRow = diffFromRow("fct_sales", row, { file: "row" });
       const run = await runMain(["diff", "--format", "json"], dir.path);
       expect(run.exitCode).toBe(0);
-      const own = (JSON.parse(run.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+      const own = (JSON.parse(run.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<
+        string,
+        unknown
+      >;
       expect(fromRow).toEqual(measured(own) as typeof fromRow);
       expect(fromRow.altered_columns).toEqual(["amount"]);
     } finally {
@@ -194,7 +221,10 @@ describe("slp diff on a DuckDB database file", () => {
   async function salesDatabase(dir: string): Promise<string> {
     const path = join(dir, "warehouse.duckdb");
     const db = await Database.openFile(path);
-    for (const [schema, folder] of [["prod", "prod"], ["ci_pr_7", "pr"]]) {
+    for (const [schema, folder] of [
+      ["prod", "prod"],
+      ["ci_pr_7", "pr"],
+    ]) {
       await db.query(`create schema ${schema}`);
       await db.query(csvTable(join(dir, "data", folder as string, "fct_sales.csv"), `${schema}.fct_sales`, SALES_TYPES));
     }
@@ -207,12 +237,25 @@ describe("slp diff on a DuckDB database file", () => {
     await salesDatabase(dir.path);
     const fromFiles = await runMain(["diff", "--format", "json", "--out", "files"], dir.path);
     const fromTables = await runMain(
-      ["diff", "--format", "json", "--database", "warehouse.duckdb", "--prod", "prod.{model}", "--pr", "ci_pr_7.{model}", "--out", "tables"],
+      [
+        "diff",
+        "--format",
+        "json",
+        "--database",
+        "warehouse.duckdb",
+        "--prod",
+        "prod.{model}",
+        "--pr",
+        "ci_pr_7.{model}",
+        "--out",
+        "tables",
+      ],
       dir.path,
     );
     expect(fromTables.stderr).toBe("");
     expect(fromTables.exitCode).toBe(0);
-    const diffOf = (stdout: string) => (JSON.parse(stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    const diffOf = (stdout: string) =>
+      (JSON.parse(stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
     expect(measured(diffOf(fromTables.stdout))).toEqual(measured(diffOf(fromFiles.stdout)));
     expect(JSON.parse(readFileSync(join(dir.path, "tables", "fct_sales.json"), "utf8")).row_delta).toBe(1);
   });
@@ -225,14 +268,25 @@ describe("slp diff on a DuckDB database file", () => {
       await db.query(table);
       await db.query(`copy ${side}_sales to '${join(dir.path, "data", side, "fct_sales.parquet")}' (format parquet)`);
       mkdirSync(join(dir.path, "parts", side, "fct_sales"), { recursive: true });
-      await db.query(`copy (select * from ${side}_sales where sale_id <= 2) to '${join(dir.path, "parts", side, "fct_sales", "a.parquet")}' (format parquet)`);
-      await db.query(`copy (select * from ${side}_sales where sale_id > 2) to '${join(dir.path, "parts", side, "fct_sales", "b.parquet")}' (format parquet)`);
+      await db.query(
+        `copy (select * from ${side}_sales where sale_id <= 2) to '${join(dir.path, "parts", side, "fct_sales", "a.parquet")}' (format parquet)`,
+      );
+      await db.query(
+        `copy (select * from ${side}_sales where sale_id > 2) to '${join(dir.path, "parts", side, "fct_sales", "b.parquet")}' (format parquet)`,
+      );
     }
     db.close();
-    const diffOf = (stdout: string) => (JSON.parse(stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    const diffOf = (stdout: string) =>
+      (JSON.parse(stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
     const csv = await runMain(["diff", "--format", "json", "--out", "csv"], dir.path);
-    const parquet = await runMain(["diff", "--format", "json", "--prod", "data/prod/{model}.parquet", "--pr", "data/pr/{model}.parquet", "--out", "pq"], dir.path);
-    const parts = await runMain(["diff", "--format", "json", "--prod", "parts/prod/{model}/*.parquet", "--pr", "parts/pr/{model}/*.parquet", "--out", "parts-out"], dir.path);
+    const parquet = await runMain(
+      ["diff", "--format", "json", "--prod", "data/prod/{model}.parquet", "--pr", "data/pr/{model}.parquet", "--out", "pq"],
+      dir.path,
+    );
+    const parts = await runMain(
+      ["diff", "--format", "json", "--prod", "parts/prod/{model}/*.parquet", "--pr", "parts/pr/{model}/*.parquet", "--out", "parts-out"],
+      dir.path,
+    );
     expect(parquet.stderr + parts.stderr).toBe("");
     expect(measured(diffOf(parquet.stdout))).toEqual(measured(diffOf(csv.stdout)));
     expect(measured(diffOf(parts.stdout))).toEqual(measured(diffOf(csv.stdout)));
@@ -293,16 +347,26 @@ describe("composite keys", () => {
     writeFileSync(yml, readFileSync(yml, "utf8").replace("primary_key: [sale_id]", "primary_key: [sale_id, status]"));
     const ok = await runMain(["diff", "--format", "json"], dir.path);
     expect(ok.stderr).toBe("");
-    const diff = (JSON.parse(ok.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    const diff = (JSON.parse(ok.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<
+      string,
+      unknown
+    >;
     expect([diff.row_delta, diff.removed_pks, diff.altered_columns]).toEqual([1, 0, ["amount"]]);
 
     // Sale 3 changes status: by (sale_id, status) that is one key removed and one added, not an altered column.
-    writeFileSync(join(dir.path, "data", "pr", "fct_sales.csv"), readFileSync(join(dir.path, "data", "pr", "fct_sales.csv"), "utf8").replace("3,30.0,refunded", "3,30.0,paid"));
+    writeFileSync(
+      join(dir.path, "data", "pr", "fct_sales.csv"),
+      readFileSync(join(dir.path, "data", "pr", "fct_sales.csv"), "utf8").replace("3,30.0,refunded", "3,30.0,paid"),
+    );
     const moved = await runMain(["diff", "--format", "json"], dir.path);
-    const movedDiff = (JSON.parse(moved.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    const movedDiff = (JSON.parse(moved.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs
+      .fct_sales as Record<string, unknown>;
     expect([movedDiff.row_delta, movedDiff.removed_pks, movedDiff.altered_columns]).toEqual([1, 1, ["amount"]]);
 
-    writeFileSync(join(dir.path, "data", "pr", "fct_sales.csv"), `${readFileSync(join(SALES, "data", "pr", "fct_sales.csv"), "utf8")}2,9.0,paid,2025-01-09\n`);
+    writeFileSync(
+      join(dir.path, "data", "pr", "fct_sales.csv"),
+      `${readFileSync(join(SALES, "data", "pr", "fct_sales.csv"), "utf8")}2,9.0,paid,2025-01-09\n`,
+    );
     const twice = await runMain(["diff"], dir.path);
     expect(twice.exitCode).toBe(2);
     expect(twice.stderr).toContain("the primary key (sale_id, status) is not unique");
@@ -349,19 +413,22 @@ describe("slp diff writes", () => {
       "data/prod/fct_sales_b.csv": "sale_id,amount,status,sold_on\n1,1.0,paid,2025-01-02\n",
       // fct_sales_b's branch build lost its key column: the run must stop before writing fct_sales.json.
       "data/pr/fct_sales_b.csv": "id,amount,status,sold_on\n1,1.0,paid,2025-01-02\n",
-      "diff/fct_sales.json": "{\"kept\": true}\n",
+      "diff/fct_sales.json": '{"kept": true}\n',
     });
     const run = await runMain(["diff"], dir.path);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain("fct_sales_b: the key column sale_id");
-    expect(readFileSync(join(dir.path, "diff", "fct_sales.json"), "utf8")).toBe("{\"kept\": true}\n");
+    expect(readFileSync(join(dir.path, "diff", "fct_sales.json"), "utf8")).toBe('{"kept": true}\n');
     expect(existsSync(join(dir.path, "diff", "fct_sales_b.json"))).toBe(false);
   });
 
   test("every query goes to .slp/queries.jsonl with its engine, duration and row count, and no value of the data", async () => {
     using dir = copyToTemp(SALES);
     expect((await runMain(["diff"], dir.path)).exitCode).toBe(0);
-    const lines = readFileSync(join(dir.path, ".slp", "queries.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const lines = readFileSync(join(dir.path, ".slp", "queries.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.length).toBeGreaterThan(2);
     for (const line of lines) {
       expect(Object.keys(line).sort()).toEqual(["at", "duration_ms", "engine", "error", "purpose", "rows", "sql"]);
@@ -392,7 +459,10 @@ describe("a model production does not have (--base)", () => {
     commitAll(dir.path, "fct_sales is new");
     const run = await runMain(["diff", "--base", "HEAD~1", "--prod", "data/nowhere/{model}.csv", "--format", "json"], dir.path);
     expect(run.stderr).toBe("");
-    const diff = (JSON.parse(run.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<string, unknown>;
+    const diff = (JSON.parse(run.stdout) as { data: { diffs: Record<string, Record<string, unknown>> } }).data.diffs.fct_sales as Record<
+      string,
+      unknown
+    >;
     expect(measured(diff)).toEqual({
       altered_columns: [],
       metrics: { revenue: { delta_pct: null, value: 68 } },

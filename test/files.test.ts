@@ -177,12 +177,23 @@ describe("entries that cannot be read", () => {
 
 /** The real CLI as the unprivileged user `nobody` (what a folder's mode means to everyone but root). */
 function runAsNobody(argv: string[]) {
-  const result = Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, join(import.meta.dir, "..", "src", "cli.ts"), ...argv], {
-    cwd: "/",
-    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", SLP_NO_CACHE: "1", HOME: "/tmp" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const result = Bun.spawnSync(
+    [
+      "setpriv",
+      "--reuid=65534",
+      "--regid=65534",
+      "--clear-groups",
+      process.execPath,
+      join(import.meta.dir, "..", "src", "cli.ts"),
+      ...argv,
+    ],
+    {
+      cwd: "/",
+      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", SLP_NO_CACHE: "1", HOME: "/tmp" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode ?? -1 };
 }
 

@@ -31,7 +31,12 @@ const EXTENSION: Record<string, string> = { text: "txt", json: "json", github: "
  * Outside GitHub Actions: paths relative to where slp runs, no job summary;
  * and git's clock fixed, so the commit tcr judges has the same id every run.
  */
-const NOT_IN_ACTIONS = { GITHUB_WORKSPACE: "", GITHUB_STEP_SUMMARY: "", GIT_AUTHOR_DATE: "1767225600 +0000", GIT_COMMITTER_DATE: "1767225600 +0000" };
+const NOT_IN_ACTIONS = {
+  GITHUB_WORKSPACE: "",
+  GITHUB_STEP_SUMMARY: "",
+  GIT_AUTHOR_DATE: "1767225600 +0000",
+  GIT_COMMITTER_DATE: "1767225600 +0000",
+};
 
 /** Compares a run's stdout with test/golden/<task>/<format>.<ext>; writes it with SLP_UPDATE_FIXTURES=1 or when missing. */
 function expectGolden(task: string, format: string, stdout: string): void {
@@ -203,7 +208,10 @@ describe("github", () => {
     using dir = tempDir();
     const summary = join(dir.path, "summary.md");
     writeFileSync(summary, "earlier step\n");
-    const result = await runMain([...RUNS.check!.argv, "--format", "github"], FORMATS_DIR, { GITHUB_STEP_SUMMARY: summary, GITHUB_WORKSPACE: "" });
+    const result = await runMain([...RUNS.check!.argv, "--format", "github"], FORMATS_DIR, {
+      GITHUB_STEP_SUMMARY: summary,
+      GITHUB_WORKSPACE: "",
+    });
     expect(result.exitCode).toBe(1);
     const written = readFileSync(summary, "utf8");
     expect(written).toStartWith("earlier step\n### ⛔ slp check: 2 blocks, 1 info - BLOCKED\n");
@@ -239,7 +247,10 @@ describe("markdown", () => {
   });
 
   test("a report too long for a comment is cut to 65,536 characters, blocks kept, with the count of what is left out", () => {
-    const findings = [...Array.from({ length: 400 }, (_, i) => finding(i, "INFO")), ...Array.from({ length: 100 }, (_, i) => finding(i, "BLOCK"))];
+    const findings = [
+      ...Array.from({ length: 400 }, (_, i) => finding(i, "INFO")),
+      ...Array.from({ length: 100 }, (_, i) => finding(i, "BLOCK")),
+    ];
     const report: Report = { command: "check", findings };
     const text = markdownOf(report, PLAIN_CONTEXT);
     expect(text.length).toBeLessThanOrEqual(COMMENT_LIMIT);
@@ -308,6 +319,8 @@ describe("the real CLI", () => {
     const out = join(dir.path, "check.xml");
     const junit = runCli([...RUNS.check!.argv, "--format", "junit", "--output", out], FORMATS_DIR, NOT_IN_ACTIONS);
     expect(junit.stdout).toBe("slp check: 2 blocks, 1 info - BLOCKED\n");
-    expect(readFileSync(out, "utf8")).toStartWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="slp check" tests="36" failures="2"');
+    expect(readFileSync(out, "utf8")).toStartWith(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="slp check" tests="36" failures="2"',
+    );
   });
 });

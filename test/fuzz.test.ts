@@ -33,7 +33,11 @@ const DEFAULT_RUNS: Record<string, number> = {
 };
 
 function describeCase(fuzz: FuzzCase): string {
-  return JSON.stringify({ argv: fuzz.argv, files: fuzz.files, commits: fuzz.commits, stdin: fuzz.stdin, mustRefuse: fuzz.mustRefuse }, null, 1).slice(0, 4000);
+  return JSON.stringify(
+    { argv: fuzz.argv, files: fuzz.files, commits: fuzz.commits, stdin: fuzz.stdin, mustRefuse: fuzz.mustRefuse },
+    null,
+    1,
+  ).slice(0, 4000);
 }
 
 describe("the fuzz harness can fail", () => {
@@ -44,11 +48,21 @@ describe("the fuzz harness can fail", () => {
   });
 
   test("it sees the canary's text in an output, exit 0 on a refused input, an internal error and a hang", async () => {
-    const fuzz: FuzzCase = { kind: "self-test", files: { "row.csv": `row_delta,removed_pks,window_column,window_start,window_end\n1,0,${CANARY_TEXT},a,b\n` }, argv: ["diff-from-row", "--model", "fct", "row.csv"], mustRefuse: "a test of the oracle" };
+    const fuzz: FuzzCase = {
+      kind: "self-test",
+      files: { "row.csv": `row_delta,removed_pks,window_column,window_start,window_end\n1,0,${CANARY_TEXT},a,b\n` },
+      argv: ["diff-from-row", "--model", "fct", "row.csv"],
+      mustRefuse: "a test of the oracle",
+    };
     const result = await runCase(fuzz);
     expect(result.exitCode).toBe(0);
-    expect(brokenInvariants(fuzz, result)).toEqual(["the canary file's text reached the output", "exit 0 on input a strict reader rejects (a test of the oracle)"]);
-    expect(brokenInvariants(fuzz, { exitCode: 2, stdout: "", stderr: "ERROR unexpected TypeError: x; this is a bug in slp", violations: [] })[0]).toStartWith("the internal-error path");
+    expect(brokenInvariants(fuzz, result)).toEqual([
+      "the canary file's text reached the output",
+      "exit 0 on input a strict reader rejects (a test of the oracle)",
+    ]);
+    expect(
+      brokenInvariants(fuzz, { exitCode: 2, stdout: "", stderr: "ERROR unexpected TypeError: x; this is a bug in slp", violations: [] })[0],
+    ).toStartWith("the internal-error path");
     expect(brokenInvariants(fuzz, { exitCode: -1, stdout: "", stderr: "", violations: [] })[0]).toContain("a hang");
   });
 });
@@ -69,7 +83,9 @@ describe("fuzz: every input slp reads keeps the invariants", () => {
             const result = await runCase(fuzz);
             const broken = brokenInvariants(fuzz, result);
             if (broken.length > 0) {
-              throw new Error(`${broken.join("\n")}\n-- exit ${result.exitCode}\n-- stderr: ${result.stderr.slice(0, 600)}\n-- case: ${describeCase(fuzz)}`);
+              throw new Error(
+                `${broken.join("\n")}\n-- exit ${result.exitCode}\n-- stderr: ${result.stderr.slice(0, 600)}\n-- case: ${describeCase(fuzz)}`,
+              );
             }
           }),
           { seed: SEED, numRuns: runs, endOnFailure: process.env.SLP_FUZZ_SHRINK !== "1" },

@@ -82,7 +82,10 @@ describe("reading git", () => {
     commit(repo.path, { "models/marts/fct_orders.yml": martsYml(undefined, SPEC.replace("tier: standard", "tier: gold")) }, "side: red");
     commit(repo.path, { "models/marts/fct_orders.yml": martsYml() }, "side: green again");
     git(repo.path, ["checkout", "-q", "pr"]);
-    git(repo.path, ["merge", "-q", "--no-ff", "-m", "merge side", "side"], { GIT_AUTHOR_DATE: "1767229200 +0000", GIT_COMMITTER_DATE: "1767229200 +0000" });
+    git(repo.path, ["merge", "-q", "--no-ff", "-m", "merge side", "side"], {
+      GIT_AUTHOR_DATE: "1767229200 +0000",
+      GIT_COMMITTER_DATE: "1767229200 +0000",
+    });
     const result = await runMain(["gate", "--base", "main"], repo.path);
     // Walked: the first pr commit and the merge commit; the side branch's two commits are not.
     expect(result.stdout).toBe("slp gate: OK (2 commits)\n");
@@ -98,7 +101,10 @@ describe("reading git", () => {
     git(repo.path, ["checkout", "-q", "main"]);
     commit(repo.path, { "models/marts/fct_orders.yml": martsYml("[not_null]") }, "main: a human drops a test");
     git(repo.path, ["checkout", "-q", "pr"]);
-    git(repo.path, ["merge", "-q", "--no-ff", "-m", "merge main", "main"], { GIT_AUTHOR_DATE: "1767229200 +0000", GIT_COMMITTER_DATE: "1767229200 +0000" });
+    git(repo.path, ["merge", "-q", "--no-ff", "-m", "merge main", "main"], {
+      GIT_AUTHOR_DATE: "1767229200 +0000",
+      GIT_COMMITTER_DATE: "1767229200 +0000",
+    });
     const result = await runMain(["gate", "--base", "main"], repo.path);
     expect(result.stdout).toBe("slp gate: OK (2 commits)\n");
   });
@@ -133,7 +139,9 @@ describe("reading git", () => {
     const repo = join(clone.path, "repo");
     expect(git(repo, ["branch", "--list", "main"])).toBe("");
     const result = runCli(["gate", "--base", "main"], repo);
-    expect(result.stderr).toBe("WARNING main is not a branch in this clone; the base is origin/main (git fetch origin main keeps it current)\n");
+    expect(result.stderr).toBe(
+      "WARNING main is not a branch in this clone; the base is origin/main (git fetch origin main keeps it current)\n",
+    );
     expect(result.stdout).toContain("[G1]");
     expect(result.exitCode).toBe(1);
   });
@@ -195,7 +203,9 @@ describe("could not judge (exit 2)", () => {
     const result = await runMain(["gate", "--base", "mian"], repo.path);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
-    expect(result.stderr).toStartWith("ERROR the base branch mian does not exist here, neither as a local branch nor as origin/mian; fetch it (git fetch origin mian)");
+    expect(result.stderr).toStartWith(
+      "ERROR the base branch mian does not exist here, neither as a local branch nor as origin/mian; fetch it (git fetch origin mian)",
+    );
   });
 
   test("histories that share no commit have no merge-base", async () => {
@@ -262,8 +272,24 @@ describe("output", () => {
     const result = await runMain(["gate", "--base", "main", "--format", "json"], repo.path);
     expect(result.exitCode).toBe(1);
     const envelope = JSON.parse(result.stdout);
-    expect(Object.keys(envelope).sort()).toEqual(["command", "data", "errors", "exit_code", "findings", "notes", "status", "summary", "version"]);
-    expect(envelope).toMatchObject({ command: "gate", status: "blocked", exit_code: 1, summary: "slp gate: 1 block - BLOCKED", errors: [] });
+    expect(Object.keys(envelope).sort()).toEqual([
+      "command",
+      "data",
+      "errors",
+      "exit_code",
+      "findings",
+      "notes",
+      "status",
+      "summary",
+      "version",
+    ]);
+    expect(envelope).toMatchObject({
+      command: "gate",
+      status: "blocked",
+      exit_code: 1,
+      summary: "slp gate: 1 block - BLOCKED",
+      errors: [],
+    });
     expect(envelope.findings).toEqual([
       {
         severity: "BLOCK",

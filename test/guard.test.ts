@@ -28,7 +28,10 @@ describe("slp guard PATH...", () => {
   test("exits 2 naming each protected path and the rule; passes the others (real CLI)", () => {
     using dir = repo();
     const result = runCli(["guard", "AGENTS.md", "models/marts/fct_orders.sql", "macros/new_macro.sql"], dir.path);
-    const lines = result.stdout.split("\n").filter(Boolean).map((line) => line.split("\t"));
+    const lines = result.stdout
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => line.split("\t"));
     expect(lines.map((fields) => [fields[0], fields[1], fields[4]])).toEqual([
       ["BLOCK", "AGENTS.md", "[G9]"],
       ["BLOCK", "macros/new_macro.sql", "[G9]"],
@@ -49,7 +52,8 @@ describe("slp guard PATH...", () => {
     using dir = repo();
     mkdirSync(join(dir.path, "analyses"));
     writeFileSync(join(dir.path, "analyses", "reconciliation_orders.sql"), "select 1\n");
-    const rules = async (path: string) => JSON.parse((await runMain(["guard", path, "--format", "json"], dir.path)).stdout).data.protected.map((p: { rule: string }) => p.rule);
+    const rules = async (path: string) =>
+      JSON.parse((await runMain(["guard", path, "--format", "json"], dir.path)).stdout).data.protected.map((p: { rule: string }) => p.rule);
     expect(await rules("tests/assert_order_totals_are_positive.sql")).toEqual(["G1"]);
     expect(await rules("tests/assert_new_rule.sql")).toEqual([]);
     expect(await rules("tests/generic/not_negative.sql")).toEqual(["G1"]);
@@ -129,10 +133,26 @@ describe("slp guard --hook claude (and codex: the same protocol)", () => {
       permissionDecision: "deny",
       permissionDecisionReason: expect.stringContaining("slp guard: AGENTS.md is protected"),
     });
-    expect(denied(await hook(dir.path, "claude", event(dir.path, "Edit", { file_path: join(dir.path, "macros/cents_to_dollars.sql"), old_string: "a", new_string: "b" })))).toContain("[G9]");
-    expect(denied(await hook(dir.path, "claude", event(dir.path, "MultiEdit", { file_path: join(dir.path, "dbt_project.yml"), edits: [] })))).toContain("dbt_project.yml");
-    expect(denied(await hook(dir.path, "claude", event(dir.path, "NotebookEdit", { notebook_path: join(dir.path, ".github/x.ipynb") })))).toContain(".github/");
-    const allow = await hook(dir.path, "claude", event(dir.path, "Write", { file_path: join(dir.path, "models/marts/fct_new.sql"), content: "select 1" }));
+    expect(
+      denied(
+        await hook(
+          dir.path,
+          "claude",
+          event(dir.path, "Edit", { file_path: join(dir.path, "macros/cents_to_dollars.sql"), old_string: "a", new_string: "b" }),
+        ),
+      ),
+    ).toContain("[G9]");
+    expect(
+      denied(await hook(dir.path, "claude", event(dir.path, "MultiEdit", { file_path: join(dir.path, "dbt_project.yml"), edits: [] }))),
+    ).toContain("dbt_project.yml");
+    expect(
+      denied(await hook(dir.path, "claude", event(dir.path, "NotebookEdit", { notebook_path: join(dir.path, ".github/x.ipynb") }))),
+    ).toContain(".github/");
+    const allow = await hook(
+      dir.path,
+      "claude",
+      event(dir.path, "Write", { file_path: join(dir.path, "models/marts/fct_new.sql"), content: "select 1" }),
+    );
     expect(allow).toEqual({ stdout: "", stderr: "", exitCode: 0 });
   });
 
@@ -150,7 +170,15 @@ describe("slp guard --hook claude (and codex: the same protocol)", () => {
     ]) {
       expect({ command, denied: denied(await bash(command)) !== null }).toEqual({ command, denied: true });
     }
-    for (const command of ["cat AGENTS.md", "grep -n macro dbt_project.yml", "git diff main -- macros/", "./tcr.sh \"add fct_orders spec edge\"", "bash tcr.sh step", "ls .github", "dbt build --select fct_orders"]) {
+    for (const command of [
+      "cat AGENTS.md",
+      "grep -n macro dbt_project.yml",
+      "git diff main -- macros/",
+      './tcr.sh "add fct_orders spec edge"',
+      "bash tcr.sh step",
+      "ls .github",
+      "dbt build --select fct_orders",
+    ]) {
       expect({ command, denied: denied(await bash(command)) }).toEqual({ command, denied: null });
     }
   });
@@ -158,15 +186,33 @@ describe("slp guard --hook claude (and codex: the same protocol)", () => {
   test("codex: an apply_patch touching a protected file is denied; one that does not is allowed; argv lists are read", async () => {
     using dir = repo();
     const patch = (file: string) => `*** Begin Patch\n*** Update File: ${file}\n@@\n-a\n+b\n*** End Patch\n`;
-    expect(denied(await hook(dir.path, "codex", event(dir.path, "apply_patch", { command: patch("dbt_project.yml") })))).toContain("dbt_project.yml is protected");
-    expect(denied(await hook(dir.path, "codex", event(dir.path, "apply_patch", { command: patch("models/marts/fct_orders.sql") })))).toBeNull();
-    expect(denied(await hook(dir.path, "codex", event(dir.path, "apply_patch", { command: "*** Begin Patch\n*** Add File: models/x.sql\n*** Move to: macros/x.sql\n" })))).toContain("macros/x.sql");
+    expect(denied(await hook(dir.path, "codex", event(dir.path, "apply_patch", { command: patch("dbt_project.yml") })))).toContain(
+      "dbt_project.yml is protected",
+    );
+    expect(
+      denied(await hook(dir.path, "codex", event(dir.path, "apply_patch", { command: patch("models/marts/fct_orders.sql") }))),
+    ).toBeNull();
+    expect(
+      denied(
+        await hook(
+          dir.path,
+          "codex",
+          event(dir.path, "apply_patch", { command: "*** Begin Patch\n*** Add File: models/x.sql\n*** Move to: macros/x.sql\n" }),
+        ),
+      ),
+    ).toContain("macros/x.sql");
     expect(denied(await hook(dir.path, "codex", event(dir.path, "Bash", { command: ["bash", "-lc", "rm tcr.sh"] })))).toContain("tcr.sh");
   });
 
   test("an event it cannot read is refused, never waved through", async () => {
     using dir = repo();
-    for (const stdin of ["", "not json", "[]", JSON.stringify({ tool_name: "Write" }), JSON.stringify(event(dir.path, "apply_patch", {}))]) {
+    for (const stdin of [
+      "",
+      "not json",
+      "[]",
+      JSON.stringify({ tool_name: "Write" }),
+      JSON.stringify(event(dir.path, "apply_patch", {})),
+    ]) {
       const result = await hook(dir.path, "claude", stdin);
       expect({ stdin, reason: denied(result)?.startsWith("slp guard cannot read this tool call") }).toEqual({ stdin, reason: true });
     }
@@ -176,13 +222,36 @@ describe("slp guard --hook claude (and codex: the same protocol)", () => {
 describe("slp guard --hook cursor", () => {
   test("beforeShellExecution and preToolUse answer with permission deny or allow", async () => {
     using dir = repo();
-    const shell = await hook(dir.path, "cursor", { hook_event_name: "beforeShellExecution", command: "rm -rf macros", cwd: dir.path, workspace_roots: [dir.path] });
-    expect(JSON.parse(shell.stdout)).toEqual({ permission: "deny", user_message: expect.stringContaining("macros is protected"), agent_message: expect.stringContaining("macros is protected") });
-    const read = await hook(dir.path, "cursor", { hook_event_name: "beforeShellExecution", command: "cat macros/cents_to_dollars.sql", cwd: dir.path });
+    const shell = await hook(dir.path, "cursor", {
+      hook_event_name: "beforeShellExecution",
+      command: "rm -rf macros",
+      cwd: dir.path,
+      workspace_roots: [dir.path],
+    });
+    expect(JSON.parse(shell.stdout)).toEqual({
+      permission: "deny",
+      user_message: expect.stringContaining("macros is protected"),
+      agent_message: expect.stringContaining("macros is protected"),
+    });
+    const read = await hook(dir.path, "cursor", {
+      hook_event_name: "beforeShellExecution",
+      command: "cat macros/cents_to_dollars.sql",
+      cwd: dir.path,
+    });
     expect(JSON.parse(read.stdout)).toEqual({ permission: "allow" });
-    const write = await hook(dir.path, "cursor", { hook_event_name: "preToolUse", tool_name: "Write", tool_input: { file_path: join(dir.path, "CODEOWNERS") }, workspace_roots: [dir.path] });
+    const write = await hook(dir.path, "cursor", {
+      hook_event_name: "preToolUse",
+      tool_name: "Write",
+      tool_input: { file_path: join(dir.path, "CODEOWNERS") },
+      workspace_roots: [dir.path],
+    });
     expect(JSON.parse(write.stdout).permission).toBe("deny");
-    const fine = await hook(dir.path, "cursor", { hook_event_name: "preToolUse", tool_name: "Write", tool_input: JSON.stringify({ file_path: "models/marts/new.sql" }), workspace_roots: [dir.path] });
+    const fine = await hook(dir.path, "cursor", {
+      hook_event_name: "preToolUse",
+      tool_name: "Write",
+      tool_input: JSON.stringify({ file_path: "models/marts/new.sql" }),
+      workspace_roots: [dir.path],
+    });
     expect(JSON.parse(fine.stdout)).toEqual({ permission: "allow" });
     expect(JSON.parse((await hook(dir.path, "cursor", "{")).stdout).permission).toBe("deny");
   });
@@ -191,7 +260,13 @@ describe("slp guard --hook cursor", () => {
 describe("the hook settings slp init --hooks writes", () => {
   /** Runs a settings file's hook command the way the agent does: sh, in the repository, the event on stdin. */
   function runHook(command: string, dir: string, path: string, stdin: string) {
-    const result = Bun.spawnSync(["sh", "-c", command], { cwd: dir, env: { PATH: path, CLAUDE_PROJECT_DIR: dir }, stdin: Buffer.from(stdin), stdout: "pipe", stderr: "pipe" });
+    const result = Bun.spawnSync(["sh", "-c", command], {
+      cwd: dir,
+      env: { PATH: path, CLAUDE_PROJECT_DIR: dir },
+      stdin: Buffer.from(stdin),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode };
   }
 
@@ -224,7 +299,20 @@ describe("the hook settings slp init --hooks writes", () => {
 
 describe("reading a command line", () => {
   test("splits words and operators the way a shell does, quotes and redirections included", () => {
-    expect(tokenize(`echo "a b" 'c' d\\ e 2>&1 >> f && g|h`).map((t) => t.text)).toEqual(["echo", "a b", "c", "d e", "2>&", "1", ">>", "f", "&&", "g", "|", "h"]);
+    expect(tokenize(`echo "a b" 'c' d\\ e 2>&1 >> f && g|h`).map((t) => t.text)).toEqual([
+      "echo",
+      "a b",
+      "c",
+      "d e",
+      "2>&",
+      "1",
+      ">>",
+      "f",
+      "&&",
+      "g",
+      "|",
+      "h",
+    ]);
     expect(shellWrites("ls > out.txt; cat in.txt", "/r")).toEqual([{ cwd: "/r", word: "out.txt" }]);
   });
 });

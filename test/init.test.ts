@@ -39,24 +39,33 @@ describe("slp init on a plain dbt project", () => {
     const init = runCli(["init", "--agent-login", "data-agent[bot]"], repo.path);
     expect(init.stderr).toBe("");
     expect(init.stdout).toStartWith(
-      ["wrote CODEOWNERS", "wrote AGENTS.md", `wrote ${WORKFLOW_FILE}`, "wrote slp.yml", "wrote .slp-version", "wrote tcr.sh", ""].join("\n"),
+      ["wrote CODEOWNERS", "wrote AGENTS.md", `wrote ${WORKFLOW_FILE}`, "wrote slp.yml", "wrote .slp-version", "wrote tcr.sh", ""].join(
+        "\n",
+      ),
     );
     expect(init.exitCode).toBe(0);
     expect(statSync(join(repo.path, "tcr.sh")).mode & 0o111).not.toBe(0);
     expect(readFileSync(join(repo.path, ".slp-version"), "utf8")).toBe(`${VERSION}\n`);
-    expect(readFileSync(join(repo.path, WORKFLOW_FILE), "utf8")).toContain("AGENT_PR: ${{ github.event.pull_request.user.login == 'data-agent[bot]' }}");
+    expect(readFileSync(join(repo.path, WORKFLOW_FILE), "utf8")).toContain(
+      "AGENT_PR: ${{ github.event.pull_request.user.login == 'data-agent[bot]' }}",
+    );
     commitAll(repo.path, "add Spec-Lock-Diff");
 
     git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
     // A new staging model no mart reads yet (a change upstream of a mart would owe that mart a pre-registration, G15).
-    writeFileSync(join(repo.path, "models", "staging", "stg_refunds.sql"), "select id as refund_id, order_id, amount_cents\nfrom {{ source('shop', 'refunds') }}\n");
+    writeFileSync(
+      join(repo.path, "models", "staging", "stg_refunds.sql"),
+      "select id as refund_id, order_id, amount_cents\nfrom {{ source('shop', 'refunds') }}\n",
+    );
     commitAll(repo.path, "staging: refunds");
     const gate = await runMain(["gate"], repo.path);
     expect(gate.stdout).toBe("slp gate: OK (1 commit)\n");
     expect(gate.exitCode).toBe(0);
 
     const check = await runMain(["check", "--format", "json"], repo.path);
-    const findings = JSON.parse(check.stdout).findings.map((f: { rule: string; model: string; file: string }) => `${f.rule} ${f.model} ${f.file}`);
+    const findings = JSON.parse(check.stdout).findings.map(
+      (f: { rule: string; model: string; file: string }) => `${f.rule} ${f.model} ${f.file}`,
+    );
     expect(findings).toEqual(["S1 fct_events models/marts/fct_events.yml", "S1 fct_orders models/marts/fct_orders.yml"]);
     expect(check.exitCode).toBe(1);
   });
@@ -65,7 +74,10 @@ describe("slp init on a plain dbt project", () => {
     using repo = plainRepo();
     expect(runCli(["init"], repo.path).exitCode).toBe(0);
     const text = readFileSync(join(repo.path, "CODEOWNERS"), "utf8");
-    const models = text.slice(text.indexOf(MODELS_SECTION)).split("\n").filter((line) => line.startsWith("/"));
+    const models = text
+      .slice(text.indexOf(MODELS_SECTION))
+      .split("\n")
+      .filter((line) => line.startsWith("/"));
     expect(models.map((line) => line.split(/\s+/)[0])).toEqual(["/models/marts/fct_events.sql", "/models/marts/fct_events.yml"]);
   });
 
@@ -98,7 +110,9 @@ describe("slp init on a plain dbt project", () => {
     mkdirSync(join(repo.path, ".github"));
     writeFileSync(join(repo.path, ".github", "CODEOWNERS"), "* @someone\n");
     const result = await runMain(["init"], repo.path);
-    expect(result.stderr).toStartWith("ERROR slp init would change a file that already exists: CODEOWNERS (GitHub reads .github/CODEOWNERS first); nothing was changed");
+    expect(result.stderr).toStartWith(
+      "ERROR slp init would change a file that already exists: CODEOWNERS (GitHub reads .github/CODEOWNERS first); nothing was changed",
+    );
     expect(result.exitCode).toBe(2);
   });
 
@@ -116,7 +130,10 @@ describe("the CODEOWNERS slp init writes", () => {
   /** The patterns of the protected section, as CODEOWNERS lines (without the leading slash). */
   function protectedLines(text: string): string[] {
     const section = text.slice(text.indexOf(PROTECTED_SECTION), text.indexOf(MODELS_SECTION));
-    return section.split("\n").filter((line) => line.startsWith("/")).map((line) => (line.split(/\s+/)[0] as string).slice(1));
+    return section
+      .split("\n")
+      .filter((line) => line.startsWith("/"))
+      .map((line) => (line.split(/\s+/)[0] as string).slice(1));
   }
 
   /** A file a change to the pattern would touch. */

@@ -17,7 +17,10 @@ const ROOT = join(FIXTURES, "input");
 function caseArgs(dir: string): string[] {
   const file = join(dir, "args");
   if (!existsSync(file)) return ["check"];
-  return readFileSync(file, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
 }
 
 const cases = readdirSync(ROOT)

@@ -95,7 +95,9 @@ describe("parseJson", () => {
   });
 
   test("refuses a number a double cannot hold exactly, instead of rounding it", () => {
-    expect(refusal('{"row_delta": 9007199254740993}').message).toContain("the number 9007199254740993 is beyond 9,007,199,254,740,991 (2^53 - 1)");
+    expect(refusal('{"row_delta": 9007199254740993}').message).toContain(
+      "the number 9007199254740993 is beyond 9,007,199,254,740,991 (2^53 - 1)",
+    );
     expect(refusal("[-1e300]").message).toContain("the number -1e300 is beyond");
     expect(parse("[9007199254740991, -9007199254740991, 1.5]")).toEqual([9007199254740991, -9007199254740991, 1.5]);
   });

@@ -32,13 +32,18 @@ describe("YAML", () => {
     writeFileSync(join(project.path, "models", "marts", "bomb.yml"), aliasBomb());
     const result = await runMain(["check"], project.path);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("ERROR models/marts/bomb.yml: the YAML expands through its aliases to more than 1,000,000 values (limit yaml_values = 1,000,000 values)");
+    expect(result.stderr).toContain(
+      "ERROR models/marts/bomb.yml: the YAML expands through its aliases to more than 1,000,000 values (limit yaml_values = 1,000,000 values)",
+    );
     expect(result.stderr).toContain("SLP_LIMIT_YAML_VALUES=<values>");
   });
 
   test("aliases used the ordinary way (shared defaults) are fine", async () => {
     using project = copyToTemp(QUICKSTART, "slp-limits-");
-    writeFileSync(join(project.path, "models", "staging", "_anchors.yml"), "x-defaults: &defaults {data_tests: [not_null]}\nmodels:\n  - name: stg_anchor\n    columns:\n      - {name: a, <<: *defaults}\n      - {name: b, <<: *defaults}\n");
+    writeFileSync(
+      join(project.path, "models", "staging", "_anchors.yml"),
+      "x-defaults: &defaults {data_tests: [not_null]}\nmodels:\n  - name: stg_anchor\n    columns:\n      - {name: a, <<: *defaults}\n      - {name: b, <<: *defaults}\n",
+    );
     const result = await runMain(["check"], project.path);
     expect(result.exitCode).toBe(0);
   });
@@ -48,7 +53,9 @@ describe("YAML", () => {
     writeFileSync(join(project.path, "models", "marts", "deep.yml"), `x: ${"[".repeat(100_000)}${"]".repeat(100_000)}\n`);
     const result = await runMain(["check"], project.path);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("ERROR models/marts/deep.yml:1: the YAML nests more than 256 levels deep (limit nesting_depth = 256 levels)");
+    expect(result.stderr).toContain(
+      "ERROR models/marts/deep.yml:1: the YAML nests more than 256 levels deep (limit nesting_depth = 256 levels)",
+    );
   });
 });
 
@@ -58,7 +65,9 @@ describe("JSON and diff-from-row", () => {
     writeFileSync(join(project.path, "diff", "deep.json"), `{"extra": {"x": ${"[".repeat(100_000)}${"]".repeat(100_000)}}}`);
     const result = await runMain(["compare", "diff/deep.json"], project.path);
     expect(result.exitCode).toBe(2);
-    expect(result.stderr).toContain("ERROR diff/deep.json:1: the JSON nests values more than 256 levels deep (limit nesting_depth = 256 levels)");
+    expect(result.stderr).toContain(
+      "ERROR diff/deep.json:1: the JSON nests values more than 256 levels deep (limit nesting_depth = 256 levels)",
+    );
   });
 
   test("a row of 100,000 columns is read in linear time (the duplicate-column check was quadratic)", async () => {
@@ -134,7 +143,10 @@ describe("every limit is documented where users look", () => {
     const template = await Bun.file(join(ROOT, "src", "init", "templates", "slp.yml.txt")).text();
     for (const name of LIMIT_NAMES) {
       const row = readme.split("\n").find((line) => line.startsWith(`| \`${name}\` |`));
-      expect({ name, row: row?.includes(`\`${limitEnvVar(name)}\``) && row.includes(`| ${LIMITS[name].default.toLocaleString("en-US")} |`) }).toEqual({ name, row: true });
+      expect({
+        name,
+        row: row?.includes(`\`${limitEnvVar(name)}\``) && row.includes(`| ${LIMITS[name].default.toLocaleString("en-US")} |`),
+      }).toEqual({ name, row: true });
       expect({ name, template: template.includes(`#   ${name}: ${LIMITS[name].default}\n`) }).toEqual({ name, template: true });
     }
   });

@@ -52,7 +52,11 @@ describe("a malformed input is exit 2 in every command, read the same way", () =
       commitAll(repo.path, "pr: one malformed input");
       const gate = await runMain(["gate", "--base", "main"], repo.path);
 
-      for (const [command, result] of [["check", check], ["unit", unit], ["gate", gate]] as const) {
+      for (const [command, result] of [
+        ["check", check],
+        ["unit", unit],
+        ["gate", gate],
+      ] as const) {
         expect({ command, exit: result.exitCode, stdout: result.stdout }).toEqual({ command, exit: 2, stdout: "" });
         expect(result.stderr).toMatch(/^ERROR [^\n]+:\d+: [^\n]+; [^\n]+\n$/);
         expectFixtureOutput(dir, result, `expected.${command}`);

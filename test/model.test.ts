@@ -18,10 +18,24 @@ import { commitAll, initRepo } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
 
 const ROOT = join(FIXTURES, "model");
-const cases = readdirSync(ROOT).filter((name) => statSync(join(ROOT, name)).isDirectory()).sort();
+const cases = readdirSync(ROOT)
+  .filter((name) => statSync(join(ROOT, name)).isDirectory())
+  .sort();
 
 /** The configs a rule may read, in a fixed order. */
-const CONFIG_KEYS = ["enabled", "materialized", "tags", "meta", "schema", "alias", "severity", "where", "unique_key", "column_types", "strategy"];
+const CONFIG_KEYS = [
+  "enabled",
+  "materialized",
+  "tags",
+  "meta",
+  "schema",
+  "alias",
+  "severity",
+  "where",
+  "unique_key",
+  "column_types",
+  "strategy",
+];
 
 function configOf(config: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(CONFIG_KEYS.filter((key) => Object.hasOwn(config, key)).map((key) => [key, config[key]]));
@@ -37,7 +51,9 @@ function nodeOf(node: Node) {
     enabled: node.enabled,
     config: configOf(node.config),
     ...(Object.keys(node.dynamicConfig).length > 0 ? { dynamic: node.dynamicConfig } : {}),
-    ...("materialized" in node ? { materialized: node.materialized, identifier: node.identifier, language: node.language, latest: node.latest } : {}),
+    ...("materialized" in node
+      ? { materialized: node.materialized, identifier: node.identifier, language: node.language, latest: node.latest }
+      : {}),
     columns: node.columns.map((column) => `${column.name}:${column.line}${column.dataType ? ` ${column.dataType}` : ""}`),
     tests: node.tests.map((dataTest) => `${dataTest.name}${dataTest.column ? ` on ${dataTest.column}` : ""}:${dataTest.line}`),
   };
@@ -50,13 +66,35 @@ async function summary(project: Project) {
   const packages = await project.packages();
   return {
     settings: { file: settings.file, name: settings.name, paths: settings.paths, packagesInstallPath: settings.packagesInstallPath },
-    nodes: [...nodes.models, ...nodes.seeds, ...nodes.snapshots, ...nodes.sources, ...nodes.analyses, ...nodes.singularTests, ...nodes.genericTests].map(nodeOf),
-    dataTests: nodes.dataTests.map((dataTest) => ({ on: dataTest.on, test: `${dataTest.name}${dataTest.column ? ` on ${dataTest.column}` : ""}`, at: `${dataTest.file}:${dataTest.line}`, fqn: dataTest.fqn.join("."), config: configOf(dataTest.config) })),
-    unitTests: nodes.unitTests.map((unit) => ({ id: unit.uniqueId, at: `${unit.file}:${unit.line}`, fqn: unit.fqn.join("."), enabled: unit.enabled, config: configOf(unit.config) })),
+    nodes: [
+      ...nodes.models,
+      ...nodes.seeds,
+      ...nodes.snapshots,
+      ...nodes.sources,
+      ...nodes.analyses,
+      ...nodes.singularTests,
+      ...nodes.genericTests,
+    ].map(nodeOf),
+    dataTests: nodes.dataTests.map((dataTest) => ({
+      on: dataTest.on,
+      test: `${dataTest.name}${dataTest.column ? ` on ${dataTest.column}` : ""}`,
+      at: `${dataTest.file}:${dataTest.line}`,
+      fqn: dataTest.fqn.join("."),
+      config: configOf(dataTest.config),
+    })),
+    unitTests: nodes.unitTests.map((unit) => ({
+      id: unit.uniqueId,
+      at: `${unit.file}:${unit.line}`,
+      fqn: unit.fqn.join("."),
+      enabled: unit.enabled,
+      config: configOf(unit.config),
+    })),
     macros: nodes.macroFiles.map((file) => `${file.file}: ${file.macros.map((macro) => `${macro.name}:${macro.line}`).join(", ")}`),
     fixtures: Object.fromEntries(nodes.fixtures),
     packages: await Promise.all(packages.map(async (pkg) => ({ prefix: pkg.prefix, models: (await pkg.nodes()).models.map(nodeOf) }))),
-    parents: Object.fromEntries([...graph.parents].map(([id, edges]) => [id, edges.map((edge) => `${edge.text} -> ${edge.to ?? "?"} (line ${edge.line})`)])),
+    parents: Object.fromEntries(
+      [...graph.parents].map(([id, edges]) => [id, edges.map((edge) => `${edge.text} -> ${edge.to ?? "?"} (line ${edge.line})`)]),
+    ),
     children: Object.fromEntries(graph.children),
     unresolved: graph.unresolved.map((edge) => `${edge.from}: ${edge.text}`),
   };
@@ -99,7 +137,7 @@ describe("content ids", () => {
   test("a work tree file's id is the blob id git gives it, so a yml parsed in the work tree is a cache hit at any commit", async () => {
     using dir = tempDir();
     const texts = ["", "a: 1\n", "name: é ü → 😀\n", "no final newline"];
-    texts.forEach((text, i) => writeFileSync(join(dir.path, `f${i}.yml`), text));
+    for (const [i, text] of texts.entries()) writeFileSync(join(dir.path, `f${i}.yml`), text);
     const tree = new WorkTree(dir.path);
     for (let i = 0; i < texts.length; i++) {
       const git = Bun.spawnSync(["git", "hash-object", `f${i}.yml`], { cwd: dir.path });
@@ -111,7 +149,11 @@ describe("content ids", () => {
 describe("graph walks", () => {
   test("downstream and upstream follow the edges, past a package's model", async () => {
     const graph = await new Project(new WorkTree(join(ROOT, "dag"))).graph();
-    expect(graph.downstream(["source.shop.erp.orders"])).toEqual(["model.shop.fct_orders", "model.shop.int_orders", "model.shop.stg_orders"]);
+    expect(graph.downstream(["source.shop.erp.orders"])).toEqual([
+      "model.shop.fct_orders",
+      "model.shop.int_orders",
+      "model.shop.stg_orders",
+    ]);
     expect(graph.upstream(["model.shop.fct_orders"])).toEqual([
       "model.shop.dim_customers.v1",
       "model.shop.dim_customers.v2",
@@ -127,7 +169,8 @@ describe("graph walks", () => {
 describe("lines", () => {
   test("every key and list item, also through flow collections, block scalars and a quoted key", async () => {
     const { parseYamlWithLines } = await import("../src/project/yaml.ts");
-    const text = 'version: 2\nmodels:\n  - name: a\n    description: |\n      two\n      lines\n    meta: {spec: {grain: x}}\n  - name: b\n    columns: [{name: c}, {name: d}]\n"quoted key": 1\n';
+    const text =
+      'version: 2\nmodels:\n  - name: a\n    description: |\n      two\n      lines\n    meta: {spec: {grain: x}}\n  - name: b\n    columns: [{name: c}, {name: d}]\n"quoted key": 1\n';
     const parsed = parseYamlWithLines(text, { file: "x.yml" });
     expect(lineAt(parsed, ["models", 0])).toBe(3);
     expect(lineAt(parsed, ["models", 0, "meta", "spec", "grain"])).toBe(7);

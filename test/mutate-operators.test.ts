@@ -48,7 +48,23 @@ describe("operator registry", () => {
 
   test("the classes the issue names are all there", () => {
     expect(operators.map((operator) => operator.code)).toEqual([
-      "agg", "boundary", "case", "cmp", "coalesce", "distinct", "frame", "grain", "group", "join", "literal", "logic", "not", "null", "ratio", "union", "where",
+      "agg",
+      "boundary",
+      "case",
+      "cmp",
+      "coalesce",
+      "distinct",
+      "frame",
+      "grain",
+      "group",
+      "join",
+      "literal",
+      "logic",
+      "not",
+      "null",
+      "ratio",
+      "union",
+      "where",
     ]);
   });
 });
@@ -73,7 +89,9 @@ describe("operator examples", () => {
 /** `id<TAB>original -> replacement`, one line per mutant of the case's operator. */
 function describeMutants(sql: string, code: string | null): string {
   const { mutants, finder } = planMutants(sql, "duckdb");
-  const lines = mutants.filter((mutant) => code === null || mutant.operator === code).map((mutant) => `${mutant.id}\t${mutant.original} -> ${mutant.replacement}`);
+  const lines = mutants
+    .filter((mutant) => code === null || mutant.operator === code)
+    .map((mutant) => `${mutant.id}\t${mutant.original} -> ${mutant.replacement}`);
   return `# sites from ${finder.kind}${finder.reason ? ` (${finder.reason})` : ""}\n${lines.join("\n")}${lines.length ? "\n" : ""}`;
 }
 

@@ -38,7 +38,8 @@ function quickstartBranch(onMain: Record<string, string> = {}, onBranch: Record<
   return repo;
 }
 
-const JOIN_EQUIVALENT = "- {model: fct_orders, operator: join, original: left join, occurrence: 1, reason: every order has a customer (a foreign key upstream)}\n";
+const JOIN_EQUIVALENT =
+  "- {model: fct_orders, operator: join, original: left join, occurrence: 1, reason: every order has a customer (a foreign key upstream)}\n";
 
 describe("slp mutate on a branch of the quickstart (real CLI)", () => {
   test("judges the changed mart only, blocks on its surviving join swap, writes valid artifacts", () => {
@@ -55,12 +56,19 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
 
     const artifact = JSON.parse(readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8"));
     expect(schemaErrors(MutationArtifact, artifact, "mutation/fct_orders.json")).toEqual([]);
-    expect(artifact.mutants.find((mutant: { id: string }) => mutant.id === "join/1")).toMatchObject({ line: 10, column: 1, verdict: "survived", occurrence: 1 });
+    expect(artifact.mutants.find((mutant: { id: string }) => mutant.id === "join/1")).toMatchObject({
+      line: 10,
+      column: 1,
+      verdict: "survived",
+      occurrence: 1,
+    });
     expect([artifact.killed, artifact.survived, artifact.score]).toEqual([7, 1, 87.5]);
 
     const stryker = JSON.parse(readFileSync(join(repo.path, "mutation", "mutation-report.json"), "utf8"));
     expect(validateAgainst(STRYKER_SCHEMA, stryker)).toEqual([]);
-    expect(stryker.files["models/marts/fct_orders.sql"].source).toBe(readFileSync(join(repo.path, "models", "marts", "fct_orders.sql"), "utf8"));
+    expect(stryker.files["models/marts/fct_orders.sql"].source).toBe(
+      readFileSync(join(repo.path, "models", "marts", "fct_orders.sql"), "utf8"),
+    );
 
     const html = readFileSync(join(repo.path, "mutation", "mutation-report.html"), "utf8");
     expect(html).toContain("<mutation-test-report-app");
@@ -72,20 +80,30 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
   test("a survivor listed in tests/mutation_equivalents.yml on the base is equivalent, and the run passes", () => {
     using repo = quickstartBranch({ "tests/mutation_equivalents.yml": JOIN_EQUIVALENT });
     const result = runCli(["mutate", "--base", "main"], repo.path);
-    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived and is listed as equivalent: every order has a customer (a foreign key upstream)\t[MUTANT]\n");
-    expect(result.stdout).toEndWith("slp mutate: 1 info - OK (7 killed, 1 equivalent, in 1 model, score 100%; models changed since main)\n");
+    expect(result.stdout).toContain(
+      "INFO\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived and is listed as equivalent: every order has a customer (a foreign key upstream)\t[MUTANT]\n",
+    );
+    expect(result.stdout).toEndWith(
+      "slp mutate: 1 info - OK (7 killed, 1 equivalent, in 1 model, score 100%; models changed since main)\n",
+    );
     expect(result.exitCode).toBe(0);
   });
 
   test("an equivalent entry for a mutant the tests kill is stale, and said so", () => {
-    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": `${JOIN_EQUIVALENT}- {model: fct_orders, operator: cmp, original: "=", occurrence: 1, reason: thought so}\n` });
+    using repo = quickstartBranch({
+      "tests/mutation_equivalents.yml": `${JOIN_EQUIVALENT}- {model: fct_orders, operator: cmp, original: "=", occurrence: 1, reason: thought so}\n`,
+    });
     const result = runCli(["mutate", "--base", "main"], repo.path);
-    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql\tfct_orders\ttests/mutation_equivalents.yml lists cmp '=' (occurrence 1) as equivalent, but a unit test kills it: the entry can go\t[MUTANT]\n");
+    expect(result.stdout).toContain(
+      "INFO\tmodels/marts/fct_orders.sql\tfct_orders\ttests/mutation_equivalents.yml lists cmp '=' (occurrence 1) as equivalent, but a unit test kills it: the entry can go\t[MUTANT]\n",
+    );
     expect(result.exitCode).toBe(0);
   });
 
   test("a malformed tests/mutation_equivalents.yml on the base cannot be judged: exit 2 naming its line", () => {
-    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": "- {model: fct_orders, operator: join, original: left join, reason: no occurrence}\n" });
+    using repo = quickstartBranch({
+      "tests/mutation_equivalents.yml": "- {model: fct_orders, operator: join, original: left join, reason: no occurrence}\n",
+    });
     const result = runCli(["mutate", "--base", "main"], repo.path);
     expect(result.stderr).toContain("tests/mutation_equivalents.yml at main:1");
     expect(result.exitCode).toBe(2);
@@ -109,12 +127,20 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
     using repo = quickstartBranch();
     const result = runCli(["mutate", "--base", "main", "--max-mutants", "3"], repo.path);
     // One of each of the first three operators (cmp, join, literal), in code order.
-    expect(result.stdout).toContain("fct_orders: score 66.67% (2 killed, 1 survived) of 3 mutants; the cap of 3 left out literal 3, ratio 1, where 1\n");
+    expect(result.stdout).toContain(
+      "fct_orders: score 66.67% (2 killed, 1 survived) of 3 mutants; the cap of 3 left out literal 3, ratio 1, where 1\n",
+    );
     expect(result.stdout).toContain("SURVIVED\tfct_orders\tjoin/1\tline 10\tleft join -> inner join\n");
   });
 
   test("--exclude leaves a changed model out", () => {
-    using repo = quickstartBranch({}, { "models/staging/stg_orders.sql": "select id as order_id, customer_id, status, amount_cents, cast(ordered_at as timestamp) as ordered_at\nfrom {{ source('shop', 'raw_orders') }}\nwhere id > 0\n" });
+    using repo = quickstartBranch(
+      {},
+      {
+        "models/staging/stg_orders.sql":
+          "select id as order_id, customer_id, status, amount_cents, cast(ordered_at as timestamp) as ordered_at\nfrom {{ source('shop', 'raw_orders') }}\nwhere id > 0\n",
+      },
+    );
     const result = runCli(["mutate", "--base", "main", "--exclude", "marts"], repo.path);
     expect(result.stdout).not.toContain("fct_orders");
     expect(result.stdout).toContain("INFO\tmodels/staging/stg_orders.sql\tstg_orders\tthe sql changed and the model has no unit test");
@@ -136,13 +162,21 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
   });
 
   test("a changed upstream model is mutated with its own unit tests; one without tests is an info, a mart without tests a block", () => {
-    using repo = quickstartBranch({}, {
-      "models/staging/stg_orders.sql": "select id as order_id, customer_id, status, amount_cents, cast(ordered_at as timestamp) as ordered_at\nfrom {{ source('shop', 'raw_orders') }}\nwhere id > 0\n",
-      "models/marts/fct_new.sql": "select 1 as id\n",
-    });
+    using repo = quickstartBranch(
+      {},
+      {
+        "models/staging/stg_orders.sql":
+          "select id as order_id, customer_id, status, amount_cents, cast(ordered_at as timestamp) as ordered_at\nfrom {{ source('shop', 'raw_orders') }}\nwhere id > 0\n",
+        "models/marts/fct_new.sql": "select 1 as id\n",
+      },
+    );
     const result = runCli(["mutate", "--base", "main"], repo.path);
-    expect(result.stdout).toContain("INFO\tmodels/staging/stg_orders.sql\tstg_orders\tthe sql changed and the model has no unit test, so no mutant of it was run");
-    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_new.sql\tfct_new\tthe sql changed and the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n");
+    expect(result.stdout).toContain(
+      "INFO\tmodels/staging/stg_orders.sql\tstg_orders\tthe sql changed and the model has no unit test, so no mutant of it was run",
+    );
+    expect(result.stdout).toContain(
+      "BLOCK\tmodels/marts/fct_new.sql\tfct_new\tthe sql changed and the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n",
+    );
     expect(result.exitCode).toBe(1);
   });
 });
@@ -159,14 +193,19 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
     const { out, promise } = run(["--select", "fct_large"]);
     using _ = out;
     const result = await promise;
-    expect(result.stdout).toContain("INFO\tmodels/marts/_marts.yml\tfct_large\tunit test a_test_that_fails is left out of every verdict: it fails on the unmutated model\t[MUTANT]\n");
+    expect(result.stdout).toContain(
+      "INFO\tmodels/marts/_marts.yml\tfct_large\tunit test a_test_that_fails is left out of every verdict: it fails on the unmutated model\t[MUTANT]\n",
+    );
     expect(result.stdout).toContain(
       "BLOCK\tmodels/marts/fct_large.sql\tfct_large\tmutant boundary/1 (boundary-moved): > -> >= at line 4 survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet; it threatens edge 'amount=100 → row excluded' (unit test large_payments_only); a given row with amount = 100 would reach it\t[MUTANT]\n",
     );
     expect(result.stderr).toMatch(/cannot read the base main \(.*\): no tests\/mutation_equivalents.yml is read, so every survivor blocks/);
     expect(result.exitCode).toBe(1);
     const artifact = JSON.parse(readFileSync(join(out.path, "out", "fct_large.json"), "utf8"));
-    expect(artifact.baseline).toEqual({ passed: ["large_payments_only"], excluded: [{ test: "a_test_that_fails", reason: "it fails on the unmutated model" }] });
+    expect(artifact.baseline).toEqual({
+      passed: ["large_payments_only"],
+      excluded: [{ test: "a_test_that_fails", reason: "it fails on the unmutated model" }],
+    });
   });
 
   test("a mutant DuckDB refuses is rejected, never counted as killed", async () => {
@@ -199,7 +238,9 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
     const { out, promise } = run(["--select", "fct_untested"]);
     using _ = out;
     const result = await promise;
-    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_untested.sql\tfct_untested\tthe model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n");
+    expect(result.stdout).toContain(
+      "BLOCK\tmodels/marts/fct_untested.sql\tfct_untested\tthe model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n",
+    );
     expect(result.exitCode).toBe(1);
     expect(existsSync(join(out.path, "out", "fct_untested.json"))).toBe(false);
   });
@@ -217,11 +258,18 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
       const { out, promise } = run([...args, "--format", "json"]);
       using _ = out;
       const result = await promise;
-      return JSON.parse(result.stdout).data.models.map((model: { model: string; baseline: { passed: string[] } }) => `${model.model}: ${model.baseline.passed.join(" ")}`);
+      return JSON.parse(result.stdout).data.models.map(
+        (model: { model: string; baseline: { passed: string[] } }) => `${model.model}: ${model.baseline.passed.join(" ")}`,
+      );
     };
-    expect(await models(["--select", "fct_large", "fct_kinds"])).toEqual(["fct_kinds: kinds_are_counted", "fct_large: large_payments_only"]);
+    expect(await models(["--select", "fct_large", "fct_kinds"])).toEqual([
+      "fct_kinds: kinds_are_counted",
+      "fct_large: large_payments_only",
+    ]);
     expect(await models(["--select", "fct_large", "fct_kinds", "--exclude", "fct_kinds"])).toEqual(["fct_large: large_payments_only"]);
-    expect(await models(["--select", "fct_large", "fct_kinds", "--exclude", "tag:nothing_has_it", "kinds_are_counted"])).toEqual(["fct_large: large_payments_only"]);
+    expect(await models(["--select", "fct_large", "fct_kinds", "--exclude", "tag:nothing_has_it", "kinds_are_counted"])).toEqual([
+      "fct_large: large_payments_only",
+    ]);
   });
 
   test("--select that names nothing is exit 2", async () => {
@@ -237,7 +285,8 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
     using b = second.out;
     const [one, two] = [await first.promise, await second.promise];
     expect(one.stdout).toBe(two.stdout);
-    for (const file of ["fct_large.json", "mutation-report.json"]) expect(readFileSync(join(a.path, "out", file), "utf8")).toBe(readFileSync(join(b.path, "out", file), "utf8"));
+    for (const file of ["fct_large.json", "mutation-report.json"])
+      expect(readFileSync(join(a.path, "out", file), "utf8")).toBe(readFileSync(join(b.path, "out", file), "utf8"));
   });
 });
 
@@ -254,7 +303,9 @@ describe("slp mutate --dry-run: what a real run would plant, nothing run", () =>
   test("on a branch of the quickstart: the reference's lines, the summary, exit 0, nothing written; the listing is the real run's", () => {
     using repo = quickstartBranch();
     const dry = runCli(["mutate", "--dry-run", "--base", "main"], repo.path);
-    expect(dry.stdout).toStartWith("fct_orders\tratio/1        line 7    orders.amount_cents / 100.0 -> 100.0 / orders.amount_cents\tratio-inverted\n");
+    expect(dry.stdout).toStartWith(
+      "fct_orders\tratio/1        line 7    orders.amount_cents / 100.0 -> 100.0 / orders.amount_cents\tratio-inverted\n",
+    );
     expect(dry.stdout).toContain("fct_orders\tjoin/1         line 10   left join -> inner join\tjoin-type-swapped\n");
     expect(dry.stdout).toContain("fct_orders: 8 mutants to plant of 8 sites\n");
     expect(dry.stdout).toEndWith("slp mutate: 1 changed model(s) listed, nothing run\n");
@@ -266,7 +317,11 @@ describe("slp mutate --dry-run: what a real run would plant, nothing run", () =>
     expect(runCli(["mutate", "--base", "main"], repo.path).exitCode).toBe(1);
     const artifact = JSON.parse(readFileSync(join(repo.path, "mutation", "fct_orders.json"), "utf8"));
     expect(data.models[0].mutants).toEqual(planted(artifact));
-    expect({ sites: data.models[0].sites, elided: data.models[0].elided, sites_from: data.models[0].sites_from }).toEqual({ sites: artifact.cap.sites, elided: artifact.cap.elided, sites_from: artifact.sites_from });
+    expect({ sites: data.models[0].sites, elided: data.models[0].elided, sites_from: data.models[0].sites_from }).toEqual({
+      sites: artifact.cap.sites,
+      elided: artifact.cap.elided,
+      sites_from: artifact.sites_from,
+    });
   });
 
   test("the cap cuts round robin exactly as a real run does, and says what it leaves out", async () => {
@@ -285,7 +340,9 @@ describe("slp mutate --dry-run: what a real run would plant, nothing run", () =>
     expect(data.models[0].elided).toEqual(artifact.cap.elided);
     expect(Object.keys(data.models[0].elided).length).toBeGreaterThan(0);
     const text = await runMain(["mutate", "--dry-run", ...project, ...args], ROOT);
-    const cut = Object.entries(artifact.cap.elided).map(([code, n]) => `${code} ${n}`).join(", ");
+    const cut = Object.entries(artifact.cap.elided)
+      .map(([code, n]) => `${code} ${n}`)
+      .join(", ");
     expect(text.stdout).toContain(`fct_countdown: 3 mutants to plant of ${artifact.cap.sites} sites; the cap of 3 leaves out ${cut}\n`);
   });
 
@@ -301,14 +358,17 @@ describe("slp mutate --dry-run: what a real run would plant, nothing run", () =>
   });
 
   test("no unit test, no equivalents, no DuckDB: a mart without a test is listed, a broken equivalents file on the base is not read, DuckDB is never loaded", async () => {
-    using repo = quickstartBranch({ "tests/mutation_equivalents.yml": "- {model: fct_orders}\n" }, { "models/marts/fct_new.sql": "select 1 as id where 2 > 1\n" });
+    using repo = quickstartBranch(
+      { "tests/mutation_equivalents.yml": "- {model: fct_orders}\n" },
+      { "models/marts/fct_new.sql": "select 1 as id where 2 > 1\n" },
+    );
     expect(runCli(["mutate", "--base", "main"], repo.path).exitCode).toBe(2);
     const { Database } = await import("../src/engine/duckdb.ts");
     const load = Database.load;
     Database.load = () => {
       throw new Error("the dry run loaded DuckDB");
     };
-    let result;
+    let result: Awaited<ReturnType<typeof runMain>>;
     try {
       result = await runMain(["mutate", "--dry-run", "--base", "main"], repo.path);
     } finally {
@@ -382,7 +442,10 @@ describe("slp mutate as a tcr step, and in explain", () => {
     using repo = quickstartBranch({ "mutation/README.md": "the team commits its mutation artifacts\n" });
     expect(runCli(["mutate", "--base", "main"], repo.path).exitCode).toBe(1);
     expect(existsSync(join(repo.path, "mutation", ".gitignore"))).toBe(false);
-    expect(git(repo.path, ["status", "--porcelain", "--untracked-files=all", "mutation"]).split("\n").sort()).toEqual(["?? mutation/fct_orders.json", "?? mutation/mutation-report.json"]);
+    expect(git(repo.path, ["status", "--porcelain", "--untracked-files=all", "mutation"]).split("\n").sort()).toEqual([
+      "?? mutation/fct_orders.json",
+      "?? mutation/mutation-report.json",
+    ]);
   });
 
   test("slp explain prints an operator from its definition", () => {
@@ -397,8 +460,13 @@ describe("slp mutate in a warehouse dialect", () => {
   test("Snowflake mutants run translated; with no Snowflake grammar the scanner finds the sites, and says so", async () => {
     using out = tempDir("slp-mutate-snowflake-");
     cpSync(join(ROOT, "examples", "snowflake-shop"), join(out.path, "project"), { recursive: true });
-    const result = await runMain(["mutate", "--project-dir", join(out.path, "project"), "--out", join(out.path, "out"), "--select", "stg_orders"], ROOT);
-    expect(result.stdout).toContain("INFO\tmodels/staging/stg_orders.sql\tstg_orders\tsites found by the masked-text scanner, a fallback that knows only the reference's operator classes: the SQL parser (no grammar) cannot read this SQL (the SQL parser has no grammar for snowflake)\t[MUTANT]\n");
+    const result = await runMain(
+      ["mutate", "--project-dir", join(out.path, "project"), "--out", join(out.path, "out"), "--select", "stg_orders"],
+      ROOT,
+    );
+    expect(result.stdout).toContain(
+      "INFO\tmodels/staging/stg_orders.sql\tstg_orders\tsites found by the masked-text scanner, a fallback that knows only the reference's operator classes: the SQL parser (no grammar) cannot read this SQL (the SQL parser has no grammar for snowflake)\t[MUTANT]\n",
+    );
     expect(result.stdout).toContain("KILLED\tstg_orders\tliteral/1\tline 4\t'placed' -> 'placed_'\tby negative_amounts_become_zero\n");
     expect(result.stdout).toContain("SURVIVED\tstg_orders\tboundary/1\tline 5\t< -> <=\n");
     expect(result.exitCode).toBe(1);
@@ -408,14 +476,22 @@ describe("slp mutate in a warehouse dialect", () => {
 describe("the --html page in headless Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
+    });
   });
   afterAll(async () => {
     await browser?.close();
   });
 
   test("Stryker's web component renders the quickstart's report offline: both models, the scores, the survivor in the model's own source", async () => {
-    using repo = quickstartBranch({}, { "models/marts/finance/fct_revenue_daily.sql": "-- changed\n" + readFileSync(join(QUICKSTART, "models", "marts", "finance", "fct_revenue_daily.sql"), "utf8") });
+    using repo = quickstartBranch(
+      {},
+      {
+        "models/marts/finance/fct_revenue_daily.sql": `-- changed\n${readFileSync(join(QUICKSTART, "models", "marts", "finance", "fct_revenue_daily.sql"), "utf8")}`,
+      },
+    );
     expect(runCli(["mutate", "--base", "main", "--html"], repo.path).exitCode).toBe(1);
     const tab = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
     const requests: string[] = [];
@@ -424,7 +500,11 @@ describe("the --html page in headless Chromium", () => {
     // The component renders into shadow roots: their text is read inside the page, waiting until it holds `needle`.
     const textWith = async (needle: string): Promise<string> => {
       const handle = await tab.waitForFunction((wanted: string) => {
-        const walk = (node: any): string => [node.shadowRoot ? walk(node.shadowRoot) : "", ...[...node.childNodes].map((child: any) => (child.nodeType === 3 ? child.textContent : walk(child)))].join(" ");
+        const walk = (node: any): string =>
+          [
+            node.shadowRoot ? walk(node.shadowRoot) : "",
+            ...[...node.childNodes].map((child: any) => (child.nodeType === 3 ? child.textContent : walk(child))),
+          ].join(" ");
         const text = walk((globalThis as any).document.body).replace(/\s+/g, " ");
         return text.includes(wanted) ? text : false;
       }, needle);

@@ -104,7 +104,9 @@ describe("before loading", () => {
     using dir = tempDir();
     const bundle = bundleIn(dir.path, { "duckdb.node": "not a shared object" });
     const error = thrown(() => loadBundledAddon(bundle, "duckdb.node", { SLP_CACHE_DIR: join(dir.path, "cache") }));
-    expect(error.describe()).toMatch(/^DuckDB could not be loaded from .*; a folder on a noexec mount .* cannot hold it; set SLP_CACHE_DIR/);
+    expect(error.describe()).toMatch(
+      /^DuckDB could not be loaded from .*; a folder on a noexec mount .* cannot hold it; set SLP_CACHE_DIR/,
+    );
   });
 
   test("an embedded file that does not match its own hash is never written", () => {

@@ -5,7 +5,18 @@
  * `npx slp` runs check and unit on a copy of the quickstart there.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, lstatSync, mkdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../src/build/native-cache.ts";
 import { hostPlatform, PLATFORMS, platformPackage, releaseAsset, type Platform } from "../src/build/platforms.ts";
@@ -166,7 +177,12 @@ describe("the launcher", () => {
     expect(realpathSync(link)).toBe(realpathSync(binary));
     const noNode = join(work.path, "no-node");
     mkdirSync(noNode, { recursive: true });
-    const again = Bun.spawnSync([link, "check", "--marts-path", "models/nowhere"], { cwd: repo, env: { PATH: noNode }, stdout: "pipe", stderr: "pipe" });
+    const again = Bun.spawnSync([link, "check", "--marts-path", "models/nowhere"], {
+      cwd: repo,
+      env: { PATH: noNode },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     expect(again.stderr.toString()).toContain("models/nowhere/ not found under .");
     expect(again.exitCode).toBe(2);
   });
@@ -202,7 +218,9 @@ describe("the launcher", () => {
   test("without its platform package, it says which package is missing and how to install it", () => {
     const alone = join(packages, "spec-lock-diff", "bin", "slp.cjs");
     const result = bare(["node", alone, "check"], repo);
-    expect(result.stderr).toStartWith(`ERROR the package @spec-lock-diff/cli-${host.name}, which holds slp's binary for this machine, is not installed`);
+    expect(result.stderr).toStartWith(
+      `ERROR the package @spec-lock-diff/cli-${host.name}, which holds slp's binary for this machine, is not installed`,
+    );
     expect(result.stderr).toContain("without --omit=optional");
     expect(result.exitCode).toBe(2);
   });
@@ -216,7 +234,9 @@ describe("the launcher", () => {
 if (process.env.PRETEND === "ia32") Object.defineProperty(process, "arch", { value: "ia32" });\n`,
     );
     const ia32 = bare(["node", "--require", preload, alone, "check"], repo, { PRETEND: "ia32" });
-    expect(ia32.stderr).toStartWith(`ERROR slp has no binary for ${process.platform}-ia32; it ships linux-x64, linux-arm64, darwin-x64, darwin-arm64, win32-x64; `);
+    expect(ia32.stderr).toStartWith(
+      `ERROR slp has no binary for ${process.platform}-ia32; it ships linux-x64, linux-arm64, darwin-x64, darwin-arm64, win32-x64; `,
+    );
     expect(ia32.stderr).toContain("set SLP_BINARY_PATH");
     expect(ia32.exitCode).toBe(2);
     if (process.platform === "linux") {

@@ -132,7 +132,10 @@ describe("check's note", () => {
       "models/marts/fct.yml": model("fct_a"),
       "models/other/x.yml": model("x"),
     });
-    const result = await runMain(["check", "--marts-path", "models/staging", "--marts-path", "./models/marts/", "--marts-path", "models/staging"], dir.path);
+    const result = await runMain(
+      ["check", "--marts-path", "models/staging", "--marts-path", "./models/marts/", "--marts-path", "models/staging"],
+      dir.path,
+    );
     expect(result.stdout).toBe("slp check: OK (2 models in models/staging/, models/marts/, models/staging/, of 3 models read)\n");
     expect(result.exitCode).toBe(0);
   });
@@ -152,7 +155,7 @@ describe("check's note", () => {
   });
 });
 
-describe("collapseWhitespace: Python's \" \".join(s.split())", () => {
+describe('collapseWhitespace: Python\'s " ".join(s.split())', () => {
   test("runs of whitespace become one space; ends are dropped", () => {
     expect(collapseWhitespace("  late \t\n refund  ")).toBe("late refund");
     expect(collapseWhitespace("   ")).toBe("");

@@ -64,10 +64,18 @@ describe("PostgreSQL", () => {
   beforeAll(async () => {
     admin = new SQL({ url: URL_TEXT, max: 1 });
     const types = { sale_id: "integer", amount: "double precision", status: "text", sold_on: "date" };
-    for (const [schema, folder] of [[`${TAG}_prod`, "prod"], [`${TAG}_pr`, "pr"], [`${TAG}_analytics`, "prod"], [`${TAG}_ci`, "pr"]]) {
+    for (const [schema, folder] of [
+      [`${TAG}_prod`, "prod"],
+      [`${TAG}_pr`, "pr"],
+      [`${TAG}_analytics`, "prod"],
+      [`${TAG}_ci`, "pr"],
+    ]) {
       await load(schema as string, "fct_sales", readFileSync(join(SALES, "data", folder as string, "fct_sales.csv"), "utf8"), types);
     }
-    await load(`${TAG}_ledger`, "monthly", readFileSync(join(RECONCILE, "data", "sources", "monthly.csv"), "utf8"), { month: "text", total: "numeric(12,2)" });
+    await load(`${TAG}_ledger`, "monthly", readFileSync(join(RECONCILE, "data", "sources", "monthly.csv"), "utf8"), {
+      month: "text",
+      total: "numeric(12,2)",
+    });
   });
 
   afterAll(async () => {
@@ -104,7 +112,9 @@ describe("PostgreSQL", () => {
     );
     expect(emitted.exitCode).toBe(0);
     const [row] = (await admin.unsafe(emitted.stdout)) as Record<string, unknown>[];
-    const cells = new Map(Object.entries(row as Record<string, unknown>).map(([key, value]) => [key, value === null ? null : String(value)]));
+    const cells = new Map(
+      Object.entries(row as Record<string, unknown>).map(([key, value]) => [key, value === null ? null : String(value)]),
+    );
     const fromRow = diffFromRow("fct_sales", cells, { file: "row" });
     const own = await runMain(["diff", "--format", "json"], dir.path);
     expect(fromRow).toEqual(measured(diffOf(own.stdout)) as typeof fromRow);
@@ -157,7 +167,9 @@ describe("PostgreSQL", () => {
     });
     try {
       expect(await database.query("with x as (select 1 as a) select a from x")).toEqual([{ a: 1 }]);
-      await expect(database.query(`select 1 as a; set default_transaction_read_only = off; drop table ${TAG}_prod.fct_sales`)).rejects.toThrow("cannot insert multiple commands");
+      await expect(
+        database.query(`select 1 as a; set default_transaction_read_only = off; drop table ${TAG}_prod.fct_sales`),
+      ).rejects.toThrow("cannot insert multiple commands");
     } finally {
       await database.close();
     }

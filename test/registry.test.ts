@@ -112,7 +112,9 @@ describe("imports", () => {
       ];
       for (const pattern of patterns) {
         for (const match of text.matchAll(pattern)) {
-          const target = join(file, "..", match[1] as string).split("\\").join("/");
+          const target = join(file, "..", match[1] as string)
+            .split("\\")
+            .join("/");
           if (target !== file) targets.push(target);
         }
       }

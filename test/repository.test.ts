@@ -21,7 +21,9 @@ function history(dir: string): string[] {
 /** Every object of the repository, read natively (never through the fallback), equals git's bytes. */
 function nativeReadsEveryObject(dir: string): void {
   const reader = new ObjectReader(join(dir, ".git", "objects"));
-  const oids = git(dir, ["rev-list", "--objects", "--all"]).split("\n").map((line) => line.slice(0, 40));
+  const oids = git(dir, ["rev-list", "--objects", "--all"])
+    .split("\n")
+    .map((line) => line.slice(0, 40));
   for (const oid of oids) {
     const object = reader.read(oid);
     expect(object?.type).toBe(git(dir, ["cat-file", "-t", oid]));

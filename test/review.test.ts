@@ -19,7 +19,14 @@ const QUICKSTART = join(ROOT, "examples", "quickstart");
 const SENSITIVE = join(import.meta.dir, "fixtures", "review", "sensitive");
 const GOLDEN = join(import.meta.dir, "golden", "review");
 /** What the unit-test rows of the sensitive fixture hold in its sensitive columns. */
-const SECRETS = ["ana.secret@example.com", "bruno.secret@example.com", "carla.secret@example.com", "99999-000", "ana@example.com", "bruno@example.com"];
+const SECRETS = [
+  "ana.secret@example.com",
+  "bruno.secret@example.com",
+  "carla.secret@example.com",
+  "99999-000",
+  "ana@example.com",
+  "bruno@example.com",
+];
 
 function expectGolden(name: string, text: string): void {
   const file = join(GOLDEN, name);
@@ -39,7 +46,9 @@ describe("slp review on the quickstart", () => {
     expect(result.stderr).toBe("");
     expectGolden("quickstart.md", result.stdout);
     expect(result.stdout).toContain("### fct\\_revenue\\_daily (critical)");
-    expect(result.stdout).toContain("✅ reconciliation: the model says 307.99, the source of truth 307.99: a difference of 0 percent; the spec allows 0.1%");
+    expect(result.stdout).toContain(
+      "✅ reconciliation: the model says 307.99, the source of truth 307.99: a difference of 0 percent; the spec allows 0.1%",
+    );
     expect(result.stdout).toContain("⚠️ mutation check not run (no mutation/fct\\_orders.json)");
   });
 
@@ -56,7 +65,11 @@ describe("slp review on the quickstart", () => {
       ["removed_pks", true],
       ["gross_revenue", true],
     ]);
-    expect(orders.edges.map((edge: { tests: { status: string }[] }) => edge.tests.map((t) => t.status))).toEqual([["pass"], ["pass"], ["pass"]]);
+    expect(orders.edges.map((edge: { tests: { status: string }[] }) => edge.tests.map((t) => t.status))).toEqual([
+      ["pass"],
+      ["pass"],
+      ["pass"],
+    ]);
   });
 
   test("--format github puts the review in the job summary", async () => {
@@ -70,7 +83,10 @@ describe("slp review on the quickstart", () => {
   test("a uniqueness test that cannot fail and a number outside its band are said so", async () => {
     using project = copyToTemp(QUICKSTART);
     const yml = join(project.path, "models", "marts", "fct_orders.yml");
-    writeFileSync(yml, readFileSync(yml, "utf8").replace("data_tests: [unique, not_null]", "data_tests: [{unique: {config: {enabled: false}}}, not_null]"));
+    writeFileSync(
+      yml,
+      readFileSync(yml, "utf8").replace("data_tests: [unique, not_null]", "data_tests: [{unique: {config: {enabled: false}}}, not_null]"),
+    );
     const diff = join(project.path, "diff", "fct_orders.json");
     writeFileSync(diff, readFileSync(diff, "utf8").replace('"row_delta": 2', '"row_delta": 9'));
     const result = await runMain(["review"], project.path);
@@ -115,7 +131,10 @@ describe("the numbers: bands that cannot fail", () => {
   test("an infinite band (YAML .inf) cannot fail at all", async () => {
     using project = copyToTemp(SENSITIVE);
     const yml = join(project.path, "models", "marts", "fct_signups.yml");
-    writeFileSync(yml, readFileSync(yml, "utf8").replace("signups: {delta_pct: {min: -100, max: 0}}", "signups: {delta_pct: {min: -.inf, max: .inf}}"));
+    writeFileSync(
+      yml,
+      readFileSync(yml, "utf8").replace("signups: {delta_pct: {min: -100, max: 0}}", "signups: {delta_pct: {min: -.inf, max: .inf}}"),
+    );
     const json = JSON.parse((await runMain(["review", "--format", "json"], project.path)).stdout);
     const signups = json.data.models[0].numbers.find((n: { name: string }) => n.name === "signups");
     expect(signups.cannot_fail).toBe("signups is declared from -infinity to infinity: no number can fail it");
@@ -158,7 +177,15 @@ describe("the page in headless Chromium", () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
   });
   afterAll(async () => {
@@ -184,21 +211,23 @@ describe("the page in headless Chromium", () => {
         const page = globalThis as any;
         const document = page.document;
         return {
-        title: document.title as string,
-        models: [...document.querySelectorAll("section.model")].map((section: any) => ({
-          model: section.getAttribute("data-model") as string,
-          readings: [...section.querySelectorAll("section[data-reading]")].map((reading: any) => reading.getAttribute("data-reading") as string),
-          charts: [...section.querySelectorAll("figure.band-chart")].map((figure: any) => ({
-            number: figure.getAttribute("data-number"),
-            inside: figure.getAttribute("data-inside"),
-            band: figure.querySelectorAll("svg rect.band").length,
-            marker: figure.querySelector("svg g.marker")?.getAttribute("data-value") ?? null,
+          title: document.title as string,
+          models: [...document.querySelectorAll("section.model")].map((section: any) => ({
+            model: section.getAttribute("data-model") as string,
+            readings: [...section.querySelectorAll("section[data-reading]")].map(
+              (reading: any) => reading.getAttribute("data-reading") as string,
+            ),
+            charts: [...section.querySelectorAll("figure.band-chart")].map((figure: any) => ({
+              number: figure.getAttribute("data-number"),
+              inside: figure.getAttribute("data-inside"),
+              band: figure.querySelectorAll("svg rect.band").length,
+              marker: figure.querySelector("svg g.marker")?.getAttribute("data-value") ?? null,
+            })),
+            edges: section.querySelectorAll("ol.edges > li").length as number,
           })),
-          edges: section.querySelectorAll("ol.edges > li").length as number,
-        })),
-        scripts: document.querySelectorAll("script").length as number,
-        overflow: document.documentElement.scrollWidth > page.innerWidth,
-        text: document.body.innerText as string,
+          scripts: document.querySelectorAll("script").length as number,
+          overflow: document.documentElement.scrollWidth > page.innerWidth,
+          text: document.body.textContent as string,
         };
       });
       expect(structure.title).toBe("slp review: 2 models");
@@ -229,7 +258,9 @@ describe("the page in headless Chromium", () => {
     const tab = await browser.newPage();
     await tab.goto(`file://${page}`);
     await tab.emulateMedia({ media: "print" });
-    expect(await tab.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector("main")).maxWidth)).toBe("none");
+    expect(
+      await tab.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector("main")).maxWidth),
+    ).toBe("none");
     const pdf = await tab.pdf({ format: "A4" });
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     await tab.close();
@@ -241,5 +272,3 @@ test("the sensitive fixture checks clean (its spec is valid), so review reads a 
   const result = await runMain(["check"], SENSITIVE);
   expect(result.stdout).toEndWith("slp check: 2 infos - OK (1 model in models/marts/, of 2 models read)\n");
 });
-
-

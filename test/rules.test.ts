@@ -15,7 +15,9 @@ import { tempDir } from "./support/temp.ts";
 function defaultArgs(rule: AnyRule, fixture: FixtureCase): string[] {
   if (rule.command === "gate") return ["gate", "--base", "main"];
   if (rule.command === "compare") {
-    const diffs = readdirSync(join(fixture.dir, "diff")).filter((file) => file.endsWith(".json")).sort();
+    const diffs = readdirSync(join(fixture.dir, "diff"))
+      .filter((file) => file.endsWith(".json"))
+      .sort();
     return ["compare", ...diffs.map((file) => `diff/${file}`)];
   }
   return [rule.command];
@@ -76,9 +78,12 @@ describe("every finding carries its line", () => {
       expect(mine.length).toBeGreaterThan(0);
       // A finding on a file points at a line of it; one about a commit (tcr's record) has no file and no line.
       for (const finding of envelope.findings) {
-        expect({ rule: finding.rule, file: finding.file, lined: finding.file === "" ? finding.line === null : Number.isInteger(finding.line) && (finding.line as number) >= 1 }).toEqual({ rule: finding.rule, file: finding.file, lined: true });
+        expect({
+          rule: finding.rule,
+          file: finding.file,
+          lined: finding.file === "" ? finding.line === null : Number.isInteger(finding.line) && (finding.line as number) >= 1,
+        }).toEqual({ rule: finding.rule, file: finding.file, lined: true });
       }
     });
   }
 });
-

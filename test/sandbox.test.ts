@@ -1,7 +1,7 @@
 /**
  * The template sandbox: no path from a model's SQL, a macro or a unit test's
  * yml to a constructor, a prototype, a global or a function slp did not put
- * in the context. Every escape below runs through the real `slp unit` on a
+ * in the context. Every escapeThrough below runs through the real `slp unit` on a
  * project of one model per attempt; each attempt would create a canary file
  * (or set a global) if it got out, and each must end as that test's error.
  * The dbt constructs the sandbox rewrote keep working (the unit fixtures
@@ -17,44 +17,45 @@ import { tempDir, writeTree } from "./support/temp.ts";
 const workspace = tempDir("slp-sandbox-");
 afterAll(() => workspace[Symbol.dispose]());
 const CANARY = join(workspace.path, "CANARY");
-const escape = (via: string) => `${via}("return globalThis.Bun.spawnSync(['sh','-c','touch ${CANARY}']) && (globalThis.SLP_SANDBOX_BROKEN = 1)")()`;
+const escapeThrough = (via: string) =>
+  `${via}("return globalThis.Bun.spawnSync(['sh','-c','touch ${CANARY}']) && (globalThis.SLP_SANDBOX_BROKEN = 1)")()`;
 
 /** Each attempt is the body of `{{ ... }}`, or a whole template when it starts with `{{` or `{%`. */
 const ATTEMPTS: Record<string, string> = {
-  range_constructor: escape("range.constructor"),
-  string_constructor: escape('"".constructor.constructor'),
-  list_constructor: escape("[].constructor.constructor"),
-  dict_constructor: escape("{}.constructor.constructor"),
-  subscript_constructor: escape('range["constructor"]'),
-  proto_chain: escape('{}["__proto__"]["constructor"]["constructor"]'),
-  ref_function: escape("ref.constructor"),
-  relation_object: escape("ref('stg').constructor.constructor"),
-  relation_method: escape("ref('stg').include.constructor"),
-  config_function: escape("config.get.constructor"),
-  var_function: escape("var.constructor"),
-  adapter_dispatch: escape("adapter.dispatch.constructor"),
-  dbt_namespace: escape('dbt["constructor"]'),
-  dbt_macro: escape("dbt.current_timestamp.constructor"),
-  exceptions: escape("exceptions.raise_compiler_error.constructor"),
-  run_started_at: escape("run_started_at.strftime.constructor"),
-  target_proto: escape("target.__proto__.constructor"),
-  string_method: escape('"x".upper.constructor'),
-  safe_string_method: `{% macro m() %}x{% endmacro %}{{ ${escape("m().upper.constructor")} }}`,
-  macro_value: `{% macro m() %}x{% endmacro %}{{ ${escape("m.constructor")} }}`,
-  caller: `{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}{{ ${escape("caller.constructor")} }}{% endcall %}`,
-  loop_variable: `{% for i in [1] %}{{ ${escape("loop.constructor.constructor")} }}{% endfor %}`,
-  set_variable: `{% set f = range %}{{ ${escape("f.constructor")} }}`,
-  attr_filter: escape('(range|attr("constructor"))'),
-  map_attribute: escape('([range]|map(attribute="constructor")|first)'),
-  groupby_attribute: `{% for key, items in [range]|groupby("constructor") %}{{ ${escape("items[0].constructor")} }}{% endfor %}`,
-  sort_attribute: escape('([range]|sort(attribute="constructor")|first).constructor'),
-  valueof_filter: escape('(1|valueOf).env.constructor'),
-  dict_literal_proto: `{% set d = {"__proto__": range} %}{{ ${escape("d.constructor")} }}`,
-  dict_get_inherited: escape('{}.get("constructor").constructor'),
-  function_call_method: escape("range.call.constructor"),
-  globals_of_nunjucks: escape("cycler.constructor"),
-  lipsum: escape("lipsum.constructor"),
-  modules: escape("modules.os.system"),
+  range_constructor: escapeThrough("range.constructor"),
+  string_constructor: escapeThrough('"".constructor.constructor'),
+  list_constructor: escapeThrough("[].constructor.constructor"),
+  dict_constructor: escapeThrough("{}.constructor.constructor"),
+  subscript_constructor: escapeThrough('range["constructor"]'),
+  proto_chain: escapeThrough('{}["__proto__"]["constructor"]["constructor"]'),
+  ref_function: escapeThrough("ref.constructor"),
+  relation_object: escapeThrough("ref('stg').constructor.constructor"),
+  relation_method: escapeThrough("ref('stg').include.constructor"),
+  config_function: escapeThrough("config.get.constructor"),
+  var_function: escapeThrough("var.constructor"),
+  adapter_dispatch: escapeThrough("adapter.dispatch.constructor"),
+  dbt_namespace: escapeThrough('dbt["constructor"]'),
+  dbt_macro: escapeThrough("dbt.current_timestamp.constructor"),
+  exceptions: escapeThrough("exceptions.raise_compiler_error.constructor"),
+  run_started_at: escapeThrough("run_started_at.strftime.constructor"),
+  target_proto: escapeThrough("target.__proto__.constructor"),
+  string_method: escapeThrough('"x".upper.constructor'),
+  safe_string_method: `{% macro m() %}x{% endmacro %}{{ ${escapeThrough("m().upper.constructor")} }}`,
+  macro_value: `{% macro m() %}x{% endmacro %}{{ ${escapeThrough("m.constructor")} }}`,
+  caller: `{% macro m() %}{{ caller() }}{% endmacro %}{% call m() %}{{ ${escapeThrough("caller.constructor")} }}{% endcall %}`,
+  loop_variable: `{% for i in [1] %}{{ ${escapeThrough("loop.constructor.constructor")} }}{% endfor %}`,
+  set_variable: `{% set f = range %}{{ ${escapeThrough("f.constructor")} }}`,
+  attr_filter: escapeThrough('(range|attr("constructor"))'),
+  map_attribute: escapeThrough('([range]|map(attribute="constructor")|first)'),
+  groupby_attribute: `{% for key, items in [range]|groupby("constructor") %}{{ ${escapeThrough("items[0].constructor")} }}{% endfor %}`,
+  sort_attribute: escapeThrough('([range]|sort(attribute="constructor")|first).constructor'),
+  valueof_filter: escapeThrough("(1|valueOf).env.constructor"),
+  dict_literal_proto: `{% set d = {"__proto__": range} %}{{ ${escapeThrough("d.constructor")} }}`,
+  dict_get_inherited: escapeThrough('{}.get("constructor").constructor'),
+  function_call_method: escapeThrough("range.call.constructor"),
+  globals_of_nunjucks: escapeThrough("cycler.constructor"),
+  lipsum: escapeThrough("lipsum.constructor"),
+  modules: escapeThrough("modules.os.system"),
   name_code_injection: '{% set a"^Function`globalThis\\x2eSLP_SANDBOX_BROKEN\\x3d1```^" = 1 %}x',
   is_test_injection: '{{ 1 is "x\\")+Function`globalThis.SLP_SANDBOX_BROKEN=1```+(\\"" }}',
   call_name_injection: '{{ range["\\\\"]() }}',
@@ -74,17 +75,21 @@ function sandboxProject(): string {
   const tests: string[] = [];
   for (const [name, attempt] of Object.entries(ATTEMPTS)) {
     files[`models/${name}.sql`] = `select ${/^\{[{%]/.test(attempt) ? attempt : `{{ ${attempt} }}`} as x\n`;
-    tests.push(`  - name: escape\n    model: ${name}\n    given:\n      - input: ref('stg')\n        rows: [{id: 1}]\n    expect:\n      rows: [{x: 1}]`);
+    tests.push(
+      `  - name: escapeThrough\n    model: ${name}\n    given:\n      - input: ref('stg')\n        rows: [{id: 1}]\n    expect:\n      rows: [{x: 1}]`,
+    );
   }
   files["models/yml_value.sql"] = "select x from {{ ref('stg') }}\n";
-  const value = escape("range.constructor").replace(/'/g, "''");
-  tests.push(`  - name: escape\n    model: yml_value\n    given:\n      - input: ref('stg')\n        rows: [{id: 1, x: '{{ ${value} }}'}]\n    expect:\n      rows: [{x: 1}]`);
+  const value = escapeThrough("range.constructor").replace(/'/g, "''");
+  tests.push(
+    `  - name: escapeThrough\n    model: yml_value\n    given:\n      - input: ref('stg')\n        rows: [{id: 1, x: '{{ ${value} }}'}]\n    expect:\n      rows: [{x: 1}]`,
+  );
   files["models/_unit.yml"] = `unit_tests:\n${tests.join("\n")}\n`;
   writeTree(dir, files);
   return dir;
 }
 
-describe("no escape from the template sandbox", () => {
+describe("no escapeThrough from the template sandbox", () => {
   test("every attempt is that test's error, and nothing ran", async () => {
     const result = await runMain(["unit", "--format", "json"], sandboxProject());
     expect(existsSync(CANARY)).toBe(false);
@@ -98,7 +103,17 @@ describe("no escape from the template sandbox", () => {
     }
     // The refusals say why; none is the engine crashing.
     const refused = (name: string) => byModel.get(name)?.error?.message ?? "";
-    for (const name of ["range_constructor", "relation_object", "dbt_namespace", "target_proto", "caller", "attr_filter", "map_attribute", "dict_literal_proto", "yml_value"]) {
+    for (const name of [
+      "range_constructor",
+      "relation_object",
+      "dbt_namespace",
+      "target_proto",
+      "caller",
+      "attr_filter",
+      "map_attribute",
+      "dict_literal_proto",
+      "yml_value",
+    ]) {
       expect(refused(name)).toContain("is refused: templates reach data and the dbt context only");
     }
     expect(refused("name_code_injection")).toContain("is not a name");
@@ -157,7 +172,9 @@ describe("bounded templates", () => {
   });
 
   test("output that doubles stops at template_output_mb", async () => {
-    const result = await unitOf("{% set s = 'x' %}{% for i in range(40) %}{% set s = s ~ s %}{% endfor %}select 1 as x\n", { SLP_LIMIT_TEMPLATE_OUTPUT_MB: "1" });
+    const result = await unitOf("{% set s = 'x' %}{% for i in range(40) %}{% set s = s ~ s %}{% endfor %}select 1 as x\n", {
+      SLP_LIMIT_TEMPLATE_OUTPUT_MB: "1",
+    });
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toContain("the template writes more than 1 MiB of text (limit template_output_mb = 1 MiB)");
   });
@@ -183,25 +200,38 @@ describe("Python's constructs the sandbox implements itself", () => {
     expect(render("{{ [1, 2] + [3] }}")).toBe("[1, 2, 3]");
     expect(render("{{ '-' * 3 }}|{{ [0] * 2 }}|{{ 2 * 3 }}")).toBe("---|[0, 0]|6");
     expect(render("{{ 'abcdef'[1:4] }}|{{ [1, 2, 3, 4][::2] }}|{{ [1, 2, 3][-1] }}")).toBe("bcd|[1, 3]|3");
-    expect(render("{% set d = {'a': 1} %}{{ d.get('a') }}|{{ d.get('b') }}|{{ d.get('b', 2) }}|{{ 'a' in d }}|{{ 'items' in d }}")).toBe("1|None|2|True|False");
-    expect(render("{% set d = {'a': 1} %}{% do d.update({'b': 2}) %}{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}")).toBe("a=1;b=2;");
+    expect(render("{% set d = {'a': 1} %}{{ d.get('a') }}|{{ d.get('b') }}|{{ d.get('b', 2) }}|{{ 'a' in d }}|{{ 'items' in d }}")).toBe(
+      "1|None|2|True|False",
+    );
+    expect(render("{% set d = {'a': 1} %}{% do d.update({'b': 2}) %}{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}")).toBe(
+      "a=1;b=2;",
+    );
     expect(render("{% set l = [] %}{% do l.append(1) %}{% do l.extend([2, 3]) %}{{ l }}|{{ l.pop() }}|{{ l }}")).toBe("[1, 2, 3]|3|[1, 2]");
     expect(render("{{ 'ab'.center(5, '*') }}|{{ 'a_b'.split('_') }}|{{ ', '.join(['x', 'y']) }}")).toBe("**ab*|['a', 'b']|x, y");
     expect(render("{{ row.constructor }}", { row: { constructor: "a column named constructor" } })).toBe("a column named constructor");
   });
 
   test("filters that read attributes, through the sandbox", () => {
-    const rows = { rows: [{ name: "b", n: 2, on: true }, { name: "a", n: 1, on: false }] };
+    const rows = {
+      rows: [
+        { name: "b", n: 2, on: true },
+        { name: "a", n: 1, on: false },
+      ],
+    };
     expect(render("{{ rows|map(attribute='name')|join(',') }}", rows)).toBe("b,a");
     expect(render("{{ rows|join(',', 'name') }}|{{ rows|sum('n') }}", rows)).toBe("b,a|3");
-    expect(render("{{ rows|selectattr('on')|map(attribute='name')|list }}|{{ rows|rejectattr('on')|map(attribute='name')|list }}", rows)).toBe("['b']|['a']");
+    expect(
+      render("{{ rows|selectattr('on')|map(attribute='name')|list }}|{{ rows|rejectattr('on')|map(attribute='name')|list }}", rows),
+    ).toBe("['b']|['a']");
     expect(render("{{ rows|sort(attribute='n')|map(attribute='name')|join }}", rows)).toBe("ab");
     expect(render("{% for key, group in rows|groupby('on') %}{{ key }}:{{ group|length }};{% endfor %}", rows)).toBe("True:1;False:1;");
     expect(render("{{ rows[0]|attr('name') }}|{{ 'ab'|center(4) }}|{{ 'a\nb'|indent(2) }}", rows)).toBe("b| ab |a\n  b");
   });
 
   test("str.format() and % read fields through the sandbox; what they cannot render is an error, never an empty text", () => {
-    expect(render("{{ '{} {}'.format(1, 2) }}|{{ '{x[a]}-{0[1]}'.format([1, 2], x={'a': 5}) }}|{{ '{row.n}'.format(row=r) }}", { r: { n: 7 } })).toBe("1 2|5-2|7");
+    expect(
+      render("{{ '{} {}'.format(1, 2) }}|{{ '{x[a]}-{0[1]}'.format([1, 2], x={'a': 5}) }}|{{ '{row.n}'.format(row=r) }}", { r: { n: 7 } }),
+    ).toBe("1 2|5-2|7");
     expect(render("{{ '%s-%s'|format(1, 2) }}|{{ '%(a)s'|format(a=3) }}|{{ '%(a)s' % {'a': 4} }}")).toBe("1-2|3|4");
     expect(() => render("{{ '{0.constructor}'.format(range) }}", { range: () => [] })).toThrow("access to 'constructor' is refused");
     expect(() => render("{{ '%(constructor)s' % {} }}")).toThrow("access to 'constructor' is refused");
@@ -210,7 +240,9 @@ describe("Python's constructs the sandbox implements itself", () => {
   });
 
   test("filters iterate a string's characters and a mapping's keys, as Python iterates them", () => {
-    expect(render("{{ 'abc'|batch(2)|list }}|{{ 'abcd'|slice(2)|list }}|{{ {'a': 1, 'b': 2}|batch(1)|list }}")).toBe("[['a', 'b'], ['c']]|[['a', 'b'], ['c', 'd']]|[['a'], ['b']]");
+    expect(render("{{ 'abc'|batch(2)|list }}|{{ 'abcd'|slice(2)|list }}|{{ {'a': 1, 'b': 2}|batch(1)|list }}")).toBe(
+      "[['a', 'b'], ['c']]|[['a', 'b'], ['c', 'd']]|[['a'], ['b']]",
+    );
   });
 
   test("a list that holds itself prints as Python prints it, and a function prints as one", () => {
@@ -219,8 +251,8 @@ describe("Python's constructs the sandbox implements itself", () => {
   });
 });
 
-// A file written by the escape would be the proof; make sure the canary path is where the test looks.
-test("the canary is writable, so an escape would have left it", () => {
+// A file written by the escapeThrough would be the proof; make sure the canary path is where the test looks.
+test("the canary is writable, so an escapeThrough would have left it", () => {
   writeFileSync(`${CANARY}.probe`, "");
   expect(existsSync(`${CANARY}.probe`)).toBe(true);
 });
@@ -239,7 +271,9 @@ describe("env_var() hands models no secret of the machine", () => {
   test("a variable of the environment that is not DBT_* is refused when it is set, never printed", async () => {
     const result = await renderedWith("env_var('AWS_SECRET_ACCESS_KEY')", { AWS_SECRET_ACCESS_KEY: "TOP-SECRET-KEY" });
     expect(result.exitCode).toBe(2);
-    expect(result.stdout).toContain("env_var('AWS_SECRET_ACCESS_KEY') is set in the environment, and slp hands models only DBT_* variables");
+    expect(result.stdout).toContain(
+      "env_var('AWS_SECRET_ACCESS_KEY') is set in the environment, and slp hands models only DBT_* variables",
+    );
     expect(result.stdout + result.stderr).not.toContain("TOP-SECRET-KEY");
     const secret = await renderedWith("env_var('DBT_ENV_SECRET_TOKEN')", { DBT_ENV_SECRET_TOKEN: "TOP-SECRET-TOKEN" });
     expect(secret.exitCode).toBe(2);

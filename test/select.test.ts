@@ -30,14 +30,45 @@ function node(id: string, extra: Partial<SelectableNode> = {}): SelectableNode {
 const NODES: SelectableNode[] = [
   node("source.p.raw.orders", { name: "orders", source: "raw", fqn: ["p", "raw", "orders"], path: "models/_sources.yml" }),
   node("model.p.a", { parents: ["source.p.raw.orders"], fqn: ["p", "staging", "a"], path: "models/staging/a.sql", tags: ["staging"] }),
-  node("model.p.b", { parents: ["model.p.a"], fqn: ["p", "marts", "b"], path: "models/marts/b.sql", tags: ["t1", "t2"], config: { materialized: "table", meta: { owner: "x" }, tags: ["t1", "t2"] } }),
-  node("model.p.c", { parents: ["model.p.b"], fqn: ["p", "marts", "c"], path: "models/marts/c.sql", config: { materialized: "incremental", enabled: true } }),
+  node("model.p.b", {
+    parents: ["model.p.a"],
+    fqn: ["p", "marts", "b"],
+    path: "models/marts/b.sql",
+    tags: ["t1", "t2"],
+    config: { materialized: "table", meta: { owner: "x" }, tags: ["t1", "t2"] },
+  }),
+  node("model.p.c", {
+    parents: ["model.p.b"],
+    fqn: ["p", "marts", "c"],
+    path: "models/marts/c.sql",
+    config: { materialized: "incremental", enabled: true },
+  }),
   node("model.p.d", { parents: ["model.p.a"], fqn: ["p", "marts", "d"], path: "models/marts/d.sql" }),
   node("model.p.e.v1", { name: "e", fqn: ["p", "e", "v1"], version: "1", latest: false, latestVersion: "2" }),
   node("model.p.e.v2", { name: "e", fqn: ["p", "e", "v2"], version: "2", latest: true, latestVersion: "2" }),
-  node("unit_test.p.b.ut_b", { name: "ut_b", parents: ["model.p.b"], fqn: ["p", "marts", "b", "ut_b"], path: "models/marts/_unit.yml", tags: ["critical"], display: "b::ut_b" }),
-  node("unit_test.p.c.ut_c", { name: "ut_c", parents: ["model.p.c"], fqn: ["p", "marts", "c", "ut_c"], path: "models/marts/_unit.yml", display: "c::ut_c" }),
-  node("unit_test.p.e.ut_e_v1", { name: "ut_e", parents: ["model.p.e.v1"], fqn: ["p", "e", "ut_e"], path: "models/_unit.yml", version: "1", display: "e::ut_e_v1" }),
+  node("unit_test.p.b.ut_b", {
+    name: "ut_b",
+    parents: ["model.p.b"],
+    fqn: ["p", "marts", "b", "ut_b"],
+    path: "models/marts/_unit.yml",
+    tags: ["critical"],
+    display: "b::ut_b",
+  }),
+  node("unit_test.p.c.ut_c", {
+    name: "ut_c",
+    parents: ["model.p.c"],
+    fqn: ["p", "marts", "c", "ut_c"],
+    path: "models/marts/_unit.yml",
+    display: "c::ut_c",
+  }),
+  node("unit_test.p.e.ut_e_v1", {
+    name: "ut_e",
+    parents: ["model.p.e.v1"],
+    fqn: ["p", "e", "ut_e"],
+    path: "models/_unit.yml",
+    version: "1",
+    display: "e::ut_e_v1",
+  }),
   node("model.q.z", { fqn: ["q", "z"], path: "models/z.sql" }),
 ];
 
@@ -52,7 +83,14 @@ describe("criteria", () => {
     expect(pick(["1+b"])).toEqual(["model.p.a", "model.p.b", "unit_test.p.b.ut_b"]);
     expect(pick(["a+1"])).toEqual(["model.p.a", "model.p.b", "model.p.d", "unit_test.p.b.ut_b"]);
     expect(pick(["a+"])).toEqual(["model.p.a", "model.p.b", "model.p.c", "model.p.d", "unit_test.p.b.ut_b", "unit_test.p.c.ut_c"]);
-    expect(pick(["@b"])).toEqual(["model.p.a", "model.p.b", "model.p.c", "source.p.raw.orders", "unit_test.p.b.ut_b", "unit_test.p.c.ut_c"]);
+    expect(pick(["@b"])).toEqual([
+      "model.p.a",
+      "model.p.b",
+      "model.p.c",
+      "source.p.raw.orders",
+      "unit_test.p.b.ut_b",
+      "unit_test.p.c.ut_c",
+    ]);
   });
   test("methods", () => {
     expect(pick(["tag:critical"])).toEqual(["unit_test.p.b.ut_b"]);

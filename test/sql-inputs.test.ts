@@ -6,7 +6,7 @@ const inputs = (sql: string) => [...sqlInputs(sql)].sort();
 
 describe("sqlInputs", () => {
   test("refs and sources, printed the one way", () => {
-    expect(inputs("select * from {{ ref('a') }} join {{ source(\"raw\", \"b\") }}")).toEqual(["ref('a')", "source('raw', 'b')"]);
+    expect(inputs('select * from {{ ref(\'a\') }} join {{ source("raw", "b") }}')).toEqual(["ref('a')", "source('raw', 'b')"]);
   });
 
   test("a ref is named by its last quoted string", () => {
@@ -25,7 +25,9 @@ describe("sqlInputs", () => {
   });
 
   test("not calls: a space before (, another case, a longer word, names built from variables, arguments with parentheses", () => {
-    expect(inputs("{{ ref ('a') }} {{ REF('b') }} {{ my_ref('c') }} {{ refs('d') }} {{ ref(var('e')) }} {{ source(env_var('X'), 'f') }}")).toEqual([]);
+    expect(
+      inputs("{{ ref ('a') }} {{ REF('b') }} {{ my_ref('c') }} {{ refs('d') }} {{ ref(var('e')) }} {{ source(env_var('X'), 'f') }}"),
+    ).toEqual([]);
   });
 
   test("a call after a non-word character counts", () => {

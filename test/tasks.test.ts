@@ -46,8 +46,26 @@ describe("runner", () => {
     let releaseB: () => void = () => {};
     const startedA = new Promise<void>((resolve) => (releaseA = resolve));
     const startedB = new Promise<void>((resolve) => (releaseB = resolve));
-    const a = defineTask({ name: "a", description: "a", input: Type.Object({}), async run() { releaseA(); await startedB; return "a"; } });
-    const b = defineTask({ name: "b", description: "b", input: Type.Object({}), async run() { releaseB(); await startedA; return "b"; } });
+    const a = defineTask({
+      name: "a",
+      description: "a",
+      input: Type.Object({}),
+      async run() {
+        releaseA();
+        await startedB;
+        return "a";
+      },
+    });
+    const b = defineTask({
+      name: "b",
+      description: "b",
+      input: Type.Object({}),
+      async run() {
+        releaseB();
+        await startedA;
+        return "b";
+      },
+    });
     const both = defineTask({
       name: "both",
       description: "both",
@@ -76,7 +94,11 @@ describe("slp ci", () => {
     const result = await runMain(["ci", "--project-dir", "examples/quickstart", "--format", "json"], ROOT);
     const envelope = JSON.parse(result.stdout);
     const stages = envelope.data.stages.map((stage: { name: string }) => stage.name);
-    expect(stages).toEqual(createRegistry(builtInTasks, ROOT, async () => api).ciStages().map((task) => task.name));
+    expect(stages).toEqual(
+      createRegistry(builtInTasks, ROOT, async () => api)
+        .ciStages()
+        .map((task) => task.name),
+    );
     expect(stages[0]).toBe("check");
     expect(envelope.exit_code).toBe(Math.max(...envelope.data.stages.map((s: { exit_code: number }) => s.exit_code)));
   });
@@ -97,11 +119,20 @@ describe("slp ci", () => {
   test("the real CLI shows each finding of every stage: a failing unit test with its place and rows, and its diff", () => {
     using repo = quickstartBranch();
     const yml = "models/marts/fct_orders.yml";
-    writeFileSync(join(repo.path, "models/marts/fct_orders.sql"), readFileSync(join(repo.path, "models/marts/fct_orders.sql"), "utf8").replace("/ 100.0", "/ 10.0"));
-    writeFileSync(join(repo.path, yml), readFileSync(join(repo.path, yml), "utf8").replace("about one order in five", "about one order in five; tenths"));
+    writeFileSync(
+      join(repo.path, "models/marts/fct_orders.sql"),
+      readFileSync(join(repo.path, "models/marts/fct_orders.sql"), "utf8").replace("/ 100.0", "/ 10.0"),
+    );
+    writeFileSync(
+      join(repo.path, yml),
+      readFileSync(join(repo.path, yml), "utf8").replace("about one order in five", "about one order in five; tenths"),
+    );
     // The mart downstream of fct_orders predicts this change too (G15).
     const daily = "models/marts/finance/fct_revenue_daily.yml";
-    writeFileSync(join(repo.path, daily), readFileSync(join(repo.path, daily), "utf8").replace("two days gain revenue and orders", "two days gain revenue and orders; tenths"));
+    writeFileSync(
+      join(repo.path, daily),
+      readFileSync(join(repo.path, daily), "utf8").replace("two days gain revenue and orders", "two days gain revenue and orders; tenths"),
+    );
     commitAll(repo.path, "break the cents edge");
     const result = runCli(["ci"], repo.path);
     expect(result.stdout).toContain(
@@ -112,10 +143,18 @@ describe("slp ci", () => {
     expect(result.stdout).toMatch(/^slp ci: .* - BLOCKED \(\d+ stages; not green: unit\b/m);
     expect(result.exitCode).toBe(1);
     const envelope = JSON.parse(runCli(["ci", "--format", "json"], repo.path).stdout);
-    expect(envelope.findings.find((finding: { rule: string }) => finding.rule === "UNIT")).toMatchObject({ file: yml, model: "fct_orders", line: 79 });
+    expect(envelope.findings.find((finding: { rule: string }) => finding.rule === "UNIT")).toMatchObject({
+      file: yml,
+      model: "fct_orders",
+      line: 79,
+    });
     // The formats that turn failed tests into annotations do not add this one twice.
     const github = runCli(["ci", "--format", "github"], repo.path).stdout;
-    expect(github.split("\n").filter((line) => line.startsWith("::error") && line.includes("title=UNIT") && line.includes("cents_become_currency_units"))).toHaveLength(1);
+    expect(
+      github
+        .split("\n")
+        .filter((line) => line.startsWith("::error") && line.includes("title=UNIT") && line.includes("cents_become_currency_units")),
+    ).toHaveLength(1);
   }, 30_000);
 
   test("a stage that cannot judge makes ci exit 2 and the other stages still run", async () => {

@@ -38,7 +38,7 @@ describe("slp tcr: the repository's hooks", () => {
 
   test("pre-commit sees the staged change in GIT_INDEX_FILE and may stage more; commit-msg may add to the message", () => {
     using repo = quickstartRepo(STEPS);
-    hook(repo.path, "pre-commit", 'git diff --cached --name-only > .git/seen-by-hook\necho formatted >> NOTES.md\ngit add NOTES.md');
+    hook(repo.path, "pre-commit", "git diff --cached --name-only > .git/seen-by-hook\necho formatted >> NOTES.md\ngit add NOTES.md");
     hook(repo.path, "commit-msg", 'echo "Reviewed-by: the commit-msg hook" >> "$1"');
     writeFileSync(join(repo.path, "NOTES.md"), "x\n");
     const result = runCli(["tcr", "notes"], repo.path);
@@ -108,9 +108,15 @@ describe("slp gate --verify-commits on a branch tcr built", () => {
     const plain = runCli(["gate", "--base", "main"], repo.path);
     expect(plain.stdout).not.toMatch(/\[G1[123]\]/);
     const result = runCli(["gate", "--base", "main", "--verify-commits"], repo.path);
-    expect(result.stdout).toContain(`INFO\tmodels/marts/fct_orders.yml\tfct_orders\tcommit ${label("HEAD")} claims a green tcr step, but check blocks there: this marts model has no meta.spec`);
-    expect(result.stdout).toContain(`INFO\t\t\tcommit ${label("HEAD~1")} was not made by slp tcr; on an agent branch every commit is a green tcr step (Rule 5)\t[G12]`);
-    expect(result.stdout).toContain(`INFO\t\t\tcommit ${label("HEAD~2")} follows a reset of the strike count (5 strikes cleared by Agent Smith <agent@example.com>: the spec edge was misworded)`);
+    expect(result.stdout).toContain(
+      `INFO\tmodels/marts/fct_orders.yml\tfct_orders\tcommit ${label("HEAD")} claims a green tcr step, but check blocks there: this marts model has no meta.spec`,
+    );
+    expect(result.stdout).toContain(
+      `INFO\t\t\tcommit ${label("HEAD~1")} was not made by slp tcr; on an agent branch every commit is a green tcr step (Rule 5)\t[G12]`,
+    );
+    expect(result.stdout).toContain(
+      `INFO\t\t\tcommit ${label("HEAD~2")} follows a reset of the strike count (5 strikes cleared by Agent Smith <agent@example.com>: the spec edge was misworded)`,
+    );
     expect(result.stdout.match(/\[G11\]/g)?.length).toBe(2);
     expect(result.stdout).not.toContain(label("HEAD~3"));
   }, 30_000);

@@ -5,7 +5,20 @@
  * changes are refused; a revert that fails part-way says what is left.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { CLI_ENTRY, runCli, testEnv } from "./support/cli.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
@@ -37,7 +50,9 @@ describe("slp tcr: files and folders", () => {
     expect(workTreeAsStaged(repo.path)).toBe(before);
     expect(status(repo.path)).toBe("");
     expect(envelope.data.saved.moved_aside).toEqual(["data/README.md/deeper/debug.log"]);
-    expect(readFileSync(join(repo.path, envelope.data.saved.dir, "aside", "data", "README.md", "deeper", "debug.log"), "utf8")).toBe("ignored output\n");
+    expect(readFileSync(join(repo.path, envelope.data.saved.dir, "aside", "data", "README.md", "deeper", "debug.log"), "utf8")).toBe(
+      "ignored output\n",
+    );
     expect(strikes(repo.path)).toBe("1");
   });
 
@@ -66,7 +81,10 @@ describe("slp tcr: files and folders", () => {
     mkdirSync(readme);
     writeFileSync(join(readme, "index.md"), "moved in\n");
     expect(runCli(["tcr", "file to folder"], repo.path).exitCode).toBe(0);
-    expect(git(repo.path, ["show", "--name-status", "--format=", "HEAD"]).split("\n")).toEqual(["D\tdata/README.md", "A\tdata/README.md/index.md"]);
+    expect(git(repo.path, ["show", "--name-status", "--format=", "HEAD"]).split("\n")).toEqual([
+      "D\tdata/README.md",
+      "A\tdata/README.md/index.md",
+    ]);
     expect(status(repo.path)).toBe("");
   });
 });
@@ -213,7 +231,9 @@ describe("slp tcr: a revert that fails part-way", () => {
       expect(run.exitCode).toBe(2);
       expect(envelope.data.outcome).toBe("revert-incomplete");
       expect(envelope.data.restore.failed).toEqual({ action: "remove", path: "models/marts/scratch.sql", error: "EACCES" });
-      expect(envelope.data.restore.left.map((step: { action: string; path: string }) => `${step.action} ${step.path}`)).toContain("write models/marts/fct_orders.yml");
+      expect(envelope.data.restore.left.map((step: { action: string; path: string }) => `${step.action} ${step.path}`)).toContain(
+        "write models/marts/fct_orders.yml",
+      );
       expect(envelope.errors[0]?.message).toBe("cannot remove models/marts/scratch.sql: EACCES");
       expect(existsSync(join(repo.path, envelope.data.saved.patch))).toBe(true);
       expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);

@@ -38,7 +38,12 @@ function startConflictingMerge(dir: string): void {
   edit(dir, "data/README.md", (text) => `${text}\nmain\n`);
   commitAll(dir, "main edit");
   git(dir, ["checkout", "-q", "agent/work"]);
-  const identity = { GIT_AUTHOR_NAME: "A", GIT_AUTHOR_EMAIL: "a@example.com", GIT_COMMITTER_NAME: "A", GIT_COMMITTER_EMAIL: "a@example.com" };
+  const identity = {
+    GIT_AUTHOR_NAME: "A",
+    GIT_AUTHOR_EMAIL: "a@example.com",
+    GIT_COMMITTER_NAME: "A",
+    GIT_COMMITTER_EMAIL: "a@example.com",
+  };
   Bun.spawnSync(["git", "merge", "main"], { cwd: dir, env: { ...process.env, ...identity } });
 }
 
@@ -192,9 +197,16 @@ describe("slp tcr: red", () => {
     const reset = runCli(["tcr", "--reset", "the spec was misread; a human fixed it", "--format", "json"], repo.path);
     const resetEnvelope = tcrEnvelope(reset.stdout);
     expect(resetEnvelope.summary).toContain("strike count reset to 0 (it was 5)");
-    expect(resetEnvelope.data.reset).toEqual({ was: 5, by: "Agent Smith <agent@example.com>", reason: "the spec was misread; a human fixed it" });
+    expect(resetEnvelope.data.reset).toEqual({
+      was: 5,
+      by: "Agent Smith <agent@example.com>",
+      reason: "the spec was misread; a human fixed it",
+    });
     expect(reset.exitCode).toBe(0);
-    const log = readFileSync(join(repo.path, ".git", "slp", "tcr-log.jsonl"), "utf8").trim().split("\n").map((line) => JSON.parse(line));
+    const log = readFileSync(join(repo.path, ".git", "slp", "tcr-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(log.map((entry) => entry.result)).toEqual(["red", "red", "red", "red", "stopped", "stopped", "reset"]);
     expect(log[0].step).toBe("check");
     expect(log[0].files).toEqual([FCT_ORDERS_YML]);
@@ -206,7 +218,9 @@ describe("slp tcr: red", () => {
     // The next commit records the reset; the one after it does not again.
     writeFileSync(join(repo.path, "NOTES.md"), "x\n");
     expect((await runMain(["tcr", "green after the reset"], repo.path)).exitCode).toBe(0);
-    expect(trailer(repo.path, "Slp-Tcr-Reset")).toBe("5 strikes cleared by Agent Smith <agent@example.com>: the spec was misread; a human fixed it");
+    expect(trailer(repo.path, "Slp-Tcr-Reset")).toBe(
+      "5 strikes cleared by Agent Smith <agent@example.com>: the spec was misread; a human fixed it",
+    );
     expect(trailer(repo.path, "Slp-Tcr-Strikes")).toBe("1");
     writeFileSync(join(repo.path, "NOTES.md"), "y\n");
     expect((await runMain(["tcr", "and another"], repo.path)).exitCode).toBe(0);
@@ -257,8 +271,12 @@ describe("slp tcr: a red step's findings in full", () => {
     using repo = quickstartRepo();
     breakCentsEdge(repo.path);
     const result = runCli(["tcr", "break the cents edge"], repo.path);
-    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: ");
-    expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id | customer_email    | order_total\n\t→  | 3        | bruno@example.com | 19.99→199.9\n");
+    expect(result.stdout).toContain(
+      "BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: ",
+    );
+    expect(result.stdout).toContain(
+      "FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id | customer_email    | order_total\n\t→  | 3        | bruno@example.com | 19.99→199.9\n",
+    );
     expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
     expect(result.stdout).toContain("slp tcr: red at unit");
     expect(result.exitCode).toBe(1);
@@ -297,7 +315,10 @@ describe("slp tcr: blocks already at HEAD", () => {
     initRepo(repo.path);
     commitAll(repo.path, "quickstart");
     edit(repo.path, FCT_ORDERS_YML, (text) =>
-      text.replace('          - "amount_cents=1999 → order_total=19.99"\n', '          - "amount_cents=1999 → order_total=19.99"\n          - "a refunded order → row excluded"\n'),
+      text.replace(
+        '          - "amount_cents=1999 → order_total=19.99"\n',
+        '          - "amount_cents=1999 → order_total=19.99"\n          - "a refunded order → row excluded"\n',
+      ),
     );
     commitAll(repo.path, "spec: the refunded-order edge");
     git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
@@ -324,7 +345,9 @@ describe("slp tcr: blocks already at HEAD", () => {
     using repo = repoWithNewEdge();
     edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; refunds next"));
     const green = runCli(["tcr", "pre-register"], repo.path);
-    expect(green.stdout).toContain("already at HEAD (1 finding, not this step's doing; they do not make it red):\n  check: BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tno unit test names the edge 'a refunded order → row excluded'");
+    expect(green.stdout).toContain(
+      "already at HEAD (1 finding, not this step's doing; they do not make it red):\n  check: BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tno unit test names the edge 'a refunded order → row excluded'",
+    );
     expect(green.stdout).toMatch(/^check: slp check: 1 block, 5 infos - BLOCKED \(green for tcr: every block is already at HEAD\)$/m);
     expect(green.exitCode).toBe(0);
 
@@ -332,7 +355,9 @@ describe("slp tcr: blocks already at HEAD", () => {
     const red = runCli(["tcr", "lose a spec", "--format", "json"], repo.path);
     const envelope = tcrEnvelope(red.stdout);
     expect(envelope.data.outcome).toBe("reverted");
-    expect(envelope.findings.some((finding: { rule: string; model: string }) => finding.rule === "S1" && finding.model === "fct_revenue_daily")).toBe(true);
+    expect(
+      envelope.findings.some((finding: { rule: string; model: string }) => finding.rule === "S1" && finding.model === "fct_revenue_daily"),
+    ).toBe(true);
     expect(envelope.findings.some((finding: { rule: string }) => finding.rule === "T2")).toBe(false);
   });
 });
@@ -353,9 +378,13 @@ describe("slp tcr: --dry-run judges what the real run judges", () => {
     const real = tcrEnvelope(runCli(["tcr", "reword the grain", "--format", "json"], repo.path).stdout);
     expect(real.data.outcome).toBe("reverted");
     expect(real.data.red_step).toBe("gate");
-    expect(real.findings.map((finding: { rule: string }) => finding.rule)).toEqual(dryEnvelope.findings.map((finding: { rule: string }) => finding.rule));
+    expect(real.findings.map((finding: { rule: string }) => finding.rule)).toEqual(
+      dryEnvelope.findings.map((finding: { rule: string }) => finding.rule),
+    );
     // The candidate is the same commit: same tree, same parent, same message.
-    expect(git(repo.path, ["rev-parse", `${real.data.candidate}^{tree}`])).toBe(git(repo.path, ["rev-parse", `${dryEnvelope.data.candidate}^{tree}`]));
+    expect(git(repo.path, ["rev-parse", `${real.data.candidate}^{tree}`])).toBe(
+      git(repo.path, ["rev-parse", `${dryEnvelope.data.candidate}^{tree}`]),
+    );
   });
 
   test("says what it would commit, and the index is untouched", () => {
@@ -388,7 +417,9 @@ describe("slp tcr: a step that cannot judge HEAD either (the environment) revert
     expect(result.exitCode).toBe(2);
     expect(envelope.status).toBe("error");
     expect(envelope.data.outcome).toBe("cannot-judge");
-    expect(envelope.errors[0].message).toContain("the base branch trunk does not exist here, neither as a local branch nor as origin/trunk");
+    expect(envelope.errors[0].message).toContain(
+      "the base branch trunk does not exist here, neither as a local branch nor as origin/trunk",
+    );
     expect(envelope.errors[0].fix).toContain("git fetch origin trunk");
     expect(envelope.data.next).toContain("git fetch origin trunk");
     expect(status(repo.path)).toBe(` M ${FCT_ORDERS_YML}`);
@@ -424,9 +455,15 @@ describe("slp tcr: a step that cannot judge HEAD either (the environment) revert
     expect(result.exitCode).toBe(2);
     expect(envelope.data.outcome).toBe("cannot-judge");
     const [check] = envelope.data.steps;
-    expect({ verdict: check.verdict, cause: check.cause, head: check.at_head.exit_code }).toEqual({ verdict: "error", cause: "environment", head: 2 });
+    expect({ verdict: check.verdict, cause: check.cause, head: check.at_head.exit_code }).toEqual({
+      verdict: "error",
+      cause: "environment",
+      head: 2,
+    });
     expect(check.at_head.errors[0].file).toBe("models/marts/broken.yml");
-    expect(envelope.summary).toContain("and cannot judge HEAD either, so it is not this change's doing; nothing reverted, no strike (the count stays 0)");
+    expect(envelope.summary).toContain(
+      "and cannot judge HEAD either, so it is not this change's doing; nothing reverted, no strike (the count stays 0)",
+    );
     expect(envelope.data.next).toContain("HEAD has it too");
     expect(status(repo.path)).toBe("?? NOTES.md");
     expect(existsSync(join(repo.path, ".git", "slp", "tcr-strikes"))).toBe(false);
@@ -482,15 +519,23 @@ describe("slp tcr: a step the change made unable to judge is red (it judges HEAD
     expect(envelope.data.outcome).toBe("reverted");
     expect(envelope.data.red_step).toBe("unit");
     const unit = envelope.data.steps.find((step: { name: string }) => step.name === "unit");
-    expect({ verdict: unit.verdict, exit_code: unit.exit_code, cause: unit.cause }).toEqual({ verdict: "red", exit_code: 2, cause: "change" });
+    expect({ verdict: unit.verdict, exit_code: unit.exit_code, cause: unit.cause }).toEqual({
+      verdict: "red",
+      exit_code: 2,
+      cause: "change",
+    });
     expect(unit.at_head).toMatchObject({ exit_code: 0, errors: [] });
     expect(unit.at_head.summary).toStartWith("slp unit: 5 passed - OK");
     expect(unit.errors[0].message).toContain('Referenced column "no_such_column" not found');
     const introduced = envelope.findings.filter((finding: { rule: string }) => finding.rule === "E_UNIT");
     expect(introduced.length).toBe(3);
     expect(introduced[0]).toMatchObject({ severity: "BLOCK", name: "cannot-judge", file: FCT_ORDERS_SQL, model: "fct_orders" });
-    expect(introduced[0].message).toContain('cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error: Referenced column "no_such_column" not found');
-    expect(envelope.summary).toMatch(/^slp tcr: red at unit \(this change made it unable to judge: models\/marts\/fct_orders\.sql: fct_orders::\w+: DuckDB rejected .*\), reverted 3 files to [0-9a-f]{7} \(strike 1 of 5\)$/);
+    expect(introduced[0].message).toContain(
+      'cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error: Referenced column "no_such_column" not found',
+    );
+    expect(envelope.summary).toMatch(
+      /^slp tcr: red at unit \(this change made it unable to judge: models\/marts\/fct_orders\.sql: fct_orders::\w+: DuckDB rejected .*\), reverted 3 files to [0-9a-f]{7} \(strike 1 of 5\)$/,
+    );
     expect(envelope.data.next).toStartWith("fix the error this change introduced (models/marts/fct_orders.sql: ");
     expect(envelope.data.saved.patch).toMatch(/^\.git\/slp\/reverted\/0001-/);
     expect(status(repo.path)).toBe("");
@@ -501,10 +546,14 @@ describe("slp tcr: a step the change made unable to judge is red (it judges HEAD
     using repo = quickstartRepo();
     breakSql(repo.path);
     const result = runCli(["tcr", "a column that is not there"], repo.path);
-    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tunit test cents_become_currency_units cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error:");
+    expect(result.stdout).toContain(
+      "BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tunit test cents_become_currency_units cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error:",
+    );
     expect(result.stdout).toContain("[E_UNIT]\n");
     expect(result.stdout).toContain("ERROR\tfct_orders::cents_become_currency_units\n\tmodels/marts/fct_orders.sql: DuckDB rejected");
-    expect(result.stdout).toMatch(/^unit: slp unit: 3 errors, 2 passed - ERROR .* \(red for tcr: it judges HEAD, so this change made it unable to judge; at HEAD: slp unit: 5 passed - OK .*\)$/m);
+    expect(result.stdout).toMatch(
+      /^unit: slp unit: 3 errors, 2 passed - ERROR .* \(red for tcr: it judges HEAD, so this change made it unable to judge; at HEAD: slp unit: 5 passed - OK .*\)$/m,
+    );
     expect(result.stdout).toContain("reverted:\n  modified models/marts/fct_orders.sql\n");
     expect(result.exitCode).toBe(1);
   });
@@ -587,7 +636,9 @@ describe("slp tcr: the steps come from slp.yml as committed at HEAD", () => {
   test("a step that takes gate out of the work tree's slp.yml is still judged by gate", () => {
     using repo = quickstartRepo(["check", "gate"]);
     writeFileSync(join(repo.path, "slp.yml"), "tcr:\n  steps: [check]\n");
-    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("        data_type: double\n        data_tests: [not_null]\n", "        data_type: double\n"));
+    edit(repo.path, FCT_ORDERS_YML, (text) =>
+      text.replace("        data_type: double\n        data_tests: [not_null]\n", "        data_type: double\n"),
+    );
     const result = runCli(["tcr", "drop a test and the gate"], repo.path);
     expect(result.stdout).toContain("[G1]");
     expect(result.stdout).toContain("slp tcr: red at gate");
@@ -687,7 +738,12 @@ describe("slp tcr: the default steps (check, gate, unit)", () => {
   test("gate judges the change being committed, not only what is already committed", async () => {
     using repo = quickstartRepo();
     // check still passes (the key keeps its unique test); removing a test is gate's G1.
-    edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("      - name: order_total\n        data_type: double\n        data_tests: [not_null]\n", "      - name: order_total\n        data_type: double\n"));
+    edit(repo.path, FCT_ORDERS_YML, (text) =>
+      text.replace(
+        "      - name: order_total\n        data_type: double\n        data_tests: [not_null]\n",
+        "      - name: order_total\n        data_type: double\n",
+      ),
+    );
     const result = await runMain(["tcr", "drop a test"], repo.path);
     expect(result.stdout).toContain("[G1]");
     expect(result.stdout).toContain("slp tcr: red at gate");

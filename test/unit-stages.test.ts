@@ -56,8 +56,16 @@ describe("render", () => {
   });
   test("a template with only literal ref()/source() calls renders as nunjucks renders it", () => {
     const render = renderer(of);
-    const session = { ...parseSession("t"), relation: (call: { kind: string; name?: string; table?: string }) => `"${call.kind === "ref" ? call.name : call.table}"` };
-    for (const text of ["select * from {{ ref('a') }} as x\n", "select a\nfrom {{- ref(\"a\") -}}\nwhere 1 = 1", "select * from {{ source('s', 't') }} join {{ ref('p', 'm', v=2) }} using (id)", "no jinja at all"]) {
+    const session = {
+      ...parseSession("t"),
+      relation: (call: { kind: string; name?: string; table?: string }) => `"${call.kind === "ref" ? call.name : call.table}"`,
+    };
+    for (const text of [
+      "select * from {{ ref('a') }} as x\n",
+      'select a\nfrom {{- ref("a") -}}\nwhere 1 = 1',
+      "select * from {{ source('s', 't') }} join {{ ref('p', 'm', v=2) }} using (id)",
+      "no jinja at all",
+    ]) {
       // A comment makes the same text a template only nunjucks can render.
       expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
     }
@@ -69,7 +77,9 @@ describe("render", () => {
         throw new RenderRefusal("not mocked", "mock it");
       },
     };
-    expect(() => renderer(of).renderText("select 1\nfrom {{ ref('a') }}", "m.sql", session)).toThrow(expect.objectContaining({ line: 2, file: "m.sql" }));
+    expect(() => renderer(of).renderText("select 1\nfrom {{ ref('a') }}", "m.sql", session)).toThrow(
+      expect.objectContaining({ line: 2, file: "m.sql" }),
+    );
   });
 });
 
@@ -78,9 +88,17 @@ describe("plan", () => {
     const of = await project("dbt_seed_nonexistent");
     const set = readTestSet(of, (text) => text);
     const test = set.tests[0] as (typeof set.tests)[number];
-    expect(planTest(test, of, of)).toEqual({ error: expect.objectContaining({ message: "Unable to find seed 'test.my_second_favorite_seed' for unit tests in directories: ['seeds']" }) });
+    expect(planTest(test, of, of)).toEqual({
+      error: expect.objectContaining({
+        message: "Unable to find seed 'test.my_second_favorite_seed' for unit tests in directories: ['seeds']",
+      }),
+    });
     const notACall = { ...test, given: [{ input: "{{ ref('x') }}", format: "dict" as const, rows: [], fixture: null }] };
-    expect(planTest(notACall, of, of)).toEqual({ error: expect.objectContaining({ message: "Unit test given inputs must be either a 'ref', 'source' or 'this' call. Got: '{{ ref('x') }}'" }) });
+    expect(planTest(notACall, of, of)).toEqual({
+      error: expect.objectContaining({
+        message: "Unit test given inputs must be either a 'ref', 'source' or 'this' call. Got: '{{ ref('x') }}'",
+      }),
+    });
   });
 });
 
@@ -89,12 +107,27 @@ describe("fixtures", () => {
   beforeAll(async () => {
     of = await project("upstream_inferred");
   });
-  const schema = (complete: boolean, columns: RelationSchema["columns"]): RelationSchema => ({ columns, complete, gap: complete ? null : "the yml declares only id", fix: "declare {column}", file: "models/x.yml" });
+  const schema = (complete: boolean, columns: RelationSchema["columns"]): RelationSchema => ({
+    columns,
+    complete,
+    gap: complete ? null : "the yml declares only id",
+    fix: "declare {column}",
+    file: "models/x.yml",
+  });
   const input = (rows: Mapping[]) => {
     const set = readTestSet(of, (text) => text);
     const test = set.tests[0] as (typeof set.tests)[number];
     const node = of.refNodes.find((candidate) => candidate.name === "int_orders") as UnitProject["refNodes"][number];
-    return { test, input: { given: { input: "ref('int_orders')", format: "dict" as const, rows, fixture: null }, label: "ref('int_orders')", node, isThis: false, relation: "__dbt__cte__int_orders" } };
+    return {
+      test,
+      input: {
+        given: { input: "ref('int_orders')", format: "dict" as const, rows, fixture: null },
+        label: "ref('int_orders')",
+        node,
+        isThis: false,
+        relation: "__dbt__cte__int_orders",
+      },
+    };
   };
   test("every column of a complete relation, omitted ones typed nulls; a key outside it is refused with the accepted columns", () => {
     const { test, input: given } = input([{ ID: 1 }]);
@@ -106,12 +139,27 @@ describe("fixtures", () => {
     expect(fixture.sql).toBe('select * from (values (cast(1 as INTEGER), cast(null as VARCHAR))) as __slp_rows("id", "note")');
     expect(fixture.open).toBeNull();
     const unknown = input([{ id: 1, nope: 2 }]);
-    expect(() => buildFixture(unknown.input, schema(true, columns), unknown.test, of, renderer(of))).toThrow("Accepted columns for ref('int_orders') are: ['id', 'note']");
+    expect(() => buildFixture(unknown.input, schema(true, columns), unknown.test, of, renderer(of))).toThrow(
+      "Accepted columns for ref('int_orders') are: ['id', 'note']",
+    );
   });
   test("a relation known in part takes a key it lacks (typed by its values) and says why; a column nothing types stays out of the typed-only SELECT", () => {
     const { test, input: given } = input([{ id: 1, amount: 2.5 }]);
-    const fixture = buildFixture(given, schema(false, [{ name: "id", type: "INTEGER", from: "declared" }, { name: "note", type: null, from: null }]), test, of, renderer(of));
-    expect(fixture.columns.map((column) => `${column.name} ${column.type} ${column.from}`)).toEqual(["id INTEGER declared", "note VARCHAR values", "amount DOUBLE values"]);
+    const fixture = buildFixture(
+      given,
+      schema(false, [
+        { name: "id", type: "INTEGER", from: "declared" },
+        { name: "note", type: null, from: null },
+      ]),
+      test,
+      of,
+      renderer(of),
+    );
+    expect(fixture.columns.map((column) => `${column.name} ${column.type} ${column.from}`)).toEqual([
+      "id INTEGER declared",
+      "note VARCHAR values",
+      "amount DOUBLE values",
+    ]);
     expect(fixture.untyped).toEqual(["note"]);
     expect(fixture.typedOnlySql).toBe('select * from (values (cast(1 as INTEGER), cast(2.5 as DOUBLE))) as __slp_rows("id", "amount")');
     expect(fixture.open?.why).toBe("the yml declares only id");
@@ -129,7 +177,16 @@ describe("schemas", () => {
     using cache = tempDir("slp-schemas-");
     const of = await project("upstream_inferred");
     const node = of.refNodes.find((candidate) => candidate.name === "int_orders") as UnitProject["refNodes"][number];
-    const sources = (db: Database) => ({ root: of, renderer: renderer(of), database: db, dialect: "duckdb" as const, translate: null, env: {}, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, { SLP_CACHE_DIR: cache.path }) });
+    const sources = (db: Database) => ({
+      root: of,
+      renderer: renderer(of),
+      database: db,
+      dialect: "duckdb" as const,
+      translate: null,
+      env: {},
+      cliVars: {},
+      cache: UpstreamSchemas.cache(of.dir, { SLP_CACHE_DIR: cache.path }),
+    });
     const cold = new UpstreamSchemas(sources(database));
     const schema = await cold.of(node);
     expect(schema.complete).toBe(true);
@@ -151,7 +208,8 @@ describe("schemas", () => {
     using dir = tempDir("slp-schemas-project-");
     using cache = tempDir("slp-schemas-");
     const env = { SLP_CACHE_DIR: cache.path };
-    const sourcesYml = (columns: string) => `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}`;
+    const sourcesYml = (columns: string) =>
+      `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}`;
     writeTree(dir.path, {
       "dbt_project.yml": "name: fx\nversion: '1.0'\nprofile: fx\n",
       "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n"),
@@ -160,17 +218,30 @@ describe("schemas", () => {
     const open = async () => readUnitProject(openWorkTree(dir.path, env), "p");
     const schemasOf = async (db: Database) => {
       const of = await open();
-      const schemas = new UpstreamSchemas({ root: of, renderer: renderer(of), database: db, dialect: "duckdb", translate: null, env: {}, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, env) });
+      const schemas = new UpstreamSchemas({
+        root: of,
+        renderer: renderer(of),
+        database: db,
+        dialect: "duckdb",
+        translate: null,
+        env: {},
+        cliVars: {},
+        cache: UpstreamSchemas.cache(of.dir, env),
+      });
       const node = of.refNodes.find((candidate) => candidate.name === "stg_orders") as UnitProject["refNodes"][number];
       return { schema: await schemas.of(node), schemas };
     };
     const cold = await schemasOf(database);
     expect(cold.schema.complete).toBe(false);
-    expect(cold.schema.gap).toBe("ref('stg_orders') reads column 'note' of source('shop', 'orders'), the yml of source('shop', 'orders') declares only id");
+    expect(cold.schema.gap).toBe(
+      "ref('stg_orders') reads column 'note' of source('shop', 'orders'), the yml of source('shop', 'orders') declares only id",
+    );
     cold.schemas.save();
     const refusing = { describe: () => Promise.reject(new Error("a warm run must not bind")) } as unknown as Database;
     expect((await schemasOf(refusing)).schema).toEqual(cold.schema);
-    writeTree(dir.path, { "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n          - {name: note, data_type: varchar}\n") });
+    writeTree(dir.path, {
+      "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n          - {name: note, data_type: varchar}\n"),
+    });
     const declared = (await schemasOf(database)).schema;
     expect(declared.complete).toBe(true);
     expect(declared.columns.map((column) => `${column.name} ${column.type}`)).toEqual(["id INTEGER", "note VARCHAR"]);
@@ -186,13 +257,24 @@ describe("schemas", () => {
     const schemaWith = async (env: Record<string, string>) => {
       const of = await readUnitProject(openWorkTree(dir.path, { SLP_CACHE_DIR: cache.path }), "p");
       const render = new DbtRenderer(of, { cliVars: {}, env, startedAt: new Date(0) });
-      const schemas = new UpstreamSchemas({ root: of, renderer: render, database, dialect: "duckdb", translate: null, env, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, { SLP_CACHE_DIR: cache.path }) });
+      const schemas = new UpstreamSchemas({
+        root: of,
+        renderer: render,
+        database,
+        dialect: "duckdb",
+        translate: null,
+        env,
+        cliVars: {},
+        cache: UpstreamSchemas.cache(of.dir, { SLP_CACHE_DIR: cache.path }),
+      });
       const schema = await schemas.of(of.refNodes.find((candidate) => candidate.name === "stg_region") as UnitProject["refNodes"][number]);
       schemas.save();
       return schema.columns.map((column) => `${column.name} ${column.type}`);
     };
     expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1" })).toEqual(["region VARCHAR", "width INTEGER"]);
-    const written = readdirSync(cache.path).map((name) => readFileSync(join(cache.path, name), "utf8")).join("");
+    const written = readdirSync(cache.path)
+      .map((name) => readFileSync(join(cache.path, name), "utf8"))
+      .join("");
     expect(written).toContain("DBT_REGION");
     expect(written).not.toContain("TOPSECRET");
     expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1.5" })).toEqual(["region VARCHAR", "width DECIMAL(2,1)"]);
@@ -201,7 +283,16 @@ describe("schemas", () => {
   test("a source has what its yml declares, and says what it lacks", async () => {
     const of = await project("types_refused");
     const source = of.sources.find((candidate) => candidate.table === "refunds") as UnitProject["sources"][number];
-    const schemas = new UpstreamSchemas({ root: of, renderer: renderer(of), database, dialect: "duckdb", translate: null, env: {}, cliVars: {}, cache: UpstreamSchemas.cache(of.dir, { SLP_NO_CACHE: "1" }) });
+    const schemas = new UpstreamSchemas({
+      root: of,
+      renderer: renderer(of),
+      database,
+      dialect: "duckdb",
+      translate: null,
+      env: {},
+      cliVars: {},
+      cache: UpstreamSchemas.cache(of.dir, { SLP_NO_CACHE: "1" }),
+    });
     const schema = await schemas.of(source);
     expect(schema.complete).toBe(false);
     expect(schema.columns.map((column) => `${column.name} ${column.type}`)).toEqual(["id integer", "amount_cents null"]);
@@ -210,7 +301,15 @@ describe("schemas", () => {
 });
 
 describe("compare", () => {
-  const plan = (rows: object[]): TestPlan => ({ test: {} as TestPlan["test"], projectDir: "", modelFile: "m.sql", modelSql: "select 1", fixtures: [], expectSql: null, expectRows: rows as TestPlan["expectRows"] });
+  const plan = (rows: object[]): TestPlan => ({
+    test: {} as TestPlan["test"],
+    projectDir: "",
+    modelFile: "m.sql",
+    modelSql: "select 1",
+    fixtures: [],
+    expectSql: null,
+    expectRows: rows as TestPlan["expectRows"],
+  });
   const output = [
     { name: "id", type: "INTEGER" },
     { name: "amount", type: "DECIMAL(10,2)" },
@@ -228,7 +327,10 @@ describe("compare", () => {
   });
   test("the rows only in one side are the diff; none is a pass", () => {
     expect(diffOf([], output)).toBeNull();
-    expect(diffOf([["expected", "1", "2.00"]], output)).toEqual({ columns: ["id", "amount"], rows: [{ side: "expected", values: ["1", "2.00"] }] });
+    expect(diffOf([["expected", "1", "2.00"]], output)).toEqual({
+      columns: ["id", "amount"],
+      rows: [{ side: "expected", values: ["1", "2.00"] }],
+    });
   });
 });
 
@@ -238,7 +340,18 @@ describe("execute", () => {
     database = await Database.open();
   });
   afterAll(() => database.close());
-  const fixture = (sql: string): Fixture => ({ fromSql: false, key: "model.t.a", input: "ref('a')", relation: "a", sql, columns: [{ name: "id", type: "INTEGER", from: "declared" }], typedOnlySql: null, untyped: [], open: null, declaredIn: null });
+  const fixture = (sql: string): Fixture => ({
+    fromSql: false,
+    key: "model.t.a",
+    input: "ref('a')",
+    relation: "a",
+    sql,
+    columns: [{ name: "id", type: "INTEGER", from: "declared" }],
+    typedOnlySql: null,
+    untyped: [],
+    open: null,
+    declaredIn: null,
+  });
   const plan = (modelSql: string, rows: string, expectRows: object[]): TestPlan => ({
     test: { name: "t", model: "m", file: "models/m.yml" } as TestPlan["test"],
     projectDir: "",
@@ -253,7 +366,11 @@ describe("execute", () => {
     let described = 0;
     const db = new Proxy(database, {
       get(target, key) {
-        if (key === "describe") return (...args: Parameters<Database["describe"]>) => (described++, target.describe(...args));
+        if (key === "describe")
+          return (...args: Parameters<Database["describe"]>) => {
+            described++;
+            return target.describe(...args);
+          };
         const value = Reflect.get(target, key, target);
         return typeof value === "function" ? value.bind(target) : value;
       },

@@ -4,7 +4,7 @@
  * the examples run too, and the real CLI runs as a subprocess.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Envelope } from "../src/schemas/envelope.ts";
 import { UnitData } from "../src/schemas/unit.ts";
@@ -15,12 +15,17 @@ import { copyToTemp } from "./support/temp.ts";
 
 const UNIT = join(FIXTURES, "unit");
 const ROOT = join(import.meta.dir, "..");
-const cases = readdirSync(UNIT).filter((name) => statSync(join(UNIT, name)).isDirectory()).sort();
+const cases = readdirSync(UNIT)
+  .filter((name) => statSync(join(UNIT, name)).isDirectory())
+  .sort();
 
 function argsOf(dir: string): string[] {
   const file = join(dir, "args");
   if (!existsSync(file)) return ["unit"];
-  return readFileSync(file, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"));
 }
 
 const ARTIFACTS = ["manifest.json", "catalog.json"];
@@ -71,7 +76,11 @@ describe("verdicts", () => {
     expect(isValid(UnitData, envelope.data)).toBe(true);
     expect(envelope.status).toBe("error");
     expect(envelope.exit_code).toBe(2);
-    expect(envelope.data.tests.map((t: { name: string; status: string }) => `${t.name}:${t.status}`)).toEqual(["errors:error", "fails:fail", "passes:pass"]);
+    expect(envelope.data.tests.map((t: { name: string; status: string }) => `${t.name}:${t.status}`)).toEqual([
+      "errors:error",
+      "fails:fail",
+      "passes:pass",
+    ]);
     expect(envelope.data.tests[1].failures).toBe(1);
     expect(envelope.errors).toHaveLength(1);
     expect(envelope.errors[0].code).toBe("E_UNIT");
@@ -103,7 +112,9 @@ describe("upstream schemas", () => {
     {
       using fresh = withFreshManifest(dir);
       const result = await runMain(["unit", "--format", "json"], fresh.path);
-      expect(JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map((c: { type: string; from: string }) => `${c.type}/${c.from}`)).toEqual(["INTEGER/catalog", "DECIMAL(10,2)/catalog", "VARCHAR/catalog"]);
+      expect(
+        JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map((c: { type: string; from: string }) => `${c.type}/${c.from}`),
+      ).toEqual(["INTEGER/catalog", "DECIMAL(10,2)/catalog", "VARCHAR/catalog"]);
     }
     using stale = copyToTemp(dir, "slp-unit-");
     const past = new Date(Date.now() - 3_600_000);
@@ -119,7 +130,11 @@ describe("upstream schemas", () => {
     const past = new Date(Date.now() - 3_600_000);
     utimesSync(join(stale.path, "target", "manifest.json"), past, past);
     const result = await runMain(["unit", "--format", "json"], stale.path);
-    const tests = JSON.parse(result.stdout).data.tests as { status: string; sql_from: string; fixtures: { columns: { name: string; type: string; from: string }[] }[] }[];
+    const tests = JSON.parse(result.stdout).data.tests as {
+      status: string;
+      sql_from: string;
+      fixtures: { columns: { name: string; type: string; from: string }[] }[];
+    }[];
     // With no data_type anywhere, amount is typed by the test's own value 1.5 (a DOUBLE), which prints as 1.5.
     expect(tests.map((t) => [t.status, t.sql_from, t.fixtures[0]?.columns.find((c) => c.name === "amount")?.from])).toEqual([
       ["fail", "rendered", "values"],
@@ -130,10 +145,22 @@ describe("upstream schemas", () => {
 
   test("declared types go before what the SQL gives, column by column; the rest is inferred", async () => {
     using copy = copyToTemp(join(UNIT, "upstream_inferred"), "slp-unit-");
-    writeFileSync(join(copy.path, "models", "intermediate", "int_orders.yml"), "version: 2\nmodels:\n  - name: int_orders\n    columns:\n      - {name: amount_cents, data_type: 'decimal(12,2)'}\n      - {name: is_large}\n");
+    writeFileSync(
+      join(copy.path, "models", "intermediate", "int_orders.yml"),
+      "version: 2\nmodels:\n  - name: int_orders\n    columns:\n      - {name: amount_cents, data_type: 'decimal(12,2)'}\n      - {name: is_large}\n",
+    );
     const result = await runMain(["unit", "--format", "json", "--select", "empty_rows_keep_the_schema"], copy.path);
-    const columns = JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map((c: { name: string; type: string; from: string }) => `${c.name} ${c.type} ${c.from}`);
-    expect(columns).toEqual(["order_id INTEGER inferred", "customer_id INTEGER inferred", "amount_cents decimal(12,2) declared", "placed_at TIMESTAMP inferred", "placed_on DATE inferred", "is_large BOOLEAN inferred"]);
+    const columns = JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map(
+      (c: { name: string; type: string; from: string }) => `${c.name} ${c.type} ${c.from}`,
+    );
+    expect(columns).toEqual([
+      "order_id INTEGER inferred",
+      "customer_id INTEGER inferred",
+      "amount_cents decimal(12,2) declared",
+      "placed_at TIMESTAMP inferred",
+      "placed_on DATE inferred",
+      "is_large BOOLEAN inferred",
+    ]);
   });
 
   test("a warm run reads inferred schemas from the cache, and a changed upstream is read again", async () => {
@@ -142,9 +169,13 @@ describe("upstream schemas", () => {
     const env = { SLP_CACHE_DIR: cache.path };
     await runMain(["unit"], copy.path, env);
     const file = readdirSync(cache.path).find((name) => name.startsWith("schemas-")) as string;
-    const entries = () => Object.values(JSON.parse(readFileSync(join(cache.path, file), "utf8")).entries) as { columns: [string, string][] }[];
+    const entries = () =>
+      Object.values(JSON.parse(readFileSync(join(cache.path, file), "utf8")).entries) as { columns: [string, string][] }[];
     expect(entries().length).toBe(2); // stg_orders and int_orders
-    writeFileSync(join(copy.path, "models", "staging", "stg_orders.sql"), "select id as order_id, customer_id, amount_cents, placed_at, cast(placed_at as date) as placed_on, 'web' as channel\nfrom {{ source('shop', 'orders') }}\n");
+    writeFileSync(
+      join(copy.path, "models", "staging", "stg_orders.sql"),
+      "select id as order_id, customer_id, amount_cents, placed_at, cast(placed_at as date) as placed_on, 'web' as channel\nfrom {{ source('shop', 'orders') }}\n",
+    );
     const result = await runMain(["unit", "--format", "json", "--select", "empty_rows_keep_the_schema"], copy.path, env);
     expect(JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map((c: { name: string }) => c.name)).toContain("channel");
   });
@@ -158,29 +189,71 @@ describe("selection", () => {
     return JSON.parse(result.stdout).data.tests.map((t: { model: string; name: string }) => `${t.model}::${t.name}`);
   };
   const cases: [string[], string[]][] = [
-    [["--select", "fct_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
-    [["--select", "+fct_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "stg_orders::t_stg"]],
-    [["--select", "stg_orders+"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt", "stg_orders::t_stg"]],
-    [["--select", "stg_orders+1"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "stg_orders::t_stg"]],
-    [["--select", "1+rpt_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"]],
-    [["--select", "@fct_revenue"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt", "stg_orders::t_stg"]],
+    [
+      ["--select", "fct_revenue"],
+      ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"],
+    ],
+    [
+      ["--select", "+fct_revenue"],
+      ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "stg_orders::t_stg"],
+    ],
+    [
+      ["--select", "stg_orders+"],
+      ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt", "stg_orders::t_stg"],
+    ],
+    [
+      ["--select", "stg_orders+1"],
+      ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "stg_orders::t_stg"],
+    ],
+    [
+      ["--select", "1+rpt_revenue"],
+      ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"],
+    ],
+    [
+      ["--select", "@fct_revenue"],
+      ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt", "stg_orders::t_stg"],
+    ],
     [["--select", "tag:critical"], ["fct_revenue::t_fct_empty"]],
-    [["--select", "tag:finance"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"]],
+    [
+      ["--select", "tag:finance"],
+      ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"],
+    ],
     [["--select", "path:models/marts/ops"], ["fct_order_count::t_count"]],
     [["--select", "models/staging"], ["stg_orders::t_stg"]],
-    [["--select", "config.materialized:table"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"]],
+    [
+      ["--select", "config.materialized:table"],
+      ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty", "rpt_revenue::t_rpt"],
+    ],
     [["--select", "package:pkg"], ["pkg_model::t_pkg"]],
-    [["--select", "test_name:t_fct_*"], ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
+    [
+      ["--select", "test_name:t_fct_*"],
+      ["fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"],
+    ],
     [["--select", "unit_test:t_count"], ["fct_order_count::t_count"]],
     [["--select", "t_rpt"], ["rpt_revenue::t_rpt"]],
     [["--select", "fct_revenue::t_fct_amount"], ["fct_revenue::t_fct_amount"]],
     [["--select", "fct_revenue,tag:critical"], ["fct_revenue::t_fct_empty"]],
-    [["--select", "fct_revenue", "fct_order_count"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
-    [["--select", "fct_revenue", "--select", "fct_order_count"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
-    [["--select", "fct_revenue fct_order_count"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"]],
-    [["--select", "marts", "--exclude", "tag:critical"], ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "rpt_revenue::t_rpt"]],
+    [
+      ["--select", "fct_revenue", "fct_order_count"],
+      ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"],
+    ],
+    [
+      ["--select", "fct_revenue", "--select", "fct_order_count"],
+      ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"],
+    ],
+    [
+      ["--select", "fct_revenue fct_order_count"],
+      ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "fct_revenue::t_fct_empty"],
+    ],
+    [
+      ["--select", "marts", "--exclude", "tag:critical"],
+      ["fct_order_count::t_count", "fct_revenue::t_fct_amount", "rpt_revenue::t_rpt"],
+    ],
     [["--exclude", "stg_orders+"], ["pkg_model::t_pkg"]],
-    [["--select", "test_type:unit", "--exclude", "package:pkg", "marts.finance"], ["fct_order_count::t_count", "stg_orders::t_stg"]],
+    [
+      ["--select", "test_type:unit", "--exclude", "package:pkg", "marts.finance"],
+      ["fct_order_count::t_count", "stg_orders::t_stg"],
+    ],
   ];
   for (const [args, expected] of cases) {
     test(`${args.join(" ")}`, async () => {
@@ -190,9 +263,15 @@ describe("selection", () => {
 
   test("an unknown method, a criterion that matches nothing, and a selection with no unit test are exit 2 with the reason", async () => {
     expect(await selected("--select", "colour:red")).toEqual({ error: expect.stringContaining("'colour' is not a valid method name") });
-    expect(await selected("--select", "fct_revenue", "no_such_model")).toEqual({ error: expect.stringContaining("The selection criterion 'no_such_model' does not match any enabled nodes") });
-    expect(await selected("--select", "source:shop")).toEqual({ error: expect.stringContaining("no unit test is selected by --select source:shop") });
-    expect(await selected("--select", "@fct_revenue+")).toEqual({ error: expect.stringContaining('"@" prefix and "+" suffix are incompatible') });
+    expect(await selected("--select", "fct_revenue", "no_such_model")).toEqual({
+      error: expect.stringContaining("The selection criterion 'no_such_model' does not match any enabled nodes"),
+    });
+    expect(await selected("--select", "source:shop")).toEqual({
+      error: expect.stringContaining("no unit test is selected by --select source:shop"),
+    });
+    expect(await selected("--select", "@fct_revenue+")).toEqual({
+      error: expect.stringContaining('"@" prefix and "+" suffix are incompatible'),
+    });
   });
 });
 
@@ -225,7 +304,9 @@ describe("the real CLI", () => {
     expect(result.stdout).toMatch(/^slp unit: \d+ passed - OK/m);
     expect(result.exitCode).toBe(0);
     const junit = runCli(["unit", "--format", "junit"], join(UNIT, "fails_on_purpose"));
-    expect(junit.stdout).toStartWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="slp unit" tests="1" failures="1" errors="0">');
+    expect(junit.stdout).toStartWith(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="slp unit" tests="1" failures="1" errors="0">',
+    );
     expect(junit.exitCode).toBe(1);
   });
 
@@ -284,7 +365,10 @@ describe("warehouse dialects", () => {
     );
     const env = { DBT_PROFILES_DIR: profiles.path, SECRET_PASSWORD: "hunter2-secret" };
     const dev = await runMain(["unit", "--format", "json"], copy.path, env);
-    expect(JSON.parse(dev.stdout).data.dialect).toEqual({ name: "snowflake", from: "$DBT_PROFILES_DIR/profiles.yml, profile snowflake_shop, target dev" });
+    expect(JSON.parse(dev.stdout).data.dialect).toEqual({
+      name: "snowflake",
+      from: "$DBT_PROFILES_DIR/profiles.yml, profile snowflake_shop, target dev",
+    });
     const pg = await runMain(["unit", "--format", "json"], copy.path, { ...env, DBT_TARGET: "pg" });
     expect(JSON.parse(pg.stdout).data.dialect.name).toBe("postgres");
     const odd = await runMain(["unit"], copy.path, { ...env, DBT_TARGET: "odd" });

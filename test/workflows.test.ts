@@ -116,7 +116,10 @@ describe("action.yml", () => {
 });
 
 describe(".pre-commit-hooks.yaml", () => {
-  const hooks = parseYaml(readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8"), { file: ".pre-commit-hooks.yaml" }) as Record<string, any>[];
+  const hooks = parseYaml(readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8"), { file: ".pre-commit-hooks.yaml" }) as Record<
+    string,
+    any
+  >[];
 
   test("each hook runs an slp task with flags it takes, installed by npm", () => {
     expect(hooks.map((hook) => hook.id)).toEqual(["slp-guard", "slp-check", "slp-unit"]);

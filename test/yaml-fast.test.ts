@@ -131,7 +131,7 @@ describe("the fast path and js-yaml agree", () => {
       "    per order.",
       "  meta: {spec: {grain: 'one row per order', primary_key: [order_id]}}",
       "  columns:",
-      "    - name: \"order_id\"",
+      '    - name: "order_id"',
       "      data_tests: [unique, not_null]",
       "    - name: status",
       "      description: a plain scalar",
@@ -150,7 +150,14 @@ describe("the fast path and js-yaml agree", () => {
     expect(agree(text)).toBe("fast");
     const value = parseFast(text)?.value as { unit_tests: { expect: { rows: Record<string, unknown>[] } }[] };
     // PyYAML's readings, not YAML 1.2's: a date stays its text, a timestamp is ISO text, yes is true, 010 is octal, 1e3 a string.
-    expect(value.unit_tests[0]?.expect.rows[0]).toEqual({ id: 1, when: "2024-05-01", at: "2024-05-01T08:00:00", true: true, n: 8, e: "1e3" });
+    expect(value.unit_tests[0]?.expect.rows[0]).toEqual({
+      id: 1,
+      when: "2024-05-01",
+      at: "2024-05-01T08:00:00",
+      true: true,
+      n: 8,
+      e: "1e3",
+    });
   });
 });
 
@@ -175,9 +182,29 @@ function linesMatch(parsed: ParsedYaml, written: WrittenDocument, reader: string
 
 describe("documents written with known lines and known refusals", () => {
   // What the fast path reads itself; every other feature sends a text to js-yaml (anchors, tags, tabs, merge keys, ...).
-  const READ_FAST: Feature[] = ["block mapping", "block list", "compact list", "list of mappings", "flow", "multi-line flow", "single-quoted",
-    "double-quoted", "escape", "block scalar", "keep chomping", "multi-line plain", "comment", "comment-like content", "blank line",
-    "YAML 1.1 scalar", "YAML 1.1 key", "empty value", "document start", "no final newline", "root list"];
+  const READ_FAST: Feature[] = [
+    "block mapping",
+    "block list",
+    "compact list",
+    "list of mappings",
+    "flow",
+    "multi-line flow",
+    "single-quoted",
+    "double-quoted",
+    "escape",
+    "block scalar",
+    "keep chomping",
+    "multi-line plain",
+    "comment",
+    "comment-like content",
+    "blank line",
+    "YAML 1.1 scalar",
+    "YAML 1.1 key",
+    "empty value",
+    "document start",
+    "no final newline",
+    "root list",
+  ];
 
   test("on 4,000 of them both readers agree, put every key and list item at its line, and refuse exactly the duplicates and second documents", () => {
     const random = rng(20261202);
@@ -199,7 +226,8 @@ describe("documents written with known lines and known refusals", () => {
         }
         if (!(refused instanceof InputError)) throw new Error(`expected a refusal (${written.refusal.kind}):\n${written.text}`);
         expect(refused.message).toContain(written.refusal.kind === "duplicate" ? "appears twice in one mapping" : "YAML documents");
-        if (refused.line !== written.refusal.line) throw new Error(`refused at line ${refused.line}, expected ${written.refusal.line}:\n${written.text}`);
+        if (refused.line !== written.refusal.line)
+          throw new Error(`refused at line ${refused.line}, expected ${written.refusal.line}:\n${written.text}`);
         continue;
       }
       if (written.merges) continue;
@@ -227,12 +255,13 @@ describe("documents written with known lines and known refusals", () => {
 describe("the limits apply to what the fast path reads", () => {
   /** Shapes whose depth js-yaml counts differently (a list item and a value on its own row count once more), `depth` collections deep. */
   const nested = (depth: number): string[] => {
-    const chain = (open: (i: number) => string, leaf: string) => `${Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}${open(i)}`).join("\n")} ${leaf}\n`;
+    const chain = (open: (i: number) => string, leaf: string) =>
+      `${Array.from({ length: depth }, (_, i) => `${"  ".repeat(i)}${open(i)}`).join("\n")} ${leaf}\n`;
     return [
       chain((i) => `k${i}:`, "1"),
       chain(() => "-", "1"),
       chain((i) => (i % 2 === 0 ? `k${i}:` : "-"), "[1]"),
-      chain((i) => `k${i}:`, "|\n" + "  ".repeat(depth) + "text"),
+      chain((i) => `k${i}:`, `|\n${"  ".repeat(depth)}text`),
       `${chain((i) => `k${i}:`, "")}${"  ".repeat(depth)}1\n`,
       `k: ${"[".repeat(depth)}1${"]".repeat(depth)}\n`,
       `k: ${"[{a: ".repeat(depth)}1${"}]".repeat(depth)}\n`,
@@ -245,7 +274,10 @@ describe("the limits apply to what the fast path reads", () => {
     try {
       for (let depthLimit = 1; depthLimit <= 8; depthLimit++) {
         configureLimits({ SLP_LIMIT_NESTING_DEPTH: String(depthLimit) });
-        const texts = [...Array.from({ length: 7 }, (_, depth) => nested(depth + 1)).flat(), ...Array.from({ length: 300 }, () => writeDocument(random).text)];
+        const texts = [
+          ...Array.from({ length: 7 }, (_, depth) => nested(depth + 1)).flat(),
+          ...Array.from({ length: 300 }, () => writeDocument(random).text),
+        ];
         for (const text of texts) {
           let refusal: unknown = null;
           try {
@@ -254,7 +286,10 @@ describe("the limits apply to what the fast path reads", () => {
             refusal = error;
           }
           const fast = parseFast(text);
-          if (fast !== null && refusal !== null) throw new Error(`nesting_depth ${depthLimit}: the fast path read a text js-yaml refuses (${(refusal as Error).message}):\n${text}`);
+          if (fast !== null && refusal !== null)
+            throw new Error(
+              `nesting_depth ${depthLimit}: the fast path read a text js-yaml refuses (${(refusal as Error).message}):\n${text}`,
+            );
           if (fast !== null) readFastWithinLimit++;
           if (refusal instanceof LimitError) expect(() => parseYamlWithLines(text, { file: "models/x.yml" })).toThrow(LimitError);
         }
@@ -290,7 +325,9 @@ describe("the limits apply to what the fast path reads", () => {
             either = error;
           }
           if (slow instanceof LimitError !== either instanceof LimitError) {
-            throw new Error(`yaml_values ${values}: js-yaml ${slow instanceof LimitError ? "refuses" : "does not refuse"} a text the readers together ${either instanceof LimitError ? "refuse" : "do not"}:\n${text}`);
+            throw new Error(
+              `yaml_values ${values}: js-yaml ${slow instanceof LimitError ? "refuses" : "does not refuse"} a text the readers together ${either instanceof LimitError ? "refuse" : "do not"}:\n${text}`,
+            );
           }
           if (slow instanceof LimitError) refusedBoth++;
         }

@@ -19,10 +19,24 @@ function failure(text: string): InputError {
 
 describe("PyYAML scalar resolution (spec/rules.md §13)", () => {
   test.each([
-    ["yes", true], ["Yes", true], ["YES", true], ["on", true], ["On", true], ["ON", true],
-    ["true", true], ["True", true], ["TRUE", true],
-    ["no", false], ["No", false], ["NO", false], ["off", false], ["Off", false], ["OFF", false],
-    ["false", false], ["False", false], ["FALSE", false],
+    ["yes", true],
+    ["Yes", true],
+    ["YES", true],
+    ["on", true],
+    ["On", true],
+    ["ON", true],
+    ["true", true],
+    ["True", true],
+    ["TRUE", true],
+    ["no", false],
+    ["No", false],
+    ["NO", false],
+    ["off", false],
+    ["Off", false],
+    ["OFF", false],
+    ["false", false],
+    ["False", false],
+    ["FALSE", false],
   ])("%s is the boolean %p", (written, value) => {
     expect(scalar(written)).toBe(value);
   });

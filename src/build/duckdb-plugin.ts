@@ -44,7 +44,11 @@ export function bindingsFolder(root: string, platform: Platform): string {
   if (existsSync(join(folder, "duckdb.node"))) return folder;
   rmSync(cache, { recursive: true, force: true });
   mkdirSync(cache, { recursive: true });
-  const packed = Bun.spawnSync(["npm", "pack", `${name}@${version}`, "--silent", "--pack-destination", cache], { cwd: cache, stdout: "pipe", stderr: "pipe" });
+  const packed = Bun.spawnSync(["npm", "pack", `${name}@${version}`, "--silent", "--pack-destination", cache], {
+    cwd: cache,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const tarball = packed.stdout.toString().trim().split("\n").pop() ?? "";
   if (packed.exitCode !== 0 || !tarball) {
     throw new EngineError(`cannot fetch ${name}@${version} from the npm registry: ${packed.stderr.toString().trim()}`, {
@@ -52,7 +56,8 @@ export function bindingsFolder(root: string, platform: Platform): string {
     });
   }
   const unpacked = Bun.spawnSync(["tar", "-xzf", join(cache, tarball), "-C", cache], { stdout: "pipe", stderr: "pipe" });
-  if (unpacked.exitCode !== 0) throw new EngineError(`cannot unpack ${tarball}: ${unpacked.stderr.toString().trim()}`, { fix: "check that tar is installed" });
+  if (unpacked.exitCode !== 0)
+    throw new EngineError(`cannot unpack ${tarball}: ${unpacked.stderr.toString().trim()}`, { fix: "check that tar is installed" });
   if (!existsSync(join(folder, "duckdb.node"))) renameSync(join(cache, name.split("/")[1] as string), folder);
   return folder;
 }

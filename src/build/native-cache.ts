@@ -11,7 +11,19 @@
  * changes its stat, and the hash is taken anew (a truncated library is
  * rewritten, never loaded).
  */
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+  type Stats,
+} from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { EngineError } from "../core/errors.ts";
@@ -65,7 +77,11 @@ export function unpackBundle(bundle: NativeBundle, env: Record<string, string | 
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {
-    throw new EngineError(`cannot create the cache folder ${folder} to unpack DuckDB into (${reason(error)})`, { fix: FIX }, { cause: error });
+    throw new EngineError(
+      `cannot create the cache folder ${folder} to unpack DuckDB into (${reason(error)})`,
+      { fix: FIX },
+      { cause: error },
+    );
   }
   assertPrivate(folder, "leaf");
   assertPrivate(dirname(folder), "parent");
@@ -112,10 +128,16 @@ function assertPrivate(folder: string, role: "leaf" | "parent"): void {
   }
   const uid = process.getuid();
   if (stats.isSymbolicLink() || !stats.isDirectory()) {
-    throw new EngineError(`the cache folder ${folder} is not a plain folder (a symlink or a file), so slp will not load a library from it`, { fix: FIX });
+    throw new EngineError(
+      `the cache folder ${folder} is not a plain folder (a symlink or a file), so slp will not load a library from it`,
+      { fix: FIX },
+    );
   }
   if (stats.uid !== uid && stats.uid !== 0) {
-    throw new EngineError(`the cache folder ${folder} belongs to another user (uid ${stats.uid}), who could plant a library slp would load`, { fix: FIX });
+    throw new EngineError(
+      `the cache folder ${folder} belongs to another user (uid ${stats.uid}), who could plant a library slp would load`,
+      { fix: FIX },
+    );
   }
   const othersMayWrite = (stats.mode & 0o022) !== 0 && (stats.mode & 0o1000) === 0;
   const othersMayEnter = (stats.mode & 0o077) !== 0;

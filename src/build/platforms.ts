@@ -22,7 +22,15 @@ export interface Platform {
 
 export const PLATFORMS: readonly Platform[] = [
   { name: "linux-x64", os: "linux", cpu: "x64", libc: "glibc", bunTarget: "bun-linux-x64", binary: "slp", label: "Linux x64 (glibc)" },
-  { name: "linux-arm64", os: "linux", cpu: "arm64", libc: "glibc", bunTarget: "bun-linux-arm64", binary: "slp", label: "Linux arm64 (glibc)" },
+  {
+    name: "linux-arm64",
+    os: "linux",
+    cpu: "arm64",
+    libc: "glibc",
+    bunTarget: "bun-linux-arm64",
+    binary: "slp",
+    label: "Linux arm64 (glibc)",
+  },
   { name: "darwin-x64", os: "darwin", cpu: "x64", bunTarget: "bun-darwin-x64", binary: "slp", label: "macOS x64" },
   { name: "darwin-arm64", os: "darwin", cpu: "arm64", bunTarget: "bun-darwin-arm64", binary: "slp", label: "macOS arm64" },
   { name: "win32-x64", os: "win32", cpu: "x64", bunTarget: "bun-windows-x64", binary: "slp.exe", label: "Windows x64" },

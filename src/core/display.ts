@@ -9,6 +9,9 @@ export function displayValue(value: unknown): string {
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") return formatNumber(value);
   if (Array.isArray(value)) return `[${value.map(displayValue).join(", ")}]`;
-  if (isMapping(value)) return `{${Object.entries(value).map(([k, v]) => `${k}: ${displayValue(v)}`).join(", ")}}`;
+  if (isMapping(value))
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${k}: ${displayValue(v)}`)
+      .join(", ")}}`;
   return String(value);
 }

@@ -161,7 +161,11 @@ export function configureLimits(env: Record<string, string | undefined>): void {
  * The `limits:` of an slp.yml (its shape already validated by the config
  * schema); the environment still wins. `lineOf` places a bad value.
  */
-export function applyConfiguredLimits(limits: Record<string, unknown> | undefined, file: string, lineOf: (key: string) => number | undefined = () => undefined): void {
+export function applyConfiguredLimits(
+  limits: Record<string, unknown> | undefined,
+  file: string,
+  lineOf: (key: string) => number | undefined = () => undefined,
+): void {
   const values: Partial<Values> = {};
   for (const name of LIMIT_NAMES) {
     const value = limits?.[name];

@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
-export const OUTPUT_GITIGNORE = "# Written by slp with this folder: git ignores what slp writes here. Delete this file to commit them.\n*\n";
+export const OUTPUT_GITIGNORE =
+  "# Written by slp with this folder: git ignores what slp writes here. Delete this file to commit them.\n*\n";
 
 /** Makes `dir` (and its parents) for slp's outputs; a folder slp makes ignores itself. */
 export function makeOutputDir(dir: string): void {

@@ -54,7 +54,10 @@ const NOT_COLLAPSED = /[\t\n\v\f\r\u001c-\u001f\u0085\u00a0\u1680\u2000-\u200a\u
 export function collapseWhitespace(text: string): string {
   // Most text is collapsed already: one test instead of a split and a join.
   if (!NOT_COLLAPSED.test(text)) return text;
-  return text.split(PY_WHITESPACE).filter((part) => part !== "").join(" ");
+  return text
+    .split(PY_WHITESPACE)
+    .filter((part) => part !== "")
+    .join(" ");
 }
 
 /** "1 model" / "2 models". */

@@ -13,7 +13,6 @@ export function isStringList(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
-
 /**
  * Canonical JSON: sorted keys, no whitespace. Two values with the same
  * canonical text are the same value for every rule that compares versions
@@ -80,7 +79,9 @@ function pythonRepr(value: unknown, seen: Set<object> = new Set()): string {
     seen.add(value);
     try {
       if (Array.isArray(value)) return `[${value.map((item) => pythonRepr(item, seen)).join(", ")}]`;
-      return `{${Object.entries(value).map(([k, v]) => `${pythonRepr(k, seen)}: ${pythonRepr(v, seen)}`).join(", ")}}`;
+      return `{${Object.entries(value)
+        .map(([k, v]) => `${pythonRepr(k, seen)}: ${pythonRepr(v, seen)}`)
+        .join(", ")}}`;
     } finally {
       seen.delete(value);
     }

@@ -117,6 +117,7 @@ export function dialect(name: DialectName): Dialect {
 
 /** A string literal every listed warehouse reads the same way (quotes doubled; BigQuery and Databricks also escape backslashes). */
 export function stringLiteral(text: string, name: DialectName): string {
-  const escaped = name === "bigquery" || name === "databricks" ? text.replace(/\\/g, "\\\\").replace(/'/g, "\\'") : text.replace(/'/g, "''");
+  const escaped =
+    name === "bigquery" || name === "databricks" ? text.replace(/\\/g, "\\\\").replace(/'/g, "\\'") : text.replace(/'/g, "''");
   return `'${escaped}'`;
 }

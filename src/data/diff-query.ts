@@ -87,11 +87,7 @@ export function diffQuery(input: DiffQueryInput): string {
     // Production does not have the model: there is nothing to join, and the diff publishes values (Stage B).
     const keys = input.key.map(id);
     ctes.push(
-      [
-        `pr_keys ${d.cteKeyword} (`,
-        `  select ${d.countDistinct(keys, `not (${keyNull})`)} as distinct_keys from pr`,
-        ")",
-      ].join("\n"),
+      [`pr_keys ${d.cteKeyword} (`, `  select ${d.countDistinct(keys, `not (${keyNull})`)} as distinct_keys from pr`, ")"].join("\n"),
     );
     columns.push(
       as("pr_side.n", "row_delta"),
@@ -124,8 +120,14 @@ export function diffQuery(input: DiffQueryInput): string {
         `    count(*) as joined_rows`,
         `    count(p.slp__row) as prod_joined`,
         `    count(r.slp__row) as pr_joined`,
-        `    ${d.countDistinct(input.key.map((column) => `p.${id(column)}`), `${absent("r")} and not (${keyNullOf("p")})`)} as removed_keys`,
-        `    ${d.countDistinct(input.key.map((column) => `r.${id(column)}`), `${absent("p")} and not (${keyNullOf("r")})`)} as added_keys`,
+        `    ${d.countDistinct(
+          input.key.map((column) => `p.${id(column)}`),
+          `${absent("r")} and not (${keyNullOf("p")})`,
+        )} as removed_keys`,
+        `    ${d.countDistinct(
+          input.key.map((column) => `r.${id(column)}`),
+          `${absent("p")} and not (${keyNullOf("r")})`,
+        )} as added_keys`,
         ...input.compared.map(
           (column, i) => `    count(case when ${both} and ${d.differs(value("p", column), value("r", column))} then 1 end) as c${i}`,
         ),
@@ -143,8 +145,14 @@ export function diffQuery(input: DiffQueryInput): string {
     as("pr_side.n", "pr_rows"),
     as("prod_side.null_keys", "prod_null_keys"),
     as("pr_side.null_keys", "pr_null_keys"),
-    as("(joined.pr_joined - pr_side.n) + ((joined.joined_rows - joined.pr_joined) - prod_side.null_keys - joined.removed_keys)", "prod_duplicate_keys"),
-    as("(joined.prod_joined - prod_side.n) + ((joined.joined_rows - joined.prod_joined) - pr_side.null_keys - joined.added_keys)", "pr_duplicate_keys"),
+    as(
+      "(joined.pr_joined - pr_side.n) + ((joined.joined_rows - joined.pr_joined) - prod_side.null_keys - joined.removed_keys)",
+      "prod_duplicate_keys",
+    ),
+    as(
+      "(joined.prod_joined - prod_side.n) + ((joined.joined_rows - joined.prod_joined) - pr_side.null_keys - joined.added_keys)",
+      "pr_duplicate_keys",
+    ),
     as("joined.prod_joined + joined.pr_joined - joined.joined_rows", "matched_rows"),
     ...input.compared.map((column, i) => as(`joined.c${i}`, `${column.name}_changed`)),
     ...input.metrics.flatMap((metric, i) => [

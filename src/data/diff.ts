@@ -13,7 +13,7 @@ import { diffFromRow } from "../project/diff-row.ts";
 import { sqlConfig } from "../project/configs.ts";
 import type { ModelDeclaration as Model } from "../project/model.ts";
 import { stringLiteral, type Dialect } from "./dialect.ts";
-import { COUNT_COLUMNS, diffQuery, type ComparedColumn } from "./diff-query.ts";
+import { type COUNT_COLUMNS, diffQuery, type ComparedColumn } from "./diff-query.ts";
 import type { DataEngine, EngineColumn, ResultRow } from "./engine.ts";
 import { metricPlans, type MetricPlan } from "./metrics.ts";
 import { fileRelationExists, fillTemplate, missingRelation, parseRelation, relationSql, type Relation } from "./relation.ts";
@@ -93,7 +93,13 @@ export async function measureModel(target: DiffTarget, settings: DiffSettings, e
   const prodRelation = sideRelation(settings.prod, name, "--prod");
   const prRelation = sideRelation(settings.pr, name, "--pr");
 
-  const pr = (await describe(engine, name, prRelation, "the branch's build", "build the model into the PR schema first, or correct --pr")) as EngineColumn[];
+  const pr = (await describe(
+    engine,
+    name,
+    prRelation,
+    "the branch's build",
+    "build the model into the PR schema first, or correct --pr",
+  )) as EngineColumn[];
   const prod = await describe(
     engine,
     name,
@@ -103,14 +109,20 @@ export async function measureModel(target: DiffTarget, settings: DiffSettings, e
     target.isNew,
   );
 
-  for (const [columns, relation, side] of [[prod, prodRelation, "production"], [pr, prRelation, "the branch"]] as const) {
+  for (const [columns, relation, side] of [
+    [prod, prodRelation, "production"],
+    [pr, prRelation, "the branch"],
+  ] as const) {
     if (columns === null) continue;
     const missing = key.filter((column) => !columns.some((c) => c.name === column));
     if (missing.length > 0) {
-      throw new InputError(`${name}: the key column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of the spec's primary_key ${missing.length > 1 ? "are" : "is"} not in ${relation.text} (${side})`, {
-        file: target.model.file,
-        fix: "build the model with its key, or correct the spec's primary_key",
-      });
+      throw new InputError(
+        `${name}: the key column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} of the spec's primary_key ${missing.length > 1 ? "are" : "is"} not in ${relation.text} (${side})`,
+        {
+          file: target.model.file,
+          fix: "build the model with its key, or correct the spec's primary_key",
+        },
+      );
     }
   }
 
@@ -118,10 +130,13 @@ export async function measureModel(target: DiffTarget, settings: DiffSettings, e
     for (const column of key) {
       const [a, b] = [typeOf(prod, column), typeOf(pr, column)];
       if (a !== b) {
-        throw new InputError(`${name}: the key column ${column} is ${a} in ${prodRelation.text} (production) and ${b} in ${prRelation.text} (the branch), so keys cannot be matched as they are`, {
-          file: target.model.file,
-          fix: "build the branch with the key's production type",
-        });
+        throw new InputError(
+          `${name}: the key column ${column} is ${a} in ${prodRelation.text} (production) and ${b} in ${prRelation.text} (the branch), so keys cannot be matched as they are`,
+          {
+            file: target.model.file,
+            fix: "build the branch with the key's production type",
+          },
+        );
       }
     }
   }
@@ -155,7 +170,10 @@ export async function measureModel(target: DiffTarget, settings: DiffSettings, e
   }
   const metrics = metricPlans(name, specMetrics(target.model), settings.metrics, common, d);
   for (const metric of metrics) {
-    for (const [relation, side] of [[prodRelation, "production"], [prRelation, "the branch"]] as const) {
+    for (const [relation, side] of [
+      [prodRelation, "production"],
+      [prRelation, "the branch"],
+    ] as const) {
       if (side === "production" && prod === null) continue;
       await checkMetricBinds(engine, name, metric, relation, side);
     }
@@ -236,7 +254,8 @@ function typeOf(columns: readonly EngineColumn[], name: string): string {
 }
 
 const DATE_TYPES = /^(DATE|TIMESTAMP|DATETIME)/;
-const NUMBER_TYPES = /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|DECIMAL|NUMERIC|REAL|FLOAT|DOUBLE)/;
+const NUMBER_TYPES =
+  /^(TINYINT|SMALLINT|INTEGER|INT|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|DECIMAL|NUMERIC|REAL|FLOAT|DOUBLE)/;
 
 function checkWindowColumn(
   model: string,
@@ -264,20 +283,29 @@ function checkWindowColumn(
   }
   const bare = types.map((text) => text.split(" in ")[0]);
   if (new Set(bare).size > 1) {
-    throw new InputError(`${model}: the window column ${column} has another type on each side (${types.join(", ")}), so one window cannot mean the same rows on both`, {
-      fix: "build the branch with the column's production type, or cast it in the model",
-    });
+    throw new InputError(
+      `${model}: the window column ${column} has another type on each side (${types.join(", ")}), so one window cannot mean the same rows on both`,
+      {
+        fix: "build the branch with the column's production type, or cast it in the model",
+      },
+    );
   }
 }
 
 async function checkMetricBinds(engine: DataEngine, model: string, metric: MetricPlan, relation: Relation, side: string): Promise<void> {
   try {
-    await engine.run(`select (${metric.expression}) as m from (select * from ${relationSql(relation, engine.dialect)} where 1 = 0) slp__t`, `metric ${model}.${metric.name} (${side})`);
+    await engine.run(
+      `select (${metric.expression}) as m from (select * from ${relationSql(relation, engine.dialect)} where 1 = 0) slp__t`,
+      `metric ${model}.${metric.name} (${side})`,
+    );
   } catch (error) {
-    throw new InputError(`${model}: metric ${metric.name} = ${JSON.stringify(metric.expression)} does not run on ${relation.text} (${side}): ${(error as Error).message.replace(/^[^:]*: [a-z]+ refused the query: /, "")}`, {
-      file: metric.source === "slp.yml" ? "slp.yml" : undefined,
-      fix: "write the metric over columns both sides have, in slp.yml's metrics",
-    });
+    throw new InputError(
+      `${model}: metric ${metric.name} = ${JSON.stringify(metric.expression)} does not run on ${relation.text} (${side}): ${(error as Error).message.replace(/^[^:]*: [a-z]+ refused the query: /, "")}`,
+      {
+        file: metric.source === "slp.yml" ? "slp.yml" : undefined,
+        fix: "write the metric over columns both sides have, in slp.yml's metrics",
+      },
+    );
   }
 }
 
@@ -293,17 +321,26 @@ async function refuseUndefinedKeys(
 ): Promise<void> {
   const count = (column: (typeof COUNT_COLUMNS)[number]) => Number(row.get(column));
   const keyText = key.join(", ");
-  for (const [side, relation] of [["prod", prod], ["pr", pr]] as const) {
+  for (const [side, relation] of [
+    ["prod", prod],
+    ["pr", pr],
+  ] as const) {
     if (relation === null) continue;
     const nulls = count(`${side}_null_keys`);
     if (nulls > 0) {
-      throw new InputError(`${model}: ${nulls} row${nulls === 1 ? "" : "s"} of ${relation.text} ha${nulls === 1 ? "s" : "ve"} a null in the primary key (${keyText}), so they match no row and the diff is undefined`, {
-        fix: "fix the model so its key is never null (the spec's uniqueness and not_null tests say so too)",
-      });
+      throw new InputError(
+        `${model}: ${nulls} row${nulls === 1 ? "" : "s"} of ${relation.text} ha${nulls === 1 ? "s" : "ve"} a null in the primary key (${keyText}), so they match no row and the diff is undefined`,
+        {
+          fix: "fix the model so its key is never null (the spec's uniqueness and not_null tests say so too)",
+        },
+      );
     }
   }
   const found: string[] = [];
-  for (const [side, relation] of [["prod", prod], ["pr", pr]] as const) {
+  for (const [side, relation] of [
+    ["prod", prod],
+    ["pr", pr],
+  ] as const) {
     if (relation === null || count(`${side}_duplicate_keys`) === 0) continue;
     const d = engine.dialect;
     const keys = key.map((column) => d.identifier(column));

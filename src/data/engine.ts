@@ -164,7 +164,9 @@ export class PostgresEngine extends LoggedEngine {
 
   protected async execute(sql: string): Promise<ResultRow[]> {
     const rows = await this.#db.query(sql);
-    return rows.map((row) => new Map(Object.entries(row).map(([key, value]) => [key, value === null || value === undefined ? null : text(value)])));
+    return rows.map(
+      (row) => new Map(Object.entries(row).map(([key, value]) => [key, value === null || value === undefined ? null : text(value)])),
+    );
   }
 
   async columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null> {

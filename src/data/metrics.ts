@@ -67,14 +67,14 @@ export function unusedMetricKeys(configured: Readonly<Record<string, string>>, s
 
 /** Refuses anything but one aggregate expression, naming the model and the metric. */
 export function checkMetricExpression(model: string, name: string, expression: string, dialect: Dialect): void {
-  const fail = (why: string): never => {
+  function fail(why: string): never {
     throw new InputError(`${model}: metric ${name} = ${JSON.stringify(expression)} ${why}`, { file: "slp.yml", fix: FIX });
-  };
+  }
   if (/--|\/\*|;/.test(expression)) fail("holds a comment or a semicolon; a metric is one expression");
   // Databricks quotes like BigQuery (backticks), so its expressions are read with BigQuery's grammar.
   const grammar = dialect.name === "databricks" || dialect.name === "bigquery" ? "bigquery" : "postgres";
   const outcome = parseSql(`select (\n${expression}\n) from slp__metric_input`, grammar);
-  if ("error" in outcome) return fail(`does not parse as SQL (${outcome.error})`);
+  if ("error" in outcome) fail(`does not parse as SQL (${outcome.error})`);
   const statements = outcome.root.statements as SqlNode[];
   const select = statements[0] as SqlNode & { clauses: SqlNode[] };
   const shapeHolds =
@@ -82,7 +82,7 @@ export function checkMetricExpression(model: string, name: string, expression: s
     select.type === "select_stmt" &&
     select.clauses.length === 2 &&
     select.clauses[0]?.type === "select_clause" &&
-    ((select.clauses[0] as SqlNode & { columns: { items: unknown[] } }).columns.items.length === 1) &&
+    (select.clauses[0] as SqlNode & { columns: { items: unknown[] } }).columns.items.length === 1 &&
     select.clauses[1]?.type === "from_clause";
   if (!shapeHolds) fail("is not one expression");
   const column = (select.clauses[0] as SqlNode & { columns: { items: SqlNode[] } }).columns.items[0] as SqlNode;

@@ -10,13 +10,21 @@ import { MartsPathOption, ProjectDirOption } from "../project/options.ts";
 
 export const StageOptions = {
   prod: Type.Optional(
-    Type.String({ metavar: "TEMPLATE", description: "production's copy of each model: a relation (analytics.{model}) or a file (data/prod/{model}.parquet)" }),
+    Type.String({
+      metavar: "TEMPLATE",
+      description: "production's copy of each model: a relation (analytics.{model}) or a file (data/prod/{model}.parquet)",
+    }),
   ),
   pr: Type.Optional(Type.String({ metavar: "TEMPLATE", description: "this branch's build of each model, written like --prod" })),
   window: Type.Optional(
-    Type.String({ metavar: "[COLUMN:]START:END", description: "the closed window both sides are read over; no COLUMN: each model's event_time" }),
+    Type.String({
+      metavar: "[COLUMN:]START:END",
+      description: "the closed window both sides are read over; no COLUMN: each model's event_time",
+    }),
   ),
-  out: Type.Optional(Type.String({ metavar: "DIR", description: "the folder diff/<model>.json files go to (default the project's diff/)" })),
+  out: Type.Optional(
+    Type.String({ metavar: "DIR", description: "the folder diff/<model>.json files go to (default the project's diff/)" }),
+  ),
   database: Type.Optional(
     Type.Array(Type.String(), { metavar: "FILE", description: "a DuckDB database file the relations live in, opened read-only" }),
   ),
@@ -27,7 +35,10 @@ export const StageOptions = {
     }),
   ),
   base: Type.Optional(
-    Type.String({ metavar: "REF", description: "the branch this one targets: what changed, which pre-registrations are this branch's, which models are new" }),
+    Type.String({
+      metavar: "REF",
+      description: "the branch this one targets: what changed, which pre-registrations are this branch's, which models are new",
+    }),
   ),
   projectDir: ProjectDirOption,
   martsPath: MartsPathOption,
@@ -48,4 +59,3 @@ export function writeDiffs(folder: string, shown: string, diffs: readonly { mode
     throw new InputError(`cannot be written: ${(error as Error).message}`, { file: shown, fix: "choose an --out folder you can write to" });
   }
 }
-

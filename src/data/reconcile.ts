@@ -36,10 +36,13 @@ export function reconciliationQuery(model: Model): string {
   }
   // The spec's own pattern (S2): a path the spec may name, so none leads outside the project.
   if (!/^analyses\/reconciliation_[A-Za-z0-9_]+\.sql$/.test(path)) {
-    throw new InputError(`${model.name}: the spec's reconciliation_query ${JSON.stringify(path)} is not analyses/reconciliation_<name>.sql`, {
-      file: model.file,
-      fix: "name the query analyses/reconciliation_<model>.sql, as the spec schema asks",
-    });
+    throw new InputError(
+      `${model.name}: the spec's reconciliation_query ${JSON.stringify(path)} is not analyses/reconciliation_<name>.sql`,
+      {
+        file: model.file,
+        fix: "name the query analyses/reconciliation_<model>.sql, as the spec schema asks",
+      },
+    );
   }
   return path;
 }
@@ -67,7 +70,10 @@ export async function renderReconciliation(
       const relation =
         call.kind === "ref"
           ? parseRelation(fillTemplate(settings.pr.text, { model: call.name }, "--pr"), settings.pr.base)
-          : parseRelation(fillTemplate(settings.sources.text, { source: call.source, table: call.table }, "--sources"), settings.sources.base);
+          : parseRelation(
+              fillTemplate(settings.sources.text, { source: call.source, table: call.table }, "--sources"),
+              settings.sources.base,
+            );
       relations.push(relation);
       return relationSql(relation, d);
     },
@@ -106,7 +112,8 @@ export async function runReconciliation(
   } catch (error) {
     return fail(`cannot be prepared: ${redacted(error)}`);
   }
-  if (kinds.length !== 1 || kinds[0] !== "SELECT") fail(`must be exactly one SELECT; it holds ${kinds.length === 0 ? "no statement" : kinds.join(", ")}`);
+  if (kinds.length !== 1 || kinds[0] !== "SELECT")
+    fail(`must be exactly one SELECT; it holds ${kinds.length === 0 ? "no statement" : kinds.join(", ")}`);
   const rows = await engine.run(rendered, `reconcile ${model}`);
   if (rows.length !== 1) fail(`returned ${rows.length} rows`);
   const row = rows[0] as ResultRow;

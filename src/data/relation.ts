@@ -27,15 +27,23 @@ const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export function fillTemplate(template: string, values: Record<string, string>, flag: string): string {
   for (const [key, value] of Object.entries(values)) {
     if (!NAME.test(value)) {
-      throw new InputError(`the ${key} name ${JSON.stringify(value)} is not a plain name (letters, digits, _), so slp does not put it in ${flag}`, {
-        fix: "name models and sources with letters, digits and underscores, as dbt does",
-      });
+      throw new InputError(
+        `the ${key} name ${JSON.stringify(value)} is not a plain name (letters, digits, _), so slp does not put it in ${flag}`,
+        {
+          fix: "name models and sources with letters, digits and underscores, as dbt does",
+        },
+      );
     }
   }
   const filled = template.replace(/\{(\w+)\}/g, (_whole, key: string) => {
     const value = values[key];
     if (value === undefined) {
-      throw new UsageError(`argument ${flag}: {${key}} is not a placeholder slp fills (${Object.keys(values).map((k) => `{${k}}`).join(", ")})`, `usage: ${flag} TEMPLATE`);
+      throw new UsageError(
+        `argument ${flag}: {${key}} is not a placeholder slp fills (${Object.keys(values)
+          .map((k) => `{${k}}`)
+          .join(", ")})`,
+        `usage: ${flag} TEMPLATE`,
+      );
     }
     return value;
   });
@@ -45,7 +53,10 @@ export function fillTemplate(template: string, values: Record<string, string>, f
 /** Several models read through one template need `{model}` in it, or they would all read one relation. */
 export function assertTemplatePerModel(template: string, models: readonly string[], flag: string): void {
   if (models.length > 1 && !template.includes("{model}")) {
-    throw new UsageError(`argument ${flag}: '${template}' has no {model}, so the ${models.length} models would all read one relation`, `usage: ${flag} 'schema.{model}'`);
+    throw new UsageError(
+      `argument ${flag}: '${template}' has no {model}, so the ${models.length} models would all read one relation`,
+      `usage: ${flag} 'schema.{model}'`,
+    );
   }
 }
 

@@ -54,7 +54,10 @@ export function stageSettings(flags: StageFlags, cwd: string, projectDir: string
   const out = outFolder(flags.out, cwd, projectDir, config);
   const engine = flags.engine ?? diff.engine ?? "duckdb";
   if (engine !== "duckdb" && engine !== "postgres") {
-    throw new UsageError(`argument --engine: invalid choice: '${engine}' (choose from 'duckdb', 'postgres')`, "usage: --engine {duckdb,postgres}");
+    throw new UsageError(
+      `argument --engine: invalid choice: '${engine}' (choose from 'duckdb', 'postgres')`,
+      "usage: --engine {duckdb,postgres}",
+    );
   }
   return {
     prod: pick(flags.prod, diff.prod),
@@ -63,7 +66,10 @@ export function stageSettings(flags: StageFlags, cwd: string, projectDir: string
     window: windowText === undefined ? null : parseWindow(windowText),
     out,
     engine,
-    databases: flags.database !== undefined ? flags.database.map((path) => resolve(cwd, path)) : (diff.databases ?? []).map((path) => resolve(configDir, path)),
+    databases:
+      flags.database !== undefined
+        ? flags.database.map((path) => resolve(cwd, path))
+        : (diff.databases ?? []).map((path) => resolve(configDir, path)),
     memoryLimit: diff.memory_limit ?? "2GiB",
     timeoutSeconds: diff.timeout_seconds ?? 600,
     config,
@@ -71,7 +77,12 @@ export function stageSettings(flags: StageFlags, cwd: string, projectDir: string
 }
 
 /** Where diff files go: --out (from the working directory), else slp.yml's diff.out (from its folder), else the project's diff/. */
-export function outFolder(flag: string | undefined, cwd: string, projectDir: string, config: LoadedConfig): { path: string; shown: string } {
+export function outFolder(
+  flag: string | undefined,
+  cwd: string,
+  projectDir: string,
+  config: LoadedConfig,
+): { path: string; shown: string } {
   const setting = config.config.diff?.out;
   if (flag !== undefined) return { path: resolve(cwd, flag), shown: flag };
   const path = setting !== undefined ? resolve(config.dir ?? projectDir, setting) : resolve(projectDir, "diff");
@@ -81,7 +92,11 @@ export function outFolder(flag: string | undefined, cwd: string, projectDir: str
 
 /** A template the command cannot run without: the flag, else slp.yml, else a usage error naming both. */
 export function required(located: Located | null, flag: string, example: string): Located {
-  if (located === null) throw new UsageError(`the following arguments are required: ${flag} (or diff.${flag.slice(2)} in slp.yml)`, `usage: slp diff ${flag} ${example}`);
+  if (located === null)
+    throw new UsageError(
+      `the following arguments are required: ${flag} (or diff.${flag.slice(2)} in slp.yml)`,
+      `usage: slp diff ${flag} ${example}`,
+    );
   return located;
 }
 
@@ -91,7 +106,12 @@ export function relationsOf(template: Located, values: readonly Record<string, s
 }
 
 /** Opens the engine; for DuckDB, the files among `relations` become the only files it may open. */
-export async function openEngine(settings: StageSettings, relations: readonly Relation[], projectDir: string, env: Record<string, string | undefined>): Promise<DataEngine> {
+export async function openEngine(
+  settings: StageSettings,
+  relations: readonly Relation[],
+  projectDir: string,
+  env: Record<string, string | undefined>,
+): Promise<DataEngine> {
   const ledger = new QueryLedger(projectDir);
   if (settings.engine === "postgres") return openPostgres(settings, ledger, env);
   const files: string[] = [];
@@ -105,7 +125,8 @@ export async function openEngine(settings: StageSettings, relations: readonly Re
   const names = new Set<string>();
   const databases = settings.databases.map((path) => {
     const name = stem(path);
-    if (names.has(name)) throw new UsageError(`two databases are both named ${name} (by their file stem); rename one`, "usage: --database FILE");
+    if (names.has(name))
+      throw new UsageError(`two databases are both named ${name} (by their file stem); rename one`, "usage: --database FILE");
     names.add(name);
     return { path: isAbsolute(path) ? path : resolve(path), name };
   });
@@ -125,10 +146,13 @@ async function openPostgres(settings: StageSettings, ledger: QueryLedger, env: R
   }
   const written = ["password", "user", "username", "url"].filter((key) => (postgres as Record<string, unknown>)[key] !== undefined);
   if (written.length > 0) {
-    throw new ConfigError(`diff.postgres sets ${written.join(", ")}: a credential is never written in slp.yml, which the repository keeps`, {
-      file,
-      fix: "remove it and name the environment variables instead: user_env, password_env",
-    });
+    throw new ConfigError(
+      `diff.postgres sets ${written.join(", ")}: a credential is never written in slp.yml, which the repository keeps`,
+      {
+        file,
+        fix: "remove it and name the environment variables instead: user_env, password_env",
+      },
+    );
   }
   const userVariable = postgres.user_env ?? "PGUSER";
   const passwordVariable = postgres.password_env ?? "PGPASSWORD";

@@ -20,14 +20,11 @@ export interface Targets {
   mergeBase: string | null;
 }
 
-interface BaseFacts {
-  changed: Set<string>;
-  inherited: Set<string>;
-  existing: Set<string>;
-  mergeBase: string;
-}
-
-export async function stageTargets(project: CheckProject, requested: readonly string[] | undefined, base: string | undefined): Promise<Targets> {
+export async function stageTargets(
+  project: CheckProject,
+  requested: readonly string[] | undefined,
+  base: string | undefined,
+): Promise<Targets> {
   const sqlFiles = await modelSqlFiles(project);
   const facts = base === undefined ? null : await (await import("../project/stale.ts")).readBaseFacts(project, base, project.model.store);
   let names: string[];
@@ -53,7 +50,7 @@ export async function stageTargets(project: CheckProject, requested: readonly st
       model: project.models.get(name) as NonNullable<ReturnType<typeof project.models.get>>,
       sql: file ? await project.model.text(file) : null,
       projectConfig: nodes.get(name)?.config ?? {},
-      isNew: facts !== null && facts.changes.newModels.has(name),
+      isNew: facts?.changes.newModels.has(name),
     });
   }
   return { targets, reasons, mergeBase: facts?.changes.mergeBase ?? null };

@@ -55,7 +55,10 @@ export function generatedFiles(root: string): Map<string, string> {
     files.set(path, `${JSON.stringify(document, null, 2)}\n`);
   }
   const readme = readFileSync(join(root, "README.md"), "utf8");
-  files.set("README.md", replaceBetween(replaceBetween(readme, RULES_START, RULES_END, rulesTable()), DIALECTS_START, DIALECTS_END, dialectsTable()));
+  files.set(
+    "README.md",
+    replaceBetween(replaceBetween(readme, RULES_START, RULES_END, rulesTable()), DIALECTS_START, DIALECTS_END, dialectsTable()),
+  );
   return files;
 }
 

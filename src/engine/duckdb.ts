@@ -166,7 +166,8 @@ export class Database {
     try {
       for (const statement of settings) await connection.run(statement);
       for (const db of access.databases) await connection.run(`ATTACH ${literal(db.path)} AS "${db.name.replace(/"/g, '""')}" (READ_ONLY)`);
-      if (access.databases.length === 1) await connection.run(`USE "${(access.databases[0] as AttachedDatabase).name.replace(/"/g, '""')}"`);
+      if (access.databases.length === 1)
+        await connection.run(`USE "${(access.databases[0] as AttachedDatabase).name.replace(/"/g, '""')}"`);
       await connection.run("SET lock_configuration = true");
     } catch (error) {
       connection.closeSync();
@@ -183,7 +184,10 @@ export class Database {
    */
   static async openFile(path: string): Promise<Database> {
     const loaded = await Database.load();
-    const instance = await loaded.DuckDBInstance.create(path, { autoinstall_known_extensions: "false", autoload_known_extensions: "false" });
+    const instance = await loaded.DuckDBInstance.create(path, {
+      autoinstall_known_extensions: "false",
+      autoload_known_extensions: "false",
+    });
     return new Database(instance, [await instance.connect()], loaded, "file");
   }
 
@@ -240,19 +244,23 @@ export class Database {
   }
 
   async #describeNow(sql: string, connection: DuckDBConnection): Promise<Column[]> {
-    let prepared;
+    let prepared: Awaited<ReturnType<DuckDBConnection["prepare"]>>;
     try {
       prepared = await connection.prepare(sql);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // Only one statement can be prepared; how many there are is said as a query says it.
-      if (/Cannot prepare multiple statements/.test(message)) throw statementCount((await connection.extractStatements(sql)).count, "SELECT");
+      if (/Cannot prepare multiple statements/.test(message))
+        throw statementCount((await connection.extractStatements(sql)).count, "SELECT");
       throw this.#mode === "unit" ? refusal(message, sql, false) : new DatabaseError(message);
     }
     try {
       const { StatementType } = this.#library;
       if (prepared.statementType !== StatementType.SELECT) {
-        throw new DatabaseError(`the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and only a SELECT runs here`, "a model, a format: sql fixture, an expected output and a diff query are each one SELECT");
+        throw new DatabaseError(
+          `the SQL is a ${StatementType[prepared.statementType] ?? "different"} statement, and only a SELECT runs here`,
+          "a model, a format: sql fixture, an expected output and a diff query are each one SELECT",
+        );
       }
       const columns: Column[] = [];
       for (let i = 0; i < prepared.columnCount; i++) {
@@ -298,7 +306,13 @@ export class Database {
     const index = lane % this.#connections.length;
     const previous = this.#busy.get(index) ?? Promise.resolve();
     const run = previous.then(() => work(this.#connections[index] as DuckDBConnection, index));
-    this.#busy.set(index, run.then(() => undefined, () => undefined));
+    this.#busy.set(
+      index,
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     return run;
   }
 
@@ -322,7 +336,10 @@ export class Database {
         }, waitMs)
       : undefined;
     try {
-      const reader = this.#mode === "file" ? await connection.runAndReadAll(sql) : await this.#runOne(connection, sql, kind, unit ? limit("unit_result_rows") : null);
+      const reader =
+        this.#mode === "file"
+          ? await connection.runAndReadAll(sql)
+          : await this.#runOne(connection, sql, kind, unit ? limit("unit_result_rows") : null);
       const names = reader.columnNames();
       const types = reader.columnTypes();
       const columns = names.map((name, i) => ({ name, type: String(types[i]) }));
@@ -354,7 +371,8 @@ export class Database {
       }
       if (maxRows === null) return await prepared.runAndReadAll();
       const reader = await prepared.runAndReadUntil(maxRows + 1);
-      if (reader.currentRowCount > maxRows) throw limitReached("unit_result_rows", `the query returns more than ${formatLimit("unit_result_rows")}`);
+      if (reader.currentRowCount > maxRows)
+        throw limitReached("unit_result_rows", `the query returns more than ${formatLimit("unit_result_rows")}`);
       return reader;
     } finally {
       prepared.destroySync();
@@ -382,7 +400,11 @@ function statementCount(count: number, kind: "SELECT" | "CREATE"): DatabaseError
 }
 
 function limitReached(name: LimitName, what: string): DatabaseError {
-  return new DatabaseError(`${what} (limit ${name} = ${formatLimit(name)})`, `if the test is legitimate, raise the limit: ${limitEnvVar(name)}=<${name === "duckdb_memory_mb" ? "MiB" : name === "unit_query_seconds" ? "seconds" : "rows"}> in the environment, or limits: {${name}: ...} in slp.yml`, name);
+  return new DatabaseError(
+    `${what} (limit ${name} = ${formatLimit(name)})`,
+    `if the test is legitimate, raise the limit: ${limitEnvVar(name)}=<${name === "duckdb_memory_mb" ? "MiB" : name === "unit_query_seconds" ? "seconds" : "rows"}> in the environment, or limits: {${name}: ...} in slp.yml`,
+    name,
+  );
 }
 
 /** What DuckDB functions read from outside the database; a unit test may call none of them. */
@@ -399,14 +421,21 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
   }
   if (/^Permission Error/.test(message) || /disabled (by|through) configuration/.test(message)) {
     const called = OUTSIDE.exec(sql)?.[1];
-    const what = called ? `${called.toLowerCase()}()` : /\bfrom\s+'/i.test(sql) ? "a file path after FROM" : "something outside the database";
+    const what = called
+      ? `${called.toLowerCase()}()`
+      : /\bfrom\s+'/i.test(sql)
+        ? "a file path after FROM"
+        : "something outside the database";
     return new DatabaseError(
       `the SQL reads ${what}, and a unit test reads nothing but its given rows (files, extensions and settings are closed to it)`,
       "mock that input with a given instead; the model that reads the file is tested on the rows it yields",
     );
   }
   if (/the configuration has been locked/.test(message)) {
-    return new DatabaseError("the SQL changes DuckDB's settings, which are locked for unit tests", "remove the SET or PRAGMA from the model");
+    return new DatabaseError(
+      "the SQL changes DuckDB's settings, which are locked for unit tests",
+      "remove the SET or PRAGMA from the model",
+    );
   }
   return new DatabaseError(message);
 }

@@ -85,9 +85,12 @@ export class TreeCheckout {
       const parts = path.split("/");
       for (let depth = 1; depth < parts.length; depth++) {
         if (wanted.has(parts.slice(0, depth).join("/"))) {
-          throw new GitError(`commit ${this.#repo.shortSha(commit)} holds ${parts.slice(0, depth).join("/")} both as a file and as a folder`, {
-            fix: "repair the commit with git (git fsck names the bad tree)",
-          });
+          throw new GitError(
+            `commit ${this.#repo.shortSha(commit)} holds ${parts.slice(0, depth).join("/")} both as a file and as a folder`,
+            {
+              fix: "repair the commit with git (git fsck names the bad tree)",
+            },
+          );
         }
       }
     }

@@ -59,8 +59,7 @@ type Lookup =
   | { kind: "tree"; oid: string; path: string }
   | { kind: "unresolved"; why: string };
 
-const FETCH_FULL_HISTORY =
-  "fetch the full history (actions/checkout with fetch-depth: 0, or git fetch --unshallow)";
+const FETCH_FULL_HISTORY = "fetch the full history (actions/checkout with fetch-depth: 0, or git fetch --unshallow)";
 
 export class Repository {
   /** The work tree's root: the folder holding `.git`. */
@@ -234,12 +233,15 @@ export class Repository {
     let promise = this.#trees.get(oid);
     if (!promise) {
       const raw = this.#objects.read(oid);
-      promise = raw?.type === "tree" ? Promise.resolve(parseTree(raw.data)) : git
-        .readTree({ fs, gitdir: this.gitdir, oid, cache: this.#cache })
-        .then(({ tree }) => tree as TreeEntry[])
-        .catch((error: unknown) => {
-          throw missingObject(`tree ${oid.slice(0, 8)}`, error);
-        });
+      promise =
+        raw?.type === "tree"
+          ? Promise.resolve(parseTree(raw.data))
+          : git
+              .readTree({ fs, gitdir: this.gitdir, oid, cache: this.#cache })
+              .then(({ tree }) => tree as TreeEntry[])
+              .catch((error: unknown) => {
+                throw missingObject(`tree ${oid.slice(0, 8)}`, error);
+              });
       this.#trees.set(oid, promise);
     }
     return promise;
@@ -268,10 +270,13 @@ export class Repository {
     const out: FileAt[] = [];
     for (const file of listed) {
       if (file.mode === SUBMODULE_MODE) {
-        throw new GitError(`${file.path} is a git submodule at ${this.shortSha(commit)}: its files belong to another repository, which gate cannot read at that commit`, {
-          file: file.path,
-          fix: "keep submodules out of the folders slp reads (vendor a package under dbt_packages/ instead)",
-        });
+        throw new GitError(
+          `${file.path} is a git submodule at ${this.shortSha(commit)}: its files belong to another repository, which gate cannot read at that commit`,
+          {
+            file: file.path,
+            fix: "keep submodules out of the folders slp reads (vendor a package under dbt_packages/ instead)",
+          },
+        );
       }
       if (file.mode === SYMLINK_MODE) out.push(...(await this.#followLink(commit, file, 0)));
       else out.push(file);
@@ -285,18 +290,24 @@ export class Repository {
     if (target.kind === "blob") return [{ path: link.path, oid: target.oid, mode: target.mode }];
     if (target.kind === "unresolved") return [{ ...link, unresolved: target.why }];
     if (target.path === "" || link.path === target.path || link.path.startsWith(`${target.path}/`) || depth > MAX_LINK_HOPS) {
-      throw new GitError(`${link.path} at ${this.shortSha(commit)} is a symbolic link to a folder that holds it, so reading it would never end`, {
-        file: link.path,
-        fix: "remove the link (dbt would read the same files again and again)",
-      });
+      throw new GitError(
+        `${link.path} at ${this.shortSha(commit)} is a symbolic link to a folder that holds it, so reading it would never end`,
+        {
+          file: link.path,
+          fix: "remove the link (dbt would read the same files again and again)",
+        },
+      );
     }
     const files: FileAt[] = [];
     for (const file of await this.#flatten(target.oid, `${link.path}/`)) {
       if (file.mode === SUBMODULE_MODE) {
-        throw new GitError(`${file.path} is a git submodule at ${this.shortSha(commit)}: its files belong to another repository, which gate cannot read at that commit`, {
-          file: file.path,
-          fix: "keep submodules out of the folders slp reads",
-        });
+        throw new GitError(
+          `${file.path} is a git submodule at ${this.shortSha(commit)}: its files belong to another repository, which gate cannot read at that commit`,
+          {
+            file: file.path,
+            fix: "keep submodules out of the folders slp reads",
+          },
+        );
       }
       if (file.mode === SYMLINK_MODE) files.push(...(await this.#followLink(commit, file, depth + 1)));
       else files.push(file);
@@ -415,7 +426,7 @@ export class Repository {
     let oid = (await this.readCommit(commit)).tree;
     for (const segment of dir.split("/").filter((part) => part !== "")) {
       const entry = (await this.readTree(oid)).find((candidate) => candidate.path === segment);
-      if (!entry || entry.type !== "tree") return null;
+      if (entry?.type !== "tree") return null;
       oid = entry.oid;
     }
     return oid;
@@ -443,7 +454,8 @@ export class Repository {
     if (!promise) {
       promise = (async () => {
         const raw = this.#objects.read(file.oid);
-        const bytes = raw?.type === "blob" ? raw.data : (await git.readBlob({ fs, gitdir: this.gitdir, oid: file.oid, cache: this.#cache })).blob;
+        const bytes =
+          raw?.type === "blob" ? raw.data : (await git.readBlob({ fs, gitdir: this.gitdir, oid: file.oid, cache: this.#cache })).blob;
         if (bytes.length > limitBytes("file_mb")) throw tooLargeObject(file.oid.slice(0, 8));
         return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
       })();
@@ -630,12 +642,17 @@ export class ObjectReader {
     if (!this.#packs) {
       this.#packs = [];
       const dir = join(this.#dir, "pack");
-      const names = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith(".idx")).sort() : [];
+      const names = existsSync(dir)
+        ? readdirSync(dir)
+            .filter((name) => name.endsWith(".idx"))
+            .sort()
+        : [];
       for (const name of names) {
         const idx = mapFile(join(dir, name));
         const packPath = join(dir, name.replace(/\.idx$/, ".pack"));
         // Version 2 only ("\377tOc", 2); anything else is left to isomorphic-git.
-        if (!existsSync(packPath) || idx[0] !== 0xff || idx[1] !== 0x74 || idx[2] !== 0x4f || idx[3] !== 0x63 || readUint32(idx, 4) !== 2) continue;
+        if (!existsSync(packPath) || idx[0] !== 0xff || idx[1] !== 0x74 || idx[2] !== 0x4f || idx[3] !== 0x63 || readUint32(idx, 4) !== 2)
+          continue;
         this.#packs.push({ idx, pack: mapFile(packPath), count: readUint32(idx, 8 + 255 * 4) });
       }
     }
@@ -700,7 +717,11 @@ function mapFile(path: string): Uint8Array {
 }
 
 function readUint32(bytes: Uint8Array, at: number): number {
-  return ((bytes[at] as number) * 0x1000000 + (((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number))) >>> 0;
+  return (
+    ((bytes[at] as number) * 0x1000000 +
+      (((bytes[at + 1] as number) << 16) | ((bytes[at + 2] as number) << 8) | (bytes[at + 3] as number))) >>>
+    0
+  );
 }
 
 /** The object's offset in the pack, by binary search of the index's sorted ids; null when the pack lacks it. */

@@ -5,7 +5,21 @@
  * patch, and the work tree put back exactly as HEAD has it: the whole restore
  * is planned (every blob read) before the first file is touched.
  */
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync, chmodSync, rmdirSync, unlinkSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  chmodSync,
+  rmdirSync,
+  unlinkSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { GitError, InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
@@ -187,7 +201,10 @@ export class WorkTree {
    * which `git commit-tree` does not read by itself).
    */
   commitSettings(): { hooksDir: string; sign: boolean } {
-    const run = runGit(this.#repo.root, ["config", "-z", "--get-regexp", "^(core\\.hookspath|commit\\.gpgsign)$"], { env: this.#env, allowFailure: true });
+    const run = runGit(this.#repo.root, ["config", "-z", "--get-regexp", "^(core\\.hookspath|commit\\.gpgsign)$"], {
+      env: this.#env,
+      allowFailure: true,
+    });
     const values = new Map<string, string>();
     for (const entry of new TextDecoder().decode(run.stdout).split("\0")) {
       const newline = entry.indexOf("\n");
@@ -217,7 +234,17 @@ export class WorkTree {
     mkdirSync(dir, { recursive: true });
     const patch = join(dir, "change.patch");
     // Prefixes, paths and content as `git apply` reads them back, whatever the user's diff settings.
-    const args = ["diff", "--binary", "--full-index", "--no-color", "--no-ext-diff", "--no-textconv", "--no-relative", "--src-prefix=a/", "--dst-prefix=b/"];
+    const args = [
+      "diff",
+      "--binary",
+      "--full-index",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--no-relative",
+      "--src-prefix=a/",
+      "--dst-prefix=b/",
+    ];
     const diff = runGit(this.#repo.root, [...args, head, snapshot.tree], { env: this.#env });
     writeFileSync(patch, diff.stdout);
     writeFileSync(join(dir, "message.txt"), message);
@@ -370,7 +397,9 @@ function kindOf(before: TreeFile | null, after: TreeFile | null): Change["kind"]
 
 /** Git never stores these; a tree that does (a crafted one) must not make slp write outside the folder it writes in. */
 export function assertSafePath(path: string): void {
-  const bad = path.split("/").find((part) => part === "" || part === "." || part === ".." || part.toLowerCase() === ".git" || part.includes("\0"));
+  const bad = path
+    .split("/")
+    .find((part) => part === "" || part === "." || part === ".." || part.toLowerCase() === ".git" || part.includes("\0"));
   if (bad !== undefined) {
     throw new GitError(`the tree holds the path ${JSON.stringify(path)}, which git never writes into a work tree`, {
       fix: "repair the commit with git; slp will not write outside the work tree",

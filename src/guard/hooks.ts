@@ -36,7 +36,7 @@ export function readToolCall(agent: HookAgent, text: string, fallbackCwd: string
     throw new Error("the hook event on stdin is not JSON");
   }
   if (!isMapping(event)) throw new Error("the hook event on stdin is not a JSON object");
-  const cwd = typeof event.cwd === "string" && event.cwd !== "" ? event.cwd : workspaceRoot(event) ?? fallbackCwd;
+  const cwd = typeof event.cwd === "string" && event.cwd !== "" ? event.cwd : (workspaceRoot(event) ?? fallbackCwd);
   const call: ToolCall = { paths: [], commands: [], cwd };
   // Cursor's beforeShellExecution carries the command at the top level.
   if (agent === "cursor" && typeof event.command === "string" && event.tool_input === undefined) {

@@ -89,13 +89,13 @@ function touches(pattern: string, path: string): boolean {
   if (path === "") return true;
   const literal = pattern.replace(/\*.*$/, "");
   if (pattern.includes("*")) {
-    const matcher = new RegExp(`^${escape(pattern).replace(/\\\*/g, "[^/]*")}$`);
+    const matcher = new RegExp(`^${escapeRegExp(pattern).replace(/\\\*/g, "[^/]*")}$`);
     return matcher.test(path) || literal.startsWith(`${path}/`);
   }
   if (pattern.endsWith("/")) return `${path}/`.startsWith(pattern) || pattern.startsWith(`${path}/`);
   return path === pattern || pattern.startsWith(`${path}/`);
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

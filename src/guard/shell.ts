@@ -14,7 +14,29 @@ export interface ShellWrite {
 }
 
 /** Programs that only read the paths they are given (their output redirections are still judged). */
-const READ_ONLY = new Set(["cat", "less", "more", "head", "tail", "grep", "egrep", "fgrep", "rg", "ls", "wc", "diff", "stat", "file", "echo", "printf", "test", "[", "pwd", "which", "slp"]);
+const READ_ONLY = new Set([
+  "cat",
+  "less",
+  "more",
+  "head",
+  "tail",
+  "grep",
+  "egrep",
+  "fgrep",
+  "rg",
+  "ls",
+  "wc",
+  "diff",
+  "stat",
+  "file",
+  "echo",
+  "printf",
+  "test",
+  "[",
+  "pwd",
+  "which",
+  "slp",
+]);
 /** git subcommands that change no file in the work tree. */
 const GIT_READ_ONLY = new Set(["status", "diff", "log", "show", "blame", "ls-files", "grep", "rev-parse", "cat-file", "branch", "remote"]);
 /** Interpreters whose first argument is the script they run (running tcr.sh is not writing it). */

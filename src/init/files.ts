@@ -52,7 +52,14 @@ export function initFiles(options: InitOptions): { root: string; files: InitFile
     ? `\${{ github.event.pull_request.user.login == '${options.agentLogin}' }}`
     : "${{ vars.AGENT_LOGIN == '' || vars.AGENT_LOGIN == github.event.pull_request.user.login }}";
   const files: InitFile[] = [
-    { path: "CODEOWNERS", content: codeowners(entries, options.ownedModels.map((path) => (prefix === "" ? path : `${prefix}/${path}`)), options.version) },
+    {
+      path: "CODEOWNERS",
+      content: codeowners(
+        entries,
+        options.ownedModels.map((path) => (prefix === "" ? path : `${prefix}/${path}`)),
+        options.version,
+      ),
+    },
     {
       path: "AGENTS.md",
       content: fill(agentsTemplate, {
@@ -60,7 +67,10 @@ export function initFiles(options: InitOptions): { root: string; files: InitFile
         protected_paths: entries.map((entry) => `\`${entry.pattern}\``).join(", "),
       }),
     },
-    { path: WORKFLOW_FILE, content: fill(workflowTemplate, { version: options.version, agent_pr: agentPr, project_dir_flag: projectDirFlag }) },
+    {
+      path: WORKFLOW_FILE,
+      content: fill(workflowTemplate, { version: options.version, agent_pr: agentPr, project_dir_flag: projectDirFlag }),
+    },
     { path: "slp.yml", content: slpYmlTemplate },
     { path: ".slp-version", content: `${options.version}\n` },
     { path: "tcr.sh", content: tcrScript, executable: true },
@@ -88,7 +98,10 @@ export function codeowners(entries: readonly ProtectedEntry[], ownedModels: read
   }
   lines.push("", `${MODELS_SECTION} (slp check S5): each incremental or critical model's yml and sql.`);
   for (const path of ownedModels) lines.push(line(path));
-  lines.push("# Critical models: a Partner approves every change (Stage E), for example:", "# /models/marts/finance/   @your-org/finance-partners");
+  lines.push(
+    "# Critical models: a Partner approves every change (Stage E), for example:",
+    "# /models/marts/finance/   @your-org/finance-partners",
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -125,7 +138,12 @@ function hookSettings(): InitFile[] {
       mergeJson: true,
       content: json({
         hooks: {
-          PreToolUse: [{ matcher: "Bash|apply_patch|shell|exec_command|Write|Edit", hooks: [{ type: "command", command: hookCommand("codex"), timeout: 60 }] }],
+          PreToolUse: [
+            {
+              matcher: "Bash|apply_patch|shell|exec_command|Write|Edit",
+              hooks: [{ type: "command", command: hookCommand("codex"), timeout: 60 }],
+            },
+          ],
         },
       }),
     },
@@ -136,7 +154,9 @@ function hookSettings(): InitFile[] {
         version: 1,
         hooks: {
           beforeShellExecution: [{ command: hookCommand("cursor"), timeout: 60, failClosed: true }],
-          preToolUse: [{ matcher: "Write|Edit|StrReplace|MultiEdit|Delete", command: hookCommand("cursor"), timeout: 60, failClosed: true }],
+          preToolUse: [
+            { matcher: "Write|Edit|StrReplace|MultiEdit|Delete", command: hookCommand("cursor"), timeout: 60, failClosed: true },
+          ],
         },
       }),
     },

@@ -32,7 +32,9 @@ export interface DryRunOptions extends Omit<UnitRunOptions, "select" | "database
 const NAMES = new Map(operators.map((operator) => [operator.code, operator.name]));
 
 export function dryRunReport(options: DryRunOptions): Report {
-  const nodes = options.models.map((name) => options.project.refNodes.find((node) => node.kind === "model" && node.name === name && node.latest) as RefNode);
+  const nodes = options.models.map(
+    (name) => options.project.refNodes.find((node) => node.kind === "model" && node.name === name && node.latest) as RefNode,
+  );
   const rendered = renderModelsUntested(options.project, nodes, options);
   const data: MutateDryRun = { dry_run: true, selected_by: options.selectedBy, max_mutants: options.maxMutants, models: [] };
   const lines: string[] = [];
@@ -42,7 +44,13 @@ export function dryRunReport(options: DryRunOptions): Report {
     const sql = rendered.get(node.name);
     if (!sql || "error" in sql) {
       const error = sql && "error" in sql ? sql.error : { message: "it has no SQL file", file, line: null, fix: null };
-      errors.push({ code: "E_INPUT", message: `${node.name} cannot be rendered, so its mutants cannot be listed: ${error.message}`, file: error.file ?? file, line: error.line, fix: error.fix });
+      errors.push({
+        code: "E_INPUT",
+        message: `${node.name} cannot be rendered, so its mutants cannot be listed: ${error.message}`,
+        file: error.file ?? file,
+        line: error.line,
+        fix: error.fix,
+      });
       continue;
     }
     const { mutants, finder } = modelMutants(readText(options.project.dir, file), [[sql.sql, null]], options.warehouse);
@@ -58,13 +66,26 @@ export function dryRunReport(options: DryRunOptions): Report {
       occurrence: mutant.occurrence,
     }));
     const sitesFrom = finder ?? { kind: "parser" as const, grammar: null, reason: null };
-    data.models.push({ model: node.name, file, sql_from: sql.sqlFrom, mutants: records, sites: mutants.length, elided, sites_from: sitesFrom });
+    data.models.push({
+      model: node.name,
+      file,
+      sql_from: sql.sqlFrom,
+      mutants: records,
+      sites: mutants.length,
+      elided,
+      sites_from: sitesFrom,
+    });
     // The reference's line (model, id in 14 columns, line in 4, original -> replacement), then the operator's name.
     for (const record of records) {
-      lines.push(`${node.name}\t${record.id.padEnd(14)} line ${String(record.line).padEnd(4)} ${record.original} -> ${record.replacement}\t${record.operator_name}`);
+      lines.push(
+        `${node.name}\t${record.id.padEnd(14)} line ${String(record.line).padEnd(4)} ${record.original} -> ${record.replacement}\t${record.operator_name}`,
+      );
     }
     const cut = Object.entries(elided).sort(([a], [b]) => (a < b ? -1 : 1));
-    const scanner = sitesFrom.kind === "scanner" ? `; sites found by the masked-text scanner (the reference's classes only): the SQL parser cannot read this SQL (${sitesFrom.reason})` : "";
+    const scanner =
+      sitesFrom.kind === "scanner"
+        ? `; sites found by the masked-text scanner (the reference's classes only): the SQL parser cannot read this SQL (${sitesFrom.reason})`
+        : "";
     lines.push(
       `${node.name}: ${plural(records.length, "mutant")} to plant of ${plural(mutants.length, "site")}${cut.length ? `; the cap of ${options.maxMutants} leaves out ${cut.map(([code, n]) => `${code} ${n}`).join(", ")}` : ""}${scanner}`,
     );

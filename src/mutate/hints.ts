@@ -22,9 +22,39 @@ export interface EdgeSource {
 }
 
 const CTE = /^__dbt__cte__(.+)$/;
-const KEYWORDS = new Set(["select", "from", "where", "and", "or", "not", "null", "is", "in", "as", "on", "join", "left", "inner", "row", "true", "false", "case", "when", "then", "else", "end", "by", "group", "order"]);
+const KEYWORDS = new Set([
+  "select",
+  "from",
+  "where",
+  "and",
+  "or",
+  "not",
+  "null",
+  "is",
+  "in",
+  "as",
+  "on",
+  "join",
+  "left",
+  "inner",
+  "row",
+  "true",
+  "false",
+  "case",
+  "when",
+  "then",
+  "else",
+  "end",
+  "by",
+  "group",
+  "order",
+]);
 
-export function survivorHint(tree: SqlTree | null, site: { start: number; end: number; operator: string }, edges: readonly EdgeSource[]): Hint {
+export function survivorHint(
+  tree: SqlTree | null,
+  site: { start: number; end: number; operator: string },
+  edges: readonly EdgeSource[],
+): Hint {
   if (!tree) return { edge: null, edgeTest: null, row: null };
   const aliases = relationAliases(tree);
   const context = enclosing(tree, site.start, site.end);
@@ -39,7 +69,12 @@ export function survivorHint(tree: SqlTree | null, site: { start: number; end: n
   }
   let best: { edge: EdgeSource; score: number } | null = null;
   for (const edge of edges) {
-    const edgeWords = new Set(edge.edge.toLowerCase().split(/[^\p{L}\p{N}_.]+/u).filter(Boolean));
+    const edgeWords = new Set(
+      edge.edge
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}_.]+/u)
+        .filter(Boolean),
+    );
     const score = [...words].filter((word) => edgeWords.has(word)).length;
     if (score > 0 && (!best || score > best.score)) best = { edge, score };
   }
@@ -70,7 +105,8 @@ function enclosing(tree: SqlTree, start: number, end: number): { node: SqlNode; 
     const range = rangeOf(entry.node);
     if (!range || range[0] > start || range[1] < end) continue;
     if (entry.node.type === "binary_expr" && ["AND", "OR"].includes(keywordNames(entry.node.operator)[0] ?? "")) continue;
-    if (!best || range[1] - range[0] <= (rangeOf(best.node) as [number, number])[1] - (rangeOf(best.node) as [number, number])[0]) best = entry;
+    if (!best || range[1] - range[0] <= (rangeOf(best.node) as [number, number])[1] - (rangeOf(best.node) as [number, number])[0])
+      best = entry;
   }
   return best;
 }
@@ -106,7 +142,8 @@ function reachingRow(tree: SqlTree, { node }: { node: SqlNode }, operator: strin
   if (node.type === "binary_expr") {
     const names = keywordNames(node.operator);
     const left = column(tree, node.left, aliases);
-    if (left && isNode(node.right) && node.right.type === "null_literal") return `${of(left)} with ${left.name} = null, and one with a value`;
+    if (left && isNode(node.right) && node.right.type === "null_literal")
+      return `${of(left)} with ${left.name} = null, and one with a value`;
     if (left && isLiteral(node.right)) return `${of(left)} with ${left.name} = ${tree.text(node.right)}`;
     if (left && names.includes("IN") && isNode(node.right)) {
       const inside = tree.sql.slice(...(rangeOf(node.right) as [number, number]));
@@ -114,7 +151,8 @@ function reachingRow(tree: SqlTree, { node }: { node: SqlNode }, operator: strin
       return literal ? `${of(left)} with ${left.name} = ${literal}, and one with a value outside the list` : null;
     }
     const right = column(tree, node.right, aliases);
-    if (left && right && typeof node.operator === "string") return `${of(left)} whose ${left.name} equals ${right.name}, and one where it does not`;
+    if (left && right && typeof node.operator === "string")
+      return `${of(left)} whose ${left.name} equals ${right.name}, and one where it does not`;
   }
   return null;
 }

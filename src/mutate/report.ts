@@ -48,52 +48,120 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
   for (const model of run.untested) {
     const file = context.files.get(model) ?? "";
     const changed = context.byChange ? "the sql changed and " : "";
-    if (context.marts.has(model)) finding("BLOCK", file, model, null, `${changed}the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)`);
-    else finding("INFO", file, model, null, `${changed}the model has no unit test, so no mutant of it was run (the marts it feeds mock it in their unit tests)`);
+    if (context.marts.has(model))
+      finding("BLOCK", file, model, null, `${changed}the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)`);
+    else
+      finding(
+        "INFO",
+        file,
+        model,
+        null,
+        `${changed}the model has no unit test, so no mutant of it was run (the marts it feeds mock it in their unit tests)`,
+      );
   }
   for (const model of run.models) {
     const counts = { killed: 0, survived: 0, equivalent: 0, rejected: 0, timeout: 0, not_run: 0 };
     for (const mutant of model.mutants) counts[mutant.verdict]++;
     for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += counts[key];
     const score = scoreOf(counts.killed, counts.survived);
-    for (const excluded of model.excluded) finding("INFO", model.tests.find((test) => test.name === excluded.test)?.file ?? model.file, model.model, null, `unit test ${excluded.test} is left out of every verdict: ${excluded.reason}`);
+    for (const excluded of model.excluded)
+      finding(
+        "INFO",
+        model.tests.find((test) => test.name === excluded.test)?.file ?? model.file,
+        model.model,
+        null,
+        `unit test ${excluded.test} is left out of every verdict: ${excluded.reason}`,
+      );
     if (model.passed.length === 0) {
-      errors.push({ code: "E_BASELINE", message: `no unit test of ${model.model} passes unmutated, so no mutant can be judged`, file: model.file, line: null, fix: "make the model's unit tests pass (slp unit --select " + model.model + "), then run slp mutate" });
+      errors.push({
+        code: "E_BASELINE",
+        message: `no unit test of ${model.model} passes unmutated, so no mutant can be judged`,
+        file: model.file,
+        line: null,
+        fix: `make the model's unit tests pass (slp unit --select ${model.model}), then run slp mutate`,
+      });
     }
     if (model.finder?.kind === "scanner") {
-      finding("INFO", model.file, model.model, null, `sites found by the masked-text scanner, a fallback that knows only the reference's operator classes: the SQL parser (${model.finder.grammar ?? "no grammar"}) cannot read this SQL (${model.finder.reason})`);
+      finding(
+        "INFO",
+        model.file,
+        model.model,
+        null,
+        `sites found by the masked-text scanner, a fallback that knows only the reference's operator classes: the SQL parser (${model.finder.grammar ?? "no grammar"}) cannot read this SQL (${model.finder.reason})`,
+      );
     }
     const tier = context.tiers.get(model.model) ?? null;
     const minimum = tier !== null ? context.minScore[tier] : undefined;
     const survivorsBlock = minimum === undefined || score === null || score < minimum;
     if (minimum !== undefined && score !== null && score < minimum) {
-      finding("BLOCK", model.file, model.model, null, `mutation score ${formatScore(score)} is below the minimum ${minimum}% slp.yml sets for tier ${tier}`);
+      finding(
+        "BLOCK",
+        model.file,
+        model.model,
+        null,
+        `mutation score ${formatScore(score)} is below the minimum ${minimum}% slp.yml sets for tier ${tier}`,
+      );
     }
     const edges: EdgeSource[] = [
       ...model.tests.filter((test) => test.edge).map((test) => ({ edge: test.edge as string, test: test.name })),
-      ...(context.knownEdges.get(model.model) ?? []).map((edge) => ({ edge, test: model.tests.find((test) => test.edge === edge)?.name ?? null })),
+      ...(context.knownEdges.get(model.model) ?? []).map((edge) => ({
+        edge,
+        test: model.tests.find((test) => test.edge === edge)?.name ?? null,
+      })),
     ];
     for (const mutant of model.mutants) {
       lines.push(mutantLine(model, mutant));
       const head = `mutant ${mutant.id} (${mutant.operatorName}): ${mutant.original} -> ${mutant.replacement} at line ${mutant.line}`;
       if (mutant.verdict === "survived") {
         const hint = survivorHint(treeOf(mutant.sql, context.warehouse), mutant, edges);
-        const threat = hint.edge ? `; it threatens edge '${hint.edge}'${hint.edgeTest ? ` (unit test ${hint.edgeTest})` : " (no unit test names it)"}` : "";
+        const threat = hint.edge
+          ? `; it threatens edge '${hint.edge}'${hint.edgeTest ? ` (unit test ${hint.edgeTest})` : " (no unit test names it)"}`
+          : "";
         const reach = hint.row ? `; ${hint.row} would reach it` : "";
-        finding(survivorsBlock ? "BLOCK" : "INFO", model.file, model.model, mutant.line, `${head} survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet${threat}${reach}`);
+        finding(
+          survivorsBlock ? "BLOCK" : "INFO",
+          model.file,
+          model.model,
+          mutant.line,
+          `${head} survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet${threat}${reach}`,
+        );
       } else if (mutant.verdict === "equivalent") {
         finding("INFO", model.file, model.model, mutant.line, `${head} survived and is listed as equivalent: ${mutant.reason}`);
       } else if (mutant.verdict === "rejected") {
-        finding("INFO", model.file, model.model, mutant.line, `${head} was refused by DuckDB, so it counts as neither killed nor survived: ${mutant.reason}`);
+        finding(
+          "INFO",
+          model.file,
+          model.model,
+          mutant.line,
+          `${head} was refused by DuckDB, so it counts as neither killed nor survived: ${mutant.reason}`,
+        );
       } else if (mutant.verdict === "timeout") {
-        finding("INFO", model.file, model.model, mutant.line, `${head} timed out (${mutant.reason}); it counts as neither killed nor survived`);
+        finding(
+          "INFO",
+          model.file,
+          model.model,
+          mutant.line,
+          `${head} timed out (${mutant.reason}); it counts as neither killed nor survived`,
+        );
       }
     }
     for (const stale of model.staleEquivalents) {
-      finding("INFO", model.file, model.model, null, `tests/mutation_equivalents.yml lists ${stale.operator} '${stale.original}' (occurrence ${stale.occurrence}) as equivalent, but a unit test kills it: the entry can go`);
+      finding(
+        "INFO",
+        model.file,
+        model.model,
+        null,
+        `tests/mutation_equivalents.yml lists ${stale.operator} '${stale.original}' (occurrence ${stale.occurrence}) as equivalent, but a unit test kills it: the entry can go`,
+      );
     }
     if (counts.not_run > 0) {
-      errors.push({ code: "E_BUDGET", message: `${plural(counts.not_run, "mutant")} of ${model.model} not run: the time budget ran out`, file: model.file, line: null, fix: "raise --budget-ms, or lower --max-mutants" });
+      errors.push({
+        code: "E_BUDGET",
+        message: `${plural(counts.not_run, "mutant")} of ${model.model} not run: the time budget ran out`,
+        file: model.file,
+        line: null,
+        fix: "raise --budget-ms, or lower --max-mutants",
+      });
     }
     const elided = Object.entries(model.elided).sort(([a], [b]) => (a < b ? -1 : 1));
     lines.push(
@@ -131,7 +199,9 @@ function formatScore(score: number): string {
 }
 
 function verdictCounts(counts: Record<string, number>): string {
-  const parts = Object.entries(counts).filter(([, n]) => n > 0).map(([verdict, n]) => `${n} ${verdict.replace("_", " ")}`);
+  const parts = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([verdict, n]) => `${n} ${verdict.replace("_", " ")}`);
   return parts.length ? parts.join(", ") : "no mutant";
 }
 

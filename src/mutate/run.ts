@@ -6,7 +6,6 @@
  * is made elsewhere.
  */
 import { compareCodePoints } from "../core/text.ts";
-import type { Database } from "../engine/duckdb.ts";
 import { NothingSelected, prepareUnitTests, type ExecutedTest, type PreparedTest, type UnitRunOptions } from "../unit/run.ts";
 import { readText } from "../project/source.ts";
 import type { UnitProject as DbtProject } from "../project/unit-project.ts";
@@ -86,12 +85,19 @@ export async function runMutants(options: MutateOptions): Promise<MutateRun> {
   const { project } = options;
   // Nothing to judge: an empty selection must not mean "every test" to the runner.
   if (options.models.length === 0 && options.testSelect.length === 0) return { models: [], untested: [], notes: [] };
-  let suite;
+  let suite: Awaited<ReturnType<typeof prepareUnitTests>>;
   try {
-    suite = await prepareUnitTests({ ...options, select: options.testSelect.length > 0 ? options.testSelect : options.models, closeDatabase: false });
+    suite = await prepareUnitTests({
+      ...options,
+      select: options.testSelect.length > 0 ? options.testSelect : options.models,
+      closeDatabase: false,
+    });
   } catch (error) {
     if (error instanceof NothingSelected) {
-      options.database?.then((database) => database.close(), () => undefined);
+      options.database?.then(
+        (database) => database.close(),
+        () => undefined,
+      );
       return { models: [], untested: [...options.models], notes: [] };
     }
     throw error;
@@ -154,7 +160,13 @@ async function runModel(
     passed: passing.map((entry) => entry.result.name),
     excluded: entries
       .filter((entry) => !passing.includes(entry))
-      .map(({ result }) => ({ test: result.name, reason: result.status === "fail" ? "it fails on the unmutated model" : `it errors on the unmutated model: ${result.error?.message ?? "unknown error"}` })),
+      .map(({ result }) => ({
+        test: result.name,
+        reason:
+          result.status === "fail"
+            ? "it fails on the unmutated model"
+            : `it errors on the unmutated model: ${result.error?.message ?? "unknown error"}`,
+      })),
     finder: null,
     mutants: [],
     sites: 0,
@@ -175,10 +187,12 @@ async function runModel(
 
   const timeoutOf = (test: PreparedTest) => options.timeoutMs ?? Math.max(2000, 20 * (durations.get(test) ?? 0));
   const jobs: { mutant: (typeof all)[number]; sql: string; test: PreparedTest }[] = [];
-  for (const mutant of kept) for (const plant of mutant.plants) for (const test of plant.group) jobs.push({ mutant, sql: plant.mutated, test });
+  for (const mutant of kept)
+    for (const plant of mutant.plants) for (const test of plant.group) jobs.push({ mutant, sql: plant.mutated, test });
   const outcomes = new Map<(typeof all)[number], { test: string; result: ExecutedTest | null }[]>();
   await runAll(jobs, width, async (job, lane) => {
-    const result = performance.now() > deadline ? null : await suite.execute(job.test, { modelSql: job.sql, lane, timeoutMs: timeoutOf(job.test) });
+    const result =
+      performance.now() > deadline ? null : await suite.execute(job.test, { modelSql: job.sql, lane, timeoutMs: timeoutOf(job.test) });
     outcomes.set(job.mutant, [...(outcomes.get(job.mutant) ?? []), { test: job.test.result.name, result }]);
     return result;
   });
@@ -190,7 +204,10 @@ async function runModel(
     const refused = ran.find((item) => item.result?.refused);
     const caught = ran.filter((item) => !item.result?.refused && !item.result?.timedOut && item.result?.status !== "pass");
     const timedOut = ran.find((item) => item.result?.timedOut);
-    const equivalent = listed.find((entry) => entry.operator === mutant.planned.operator && entry.original === mutant.planned.original && entry.occurrence === mutant.occurrence);
+    const equivalent = listed.find(
+      (entry) =>
+        entry.operator === mutant.planned.operator && entry.original === mutant.planned.original && entry.occurrence === mutant.occurrence,
+    );
     let verdict: Verdict;
     let reason: string | null = null;
     if (ran.length < results.length && caught.length === 0) verdict = "not_run";

@@ -18,7 +18,9 @@ const blank = (text: string) => text.replace(/[^\n]/g, " ");
 
 /** Comments blanked (strings kept), and comments and strings blanked; offsets and lines preserved. */
 export function maskSql(sql: string): { noComments: string; masked: string } {
-  const noComments = sql.replace(/\/\*[\s\S]*?\*\/|--[^\n]*|'(?:[^'\\]|\\.|'')*'/g, (match) => (match.startsWith("'") ? match : blank(match)));
+  const noComments = sql.replace(/\/\*[\s\S]*?\*\/|--[^\n]*|'(?:[^'\\]|\\.|'')*'/g, (match) =>
+    match.startsWith("'") ? match : blank(match),
+  );
   const masked = noComments.replace(/'(?:[^'\\]|\\.|'')*'/g, blank);
   return { noComments, masked };
 }
@@ -51,7 +53,8 @@ export function scanSites(sql: string): ScannedSite[] {
     add("agg", match.index, match.index + (match[1] as string).length, (match[1] as string).toLowerCase() === "max" ? "min" : "max");
   }
   for (const match of masked.matchAll(/\bcount\s*\(\s*distinct\b\s*/gi)) add("agg", match.index, match.index + match[0].length, "count(");
-  for (const match of masked.matchAll(/\bleft(\s+outer)?\s+join\b/gi)) add("join", match.index, match.index + match[0].length, "inner join");
+  for (const match of masked.matchAll(/\bleft(\s+outer)?\s+join\b/gi))
+    add("join", match.index, match.index + match[0].length, "inner join");
   for (const match of masked.matchAll(/\binner\s+join\b/gi)) add("join", match.index, match.index + match[0].length, "left join");
   for (const match of masked.matchAll(/\bcoalesce\s*\(/gi)) {
     const open = match.index + match[0].length;
@@ -61,9 +64,12 @@ export function scanSites(sql: string): ScannedSite[] {
     if (first !== "") add("coalesce", match.index, call.close + 1, first);
   }
   for (const match of masked.matchAll(/\bselect\s+distinct\b/gi)) add("distinct", match.index, match.index + match[0].length, "select");
-  for (const match of masked.matchAll(/(?<![\p{L}\p{N}_.])\d+(\.\d+)?(?![\p{L}\p{N}_.])/gu)) add("literal", match.index, match.index + match[0].length, plusOne(match[0]));
-  for (const match of noComments.matchAll(/'(?:[^'\\]|\\.|'')*'/g)) add("literal", match.index, match.index + match[0].length, `${match[0].slice(0, -1)}_'`);
-  for (const match of masked.matchAll(/\bnot(\s+)(in|exists|like)\b/gi)) add("not", match.index, match.index + match[0].length, (match[2] as string).toLowerCase());
+  for (const match of masked.matchAll(/(?<![\p{L}\p{N}_.])\d+(\.\d+)?(?![\p{L}\p{N}_.])/gu))
+    add("literal", match.index, match.index + match[0].length, plusOne(match[0]));
+  for (const match of noComments.matchAll(/'(?:[^'\\]|\\.|'')*'/g))
+    add("literal", match.index, match.index + match[0].length, `${match[0].slice(0, -1)}_'`);
+  for (const match of masked.matchAll(/\bnot(\s+)(in|exists|like)\b/gi))
+    add("not", match.index, match.index + match[0].length, (match[2] as string).toLowerCase());
   for (const match of masked.matchAll(/\bis(\s+)not(\s+)null\b/gi)) add("null", match.index, match.index + match[0].length, "is null");
   return sites;
 }

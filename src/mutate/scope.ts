@@ -47,12 +47,27 @@ export interface BaseReading {
  * be read and is not required (--select without --base), nothing is read
  * from it: no equivalents (every survivor blocks) and the work tree's slp.yml.
  */
-export async function readBase(projectDir: string, base: string, required: boolean, options: { equivalents?: boolean } = {}): Promise<BaseReading> {
+export async function readBase(
+  projectDir: string,
+  base: string,
+  required: boolean,
+  options: { equivalents?: boolean } = {},
+): Promise<BaseReading> {
   try {
     return await readBaseCommit(projectDir, base, options.equivalents !== false);
   } catch (error) {
     if (required || !(error instanceof GitError)) throw error;
-    return { ref: null, commit: null, repo: null, mergeBase: null, prefix: "", config: loadConfig(projectDir), equivalents: [], equivalentsFrom: null, unreadable: error.message };
+    return {
+      ref: null,
+      commit: null,
+      repo: null,
+      mergeBase: null,
+      prefix: "",
+      config: loadConfig(projectDir),
+      equivalents: [],
+      equivalentsFrom: null,
+      unreadable: error.message,
+    };
   }
 }
 
@@ -67,7 +82,17 @@ async function readBaseCommit(projectDir: string, base: string, withEquivalents:
   const path = prefix === "" ? EQUIVALENTS_FILE : `${prefix}/${EQUIVALENTS_FILE}`;
   const [file] = withEquivalents ? await repo.filesIn(commit, [path]) : [];
   const equivalents = file ? parseEquivalents(await repo.readText(file, base), `${EQUIVALENTS_FILE} at ${base}`) : [];
-  return { ref: base, commit, repo, mergeBase, prefix, config, equivalents, equivalentsFrom: file ? `${EQUIVALENTS_FILE} at ${base}` : null, unreadable: null };
+  return {
+    ref: base,
+    commit,
+    repo,
+    mergeBase,
+    prefix,
+    config,
+    equivalents,
+    equivalentsFrom: file ? `${EQUIVALENTS_FILE} at ${base}` : null,
+    unreadable: null,
+  };
 }
 
 /** tests/mutation_equivalents.yml: a list of {model, operator, original, occurrence, reason}; anything else is exit 2. */
@@ -95,9 +120,18 @@ export interface ChangedModels {
 
 export async function changedModels(project: DbtProject, base: BaseReading, martsPaths: readonly string[]): Promise<ChangedModels> {
   const repo = base.repo as Repository;
-  const models = project.refNodes.filter((node): node is RefNode & { file: string } => node.kind === "model" && node.file !== null && node.file.endsWith(".sql"));
+  const models = project.refNodes.filter(
+    (node): node is RefNode & { file: string } => node.kind === "model" && node.file !== null && node.file.endsWith(".sql"),
+  );
   const inRepo = (file: string) => (base.prefix === "" ? file : `${base.prefix}/${file}`);
-  const before = new Map((await repo.filesIn(base.mergeBase as string, models.map((node) => inRepo(node.file)))).map((file) => [file.path, file.oid]));
+  const before = new Map(
+    (
+      await repo.filesIn(
+        base.mergeBase as string,
+        models.map((node) => inRepo(node.file)),
+      )
+    ).map((file) => [file.path, file.oid]),
+  );
   const marts = martsPaths.map(normaliseMartsPath);
   const isMart = (node: RefNode & { file: string }) => marts.some((path) => node.file.startsWith(path));
   // Reverse reachability over refs: a model feeds a mart when a mart reads it, directly or through others.

@@ -39,7 +39,11 @@ export function planMutants(sql: string, warehouse: string): { mutants: PlannedM
   let finder: SiteFinder;
   if ("root" in parsed) {
     const tree = new SqlTree(sql, parsed.root);
-    found = operators.flatMap((operator) => operator.sites(tree).map((site) => ({ code: operator.code, start: site.start, end: site.end, replacement: operator.mutate(site, tree) })));
+    found = operators.flatMap((operator) =>
+      operator
+        .sites(tree)
+        .map((site) => ({ code: operator.code, start: site.start, end: site.end, replacement: operator.mutate(site, tree) })),
+    );
     finder = { kind: "parser", grammar: parsed.grammar, reason: null };
   } else {
     found = scanSites(sql);
@@ -61,7 +65,15 @@ export function planMutants(sql: string, warehouse: string): { mutants: PlannedM
     const textKey = `${site.code}\u0000${original}`;
     const occurrence = (occurrences.get(textKey) ?? 0) + 1;
     occurrences.set(textKey, occurrence);
-    mutants.push({ id: `${site.code}/${n}`, operator: site.code, start: site.start, end: site.end, original, replacement: site.replacement, occurrence });
+    mutants.push({
+      id: `${site.code}/${n}`,
+      operator: site.code,
+      start: site.start,
+      end: site.end,
+      original,
+      replacement: site.replacement,
+      occurrence,
+    });
   }
   return { mutants, finder };
 }
@@ -87,7 +99,11 @@ export interface ModelMutant<G> {
  * first rendering's order, then what only others have. The site finder is the
  * scanner's when any rendering needed it.
  */
-export function modelMutants<G>(source: string, renderings: readonly (readonly [string, G])[], warehouse: string): { mutants: ModelMutant<G>[]; finder: SiteFinder | null } {
+export function modelMutants<G>(
+  source: string,
+  renderings: readonly (readonly [string, G])[],
+  warehouse: string,
+): { mutants: ModelMutant<G>[]; finder: SiteFinder | null } {
   const merged = new Map<string, Omit<ModelMutant<G>, "id" | "occurrence">>();
   let finder: SiteFinder | null = null;
   for (const [sql, group] of renderings) {
@@ -101,10 +117,20 @@ export function modelMutants<G>(source: string, renderings: readonly (readonly [
       const key = `${mutant.operator}\u0000${mutant.original}\u0000${mutant.replacement}\u0000${start.line}:${start.column}:${start.exact}`;
       let entry = merged.get(key);
       if (!entry) {
-        entry = { planned: mutant, position: { line: start.line, column: start.column, endLine: end.line, endColumn: end.column + 1 }, plants: [] };
+        entry = {
+          planned: mutant,
+          position: { line: start.line, column: start.column, endLine: end.line, endColumn: end.column + 1 },
+          plants: [],
+        };
         merged.set(key, entry);
       }
-      entry.plants.push({ sql, group, mutated: applyMutant(sql, mutant), start: mutant.start, end: mutant.start + mutant.replacement.length });
+      entry.plants.push({
+        sql,
+        group,
+        mutated: applyMutant(sql, mutant),
+        start: mutant.start,
+        end: mutant.start + mutant.replacement.length,
+      });
     }
   }
   const counts = new Map<string, number>();
@@ -125,7 +151,10 @@ export function modelMutants<G>(source: string, renderings: readonly (readonly [
  * order), so a model with forty comparisons and one join still tests the
  * join; the kept ones in site order, and what the cap left out per operator.
  */
-export function capMutants<T extends { planned: { operator: string } }>(mutants: readonly T[], max: number): { kept: T[]; elided: Record<string, number> } {
+export function capMutants<T extends { planned: { operator: string } }>(
+  mutants: readonly T[],
+  max: number,
+): { kept: T[]; elided: Record<string, number> } {
   const chosen = new Set<T>();
   const queues = new Map<string, T[]>();
   for (const mutant of mutants) queues.set(mutant.planned.operator, [...(queues.get(mutant.planned.operator) ?? []), mutant]);

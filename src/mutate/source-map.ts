@@ -20,7 +20,8 @@ interface Token {
   start: number;
 }
 
-const TOKEN = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}|--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'|"(?:[^"]|"")*"|[\p{L}\p{N}_$.]+|\S/gu;
+const TOKEN =
+  /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}|\{#[\s\S]*?#\}|--[^\n]*|\/\*[\s\S]*?\*\/|'(?:[^']|'')*'|"(?:[^"]|"")*"|[\p{L}\p{N}_$.]+|\S/gu;
 
 function tokens(text: string): Token[] {
   return [...text.matchAll(TOKEN)].map((match) => ({ text: match[0], start: match.index }));
@@ -42,7 +43,10 @@ export class SourceMap {
     this.#lineStarts = [0, ...[...source.matchAll(/\n/g)].map((match) => match.index + 1)];
     // A Jinja tag never equals compiled text, so it can only be an unmatched source token.
     const key = (token: Token, i: number) => (/^\{[{%#]/.test(token.text) ? `\u0000${i}` : token.text);
-    const changes = diffArrays(this.#source.map(key), this.#compiled.map((token) => token.text));
+    const changes = diffArrays(
+      this.#source.map(key),
+      this.#compiled.map((token) => token.text),
+    );
     let s = 0;
     let pendingSource: number[] = [];
     for (const change of changes) {

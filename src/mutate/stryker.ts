@@ -9,7 +9,14 @@
 import { VERSION } from "../version.ts";
 import type { ModelRun } from "./run.ts";
 
-const STATUS = { killed: "Killed", survived: "Survived", equivalent: "Ignored", rejected: "CompileError", timeout: "Timeout", not_run: "Ignored" } as const;
+const STATUS = {
+  killed: "Killed",
+  survived: "Survived",
+  equivalent: "Ignored",
+  rejected: "CompileError",
+  timeout: "Timeout",
+  not_run: "Ignored",
+} as const;
 
 export function strykerReport(models: readonly ModelRun[], thresholds: { high: number; low: number }): Record<string, unknown> {
   const files: Record<string, unknown> = {};
@@ -26,7 +33,11 @@ export function strykerReport(models: readonly ModelRun[], thresholds: { high: n
         description: `${mutant.original} -> ${mutant.replacement}`,
         location: { start: { line: mutant.line, column: mutant.column }, end: { line: mutant.endLine, column: mutant.endColumn } },
         status: STATUS[mutant.verdict],
-        ...(mutant.verdict === "not_run" ? { statusReason: "not run: the time budget ran out" } : mutant.reason ? { statusReason: mutant.reason } : {}),
+        ...(mutant.verdict === "not_run"
+          ? { statusReason: "not run: the time budget ran out" }
+          : mutant.reason
+            ? { statusReason: mutant.reason }
+            : {}),
         coveredBy: mutant.ranBy.map(testId),
         killedBy: mutant.caughtBy.map(testId),
         testsCompleted: mutant.ranBy.length,
@@ -34,7 +45,11 @@ export function strykerReport(models: readonly ModelRun[], thresholds: { high: n
     };
     for (const test of model.tests) {
       const file = (testFiles[test.file] ??= { tests: [] });
-      file.tests.push({ id: test.id, name: `${model.model}::${test.name}`, ...(test.line ? { location: { start: { line: test.line, column: 1 } } } : {}) });
+      file.tests.push({
+        id: test.id,
+        name: `${model.model}::${test.name}`,
+        ...(test.line ? { location: { start: { line: test.line, column: 1 } } } : {}),
+      });
     }
   }
   return {

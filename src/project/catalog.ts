@@ -48,9 +48,17 @@ export function readCatalog(tree: WorkTree): Catalog | null {
       const list = Object.values(entry.columns)
         .filter(isMapping)
         .filter((column) => typeof column.name === "string" && typeof column.type === "string")
-        .map((column) => ({ name: column.name as string, type: column.type as string, index: typeof column.index === "number" ? column.index : 0 }))
+        .map((column) => ({
+          name: column.name as string,
+          type: column.type as string,
+          index: typeof column.index === "number" ? column.index : 0,
+        }))
         .sort((a, b) => a.index - b.index);
-      if (list.length > 0) columns.set(id, list.map(({ name, type }) => ({ name, type })));
+      if (list.length > 0)
+        columns.set(
+          id,
+          list.map(({ name, type }) => ({ name, type })),
+        );
     }
   }
   return { written, columns };

@@ -68,7 +68,9 @@ export function parseConfig(text: string, file: string, at?: string): LoadedConf
     if (problem.keyword === "additionalProperties") {
       for (const key of problem.keys ?? []) {
         const keyLine = parsed.lineOf([...problem.path, key]);
-        warnings.push(`${file}${keyLine ? `:${keyLine}` : ""}: unknown key '${key}' is ignored; known keys are listed in schemas/config.schema.json`);
+        warnings.push(
+          `${file}${keyLine ? `:${keyLine}` : ""}: unknown key '${key}' is ignored; known keys are listed in schemas/config.schema.json`,
+        );
       }
       continue;
     }

@@ -100,7 +100,10 @@ function isFile(path: string): boolean {
 function globFiles(cwd: string, pattern: string): string[] {
   const segments = pattern.split("/");
   const literal = segments.findIndex((segment) => GLOB_MAGIC.test(segment));
-  const prefix = segments.slice(0, literal).map((segment) => `${segment}/`).join("");
+  const prefix = segments
+    .slice(0, literal)
+    .map((segment) => `${segment}/`)
+    .join("");
   const rest = segments.slice(literal).join("/");
   let found: string[];
   try {

@@ -84,7 +84,9 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
     if (parsed === null) return fail(`${column} is ${shown(cell)}, which is not a number`);
     if (!Number.isFinite(parsed)) return fail(`${column} is ${shown(cell)}, which is not a finite number`);
     if (Math.abs(parsed) > Number.MAX_SAFE_INTEGER) {
-      return fail(`${column} is ${shown(cell)}, beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`);
+      return fail(
+        `${column} is ${shown(cell)}, beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`,
+      );
     }
     return parsed;
   };
@@ -96,7 +98,10 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
 
   for (const side of ["prod", "pr"]) {
     const name = side === "prod" ? "production" : "the branch";
-    for (const [column, what] of [[`${side}_null_keys`, "a null primary key"], [`${side}_duplicate_keys`, "a primary key another row also has"]]) {
+    for (const [column, what] of [
+      [`${side}_null_keys`, "a null primary key"],
+      [`${side}_duplicate_keys`, "a primary key another row also has"],
+    ]) {
       if (row.has(column as string) && number(column as string) > 0) {
         fail(`${column} is ${shown(row.get(column as string) as Value)}: rows of ${name} with ${what} make the diff undefined`);
       }
@@ -155,7 +160,9 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
   const window = ["window_column", "window_end", "window_start"];
   const framed = window.filter(given);
   if (framed.length > 0 && framed.length < window.length) {
-    fail(`${framed.join(", ")} given without ${window.filter((column) => !given(column)).join(", ")}; a window needs its column, start and end`);
+    fail(
+      `${framed.join(", ")} given without ${window.filter((column) => !given(column)).join(", ")}; a window needs its column, start and end`,
+    );
   }
   if (framed.length === window.length) {
     diff.window = Object.fromEntries(

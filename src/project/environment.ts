@@ -17,7 +17,8 @@ export interface EnvironmentReference {
 const JINJA = /\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g;
 const ENV_VAR = /(?<![\w.])env_var\s*\(\s*(?:(['"])([^'"]*)\1)?/g;
 const STRING = /'(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*"/g;
-const NAMES = /(?<![\w.])(target|flags)(?:\s*\.\s*([A-Za-z_]\w*)|\s*\[\s*['"]([^'"]+)['"]\s*\])?|(?<![\w.])(invocation_id|run_started_at|execute)(?!\w)/g;
+const NAMES =
+  /(?<![\w.])(target|flags)(?:\s*\.\s*([A-Za-z_]\w*)|\s*\[\s*['"]([^'"]+)['"]\s*\])?|(?<![\w.])(invocation_id|run_started_at|execute)(?!\w)/g;
 
 /** Every reference to the environment in the text's Jinja, in order. */
 export function environmentReferences(text: string): EnvironmentReference[] {
@@ -34,7 +35,7 @@ export function environmentReferences(text: string): EnvironmentReference[] {
     const literals = [...body.matchAll(STRING)].map((literal) => [literal.index ?? 0, (literal.index ?? 0) + literal[0].length] as const);
     for (const name of body.matchAll(NAMES)) {
       if (literals.some(([from, to]) => (name.index ?? 0) >= from && (name.index ?? 0) < to)) continue;
-      const expression = name[4] ?? (name[2] ?? name[3] ? `${name[1]}.${name[2] ?? name[3]}` : (name[1] as string));
+      const expression = name[4] ?? ((name[2] ?? name[3]) ? `${name[1]}.${name[2] ?? name[3]}` : (name[1] as string));
       found.push({ expression, at: start + (name.index ?? 0) });
     }
   }
@@ -45,7 +46,8 @@ export function environmentReferences(text: string): EnvironmentReference[] {
 /** The references in `now` that `before` does not have as many times (each expression at its first new place). */
 export function addedReferences(now: string, before: string | null): EnvironmentReference[] {
   const counts = new Map<string, number>();
-  for (const reference of before === null ? [] : environmentReferences(before)) counts.set(reference.expression, (counts.get(reference.expression) ?? 0) + 1);
+  for (const reference of before === null ? [] : environmentReferences(before))
+    counts.set(reference.expression, (counts.get(reference.expression) ?? 0) + 1);
   const added: EnvironmentReference[] = [];
   const reported = new Set<string>();
   for (const reference of environmentReferences(now)) {

@@ -6,7 +6,19 @@
  * location is inside the repository: a symbolic link may point anywhere
  * inside it (dbt follows links too), never outside it, and never in a loop.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+  type Stats,
+} from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { formatLimit, LimitError, limitBytes } from "../core/limits.ts";
@@ -95,7 +107,10 @@ function utf8(bytes: Uint8Array, target: ReadTarget): string {
     try {
       new TextDecoder("utf-8", { fatal: true }).decode(bytes);
     } catch {
-      throw new InputError(target.argument ? cannot(target, "it is not UTF-8 text") : "the file is not UTF-8 text", { file: target.shown, fix: "save it as UTF-8" });
+      throw new InputError(target.argument ? cannot(target, "it is not UTF-8 text") : "the file is not UTF-8 text", {
+        file: target.shown,
+        fix: "save it as UTF-8",
+      });
     }
   }
   return text;
@@ -301,19 +316,25 @@ function resolveLink(target: ReadTarget): string {
   try {
     return realpathSync(target.path);
   } catch (error) {
-    throw new InputError(`cannot read the file: it is a symbolic link that ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "points at nothing" : "loops"}`, {
-      file: target.shown,
-      fix: "remove the link, or point it at a file inside the repository",
-    });
+    throw new InputError(
+      `cannot read the file: it is a symbolic link that ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "points at nothing" : "loops"}`,
+      {
+        file: target.shown,
+        fix: "remove the link, or point it at a file inside the repository",
+      },
+    );
   }
 }
 
 function assertInside(projectDir: string, real: string, shown: string): void {
   if (!reachable(projectDir, real)) {
-    throw new InputError("cannot read the file: it leads outside the repository through a symbolic link, and slp reads nothing outside it", {
-      file: shown,
-      fix: "commit the file itself instead of a link, or point the link at a path inside the repository",
-    });
+    throw new InputError(
+      "cannot read the file: it leads outside the repository through a symbolic link, and slp reads nothing outside it",
+      {
+        file: shown,
+        fix: "commit the file itself instead of a link, or point the link at a path inside the repository",
+      },
+    );
   }
 }
 
@@ -345,7 +366,9 @@ function shownPath(projectDir: string, path: string): string {
 }
 
 function tooLarge(shown: string, bytes: number): LimitError {
-  return new LimitError("file_mb", `the file is larger than ${formatLimit("file_mb")} (${(bytes / 1024 / 1024).toFixed(1)} MiB or more)`, { file: shown });
+  return new LimitError("file_mb", `the file is larger than ${formatLimit("file_mb")} (${(bytes / 1024 / 1024).toFixed(1)} MiB or more)`, {
+    file: shown,
+  });
 }
 
 function unreadable(shown: string, error: unknown): InputError {

@@ -7,7 +7,7 @@
 import { ConfigError, GitError } from "../core/errors.ts";
 import { Repository } from "../git/repository.ts";
 import { parseConfig, CONFIG_FILE, type LoadedConfig } from "./config.ts";
-import { ParseStore, Project } from "./model.ts";
+import { type ParseStore, Project } from "./model.ts";
 import { joinPath as join } from "./protected.ts";
 import { CommitTree } from "./source.ts";
 
@@ -70,7 +70,12 @@ export interface JudgedBase {
  * say the same (either may leave it out, meaning main), or gate refuses
  * (exit 2) rather than pick one.
  */
-export async function judgedBase(dir: string, env: Record<string, string | undefined>, asked: string | undefined, claimed: string | undefined): Promise<JudgedBase> {
+export async function judgedBase(
+  dir: string,
+  env: Record<string, string | undefined>,
+  asked: string | undefined,
+  claimed: string | undefined,
+): Promise<JudgedBase> {
   if (asked !== undefined) return { name: asked, from: "--base" };
   if (env.SLP_BASE) return { name: env.SLP_BASE, from: "SLP_BASE" };
   const repo = Repository.open(dir);
@@ -88,10 +93,13 @@ export async function judgedBase(dir: string, env: Record<string, string | undef
   const claim = claimed ?? "main";
   if (anchor === null) {
     if (claimed === undefined) return { name: "main", from: "default" };
-    throw new ConfigError(`slp.yml names base ${claimed}, and this clone has no default branch (origin/HEAD, main or master) whose slp.yml could confirm it; the branch being judged does not choose what it is judged against`, {
-      file: CONFIG_FILE,
-      fix: "pass --base, or set SLP_BASE (CI: the pull request's base)",
-    });
+    throw new ConfigError(
+      `slp.yml names base ${claimed}, and this clone has no default branch (origin/HEAD, main or master) whose slp.yml could confirm it; the branch being judged does not choose what it is judged against`,
+      {
+        file: CONFIG_FILE,
+        fix: "pass --base, or set SLP_BASE (CI: the pull request's base)",
+      },
+    );
   }
   const confirmed = (await configAt(repo, anchor.commit, anchor.ref, prefix)).config.base ?? "main";
   if (confirmed !== claim) {

@@ -31,7 +31,6 @@ export interface JsonSource {
   fix: string;
 }
 
-
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?/y;
 const ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
@@ -71,7 +70,10 @@ class Parser {
 
   #value(depth: number): Value {
     if (depth > limit("nesting_depth")) {
-      throw new LimitError("nesting_depth", `the JSON nests values more than ${formatLimit("nesting_depth")} deep`, { file: this.#source.file, line: this.lineOf(this.#at) });
+      throw new LimitError("nesting_depth", `the JSON nests values more than ${formatLimit("nesting_depth")} deep`, {
+        file: this.#source.file,
+        line: this.lineOf(this.#at),
+      });
     }
     const char = this.#text[this.#at];
     if (char === "{") return this.#object(depth);
@@ -88,7 +90,9 @@ class Parser {
     if (match) {
       const value = Number(match[0]);
       if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-        this.#fail(`the number ${match[0]} is beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`);
+        this.#fail(
+          `the number ${match[0]} is beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`,
+        );
       }
       this.#at += match[0].length;
       return value;

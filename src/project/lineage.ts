@@ -66,7 +66,19 @@ export interface ProjectChanges {
 }
 
 /** Config keys that decide nothing about a node's rows (whether it is built at all is G14's). */
-const INERT_CONFIG = new Set(["enabled", "meta", "tags", "docs", "persist_docs", "description", "group", "access", "grants", "contract", "labels"]);
+const INERT_CONFIG = new Set([
+  "enabled",
+  "meta",
+  "tags",
+  "docs",
+  "persist_docs",
+  "description",
+  "group",
+  "access",
+  "grants",
+  "contract",
+  "labels",
+]);
 
 /** A versioned model whose `latest_version` the branch moved: every unversioned ref() to it now reads this version. */
 const LATEST = "its latest version";
@@ -106,7 +118,8 @@ export async function projectChanges(before: Project, after: Project): Promise<P
     }
     if (code !== null) {
       const baseCode = was ? was.file : code;
-      if (baseCode === null || baseIds.get(baseCode) !== headIds.get(code)) mark(node, node.kind === "seed" ? "its CSV" : code.endsWith(".py") ? "its code" : "its SQL");
+      if (baseCode === null || baseIds.get(baseCode) !== headIds.get(code))
+        mark(node, node.kind === "seed" ? "its CSV" : code.endsWith(".py") ? "its code" : "its SQL");
     }
     if (was !== undefined || !sameProjectFile) {
       if (!was) mark(node, "new");
@@ -122,13 +135,14 @@ export async function projectChanges(before: Project, after: Project): Promise<P
           if (!old) mark(node, "new");
           else if (relationOf(node) !== relationOf(old)) mark(node, node.kind === "source" ? "its relation" : "its config");
         } else {
-          if (declaredRelation(node.declaration) !== declaredRelation(entry)) mark(node, node.kind === "source" ? "its relation" : "its config");
+          if (declaredRelation(node.declaration) !== declaredRelation(entry))
+            mark(node, node.kind === "source" ? "its relation" : "its config");
           if (node.kind === "model" && node.latest && refReads(entry) !== refReads(node.declaration)) mark(node, LATEST);
         }
       }
     }
     for (const name of implicit) mark(node, `macro ${name}`);
-    if (calls && code !== null && code.endsWith(".sql") && node.kind !== "seed") {
+    if (calls && code?.endsWith(".sql") && node.kind !== "seed") {
       for (const name of calledMacros(await after.text(code), calls)) mark(node, `macro ${name}`);
     }
   }
@@ -228,7 +242,11 @@ function declaredRelation(declaration: Testable): string {
     .filter((version) => Object.keys(version.config).length > 0);
   if (!("sourceEntry" in declaration)) return canonicalJson({ config: withoutInert(entry.config), versions });
   const source = declaration.sourceEntry as Mapping;
-  return canonicalJson({ config: withoutInert(entry.config), source: { ...pick(source, SOURCE_KEYS), config: withoutInert(source.config) }, table: pick(entry, TABLE_KEYS) });
+  return canonicalJson({
+    config: withoutInert(entry.config),
+    source: { ...pick(source, SOURCE_KEYS), config: withoutInert(source.config) },
+    table: pick(entry, TABLE_KEYS),
+  });
 }
 
 /** A node's config as dbt put it together, without the keys that decide nothing, and a source's relation: canonical text. */
@@ -259,7 +277,8 @@ async function changedMacros(
   headIds: Map<string, string>,
 ): Promise<Map<string, ChangedMacro>> {
   const changed = new Map<string, ChangedMacro>();
-  const bodies = async (project: Project, file: string) => new Map(blocks(await project.text(file), "macro").map((block) => [block.name, block]));
+  const bodies = async (project: Project, file: string) =>
+    new Map(blocks(await project.text(file), "macro").map((block) => [block.name, block]));
   const headFiles = new Set(head.macroFiles.map((file) => file.file));
   for (const file of baseIds.keys()) {
     if (headFiles.has(file) || !file.endsWith(".sql") || !baseMacroPaths.some((path) => file.startsWith(`${path}/`))) continue;
@@ -273,7 +292,8 @@ async function changedMacros(
     for (const [name, block] of now) headBodies.set(name, { body: block.body, file: file.file, line: block.line });
     if (baseIds.get(file.file) === headIds.get(file.file)) continue;
     const was = baseIds.has(file.file) ? await bodies(before, file.file) : new Map<string, { body: string }>();
-    for (const [name, block] of now) if (was.get(name)?.body !== block.body) changed.set(name, { name, file: file.file, line: block.line, via: null });
+    for (const [name, block] of now)
+      if (was.get(name)?.body !== block.body) changed.set(name, { name, file: file.file, line: block.line, via: null });
     for (const name of was.keys()) if (!now.has(name)) changed.set(name, { name, file: file.file, line: 1, via: null });
   }
   // A macro that calls a changed macro renders differently too; follow calls until nothing new is reached.
@@ -295,7 +315,10 @@ async function changedMacros(
 /** A pattern that finds calls of the named macros: `name(`, `pkg.name(`, `adapter.dispatch('name'`; null for no names. */
 function macroCallPattern(names: readonly string[]): RegExp | null {
   if (names.length === 0) return null;
-  const alternatives = [...names].sort((a, b) => b.length - a.length).map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  const alternatives = [...names]
+    .sort((a, b) => b.length - a.length)
+    .map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .join("|");
   return new RegExp(`(?<![\\w])(?:[A-Za-z_]\\w*\\.)?(${alternatives})\\s*\\(|dispatch\\s*\\(\\s*['"](${alternatives})['"]`, "g");
 }
 

@@ -9,8 +9,8 @@
  */
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
-import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
-import { ParseCache } from "./cache.ts";
+import { isMapping, pythonStr, type Mapping } from "../core/values.ts";
+import type { ParseCache } from "./cache.ts";
 import { folderConfig, mergeConfig, mergeConfigs, sqlConfig } from "./configs.ts";
 import { isYamlFile, sortPathsBySegments, stem } from "./paths.ts";
 import {
@@ -58,7 +58,12 @@ export function declaredVersions(declaration: { name: string; entry: Mapping }):
       : [...labels].sort((a, b) => Number(a) - Number(b) || compareCodePoints(a, b)).at(-1);
   return versions.map((entry, i) => {
     const label = labels[i] as string;
-    return { label, latest: label === latest, definedIn: typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`, entry };
+    return {
+      label,
+      latest: label === latest,
+      definedIn: typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`,
+      entry,
+    };
   });
 }
 export type { DispatchRule, ProjectSettings };
@@ -367,7 +372,10 @@ export class Project<S extends FileSource = FileSource> {
 /** A file's folders below the project folder (of `roots`) it sits in: the middle of its fqn. */
 function folderOf(file: string, roots: readonly string[]): string[] {
   const root = roots.find((path) => file.startsWith(`${path}/`)) ?? "";
-  return file.slice(root.length + 1).split("/").slice(0, -1);
+  return file
+    .slice(root.length + 1)
+    .split("/")
+    .slice(0, -1);
 }
 
 /**
@@ -438,7 +446,8 @@ async function readNodes(project: Project): Promise<Nodes> {
   // A package's own folder configs, then the root project's for it: the root project has the last word.
   const configFor = (block: ConfigBlock, fqn: string[]): Mapping => {
     const config = folderConfig(settings.configs[block], fqn);
-    if (rootSettings) for (const [key, value] of Object.entries(folderConfig(rootSettings.configs[block], fqn))) mergeConfig(config, key, value);
+    if (rootSettings)
+      for (const [key, value] of Object.entries(folderConfig(rootSettings.configs[block], fqn))) mergeConfig(config, key, value);
     return config;
   };
 
@@ -458,7 +467,14 @@ async function readNodes(project: Project): Promise<Nodes> {
   }
   const models: RefNode[] = [];
   const claimed = new Set<string>();
-  const makeModel = async (modelName: string, version: string | null, latest: boolean, file: string | null, declaration: ModelDeclaration | null, versionEntry: Mapping | null): Promise<RefNode> => {
+  const makeModel = async (
+    modelName: string,
+    version: string | null,
+    latest: boolean,
+    file: string | null,
+    declaration: ModelDeclaration | null,
+    versionEntry: Mapping | null,
+  ): Promise<RefNode> => {
     const fqn = [name, ...(file ? folderOf(file, paths.model) : []), modelName, ...(version === null ? [] : [`v${version}`])];
     const config = configFor("models", fqn);
     mergeConfigs(config, declaration?.entry.config);
@@ -492,7 +508,7 @@ async function readNodes(project: Project): Promise<Nodes> {
       latest,
       language,
       file,
-      line: file ? 1 : declaration?.line ?? 1,
+      line: file ? 1 : (declaration?.line ?? 1),
       ymlFile: declaration?.file ?? null,
       declaration,
       fqn,
@@ -509,7 +525,8 @@ async function readNodes(project: Project): Promise<Nodes> {
   for (const declaration of declared.models.values()) {
     for (const { label, latest, definedIn, entry } of declaredVersions(declaration)) {
       // The latest version may live in the unsuffixed <name>.sql (dbt >= 1.5, dbt-core #7443).
-      const unsuffixed = latest && typeof entry.defined_in !== "string" && !codeByStem.has(definedIn) ? codeByStem.get(declaration.name) : undefined;
+      const unsuffixed =
+        latest && typeof entry.defined_in !== "string" && !codeByStem.has(definedIn) ? codeByStem.get(declaration.name) : undefined;
       const file = codeByStem.get(definedIn) ?? unsuffixed ?? null;
       if (file) claimed.add(stem(file));
       models.push(await makeModel(declaration.name, label, latest, file, declaration, entry));
@@ -541,30 +558,72 @@ async function readNodes(project: Project): Promise<Nodes> {
         line: fromYaml?.line ?? 1,
         entry: fromYaml?.entry ?? {},
         sensitive: fromYaml?.sensitive ?? false,
-        dataType: typed ? pythonStr(typed[1]) : fromYaml?.dataType ?? null,
+        dataType: typed ? pythonStr(typed[1]) : (fromYaml?.dataType ?? null),
       };
     });
-    seeds.push(add({
-      kind: "seed", uniqueId: `seed.${name}.${seedName}`, package: name, name: seedName, version: null, latest: true, language: null,
-      file: file.path, line: 1, ymlFile: declaration?.file ?? null, declaration, fqn, config, dynamicConfig: {}, enabled: config.enabled !== false,
-      columns, tests: declaration?.tests ?? [], columnsComplete: true, materialized: "seed",
-      identifier: typeof config.alias === "string" ? config.alias : seedName,
-    }));
+    seeds.push(
+      add({
+        kind: "seed",
+        uniqueId: `seed.${name}.${seedName}`,
+        package: name,
+        name: seedName,
+        version: null,
+        latest: true,
+        language: null,
+        file: file.path,
+        line: 1,
+        ymlFile: declaration?.file ?? null,
+        declaration,
+        fqn,
+        config,
+        dynamicConfig: {},
+        enabled: config.enabled !== false,
+        columns,
+        tests: declaration?.tests ?? [],
+        columnsComplete: true,
+        materialized: "seed",
+        identifier: typeof config.alias === "string" ? config.alias : seedName,
+      }),
+    );
   }
 
   // Snapshots: `{% snapshot name %}` blocks in .sql under a snapshot path, and snapshots a yml defines whole (dbt >= 1.9).
   const snapshots: RefNode[] = [];
-  const snapshotFile = (snapshotName: string, file: string | null, line: number, declaration: Testable | null, fromSql: { config: Mapping; dynamic: Mapping } | null) => {
+  const snapshotFile = (
+    snapshotName: string,
+    file: string | null,
+    line: number,
+    declaration: Testable | null,
+    fromSql: { config: Mapping; dynamic: Mapping } | null,
+  ) => {
     const fqn = [name, ...(file ? folderOf(file, paths.snapshot) : []), snapshotName];
     const config = configFor("snapshots", fqn);
     mergeConfigs(config, declaration?.entry.config);
     if (fromSql) mergeConfigs(config, fromSql.config);
-    snapshots.push(add({
-      kind: "snapshot", uniqueId: `snapshot.${name}.${snapshotName}`, package: name, name: snapshotName, version: null, latest: true,
-      language: file ? "sql" : null, file: file ?? declaration?.file ?? null, line, ymlFile: declaration?.file ?? null, declaration, fqn, config,
-      dynamicConfig: fromSql?.dynamic ?? {}, enabled: config.enabled !== false, columns: declaration?.columns ?? [], tests: declaration?.tests ?? [],
-      columnsComplete: false, materialized: "snapshot", identifier: typeof config.alias === "string" ? config.alias : snapshotName,
-    }));
+    snapshots.push(
+      add({
+        kind: "snapshot",
+        uniqueId: `snapshot.${name}.${snapshotName}`,
+        package: name,
+        name: snapshotName,
+        version: null,
+        latest: true,
+        language: file ? "sql" : null,
+        file: file ?? declaration?.file ?? null,
+        line,
+        ymlFile: declaration?.file ?? null,
+        declaration,
+        fqn,
+        config,
+        dynamicConfig: fromSql?.dynamic ?? {},
+        enabled: config.enabled !== false,
+        columns: declaration?.columns ?? [],
+        tests: declaration?.tests ?? [],
+        columnsComplete: false,
+        materialized: "snapshot",
+        identifier: typeof config.alias === "string" ? config.alias : snapshotName,
+      }),
+    );
   };
   const inSnapshots = under(paths.snapshot);
   for (const file of sortBySegments(all.filter((f) => inSnapshots(f) && f.path.endsWith(".sql")))) {
@@ -575,7 +634,8 @@ async function readNodes(project: Project): Promise<Nodes> {
   }
   for (const [snapshotName, declaration] of declared.snapshots) {
     // dbt >= 1.9 defines a snapshot in yml alone: a name, a relation and its config.
-    if (!byId.has(`snapshot.${name}.${snapshotName}`) && declaration.entry.relation !== undefined) snapshotFile(snapshotName, null, declaration.line, declaration, null);
+    if (!byId.has(`snapshot.${name}.${snapshotName}`) && declaration.entry.relation !== undefined)
+      snapshotFile(snapshotName, null, declaration.line, declaration, null);
   }
 
   // Sources: one node per table.
@@ -586,23 +646,62 @@ async function readNodes(project: Project): Promise<Nodes> {
       const config = configFor("sources", fqn);
       mergeConfigs(config, table.sourceEntry.config);
       mergeConfigs(config, table.entry.config);
-      sources.push(add({
-        kind: "source", uniqueId: `source.${name}.${table.source}.${table.name}`, package: name, name: table.name, source: table.source,
-        table: table.name, file: file.file, line: table.line, ymlFile: file.file, declaration: table, fqn, config, dynamicConfig: {},
-        enabled: config.enabled !== false, columns: table.columns, tests: table.tests,
-      }));
+      sources.push(
+        add({
+          kind: "source",
+          uniqueId: `source.${name}.${table.source}.${table.name}`,
+          package: name,
+          name: table.name,
+          source: table.source,
+          table: table.name,
+          file: file.file,
+          line: table.line,
+          ymlFile: file.file,
+          declaration: table,
+          fqn,
+          config,
+          dynamicConfig: {},
+          enabled: config.enabled !== false,
+          columns: table.columns,
+          tests: table.tests,
+        }),
+      );
     }
   }
 
   // Analyses, singular tests and generic test definitions: SQL files dbt compiles but does not build.
-  const fileNode = async (kind: FileNode["kind"], file: string, nodeName: string, roots: readonly string[], block: ConfigBlock, line = 1): Promise<FileNode> => {
+  const fileNode = async (
+    kind: FileNode["kind"],
+    file: string,
+    nodeName: string,
+    roots: readonly string[],
+    block: ConfigBlock,
+    line = 1,
+  ): Promise<FileNode> => {
     const fqn = [name, ...folderOf(file, roots), nodeName];
     const config = configFor(block, fqn);
     const fromSql = sqlConfig(await project.text(file));
     mergeConfigs(config, fromSql.config);
     const node: FileNode = {
-      kind, uniqueId: kind === "analysis" ? `analysis.${name}.${nodeName}` : kind === "generic_test" ? `macro.${name}.test_${nodeName}` : `test.${name}.${nodeName}`, package: name, name: nodeName,
-      file, line, ymlFile: null, declaration: null, fqn, config, dynamicConfig: fromSql.dynamic, enabled: config.enabled !== false, columns: [], tests: [],
+      kind,
+      uniqueId:
+        kind === "analysis"
+          ? `analysis.${name}.${nodeName}`
+          : kind === "generic_test"
+            ? `macro.${name}.test_${nodeName}`
+            : `test.${name}.${nodeName}`,
+      package: name,
+      name: nodeName,
+      file,
+      line,
+      ymlFile: null,
+      declaration: null,
+      fqn,
+      config,
+      dynamicConfig: fromSql.dynamic,
+      enabled: config.enabled !== false,
+      columns: [],
+      tests: [],
     };
     return kind === "generic_test" ? node : add(node);
   };
@@ -621,16 +720,22 @@ async function readNodes(project: Project): Promise<Nodes> {
       continue;
     }
     const text = await project.text(file.path);
-    for (const block of blocks(text, "test")) genericTests.push(await fileNode("generic_test", file.path, block.name, paths.test, "data_tests", block.line));
+    for (const block of blocks(text, "test"))
+      genericTests.push(await fileNode("generic_test", file.path, block.name, paths.test, "data_tests", block.line));
   }
   // Macros: every .sql under a macro path (and tests/generic/, which dbt reads as macros too).
-  const macroSources = sortBySegments(all.filter((f) => f.path.endsWith(".sql") && (under(paths.macro)(f) || paths.test.some((path) => f.path.startsWith(`${path}/generic/`)))));
+  const macroSources = sortBySegments(
+    all.filter(
+      (f) => f.path.endsWith(".sql") && (under(paths.macro)(f) || paths.test.some((path) => f.path.startsWith(`${path}/generic/`))),
+    ),
+  );
   for (const file of macroSources) {
     const text = await project.text(file.path);
     const macros = [...blocks(text, "macro"), ...blocks(text, "test").map((block) => ({ ...block, name: `test_${block.name}` }))];
     macroFiles.push({ package: name, file: file.path, macros: macros.map(({ name: macroName, line }) => ({ name: macroName, line })) });
     if (under(paths.macro)(file)) {
-      for (const block of blocks(text, "test")) genericTests.push(await fileNode("generic_test", file.path, block.name, paths.macro, "data_tests", block.line));
+      for (const block of blocks(text, "test"))
+        genericTests.push(await fileNode("generic_test", file.path, block.name, paths.macro, "data_tests", block.line));
     }
   }
 
@@ -654,8 +759,19 @@ async function readNodes(project: Project): Promise<Nodes> {
       const config = configFor("unit_tests", fqn);
       mergeConfigs(config, unit.entry.config);
       unitTests.push({
-        uniqueId: `unit_test.${name}.${model}.${unit.name}`, package: name, name: unit.name, model, file: unit.file, line: unit.line,
-        index: unit.index, entry: unit.entry, declaration: unit, folders, fqn, config, enabled: config.enabled !== false,
+        uniqueId: `unit_test.${name}.${model}.${unit.name}`,
+        package: name,
+        name: unit.name,
+        model,
+        file: unit.file,
+        line: unit.line,
+        index: unit.index,
+        entry: unit.entry,
+        declaration: unit,
+        folders,
+        fqn,
+        config,
+        enabled: config.enabled !== false,
       });
     }
   }
@@ -684,7 +800,21 @@ async function readNodes(project: Project): Promise<Nodes> {
     }
   }
 
-  return { models, seeds, snapshots, sources, analyses, singularTests, genericTests, unitTests, dataTests, macroFiles, fixtures, properties, byId };
+  return {
+    models,
+    seeds,
+    snapshots,
+    sources,
+    analyses,
+    singularTests,
+    genericTests,
+    unitTests,
+    dataTests,
+    macroFiles,
+    fixtures,
+    properties,
+    byId,
+  };
 }
 
 /** Columns a version entry declares itself. */
@@ -708,7 +838,11 @@ export function blocks(text: string, tag: "snapshot" | "test" | "macro"): { name
   for (const match of text.matchAll(pattern)) {
     const start = match.index ?? 0;
     const end = text.slice(start).search(new RegExp(`\\{%-?\\s*end${tag}\\s*-?%\\}`));
-    found.push({ name: match[1] as string, line: text.slice(0, start).split("\n").length, body: end === -1 ? text.slice(start) : text.slice(start, start + end) });
+    found.push({
+      name: match[1] as string,
+      line: text.slice(0, start).split("\n").length,
+      body: end === -1 ? text.slice(start) : text.slice(start, start + end),
+    });
   }
   return found;
 }
@@ -731,7 +865,9 @@ async function readPackages<S extends FileSource>(project: Project<S>): Promise<
   }
   const packages: Project<S>[] = [];
   for (const folder of [...folders].sort(compareCodePoints)) {
-    packages.push(new Project(project.source, { store: project.store, prefix: `${settings.packagesInstallPath}/${folder}/`, root: project }));
+    packages.push(
+      new Project(project.source, { store: project.store, prefix: `${settings.packagesInstallPath}/${folder}/`, root: project }),
+    );
   }
   return packages;
 }
@@ -740,7 +876,8 @@ async function readPackages<S extends FileSource>(project: Project<S>): Promise<
 
 async function readGraph(project: Project): Promise<Graph> {
   const all: { project: Project; name: string; nodes: Nodes }[] = [];
-  for (const one of [project, ...(await project.packages())]) all.push({ project: one, name: (await one.settings()).name, nodes: await one.nodes() });
+  for (const one of [project, ...(await project.packages())])
+    all.push({ project: one, name: (await one.settings()).name, nodes: await one.nodes() });
   const index = new RelationIndex(
     all[0]?.name ?? "",
     all.flatMap(({ nodes }) => [...nodes.models, ...nodes.seeds, ...nodes.snapshots]),
@@ -750,7 +887,9 @@ async function readGraph(project: Project): Promise<Graph> {
   const children = new Map<string, Set<string>>();
   const unresolved: Edge[] = [];
   for (const { project: owner, nodes } of all) {
-    const withCode = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter((node) => node.file !== null && /\.(sql|py)$/.test(node.file));
+    const withCode = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter(
+      (node) => node.file !== null && /\.(sql|py)$/.test(node.file),
+    );
     for (const node of withCode) {
       const file = node.file as string;
       const calls: FoundCall[] = relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql");

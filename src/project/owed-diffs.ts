@@ -37,7 +37,9 @@ export interface OwedDiffs {
 
 /** "pre-registered", "critical, downstream of fct_orders", "marts, downstream of stg_orders". */
 export function describeReason(reason: OwedReason): string {
-  return reason.kind === "pre-registered" ? "pre-registered" : `${reason.critical ? "critical" : "marts"}, downstream of ${reason.of.join(", ")}`;
+  return reason.kind === "pre-registered"
+    ? "pre-registered"
+    : `${reason.critical ? "critical" : "marts"}, downstream of ${reason.of.join(", ")}`;
 }
 
 /**
@@ -48,7 +50,12 @@ export function describeReason(reason: OwedReason): string {
  * this branch's. `lineage: critical-only` follows changes to critical models
  * only, `off` not at all.
  */
-export async function owedDiffs(project: OwedProject, changed: ReadonlySet<string> | null, inherited: ReadonlySet<string>, lineage: LineageMode): Promise<OwedDiffs> {
+export async function owedDiffs(
+  project: OwedProject,
+  changed: ReadonlySet<string> | null,
+  inherited: ReadonlySet<string>,
+  lineage: LineageMode,
+): Promise<OwedDiffs> {
   const reasons = new Map<string, OwedReason>();
   const preRegistered = [...project.models.values()].filter((model) => isMapping(model.preRegistration) && !inherited.has(model.name));
   for (const model of preRegistered) reasons.set(model.name, { kind: "pre-registered" });

@@ -10,7 +10,10 @@ import { canonicalJson, isMapping, type Value } from "../core/values.ts";
 
 /** The reason's words: lower-cased, every run of whitespace, punctuation and symbols dropped. */
 export function reasonWords(reason: string): string {
-  return reason.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "");
+  return reason
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[\s\p{P}\p{S}]+/gu, "");
 }
 
 /**

@@ -93,11 +93,13 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
     });
   }
   const models = reader.entries(document.models, `${reader.atCommit}models`, ["models"]).map((entry, index) => reader.model(entry, index));
-  const unitTests = reader.entries(document.unit_tests, `${reader.atCommit}unit_tests`, ["unit_tests"]).map((entry, index): UnitTestDeclaration => {
-    const path = ["unit_tests", index];
-    const name = reader.name(entry, path, `${reader.atCommit}a unit test without a name`, "give every unit test a name:");
-    return new UnitTestEntry(parsed, path, name, file, index, entry, entry.model ? (entry.model as Value) : "");
-  });
+  const unitTests = reader
+    .entries(document.unit_tests, `${reader.atCommit}unit_tests`, ["unit_tests"])
+    .map((entry, index): UnitTestDeclaration => {
+      const path = ["unit_tests", index];
+      const name = reader.name(entry, path, `${reader.atCommit}a unit test without a name`, "give every unit test a name:");
+      return new UnitTestEntry(parsed, path, name, file, index, entry, entry.model ? (entry.model as Value) : "");
+    });
   const sources: SourceTableDeclaration[] = [];
   reader.entries(document.sources, `${reader.atCommit}sources`, ["sources"]).forEach((source, index) => {
     const path = ["sources", index];
@@ -126,7 +128,11 @@ export function metaValue(entry: Mapping, key: string, what: string, file: strin
   const configMeta = isMapping(config) ? config.meta : undefined;
   const nested = isMapping(configMeta) ? (configMeta[key] ?? null) : null;
   if (direct !== null && nested !== null) {
-    throw new InputError(`ambiguous: ${what} sets ${key} under both meta and config.meta`, { file, line: line?.(), fix: "keep one of the two spellings" });
+    throw new InputError(`ambiguous: ${what} sets ${key} under both meta and config.meta`, {
+      file,
+      line: line?.(),
+      fix: "keep one of the two spellings",
+    });
   }
   return direct ?? nested;
 }
@@ -152,7 +158,11 @@ class Reader {
   entries(value: Value | undefined, what: string, path: Path): Mapping[] {
     if (value === undefined || value === null) return [];
     if (!Array.isArray(value) || !value.every(isMapping)) {
-      throw new InputError(`${what} must be a list of entries`, { file: this.file, line: this.line(path), fix: "write each entry as a list item (- name: ...)" });
+      throw new InputError(`${what} must be a list of entries`, {
+        file: this.file,
+        line: this.line(path),
+        fix: "write each entry as a list item (- name: ...)",
+      });
     }
     return value as Mapping[];
   }
@@ -171,7 +181,20 @@ class Reader {
     const preRegistration = metaValue(entry, "pre_registration", what, this.file, () => this.line([...path, "meta", "pre_registration"]));
     const keyOf = (key: string) => (isMapping(entry.meta) && (entry.meta[key] ?? null) !== null ? ["meta", key] : ["config", "meta", key]);
     const { columns, tests } = this.testable(entry, name, path, what);
-    return new ModelEntry(this.parsed, path, name, this.file, index, entry, columns, tests, spec, preRegistration, keyOf("spec"), keyOf("pre_registration"));
+    return new ModelEntry(
+      this.parsed,
+      path,
+      name,
+      this.file,
+      index,
+      entry,
+      columns,
+      tests,
+      spec,
+      preRegistration,
+      keyOf("spec"),
+      keyOf("pre_registration"),
+    );
   }
 
   /** The columns and data tests of an entry that has them. */
@@ -207,7 +230,11 @@ class Reader {
     if (list === null) return [];
     const key = tests !== null ? "tests" : "data_tests";
     if (!Array.isArray(list)) {
-      throw new InputError(`tests on ${where} must be a list`, { file: this.file, line: this.line([...path, key]), fix: "write each test as a list item" });
+      throw new InputError(`tests on ${where} must be a list`, {
+        file: this.file,
+        line: this.line([...path, key]),
+        fix: "write each test as a list item",
+      });
     }
     return list.map((item, index) => readDataTest(item, column, where, this.file, this.parsed, [...path, key, index]));
   }
@@ -229,7 +256,15 @@ class Entry extends Located implements Declaration {
 }
 
 class UnitTestEntry extends Entry implements UnitTestDeclaration {
-  constructor(document: ParsedYaml, path: Path, name: string, file: string, index: number, entry: Mapping, readonly model: Value) {
+  constructor(
+    document: ParsedYaml,
+    path: Path,
+    name: string,
+    file: string,
+    index: number,
+    entry: Mapping,
+    readonly model: Value,
+  ) {
     super(document, path, name, file, index, entry);
   }
 }

@@ -48,8 +48,27 @@ export class SelectorError extends SlpError {
 }
 
 const METHODS = [
-  "fqn", "tag", "group", "access", "source", "path", "file", "package", "config", "test_name", "test_type", "resource_type",
-  "state", "exposure", "metric", "result", "source_status", "version", "semantic_model", "saved_query", "unit_test",
+  "fqn",
+  "tag",
+  "group",
+  "access",
+  "source",
+  "path",
+  "file",
+  "package",
+  "config",
+  "test_name",
+  "test_type",
+  "resource_type",
+  "state",
+  "exposure",
+  "metric",
+  "result",
+  "source_status",
+  "version",
+  "semantic_model",
+  "saved_query",
+  "unit_test",
 ] as const;
 type Method = (typeof METHODS)[number];
 
@@ -73,7 +92,8 @@ interface Criterion {
 }
 
 // dbt's RAW_SELECTOR_PATTERN: [@][N+][method[.args]:]value[+N]
-const CRITERION = /^(?<at>@)?(?<parents>(?<parentsDepth>\d*)\+)?(?:(?<method>[\w.]+):)?(?<value>.*?)(?<children>\+(?<childrenDepth>\d*))?$/s;
+const CRITERION =
+  /^(?<at>@)?(?<parents>(?<parentsDepth>\d*)\+)?(?:(?<method>[\w.]+):)?(?<value>.*?)(?<children>\+(?<childrenDepth>\d*))?$/s;
 
 export interface Selection {
   /** Every node selected (directly, through the graph, or as a unit test of a selected model), after --exclude. */
@@ -107,7 +127,10 @@ function union(graph: SelectionGraph, items: readonly string[], expectExists: bo
       selected = new Set([...selected].filter((id) => one.has(id)));
     }
     if (expectExists && selected.size === 0) {
-      throw new SelectorError(`The selection criterion '${raw}' does not match any enabled nodes`, "check the name, or list what there is: a model, a unit test, tag:, path:, package:, test_name:, config.materialized:, with + and @ for the DAG");
+      throw new SelectorError(
+        `The selection criterion '${raw}' does not match any enabled nodes`,
+        "check the name, or list what there is: a model, a unit test, tag:, path:, package:, test_name:, config.materialized:, with + and @ for the DAG",
+      );
     }
     for (const id of selected) result.add(id);
   }
@@ -116,13 +139,25 @@ function union(graph: SelectionGraph, items: readonly string[], expectExists: bo
 
 function parseCriterion(raw: string): Criterion {
   if (/^[^:]+::[^:]+$/.test(raw)) {
-    return { raw, method: "unit_test", args: ["display"], value: raw, childrensParents: false, parents: false, parentsDepth: null, children: false, childrenDepth: null };
+    return {
+      raw,
+      method: "unit_test",
+      args: ["display"],
+      value: raw,
+      childrensParents: false,
+      parents: false,
+      parentsDepth: null,
+      children: false,
+      childrenDepth: null,
+    };
   }
   const match = CRITERION.exec(raw);
-  if (!match?.groups) throw new SelectorError(`Invalid selector spec "${raw}"`, "write [@][N+][method:]value[+N], e.g. +fct_orders or tag:nightly");
+  if (!match?.groups)
+    throw new SelectorError(`Invalid selector spec "${raw}"`, "write [@][N+][method:]value[+N], e.g. +fct_orders or tag:nightly");
   const groups = match.groups;
   const value = groups.value ?? "";
-  if (value === "") throw new SelectorError(`Invalid node spec "${raw}" - no search value!`, "name what to select after the method, e.g. tag:nightly");
+  if (value === "")
+    throw new SelectorError(`Invalid node spec "${raw}" - no search value!`, "name what to select after the method, e.g. tag:nightly");
   let method: Method;
   let args: string[] = [];
   if (groups.method === undefined) method = value.includes("/") ? "path" : "fqn";
@@ -135,8 +170,10 @@ function parseCriterion(raw: string): Criterion {
     args = rest;
   }
   const unsupported = UNSUPPORTED[method];
-  if (unsupported) throw new SelectorError(`selector '${raw}' uses ${unsupported}`, "select by name, path, tag, package, config or test name instead");
-  if (groups.at && groups.children) throw new SelectorError(`Invalid node spec ${raw} - "@" prefix and "+" suffix are incompatible`, "use @model or model+, not both");
+  if (unsupported)
+    throw new SelectorError(`selector '${raw}' uses ${unsupported}`, "select by name, path, tag, package, config or test name instead");
+  if (groups.at && groups.children)
+    throw new SelectorError(`Invalid node spec ${raw} - "@" prefix and "+" suffix are incompatible`, "use @model or model+, not both");
   return {
     raw,
     method,
@@ -219,7 +256,10 @@ function matches(spec: Criterion, node: SelectableNode): boolean {
   const { value } = spec;
   switch (spec.method) {
     case "fqn":
-      return node.resourceType !== "source" && (selectedByFqn(node.fqn, value, node.version !== null) || selectedByFqn(node.fqn.slice(1), value, node.version !== null));
+      return (
+        node.resourceType !== "source" &&
+        (selectedByFqn(node.fqn, value, node.version !== null) || selectedByFqn(node.fqn.slice(1), value, node.version !== null))
+      );
     case "tag":
       return node.tags.some((tag) => fnmatch(tag, value));
     case "group":
@@ -229,7 +269,11 @@ function matches(spec: Criterion, node: SelectableNode): boolean {
     case "source": {
       if (node.resourceType !== "source") return false;
       const parts = value.split(".");
-      if (parts.length > 3) throw new SelectorError(`Invalid source selector value "${value}"`, "write source:<source>, source:<source>.<table> or source:<package>.<source>.<table>");
+      if (parts.length > 3)
+        throw new SelectorError(
+          `Invalid source selector value "${value}"`,
+          "write source:<source>, source:<source>.<table> or source:<package>.<source>.<table>",
+        );
       const [pkg, source, table] = parts.length === 3 ? parts : parts.length === 2 ? ["*", ...parts] : ["*", parts[0], "*"];
       return fnmatch(node.package, pkg as string) && fnmatch(node.source ?? "", source as string) && fnmatch(node.name, table as string);
     }
@@ -245,11 +289,30 @@ function matches(spec: Criterion, node: SelectableNode): boolean {
       return node.resourceType === "unit_test" && fnmatch(node.name, value);
     case "test_type":
       if (!["unit", "data", "generic", "singular", "schema"].includes(value)) {
-        throw new SelectorError(`Invalid test type selector ${value}: expected "generic", "singular", "unit", or "data"`, "use test_type:unit for unit tests");
+        throw new SelectorError(
+          `Invalid test type selector ${value}: expected "generic", "singular", "unit", or "data"`,
+          "use test_type:unit for unit tests",
+        );
       }
       return value === "unit" && node.resourceType === "unit_test";
     case "resource_type": {
-      const known = ["model", "seed", "snapshot", "source", "unit_test", "test", "analysis", "exposure", "metric", "macro", "operation", "sql_operation", "semantic_model", "saved_query", "function"];
+      const known = [
+        "model",
+        "seed",
+        "snapshot",
+        "source",
+        "unit_test",
+        "test",
+        "analysis",
+        "exposure",
+        "metric",
+        "macro",
+        "operation",
+        "sql_operation",
+        "semantic_model",
+        "saved_query",
+        "function",
+      ];
       if (!known.includes(value)) throw new SelectorError(`Invalid resource_type selector "${value}"`, `use one of ${known.join(", ")}`);
       return node.resourceType === value;
     }
@@ -257,13 +320,17 @@ function matches(spec: Criterion, node: SelectableNode): boolean {
       if (node.resourceType !== "unit_test") return false;
       if (spec.args[0] === "display") return node.display === value;
       const parts = value.split(".");
-      if (parts.length > 2) throw new SelectorError(`Invalid unit test selector value "${value}"`, "write unit_test:<name> or unit_test:<package>.<name>");
+      if (parts.length > 2)
+        throw new SelectorError(`Invalid unit test selector value "${value}"`, "write unit_test:<name> or unit_test:<package>.<name>");
       const [pkg, name] = parts.length === 2 ? parts : ["*", parts[0]];
       return fnmatch(node.package, pkg as string) && fnmatch(node.name, name as string);
     }
     case "version": {
       if (!["latest", "prerelease", "old", "none"].includes(value)) {
-        throw new SelectorError(`Invalid version type selector ${value}: expected one of: "latest", "prerelease", "old", or "none"`, "use version:latest, version:old, version:prerelease or version:none");
+        throw new SelectorError(
+          `Invalid version type selector ${value}: expected one of: "latest", "prerelease", "old", or "none"`,
+          "use version:latest, version:old, version:prerelease or version:none",
+        );
       }
       if (node.resourceType !== "model") return false;
       if (value === "none") return node.version === null;

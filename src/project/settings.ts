@@ -69,11 +69,14 @@ export async function readSettings(source: FileSource, prefix = ""): Promise<Pro
   if (written !== undefined && written !== null) {
     for (const [index, path] of settings.paths.model.entries()) {
       if (!(await source.exists(`${path}/`))) {
-        throw new InputError(`${atText(source.at)}model-paths names ${path.slice(prefix.length)}, which is not a folder of this project; a model path that holds nothing is nothing checked`, {
-          file,
-          line: lineAt(settings.parsed as ParsedYaml, ["model-paths", index]),
-          fix: "create the folder, or remove it from model-paths",
-        });
+        throw new InputError(
+          `${atText(source.at)}model-paths names ${path.slice(prefix.length)}, which is not a folder of this project; a model path that holds nothing is nothing checked`,
+          {
+            file,
+            line: lineAt(settings.parsed as ParsedYaml, ["model-paths", index]),
+            fix: "create the folder, or remove it from model-paths",
+          },
+        );
       }
     }
   }
@@ -91,11 +94,19 @@ export function settingsFromText(text: string, file: string, at: string | undefi
   const { value } = parsed;
   const where = (path: (string | number)[]) => lineAt(parsed, path);
   if (!isMapping(value)) {
-    throw new InputError(`${atText(source.at)}the file is not a yml mapping`, { file, line: 1, fix: "dbt_project.yml is a mapping with name:, version: and the project's settings" });
+    throw new InputError(`${atText(source.at)}the file is not a yml mapping`, {
+      file,
+      line: 1,
+      fix: "dbt_project.yml is a mapping with name:, version: and the project's settings",
+    });
   }
   const name = value.name;
   if (typeof name !== "string" || name.trim() === "") {
-    throw new InputError(`${atText(source.at)}dbt_project.yml has no name`, { file, line: where(["name"]), fix: "add name: <project name> to dbt_project.yml" });
+    throw new InputError(`${atText(source.at)}dbt_project.yml has no name`, {
+      file,
+      line: where(["name"]),
+      fix: "add name: <project name> to dbt_project.yml",
+    });
   }
   const paths = {} as Record<PathKind, string[]>;
   for (const [kind, [key, fallback]] of Object.entries(PATH_KEYS) as [PathKind, (typeof PATH_KEYS)[PathKind]][]) {
@@ -103,7 +114,13 @@ export function settingsFromText(text: string, file: string, at: string | undefi
   }
   const install = value["packages-install-path"];
   if (install !== undefined && install !== null && (typeof install !== "string" || install.trim() === "")) {
-    throw shapeError(source, file, where(["packages-install-path"]), "packages-install-path must be a folder name", "write packages-install-path: dbt_packages");
+    throw shapeError(
+      source,
+      file,
+      where(["packages-install-path"]),
+      "packages-install-path must be a folder name",
+      "write packages-install-path: dbt_packages",
+    );
   }
   const configs = {} as Record<ConfigBlock, Mapping>;
   for (const block of CONFIG_BLOCKS) configs[block] = {};
@@ -111,12 +128,26 @@ export function settingsFromText(text: string, file: string, at: string | undefi
     const key = block;
     const written = value[key];
     if (written === undefined || written === null) continue;
-    if (!isMapping(written)) throw shapeError(source, file, where([key]), `${key}: must be a mapping of configs`, `write ${key}: {<project>: {+<config>: <value>}}`);
+    if (!isMapping(written))
+      throw shapeError(
+        source,
+        file,
+        where([key]),
+        `${key}: must be a mapping of configs`,
+        `write ${key}: {<project>: {+<config>: <value>}}`,
+      );
     configs[block] = written;
   }
   const legacyTests = value.tests;
   if (legacyTests !== undefined && legacyTests !== null) {
-    if (!isMapping(legacyTests)) throw shapeError(source, file, where(["tests"]), "tests: must be a mapping of configs", "write data_tests: {<project>: {+<config>: <value>}}");
+    if (!isMapping(legacyTests))
+      throw shapeError(
+        source,
+        file,
+        where(["tests"]),
+        "tests: must be a mapping of configs",
+        "write data_tests: {<project>: {+<config>: <value>}}",
+      );
     if (Object.keys(configs.data_tests).length > 0) {
       throw new InputError(`${atText(source.at)}ambiguous: dbt_project.yml configures tests under both tests: and data_tests:`, {
         file,
@@ -127,13 +158,17 @@ export function settingsFromText(text: string, file: string, at: string | undefi
     configs.data_tests = legacyTests;
   }
   const vars = value.vars;
-  if (vars !== undefined && vars !== null && !isMapping(vars)) throw shapeError(source, file, where(["vars"]), "vars: must be a mapping", "write vars: {name: value}");
+  if (vars !== undefined && vars !== null && !isMapping(vars))
+    throw shapeError(source, file, where(["vars"]), "vars: must be a mapping", "write vars: {name: value}");
   return {
     file,
     name: name.trim(),
     profile: typeof value.profile === "string" && value.profile.trim() !== "" ? value.profile.trim() : null,
     paths,
-    packagesInstallPath: typeof install === "string" ? normalise(install, "packages-install-path", file, where(["packages-install-path"]), source) : "dbt_packages",
+    packagesInstallPath:
+      typeof install === "string"
+        ? normalise(install, "packages-install-path", file, where(["packages-install-path"]), source)
+        : "dbt_packages",
     vars: isMapping(vars) ? vars : {},
     dispatch: readDispatch(value.dispatch, file, where, source),
     configs,
@@ -163,11 +198,23 @@ function readPaths(
 ): string[] {
   if (value === undefined || value === null) return fallback.map((path) => `${prefix}${path}`);
   if (!Array.isArray(value)) {
-    throw shapeError(source, file, where([key]), `${key} must be a list of folders, not ${kindOf(value)}`, `write ${key}: ["${fallback[0]}"]`);
+    throw shapeError(
+      source,
+      file,
+      where([key]),
+      `${key} must be a list of folders, not ${kindOf(value)}`,
+      `write ${key}: ["${fallback[0]}"]`,
+    );
   }
   return value.map((item, index) => {
     if (typeof item !== "string" || item.trim() === "") {
-      throw shapeError(source, file, where([key, index]), `${key} must be a list of folders; item ${index + 1} is ${kindOf(item)}`, `write each folder as a string, e.g. "${fallback[0]}"`);
+      throw shapeError(
+        source,
+        file,
+        where([key, index]),
+        `${key} must be a list of folders; item ${index + 1} is ${kindOf(item)}`,
+        `write each folder as a string, e.g. "${fallback[0]}"`,
+      );
     }
     return `${prefix}${normalise(item, key, file, where([key, index]), source)}`;
   });
@@ -179,17 +226,46 @@ function normalise(path: string, key: string, file: string, line: number, source
   while (text.startsWith("./")) text = text.slice(2);
   text = text.replace(/\/+$/, "");
   if (text.startsWith("/") || /^[A-Za-z]:/.test(text) || text.split("/").includes("..") || text === "" || text === ".") {
-    throw shapeError(source, file, line, `${key} names ${path}, which is not a folder inside the project`, "name a folder relative to dbt_project.yml, inside the project");
+    throw shapeError(
+      source,
+      file,
+      line,
+      `${key} names ${path}, which is not a folder inside the project`,
+      "name a folder relative to dbt_project.yml, inside the project",
+    );
   }
   return text;
 }
 
-function readDispatch(value: Value | undefined, file: string, where: (path: (string | number)[]) => number, source: { at: string | undefined }): DispatchRule[] {
+function readDispatch(
+  value: Value | undefined,
+  file: string,
+  where: (path: (string | number)[]) => number,
+  source: { at: string | undefined },
+): DispatchRule[] {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) throw shapeError(source, file, where(["dispatch"]), "dispatch must be a list", "write dispatch: [{macro_namespace: x, search_order: [a, x]}]");
+  if (!Array.isArray(value))
+    throw shapeError(
+      source,
+      file,
+      where(["dispatch"]),
+      "dispatch must be a list",
+      "write dispatch: [{macro_namespace: x, search_order: [a, x]}]",
+    );
   return value.map((rule, index) => {
-    if (!isMapping(rule) || typeof rule.macro_namespace !== "string" || !Array.isArray(rule.search_order) || !rule.search_order.every((item) => typeof item === "string")) {
-      throw shapeError(source, file, where(["dispatch", index]), "each dispatch entry needs macro_namespace (a name) and search_order (a list of names)", "write {macro_namespace: x, search_order: [a, x]}");
+    if (
+      !isMapping(rule) ||
+      typeof rule.macro_namespace !== "string" ||
+      !Array.isArray(rule.search_order) ||
+      !rule.search_order.every((item) => typeof item === "string")
+    ) {
+      throw shapeError(
+        source,
+        file,
+        where(["dispatch", index]),
+        "each dispatch entry needs macro_namespace (a name) and search_order (a list of names)",
+        "write {macro_namespace: x, search_order: [a, x]}",
+      );
     }
     return { namespace: rule.macro_namespace, searchOrder: rule.search_order as string[] };
   });

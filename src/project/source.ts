@@ -118,7 +118,10 @@ export class CommitTree implements FileSource {
   }
 
   async list(scope: readonly string[]): Promise<SourceFile[]> {
-    const files = await this.repo.filesIn(this.commit, scope.map((item) => this.toRepository(item)));
+    const files = await this.repo.filesIn(
+      this.commit,
+      scope.map((item) => this.toRepository(item)),
+    );
     return files.map((file) => {
       const path = this.fromRepository(file.path);
       this.#files.set(path, file);
@@ -131,7 +134,11 @@ export class CommitTree implements FileSource {
     if (!at) {
       await this.list([file.path]);
       at = this.#files.get(file.path);
-      if (!at) throw new InputError(`cannot read ${file.path} at ${this.at}: it is not in that commit`, { file: file.path, fix: "check the path" });
+      if (!at)
+        throw new InputError(`cannot read ${file.path} at ${this.at}: it is not in that commit`, {
+          file: file.path,
+          fix: "check the path",
+        });
     }
     return { text: await this.repo.readText(at, this.at), id: at.oid };
   }
@@ -152,7 +159,7 @@ export class CommitTree implements FileSource {
     const parts = this.prefix === "" ? [] : this.prefix.split("/");
     for (const segment of path.split("/")) {
       if (segment === "..") parts.pop();
-      else if (segment !== "." ) parts.push(segment);
+      else if (segment !== ".") parts.push(segment);
     }
     const joined = parts.join("/");
     return path.endsWith("/") && !joined.endsWith("/") ? `${joined}/` : joined;

@@ -41,7 +41,10 @@ export async function readStaleSet(project: CurrentProject, base: string, store 
   repo.assertFullHistory();
   const [baseCommit, head] = await Promise.all([repo.resolveCommit(base), repo.resolveCommit("HEAD")]);
   const mergeBase = await repo.mergeBase(baseCommit, head, [base, "HEAD"]);
-  const before = await preRegistrationsAt(new Project(new CommitTree(repo, mergeBase, repo.relativePath(project.dir), mergeBase.slice(0, 8)), { store }), project.martsPaths);
+  const before = await preRegistrationsAt(
+    new Project(new CommitTree(repo, mergeBase, repo.relativePath(project.dir), mergeBase.slice(0, 8)), { store }),
+    project.martsPaths,
+  );
 
   const models = new Set<string>();
   for (const model of project.models.values()) {
@@ -63,7 +66,11 @@ export interface BaseChanges {
 }
 
 /** The merge-base of `base` and HEAD, what the work tree changed against it, and the base's slp.yml; GitError when git cannot say. */
-export async function readBaseChanges(project: CurrentProject & { model: Project }, base: string, store = new ParseStore()): Promise<BaseChanges> {
+export async function readBaseChanges(
+  project: CurrentProject & { model: Project },
+  base: string,
+  store = new ParseStore(),
+): Promise<BaseChanges> {
   const repo = Repository.open(project.dir);
   repo.assertFullHistory();
   const [baseCommit, head] = await Promise.all([repo.resolveCommit(base), repo.resolveCommit("HEAD")]);
@@ -71,7 +78,9 @@ export async function readBaseChanges(project: CurrentProject & { model: Project
   const prefix = repo.relativePath(project.dir);
   const before = new Project(new CommitTree(repo, mergeBase, prefix, mergeBase.slice(0, 8)), { store });
   const changes = await projectChanges(before, project.model);
-  const newModels = new Set([...changes.nodes.values()].filter((change) => change.kind === "model" && change.what.includes("new")).map((change) => change.name));
+  const newModels = new Set(
+    [...changes.nodes.values()].filter((change) => change.kind === "model" && change.what.includes("new")).map((change) => change.name),
+  );
   return { mergeBase, changed: new Set(changes.nodes.keys()), newModels, config: await configAt(repo, baseCommit, base, prefix) };
 }
 
@@ -83,7 +92,11 @@ export interface BaseFacts {
   changed: Set<string>;
 }
 
-export async function readBaseFacts(project: CurrentProject & { model: Project }, base: string, store = new ParseStore()): Promise<BaseFacts> {
+export async function readBaseFacts(
+  project: CurrentProject & { model: Project },
+  base: string,
+  store = new ParseStore(),
+): Promise<BaseFacts> {
   const [stale, changes] = await Promise.all([readStaleSet(project, base, store), readBaseChanges(project, base, store)]);
   const idOf = new Map((await project.model.nodes()).models.filter((node) => node.latest).map((node) => [node.name, node.uniqueId]));
   const changed = new Set(changes.changed);

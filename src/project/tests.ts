@@ -12,7 +12,16 @@ import { lineAt, Located, type WithLines } from "./lines.ts";
 export const CONFIG_KEYS = new Set(["enabled", "error_if", "fail_calc", "limit", "severity", "store_failures", "warn_if", "where"]);
 /** Keys that neither assert nor let a test fail; never compared on their own. */
 export const INERT_KEYS = new Set([
-  "tags", "meta", "description", "name", "store_failures_as", "schema", "database", "alias", "group", "docs",
+  "tags",
+  "meta",
+  "description",
+  "name",
+  "store_failures_as",
+  "schema",
+  "database",
+  "alias",
+  "group",
+  "docs",
 ]);
 /** Threshold keys that can keep a failing test from failing the build. */
 export const DEAD_KEYS = ["error_if", "warn_if", "fail_calc", "limit"] as const;
@@ -35,7 +44,14 @@ export interface DataTest {
 }
 
 /** Reads one item of a `tests:`/`data_tests:` list. `where` says which model or column it is on ("column fct_orders.order_id"), for messages. */
-export function readDataTest(item: Value, column: string, where: string, file: string, document: WithLines, path: readonly (string | number)[]): DataTest {
+export function readDataTest(
+  item: Value,
+  column: string,
+  where: string,
+  file: string,
+  document: WithLines,
+  path: readonly (string | number)[],
+): DataTest {
   // Most tests are a bare name (`unique`): nothing to sort into config and arguments.
   if (typeof item === "string") return new ReadTest(document, path, item, column, {}, {});
   const line = () => lineAt(document, path);

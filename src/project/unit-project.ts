@@ -67,9 +67,17 @@ export async function readUnitProject(model: Project<WorkTree>, dirAsGiven: stri
     root.packages.set(read.name, read);
   }
   const graph = await model.graph();
-  for (const [id, edges] of graph.parents) root.parents.set(id, edges.flatMap((edge) => (edge.to === null ? [] : [edge.to])));
+  for (const [id, edges] of graph.parents)
+    root.parents.set(
+      id,
+      edges.flatMap((edge) => (edge.to === null ? [] : [edge.to])),
+    );
   const everyProject = [root, ...root.packages.values()];
-  root.index = new RelationIndex(root.name, everyProject.flatMap((p) => p.refNodes), everyProject.flatMap((p) => p.sources));
+  root.index = new RelationIndex(
+    root.name,
+    everyProject.flatMap((p) => p.refNodes),
+    everyProject.flatMap((p) => p.sources),
+  );
   for (const pkg of root.packages.values()) {
     pkg.index = root.index;
     pkg.parents = root.parents;

@@ -132,7 +132,8 @@ export function readUnitTests(project: UnitProject, render: (text: string, file:
     }
     const versions = selectVersions(entry, candidates, modelName, problems);
     // A test dbt refuses at parse time is one error, not one per version.
-    const targets: (RefNode | null)[] = versions.length > 0 && problems.length === 0 ? versions : [candidates.find((node) => node.latest) ?? candidates[0] ?? null];
+    const targets: (RefNode | null)[] =
+      versions.length > 0 && problems.length === 0 ? versions : [candidates.find((node) => node.latest) ?? candidates[0] ?? null];
     for (const node of targets) {
       const suffix = node && node.version !== null && problems.length === 0 ? `_v${node.version}` : "";
       const shown = `${testName}${suffix}`;
@@ -166,7 +167,10 @@ function renderEntry(entry: Mapping, file: string, render: (text: string, file: 
       try {
         return render(value, file);
       } catch (error) {
-        problems.push({ message: `cannot render ${JSON.stringify(value)}: ${(error as Error).message}`, fix: "use only var(), env_var() and target in unit-test yml values" });
+        problems.push({
+          message: `cannot render ${JSON.stringify(value)}: ${(error as Error).message}`,
+          fix: "use only var(), env_var() and target in unit-test yml values",
+        });
         return value;
       }
     }
@@ -180,13 +184,22 @@ function renderEntry(entry: Mapping, file: string, render: (text: string, file: 
 function readBody(entry: Mapping, testName: string, problems: Problem[]) {
   const given: GivenDefinition[] = [];
   if (entry.given === undefined || entry.given === null) {
-    problems.push({ message: `unit test '${testName}' has no given`, fix: "list its mocked inputs under given: (given: [] when the model reads none)" });
+    problems.push({
+      message: `unit test '${testName}' has no given`,
+      fix: "list its mocked inputs under given: (given: [] when the model reads none)",
+    });
   } else if (!Array.isArray(entry.given)) {
-    problems.push({ message: `given of unit test '${testName}' must be a list`, fix: "write each input as a list item (- input: ref('...'))" });
+    problems.push({
+      message: `given of unit test '${testName}' must be a list`,
+      fix: "write each input as a list item (- input: ref('...'))",
+    });
   } else {
     entry.given.forEach((item, i) => {
       if (!isMapping(item) || typeof item.input !== "string") {
-        problems.push({ message: `given #${i + 1} of unit test '${testName}' has no input`, fix: "write input: ref('model'), source('source', 'table') or this" });
+        problems.push({
+          message: `given #${i + 1} of unit test '${testName}' has no input`,
+          fix: "write input: ref('model'), source('source', 'table') or this",
+        });
         return;
       }
       const format = readFormat(item.format, `given ${item.input}`, testName, problems);
@@ -200,7 +213,10 @@ function readBody(entry: Mapping, testName: string, problems: Problem[]) {
     const format = readFormat(entry.expect.format, "expect", testName, problems);
     expect = { format, rows: entry.expect.rows, fixture: typeof entry.expect.fixture === "string" ? entry.expect.fixture : null };
     if (expect.rows === undefined && expect.fixture === null) {
-      problems.push({ message: `expect of unit test '${testName}' has neither rows nor fixture`, fix: "write rows: [] to expect no rows, or list the expected rows" });
+      problems.push({
+        message: `expect of unit test '${testName}' has neither rows nor fixture`,
+        fix: "write rows: [] to expect no rows, or list the expected rows",
+      });
     }
   }
   const overrides = isMapping(entry.overrides) ? entry.overrides : {};
@@ -208,14 +224,20 @@ function readBody(entry: Mapping, testName: string, problems: Problem[]) {
     const value = overrides[key];
     if (value === undefined || value === null) return {};
     if (!isMapping(value)) {
-      problems.push({ message: `overrides.${key} of unit test '${testName}' must be a mapping`, fix: `write overrides: {${key}: {name: value}}` });
+      problems.push({
+        message: `overrides.${key} of unit test '${testName}' must be a mapping`,
+        fix: `write overrides: {${key}: {name: value}}`,
+      });
       return {};
     }
     return value;
   };
   const config = isMapping(entry.config) ? entry.config : {};
   if (config.compute !== undefined && !COMPUTE.has(String(config.compute))) {
-    problems.push({ message: `config.compute of unit test '${testName}' is '${pythonStr(config.compute)}'`, fix: "use one of remote, inline, sidecar, local, service (slp runs every test locally anyway)" });
+    problems.push({
+      message: `config.compute of unit test '${testName}' is '${pythonStr(config.compute)}'`,
+      fix: "use one of remote, inline, sidecar, local, service (slp runs every test locally anyway)",
+    });
   }
   return {
     description: typeof entry.description === "string" ? entry.description : "",
@@ -233,7 +255,13 @@ function readFormat(value: Value | undefined, what: string, testName: string, pr
 }
 
 /** The test's config: dbt_project.yml `unit_tests:` scoped by fqn, then its own. */
-function unitConfig(project: UnitProject, raw: UnitTestNode, model: string, name: string, entry: Mapping): { tags: string[]; meta: Mapping; enabled: boolean } {
+function unitConfig(
+  project: UnitProject,
+  raw: UnitTestNode,
+  model: string,
+  name: string,
+  entry: Mapping,
+): { tags: string[]; meta: Mapping; enabled: boolean } {
   const merged = mergeConfigs(folderConfig(project.unitTestConfigs, [project.name, ...raw.folders, model, name]), entry.config);
   const tags = Array.isArray(merged.tags) ? merged.tags.map(pythonStr) : typeof merged.tags === "string" ? [merged.tags] : [];
   return { tags, meta: isMapping(merged.meta) ? merged.meta : {}, enabled: merged.enabled !== false };
@@ -249,23 +277,34 @@ function selectVersions(entry: Mapping, candidates: RefNode[], model: string, pr
   const filter = entry.versions;
   if (filter === undefined || filter === null) return versioned;
   if (!isMapping(filter)) {
-    problems.push({ message: `versions of a unit test on ${model} must be a mapping`, fix: "write versions: {include: [2]} or versions: {exclude: [1]}" });
+    problems.push({
+      message: `versions of a unit test on ${model} must be a mapping`,
+      fix: "write versions: {include: [2]} or versions: {exclude: [1]}",
+    });
     return versioned;
   }
   if (versioned.length === 0) {
-    problems.push({ message: `unit test sets versions, but model ${model} is not versioned`, fix: "remove versions:, or declare versions on the model" });
+    problems.push({
+      message: `unit test sets versions, but model ${model} is not versioned`,
+      fix: "remove versions:, or declare versions on the model",
+    });
     return [];
   }
   if (filter.include !== undefined && filter.exclude !== undefined) {
     problems.push({ message: "Unit tests can not both include and exclude versions.", fix: "keep include or exclude" });
     return versioned;
   }
-  const list = (value: Value | undefined) => (Array.isArray(value) ? value.map(pythonStr) : value === undefined || value === null ? [] : [pythonStr(value)]);
-  const kept = filter.include !== undefined
-    ? versioned.filter((node) => list(filter.include).includes(node.version as string))
-    : versioned.filter((node) => !list(filter.exclude).includes(node.version as string));
+  const list = (value: Value | undefined) =>
+    Array.isArray(value) ? value.map(pythonStr) : value === undefined || value === null ? [] : [pythonStr(value)];
+  const kept =
+    filter.include !== undefined
+      ? versioned.filter((node) => list(filter.include).includes(node.version as string))
+      : versioned.filter((node) => !list(filter.exclude).includes(node.version as string));
   if (kept.length === 0) {
-    problems.push({ message: `unit test referenced a version of '${model}' which was not found`, fix: `use versions that ${model} declares (${versioned.map((n) => n.version).join(", ")})` });
+    problems.push({
+      message: `unit test referenced a version of '${model}' which was not found`,
+      fix: `use versions that ${model} declares (${versioned.map((n) => n.version).join(", ")})`,
+    });
   }
   return kept;
 }

@@ -120,8 +120,23 @@ function escapeLength(code: number): number {
     case 85: // U
       return 8;
     // 0 a b t n v f r e space " / \ N _ L P
-    case 48: case 97: case 98: case 116: case 110: case 118: case 102: case 114: case 101:
-    case SPACE: case DOUBLE: case 47: case BACKSLASH: case 78: case 95: case 76: case 80:
+    case 48:
+    case 97:
+    case 98:
+    case 116:
+    case 110:
+    case 118:
+    case 102:
+    case 114:
+    case 101:
+    case SPACE:
+    case DOUBLE:
+    case 47:
+    case BACKSLASH:
+    case 78:
+    case 95:
+    case 76:
+    case 80:
       return 0;
     default:
       return -1;
@@ -291,7 +306,11 @@ class FastReader {
   /** Ends a block scalar whose content ends where row `r` starts. */
   endBlock(r: number): void {
     const end = r < this.rows.length ? this.offsetOf(r) : this.text.length;
-    this.set(this.blockContainer, this.blockKey, this.reading.decode(this.text, this.blockStyle, this.blockStart, end, this.blockIndent, this.blockChomp));
+    this.set(
+      this.blockContainer,
+      this.blockKey,
+      this.reading.decode(this.text, this.blockStyle, this.blockStart, end, this.blockIndent, this.blockChomp),
+    );
     this.blockParent = -1;
   }
 
@@ -532,7 +551,8 @@ class FastReader {
         const end = this.flowScalar(row, this.fAt, false);
         if (end < 0) return false;
         // A plain scalar that goes on to the next row is folded: js-yaml reads those.
-        if (end === row.length && this.fRow + 1 < this.rows.length && !/^ *(?:[,\]}#]|$)/.test(this.rows[this.fRow + 1] as string)) return false;
+        if (end === row.length && this.fRow + 1 < this.rows.length && !/^ *(?:[,\]}#]|$)/.test(this.rows[this.fRow + 1] as string))
+          return false;
         this.out.push(base36(this.fLine));
         this.flowPut(this.flowValue as Value);
         this.fAt = end;
@@ -708,7 +728,14 @@ class FastReader {
       if (this.plainParent >= 0) {
         if (indent > this.plainParent) {
           // The plain scalar goes on: a row of text, nothing YAML would read as structure.
-          if (isIndicator(first) || isMarker(row, indent) || row.includes(": ") || row.charCodeAt(row.length - 1) === COLON || row.includes(" #")) return false;
+          if (
+            isIndicator(first) ||
+            isMarker(row, indent) ||
+            row.includes(": ") ||
+            row.charCodeAt(row.length - 1) === COLON ||
+            row.includes(" #")
+          )
+            return false;
           let end = row.length;
           while (row.charCodeAt(end - 1) === SPACE) end--;
           this.plainEnd = this.offsetOf(r) + end;
@@ -719,7 +746,8 @@ class FastReader {
       }
       if (indent === 0 && (row.startsWith("---") || row.startsWith("..."))) {
         // One `---` before any content starts the document; anything else is a second one, or its end.
-        if (started || documentStart || !row.startsWith("---") || (row.length > 3 && row.charCodeAt(3) !== SPACE) || !restIsEmpty(row, 3)) return false;
+        if (started || documentStart || !row.startsWith("---") || (row.length > 3 && row.charCodeAt(3) !== SPACE) || !restIsEmpty(row, 3))
+          return false;
         documentStart = true;
         continue;
       }

@@ -33,8 +33,7 @@ const UNRESOLVED = Symbol("not resolved");
 
 const BOOL_TRUE = new Set(["yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"]);
 const BOOL_FALSE = new Set(["no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"]);
-const INT_PATTERN =
-  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+const INT_PATTERN = /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
 const FLOAT_PATTERN =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const NULL_VALUES = new Set(["", "~", "null", "Null", "NULL"]);
@@ -225,7 +224,9 @@ export function parseYamlWithLines(text: string, source: YamlSource): ParsedYaml
 const FAST_READING: FastReading = {
   resolve: resolvePlain,
   decode: (text, style, start, end, indent, chomping) =>
-    jsYaml().getScalarValue(text, { valueStart: start, valueEnd: end, style, indent, chomping, fast: false } as Parameters<typeof JsYaml.getScalarValue>[1]),
+    jsYaml().getScalarValue(text, { valueStart: start, valueEnd: end, style, indent, chomping, fast: false } as Parameters<
+      typeof JsYaml.getScalarValue
+    >[1]),
   get maxDepth() {
     return Math.min(64, limit("nesting_depth") - 2);
   },
@@ -324,7 +325,12 @@ function encodedLinesOf(raw: unknown[], text: string): string | null {
   for (const event of events) {
     if (event.type === EVENT_ID.ALIAS || (event.anchorStart !== undefined && event.anchorStart >= 0)) return null;
     let here = line;
-    const offset = event.tagStart !== undefined && event.tagStart >= 0 ? event.tagStart : event.valueStart !== undefined && event.valueStart >= 0 ? event.valueStart : (event.start ?? -1);
+    const offset =
+      event.tagStart !== undefined && event.tagStart >= 0
+        ? event.tagStart
+        : event.valueStart !== undefined && event.valueStart >= 0
+          ? event.valueStart
+          : (event.start ?? -1);
     if (offset > scanned) {
       for (let i = text.indexOf("\n", scanned); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
       scanned = offset;
@@ -394,7 +400,7 @@ function linesOf(raw: unknown[], text: string): LineTree {
       frame.keyLine = nodeLine;
     } else {
       // A child sits at its key's line, so `spec:` points at the key, not at the block below it.
-      frame.children[frame.key] = typeof node === "number" ? frame.keyLine : [frame.keyLine, node[1]] as LineTree;
+      frame.children[frame.key] = typeof node === "number" ? frame.keyLine : ([frame.keyLine, node[1]] as LineTree);
       frame.key = null;
     }
   };
@@ -450,9 +456,13 @@ function boundExpansion(documents: readonly unknown[], text: string, source: Yam
   const values = limit("yaml_values");
   for (const document of documents) {
     if (expandedSize(document, values) > values) {
-      throw new LimitError("yaml_values", `${atPrefix(source)}the YAML expands through its aliases to more than ${values.toLocaleString("en-US")} values`, {
-        file: source.file,
-      });
+      throw new LimitError(
+        "yaml_values",
+        `${atPrefix(source)}the YAML expands through its aliases to more than ${values.toLocaleString("en-US")} values`,
+        {
+          file: source.file,
+        },
+      );
     }
   }
 }
@@ -491,7 +501,11 @@ function yamlError(error: unknown, text: string, source: YamlSource): InputError
     return new LimitError("nesting_depth", `${atPrefix(source)}the YAML nests more than ${limit("nesting_depth")} levels deep`, place);
   }
   if (reason.includes("maxTotalMergeKeys")) {
-    return new LimitError("yaml_values", `${atPrefix(source)}the YAML's merge keys (<<) copy more than ${limit("yaml_values").toLocaleString("en-US")} keys`, place);
+    return new LimitError(
+      "yaml_values",
+      `${atPrefix(source)}the YAML's merge keys (<<) copy more than ${limit("yaml_values").toLocaleString("en-US")} keys`,
+      place,
+    );
   }
   const jinja = text.includes("{%") || text.includes("{{");
   let line = mark ? mark.line + 1 : undefined;
@@ -547,7 +561,8 @@ function secondDocumentLine(text: string): number | undefined {
     if (/^---(\s|$)/.test(lines[i] ?? "")) {
       seen++;
       // A `---` after directives (`%YAML 1.1`) or only comments opens the first document.
-      if (seen === 2 || (seen === 1 && lines.slice(0, i).some((l) => l.trim() && !l.trim().startsWith("#") && !l.startsWith("%")))) return i + 1;
+      if (seen === 2 || (seen === 1 && lines.slice(0, i).some((l) => l.trim() && !l.trim().startsWith("#") && !l.startsWith("%"))))
+        return i + 1;
     }
   }
   return undefined;

@@ -91,7 +91,9 @@ export function caseFinding(testCase: ReportCase): Finding {
 export function annotatedFindings(report: Report, context: RenderContext): Finding[] {
   const shown = shownFindings(report, context);
   const place = (file: string, model: string, line: number | null) => `${file}\0${model}\0${line}`;
-  const listed = new Set(shown.filter((finding) => finding.rule === UNIT_TEST_RULE.code).map((finding) => place(finding.file, finding.model, finding.line)));
+  const listed = new Set(
+    shown.filter((finding) => finding.rule === UNIT_TEST_RULE.code).map((finding) => place(finding.file, finding.model, finding.line)),
+  );
   const cases = failedCases(report).filter((testCase) => !listed.has(place(testCase.file, testCase.suite, testCase.line ?? null)));
   return [...shown, ...cases.map(caseFinding)];
 }
@@ -108,7 +110,12 @@ export function warningLines(report: Report): string {
  * which in GitHub Actions is GITHUB_WORKSPACE and elsewhere the working
  * directory.
  */
-export function pathLocator(options: { cwd: string; projectDir: string; root?: string; filesAsGiven?: readonly string[] }): (file: string) => string {
+export function pathLocator(options: {
+  cwd: string;
+  projectDir: string;
+  root?: string;
+  filesAsGiven?: readonly string[];
+}): (file: string) => string {
   const root = resolve(options.cwd, options.root ?? ".");
   const project = resolve(options.cwd, options.projectDir);
   const asGiven = new Set(options.filesAsGiven ?? []);

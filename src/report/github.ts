@@ -40,7 +40,11 @@ function annotation(finding: Finding, context: RenderContext): string {
   const level = finding.severity === "BLOCK" ? "error" : "notice";
   const file = finding.file === "" ? undefined : context.locate(finding.file);
   const model = finding.model ? ` (${finding.model})` : "";
-  return command(level, { file, line: file ? (finding.line ?? undefined) : undefined, title: `${finding.rule} ${finding.name}${model}` }, finding.message);
+  return command(
+    level,
+    { file, line: file ? (finding.line ?? undefined) : undefined, title: `${finding.rule} ${finding.name}${model}` },
+    finding.message,
+  );
 }
 
 /**
@@ -60,7 +64,12 @@ export function plainLines(lines: string[]): string {
 
 export function renderGithub(report: Report, context: RenderContext): Rendered {
   const notes = (report.notes ?? []).map((note) => command("warning", { title: `slp ${report.command}` }, note)).join("");
-  const annotations = report.text === undefined ? annotatedFindings(report, context).map((finding) => annotation(finding, context)).join("") : "";
+  const annotations =
+    report.text === undefined
+      ? annotatedFindings(report, context)
+          .map((finding) => annotation(finding, context))
+          .join("")
+      : "";
   const plain = report.text !== undefined ? [report.text.replace(/\n$/, "")] : [...(report.lines ?? []), summaryOf(report)];
   const summary = context.env.GITHUB_STEP_SUMMARY ? markdownOf(report, context) : undefined;
   return { stdout: `${notes}${annotations}${plainLines(plain)}`, stderr: "", exitCode: exitCodeOf(report), stepSummary: summary };
@@ -70,7 +79,11 @@ export function renderGithubError(command_: string, error: SlpError, context: Re
   const file = error.file ? context.locate(error.file) : undefined;
   const fix = error.fix ? `; ${error.fix}` : "";
   return {
-    stdout: command("error", { file, line: file ? error.line : undefined, title: `slp ${command_} could not judge` }, `${error.message}${fix}`),
+    stdout: command(
+      "error",
+      { file, line: file ? error.line : undefined, title: `slp ${command_} could not judge` },
+      `${error.message}${fix}`,
+    ),
     stderr: "",
     exitCode: EXIT.cannotJudge,
     stepSummary: context.env.GITHUB_STEP_SUMMARY ? renderMarkdownError(command_, error).stdout : undefined,

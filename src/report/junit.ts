@@ -61,7 +61,10 @@ function ruleSuites(report: Report, context: RenderContext): Suite[] {
         status: blocks.length > 0 ? "fail" : "pass",
         message: blocks.length > 0 ? (blocks[0] as Finding).message : "",
         details: blocks.map(describe).join("\n"),
-        output: found.filter((finding) => finding.severity === "INFO").map(describe).join("\n"),
+        output: found
+          .filter((finding) => finding.severity === "INFO")
+          .map(describe)
+          .join("\n"),
       });
     }
     suites.push({ name: suiteName, cases });
@@ -88,22 +91,22 @@ function document(title: string, suites: Suite[]): string {
   const every = suites.flatMap((suite) => suite.cases);
   const lines = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${escape(title)}" tests="${every.length}" failures="${count(every, "fail")}" errors="${count(every, "error")}">`,
+    `<testsuites name="${escapeXml(title)}" tests="${every.length}" failures="${count(every, "fail")}" errors="${count(every, "error")}">`,
   ];
   for (const suite of suites) {
     lines.push(
-      `  <testsuite name="${escape(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, "fail")}" errors="${count(suite.cases, "error")}" skipped="0">`,
+      `  <testsuite name="${escapeXml(suite.name)}" tests="${suite.cases.length}" failures="${count(suite.cases, "fail")}" errors="${count(suite.cases, "error")}" skipped="0">`,
     );
     for (const testCase of suite.cases) {
-      const file = testCase.file ? ` file="${escape(testCase.file)}"` : "";
+      const file = testCase.file ? ` file="${escapeXml(testCase.file)}"` : "";
       const line = testCase.line ? ` line="${testCase.line}"` : "";
-      const open = `    <testcase name="${escape(testCase.name)}" classname="${escape(suite.name)}"${file}${line}`;
+      const open = `    <testcase name="${escapeXml(testCase.name)}" classname="${escapeXml(suite.name)}"${file}${line}`;
       const body: string[] = [];
       if (testCase.status !== "pass") {
         const tag = testCase.status === "fail" ? "failure" : "error";
-        body.push(`      <${tag} message="${escape(testCase.message)}" type="${tag}">${escape(testCase.details)}</${tag}>`);
+        body.push(`      <${tag} message="${escapeXml(testCase.message)}" type="${tag}">${escapeXml(testCase.details)}</${tag}>`);
       }
-      if (testCase.output) body.push(`      <system-out>${escape(testCase.output)}</system-out>`);
+      if (testCase.output) body.push(`      <system-out>${escapeXml(testCase.output)}</system-out>`);
       lines.push(...(body.length === 0 ? [`${open}/>`] : [`${open}>`, ...body, "    </testcase>"]));
     }
     lines.push("  </testsuite>");
@@ -117,7 +120,9 @@ export function renderJunit(report: Report, context: RenderContext): Rendered {
   const suites = [...ruleSuites(report, context), ...caseSuites(report)];
   // A run that could not judge all it was given must not read as green: its errors are erroring testcases.
   if (exitCode === EXIT.cannotJudge && !suites.some((suite) => suite.cases.some((testCase) => testCase.status === "error"))) {
-    const errors = report.errors?.length ? report.errors : [{ code: "E_UNKNOWN", message: summaryOf(report), file: null, line: null, fix: null }];
+    const errors = report.errors?.length
+      ? report.errors
+      : [{ code: "E_UNKNOWN", message: summaryOf(report), file: null, line: null, fix: null }];
     suites.push({
       name: `slp ${report.command}`,
       cases: errors.map((error) => ({
@@ -157,7 +162,7 @@ export function renderJunitError(command: string, error: SlpError): Rendered {
 /** XML text: the five entities escaped, and the control characters XML 1.0 cannot hold dropped. */
 const NEEDS_ESCAPE = /[&<>"\u0000-\u0008\u000b\u000c\u000e-\u001f\ud800-\udfff\ufffe\uffff]/;
 
-function escape(text: string): string {
+function escapeXml(text: string): string {
   if (!NEEDS_ESCAPE.test(text)) return text;
   return text
     .replace(/&/g, "&amp;")

@@ -66,7 +66,10 @@ export function fitToLimit(markdown: string, whereTheRestIs: string, limit = COM
     const marks = /^(`{3,})/.exec(line)?.[1];
     if (marks && (open === null || marks.length >= open.length)) open = open === null ? marks : null;
   }
-  const body = lines.slice(0, best.kept).map((line) => `${line}\n`).join("");
+  const body = lines
+    .slice(0, best.kept)
+    .map((line) => `${line}\n`)
+    .join("");
   return `${body}${best.closing}${notice(lines.length - best.kept)}`;
 }
 

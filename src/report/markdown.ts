@@ -51,7 +51,9 @@ function documentOf(report: Report, findings: Finding[], rows: string[], keep: n
     if (keep < rows.length) {
       const left = findings.slice(keep);
       const blocks = left.filter((finding) => finding.severity === "BLOCK").length;
-      const kinds = [blocks ? counted(blocks, "block") : "", left.length - blocks ? counted(left.length - blocks, "info") : ""].filter(Boolean).join(" and ");
+      const kinds = [blocks ? counted(blocks, "block") : "", left.length - blocks ? counted(left.length - blocks, "info") : ""]
+        .filter(Boolean)
+        .join(" and ");
       parts.push(
         `> **${counted(left.length, "more finding")} not shown** (${kinds}): GitHub comments hold ${formatNumber(COMMENT_LIMIT)} characters; the whole report is \`slp ${report.command} --format json\`.`,
       );

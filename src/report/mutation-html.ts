@@ -8,7 +8,9 @@ import elements from "mutation-testing-elements/dist/mutation-test-elements.js" 
 
 export function mutationHtml(report: Record<string, unknown>, title: string): string {
   // `</script` inside the JSON would end the script element early.
-  const json = JSON.stringify(report).replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+  const json = JSON.stringify(report)
+    .replace(/<\/(script)/gi, "<\\/$1")
+    .replace(/<!--/g, "<\\!--");
   const library = elements.replace(/<\/(script)/gi, "<\\/$1");
   return `<!DOCTYPE html>
 <html lang="en">

@@ -48,7 +48,9 @@ export function reviewHtml(data: ReviewData): string {
     `<h1>${h(words.title(data))}</h1>`,
     `<p class="inputs">${h(words.inputsLine(data))}</p>`,
     ...data.models.map(modelSection),
-    data.unreviewed.length ? `<p class="inputs">Not part of this review (a spec, nothing pre-registered on this branch): ${h(data.unreviewed.join(", "))}.</p>` : "",
+    data.unreviewed.length
+      ? `<p class="inputs">Not part of this review (a spec, nothing pre-registered on this branch): ${h(data.unreviewed.join(", "))}.</p>`
+      : "",
   ].filter(Boolean);
   return `<!doctype html>
 <html lang="en">
@@ -113,7 +115,9 @@ function modelSection(model: ReviewModel): string {
   }
   out.push(verdict(words.mutationLine(model)));
   if (model.mutation.survivors.length > 0) {
-    out.push(`<ul class="survivors">${model.mutation.survivors.map((survivor) => `<li><code>${h(survivor.id)}</code> ${h(words.survivorLine(survivor))}</li>`).join("")}</ul>`);
+    out.push(
+      `<ul class="survivors">${model.mutation.survivors.map((survivor) => `<li><code>${h(survivor.id)}</code> ${h(words.survivorLine(survivor))}</li>`).join("")}</ul>`,
+    );
   }
   out.push(`</section>`, `</section>`);
   return out.filter(Boolean).join("\n");
@@ -123,9 +127,7 @@ function rowsTable(caption: string, rows: ReviewRows): string {
   const head = `<p>${h(caption)}: ${h(words.rowsSummary(rows))}${rows.note && rows.rows.length === 0 ? ` · ${h(rows.note)}` : ""}</p>`;
   if (rows.columns.length === 0) return head;
   const headRow = `<tr>${rows.columns.map((column) => `<th scope="col">${h(column)}</th>`).join("")}</tr>`;
-  const bodyRows = rows.rows
-    .map((row) => `<tr>${rows.columns.map((column) => cell(row[column] ?? null)).join("")}</tr>`)
-    .join("");
+  const bodyRows = rows.rows.map((row) => `<tr>${rows.columns.map((column) => cell(row[column] ?? null)).join("")}</tr>`).join("");
   const note = rows.note ? `<p>${h(rows.note)}</p>` : "";
   return `${head}<div class="table-wrap"><table><thead>${headRow}</thead><tbody>${bodyRows}</tbody></table></div>${note}`;
 }
@@ -157,7 +159,8 @@ function chart(number: ReviewNumber): string {
   const pad = (hi - lo) * 0.12;
   lo -= pad;
   hi += pad;
-  const x = (value: number) => (value === -Infinity ? LEFT : value === Infinity ? RIGHT : LEFT + ((value - lo) / (hi - lo)) * (RIGHT - LEFT));
+  const x = (value: number) =>
+    value === -Infinity ? LEFT : value === Infinity ? RIGHT : LEFT + ((value - lo) / (hi - lo)) * (RIGHT - LEFT);
   const verdict = words.numberVerdict(number);
   const bandX = x(min);
   const bandWidth = Math.max(2, x(number.max) - bandX);
@@ -169,10 +172,14 @@ function chart(number: ReviewNumber): string {
     `<line x1="${LEFT}" y1="40" x2="${RIGHT}" y2="40" stroke="#8c959f" stroke-width="1"/>`,
     `<rect class="band" x="${bandX.toFixed(1)}" y="30" width="${bandWidth.toFixed(1)}" height="20" fill="${verdict.verdict === "ok" ? "#dafbe1" : "#ffebe9"}" stroke="${verdict.verdict === "ok" ? "#1a7f37" : "#cf222e"}" stroke-width="1.5"/>`,
   ];
-  if (0 > lo && 0 < hi) parts.push(`<line class="zero" x1="${x(0).toFixed(1)}" y1="24" x2="${x(0).toFixed(1)}" y2="56" stroke="#59636e" stroke-dasharray="3 3"/>`);
+  if (0 > lo && 0 < hi)
+    parts.push(
+      `<line class="zero" x1="${x(0).toFixed(1)}" y1="24" x2="${x(0).toFixed(1)}" y2="56" stroke="#59636e" stroke-dasharray="3 3"/>`,
+    );
   if (number.min === -Infinity) parts.push(`<path d="M ${LEFT} 40 l 8 -6 v 12 z" fill="#59636e"/>`);
   if (number.max === Infinity) parts.push(`<path d="M ${RIGHT} 40 l -8 -6 v 12 z" fill="#59636e"/>`);
-  const end = (at: number, value: number) => `<text x="${at.toFixed(1)}" y="68" font-size="14" text-anchor="middle" fill="#59636e">${h(formatNumber(value))}${unit}</text>`;
+  const end = (at: number, value: number) =>
+    `<text x="${at.toFixed(1)}" y="68" font-size="14" text-anchor="middle" fill="#59636e">${h(formatNumber(value))}${unit}</text>`;
   parts.push(end(bandX, min));
   if (number.max !== min) parts.push(end(bandX + bandWidth, number.max));
   if (measured !== null) {
@@ -185,7 +192,9 @@ function chart(number: ReviewNumber): string {
       `</g>`,
     );
   } else {
-    parts.push(`<text x="${WIDTH / 2}" y="16" font-size="14" text-anchor="middle" fill="#cf222e">${h(number.measured_note ?? "not measured")}</text>`);
+    parts.push(
+      `<text x="${WIDTH / 2}" y="16" font-size="14" text-anchor="middle" fill="#cf222e">${h(number.measured_note ?? "not measured")}</text>`,
+    );
   }
   parts.push("</svg>");
   return `<figure class="band-chart" data-number="${h(number.name)}" data-inside="${number.inside ?? "unknown"}"><figcaption>${h(words.numberLabel(number))}: declared ${h(words.bandText(number))}; measured ${h(words.measuredText(number))} <span class="verdict ${verdict.verdict}">${h(verdict.text)}</span></figcaption>${parts.join("")}</figure>`;

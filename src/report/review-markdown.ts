@@ -29,7 +29,9 @@ function modelSection(model: ReviewModel): string {
     const table = ["| number | declared | measured | |", "| --- | --- | --- | --- |"];
     for (const number of model.numbers) {
       const verdict = words.numberVerdict(number);
-      table.push(`| ${mdInline(words.numberLabel(number))} | ${mdInline(words.bandText(number))} | ${mdInline(words.measuredText(number))} | ${MARK[verdict.verdict]} ${verdict.text} |`);
+      table.push(
+        `| ${mdInline(words.numberLabel(number))} | ${mdInline(words.bandText(number))} | ${mdInline(words.measuredText(number))} | ${MARK[verdict.verdict]} ${verdict.text} |`,
+      );
     }
     out.push(table.join("\n"));
   }
@@ -50,12 +52,16 @@ function modelSection(model: ReviewModel): string {
       const mark = test.status === "pass" ? "✅" : "⛔";
       edges.push(`${i + 1}. ${mark} ${mdInline(edge.edge)}: ${mdInline(words.edgeTestLine(test))}`);
       const tables = [...test.given.map((item) => rowsTable(`given ${item.input}`, item.rows)), rowsTable("expect", test.expect)];
-      edges.push(`   <details><summary>${htmlText(`the rows of ${test.name}`)}</summary>\n\n${tables.map((table) => indent(table)).join("\n\n")}\n\n   </details>`);
+      edges.push(
+        `   <details><summary>${htmlText(`the rows of ${test.name}`)}</summary>\n\n${tables.map((table) => indent(table)).join("\n\n")}\n\n   </details>`,
+      );
     }
   });
   if (edges.length > 0) out.push(edges.join("\n"));
   const mutation = words.mutationLine(model);
-  const survivors = model.mutation.survivors.map((survivor) => `  - \`${survivor.id.replace(/`/g, "'")}\` ${mdInline(words.survivorLine(survivor))}`);
+  const survivors = model.mutation.survivors.map(
+    (survivor) => `  - \`${survivor.id.replace(/`/g, "'")}\` ${mdInline(words.survivorLine(survivor))}`,
+  );
   out.push([`- ${line(mutation)}`, ...survivors].join("\n"));
   return out.join("\n\n");
 }

@@ -6,7 +6,9 @@ import type { ReviewData, ReviewModel, ReviewNumber, ReviewRows } from "../schem
 export type Verdict = "ok" | "bad" | "warn" | "none";
 
 export function title(data: ReviewData): string {
-  return data.models.length === 0 ? "slp review: nothing pre-registered on this branch" : `slp review: ${plural(data.models.length, "model")}`;
+  return data.models.length === 0
+    ? "slp review: nothing pre-registered on this branch"
+    : `slp review: ${plural(data.models.length, "model")}`;
 }
 
 export function inputsLine(data: ReviewData): string {
@@ -29,8 +31,12 @@ export function declaredAs(model: ReviewModel): string | null {
 export function keyLine(model: ReviewModel): { text: string; verdict: Verdict } {
   if (!model.primary_key) return { text: "the spec names no primary key", verdict: "bad" };
   const key = model.primary_key.join(", ");
-  if (model.uniqueness.can_fail) return { text: `primary key ${key}: its uniqueness test (${model.uniqueness.tests.join(", ")}) can fail the build`, verdict: "ok" };
-  return { text: `primary key ${key}: ${model.uniqueness.reason === "no uniqueness test on the key" ? "no uniqueness test on the key, so a duplicate passes" : `its uniqueness test cannot fail the build: ${model.uniqueness.reason}`}`, verdict: "bad" };
+  if (model.uniqueness.can_fail)
+    return { text: `primary key ${key}: its uniqueness test (${model.uniqueness.tests.join(", ")}) can fail the build`, verdict: "ok" };
+  return {
+    text: `primary key ${key}: ${model.uniqueness.reason === "no uniqueness test on the key" ? "no uniqueness test on the key, so a duplicate passes" : `its uniqueness test cannot fail the build: ${model.uniqueness.reason}`}`,
+    verdict: "bad",
+  };
 }
 
 function unit(number: ReviewNumber): string {
@@ -68,12 +74,17 @@ export function columnsLine(model: ReviewModel): { text: string; verdict: Verdic
   const list = (columns: string[]) => `[${columns.join(", ")}]`;
   if (measured === null) return { text: `altered columns declared ${list(declared)}; no diff measured them`, verdict: "bad" };
   const changed = undeclared.length ? `; changed and not pre-registered: ${undeclared.join(", ")}` : "";
-  return { text: `altered columns measured ${list(measured)}, declared ${list(declared)}${changed}`, verdict: undeclared.length ? "bad" : "ok" };
+  return {
+    text: `altered columns measured ${list(measured)}, declared ${list(declared)}${changed}`,
+    verdict: undeclared.length ? "bad" : "ok",
+  };
 }
 
 export function windowLine(model: ReviewModel): string {
   if (!model.diff) return "no diff.json for this model was given: measure it (slp diff) and pass it to slp review";
-  const window = model.window ? `measured over ${model.window.column} from ${model.window.start} to ${model.window.end}` : "the diff declares no window (Stage E asks for a closed window, identical on both sides)";
+  const window = model.window
+    ? `measured over ${model.window.column} from ${model.window.start} to ${model.window.end}`
+    : "the diff declares no window (Stage E asks for a closed window, identical on both sides)";
   return `${window}, in ${model.diff}`;
 }
 
@@ -81,9 +92,13 @@ export function reconciliationLine(model: ReviewModel): { text: string; verdict:
   const r = model.reconciliation;
   if (!r) return null;
   if (r.model_value === null || r.external_value === null) {
-    return { text: `critical model without reconciliation numbers: run ${r.query ?? "the spec's reconciliation query"} on full data and put its two numbers in the diff`, verdict: "bad" };
+    return {
+      text: `critical model without reconciliation numbers: run ${r.query ?? "the spec's reconciliation query"} on full data and put its two numbers in the diff`,
+      verdict: "bad",
+    };
   }
-  const difference = r.drift_pct === null ? "no percentage (the source of truth is 0)" : `a difference of ${formatPercent(r.drift_pct)} percent`;
+  const difference =
+    r.drift_pct === null ? "no percentage (the source of truth is 0)" : `a difference of ${formatPercent(r.drift_pct)} percent`;
   const allows = r.tolerance ? `the spec allows ${r.tolerance}` : "the spec declares no reconciliation_tolerance";
   const text = `reconciliation: the model says ${formatNumber(r.model_value)}, the source of truth ${formatNumber(r.external_value)}: ${difference}; ${allows}`;
   return { text, verdict: r.within === true ? "ok" : "bad" };
@@ -108,7 +123,10 @@ export function mutationLine(model: ReviewModel): { text: string; verdict: Verdi
   if (!m.ran) return { text: `mutation check not run (no ${m.file})`, verdict: "warn" };
   const counts = `${m.killed} killed, ${m.survived} survived, ${m.equivalent} equivalent`;
   if (m.survivors.length === 0) return { text: `no surviving mutant (${counts})`, verdict: "ok" };
-  return { text: `${plural(m.survivors.length, "surviving mutant")} (${counts}): the unit tests would not notice these defects`, verdict: "bad" };
+  return {
+    text: `${plural(m.survivors.length, "surviving mutant")} (${counts}): the unit tests would not notice these defects`,
+    verdict: "bad",
+  };
 }
 
 export function survivorLine(survivor: ReviewModel["mutation"]["survivors"][number]): string {

@@ -19,7 +19,14 @@ import { keyUniqueness } from "../rules/shared/primary-key.ts";
 import { reconciliationDrift, TOLERANCE } from "../rules/shared/reconciliation.ts";
 import { edgeClaim, rowCount } from "../rules/shared/unit-gaps.ts";
 import type { Finding } from "../schemas/finding.ts";
-import { SENSITIVE_CELL, type ReviewData, type ReviewEdge, type ReviewModel, type ReviewNumber, type ReviewRows } from "../schemas/review.ts";
+import {
+  SENSITIVE_CELL,
+  type ReviewData,
+  type ReviewEdge,
+  type ReviewModel,
+  type ReviewNumber,
+  type ReviewRows,
+} from "../schemas/review.ts";
 
 /** A mutation artifact as review reads it (spec/rules.md §4.9): only what it shows. */
 export interface MutationRead {
@@ -84,7 +91,14 @@ function reviewModel(model: Model, inputs: ReviewInputs, diffFile: DiffFile | un
     uniqueness: {
       can_fail: uniqueness?.canFail ?? false,
       tests: (uniqueness?.matches ?? []).map((test) => test.name),
-      reason: key === null ? "the spec names no primary key" : uniqueness?.canFail ? null : uniqueness?.matches.length ? uniqueness.reason : "no uniqueness test on the key",
+      reason:
+        key === null
+          ? "the spec names no primary key"
+          : uniqueness?.canFail
+            ? null
+            : uniqueness?.matches.length
+              ? uniqueness.reason
+              : "no uniqueness test on the key",
     },
     pre_registration: {
       type: typeof declared.type === "string" ? declared.type : null,
@@ -92,9 +106,10 @@ function reviewModel(model: Model, inputs: ReviewInputs, diffFile: DiffFile | un
       inherited: inputs.inherited.has(model.name),
     },
     diff: diffFile?.path ?? null,
-    window: diff && isMapping(diff.window) && ["column", "start", "end"].every((k) => typeof (diff.window as Mapping)[k] === "string")
-      ? { column: String(diff.window.column), start: String(diff.window.start), end: String(diff.window.end) }
-      : null,
+    window:
+      diff && isMapping(diff.window) && ["column", "start", "end"].every((k) => typeof (diff.window as Mapping)[k] === "string")
+        ? { column: String(diff.window.column), start: String(diff.window.start), end: String(diff.window.end) }
+        : null,
     numbers: numbersOf(declared, diff),
     altered_columns: {
       declared: declaredColumns,
@@ -129,11 +144,33 @@ function numbersOf(declared: Mapping, diff: Mapping | null): ReviewNumber[] {
       removedMax !== null && min < -removedMax
         ? `row_delta falls below ${formatNumber(-removedMax)} only when more than ${formatNumber(removedMax)} keys are removed, which removed_pks (at most ${formatNumber(removedMax)}) blocks first, so the lower end ${formatNumber(min)} never fails on its own`
         : endsThatCannotFail("row_delta", min, max);
-    numbers.push(number("row_delta", "row_delta", "count", min, max, measured, diff ? (measured === null ? "not measured" : null) : "no diff", deadEnd));
+    numbers.push(
+      number(
+        "row_delta",
+        "row_delta",
+        "count",
+        min,
+        max,
+        measured,
+        diff ? (measured === null ? "not measured" : null) : "no diff",
+        deadEnd,
+      ),
+    );
   }
   if (removedMax !== null) {
     const measured = diff && isNumber(diff.removed_pks) ? diff.removed_pks : null;
-    numbers.push(number("removed_pks", "removed_pks", "count", null, removedMax, measured, diff ? (measured === null ? "not measured" : null) : "no diff", endsThatCannotFail("removed_pks", 0, removedMax)));
+    numbers.push(
+      number(
+        "removed_pks",
+        "removed_pks",
+        "count",
+        null,
+        removedMax,
+        measured,
+        diff ? (measured === null ? "not measured" : null) : "no diff",
+        endsThatCannotFail("removed_pks", 0, removedMax),
+      ),
+    );
   }
   const metrics = isMapping(declared.metrics) ? declared.metrics : {};
   const measuredMetrics = diff && isMapping(diff.metrics) ? diff.metrics : {};
@@ -146,7 +183,13 @@ function numbersOf(declared: Mapping, diff: Mapping | null): ReviewNumber[] {
     const seen = Object.hasOwn(measuredMetrics, name) && isMapping(measuredMetrics[name]) ? (measuredMetrics[name] as Mapping) : null;
     const raw = seen ? seen[by] : undefined;
     const measured = isNumber(raw) ? raw : null;
-    const note = !diff ? "no diff" : measured !== null ? null : by === "delta_pct" && seen && raw === null ? "the production value is 0: no percentage exists" : "not measured";
+    const note = !diff
+      ? "no diff"
+      : measured !== null
+        ? null
+        : by === "delta_pct" && seen && raw === null
+          ? "the production value is 0: no percentage exists"
+          : "not measured";
     const dead =
       by === "delta_pct" && interval.min <= -100 && Number.isFinite(interval.max)
         ? `${name} can never fail on a fall: below -100 percent it would have changed sign, so the lower end ${formatNumber(interval.min)} fails only on a sign flip`
@@ -180,7 +223,8 @@ function number(
   deadEnd: string | null,
 ): ReviewNumber {
   const floor = min ?? 0;
-  const cannotFail = floor === -Infinity && max === Infinity ? `${name} is declared from -infinity to infinity: no number can fail it` : null;
+  const cannotFail =
+    floor === -Infinity && max === Infinity ? `${name} is declared from -infinity to infinity: no number can fail it` : null;
   return {
     name,
     kind,
@@ -247,7 +291,13 @@ function rowsOf(item: Mapping, sensitive: ReadonlySet<string>): ReviewRows {
     return { count, format: "fixture", columns: [], rows: [], note: `rows in the fixture file ${item.fixture}` };
   }
   if (format === "sql") {
-    return { count, format: "sql", columns: [], rows: [], note: "rows written as SQL: not shown here (they may name a sensitive column's value)" };
+    return {
+      count,
+      format: "sql",
+      columns: [],
+      rows: [],
+      note: "rows written as SQL: not shown here (they may name a sensitive column's value)",
+    };
   }
   let records: Record<string, Value>[] = [];
   let kind: ReviewRows["format"] = "none";
@@ -261,14 +311,22 @@ function rowsOf(item: Mapping, sensitive: ReadonlySet<string>): ReviewRows {
   }
   const columns: string[] = [];
   for (const record of records) for (const column of Object.keys(record)) if (!columns.includes(column)) columns.push(column);
-  const rows = records.slice(0, ROWS_SHOWN).map((record) =>
-    Object.fromEntries(
-      columns.map((column) => [
-        column,
-        sensitive.has(column.toLowerCase()) ? SENSITIVE_CELL : record[column] === undefined ? null : record[column] === null ? "null" : pythonStrCell(record[column]),
-      ]),
-    ),
-  );
+  const rows = records
+    .slice(0, ROWS_SHOWN)
+    .map((record) =>
+      Object.fromEntries(
+        columns.map((column) => [
+          column,
+          sensitive.has(column.toLowerCase())
+            ? SENSITIVE_CELL
+            : record[column] === undefined
+              ? null
+              : record[column] === null
+                ? "null"
+                : pythonStrCell(record[column]),
+        ]),
+      ),
+    );
   const hidden = records.length - rows.length;
   return { count, format: kind, columns, rows, note: hidden > 0 ? `${hidden} more rows not shown` : null };
 }
@@ -276,7 +334,7 @@ function rowsOf(item: Mapping, sensitive: ReadonlySet<string>): ReviewRows {
 function pythonStrCell(value: Value | undefined): string {
   if (typeof value === "string") return value;
   if (value instanceof Date) return value.toISOString().slice(0, 10);
-  return typeof value === "number" ? String(value) : JSON.stringify(value) ?? "";
+  return typeof value === "number" ? String(value) : (JSON.stringify(value) ?? "");
 }
 
 /**

@@ -15,7 +15,16 @@ import { explainText } from "../rules/explain.ts";
 import { findRule } from "../rules/index.ts";
 import type { Finding } from "../schemas/finding.ts";
 import { VERSION } from "../version.ts";
-import { annotatedFindings, exitCodeOf, UNIT_TEST_RULE, verdictOf, summaryOf, type Format, type RenderContext, type Rendered } from "./format.ts";
+import {
+  annotatedFindings,
+  exitCodeOf,
+  UNIT_TEST_RULE,
+  verdictOf,
+  summaryOf,
+  type Format,
+  type RenderContext,
+  type Rendered,
+} from "./format.ts";
 
 const SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json";
 /** The base every artifact URI is relative to: the repository root (GitHub's checkout). */
@@ -54,7 +63,11 @@ function descriptorOf(finding: Finding): ReportingDescriptor {
     id: finding.rule,
     name: finding.name,
     shortDescription: { text: summary },
-    fullDescription: { text: unit ? "slp unit ran the test on embedded DuckDB; its expect does not hold, or the test could not be rendered or run." : summary },
+    fullDescription: {
+      text: unit
+        ? "slp unit ran the test on embedded DuckDB; its expect does not hold, or the test could not be rendered or run."
+        : summary,
+    },
     help: { text: summary, markdown: summary },
     defaultConfiguration: { level: finding.severity === "BLOCK" ? "error" : "note" },
     properties: { tags: ["slp", "dbt"] },
@@ -63,7 +76,10 @@ function descriptorOf(finding: Finding): ReportingDescriptor {
 
 /** A location URI: a relative reference with `/` separators, each segment percent-encoded as RFC 3986 asks. */
 function uriOf(path: string): string {
-  return path.split("/").map((segment) => encodeURIComponent(segment)).join("/");
+  return path
+    .split("/")
+    .map((segment) => encodeURIComponent(segment))
+    .join("/");
 }
 
 function resultOf(finding: Finding, ruleIndex: number, context: RenderContext) {
@@ -76,9 +92,12 @@ function resultOf(finding: Finding, ruleIndex: number, context: RenderContext) {
           ...(finding.line ? { region: { startLine: finding.line } } : {}),
         };
   const logical = finding.model ? [{ name: finding.model, kind: "module" }] : undefined;
-  const locations = physical || logical ? [{ ...(physical ? { physicalLocation: physical } : {}), ...(logical ? { logicalLocations: logical } : {}) }] : [];
+  const locations =
+    physical || logical ? [{ ...(physical ? { physicalLocation: physical } : {}), ...(logical ? { logicalLocations: logical } : {}) }] : [];
   // Stable across runs and machines, so code scanning matches an alert to its earlier self.
-  const fingerprint = createHash("sha256").update(`${finding.rule}\u0000${file}\u0000${finding.model}\u0000${finding.message}`).digest("hex");
+  const fingerprint = createHash("sha256")
+    .update(`${finding.rule}\u0000${file}\u0000${finding.model}\u0000${finding.message}`)
+    .digest("hex");
   return {
     ruleId: finding.rule,
     ruleIndex,
@@ -97,7 +116,11 @@ function log(command: string, rules: ReportingDescriptor[], results: unknown[], 
       {
         tool: { driver: { name: "slp", version: VERSION, semanticVersion: VERSION, rules } },
         automationDetails: { id: `slp/${command}/` },
-        originalUriBaseIds: { [SRCROOT]: { description: { text: "The root of the repository (GITHUB_WORKSPACE in GitHub Actions, else the directory slp ran in)." } } },
+        originalUriBaseIds: {
+          [SRCROOT]: {
+            description: { text: "The root of the repository (GITHUB_WORKSPACE in GitHub Actions, else the directory slp ran in)." },
+          },
+        },
         invocations: [invocation],
         results,
         columnKind: "unicodeCodePoints",
@@ -132,7 +155,16 @@ export function renderSarifError(command: string, error: SlpError, context: Rend
     message: { text: `${error.message}${error.fix ? `; ${error.fix}` : ""}` },
     descriptor: { id: error.code },
     ...(file
-      ? { locations: [{ physicalLocation: { artifactLocation: { uri: uriOf(file), uriBaseId: SRCROOT }, ...(error.line ? { region: { startLine: error.line } } : {}) } }] }
+      ? {
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: uriOf(file), uriBaseId: SRCROOT },
+                ...(error.line ? { region: { startLine: error.line } } : {}),
+              },
+            },
+          ],
+        }
       : {}),
   };
   const invocation = {

@@ -17,7 +17,9 @@ export function unitReport(run: UnitRun): Report {
   for (const result of run.results) counts[result.status]++;
   const lines: string[] = [];
   for (const result of run.results) {
-    lines.push(`${result.status.toUpperCase()}\t${result.model}::${result.name}\t${result.edge ?? ""}${result.ran === "translated" || result.ran === "untranslatable" ? `\t${result.ran}` : ""}`);
+    lines.push(
+      `${result.status.toUpperCase()}\t${result.model}::${result.name}\t${result.edge ?? ""}${result.ran === "translated" || result.ran === "untranslatable" ? `\t${result.ran}` : ""}`,
+    );
     if (result.status === "fail" && result.diff) lines.push(...diffLines(result.diff).map((line) => `\t${line}`));
     if (result.error) lines.push(`\t${describeError(result)}`);
   }
@@ -78,7 +80,13 @@ function summaryOf(run: UnitRun, counts: { pass: number; fail: number; error: nu
   const manifest = run.results.filter((result) => result.sqlFrom === "manifest").length;
   const rendered = run.results.filter((result) => result.sqlFrom === "rendered").length;
   const source =
-    manifest + rendered === 0 ? "" : manifest === 0 ? ", SQL rendered by slp" : rendered === 0 ? ", SQL from target/manifest.json" : `, SQL rendered by slp for ${rendered}, from target/manifest.json for ${manifest}`;
+    manifest + rendered === 0
+      ? ""
+      : manifest === 0
+        ? ", SQL rendered by slp"
+        : rendered === 0
+          ? ", SQL from target/manifest.json"
+          : `, SQL rendered by slp for ${rendered}, from target/manifest.json for ${manifest}`;
   const disabled = counts.disabled ? `, ${counts.disabled} disabled` : "";
   return `slp unit: ${parts.join(", ")} - ${word} (${plural(total, "test")} of ${plural(models, "model")}${source}, ${dialectPart(run)}${disabled})`;
 }
@@ -117,7 +125,10 @@ export function diffLines(diff: DiffTable): string[] {
     if (match >= 0) {
       pairedActual.add(match);
       const other = actual[match]!;
-      body.push(["→", ...row.values.map((value, i) => (value === other.values[i] ? show(value) : `${show(value)}→${show(other.values[i] ?? null)}`))]);
+      body.push([
+        "→",
+        ...row.values.map((value, i) => (value === other.values[i] ? show(value) : `${show(value)}→${show(other.values[i] ?? null)}`)),
+      ]);
     } else body.push(["---", ...row.values.map(show)]);
   }
   actual.forEach((row, i) => {
@@ -125,8 +136,18 @@ export function diffLines(diff: DiffTable): string[] {
   });
   table.push(...body);
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => [...(row[i] ?? "")].length)));
-  const lines = table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat((widths[i] as number) - [...cell].length))).join(" | ").trimEnd());
-  const hidden = expected.length + actual.length - expected.slice(0, DIFF_ROWS).length - body.filter((row) => row[0] === "+++").length - pairedActual.size;
+  const lines = table.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat((widths[i] as number) - [...cell].length)))
+      .join(" | ")
+      .trimEnd(),
+  );
+  const hidden =
+    expected.length +
+    actual.length -
+    expected.slice(0, DIFF_ROWS).length -
+    body.filter((row) => row[0] === "+++").length -
+    pairedActual.size;
   if (hidden > 0) lines.push(`... ${plural(hidden, "more row")} (all of them in --format json)`);
   return lines;
 }

@@ -112,7 +112,11 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
     throw new UsageError(message, usage);
   };
   const flagged = options.filter((option) => !option.positional);
-  const longFlags = [...flagged.map((option) => option.flag), "--help", ...REPORT_FLAGS.filter((flag) => !flagged.some((option) => option.flag === flag))];
+  const longFlags = [
+    ...flagged.map((option) => option.flag),
+    "--help",
+    ...REPORT_FLAGS.filter((flag) => !flagged.some((option) => option.flag === flag)),
+  ];
   const input: Record<string, unknown> = {};
   const positionals: string[] = [];
   let format = "text";
@@ -155,7 +159,8 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
     if (flag === "--format") {
       format = takeValue();
       const formats = formatsOf(task);
-      if (!formats.includes(format)) fail(`argument --format: invalid choice: '${format}' (choose from ${formats.map((f) => `'${f}'`).join(", ")})`);
+      if (!formats.includes(format))
+        fail(`argument --format: invalid choice: '${format}' (choose from ${formats.map((f) => `'${f}'`).join(", ")})`);
       continue;
     }
     const option = flagged.find((candidate) => candidate.flag === flag);
@@ -179,7 +184,8 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
       if (option.kind === "list") {
         const values = [value];
         // nargs="+": the bare words that follow belong to this option too.
-        while (option.greedy && inline === undefined && argv[i + 1] !== undefined && !(argv[i + 1] as string).startsWith("-")) values.push(argv[++i] as string);
+        while (option.greedy && inline === undefined && argv[i + 1] !== undefined && !(argv[i + 1] as string).startsWith("-"))
+          values.push(argv[++i] as string);
         input[option.key] = [...((input[option.key] as string[] | undefined) ?? []), ...values];
       } else input[option.key] = value;
     }

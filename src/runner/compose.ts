@@ -44,7 +44,15 @@ export async function runStage(task: Task<any, any>, input: Record<string, unkno
       summary: `slp ${task.name}: ERROR ${error.describe()}`,
       exitCode: EXIT.cannotJudge,
       data: { error: { code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null } },
-      errors: [{ code: error.code, message: `${task.name}: ${error.message}`, file: error.file ?? null, line: error.line ?? null, fix: error.fix ?? null }],
+      errors: [
+        {
+          code: error.code,
+          message: `${task.name}: ${error.message}`,
+          file: error.file ?? null,
+          line: error.line ?? null,
+          fix: error.fix ?? null,
+        },
+      ],
     };
     return { name: task.name, report, exitCode: EXIT.cannotJudge };
   }

@@ -38,7 +38,16 @@ export function errorFindings(report: Report): Finding[] {
       if (test.status !== "error" || !error) return [];
       const place = error.file ? { file: error.file, line: error.line } : { file: test.file, line: test.line };
       const fix = error.fix ? `; ${error.fix}` : "";
-      return [{ severity: "BLOCK", rule: "E_UNIT", name: CANNOT_JUDGE, ...place, model: test.model, message: `unit test ${test.name} cannot run: ${error.message}${fix}` } satisfies Finding];
+      return [
+        {
+          severity: "BLOCK",
+          rule: "E_UNIT",
+          name: CANNOT_JUDGE,
+          ...place,
+          model: test.model,
+          message: `unit test ${test.name} cannot run: ${error.message}${fix}`,
+        } satisfies Finding,
+      ];
     });
   }
   return (report.errors ?? []).map((error) => ({
@@ -74,7 +83,9 @@ function unitFailures(report: Report): Finding[] {
       const expected = side("expected");
       const actual = side("actual");
       const quote = (values: (string | null)[][]) => {
-        const shown = values.slice(0, QUOTED_ROWS).map((row) => `(${row.map((value, i) => `${columns[i] ?? i}=${value ?? "NULL"}`).join(", ")})`);
+        const shown = values
+          .slice(0, QUOTED_ROWS)
+          .map((row) => `(${row.map((value, i) => `${columns[i] ?? i}=${value ?? "NULL"}`).join(", ")})`);
         return `${shown.join(", ")}${values.length > QUOTED_ROWS ? ` and ${values.length - QUOTED_ROWS} more` : ""}`;
       };
       const parts = [

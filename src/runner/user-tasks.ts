@@ -38,7 +38,9 @@ export async function loadUserTasks(cwd: string, builtIns: readonly Task<any, an
   const folder = join(root, USER_TASK_DIR);
   if (existsSync(folder)) {
     registerApiModule(api);
-    for (const entry of readdirSync(folder).filter((f) => /\.(ts|js|mjs)$/.test(f)).sort()) {
+    for (const entry of readdirSync(folder)
+      .filter((f) => /\.(ts|js|mjs)$/.test(f))
+      .sort()) {
       const path = join(folder, entry);
       const module = (await import(path)) as { default?: Task<any, any> };
       const task = module.default;
@@ -54,10 +56,13 @@ export async function loadUserTasks(cwd: string, builtIns: readonly Task<any, an
   const seen = new Set(builtIns.map((task) => task.name));
   for (const task of tasks) {
     if (seen.has(task.name)) {
-      throw new ConfigError(`the task name ${task.name} is taken ${builtIns.some((t) => t.name === task.name) ? "by a built-in task" : "twice"}`, {
-        file: file ?? undefined,
-        fix: "give your task another name",
-      });
+      throw new ConfigError(
+        `the task name ${task.name} is taken ${builtIns.some((t) => t.name === task.name) ? "by a built-in task" : "twice"}`,
+        {
+          file: file ?? undefined,
+          fix: "give your task another name",
+        },
+      );
     }
     seen.add(task.name);
   }
@@ -80,10 +85,13 @@ function shellTask(name: string, command: string, root: string): Task<any, Repor
       const line = words ? `${command} ${words}` : command;
       const result = await runShell(line, root, env as Record<string, string>).catch((error: unknown) => {
         // Bun Shell throws on syntax it cannot parse: the user's string, not slp, is what to fix.
-        throw new ConfigError(`the task ${name} is not a command slp's shell can run (${error instanceof Error ? error.message : String(error)})`, {
-          file: CONFIG_FILE,
-          fix: "write it as a plain shell command line (Bun Shell: pipes, &&, ||, > file, 2>&1)",
-        });
+        throw new ConfigError(
+          `the task ${name} is not a command slp's shell can run (${error instanceof Error ? error.message : String(error)})`,
+          {
+            file: CONFIG_FILE,
+            fix: "write it as a plain shell command line (Bun Shell: pipes, &&, ||, > file, 2>&1)",
+          },
+        );
       });
       const { stderr, missing } = explainShellErrors(result.stderr.toString(), name);
       if (stderr) environment.log(stderr.replace(/\n$/, ""));
@@ -125,7 +133,9 @@ function selfShimDir(): string {
   if (shimDir) return shimDir;
   const dir = join(tmpdir(), `slp-shim-${process.pid}`);
   mkdirSync(dir, { recursive: true });
-  const argv = selfCommand().map((part) => `"${part}"`).join(" ");
+  const argv = selfCommand()
+    .map((part) => `"${part}"`)
+    .join(" ");
   writeFileSync(join(dir, "slp"), `#!/bin/sh\nexec ${argv} "$@"\n`);
   chmodSync(join(dir, "slp"), 0o755);
   writeFileSync(join(dir, "slp.cmd"), `@echo off\r\n${argv} %*\r\n`);

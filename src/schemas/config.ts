@@ -19,7 +19,10 @@ const DiffSettings = Type.Object(
     prod: Type.Optional(Template("production's copy of each model")),
     pr: Type.Optional(Template("this branch's build of each model")),
     sources: Type.Optional(
-      Type.String({ minLength: 1, description: "must name each source table for reconciliation queries, {source} and {table} standing for its parts" }),
+      Type.String({
+        minLength: 1,
+        description: "must name each source table for reconciliation queries, {source} and {table} standing for its parts",
+      }),
     ),
     window: Type.Optional(
       Type.String({ minLength: 1, description: "must be the closed window both sides are measured over: [COLUMN:]START:END" }),
@@ -36,11 +39,16 @@ const DiffSettings = Type.Object(
     postgres: Type.Optional(
       Type.Object(
         {
-          host: Type.Optional(Type.String({ minLength: 1, description: "must be the server's host name or socket folder (default localhost)" })),
+          host: Type.Optional(
+            Type.String({ minLength: 1, description: "must be the server's host name or socket folder (default localhost)" }),
+          ),
           port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: "must be the server's port (default 5432)" })),
           database: Type.String({ minLength: 1, description: "must name the database" }),
           user_env: Type.Optional(
-            Type.String({ pattern: "^[A-Za-z_][A-Za-z0-9_]*$", description: "must name the environment variable holding the user (default PGUSER)" }),
+            Type.String({
+              pattern: "^[A-Za-z_][A-Za-z0-9_]*$",
+              description: "must name the environment variable holding the user (default PGUSER)",
+            }),
           ),
           password_env: Type.Optional(
             Type.String({
@@ -49,17 +57,26 @@ const DiffSettings = Type.Object(
             }),
           ),
         },
-        { additionalProperties: false, description: "must say where the PostgreSQL server is; credentials come only from environment variables" },
+        {
+          additionalProperties: false,
+          description: "must say where the PostgreSQL server is; credentials come only from environment variables",
+        },
       ),
     ),
     memory_limit: Type.Optional(
-      Type.String({ pattern: "^[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|KiB|MiB|GiB)$", description: "must be the embedded engine's memory limit, e.g. 2GiB (default 2GiB)" }),
+      Type.String({
+        pattern: "^[0-9]+(\\.[0-9]+)?\\s*(KB|MB|GB|KiB|MiB|GiB)$",
+        description: "must be the embedded engine's memory limit, e.g. 2GiB (default 2GiB)",
+      }),
     ),
     timeout_seconds: Type.Optional(
       Type.Integer({ minimum: 1, description: "must be how long one query may run, in seconds (default 600)" }),
     ),
   },
-  { additionalProperties: false, description: "must configure Stage E: where production and the branch's build are, and the engine that measures them" },
+  {
+    additionalProperties: false,
+    description: "must configure Stage E: where production and the branch's build are, and the engine that measures them",
+  },
 );
 
 export const Config = Type.Object(
@@ -72,13 +89,10 @@ export const Config = Type.Object(
     ),
     protected_paths: Type.Optional(
       Type.Array(Path, {
-        description:
-          "must list extra paths only a human may change (a trailing / protects a folder), added to the built-in set",
+        description: "must list extra paths only a human may change (a trailing / protects a folder), added to the built-in set",
       }),
     ),
-    base: Type.Optional(
-      Type.String({ minLength: 1, description: "must name the branch pull requests target (default main)" }),
-    ),
+    base: Type.Optional(Type.String({ minLength: 1, description: "must name the branch pull requests target (default main)" })),
     tcr: Type.Optional(
       Type.Union(
         [
@@ -108,7 +122,11 @@ export const Config = Type.Object(
       Type.Object(
         {
           max_mutants: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: 20, description: "must be the most mutants per model, at most 20 (default 20); --max-mutants may only lower it" }),
+            Type.Integer({
+              minimum: 1,
+              maximum: 20,
+              description: "must be the most mutants per model, at most 20 (default 20); --max-mutants may only lower it",
+            }),
           ),
           min_score: Type.Optional(
             Type.Record(Type.String(), Type.Number({ minimum: 0, maximum: 100 }), {
@@ -134,11 +152,16 @@ export const Config = Type.Object(
             rows_pct: Type.Optional(
               Type.Number({
                 minimum: 0,
-                description: "must be the widest row_delta band (max - min) a pre-registration may declare, in percent of the model's production rows (read from the diff's extra.production_rows)",
+                description:
+                  "must be the widest row_delta band (max - min) a pre-registration may declare, in percent of the model's production rows (read from the diff's extra.production_rows)",
               }),
             ),
             delta_pct: Type.Optional(
-              Type.Number({ minimum: 0, description: "must be the widest delta_pct band (max - min) a pre-registration may declare for a metric, in percentage points" }),
+              Type.Number({
+                minimum: 0,
+                description:
+                  "must be the widest delta_pct band (max - min) a pre-registration may declare for a metric, in percentage points",
+              }),
             ),
           },
           { additionalProperties: false, description: "must set a tier's ceilings: rows_pct, delta_pct, or both" },
@@ -152,7 +175,10 @@ export const Config = Type.Object(
     dialect: Type.Optional(
       Type.Union(
         ["duckdb", "snowflake", "bigquery", "databricks", "spark", "redshift", "postgres"].map((name) => Type.Literal(name)),
-        { description: "must name the warehouse dialect the models are written in; default: the adapter type of the project's profile in profiles.yml, else duckdb" },
+        {
+          description:
+            "must name the warehouse dialect the models are written in; default: the adapter type of the project's profile in profiles.yml, else duckdb",
+        },
       ),
     ),
     limits: Type.Optional(
@@ -160,7 +186,11 @@ export const Config = Type.Object(
         Object.fromEntries(
           LIMIT_NAMES.map((name) => [
             name,
-            Type.Optional(Type.Number({ description: `must be a number of ${LIMITS[name].unit}: ${LIMITS[name].bounds} (default ${LIMITS[name].default})` })),
+            Type.Optional(
+              Type.Number({
+                description: `must be a number of ${LIMITS[name].unit}: ${LIMITS[name].bounds} (default ${LIMITS[name].default})`,
+              }),
+            ),
           ]),
         ),
         {

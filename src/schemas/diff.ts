@@ -53,16 +53,13 @@ export const Diff = Type.Object(
         { additionalProperties: false, description: "must describe the closed window both sides were measured over" },
       ),
     ),
-    extra: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), { description: "may hold anything; slp ignores it" }),
-    ),
+    extra: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "may hold anything; slp ignores it" })),
   },
   {
     $id: "diff.schema.json",
     title: "diff.json",
     additionalProperties: false,
-    description:
-      "One model's measured difference between production and this branch inside a closed window (framework Stage E).",
+    description: "One model's measured difference between production and this branch inside a closed window (framework Stage E).",
   },
 );
 export type Diff = Static<typeof Diff>;

@@ -8,7 +8,14 @@
 import { Type, type Static } from "@sinclair/typebox";
 
 export const MutantVerdict = Type.Union(
-  [Type.Literal("killed"), Type.Literal("survived"), Type.Literal("equivalent"), Type.Literal("rejected"), Type.Literal("timeout"), Type.Literal("not_run")],
+  [
+    Type.Literal("killed"),
+    Type.Literal("survived"),
+    Type.Literal("equivalent"),
+    Type.Literal("rejected"),
+    Type.Literal("timeout"),
+    Type.Literal("not_run"),
+  ],
   {
     description:
       "killed: a unit test failed (or errored) on it; survived: every unit test passed; equivalent: survived and listed in tests/mutation_equivalents.yml on the base; rejected: DuckDB refused the mutant's SQL (not counted as killed); timeout: a test's query ran past the limit; not_run: the time budget ran out first",
@@ -17,7 +24,11 @@ export const MutantVerdict = Type.Union(
 
 export const MutantRecord = Type.Object(
   {
-    id: Type.String({ minLength: 1, pattern: "^[a-z]+/[1-9][0-9]*$", description: "<operator code>/<n>, n counting per operator in site order" }),
+    id: Type.String({
+      minLength: 1,
+      pattern: "^[a-z]+/[1-9][0-9]*$",
+      description: "<operator code>/<n>, n counting per operator in site order",
+    }),
     operator: Type.String({ minLength: 1, description: "the operator's code (cmp, where, agg, ...)" }),
     operator_name: Type.String({ minLength: 1, description: "the operator's kebab-case name (comparison-flipped, ...)" }),
     original: Type.String({ description: "the compiled SQL text the mutant replaces" }),
@@ -27,7 +38,9 @@ export const MutantRecord = Type.Object(
     occurrence: Type.Integer({ minimum: 1, description: "the n-th time this operator meets this exact original text in the model" }),
     verdict: MutantVerdict,
     caught_by: Type.Array(Type.String(), { description: "the unit tests that failed on a killed mutant (sorted); [] otherwise" }),
-    reason: Type.Optional(Type.String({ minLength: 1, description: "equivalent: the reason listed; rejected or timeout: what DuckDB said" })),
+    reason: Type.Optional(
+      Type.String({ minLength: 1, description: "equivalent: the reason listed; rejected or timeout: what DuckDB said" }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -99,7 +112,8 @@ export const MutateDryRun = Type.Object(
           model: Type.String({ minLength: 1 }),
           file: Type.String({ description: "the model's .sql, relative to the project dir" }),
           sql_from: Type.Union([Type.Literal("rendered"), Type.Literal("manifest")], {
-            description: "rendered by slp as a unit test with nothing overridden runs it, or dbt's compiled code from a fresh target/manifest.json",
+            description:
+              "rendered by slp as a unit test with nothing overridden runs it, or dbt's compiled code from a fresh target/manifest.json",
           }),
           mutants: Type.Array(PlannedMutantRecord, { description: "the mutants a real run would plant, in site order, after the cap" }),
           sites: Type.Integer({ minimum: 0, description: "every mutant the operators found" }),

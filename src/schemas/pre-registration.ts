@@ -25,8 +25,7 @@ const MetricInterval = Type.Object(
   {
     additionalProperties: false,
     oneOf: [{ required: ["delta_pct"] }, { required: ["value"] }],
-    description:
-      "must declare exactly one of delta_pct (a model production has) or value (a model production does not have)",
+    description: "must declare exactly one of delta_pct (a model production has) or value (a model production does not have)",
   },
 );
 

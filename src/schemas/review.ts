@@ -7,7 +7,8 @@
  */
 import { Type, type Static } from "@sinclair/typebox";
 
-const Nullable = <T extends import("@sinclair/typebox").TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
+const Nullable = <T extends import("@sinclair/typebox").TSchema>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
 
 export const SENSITIVE_CELL = "[sensitive]";
 

@@ -22,8 +22,7 @@ export const Spec = Type.Object(
     }),
     tier: Type.Unsafe<"critical" | "standard">({
       enum: ["critical", "standard"],
-      description:
-        'must be "critical" (feeds business decisions, financial reports or executive dashboards) or "standard"',
+      description: 'must be "critical" (feeds business decisions, financial reports or executive dashboards) or "standard"',
     }),
     metrics: Type.Record(
       Type.String(),
@@ -70,8 +69,7 @@ export const Spec = Type.Object(
     if: { properties: { tier: { const: "critical" } }, required: ["tier"] },
     then: {
       required: [...CRITICAL_FIELDS],
-      description:
-        "a critical model also declares reconciliation_query, reconciliation_tolerance and external_validation",
+      description: "a critical model also declares reconciliation_query, reconciliation_tolerance and external_validation",
     },
   },
 );

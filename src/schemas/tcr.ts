@@ -96,7 +96,11 @@ export const TcrData = Type.Object(
     steps: Type.Array(TcrStepOutcome),
     hooks: Type.Array(
       Type.Object(
-        { name: Type.String(), exit_code: Type.Integer(), output: Type.String({ description: "stdout and stderr as printed (the end of it, when long)" }) },
+        {
+          name: Type.String(),
+          exit_code: Type.Integer(),
+          output: Type.String({ description: "stdout and stderr as printed (the end of it, when long)" }),
+        },
         { additionalProperties: false },
       ),
       { description: "the repository's hooks run as git commit runs them (pre-commit, prepare-commit-msg, commit-msg, post-commit)" },

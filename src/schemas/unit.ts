@@ -52,10 +52,12 @@ export const UnitTestResult = Type.Object(
     status: Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("error")]),
     failures: Type.Integer({ description: "1 for a failed test (however many rows differ), else 0, as dbt counts" }),
     sql_from: Type.Union([Type.Literal("rendered"), Type.Literal("manifest"), Type.Null()], {
-      description: "rendered: slp rendered the model's Jinja; manifest: dbt's compiled code from target/manifest.json; null: the test stopped before",
+      description:
+        "rendered: slp rendered the model's Jinja; manifest: dbt's compiled code from target/manifest.json; null: the test stopped before",
     }),
     ran: Type.Union([Type.Literal("native"), Type.Literal("translated"), Type.Literal("untranslatable"), Type.Null()], {
-      description: "native: DuckDB ran the model's SQL as written (a DuckDB project); translated: slp translated it from the project's dialect; untranslatable: it uses a construct slp cannot run with the warehouse's meaning (the test is an error); null: the test stopped before",
+      description:
+        "native: DuckDB ran the model's SQL as written (a DuckDB project); translated: slp translated it from the project's dialect; untranslatable: it uses a construct slp cannot run with the warehouse's meaning (the test is an error); null: the test stopped before",
     }),
     error: Type.Union([UnitTestError, Type.Null()]),
     diff: Type.Union(
@@ -110,7 +112,10 @@ export const UnitData = Type.Object(
     ),
     dialect: Type.Object(
       {
-        name: Type.String({ description: "the warehouse dialect the models are written in (duckdb, snowflake, bigquery, databricks, spark, redshift, postgres)" }),
+        name: Type.String({
+          description:
+            "the warehouse dialect the models are written in (duckdb, snowflake, bigquery, databricks, spark, redshift, postgres)",
+        }),
         from: Type.String({ description: "where slp read it: --dialect, slp.yml, profiles.yml (profile and target), or a default" }),
       },
       { additionalProperties: false },

@@ -105,7 +105,10 @@ function compile(schema: SchemaNode): Evaluate {
     return false;
   };
   /** A keyword that fails or holds as a whole, at the value's own location. */
-  const keyword = (name: string, holds: (value: Json) => boolean): Evaluate => (value, path, out) => holds(value) || fail(name, value, path, out);
+  const keyword =
+    (name: string, holds: (value: Json) => boolean): Evaluate =>
+    (value, path, out) =>
+      holds(value) || fail(name, value, path, out);
 
   if (schema.type !== undefined) {
     const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
@@ -117,8 +120,12 @@ function compile(schema: SchemaNode): Evaluate {
   }
   if ("const" in schema) steps.push(keyword("const", (value) => jsonEqual(schema.const, value)));
 
-  const properties = new Map(Object.entries((schema.properties ?? {}) as Record<string, SchemaNode>).map(([key, sub]) => [key, compile(sub)]));
-  const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, SchemaNode>).map(([pattern, sub]) => [pythonRegex(pattern), compile(sub)] as const);
+  const properties = new Map(
+    Object.entries((schema.properties ?? {}) as Record<string, SchemaNode>).map(([key, sub]) => [key, compile(sub)]),
+  );
+  const patterns = Object.entries((schema.patternProperties ?? {}) as Record<string, SchemaNode>).map(
+    ([pattern, sub]) => [pythonRegex(pattern), compile(sub)] as const,
+  );
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const additional = schema.additionalProperties;
   const extra = isMapping(additional) ? compile(additional as SchemaNode) : null;
@@ -186,7 +193,9 @@ function compile(schema: SchemaNode): Evaluate {
   if (schema.uniqueItems === true) steps.push(keyword("uniqueItems", (value) => !Array.isArray(value) || !hasDuplicates(value)));
   if (typeof minLength === "number") {
     // Lengths count code points; a text of at least twice the units has enough of them whatever it holds.
-    steps.push(keyword("minLength", (value) => typeof value !== "string" || value.length >= 2 * minLength || [...value].length >= minLength));
+    steps.push(
+      keyword("minLength", (value) => typeof value !== "string" || value.length >= 2 * minLength || [...value].length >= minLength),
+    );
   }
   if (typeof pattern === "string") {
     const regex = pythonRegex(pattern);
@@ -275,7 +284,11 @@ function pythonRegex(pattern: string): RegExp {
 }
 
 function render(error: RawError, prefix: string): string {
-  const where = prefix + materialise(error.path).map((step) => (typeof step === "number" ? `[${step}]` : `.${step}`)).join("");
+  const where =
+    prefix +
+    materialise(error.path)
+      .map((step) => (typeof step === "number" ? `[${step}]` : `.${step}`))
+      .join("");
   const holder = error.holder;
   const description = typeof holder.description === "string" ? holder.description : undefined;
   if (error.keyword === "required") {
@@ -313,7 +326,9 @@ export function pythonJson(value: Json): string {
   if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(pythonJson).join(", ")}]`;
   if (isMapping(value)) {
-    return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}: ${pythonJson(item)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}: ${pythonJson(item)}`)
+      .join(", ")}}`;
   }
   return JSON.stringify(String(value));
 }

@@ -14,7 +14,18 @@ import { parseYaml } from "../project/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
 import { parseRelationCall } from "../project/relations.ts";
-import { exposeMembers, JinjaTemplate, macroReturn, printable, pythonRange, splitArgs, TEMPLATE_LOOKUP, TemplateFailure, type JinjaCallable, type Scope } from "./jinja.ts";
+import {
+  exposeMembers,
+  JinjaTemplate,
+  macroReturn,
+  printable,
+  pythonRange,
+  splitArgs,
+  TEMPLATE_LOOKUP,
+  TemplateFailure,
+  type JinjaCallable,
+  type Scope,
+} from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
 export class RenderRefusal extends SlpError {
@@ -47,7 +58,13 @@ export interface RenderSession {
    * `is_incremental()` is false (a first build), and
    * `adapter.get_columns_in_relation` answers for the relations it reads.
    */
-  building?: { name: string; resourceType: string; uniqueId: string; config: Mapping; columnsOf(relation: string): { name: string; type: string }[] | null };
+  building?: {
+    name: string;
+    resourceType: string;
+    uniqueId: string;
+    config: Mapping;
+    columnsOf(relation: string): { name: string; type: string }[] | null;
+  };
   /** Filled with every env_var() the render reads and what it got (a cached reading is only as good as these). */
   envRead?: Map<string, string | null>;
 }
@@ -80,7 +97,18 @@ export class Relation {
     return this.identifier;
   }
   /** What templates may read of a relation (the sandbox shows them nothing else). */
-  readonly [TEMPLATE_LOOKUP] = exposeMembers(this, ["schema", "database", "is_cte", "identifier", "name", "table", "include", "incorporate", "quote", "render"]);
+  readonly [TEMPLATE_LOOKUP] = exposeMembers(this, [
+    "schema",
+    "database",
+    "is_cte",
+    "identifier",
+    "name",
+    "table",
+    "include",
+    "incorporate",
+    "quote",
+    "render",
+  ]);
 }
 
 interface MacroFile {
@@ -212,7 +240,11 @@ export class DbtRenderer {
   }
 
   #renderWith(template: Compiled, file: string, session: RenderSession, pkg: string): string {
-    if (template instanceof JinjaTemplate || Object.hasOwn(session.overrides.macros, "ref") || Object.hasOwn(session.overrides.macros, "source")) {
+    if (
+      template instanceof JinjaTemplate ||
+      Object.hasOwn(session.overrides.macros, "ref") ||
+      Object.hasOwn(session.overrides.macros, "source")
+    ) {
       const jinja = template instanceof JinjaTemplate ? template : template.jinja();
       return this.#with(session, () => jinja.render(this.#scope(pkg)));
     }
@@ -292,7 +324,11 @@ export class DbtRenderer {
   #lookup(name: string, pkg: string): unknown {
     const session = this.#current;
     const overrides = session.overrides.macros;
-    const bare = Object.hasOwn(overrides, name) ? name : this.#builtins[name] && Object.hasOwn(overrides, `dbt.${name}`) ? `dbt.${name}` : null;
+    const bare = Object.hasOwn(overrides, name)
+      ? name
+      : this.#builtins[name] && Object.hasOwn(overrides, `dbt.${name}`)
+        ? `dbt.${name}`
+        : null;
     const found = this.#resolve(name, pkg);
     if (bare !== null && found !== undefined) return overrideOf(found, overrides[bare] as Value);
     if (found !== undefined) return found;
@@ -312,7 +348,8 @@ export class DbtRenderer {
     if (member !== undefined) return member;
     if (name === "dbt" || this.project.packages.has(name) || name === this.project.name) return this.#namespace(name);
     if (Object.hasOwn(this.#builtins, name)) return this.#builtins[name];
-    if (Object.hasOwn(INTROSPECTION, name)) return refuser(INTROSPECTION[name] as string, `override the macro that calls ${name} in the test's overrides.macros`);
+    if (Object.hasOwn(INTROSPECTION, name))
+      return refuser(INTROSPECTION[name] as string, `override the macro that calls ${name} in the test's overrides.macros`);
     return undefined;
   }
 
@@ -329,18 +366,35 @@ export class DbtRenderer {
 
   #qualified(pkg: string, name: string): unknown {
     const overrides = this.#current.overrides.macros;
-    const real = pkg === "dbt" ? (Object.hasOwn(this.#builtins, name) ? this.#builtins[name] : name === "is_incremental" ? this.#member(name, pkg) : undefined) : this.#macro(pkg, name);
+    const real =
+      pkg === "dbt"
+        ? Object.hasOwn(this.#builtins, name)
+          ? this.#builtins[name]
+          : name === "is_incremental"
+            ? this.#member(name, pkg)
+            : undefined
+        : this.#macro(pkg, name);
     // A bare-name override wins over the qualified one; both reach dbt.X (spec §4.1).
-    const key = pkg === "dbt" && Object.hasOwn(overrides, name) ? name : Object.hasOwn(overrides, `${pkg}.${name}`) ? `${pkg}.${name}` : null;
+    const key =
+      pkg === "dbt" && Object.hasOwn(overrides, name) ? name : Object.hasOwn(overrides, `${pkg}.${name}`) ? `${pkg}.${name}` : null;
     if (key !== null) return overrideOf(real ?? (() => ""), overrides[key] as Value);
     if (real !== undefined) return real;
     if (pkg === "dbt") {
-      return refuser(`dbt.${name} is not one of the dbt macros slp provides`, `override it in the test's overrides.macros (dbt.${name}: "<SQL>"), or call the DuckDB function directly`);
+      return refuser(
+        `dbt.${name} is not one of the dbt macros slp provides`,
+        `override it in the test's overrides.macros (dbt.${name}: "<SQL>"), or call the DuckDB function directly`,
+      );
     }
     if (pkg === "dbt_utils" && name === "star") {
-      return refuser("dbt_utils.star cannot list the columns of a fixture (dbt refuses it on a CTE too)", 'override it: overrides: {macros: {dbt_utils.star: "col_a, col_b"}}');
+      return refuser(
+        "dbt_utils.star cannot list the columns of a fixture (dbt refuses it on a CTE too)",
+        'override it: overrides: {macros: {dbt_utils.star: "col_a, col_b"}}',
+      );
     }
-    return refuser(`${pkg}.${name} is not a macro of an installed package`, `install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`);
+    return refuser(
+      `${pkg}.${name} is not a macro of an installed package`,
+      `install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`,
+    );
   }
 
   /** The context members that are not macros. */
@@ -352,7 +406,11 @@ export class DbtRenderer {
       case "source":
         return (...args: unknown[]) => {
           const { positional } = splitArgs(args);
-          if (positional.length !== 2) throw new RenderRefusal(`source() takes a source name and a table name, got ${positional.length} arguments`, "write source('source_name', 'table_name')");
+          if (positional.length !== 2)
+            throw new RenderRefusal(
+              `source() takes a source name and a table name, got ${positional.length} arguments`,
+              "write source('source_name', 'table_name')",
+            );
           return new Relation(session.relation({ kind: "source", source: printable(positional[0]), table: printable(positional[1]) }));
         };
       case "this":
@@ -362,7 +420,10 @@ export class DbtRenderer {
         return () => {
           if (session.building) return false;
           if (session.isIncremental === null) {
-            throw new RenderRefusal("is_incremental() is reached (through a macro) but the test sets no boolean overrides.macros.is_incremental", "add overrides: {macros: {is_incremental: true}} (or false) to the test");
+            throw new RenderRefusal(
+              "is_incremental() is reached (through a macro) but the test sets no boolean overrides.macros.is_incremental",
+              "add overrides: {macros: {is_incremental: true}} (or false) to the test",
+            );
           }
           return session.isIncremental;
         };
@@ -373,12 +434,31 @@ export class DbtRenderer {
       case "env_var":
         return (...args: unknown[]) => this.#envVar(session, args);
       case "model":
-        if (session.building) return { name: session.building.name, resource_type: session.building.resourceType, config: session.building.config, unique_id: session.building.uniqueId };
-        return { name: session.testName, resource_type: "unit_test", config: { materialized: "unit" }, unique_id: `unit_test.${this.project.name}.${session.testName}` };
+        if (session.building)
+          return {
+            name: session.building.name,
+            resource_type: session.building.resourceType,
+            config: session.building.config,
+            unique_id: session.building.uniqueId,
+          };
+        return {
+          name: session.testName,
+          resource_type: "unit_test",
+          config: { materialized: "unit" },
+          unique_id: `unit_test.${this.project.name}.${session.testName}`,
+        };
       case "execute":
         return true;
       case "target":
-        return { name: "dev", type: this.#adapterType, schema: "main", database: "memory", profile_name: this.project.name, threads: 1, target_name: "dev" };
+        return {
+          name: "dev",
+          type: this.#adapterType,
+          schema: "main",
+          database: "memory",
+          profile_name: this.project.name,
+          threads: 1,
+          target_name: "dev",
+        };
       case "database":
         return "memory";
       case "schema":
@@ -390,7 +470,10 @@ export class DbtRenderer {
       case "exceptions":
         return {
           raise_compiler_error: (message: unknown) => {
-            throw new RenderRefusal(`the model raised a compiler error: ${printable(message)}`, "give the test inputs or overrides that satisfy the macro's check");
+            throw new RenderRefusal(
+              `the model raised a compiler error: ${printable(message)}`,
+              "give the test inputs or overrides that satisfy the macro's check",
+            );
           },
           warn: () => "",
           raise_not_implemented: (message: unknown) => {
@@ -434,7 +517,12 @@ export class DbtRenderer {
     const config = (..._args: unknown[]) => "";
     const get = (key: unknown, fallback: unknown = null) => {
       const name = printable(key);
-      if (session.building) return Object.hasOwn(session.building.config, name) ? session.building.config[name] : Object.hasOwn(NODE_CONFIG_DEFAULTS, name) && name !== "materialized" ? NODE_CONFIG_DEFAULTS[name] : fallback;
+      if (session.building)
+        return Object.hasOwn(session.building.config, name)
+          ? session.building.config[name]
+          : Object.hasOwn(NODE_CONFIG_DEFAULTS, name) && name !== "materialized"
+            ? NODE_CONFIG_DEFAULTS[name]
+            : fallback;
       if (name === "materialized") return "unit";
       if (Object.hasOwn(session.config, name)) return session.config[name];
       if (Object.hasOwn(NODE_CONFIG_DEFAULTS, name)) return NODE_CONFIG_DEFAULTS[name];
@@ -447,7 +535,11 @@ export class DbtRenderer {
       },
       require: (key: unknown) => {
         const value = get(key, undefined);
-        if (value === undefined || value === null) throw new RenderRefusal(`config.require('${printable(key)}') has no value in a unit test`, `override the macro that reads it in overrides.macros`);
+        if (value === undefined || value === null)
+          throw new RenderRefusal(
+            `config.require('${printable(key)}') has no value in a unit test`,
+            `override the macro that reads it in overrides.macros`,
+          );
         return value;
       },
     });
@@ -461,13 +553,16 @@ export class DbtRenderer {
     // global keys), then, for a package, its own dbt_project.yml: the root project's values win.
     const scopedIn = (vars: Mapping) => (isMapping(vars[pkg]) ? (vars[pkg] as Mapping) : {});
     const rootVars = this.project.vars;
-    const own = pkg === this.project.name ? null : this.project.packages.get(pkg)?.vars ?? null;
+    const own = pkg === this.project.name ? null : (this.project.packages.get(pkg)?.vars ?? null);
     const sources = [session.overrides.vars, this.#options.cliVars, scopedIn(rootVars), rootVars, ...(own ? [scopedIn(own), own] : [])];
     for (const source of sources) {
       if (Object.hasOwn(source, name)) return source[name];
     }
     if (positional.length > 1 || Object.hasOwn(named, "default")) return fallback;
-    throw new RenderRefusal(`Required var '${name}' not found in config`, `add ${name} to the test's overrides.vars, or to vars: in dbt_project.yml`);
+    throw new RenderRefusal(
+      `Required var '${name}' not found in config`,
+      `add ${name} to the test's overrides.vars, or to vars: in dbt_project.yml`,
+    );
   }
 
   #envVar(session: RenderSession, args: unknown[]): unknown {
@@ -504,11 +599,21 @@ export class DbtRenderer {
       },
       get_columns_in_relation: (relation: unknown) => {
         const columns = this.#current.building?.columnsOf(printable(relation));
-        if (!columns) throw new RenderRefusal("adapter.get_columns_in_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros");
+        if (!columns)
+          throw new RenderRefusal(
+            "adapter.get_columns_in_relation asks the warehouse, which a unit test has not got",
+            "override the macro that calls it in overrides.macros",
+          );
         return columns.map((column) => columnObject(column.name, column.type));
       },
-      get_relation: refuser("adapter.get_relation asks the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
-      execute: refuser("adapter.execute runs SQL against the warehouse, which a unit test has not got", "override the macro that calls it in overrides.macros"),
+      get_relation: refuser(
+        "adapter.get_relation asks the warehouse, which a unit test has not got",
+        "override the macro that calls it in overrides.macros",
+      ),
+      execute: refuser(
+        "adapter.execute runs SQL against the warehouse, which a unit test has not got",
+        "override the macro that calls it in overrides.macros",
+      ),
     };
   }
 
@@ -525,14 +630,26 @@ export class DbtRenderer {
       }
     }
     if ((namespace === null || namespace === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
-    throw new RenderRefusal(`adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`, "install the package that defines it, or override the calling macro in overrides.macros");
+    throw new RenderRefusal(
+      `adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`,
+      "install the package that defines it, or override the calling macro in overrides.macros",
+    );
   }
 }
 
 /** A column as dbt's adapter Column object reads it (name, quoted, data_type, dtype). */
 function columnObject(name: string, type: string): object {
   const quoted = `"${name.replace(/"/g, '""')}"`;
-  return { name, column: name, quoted, data_type: type, dtype: type, is_string: () => /char|text|string/i.test(type), is_number: () => /int|dec|num|double|float|real/i.test(type), toString: () => name };
+  return {
+    name,
+    column: name,
+    quoted,
+    data_type: type,
+    dtype: type,
+    is_string: () => /char|text|string/i.test(type),
+    is_number: () => /int|dec|num|double|float|real/i.test(type),
+    toString: () => name,
+  };
 }
 
 function digest(text: string): string {
@@ -600,7 +717,10 @@ function refuser(message: string, fix: string): JinjaCallable {
 /** `this` in a test without `input: this`: dbt renders None, which is never valid SQL; say why instead. */
 const MISSING_THIS = {
   toString(): string {
-    throw new RenderRefusal("the model renders {{ this }}, but the test has no given with input: this", "add a given with input: this and the rows the model's own table holds");
+    throw new RenderRefusal(
+      "the model renders {{ this }}, but the test has no given with input: this",
+      "add a given with input: this and the rows the model's own table holds",
+    );
   },
 };
 
@@ -612,7 +732,12 @@ export function refCall(args: readonly unknown[]): RelationCall {
     throw new RenderRefusal(`ref() takes one or two names, got ${positional.length}`, "write ref('model') or ref('package', 'model')");
   }
   const name = printable(positional[positional.length - 1]);
-  return { kind: "ref", package: positional.length === 2 ? printable(positional[0]) : null, name, version: version === null ? null : pythonStr(version as Value) };
+  return {
+    kind: "ref",
+    package: positional.length === 2 ? printable(positional[0]) : null,
+    name,
+    version: version === null ? null : pythonStr(version as Value),
+  };
 }
 
 function runStartedAt(date: Date): object {

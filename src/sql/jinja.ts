@@ -149,7 +149,10 @@ export class JinjaTemplate {
     // A macro left by `return()` must restore its caller's frame: nunjucks
     // restores it only on the normal path, so wrap each macro body.
     const patched = code
-      .replace(/var callerFrame = frame;\nframe = new runtime\.Frame\(\);\n/g, "var callerFrame = frame;\nframe = new runtime.Frame();\ntry {\n")
+      .replace(
+        /var callerFrame = frame;\nframe = new runtime\.Frame\(\);\n/g,
+        "var callerFrame = frame;\nframe = new runtime.Frame();\ntry {\n",
+      )
       .replace(
         /frame = callerFrame;\nreturn new runtime\.SafeString\((t_\d+)\);\n\}\);/g,
         "return new runtime.SafeString($1);\n} catch (e) { throw runtime.slpMacroError(e, lineno, colno); } finally { frame = callerFrame; }\n});",
@@ -331,9 +334,13 @@ export function exposeMembers(target: object, names: readonly string[]): (name: 
 /** A template reached for something the sandbox never gives: a constructor, a prototype, an internal. */
 export class SandboxError extends SlpError {
   constructor(what: string) {
-    super("E_SANDBOX", `${what}: templates reach data and the dbt context only, never JavaScript's internals (slp renders in a sandbox, as dbt does)`, {
-      fix: "remove the construct; a dbt model never needs it",
-    });
+    super(
+      "E_SANDBOX",
+      `${what}: templates reach data and the dbt context only, never JavaScript's internals (slp renders in a sandbox, as dbt does)`,
+      {
+        fix: "remove the construct; a dbt model never needs it",
+      },
+    );
   }
 }
 
@@ -341,7 +348,8 @@ export class SandboxError extends SlpError {
 const IDENTIFIER = /^[\p{ID_Start}_][\p{ID_Continue}]*$/u;
 
 /** Member names that lead to JavaScript's machinery: refused on everything but a mapping's own keys. */
-const JS_INTERNAL = /^(?:__.*|constructor|prototype|caller|callee|arguments|apply|bind|call|valueOf|toString|toLocaleString|hasOwnProperty|isPrototypeOf|propertyIsEnumerable)$/;
+const JS_INTERNAL =
+  /^(?:__.*|constructor|prototype|caller|callee|arguments|apply|bind|call|valueOf|toString|toLocaleString|hasOwnProperty|isPrototypeOf|propertyIsEnumerable)$/;
 /** Jinja's sandbox refuses `_` attributes too; a package's `_macro` is still reached through its namespace. */
 const PRIVATE = /^_/;
 
@@ -368,7 +376,10 @@ function spend(count = 1): void {
   if (!budget) return;
   budget.steps += count;
   if (budget.steps > limit("template_steps")) {
-    throw new LimitError("template_steps", `the template takes more than ${formatLimit("template_steps")} (loop iterations and calls) to render`);
+    throw new LimitError(
+      "template_steps",
+      `the template takes more than ${formatLimit("template_steps")} (loop iterations and calls) to render`,
+    );
   }
 }
 
@@ -403,7 +414,10 @@ function sized(count: unknown): number {
 function tooDeepIfOverflow(error: unknown): unknown {
   const inner = originOf(error) ?? error;
   if (inner instanceof RangeError && /call stack/i.test(inner.message)) {
-    return new LimitError("nesting_depth", "the template nests expressions deeper than the engine can follow (split the long expression into {% set %} steps)");
+    return new LimitError(
+      "nesting_depth",
+      "the template nests expressions deeper than the engine can follow (split the long expression into {% set %} steps)",
+    );
   }
   return error;
 }
@@ -428,8 +442,10 @@ export function templateMember(obj: unknown, key: unknown): unknown {
   }
   if (typeof key !== "string" && typeof key !== "number" && typeof key !== "boolean") return undefined;
   const name = String(key);
-  if (typeof target === "string") return Object.hasOwn(STRING_METHODS, name) ? (STRING_METHODS[name] as JinjaCallable).bind(null, target) : refuseUnsafe(name);
-  if (Array.isArray(target)) return Object.hasOwn(LIST_METHODS, name) ? (LIST_METHODS[name] as JinjaCallable).bind(null, target) : refuseUnsafe(name);
+  if (typeof target === "string")
+    return Object.hasOwn(STRING_METHODS, name) ? (STRING_METHODS[name] as JinjaCallable).bind(null, target) : refuseUnsafe(name);
+  if (Array.isArray(target))
+    return Object.hasOwn(LIST_METHODS, name) ? (LIST_METHODS[name] as JinjaCallable).bind(null, target) : refuseUnsafe(name);
   if (typeof target === "function") {
     if (Object.hasOwn(target, name) && !FUNCTION_OWN.has(name)) return (target as unknown as Record<string, unknown>)[name];
     return refuseUnsafe(name);
@@ -480,10 +496,18 @@ function patchLexerAndParser(): void {
     tokenizer.nextToken = () => {
       const token = next();
       if (token?.type === "symbol" && !IDENTIFIER.test(String(token.value))) {
-        throw new (engine().lib.TemplateError)(`${JSON.stringify(String(token.value))} is not a name: a name is letters, digits and _, and does not start with a digit`, token.lineno + 1, token.colno + 1);
+        throw new (engine().lib.TemplateError)(
+          `${JSON.stringify(String(token.value))} is not a name: a name is letters, digits and _, and does not start with a digit`,
+          token.lineno + 1,
+          token.colno + 1,
+        );
       }
       if (token?.type === "regex") {
-        throw new (engine().lib.TemplateError)("a regular expression literal (r/.../) is not Jinja, and slp's templates do not run them", token.lineno + 1, token.colno + 1);
+        throw new (engine().lib.TemplateError)(
+          "a regular expression literal (r/.../) is not Jinja, and slp's templates do not run them",
+          token.lineno + 1,
+          token.colno + 1,
+        );
       }
       return token;
     };
@@ -498,7 +522,9 @@ function patchLexerAndParser(): void {
       try {
         if (this.slpDepth > limit("nesting_depth")) {
           const token = this.peekToken();
-          throw new LimitError("nesting_depth", `the template nests blocks or brackets more than ${formatLimit("nesting_depth")} deep`, { line: token ? token.lineno + 1 : undefined });
+          throw new LimitError("nesting_depth", `the template nests blocks or brackets more than ${formatLimit("nesting_depth")} deep`, {
+            line: token ? token.lineno + 1 : undefined,
+          });
         }
         return original.apply(this, args);
       } finally {
@@ -517,27 +543,26 @@ function patchParser(): void {
   const { TOKEN_COMMA, TOKEN_RIGHT_PAREN } = engine().lexer;
   const parseSignature = proto.parseSignature as (this: any, tolerant?: boolean, noParens?: boolean) => unknown;
   proto.parseSignature = function (this: any, tolerant?: boolean, noParens?: boolean) {
-    const parser = this;
-    const { parseExpression, skip } = parser;
+    const { parseExpression, skip } = this;
     let afterComma = false;
     // While this signature is read, an expression that would start at `)` right after a comma ends the list instead.
-    parser.parseExpression = function () {
-      if (!noParens && afterComma && parser.peekToken().type === TOKEN_RIGHT_PAREN) return SKIP;
+    this.parseExpression = () => {
+      if (!noParens && afterComma && this.peekToken().type === TOKEN_RIGHT_PAREN) return SKIP;
       afterComma = false;
-      return parseExpression.call(parser);
+      return parseExpression.call(this);
     };
-    parser.skip = function (type: string) {
-      const skipped = skip.call(parser, type);
+    this.skip = (type: string) => {
+      const skipped = skip.call(this, type);
       afterComma = skipped && type === TOKEN_COMMA;
       return skipped;
     };
     try {
-      const args = parseSignature.call(parser, tolerant, noParens) as { children: unknown[] } | null;
+      const args = parseSignature.call(this, tolerant, noParens) as { children: unknown[] } | null;
       if (args) args.children = args.children.filter((child) => child !== SKIP);
       return args;
     } finally {
-      parser.parseExpression = parseExpression;
-      parser.skip = skip;
+      this.parseExpression = parseExpression;
+      this.skip = skip;
     }
   };
 }
@@ -547,7 +572,7 @@ const SKIP = { lineno: 0, colno: 0, findAll: () => [], iterFields: () => undefin
 
 function patchRuntime(): void {
   const runtime = engine().runtime;
-  runtime.memberLookup = function (obj: unknown, key: unknown, ...slice: unknown[]) {
+  runtime.memberLookup = (obj: unknown, key: unknown, ...slice: unknown[]) => {
     // `x[a:b:c]` arrives as (obj, start, stop, step).
     if (slice.length === 2) return sliceOf(obj, key as number | null, slice[0] as number | null, slice[1] as number | null);
     return templateMember(obj, key);
@@ -589,7 +614,11 @@ function patchRuntime(): void {
   runtime.suppressValue = (value: unknown) => printable(value);
   runtime.ensureDefined = (value: unknown, lineno: number, colno: number) => {
     if (value === undefined) {
-      throw new (engine().lib.TemplateError)("prints an undefined value (a name or attribute slp's dbt context does not have)", lineno, colno);
+      throw new (engine().lib.TemplateError)(
+        "prints an undefined value (a name or attribute slp's dbt context does not have)",
+        lineno,
+        colno,
+      );
     }
     return value;
   };
@@ -627,7 +656,8 @@ function patchCompiler(): void {
   // `{"__proto__": x}` in an object literal would set the prototype: emit computed keys.
   Compiler.prototype.compilePair = function (this: any, node: any, frame: unknown) {
     const key = node.key instanceof nodes.Symbol ? new nodes.Literal(node.key.lineno, node.key.colno, node.key.value) : node.key;
-    if (!(key instanceof nodes.Literal && typeof key.value === "string")) this.fail("a mapping's keys must be strings or names", key.lineno, key.colno);
+    if (!(key instanceof nodes.Literal && typeof key.value === "string"))
+      this.fail("a mapping's keys must be strings or names", key.lineno, key.colno);
     this._emit("[");
     this.compile(key, frame);
     this._emit("]: ");
@@ -637,8 +667,14 @@ function patchCompiler(): void {
   Compiler.prototype.compileIs = function (this: any, node: any, frame: unknown) {
     const test = node.right.name ?? node.right;
     // `none`, `true` and `false` lex as literals, yet name tests (`is none` is dbt's most common one).
-    const named = test instanceof nodes.Symbol ? test.value : test instanceof nodes.Literal && (test.value === null || typeof test.value === "boolean") ? String(test.value ?? "none") : null;
-    if (named === null) this.fail("`is` must be followed by the name of a test (is defined, is none, is string, ...)", node.lineno, node.colno);
+    const named =
+      test instanceof nodes.Symbol
+        ? test.value
+        : test instanceof nodes.Literal && (test.value === null || typeof test.value === "boolean")
+          ? String(test.value ?? "none")
+          : null;
+    if (named === null)
+      this.fail("`is` must be followed by the name of a test (is defined, is none, is string, ...)", node.lineno, node.colno);
     this._emit(`env.getTest(${JSON.stringify(named)}).call(context, `);
     this.compile(node.left, frame);
     if (node.right.args) {
@@ -730,7 +766,12 @@ function pythonAdd(left: unknown, right: unknown): unknown {
 /** Python's `*`: `"-" * 3` and `[0] * 3` repeat; numbers multiply. */
 function pythonMul(left: unknown, right: unknown): unknown {
   const repeatable = (value: unknown) => typeof value === "string" || isSafeString(value) || Array.isArray(value);
-  const [sequence, times] = repeatable(left) && typeof right === "number" ? [left, right] : repeatable(right) && typeof left === "number" ? [right, left] : [null, 0];
+  const [sequence, times] =
+    repeatable(left) && typeof right === "number"
+      ? [left, right]
+      : repeatable(right) && typeof left === "number"
+        ? [right, left]
+        : [null, 0];
   if (sequence === null) return (left as number) * (right as number);
   if (Array.isArray(sequence)) {
     const count = sized(times);
@@ -758,7 +799,8 @@ function sliceString(text: string, start: number | null, stop: number | null, st
   const chars = [...text];
   const n = chars.length;
   const by = step ?? 1;
-  const norm = (i: number | null, fallback: number) => (i === null || i === undefined ? fallback : i < 0 ? Math.max(n + i, by < 0 ? -1 : 0) : Math.min(i, n));
+  const norm = (i: number | null, fallback: number) =>
+    i === null || i === undefined ? fallback : i < 0 ? Math.max(n + i, by < 0 ? -1 : 0) : Math.min(i, n);
   const out: string[] = [];
   if (by > 0) for (let i = norm(start, 0); i < norm(stop, n); i += by) out.push(chars[i] as string);
   else for (let i = norm(start, n - 1); i > norm(stop, -1); i += by) out.push(chars[i] as string);
@@ -787,7 +829,11 @@ const STRING_METHODS: Record<string, (text: string, ...args: any[]) => unknown> 
   endswith: (t, suffix) => (Array.isArray(suffix) ? suffix.some((s) => t.endsWith(s)) : t.endsWith(suffix)),
   replace: (t, old, replacement, count) => {
     const occurrences = old === "" ? t.length + 1 : t.split(old).length - 1;
-    sized(t.length + Math.min(occurrences, typeof count === "number" && count >= 0 ? count : occurrences) * (printable(replacement).length - printable(old).length));
+    sized(
+      t.length +
+        Math.min(occurrences, typeof count === "number" && count >= 0 ? count : occurrences) *
+          (printable(replacement).length - printable(old).length),
+    );
     if (typeof count !== "number" || count < 0) return t.split(old).join(replacement);
     let out = t;
     let index = 0;
@@ -827,7 +873,10 @@ const STRING_METHODS: Record<string, (text: string, ...args: any[]) => unknown> 
 
 function pySplit(text: string, sep: string | null, maxsplit: number): string[] {
   if (sep === null) {
-    const parts = text.trim().split(/\s+/).filter((part) => part !== "");
+    const parts = text
+      .trim()
+      .split(/\s+/)
+      .filter((part) => part !== "");
     if (maxsplit < 0 || parts.length <= maxsplit + 1) return parts;
     const head = parts.slice(0, maxsplit);
     let rest = text.trim();
@@ -855,7 +904,9 @@ function pyFormat(template: string, args: unknown[]): string {
     if (!parsed) throw new Error(`'{${field}}' is not a format field slp can read`);
     const [, key = "", path = "", conversion, spec] = parsed;
     if ((conversion && conversion !== "s") || (spec !== undefined && spec !== "")) {
-      throw new Error(`'{${field}}': slp's str.format() reads plain fields only (no conversion or format spec); format the value with a filter instead`);
+      throw new Error(
+        `'{${field}}': slp's str.format() reads plain fields only (no conversion or format spec); format the value with a filter instead`,
+      );
     }
     const base = key === "" ? positional[auto++] : /^\d+$/.test(key) ? positional[Number(key)] : named[key];
     if (base === undefined) throw new Error(`'{${field}}' names no argument given to format()`);
@@ -942,7 +993,10 @@ const SANDBOXED_FILTERS: Record<string, (...args: any[]) => unknown> = {
   },
   sum(items: unknown, attribute?: unknown, start: unknown = 0) {
     const list = Array.isArray(items) ? items : [];
-    return (attribute === undefined || attribute === null ? list : list.map((item) => attributeOf(item, attribute))).reduce((total: any, item: any) => total + item, start);
+    return (attribute === undefined || attribute === null ? list : list.map((item) => attributeOf(item, attribute))).reduce(
+      (total: any, item: any) => total + item,
+      start,
+    );
   },
   selectattr(items: unknown, attribute: unknown) {
     return (Array.isArray(items) ? items : []).filter((item) => truthy(attributeOf(item, attribute)));
@@ -974,7 +1028,7 @@ const SANDBOXED_FILTERS: Record<string, (...args: any[]) => unknown> = {
     const pad = " ".repeat(sized(width));
     const lines = printable(text).split("\n");
     sized(pad.length * lines.length);
-    return lines.map((line, i) => (i === 0 && !first) || line === "" ? line : pad + line).join("\n");
+    return lines.map((line, i) => ((i === 0 && !first) || line === "" ? line : pad + line)).join("\n");
   },
   replace(text: unknown, old: unknown, replacement: unknown, count?: unknown) {
     const from = printable(old);
@@ -1021,7 +1075,8 @@ function sequenceOf(items: unknown): unknown[] {
 /** Python's truth: empty strings, lists and mappings are false, as are 0, None and False. */
 function truthy(value: unknown): boolean {
   if (Array.isArray(value) || typeof value === "string") return value.length > 0;
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) return Object.keys(value).length > 0;
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.keys(value).length > 0;
   return Boolean(value);
 }
 
@@ -1112,7 +1167,9 @@ const DICT_METHODS: Record<string, (mapping: Record<string, unknown>, ...args: a
     const { positional, keywords } = splitArgs(args);
     for (const source of [...positional, keywords]) {
       if (source === null || typeof source !== "object") continue;
-      const entries = Array.isArray(source) ? (source as unknown[][]).map((pair) => [printable(pair[0]), pair[1]] as const) : Object.entries(source);
+      const entries = Array.isArray(source)
+        ? (source as unknown[][]).map((pair) => [printable(pair[0]), pair[1]] as const)
+        : Object.entries(source);
       spend(entries.length);
       for (const [key, value] of entries) setKey(mapping, key, value);
     }
@@ -1126,7 +1183,8 @@ function sliceList(list: unknown[], start: number | null, stop: number | null, s
   const by = step ?? 1;
   if (by === 0) throw new SandboxError("slice step cannot be zero");
   const n = list.length;
-  const norm = (i: number | null, fallback: number) => (i === null || i === undefined ? fallback : i < 0 ? Math.max(n + i, by < 0 ? -1 : 0) : Math.min(i, n));
+  const norm = (i: number | null, fallback: number) =>
+    i === null || i === undefined ? fallback : i < 0 ? Math.max(n + i, by < 0 ? -1 : 0) : Math.min(i, n);
   const out: unknown[] = [];
   if (by > 0) for (let i = norm(start, 0); i < norm(stop, n); i += by) out.push(list[i]);
   else for (let i = norm(start, n - 1); i > norm(stop, -1); i += by) out.push(list[i]);
@@ -1139,14 +1197,19 @@ const MAX_RANGE = 100_000;
 /** Python's range(), capped as dbt's sandboxed Jinja caps it. */
 export function pythonRange(...args: unknown[]): number[] {
   const numbers = args.map((arg) => Math.trunc(Number(arg)));
-  const [start, stop, step] = numbers.length === 1 ? [0, numbers[0] as number, 1] : [numbers[0] as number, numbers[1] as number, numbers[2] ?? 1];
+  const [start, stop, step] =
+    numbers.length === 1 ? [0, numbers[0] as number, 1] : [numbers[0] as number, numbers[1] as number, numbers[2] ?? 1];
   if (step === 0) throw new SandboxError("range() arg 3 must not be zero");
   if (![start, stop, step].every(Number.isFinite)) throw new SandboxError("range() takes whole numbers");
   const length = Math.max(0, Math.ceil((stop - start) / step));
   if (length > MAX_RANGE) {
-    throw new SlpError("E_SANDBOX", `range() of ${length.toLocaleString("en-US")} items is larger than the ${MAX_RANGE.toLocaleString("en-US")} dbt's sandboxed Jinja allows`, {
-      fix: "loop over fewer items (dbt refuses this range too)",
-    });
+    throw new SlpError(
+      "E_SANDBOX",
+      `range() of ${length.toLocaleString("en-US")} items is larger than the ${MAX_RANGE.toLocaleString("en-US")} dbt's sandboxed Jinja allows`,
+      {
+        fix: "loop over fewer items (dbt refuses this range too)",
+      },
+    );
   }
   spend(length);
   return Array.from({ length }, (_, i) => start + i * step);
@@ -1161,5 +1224,9 @@ const TESTS: Record<string, (...args: any[]) => boolean> = {
   float: (value: unknown) => typeof value === "number" && !Number.isInteger(value),
   sequence: (value: unknown) => Array.isArray(value) || typeof value === "string",
   in: (value: unknown, container: unknown) =>
-    Array.isArray(container) ? container.includes(value) : typeof container === "string" ? container.includes(String(value)) : Object.hasOwn((container ?? {}) as object, String(value)),
+    Array.isArray(container)
+      ? container.includes(value)
+      : typeof container === "string"
+        ? container.includes(String(value))
+        : Object.hasOwn((container ?? {}) as object, String(value)),
 };

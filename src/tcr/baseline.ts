@@ -83,7 +83,9 @@ export class Baseline {
       this.#write(stored);
       return { exitCode: result.exitCode, summary, blocks: new Set(), errors: result.report.errors ?? [] };
     }
-    const blocks = stageFindings(result.report).filter((finding) => finding.severity === "BLOCK").map(findingKey);
+    const blocks = stageFindings(result.report)
+      .filter((finding) => finding.severity === "BLOCK")
+      .map(findingKey);
     stored.entries[key] = { exit_code: result.exitCode, summary, blocks };
     this.#write(stored);
     return { exitCode: result.exitCode, summary, blocks: new Set(blocks), errors: [] };
@@ -120,7 +122,12 @@ export class Baseline {
     return [packagesPath(checkoutProject), PROFILES]
       .filter((path): path is string => path !== null)
       .map(inRepo)
-      .filter((path) => !touched(path) && !existsSync(join(this.#checkout?.root ?? "", ...path.split("/"))) && existsSync(join(this.#repo.root, ...path.split("/"))));
+      .filter(
+        (path) =>
+          !touched(path) &&
+          !existsSync(join(this.#checkout?.root ?? "", ...path.split("/"))) &&
+          existsSync(join(this.#repo.root, ...path.split("/"))),
+      );
   }
 
   #read(): Stored {

@@ -91,7 +91,11 @@ export class Ledger {
   /** A new folder for a reverted change: `reverted/<n>-<short head>`, numbered in order. */
   nextRevertedDir(shortHead: string): string {
     const root = join(this.#dir, "reverted");
-    const numbers = existsSync(root) ? readdirSync(root).map((name) => Number.parseInt(name, 10)).filter(Number.isFinite) : [];
+    const numbers = existsSync(root)
+      ? readdirSync(root)
+          .map((name) => Number.parseInt(name, 10))
+          .filter(Number.isFinite)
+      : [];
     const next = Math.max(0, ...numbers) + 1;
     return join(root, `${String(next).padStart(4, "0")}-${shortHead}`);
   }

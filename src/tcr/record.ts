@@ -114,7 +114,13 @@ export class TcrRecord {
         byTcr: trailerValues(trailers, TRAILER.tcr).some((value) => value.trim().toLowerCase() === "green"),
         resets: trailerValues(trailers, TRAILER.reset),
         merge,
-        cleanMerge: merge && (await takesOnlyFromParents(repo, commit.tree, await Promise.all(commit.parents.map(async (p) => (await repo.readCommit(p)).tree)))),
+        cleanMerge:
+          merge &&
+          (await takesOnlyFromParents(
+            repo,
+            commit.tree,
+            await Promise.all(commit.parents.map(async (p) => (await repo.readCommit(p)).tree)),
+          )),
       });
     }
     return new TcrRecord(options, commits);
@@ -145,7 +151,11 @@ export class TcrRecord {
       let results = byKey.get(key);
       if (!results) {
         results = new Map();
-        for (const task of tasks) results.set(task.name, await runStage(task, inputFor(task, { projectDir: checkout.projectDir, martsPath: this.#options.martsPaths }), environment));
+        for (const task of tasks)
+          results.set(
+            task.name,
+            await runStage(task, inputFor(task, { projectDir: checkout.projectDir, martsPath: this.#options.martsPaths }), environment),
+          );
         byKey.set(key, results);
       }
       return results;
@@ -194,7 +204,7 @@ async function takesOnlyFromParents(repo: Repository, tree: string, parents: str
     const entry = mine?.find((candidate) => candidate.path === name);
     const options = theirs.map((entries) => entries.find((candidate) => candidate.path === name));
     if (options.some((option) => option?.oid === entry?.oid && option?.mode === entry?.mode)) continue;
-    if (!entry || entry.type !== "tree") return false;
+    if (entry?.type !== "tree") return false;
     const subtrees = options.filter((option) => option?.type === "tree").map((option) => option!.oid);
     if (subtrees.length === 0 || !(await takesOnlyFromParents(repo, entry.oid, subtrees))) return false;
   }

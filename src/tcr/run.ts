@@ -53,7 +53,9 @@ export interface TcrOptions {
 /** `slp tcr --reset REASON`: clears the count; the next commit records who did and why. */
 export async function resetStrikes(projectDir: string, reason: string, environment: TaskEnvironment): Promise<Report> {
   if (reason.trim() === "") {
-    throw new InputError("a reset needs a reason", { fix: 'say why the count may start again: slp tcr --reset "the spec was wrong; fixed on main"' });
+    throw new InputError("a reset needs a reason", {
+      fix: 'say why the count may start again: slp tcr --reset "the spec was wrong; fixed on main"',
+    });
   }
   const repo = Repository.open(projectDir);
   const ledger = new Ledger(repo.worktreeGitdir);
@@ -170,11 +172,21 @@ class Step {
       this.#data.trailers = readTrailers(message).map(([key, value]) => ({ key, value }));
     }
 
-    const baseline = new Baseline(this.#repo, this.#repo.relativePath(options.projectDir), head, options.environment, candidateTree.changes);
+    const baseline = new Baseline(
+      this.#repo,
+      this.#repo.relativePath(options.projectDir),
+      head,
+      options.environment,
+      candidateTree.changes,
+    );
     const judged: Judged[] = [];
     try {
       for (const [index, step] of options.steps.entries()) {
-        const input = { ...step.input, ...(base && step.takesBase ? { base: base.ref } : {}), ...(step.judgesCommit && candidate ? { head: candidate } : {}) };
+        const input = {
+          ...step.input,
+          ...(base && step.takesBase ? { base: base.ref } : {}),
+          ...(step.judgesCommit && candidate ? { head: candidate } : {}),
+        };
         const result = await runStage(step.task, input, options.environment);
         this.#stepNotes.push(...(result.report.notes ?? []));
         const outcome = await this.#judge(step, input, result, baseline);
@@ -201,7 +213,10 @@ class Step {
     const file = join(this.#repo.worktreeGitdir, "COMMIT_EDITMSG");
     const shown = relative(this.#repo.root, file).split("\\").join("/");
     writeFileSync(file, message);
-    for (const [name, args] of [["prepare-commit-msg", [shown, "message"]], ["commit-msg", [shown]]] as const) {
+    for (const [name, args] of [
+      ["prepare-commit-msg", [shown, "message"]],
+      ["commit-msg", [shown]],
+    ] as const) {
       const run = hooks.run(name, [...args], set);
       if (!run) continue;
       this.#hooks.push(run);
@@ -255,16 +270,29 @@ class Step {
     return outcome;
   }
 
-  #green(judged: Judged[], staged: Snapshot, candidate: string | null, message: string, hooks: Hooks | null, hookSet: Record<string, string>): Report {
+  #green(
+    judged: Judged[],
+    staged: Snapshot,
+    candidate: string | null,
+    message: string,
+    hooks: Hooks | null,
+    hookSet: Record<string, string>,
+  ): Report {
     const { strikes } = this.#state;
     const lines = [...this.#alreadyLines(judged), ...this.#hookLines(), ...this.#stepLines()];
     const files = staged.changes.map((change) => change.path);
     const stepNames = this.#data.steps.map(({ name, verdict }) => ({ name, verdict }));
     if (staged.changes.length === 0) {
-      this.#ledger.log(attempt("nothing-to-commit", { message: this.#options.message, strikes, files, commit: null, step: null, steps: stepNames }));
+      this.#ledger.log(
+        attempt("nothing-to-commit", { message: this.#options.message, strikes, files, commit: null, step: null, steps: stepNames }),
+      );
       this.#data.outcome = "nothing-to-commit";
       this.#data.next = "make the next change, then run tcr again";
-      return this.#report(`slp tcr: green, but nothing changed since ${this.#short}; nothing to commit (the strike count stays ${strikes})`, EXIT.ok, lines);
+      return this.#report(
+        `slp tcr: green, but nothing changed since ${this.#short}; nothing to commit (the strike count stays ${strikes})`,
+        EXIT.ok,
+        lines,
+      );
     }
     if (this.#options.dryRun) {
       this.#ledger.log(attempt("dry-run", { message: this.#options.message, strikes, files, commit: null, step: null, steps: stepNames }));
@@ -300,14 +328,26 @@ class Step {
     const last = judged[judged.length - 1];
     const findings = last && last.step.name === redStep ? last.outcome.findings : [];
     // A step the change made unable to judge: the summary and the next step name the error it introduced.
-    const introduced = last?.outcome.cause === "change" ? (last.outcome.errors[0] ?? { code: "E_STEP", message: last.outcome.summary ?? "", file: null, line: null, fix: null }) : null;
+    const introduced =
+      last?.outcome.cause === "change"
+        ? (last.outcome.errors[0] ?? { code: "E_STEP", message: last.outcome.summary ?? "", file: null, line: null, fix: null })
+        : null;
     const redAt = introduced ? `${redStep} (this change made it unable to judge: ${describeReportError(introduced, false)})` : redStep;
     const details = last && last.step.name === redStep ? stageDetails(last.result.report) : [];
     const why = [...details, ...this.#alreadyLines(judged), ...this.#hookLines(), ...this.#stepLines()];
     this.#data.red_step = redStep;
     const stepNames = this.#data.steps.map(({ name, verdict }) => ({ name, verdict }));
     if (this.#options.dryRun) {
-      this.#ledger.log(attempt("dry-run", { message: this.#options.message, strikes, files: staged.changes.map((c) => c.path), commit: null, step: redStep, steps: stepNames }));
+      this.#ledger.log(
+        attempt("dry-run", {
+          message: this.#options.message,
+          strikes,
+          files: staged.changes.map((c) => c.path),
+          commit: null,
+          step: redStep,
+          steps: stepNames,
+        }),
+      );
       this.#data.outcome = "would-revert";
       this.#data.next = `fix what ${redStep} reports; a real run would revert the change and count a strike`;
       return this.#report(
@@ -331,15 +371,17 @@ class Step {
     const count = strikes + 1;
     const stopped = count >= STRIKE_LIMIT;
     this.#ledger.setStrikes(count);
-    this.#ledger.log(attempt(stopped ? "stopped" : "red", {
-      message: this.#options.message,
-      strikes: count,
-      files: current.changes.map((change) => change.path),
-      commit: null,
-      step: redStep,
-      steps: stepNames,
-      saved: relative(this.#repo.worktreeGitdir, saved.dir).split("\\").join("/"),
-    }));
+    this.#ledger.log(
+      attempt(stopped ? "stopped" : "red", {
+        message: this.#options.message,
+        strikes: count,
+        files: current.changes.map((change) => change.path),
+        commit: null,
+        step: redStep,
+        steps: stepNames,
+        saved: relative(this.#repo.worktreeGitdir, saved.dir).split("\\").join("/"),
+      }),
+    );
     this.#data.outcome = stopped ? "stopped" : "reverted";
     this.#data.strikes = count;
     this.#data.next = stopped
@@ -351,7 +393,12 @@ class Step {
     const summary = stopped
       ? `slp tcr: red at ${redAt}, reverted ${reverted} to ${this.#short}; that is ${count} reds in a row: stop and ask a human (framework Rule 5)`
       : `slp tcr: red at ${redAt}, reverted ${reverted} to ${this.#short} (strike ${count} of ${STRIKE_LIMIT})`;
-    return this.#report(summary, stopped ? EXIT.stop : EXIT.blocked, [...why, ...listChanges("reverted:", current.changes), ...savedLines], findings);
+    return this.#report(
+      summary,
+      stopped ? EXIT.stop : EXIT.blocked,
+      [...why, ...listChanges("reverted:", current.changes), ...savedLines],
+      findings,
+    );
   }
 
   #revertIncomplete(redStep: string, restored: RestoreOutcome, findings: Finding[], lines: string[]): Report {
@@ -360,21 +407,31 @@ class Step {
     this.#data.red_step = redStep;
     this.#data.restore = { done: restored.done, failed: { ...failed.step, error: failed.error }, left: restored.left };
     this.#data.next = `make ${failed.step.path} writable (or move it), finish the revert by hand (the list below, or git checkout HEAD -- . and git clean -fd), then run tcr again`;
-    this.#ledger.log(attempt("cannot-judge", {
-      message: this.#options.message,
-      strikes: this.#state.strikes,
-      files: this.#data.files.map((file) => file.path),
-      commit: null,
-      step: redStep,
-      steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
-    }));
+    this.#ledger.log(
+      attempt("cannot-judge", {
+        message: this.#options.message,
+        strikes: this.#state.strikes,
+        files: this.#data.files.map((file) => file.path),
+        commit: null,
+        step: redStep,
+        steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
+      }),
+    );
     const left = restored.left.map((step) => `  ${step.action} ${step.path}`);
     return this.#report(
       `slp tcr: red at ${redStep}, but the revert stopped at ${failed.step.action} ${failed.step.path} (${failed.error}); ${restored.left.length} of ${restored.done + restored.left.length} restore steps are left, the index is unchanged, no strike counted`,
       EXIT.cannotJudge,
       [...lines, "left to restore:", ...left],
       findings,
-      [{ code: "E_REVERT", message: `cannot ${failed.step.action} ${failed.step.path}: ${failed.error}`, file: failed.step.path, line: null, fix: this.#data.next }],
+      [
+        {
+          code: "E_REVERT",
+          message: `cannot ${failed.step.action} ${failed.step.path}: ${failed.error}`,
+          file: failed.step.path,
+          line: null,
+          fix: this.#data.next,
+        },
+      ],
     );
   }
 
@@ -387,20 +444,26 @@ class Step {
     const first = errors[0];
     const describe = first ? describeReportError(first, false) : (judged?.outcome.summary ?? "");
     // Not this change's doing: the same step cannot judge HEAD either (or cannot be run there).
-    const notTheChange = !judged ? "" : judged.outcome.at_head ? ", and cannot judge HEAD either, so it is not this change's doing" : ", and tcr cannot run it at HEAD to tell whether this change caused it";
+    const notTheChange = !judged
+      ? ""
+      : judged.outcome.at_head
+        ? ", and cannot judge HEAD either, so it is not this change's doing"
+        : ", and tcr cannot run it at HEAD to tell whether this change caused it";
     this.#data.outcome = "cannot-judge";
     this.#data.red_step = judged ? judged.step.name : null;
     this.#data.next = `fix what ${what} could not judge${first ? ` (${describeReportError(first)})` : ""}${
       judged?.outcome.at_head ? "; HEAD has it too, so the fix is in the environment or in HEAD, not in this change" : ""
     }, then run tcr again; nothing was reverted`;
-    this.#ledger.log(attempt("cannot-judge", {
-      message: this.#options.message,
-      strikes: this.#state.strikes,
-      files: this.#data.files.map((file) => file.path),
-      commit: null,
-      step: judged?.step.name ?? null,
-      steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
-    }));
+    this.#ledger.log(
+      attempt("cannot-judge", {
+        message: this.#options.message,
+        strikes: this.#state.strikes,
+        files: this.#data.files.map((file) => file.path),
+        commit: null,
+        step: judged?.step.name ?? null,
+        steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
+      }),
+    );
     const details = judged ? stageDetails(judged.result.report) : [];
     // A test runner's cases already show each error in place; other steps' errors are printed here.
     const errorLines = details.length > 0 ? [] : errors.map((e) => `ERROR ${describeReportError(e)}`);
@@ -418,7 +481,9 @@ class Step {
       [TRAILER.tcr, "green"],
       [TRAILER.steps, this.#options.steps.map((step) => step.name).join(" ")],
       [TRAILER.strikes, String(this.#state.strikes)],
-      ...this.#ledger.pendingResets().map((reset): [string, string] => [TRAILER.reset, `${reset.was} strikes cleared by ${reset.by}: ${reset.reason}`]),
+      ...this.#ledger
+        .pendingResets()
+        .map((reset): [string, string] => [TRAILER.reset, `${reset.was} strikes cleared by ${reset.by}: ${reset.reason}`]),
       [TRAILER.version, VERSION],
     ];
   }
@@ -440,7 +505,9 @@ class Step {
     if (!saved) return [];
     return [
       `saved: ${saved.patch}; ${saved.apply} brings it back`,
-      ...(saved.moved_aside.length ? [`moved aside (ignored files in the way, kept in ${saved.dir}/aside): ${saved.moved_aside.join(", ")}`] : []),
+      ...(saved.moved_aside.length
+        ? [`moved aside (ignored files in the way, kept in ${saved.dir}/aside): ${saved.moved_aside.join(", ")}`]
+        : []),
     ];
   }
 
@@ -449,14 +516,19 @@ class Step {
     if (already.length === 0) return [];
     return [
       `already at HEAD (${plural(already.length, "finding")}, not this step's doing; they do not make it red):`,
-      ...already.map(({ step, finding }) => `  ${step}: ${finding.severity}\t${finding.file}\t${finding.model}\t${finding.message}\t[${finding.rule}]`),
+      ...already.map(
+        ({ step, finding }) => `  ${step}: ${finding.severity}\t${finding.file}\t${finding.model}\t${finding.message}\t[${finding.rule}]`,
+      ),
     ];
   }
 
   #hookLines(): string[] {
     return this.#hooks.flatMap((hook) => [
       `hook ${hook.name}: exit ${hook.exitCode}`,
-      ...hook.output.split("\n").filter((line) => line !== "").map((line) => `  ${line}`),
+      ...hook.output
+        .split("\n")
+        .filter((line) => line !== "")
+        .map((line) => `  ${line}`),
     ]);
   }
 
@@ -467,7 +539,10 @@ class Step {
         const excused = step.verdict === "green" && step.exit_code !== EXIT.ok ? " (green for tcr: every block is already at HEAD)" : "";
         // HEAD's summary, and its first error when the summary does not say it already.
         const headError = step.at_head?.errors[0];
-        const unsaid = headError && !step.at_head?.summary.includes(headError.message.replace(/^[a-z-]+: /, "")) ? `; ERROR ${describeReportError(headError, false)}` : "";
+        const unsaid =
+          headError && !step.at_head?.summary.includes(headError.message.replace(/^[a-z-]+: /, ""))
+            ? `; ERROR ${describeReportError(headError, false)}`
+            : "";
         const atHead = step.at_head ? `${step.at_head.summary}${unsaid}` : "";
         const cause =
           step.cause === "change"
@@ -494,7 +569,9 @@ class Step {
 /** Refuses, changing nothing, whatever a commit or a revert must not touch; returns HEAD and its branch. */
 async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOptions): Promise<{ head: string; branch: string }> {
   if (options.message.trim() === "") {
-    throw new InputError("the commit message is empty", { fix: 'say what this step changes: slp tcr "add the cancelled-orders edge test"' });
+    throw new InputError("the commit message is empty", {
+      fix: 'say what this step changes: slp tcr "add the cancelled-orders edge test"',
+    });
   }
   let head: string;
   try {
@@ -531,7 +608,8 @@ async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOp
 function parseAuthor(author: string | undefined): Identity | undefined {
   if (author === undefined) return undefined;
   const match = /^\s*(.+?)\s*<([^<>\s]+)>\s*$/.exec(author);
-  if (!match) throw new InputError(`--author must read "Name <email>", not "${author}"`, { fix: 'e.g. --author "Agent <agent@example.com>"' });
+  if (!match)
+    throw new InputError(`--author must read "Name <email>", not "${author}"`, { fix: 'e.g. --author "Agent <agent@example.com>"' });
   return { name: match[1] as string, email: match[2] as string };
 }
 
@@ -560,7 +638,18 @@ function listChanges(title: string, changes: Change[]): string[] {
 }
 
 function skipped(name: string): TcrStepOutcome {
-  return { name, verdict: "skipped", exit_code: null, summary: null, findings: [], already_at_head: [], errors: [], cause: null, at_head: null, data: null };
+  return {
+    name,
+    verdict: "skipped",
+    exit_code: null,
+    summary: null,
+    findings: [],
+    already_at_head: [],
+    errors: [],
+    cause: null,
+    at_head: null,
+    data: null,
+  };
 }
 
 /** What made a step unable to judge the change, as findings; one from its summary when it named no error. */

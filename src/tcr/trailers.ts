@@ -22,7 +22,10 @@ export type Trailers = [key: string, value: string][];
  * made one), ending in a newline; "" when nothing is left.
  */
 export function cleanMessage(text: string): string {
-  const lines = text.replace(/\r\n?/g, "\n").split("\n").map((line) => line.replace(/\s+$/, ""));
+  const lines = text
+    .replace(/\r\n?/g, "\n")
+    .split("\n")
+    .map((line) => line.replace(/\s+$/, ""));
   const out: string[] = [];
   for (const line of lines) {
     if (line === "" && (out.length === 0 || out[out.length - 1] === "")) continue;
@@ -62,7 +65,10 @@ export function trailerValues(trailers: Trailers, key: string): string[] {
 
 function isTrailerBlock(paragraph: string): boolean {
   const lines = paragraph.split("\n");
-  return /^[A-Za-z0-9][A-Za-z0-9-]*:\s/.test(lines[0] as string) && lines.every((line) => /^[A-Za-z0-9][A-Za-z0-9-]*:\s/.test(line) || /^\s+\S/.test(line));
+  return (
+    /^[A-Za-z0-9][A-Za-z0-9-]*:\s/.test(lines[0] as string) &&
+    lines.every((line) => /^[A-Za-z0-9][A-Za-z0-9-]*:\s/.test(line) || /^\s+\S/.test(line))
+  );
 }
 
 function oneLine(value: string): string {

@@ -32,10 +32,18 @@ export function expectedQuery(plan: TestPlan, output: Column[]): { columns: Colu
     }
     return column;
   });
-  const wanted = keys.map((key) => key.toLowerCase()).sort().join("\u0000");
+  const wanted = keys
+    .map((key) => key.toLowerCase())
+    .sort()
+    .join("\u0000");
   const values = rows.map((row, i) => {
     const own = Object.keys(row);
-    if (own.map((key) => key.toLowerCase()).sort().join("\u0000") !== wanted) {
+    if (
+      own
+        .map((key) => key.toLowerCase())
+        .sort()
+        .join("\u0000") !== wanted
+    ) {
       throw new RenderRefusal(
         `expected row ${i + 1} has the columns [${own.join(", ")}], but the compared columns are [${keys.join(", ")}]`,
         "give every expected row the same columns (write null where you expect NULL); dbt pairs expected columns by position, so rows that differ compare wrongly there",
@@ -45,11 +53,18 @@ export function expectedQuery(plan: TestPlan, output: Column[]): { columns: Colu
     return keys.map((key) => lower.get(key.toLowerCase()) ?? null);
   });
   const tuples = values.map((row) => `(${row.map((value, i) => castLiteral(value, (columns[i] as Column).type)).join(", ")})`);
-  return { columns, sql: `select * from (values ${tuples.join(", ")}) as __slp_expected_rows(${columns.map((c) => quoteIdentifier(c.name)).join(", ")})` };
+  return {
+    columns,
+    sql: `select * from (values ${tuples.join(", ")}) as __slp_expected_rows(${columns.map((c) => quoteIdentifier(c.name)).join(", ")})`,
+  };
 }
 
 /** Actual against expected on the compared columns: the rows only in one side, as text, expected first. */
-export function compareQuery(fixtures: readonly { name: string; sql: string }[], modelSql: string, expected: { columns: Column[]; sql: string }): string {
+export function compareQuery(
+  fixtures: readonly { name: string; sql: string }[],
+  modelSql: string,
+  expected: { columns: Column[]; sql: string },
+): string {
   const columns = expected.columns.map((column) => quoteIdentifier(column.name)).join(", ");
   const shown = expected.columns.map((column) => `cast(${quoteIdentifier(column.name)} as VARCHAR)`).join(", ");
   const order = expected.columns.map((_, i) => `${i + 2}`).join(", ");
@@ -76,5 +91,8 @@ export function outputQuery(fixtures: readonly { name: string; sql: string }[], 
 /** The rows the compare query returned, as the failure's diff; null when there is none (a pass). */
 export function diffOf(rows: (string | null)[][], columns: Column[]): DiffTable | null {
   if (rows.length === 0) return null;
-  return { columns: columns.map((column) => column.name), rows: rows.map((row) => ({ side: row[0] === "expected" ? "expected" : "actual", values: row.slice(1) })) };
+  return {
+    columns: columns.map((column) => column.name),
+    rows: rows.map((row) => ({ side: row[0] === "expected" ? "expected" : "actual", values: row.slice(1) })),
+  };
 }

@@ -47,17 +47,32 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
     plan = translated.plan;
     result.ran = "translated";
   }
-  const ctes = (typedOnly: boolean) => plan.fixtures.map((fixture) => ({ name: fixture.relation, sql: typedOnly && fixture.typedOnlySql !== null ? fixture.typedOnlySql : fixture.sql }));
+  const ctes = (typedOnly: boolean) =>
+    plan.fixtures.map((fixture) => ({
+      name: fixture.relation,
+      sql: typedOnly && fixture.typedOnlySql !== null ? fixture.typedOnlySql : fixture.sql,
+    }));
   let output: Column[];
   try {
     output = await describeOutput(plan, context, ctes);
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, plan.modelFile, plan.modelSql);
     // Binding folds constant casts, so a fixture value that cannot be cast may fail here rather than in the run: it is still the data's error.
-    if (error instanceof DatabaseError && isDataError(error)) return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
+    if (error instanceof DatabaseError && isDataError(error))
+      return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
     const unread = error instanceof DatabaseError ? unknownColumn(plan, error) : null;
     if (unread) return { ...result, refused: true, error: unread, renderedSql: plan.modelSql };
-    return { ...result, refused: true, error: databaseError(error, `DuckDB rejected the SQL of model ${test.model}`, plan.modelFile, "see data.tests[].rendered_sql in --format json for the SQL as run"), renderedSql: plan.modelSql };
+    return {
+      ...result,
+      refused: true,
+      error: databaseError(
+        error,
+        `DuckDB rejected the SQL of model ${test.model}`,
+        plan.modelFile,
+        "see data.tests[].rendered_sql in --format json for the SQL as run",
+      ),
+      renderedSql: plan.modelSql,
+    };
   }
   let expected: { columns: Column[]; sql: string };
   try {
@@ -81,7 +96,11 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
  * described without them first: the model must bind without reading them by
  * name, so their type cannot change what it returns.
  */
-async function describeOutput(plan: TestPlan, context: ExecuteContext, ctes: (typedOnly: boolean) => { name: string; sql: string }[]): Promise<Column[]> {
+async function describeOutput(
+  plan: TestPlan,
+  context: ExecuteContext,
+  ctes: (typedOnly: boolean) => { name: string; sql: string }[],
+): Promise<Column[]> {
   const { database, lane, timeoutMs, described } = context;
   const untyped = plan.fixtures.some((fixture) => fixture.typedOnlySql !== null);
   if (untyped) await database.describe(outputQuery(ctes(true), plan.modelSql), lane, timeoutMs);
@@ -100,7 +119,10 @@ async function describeOutput(plan: TestPlan, context: ExecuteContext, ctes: (ty
 
 function describeKey(plan: TestPlan): string | null {
   if (plan.fixtures.some((fixture) => fixture.fromSql)) return null;
-  return JSON.stringify([plan.modelSql, plan.fixtures.map((fixture) => [fixture.relation, fixture.columns.map((column) => [column.name, column.type])])]);
+  return JSON.stringify([
+    plan.modelSql,
+    plan.fixtures.map((fixture) => [fixture.relation, fixture.columns.map((column) => [column.name, column.type])]),
+  ]);
 }
 
 /** A column the model reads that a fixture lacks: which input, and why slp does not have it. */
@@ -121,7 +143,13 @@ function unknownColumn(plan: TestPlan, error: DatabaseError): TestError | null {
   const open = plan.fixtures.filter((fixture) => fixture.open !== null);
   if (open.length === 0) return null;
   const fixture = open[0] as Fixture;
-  const others = open.length > 1 ? ` (or of ${open.slice(1).map((other) => other.input).join(", ")})` : "";
+  const others =
+    open.length > 1
+      ? ` (or of ${open
+          .slice(1)
+          .map((other) => other.input)
+          .join(", ")})`
+      : "";
   return {
     message: `${where(fixture)}${others}, which this test does not give and slp does not know of: ${fixture.open?.why}`,
     file: plan.test.file,
@@ -131,12 +159,27 @@ function unknownColumn(plan: TestPlan, error: DatabaseError): TestError | null {
 }
 
 function timedOut(result: UnitResult, error: QueryTimeout, file: string, sql: string): ExecutedTest {
-  return { ...result, timedOut: true, error: { message: error.message, file, line: null, fix: "a query this slow on a few fixture rows does not end; look for a join or recursion without a bound" }, renderedSql: sql };
+  return {
+    ...result,
+    timedOut: true,
+    error: {
+      message: error.message,
+      file,
+      line: null,
+      fix: "a query this slow on a few fixture rows does not end; look for a join or recursion without a bound",
+    },
+    renderedSql: sql,
+  };
 }
 
 /** dbt's wording for a failure while the test's query runs. */
 function executionError(error: unknown, testName: string, file: string): TestError {
-  return databaseError(error, `An error occurred during execution of unit test '${testName}'. There may be an error in the unit test definition: check the data types`, file, "check that each given and expected value can be cast to its column's type");
+  return databaseError(
+    error,
+    `An error occurred during execution of unit test '${testName}'. There may be an error in the unit test definition: check the data types`,
+    file,
+    "check that each given and expected value can be cast to its column's type",
+  );
 }
 
 /** A value DuckDB cannot convert or hold (as opposed to SQL it cannot read or bind). */

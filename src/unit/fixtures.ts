@@ -23,12 +23,22 @@ import type { Fixture, FixtureColumn, FixtureRow } from "./types.ts";
 /** A fixture column whose declared warehouse type slp has no faithful DuckDB type for: the test ran `untranslatable`. */
 export class UntranslatableType extends SlpError {
   constructor(message: string, file: string | undefined, line: number | undefined) {
-    super("E_RENDER", message, { file, line, fix: "declare a type slp maps (see the README's dialect table), or mock the input with format: sql" });
+    super("E_RENDER", message, {
+      file,
+      line,
+      fix: "declare a type slp maps (see the README's dialect table), or mock the input with format: sql",
+    });
   }
 }
 
 /** The relation standing in for one input of one test. */
-export function buildFixture(input: PlannedInput, schema: RelationSchema | null, test: UnitTestDefinition, owner: UnitProject, renderer: DbtRenderer): Fixture {
+export function buildFixture(
+  input: PlannedInput,
+  schema: RelationSchema | null,
+  test: UnitTestDefinition,
+  owner: UnitProject,
+  renderer: DbtRenderer,
+): Fixture {
   const { given, label, node } = input;
   const text = fixtureText(given.format, given.rows, given.fixture, label, test, owner);
   const base = { key: node.uniqueId, input: label, relation: input.relation };
@@ -38,13 +48,19 @@ export function buildFixture(input: PlannedInput, schema: RelationSchema | null,
     return { ...base, fromSql: true, sql: trimStatement(sql), columns: [], typedOnlySql: null, untyped: [], open: null, declaredIn: null };
   }
   if (node.kind === "model" && node.materialized === "ephemeral" && !input.isThis) {
-    throw new RenderRefusal(`${label} is an ephemeral model, which dbt cannot introspect for a ${given.format} fixture`, "mock it with format: sql (a SELECT that yields its columns)");
+    throw new RenderRefusal(
+      `${label} is an ephemeral model, which dbt cannot introspect for a ${given.format} fixture`,
+      "mock it with format: sql (a SELECT that yields its columns)",
+    );
   }
   let rows: FixtureRow[];
   let csv = given.format === "csv";
   if (given.format === "dict" && given.rows === undefined && given.fixture === null) {
     if (node.kind !== "seed") {
-      throw new RenderRefusal(`Unable to find seed '${node.package}.${node.name}' for unit tests: ${label} has neither rows nor fixture`, "give the input rows (rows: [] for an empty input)");
+      throw new RenderRefusal(
+        `Unable to find seed '${node.package}.${node.name}' for unit tests: ${label} has neither rows nor fixture`,
+        "give the input rows (rows: [] for an empty input)",
+      );
     }
     // A seed with no rows: its CSV file, every value a string, "" kept (dbt's _load_rows_from_seed).
     const table = csvTable(readText(owner.dir, node.file as string), node.file as string);
@@ -56,10 +72,20 @@ export function buildFixture(input: PlannedInput, schema: RelationSchema | null,
 }
 
 /** The rows as SQL over the relation's columns (spec §3.2): unknown keys refused when the columns are complete. */
-function typedRows(label: string, schema: RelationSchema | null, rows: FixtureRow[], csv: boolean): Pick<Fixture, "sql" | "columns" | "typedOnlySql" | "untyped" | "open" | "declaredIn"> {
+function typedRows(
+  label: string,
+  schema: RelationSchema | null,
+  rows: FixtureRow[],
+  csv: boolean,
+): Pick<Fixture, "sql" | "columns" | "typedOnlySql" | "untyped" | "open" | "declaredIn"> {
   const known = schema?.columns ?? [];
   const columns: { name: string; type: string | null; from: FixtureColumn["from"] | null }[] = known.map((column) => {
-    if (column.refused) throw new UntranslatableType(`untranslatable: column '${column.name}' of ${label} ${column.refused}`, schema?.file ?? undefined, column.line ?? undefined);
+    if (column.refused)
+      throw new UntranslatableType(
+        `untranslatable: column '${column.name}' of ${label} ${column.refused}`,
+        schema?.file ?? undefined,
+        column.line ?? undefined,
+      );
     return { name: column.name, type: column.type, from: column.from };
   });
   const byLower = new Map(columns.map((column, i) => [column.name.toLowerCase(), i]));
@@ -98,7 +124,10 @@ function typedRows(label: string, schema: RelationSchema | null, rows: FixtureRo
     }
     const inferred = inferType(given, csv);
     if (inferred.type === null) {
-      throw new RenderRefusal(`cannot type column '${column.name}' of ${label}: ${inferred.why}`, `declare data_type for ${column.name} in the yml of ${label}, or give it values of one type`);
+      throw new RenderRefusal(
+        `cannot type column '${column.name}' of ${label}: ${inferred.why}`,
+        `declare data_type for ${column.name} in the yml of ${label}, or give it values of one type`,
+      );
     }
     return { name: column.name, type: inferred.type, from: "values" };
   });
@@ -106,11 +135,17 @@ function typedRows(label: string, schema: RelationSchema | null, rows: FixtureRo
   let typedOnlySql: string | null = null;
   if (untyped.length > 0) {
     const keep = typed.map((column) => !untyped.includes(column.name));
-    typedOnlySql = selectRows(typed.filter((_, i) => keep[i]), values.map((row) => row.filter((_, i) => keep[i])));
+    typedOnlySql = selectRows(
+      typed.filter((_, i) => keep[i]),
+      values.map((row) => row.filter((_, i) => keep[i])),
+    );
   }
   const open = schema?.complete
     ? null
-    : { why: schema?.gap ?? `slp knows only the columns the yml of ${label} declares`, fix: schema?.fix ?? `declare {column} (with its data_type) in the yml of ${label}, or give it a value in the test's rows` };
+    : {
+        why: schema?.gap ?? `slp knows only the columns the yml of ${label} declares`,
+        fix: schema?.fix ?? `declare {column} (with its data_type) in the yml of ${label}, or give it a value in the test's rows`,
+      };
   return { sql, columns: typed, typedOnlySql, untyped, open, declaredIn: schema?.file ?? null };
 }
 
@@ -119,7 +154,8 @@ export function expectedRows(test: UnitTestDefinition, owner: UnitProject): Fixt
   const { expect } = test;
   const label = "expected output";
   const text = fixtureText(expect.format, expect.rows, expect.fixture, label, test, owner);
-  if (expect.format === "csv") return csvRows(text as string, label, expect.fixture ? fixtureFile(expect.fixture, owner, "csv", test) : test.file);
+  if (expect.format === "csv")
+    return csvRows(text as string, label, expect.fixture ? fixtureFile(expect.fixture, owner, "csv", test) : test.file);
   return dictRows(text, label);
 }
 
@@ -128,30 +164,56 @@ export function expectedSql(test: UnitTestDefinition, owner: UnitProject): strin
   return trimStatement(String(fixtureText("sql", test.expect.rows, test.expect.fixture, "expected output", test, owner)));
 }
 
-function fixtureText(format: string, rows: Value | undefined, fixture: string | null, label: string, test: UnitTestDefinition, owner: UnitProject): Value | undefined {
+function fixtureText(
+  format: string,
+  rows: Value | undefined,
+  fixture: string | null,
+  label: string,
+  test: UnitTestDefinition,
+  owner: UnitProject,
+): Value | undefined {
   if (format === "dict") {
-    if (fixture !== null) throw new RenderRefusal(`${label} names fixture '${fixture}' with format dict`, "a fixture file needs format: csv or format: sql");
+    if (fixture !== null)
+      throw new RenderRefusal(`${label} names fixture '${fixture}' with format dict`, "a fixture file needs format: csv or format: sql");
     return rows;
   }
   if (fixture !== null) return readText(owner.dir, fixtureFile(fixture, owner, format, test));
-  if (typeof rows !== "string") throw new RenderRefusal(`${label} has rows which do not match format ${format}. Expected string.`, `write rows: | followed by the ${format === "csv" ? "CSV lines" : "SELECT"}, or name a fixture file`);
+  if (typeof rows !== "string")
+    throw new RenderRefusal(
+      `${label} has rows which do not match format ${format}. Expected string.`,
+      `write rows: | followed by the ${format === "csv" ? "CSV lines" : "SELECT"}, or name a fixture file`,
+    );
   return rows;
 }
 
 function fixtureFile(name: string, owner: UnitProject, format: string, test: UnitTestDefinition): string {
   const files = owner.fixtures.get(name) ?? [];
   if (files.length === 0) {
-    throw new RenderRefusal(`File not found for fixture '${name}' in unit tests in ${test.file}`, `add ${owner.prefix}${owner.testPaths[0] ?? "tests"}/fixtures/${name}.${format === "sql" ? "sql" : "csv"}`);
+    throw new RenderRefusal(
+      `File not found for fixture '${name}' in unit tests in ${test.file}`,
+      `add ${owner.prefix}${owner.testPaths[0] ?? "tests"}/fixtures/${name}.${format === "sql" ? "sql" : "csv"}`,
+    );
   }
-  if (files.length > 1) throw new RenderRefusal(`fixture name '${name}' is used by ${files.length} files: ${files.join(", ")}`, "fixture names must be unique across tests/fixtures/ and its subfolders");
+  if (files.length > 1)
+    throw new RenderRefusal(
+      `fixture name '${name}' is used by ${files.length} files: ${files.join(", ")}`,
+      "fixture names must be unique across tests/fixtures/ and its subfolders",
+    );
   const file = files[0] as string;
-  if (!file.endsWith(`.${format}`)) throw new RenderRefusal(`fixture '${name}' is ${file}, but the test reads it as format ${format}`, `use format: ${file.endsWith(".csv") ? "csv" : "sql"} for it`);
+  if (!file.endsWith(`.${format}`))
+    throw new RenderRefusal(
+      `fixture '${name}' is ${file}, but the test reads it as format ${format}`,
+      `use format: ${file.endsWith(".csv") ? "csv" : "sql"} for it`,
+    );
   return file;
 }
 
 function dictRows(rows: Value | undefined, label: string): FixtureRow[] {
   if (!Array.isArray(rows) || !rows.every(isMapping)) {
-    throw new RenderRefusal(`${label} has rows which do not match format dict`, "write rows as a list of mappings ({column: value}), or set format: csv or sql");
+    throw new RenderRefusal(
+      `${label} has rows which do not match format dict`,
+      "write rows as a list of mappings ({column: value}), or set format: csv or sql",
+    );
   }
   return rows as FixtureRow[];
 }
@@ -165,7 +227,11 @@ export function csvTable(text: string, file: string): { header: string[]; rows: 
 
 function csvRows(text: string, label: string, file: string): FixtureRow[] {
   const table = csvTable(text, file);
-  if (table.overlong >= 0) throw new RenderRefusal(`CSV row ${table.overlong + 1} of ${label} has more fields than its header`, "give every row the header's columns");
+  if (table.overlong >= 0)
+    throw new RenderRefusal(
+      `CSV row ${table.overlong + 1} of ${label} has more fields than its header`,
+      "give every row the header's columns",
+    );
   // An empty CSV cell is NULL for every type (dbt #9881); the text `null` stays text.
   return table.rows.map((row) => Object.fromEntries(table.header.map((column, i) => [column, row[i] === "" ? null : (row[i] ?? null)])));
 }
@@ -194,7 +260,8 @@ export function inferType(values: readonly Value[], csv: boolean): { type: strin
   if (has("INTEGER", "BIGINT")) return { type: "BIGINT", why: "" };
   if (has("INTEGER", "BIGINT", "DOUBLE")) return { type: "DOUBLE", why: "" };
   if (has("DATE", "TIMESTAMP")) return { type: "TIMESTAMP", why: "" };
-  if (csv && has("INTEGER", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "TIMESTAMP", "TIMESTAMPTZ", "VARCHAR")) return { type: "VARCHAR", why: "" };
+  if (csv && has("INTEGER", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "TIMESTAMP", "TIMESTAMPTZ", "VARCHAR"))
+    return { type: "VARCHAR", why: "" };
   if (has("DATE", "TIMESTAMP", "TIMESTAMPTZ", "VARCHAR")) return { type: "VARCHAR", why: "" };
   return { type: null, why: `its values mix ${[...kinds].sort().join(" and ")}` };
 }

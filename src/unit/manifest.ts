@@ -12,7 +12,11 @@ import type { UnitTestDefinition } from "../project/unit-tests.ts";
 export interface CompiledModels {
   stale: boolean;
   /** dbt's compiled code with each relation it reads replaced by its fixture, and the unique ids it reads; null when the test must render. */
-  compiled(overrides: UnitTestDefinition["overrides"], node: RefNode, relationOf: (uniqueId: string) => string | undefined): { sql: string; used: string[] } | null;
+  compiled(
+    overrides: UnitTestDefinition["overrides"],
+    node: RefNode,
+    relationOf: (uniqueId: string) => string | undefined,
+  ): { sql: string; used: string[] } | null;
 }
 
 export function compiledModels(project: UnitProject): CompiledModels | null {

@@ -64,16 +64,28 @@ export function readTestSet(project: UnitProject, render: (text: string, file: s
 /** No unit test is left after --select and --exclude: nothing ran, and nothing ran is not a pass. */
 export class NothingSelected extends SelectorError {
   constructor(select: readonly string[], exclude: readonly string[]) {
-    const what = [select.length > 0 ? `--select ${select.join(" ")}` : "", exclude.length > 0 ? `--exclude ${exclude.join(" ")}` : ""].filter(Boolean).join(" ");
-    super(`no unit test is selected by ${what}`, "select a model, a unit test (or model::test), tag:, path:, package:, test_name:, with + and @ for the DAG");
+    const what = [select.length > 0 ? `--select ${select.join(" ")}` : "", exclude.length > 0 ? `--exclude ${exclude.join(" ")}` : ""]
+      .filter(Boolean)
+      .join(" ");
+    super(
+      `no unit test is selected by ${what}`,
+      "select a model, a unit test (or model::test), tag:, path:, package:, test_name:, with + and @ for the DAG",
+    );
   }
 }
 
 /** The tests `select` and `exclude` choose, sorted by model, name and file (dbt's selector syntax; empty select: all). */
-export function selectTests(project: UnitProject, set: TestSet, select: readonly string[], exclude: readonly string[]): UnitTestDefinition[] {
+export function selectTests(
+  project: UnitProject,
+  set: TestSet,
+  select: readonly string[],
+  exclude: readonly string[],
+): UnitTestDefinition[] {
   const chosen = select.length === 0 && exclude.length === 0 ? set.tests : chooseTests(project, set, select, exclude);
   if (chosen.length === 0 && (select.length > 0 || exclude.length > 0)) throw new NothingSelected(select, exclude);
-  return [...chosen].sort((a, b) => compareCodePoints(a.model, b.model) || compareCodePoints(a.name, b.name) || compareCodePoints(a.file, b.file));
+  return [...chosen].sort(
+    (a, b) => compareCodePoints(a.model, b.model) || compareCodePoints(a.name, b.name) || compareCodePoints(a.file, b.file),
+  );
 }
 
 function chooseTests(project: UnitProject, set: TestSet, select: readonly string[], exclude: readonly string[]): UnitTestDefinition[] {
@@ -87,10 +99,22 @@ function chooseTests(project: UnitProject, set: TestSet, select: readonly string
  * --select/--exclude` mutates; an empty select is every model). With no test
  * set (a dry run reads none), `model::test` names its model.
  */
-export function selectedModels(project: UnitProject, set: TestSet | null, select: readonly string[], exclude: readonly string[] = []): string[] {
+export function selectedModels(
+  project: UnitProject,
+  set: TestSet | null,
+  select: readonly string[],
+  exclude: readonly string[] = [],
+): string[] {
   const tests = set ?? { tests: [], disabled: [], owners: new Map() };
   const modelsOnly = (criteria: readonly string[]) =>
-    set ? criteria : splitCriteria(criteria).map((criterion) => criterion.split(",").map((part) => (/^[^:]+::[^:]+$/.test(part) ? (part.split("::")[0] as string) : part)).join(","));
+    set
+      ? criteria
+      : splitCriteria(criteria).map((criterion) =>
+          criterion
+            .split(",")
+            .map((part) => (/^[^:]+::[^:]+$/.test(part) ? (part.split("::")[0] as string) : part))
+            .join(","),
+        );
   const nodes = selectableNodes(project, tests);
   const { ids } = selectNodes(nodes, modelsOnly(select), modelsOnly(exclude));
   const models = new Set<string>();
@@ -103,7 +127,8 @@ export function selectedModels(project: UnitProject, set: TestSet | null, select
 export function selectableNodes(project: UnitProject, set: TestSet): SelectableNode[] {
   const nodes: SelectableNode[] = [];
   for (const owner of [project, ...project.packages.values()]) {
-    const own = (path: string | null) => (path !== null && owner.prefix !== "" && path.startsWith(owner.prefix) ? path.slice(owner.prefix.length) : path);
+    const own = (path: string | null) =>
+      path !== null && owner.prefix !== "" && path.startsWith(owner.prefix) ? path.slice(owner.prefix.length) : path;
     const latestOf = new Map<string, string>();
     for (const node of owner.refNodes) if (node.version !== null && node.latest) latestOf.set(node.name, node.version);
     for (const node of owner.refNodes) {
@@ -122,7 +147,12 @@ export function selectableNodes(project: UnitProject, set: TestSet): SelectableN
         latest: node.latest,
         latestVersion: latestOf.get(node.name) ?? null,
         parents: project.parents.get(node.uniqueId) ?? [],
-        access: typeof node.config.access === "string" ? node.config.access : typeof node.declaration?.entry.access === "string" ? node.declaration.entry.access : null,
+        access:
+          typeof node.config.access === "string"
+            ? node.config.access
+            : typeof node.declaration?.entry.access === "string"
+              ? node.declaration.entry.access
+              : null,
       });
     }
     for (const source of owner.sources) {
@@ -179,25 +209,41 @@ export interface PlanRefusal {
 
 /** Resolves one test's model and inputs; a refusal is the test's error. */
 export function planTest(test: UnitTestDefinition, owner: UnitProject, root: UnitProject): PlannedTest | PlanRefusal {
-  const refuse = (message: string, fix: string, file: string | null = test.file): PlanRefusal => ({ error: { message, file, line: null, fix } });
+  const refuse = (message: string, fix: string, file: string | null = test.file): PlanRefusal => ({
+    error: { message, file, line: null, fix },
+  });
   if (test.problems.length > 0) {
     const problem = test.problems[0] as (typeof test.problems)[number];
     return { error: { message: problem.message, file: problem.file ?? test.file, line: null, fix: problem.fix } };
   }
   const node = test.node as RefNode;
-  if (!node.file) return refuse(`model ${test.model} has no .sql file slp can run`, "slp runs SQL models only (dbt does not unit test Python models either)", node.ymlFile ?? test.file);
+  if (!node.file)
+    return refuse(
+      `model ${test.model} has no .sql file slp can run`,
+      "slp runs SQL models only (dbt does not unit test Python models either)",
+      node.ymlFile ?? test.file,
+    );
   if (node.language === "python") {
-    return refuse(`model ${test.model} is a Python model (${node.file}), and a unit test runs SQL`, "unit test the SQL models around it; dbt does not unit test Python models either");
+    return refuse(
+      `model ${test.model} is a Python model (${node.file}), and a unit test runs SQL`,
+      "unit test the SQL models around it; dbt does not unit test Python models either",
+    );
   }
   // dbt records is_incremental among the macros a model calls when it parses the model; a call in its Jinja is that call.
   const callsIncremental = /\bis_incremental\s*\(/.test(readText(root.dir, node.file).replace(/\{#[\s\S]*?#\}/g, ""));
   const override = test.overrides.macros.is_incremental;
   if (callsIncremental && typeof override !== "boolean") {
-    return refuse(`Boolean override for 'is_incremental' must be provided for unit test '${test.name}' in model '${test.model}'`, "add overrides: {macros: {is_incremental: true}} (or false) to the test");
+    return refuse(
+      `Boolean override for 'is_incremental' must be provided for unit test '${test.name}' in model '${test.model}'`,
+      "add overrides: {macros: {is_incremental: true}} (or false) to the test",
+    );
   }
   const givesThis = test.given.some((given) => given.input.trim() === "this");
   if (callsIncremental && override === true && !givesThis) {
-    return refuse(`Unit test '${test.name}' for incremental model '${test.model}' must have a 'this' input`, "add a given with input: this and the rows the model's table already holds");
+    return refuse(
+      `Unit test '${test.name}' for incremental model '${test.model}' must have a 'this' input`,
+      "add a given with input: this and the rows the model's table already holds",
+    );
   }
   const inputs = new Map<string, PlannedInput>();
   for (const given of test.given) {
@@ -212,14 +258,21 @@ export function planTest(test: UnitTestDefinition, owner: UnitProject, root: Uni
       const seedProblem = missingSeed(call, owner, root);
       if (seedProblem) return refuse(seedProblem, "give the input rows (rows: [] for an empty input), or name a seed");
     }
-    if (call === null) return refuse(`Unit test given inputs must be either a 'ref', 'source' or 'this' call. Got: '${given.input}'`, "write input: ref('model'), source('source', 'table') or this");
+    if (call === null)
+      return refuse(
+        `Unit test given inputs must be either a 'ref', 'source' or 'this' call. Got: '${given.input}'`,
+        "write input: ref('model'), source('source', 'table') or this",
+      );
     const resolved = root.index.resolve(call, null);
     if ("ambiguous" in resolved) {
       const { message, fix } = ambiguityMessage(call.kind === "ref" ? call.name : label, resolved.ambiguous);
       return refuse(message, fix);
     }
     if ("missing" in resolved) {
-      return refuse(`Unit test '${test.name}' had an input (${given.input}) which was not found in the manifest.`, "name a model, seed, snapshot or source the project declares");
+      return refuse(
+        `Unit test '${test.name}' had an input (${given.input}) which was not found in the manifest.`,
+        "name a model, seed, snapshot or source the project declares",
+      );
     }
     inputs.set(resolved.node.uniqueId, { given, label, node: resolved.node, isThis: false, relation: relationName(resolved.node) });
   }

@@ -27,7 +27,13 @@ export interface RenderedModel {
   used: Set<string>;
 }
 
-export function renderModel(plan: PlannedTest, root: UnitProject, renderer: DbtRenderer, compiled: CompiledModels | null, dialect: Dialect): RenderedModel | { error: TestError } {
+export function renderModel(
+  plan: PlannedTest,
+  root: UnitProject,
+  renderer: DbtRenderer,
+  compiled: CompiledModels | null,
+  dialect: Dialect,
+): RenderedModel | { error: TestError } {
   const { test, node, inputs } = plan;
   const used = new Set<string>();
   const thisInput = inputs.get(node.uniqueId);
@@ -46,10 +52,17 @@ export function renderModel(plan: PlannedTest, root: UnitProject, renderer: DbtR
         const { message, fix } = ambiguityMessage(call.kind === "ref" ? call.name : label, resolved.ambiguous);
         throw new RenderRefusal(message, fix);
       }
-      if ("missing" in resolved) throw new RenderRefusal(`model ${test.model} calls ${label}, which names nothing in the project`, "check the name (and the package or version) in the model's SQL");
+      if ("missing" in resolved)
+        throw new RenderRefusal(
+          `model ${test.model} calls ${label}, which names nothing in the project`,
+          "check the name (and the package or version) in the model's SQL",
+        );
       const input = inputs.get(resolved.node.uniqueId);
       if (!input || input.isThis) {
-        throw new RenderRefusal(`model ${test.model} calls ${label}, which this test does not mock`, `add a given with input: ${label} and its rows (every ref and source the model reads must be mocked)`);
+        throw new RenderRefusal(
+          `model ${test.model} calls ${label}, which this test does not mock`,
+          `add a given with input: ${label} and its rows (every ref and source the model reads must be mocked)`,
+        );
       }
       used.add(resolved.node.uniqueId);
       return quoted(input.relation);
@@ -70,7 +83,14 @@ export function renderModel(plan: PlannedTest, root: UnitProject, renderer: DbtR
     return { error: renderError(error, node.file) };
   }
   if (sql.trim() === "") {
-    return { error: { message: `model ${test.model} renders no SQL`, file: node.file, line: null, fix: "check the model's Jinja: every branch this test takes must produce a SELECT" } };
+    return {
+      error: {
+        message: `model ${test.model} renders no SQL`,
+        file: node.file,
+        line: null,
+        fix: "check the model's Jinja: every branch this test takes must produce a SELECT",
+      },
+    };
   }
   return { sql: trimStatement(sql), sqlFrom: fromManifest ? "manifest" : "rendered", used };
 }
@@ -103,7 +123,11 @@ export function renderModelsUntested(
       isIncremental: false,
       relation: (call) => {
         const resolved = project.index.resolve(call, node.package);
-        if (!("node" in resolved)) throw new RenderRefusal(`model ${node.name} calls ${callText(call)}, which names nothing in the project`, "check the name (and the package or version) in the model's SQL");
+        if (!("node" in resolved))
+          throw new RenderRefusal(
+            `model ${node.name} calls ${callText(call)}, which names nothing in the project`,
+            "check the name (and the package or version) in the model's SQL",
+          );
         return mock(resolved.node);
       },
     };
@@ -115,7 +139,16 @@ export function renderModelsUntested(
       const sql = fromManifest ? fromManifest.sql : renderer.renderFile(node.file, session, node.package);
       rendered.set(
         node.name,
-        sql.trim() === "" ? { error: { message: `model ${node.name} renders no SQL`, file: node.file, line: null, fix: "check the model's Jinja: it must produce a SELECT" } } : { sql: trimStatement(sql), sqlFrom: fromManifest ? "manifest" : "rendered" },
+        sql.trim() === ""
+          ? {
+              error: {
+                message: `model ${node.name} renders no SQL`,
+                file: node.file,
+                line: null,
+                fix: "check the model's Jinja: it must produce a SELECT",
+              },
+            }
+          : { sql: trimStatement(sql), sqlFrom: fromManifest ? "manifest" : "rendered" },
       );
     } catch (error) {
       rendered.set(node.name, { error: renderError(error, node.file) });
@@ -139,7 +172,10 @@ export function parseSession(testName: string): RenderSession {
     isIncremental: null,
     config: {},
     relation: (call) => {
-      throw new RenderRefusal(`${callText(call)} cannot resolve here (inside a format: sql fixture or a yml value)`, "write the fixture's SELECT without ref() or source()");
+      throw new RenderRefusal(
+        `${callText(call)} cannot resolve here (inside a format: sql fixture or a yml value)`,
+        "write the fixture's SELECT without ref() or source()",
+      );
     },
   };
 }
@@ -159,9 +195,13 @@ export function nativeValue(text: string): Value {
 export function renderError(error: unknown, file: string): TestError {
   if (error instanceof TemplateFailure) {
     const origin = error.origin;
-    const fix = origin instanceof SlpError && origin.fix ? origin.fix : "slp renders models with dbt's context (slp unit --help lists what it provides); override the macro in overrides.macros, or simplify the construct";
+    const fix =
+      origin instanceof SlpError && origin.fix
+        ? origin.fix
+        : "slp renders models with dbt's context (slp unit --help lists what it provides); override the macro in overrides.macros, or simplify the construct";
     return { message: error.message, file: error.file, line: error.line ?? null, fix };
   }
-  if (error instanceof SlpError) return { message: error.message, file: error.file ?? file, line: error.line ?? null, fix: error.fix ?? null };
+  if (error instanceof SlpError)
+    return { message: error.message, file: error.file ?? file, line: error.line ?? null, fix: error.fix ?? null };
   throw error;
 }

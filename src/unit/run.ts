@@ -100,10 +100,19 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
   // DuckDB creates the database on its own thread while this one reads and renders.
   const opening = options.database ?? Database.load().then(() => Database.open({ settings: duckdbSettings(dialect.dialect) }));
   opening.catch(() => undefined);
-  const closeOnError = () => opening.then((database) => database.close(), () => undefined);
+  const closeOnError = () =>
+    opening.then(
+      (database) => database.close(),
+      () => undefined,
+    );
 
   // Plan: the tests, chosen, each resolved to its model and inputs, and rendered.
-  const renderer = new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: dialect.dialect });
+  const renderer = new DbtRenderer(project, {
+    cliVars: options.cliVars,
+    env: options.env,
+    startedAt: new Date(),
+    adapter: dialect.dialect,
+  });
   let planned: { result: UnitResult; plan: PlannedTest | null }[];
   let set: TestSet;
   try {
@@ -129,7 +138,9 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
 
   // Loaded only for a warehouse dialect: a DuckDB project never reads the translator's module.
   const dialectRun: DialectRun | null =
-    dialect.dialect === "duckdb" ? null : await import("./translate.ts").then(({ DialectRun }) => new DialectRun(dialect, project.dir, options.env));
+    dialect.dialect === "duckdb"
+      ? null
+      : await import("./translate.ts").then(({ DialectRun }) => new DialectRun(dialect, project.dir, options.env));
   const database = await opening;
 
   // Schemas and fixtures: each input's columns (read once per node), its rows cast to them.
@@ -156,7 +167,13 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       continue;
     }
     const testPlan: TestPlan = { test: plan.test, projectDir: project.dir, modelFile: plan.node.file, modelSql: model.sql, ...prepared };
-    const test: PreparedTest = { result: { ...result, fixtures: prepared.fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns })) }, modelSql: model.sql };
+    const test: PreparedTest = {
+      result: {
+        ...result,
+        fixtures: prepared.fixtures.map((fixture) => ({ input: fixture.input, relation: fixture.relation, columns: fixture.columns })),
+      },
+      modelSql: model.sql,
+    };
     plans.set(test, testPlan);
     tests.push(test);
   }
@@ -180,7 +197,11 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
           await database.define(`create table ${table} as ${fixture.sql}`);
           const typedOnly = fixture.typedOnlySql === null ? null : `"__slp_fixture_${tables++}"`;
           if (typedOnly !== null) await database.define(`create table ${typedOnly} as ${fixture.typedOnlySql}`);
-          fixtures.push({ ...fixture, sql: `select * from ${table}`, typedOnlySql: typedOnly === null ? null : `select * from ${typedOnly}` });
+          fixtures.push({
+            ...fixture,
+            sql: `select * from ${table}`,
+            typedOnlySql: typedOnly === null ? null : `select * from ${typedOnly}`,
+          });
         }
         return { ...plan, fixtures };
       })();
@@ -227,7 +248,15 @@ export function readTests(project: UnitProject, renderer: DbtRenderer): TestSet 
 
 /** The test set `slp mutate --select` selects from, read as `slp unit` reads it. */
 export function testSetOf(project: UnitProject, options: Pick<UnitRunOptions, "cliVars" | "env" | "dialect">): TestSet {
-  return readTests(project, new DbtRenderer(project, { cliVars: options.cliVars, env: options.env, startedAt: new Date(), adapter: options.dialect?.dialect ?? "duckdb" }));
+  return readTests(
+    project,
+    new DbtRenderer(project, {
+      cliVars: options.cliVars,
+      env: options.env,
+      startedAt: new Date(),
+      adapter: options.dialect?.dialect ?? "duckdb",
+    }),
+  );
 }
 
 /** The fixtures a test's model reads, each input typed by its upstream's schema, and its expectation. */

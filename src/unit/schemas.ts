@@ -170,7 +170,9 @@ export class UpstreamSchemas {
     this.#fresh.set(id, false); // a cycle reads as stale
     const node = this.#node(id);
     const files = node ? [node.file, node.ymlFile].filter((file): file is string => file !== null) : [];
-    const fresh = this.#sources.root.tree.newest(files) <= written && (this.#sources.root.parents.get(id) ?? []).every((parent) => this.#catalogFresh(parent, written));
+    const fresh =
+      this.#sources.root.tree.newest(files) <= written &&
+      (this.#sources.root.parents.get(id) ?? []).every((parent) => this.#catalogFresh(parent, written));
     this.#fresh.set(id, fresh);
     return fresh;
   }
@@ -194,7 +196,10 @@ export class UpstreamSchemas {
     const manifestColumns = entry && isMapping(entry.columns) ? entry.columns : {};
     const columns = node.columns.map((column) => {
       const fromManifest = manifestColumns[column.name];
-      const manifestType = isMapping(fromManifest) && typeof fromManifest.data_type === "string" && fromManifest.data_type.trim() !== "" ? fromManifest.data_type : null;
+      const manifestType =
+        isMapping(fromManifest) && typeof fromManifest.data_type === "string" && fromManifest.data_type.trim() !== ""
+          ? fromManifest.data_type
+          : null;
       if (manifestType !== null) return this.#typed(column.name, manifestType, "manifest", column.line);
       return this.#typed(column.name, column.dataType, "declared", column.line);
     });
@@ -210,7 +215,10 @@ export class UpstreamSchemas {
     const columns = table.header.map((name, i) => {
       const declared = node.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
       if (declared?.dataType) return this.#typed(name, declared.dataType, "declared", declared.line);
-      const inferred = inferType(table.rows.map((row) => (row[i] === "" || row[i] === "null" ? null : (row[i] ?? null))), true);
+      const inferred = inferType(
+        table.rows.map((row) => (row[i] === "" || row[i] === "null" ? null : (row[i] ?? null))),
+        true,
+      );
       return { name, type: inferred.type ?? "VARCHAR", from: "seed" as const };
     });
     return { columns, complete: true, gap: null, fix: null, file: node.ymlFile };
@@ -242,7 +250,8 @@ export class UpstreamSchemas {
   #seedOf(source: SourceNode): RefNode | null {
     const entry = source.declaration?.entry ?? {};
     const identifier = (typeof entry.identifier === "string" ? entry.identifier : source.table).toLowerCase();
-    const written = source.declaration && "sourceEntry" in source.declaration ? (source.declaration.sourceEntry as Mapping).schema : undefined;
+    const written =
+      source.declaration && "sourceEntry" in source.declaration ? (source.declaration.sourceEntry as Mapping).schema : undefined;
     const schema = (typeof written === "string" ? this.#renderValue(written, source.file) : source.source)?.toLowerCase();
     if (!schema) return null;
     const target = "main";
@@ -270,13 +279,26 @@ export class UpstreamSchemas {
 
   async #infer(node: RefNode): Promise<InferenceOutcome> {
     const label = node.kind === "snapshot" ? `snapshot ${node.name}` : `ref('${node.name}')`;
-    const cannot = (why: string): InferenceOutcome => ({ gap: `slp cannot read the columns of ${label} from its SQL: ${why}`, fix: `declare its columns with data_types in the yml of ${node.name} (or enforce a contract)` });
+    const cannot = (why: string): InferenceOutcome => ({
+      gap: `slp cannot read the columns of ${label} from its SQL: ${why}`,
+      fix: `declare its columns with data_types in the yml of ${node.name} (or enforce a contract)`,
+    });
     if (!node.file || node.language !== "sql") return cannot("it has no SQL file");
     const text = this.#nodeSql(node);
     if (text === null) return cannot(`no {% snapshot ${node.name} %} block in ${node.file}`);
     const { renderer, cache, dialect, cliVars, root } = this.#sources;
     const key = ParseCache.key(
-      [INFERENCE_FORMAT, dialect, node.uniqueId, node.file, text, canonicalJson(node.config), renderer.macroDigest, canonicalJson(root.vars), canonicalJson(cliVars)].join("\0"),
+      [
+        INFERENCE_FORMAT,
+        dialect,
+        node.uniqueId,
+        node.file,
+        text,
+        canonicalJson(node.config),
+        renderer.macroDigest,
+        canonicalJson(root.vars),
+        canonicalJson(cliVars),
+      ].join("\0"),
     );
     const cached = cache.get(key);
     if (cached && (await this.#stillValid(cached))) return cached.outcome;
@@ -287,14 +309,25 @@ export class UpstreamSchemas {
       const reads: Record<string, string> = {};
       for (const id of reading.reads) reads[id] = schemaDigest(this.#known.get(id) as RelationSchema);
       // A failure is as deterministic as a success: it is cached with what it read, and what it found missing.
-      cache.set(key, { outcome, reads, missing: reading.missing, env: Object.fromEntries([...reading.env].map(([name, value]) => [name, envDigest(value)])) });
+      cache.set(key, {
+        outcome,
+        reads,
+        missing: reading.missing,
+        env: Object.fromEntries([...reading.env].map(([name, value]) => [name, envDigest(value)])),
+      });
       return outcome;
     } finally {
       this.#inProgress.delete(node.uniqueId);
     }
   }
 
-  async #bind(node: RefNode, label: string, text: string, reading: Reading, cannot: (why: string) => InferenceOutcome): Promise<InferenceOutcome> {
+  async #bind(
+    node: RefNode,
+    label: string,
+    text: string,
+    reading: Reading,
+    cannot: (why: string) => InferenceOutcome,
+  ): Promise<InferenceOutcome> {
     const { root } = this.#sources;
     for (const parent of root.parents.get(node.uniqueId) ?? []) {
       const upstream = this.#node(parent);
@@ -318,7 +351,8 @@ export class UpstreamSchemas {
     const used = [...reading.reads];
     for (const id of used) {
       const schema = this.#known.get(id) as RelationSchema;
-      if (schema.columns.some((column) => column.refused)) return cannot(`it reads ${this.#label(id)}, a column of which has no DuckDB type`);
+      if (schema.columns.some((column) => column.refused))
+        return cannot(`it reads ${this.#label(id)}, a column of which has no DuckDB type`);
     }
     let runnable = sql;
     if (this.#sources.translate) {
@@ -332,7 +366,10 @@ export class UpstreamSchemas {
       const ctes = used.map((id) => {
         const columns = (this.#known.get(id) as RelationSchema).columns.filter((column) => variant === "full" || column.type !== null);
         const typedColumns = columns.map((column) => ({ name: column.name, type: column.type ?? "VARCHAR" }));
-        return { name: quoteIdentifier(this.#relationName(id)), sql: typedColumns.length === 0 ? `select null::INTEGER as ${quoteIdentifier(NO_COLUMN)} limit 0` : emptyRelation(typedColumns) };
+        return {
+          name: quoteIdentifier(this.#relationName(id)),
+          sql: typedColumns.length === 0 ? `select null::INTEGER as ${quoteIdentifier(NO_COLUMN)} limit 0` : emptyRelation(typedColumns),
+        };
       });
       try {
         return await this.#sources.database.describe(withClause(ctes, selectAllFrom(runnable, "__slp_model")));
@@ -355,8 +392,10 @@ export class UpstreamSchemas {
       const bound = new Set(typed.map((column) => column.name.toLowerCase()));
       columns = full.map((column) => (bound.has(column.name.toLowerCase()) ? column : { name: column.name, type: null }));
     }
-    if (columns.some((column) => column.name === NO_COLUMN)) return cannot("it reads every column of an input whose columns slp does not know (select *)");
-    if (node.kind === "snapshot") columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
+    if (columns.some((column) => column.name === NO_COLUMN))
+      return cannot("it reads every column of an input whose columns slp does not know (select *)");
+    if (node.kind === "snapshot")
+      columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
     return { columns };
   }
 
@@ -398,7 +437,9 @@ export class UpstreamSchemas {
         columnsOf: (relation) => {
           for (const id of used) {
             if (this.#relationText(id) !== relation) continue;
-            return (this.#known.get(id)?.columns ?? []).filter((column) => column.type !== null).map((column) => ({ name: column.name, type: column.type as string }));
+            return (this.#known.get(id)?.columns ?? [])
+              .filter((column) => column.type !== null)
+              .map((column) => ({ name: column.name, type: column.type as string }));
           }
           return null;
         },
@@ -413,7 +454,9 @@ export class UpstreamSchemas {
       },
     };
     // A model renders through the renderer's per-file templates (its unit tests render the same file); a snapshot's block is a text of its own.
-    return node.kind === "snapshot" ? renderer.renderText(text, node.file as string, session, node.package) : renderer.renderFile(node.file as string, session, node.package);
+    return node.kind === "snapshot"
+      ? renderer.renderText(text, node.file as string, session, node.package)
+      : renderer.renderFile(node.file as string, session, node.package);
   }
 
   /** How the rendered SQL names a relation, quoted for the dialect. */
@@ -445,12 +488,21 @@ export class UpstreamSchemas {
       const label = this.#label(id);
       const own = schema.columns.find((candidate) => candidate.name.toLowerCase() === lower);
       if (own && own.type === null) {
-        return { label, why: `whose yml declares it without a data_type`, fix: `give column ${own.name} a data_type in ${schema.file ?? `the yml of ${label}`}` };
+        return {
+          label,
+          why: `whose yml declares it without a data_type`,
+          fix: `give column ${own.name} a data_type in ${schema.file ?? `the yml of ${label}`}`,
+        };
       }
     }
     for (const id of used) {
       const schema = this.#known.get(id) as RelationSchema;
-      if (!schema.complete) return { label: this.#label(id), why: schema.gap ?? "whose columns slp knows only in part", fix: schema.fix ?? `declare the column in the yml of ${this.#label(id)}` };
+      if (!schema.complete)
+        return {
+          label: this.#label(id),
+          why: schema.gap ?? "whose columns slp knows only in part",
+          fix: schema.fix ?? `declare the column in the yml of ${this.#label(id)}`,
+        };
     }
     return null;
   }
@@ -516,7 +568,9 @@ function envDigest(value: string | null): string | null {
 }
 
 function schemaDigest(schema: RelationSchema): string {
-  return ParseCache.key(JSON.stringify([schema.complete, schema.columns.map((column) => [column.name, column.type, column.refused ?? null])]));
+  return ParseCache.key(
+    JSON.stringify([schema.complete, schema.columns.map((column) => [column.name, column.type, column.refused ?? null])]),
+  );
 }
 
 function firstLine(error: unknown): string {

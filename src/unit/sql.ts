@@ -67,9 +67,14 @@ export function typedLiteral(value: Value, type: string | null): string {
   }
   if (isMapping(value)) {
     const map = type === null ? null : mapTypes(type);
-    if (map) return `MAP {${Object.entries(value).map(([key, item]) => `${typedLiteral(key, map.key)}: ${typedLiteral(item, map.value)}`).join(", ")}}`;
+    if (map)
+      return `MAP {${Object.entries(value)
+        .map(([key, item]) => `${typedLiteral(key, map.key)}: ${typedLiteral(item, map.value)}`)
+        .join(", ")}}`;
     const fields = type === null ? null : structFields(type);
-    return `{${Object.entries(value).map(([key, item]) => `${stringLiteral(key)}: ${typedLiteral(item, fields?.get(key.toLowerCase()) ?? null)}`).join(", ")}}`;
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${stringLiteral(key)}: ${typedLiteral(item, fields?.get(key.toLowerCase()) ?? null)}`)
+      .join(", ")}}`;
   }
   return sqlLiteral(value);
 }

@@ -40,14 +40,18 @@ export class DialectRun {
         continue;
       }
       const translated = await this.#translator.translate(fixture.sql);
-      if (!translated.ok) return { error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, `the format: sql fixture of ${fixture.input}`) };
+      if (!translated.ok)
+        return {
+          error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, `the format: sql fixture of ${fixture.input}`),
+        };
       for (const macro of translated.translation.macros) macros.add(macro);
       fixtures.push({ ...fixture, sql: translated.translation.sql });
     }
     let expectSql = plan.expectSql;
     if (expectSql !== null) {
       const translated = await this.#translator.translate(expectSql);
-      if (!translated.ok) return { error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, "the format: sql expectation") };
+      if (!translated.ok)
+        return { error: this.#refusal(translated.untranslatable, plan, plan.test.file, null, "the format: sql expectation") };
       for (const macro of translated.translation.macros) macros.add(macro);
       expectSql = translated.translation.sql;
     }
@@ -58,7 +62,10 @@ export class DialectRun {
   /** Any SQL of the project's dialect (an upstream read for its columns) as DuckDB runs it, with the macros it calls created. */
   async translate(sql: string, database: Database): Promise<{ sql: string } | { error: string }> {
     const translated = await this.#translator.translate(sql);
-    if (!translated.ok) return { error: `untranslatable: ${translated.untranslatable.construct} in ${this.#choice.dialect} SQL: ${translated.untranslatable.why}` };
+    if (!translated.ok)
+      return {
+        error: `untranslatable: ${translated.untranslatable.construct} in ${this.#choice.dialect} SQL: ${translated.untranslatable.why}`,
+      };
     await this.#macros(new Set(translated.translation.macros), database, 0);
     return { sql: translated.translation.sql };
   }
@@ -76,7 +83,13 @@ export class DialectRun {
     return this.#creating;
   }
 
-  #refusal(untranslatable: Untranslatable, plan: TestPlan, file: string, rendered: string | null, what = `model ${plan.test.model}`): TestError {
+  #refusal(
+    untranslatable: Untranslatable,
+    plan: TestPlan,
+    file: string,
+    rendered: string | null,
+    what = `model ${plan.test.model}`,
+  ): TestError {
     const { dialect } = this.#choice;
     return {
       message: `untranslatable: ${untranslatable.construct} in ${dialect} SQL (${what}): ${untranslatable.why}`,

@@ -54,11 +54,44 @@ let recording: { allowed: string[]; violations: string[] } | null = null;
 
 /** Calls that read or change a file's content or a folder's listing (metadata such as stat is not content). */
 const CONTENT_CALLS = [
-  "openSync", "open", "readFileSync", "readFile", "readdirSync", "readdir", "opendirSync", "opendir",
-  "writeFileSync", "writeFile", "appendFileSync", "appendFile", "mkdirSync", "mkdir", "mkdtempSync", "mkdtemp",
-  "renameSync", "rename", "rmSync", "rm", "unlinkSync", "unlink", "rmdirSync", "rmdir", "copyFileSync", "copyFile",
-  "cpSync", "cp", "symlinkSync", "symlink", "truncateSync", "truncate", "chmodSync", "chmod", "utimesSync", "utimes",
-  "createReadStream", "createWriteStream",
+  "openSync",
+  "open",
+  "readFileSync",
+  "readFile",
+  "readdirSync",
+  "readdir",
+  "opendirSync",
+  "opendir",
+  "writeFileSync",
+  "writeFile",
+  "appendFileSync",
+  "appendFile",
+  "mkdirSync",
+  "mkdir",
+  "mkdtempSync",
+  "mkdtemp",
+  "renameSync",
+  "rename",
+  "rmSync",
+  "rm",
+  "unlinkSync",
+  "unlink",
+  "rmdirSync",
+  "rmdir",
+  "copyFileSync",
+  "copyFile",
+  "cpSync",
+  "cp",
+  "symlinkSync",
+  "symlink",
+  "truncateSync",
+  "truncate",
+  "chmodSync",
+  "chmod",
+  "utimesSync",
+  "utimes",
+  "createReadStream",
+  "createWriteStream",
 ];
 
 function note(call: string, target: unknown): void {
@@ -84,7 +117,8 @@ function spied<T extends Record<string, unknown>>(module: T): T {
     copy[call] = function (this: unknown, target: unknown, ...rest: unknown[]) {
       note(call, target);
       // copyFile, rename, symlink, cp: the second path is touched too.
-      if (["renameSync", "rename", "copyFileSync", "copyFile", "cpSync", "cp", "symlinkSync", "symlink"].includes(call)) note(call, rest[0]);
+      if (["renameSync", "rename", "copyFileSync", "copyFile", "cpSync", "cp", "symlinkSync", "symlink"].includes(call))
+        note(call, rest[0]);
       return (original as (...args: unknown[]) => unknown).call(this, target, ...rest);
     };
   }
@@ -227,7 +261,8 @@ export function brokenInvariants(fuzz: FuzzCase, result: CaseResult): string[] {
   if (result.exitCode === -1) broken.push("it did not finish within the time limit (a hang)");
   else if (!allowed.includes(result.exitCode)) broken.push(`exit ${result.exitCode}`);
   const output = result.stdout + result.stderr;
-  if (/\bunexpected [A-Z]\w*(Error|Exception)?\b|bug in slp/.test(output)) broken.push(`the internal-error path: ${output.slice(output.search(/unexpected|bug in slp/), 300)}`);
+  if (/\bunexpected [A-Z]\w*(Error|Exception)?\b|bug in slp/.test(output))
+    broken.push(`the internal-error path: ${output.slice(output.search(/unexpected|bug in slp/), 300)}`);
   if (output.includes(CANARY_TEXT)) broken.push("the canary file's text reached the output");
   for (const violation of result.violations) broken.push(`touched outside the project: ${violation}`);
   if (fuzz.mustRefuse && result.exitCode === 0) broken.push(`exit 0 on input a strict reader rejects (${fuzz.mustRefuse})`);

@@ -40,7 +40,10 @@ export function fixtureCases(rule: string): FixtureCase[] {
       if (!statSync(dir).isDirectory()) continue;
       const argsFile = join(dir, "args");
       const args = existsSync(argsFile)
-        ? readFileSync(argsFile, "utf8").split("\n").map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"))
+        ? readFileSync(argsFile, "utf8")
+            .split("\n")
+            .map((line) => line.trim())
+            .filter((line) => line !== "" && !line.startsWith("#"))
         : null;
       cases.push({ rule, kind, name, dir, history: existsSync(join(dir, "before")), args });
     }
@@ -64,7 +67,12 @@ export function readExpected(dir: string, name = "expected"): Expected | null {
   };
 }
 
-export function writeExpected(dir: string, result: { exitCode: number; stdout: string; stderr: string }, withStderr: boolean, name = "expected"): void {
+export function writeExpected(
+  dir: string,
+  result: { exitCode: number; stdout: string; stderr: string },
+  withStderr: boolean,
+  name = "expected",
+): void {
   const stderr = withStderr && result.stderr ? `# stderr\n${result.stderr}` : "";
   writeFileSync(join(dir, name), `# exit ${result.exitCode}\n${result.stdout}${stderr}`);
 }

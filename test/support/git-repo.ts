@@ -73,7 +73,9 @@ export function buildHistory(repo: string, caseDir: string): void {
   replaceTree(repo, join(caseDir, "before"));
   commitAll(repo, message("before", "main: before"));
   git(repo, ["checkout", "-q", "-b", "pr"]);
-  const mids = readdirSync(caseDir).filter((entry) => /^mid\d*$/.test(entry)).sort();
+  const mids = readdirSync(caseDir)
+    .filter((entry) => /^mid\d*$/.test(entry))
+    .sort();
   for (const mid of mids) {
     replaceTree(repo, join(caseDir, mid));
     commitAll(repo, message(mid, `pr: ${mid}`));

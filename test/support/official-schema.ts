@@ -29,5 +29,7 @@ function validatorFor(schemaPath: string): Validate {
 export function validateAgainst(schemaPath: string, value: unknown): string[] {
   const validate = validatorFor(schemaPath);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => `${error.instancePath || "/"}: ${error.message ?? "invalid"} ${JSON.stringify(error.params)}`);
+  return (validate.errors ?? []).map(
+    (error) => `${error.instancePath || "/"}: ${error.message ?? "invalid"} ${JSON.stringify(error.params)}`,
+  );
 }

@@ -42,7 +42,9 @@ export async function startPostgres(): Promise<PostgresServer> {
   if (given) return { url: given, stop: () => {} };
   const bin = serverBin();
   if (!bin) {
-    throw new Error("PostgreSQL is not installed: the Stage E tests run against a real server (apt-get install postgresql, as .ci/run does, or set SLP_TEST_POSTGRES_URL)");
+    throw new Error(
+      "PostgreSQL is not installed: the Stage E tests run against a real server (apt-get install postgresql, as .ci/run does, or set SLP_TEST_POSTGRES_URL)",
+    );
   }
   const asRoot = process.getuid?.() === 0;
   const run = (args: string[]) => {

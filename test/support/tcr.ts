@@ -41,7 +41,9 @@ export function breakSpec(dir: string): void {
 
 /** The mart downstream of fct_orders predicts a change of fct_orders too (gate's G15 asks it a pre-registration of the branch's own). */
 export function preRegisterDownstream(dir: string, why: string): void {
-  edit(dir, "models/marts/finance/fct_revenue_daily.yml", (text) => text.replace("two days gain revenue and orders", `two days gain revenue and orders; ${why}`));
+  edit(dir, "models/marts/finance/fct_revenue_daily.yml", (text) =>
+    text.replace("two days gain revenue and orders", `two days gain revenue and orders; ${why}`),
+  );
 }
 
 /** A change unit blocks on: the cents edge divides by 10, with the branch's own pre-registrations so gate lets the sql through. */

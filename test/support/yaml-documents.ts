@@ -28,31 +28,241 @@ export function rng(seed: number): () => number {
  * perlpunk/yaml-test-schema), and the merge and value indicators.
  */
 export const DIVERGENT = [
-  "yes", "Yes", "YES", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "y", "Y", "n", "N",
-  "true", "True", "TRUE", "TrUE", "false", "False", "FALSE", "fAlse", "null", "Null", "NULL", "nuLL", "~",
-  ".inf", ".Inf", ".INF", ".inF", "inf", "+.inf", "-.inf", "-.Inf", ".nan", ".NaN", ".NAN", "nan",
-  "0", "00", "0011", "010", "07", "08", "09", "02_0", "23", "100_000", "-0", "-23", "-0100_200", "+0", "+23", "+0100_200",
-  "0o0", "0o7", "0o10", "0x0", "0x10", "0x42", "0xa", "0xA", "0XA", "-0x30", "0x2_0", "0b0", "+0b100", "-0b101", "0b100_101",
-  "190:20:30", "-190:20:30", "+190:20:30", "1:30", "12:60", "190:20:30.15",
-  ".0", ".14", ".1_4", ".", "._", "._14", "_._", "3.", "0.0", "3.14", "03.14", "3.140", "001.23", "85_230.15", "-3.14", "+3.14", "-0.0",
-  ".3e3", ".3e+3", ".3E-1", "0.3e3", "3.3e+3", "3e3", "1e3", "1E3", "85.230_15e+03", "+0.3e+3", "+0.3e3", "6.8523015e+5",
-  "2024-05-01", "2024-5-1", "2024-13-45", "2024-05-01T08:00:00", "2024-05-01 08:00:00", "2001-12-14t21:59:43.10-05:00",
-  "2001-12-14 21:59:43.10 -5", "2001-12-15T02:59:43.1Z", "2002-12-14",
-  "12345678901234567890", "9007199254740993", "1_", "=", "<<", "-", "--", "+", "1,000", "1.0.0", "2 rows", "10%",
+  "yes",
+  "Yes",
+  "YES",
+  "no",
+  "No",
+  "NO",
+  "on",
+  "On",
+  "ON",
+  "off",
+  "Off",
+  "OFF",
+  "y",
+  "Y",
+  "n",
+  "N",
+  "true",
+  "True",
+  "TRUE",
+  "TrUE",
+  "false",
+  "False",
+  "FALSE",
+  "fAlse",
+  "null",
+  "Null",
+  "NULL",
+  "nuLL",
+  "~",
+  ".inf",
+  ".Inf",
+  ".INF",
+  ".inF",
+  "inf",
+  "+.inf",
+  "-.inf",
+  "-.Inf",
+  ".nan",
+  ".NaN",
+  ".NAN",
+  "nan",
+  "0",
+  "00",
+  "0011",
+  "010",
+  "07",
+  "08",
+  "09",
+  "02_0",
+  "23",
+  "100_000",
+  "-0",
+  "-23",
+  "-0100_200",
+  "+0",
+  "+23",
+  "+0100_200",
+  "0o0",
+  "0o7",
+  "0o10",
+  "0x0",
+  "0x10",
+  "0x42",
+  "0xa",
+  "0xA",
+  "0XA",
+  "-0x30",
+  "0x2_0",
+  "0b0",
+  "+0b100",
+  "-0b101",
+  "0b100_101",
+  "190:20:30",
+  "-190:20:30",
+  "+190:20:30",
+  "1:30",
+  "12:60",
+  "190:20:30.15",
+  ".0",
+  ".14",
+  ".1_4",
+  ".",
+  "._",
+  "._14",
+  "_._",
+  "3.",
+  "0.0",
+  "3.14",
+  "03.14",
+  "3.140",
+  "001.23",
+  "85_230.15",
+  "-3.14",
+  "+3.14",
+  "-0.0",
+  ".3e3",
+  ".3e+3",
+  ".3E-1",
+  "0.3e3",
+  "3.3e+3",
+  "3e3",
+  "1e3",
+  "1E3",
+  "85.230_15e+03",
+  "+0.3e+3",
+  "+0.3e3",
+  "6.8523015e+5",
+  "2024-05-01",
+  "2024-5-1",
+  "2024-13-45",
+  "2024-05-01T08:00:00",
+  "2024-05-01 08:00:00",
+  "2001-12-14t21:59:43.10-05:00",
+  "2001-12-14 21:59:43.10 -5",
+  "2001-12-15T02:59:43.1Z",
+  "2002-12-14",
+  "12345678901234567890",
+  "9007199254740993",
+  "1_",
+  "=",
+  "<<",
+  "-",
+  "--",
+  "+",
+  "1,000",
+  "1.0.0",
+  "2 rows",
+  "10%",
 ];
 
-const WORDS = ["order_id", "amount", "status", "fct_orders", "stg_orders", "ref('stg_orders')", "a@example.com", "one row per order", "cancelled",
-  "sum of amount net of refunds", "shipped", "data_change", "not_null", "unique", "x", "é ü", "→ row excluded", "a: b", "a #b", "a#b", "a, b", "[x]", "{x}", "it's", 'say "hi"',
-  "back\\slash", "{{ var('x') }}", "*star", "&amp", "!bang", "%pct", "@at", "`tick`", "|pipe", ">gt", "? q", ": c", "- d", "#hash", "trailing ", " leading",
-  "x\u0001y", "x\u007fy", "x\u0085y", "x\u2028y", "x\u00a0y", "x\ufeffy", "x\ufffey", "\ud83d\ude00", "\ud800", "a\\nb", "a\"b", "a'b", "''", "' '", "a:b", "a:", "-a", "?a", ":a", "a,b", "a]b", "a}b"];
-const KEYS = ["name", "description", "meta", "spec", "grain", "tier", "columns", "data_tests", "config", "given", "rows", "expect", "model", "input", "min", "max",
-  "yes", "on", "1", "2", "010", "true", "null", "~", "a b", "é", "__proto__", "constructor", "<<", "k:v", "1.5"];
+const WORDS = [
+  "order_id",
+  "amount",
+  "status",
+  "fct_orders",
+  "stg_orders",
+  "ref('stg_orders')",
+  "a@example.com",
+  "one row per order",
+  "cancelled",
+  "sum of amount net of refunds",
+  "shipped",
+  "data_change",
+  "not_null",
+  "unique",
+  "x",
+  "é ü",
+  "→ row excluded",
+  "a: b",
+  "a #b",
+  "a#b",
+  "a, b",
+  "[x]",
+  "{x}",
+  "it's",
+  'say "hi"',
+  "back\\slash",
+  "{{ var('x') }}",
+  "*star",
+  "&amp",
+  "!bang",
+  "%pct",
+  "@at",
+  "`tick`",
+  "|pipe",
+  ">gt",
+  "? q",
+  ": c",
+  "- d",
+  "#hash",
+  "trailing ",
+  " leading",
+  "x\u0001y",
+  "x\u007fy",
+  "x\u0085y",
+  "x\u2028y",
+  "x\u00a0y",
+  "x\ufeffy",
+  "x\ufffey",
+  "\ud83d\ude00",
+  "\ud800",
+  "a\\nb",
+  'a"b',
+  "a'b",
+  "''",
+  "' '",
+  "a:b",
+  "a:",
+  "-a",
+  "?a",
+  ":a",
+  "a,b",
+  "a]b",
+  "a}b",
+];
+const KEYS = [
+  "name",
+  "description",
+  "meta",
+  "spec",
+  "grain",
+  "tier",
+  "columns",
+  "data_tests",
+  "config",
+  "given",
+  "rows",
+  "expect",
+  "model",
+  "input",
+  "min",
+  "max",
+  "yes",
+  "on",
+  "1",
+  "2",
+  "010",
+  "true",
+  "null",
+  "~",
+  "a b",
+  "é",
+  "__proto__",
+  "constructor",
+  "<<",
+  "k:v",
+  "1.5",
+];
 
 /** One document. */
 export function generate(random: () => number): string {
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const chance = (p: number) => random() < p;
-  const scalarText = (): string => (chance(0.35) ? pick(DIVERGENT) : chance(0.2) ? String(Math.floor(random() * 2000) - 1000) : pick(WORDS));
+  const scalarText = (): string =>
+    chance(0.35) ? pick(DIVERGENT) : chance(0.2) ? String(Math.floor(random() * 2000) - 1000) : pick(WORDS);
   const quoteSingle = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const quoteDouble = (s: string) => `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
   const flowScalar = (): string => {
@@ -75,7 +285,9 @@ export function generate(random: () => number): string {
     if (roll < 0.55) {
       const header = pick(["|", ">", "|-", ">-", "|+", ">+"]);
       const pad = " ".repeat(indent + pick([1, 2, 4]));
-      const body = Array.from({ length: 1 + Math.floor(random() * 3) }, () => (chance(0.15) ? "" : pad + (chance(0.2) ? "  " : "") + pick(WORDS)));
+      const body = Array.from({ length: 1 + Math.floor(random() * 3) }, () =>
+        chance(0.15) ? "" : pad + (chance(0.2) ? "  " : "") + pick(WORDS),
+      );
       return `${header}${comment()}\n${body.join("\n")}`;
     }
     if (roll < 0.6) return `${pick(WORDS)}\n${" ".repeat(indent + 2)}${pick(WORDS)}`; // plain over two lines
@@ -123,16 +335,36 @@ function damage(text: string, random: () => number): string {
   const at = Math.floor(random() * rows.length);
   const row = rows[at] ?? "";
   switch (Math.floor(random() * 10)) {
-    case 0: rows.splice(at, 0, row); break; // a line twice: a duplicate key, mostly
-    case 1: rows[at] = ` ${row}`; break;
-    case 2: rows[at] = row.slice(1); break;
-    case 3: rows[at] = row.replace(" ", "\t"); break;
-    case 4: rows.splice(at, 0, "---"); break;
-    case 5: rows[at] = `${row} &anchor`; break;
-    case 6: rows[at] = row.replace(": ", ": *alias "); break;
-    case 7: rows[at] = row.replace(": ", ": !!str "); break;
-    case 8: rows[at] = row.slice(0, Math.floor(random() * row.length)); break;
-    default: rows[at] = `${row}${"[{]}:,'\"#-"[Math.floor(random() * 10)]}`; break;
+    case 0:
+      rows.splice(at, 0, row);
+      break; // a line twice: a duplicate key, mostly
+    case 1:
+      rows[at] = ` ${row}`;
+      break;
+    case 2:
+      rows[at] = row.slice(1);
+      break;
+    case 3:
+      rows[at] = row.replace(" ", "\t");
+      break;
+    case 4:
+      rows.splice(at, 0, "---");
+      break;
+    case 5:
+      rows[at] = `${row} &anchor`;
+      break;
+    case 6:
+      rows[at] = row.replace(": ", ": *alias ");
+      break;
+    case 7:
+      rows[at] = row.replace(": ", ": !!str ");
+      break;
+    case 8:
+      rows[at] = row.slice(0, Math.floor(random() * row.length));
+      break;
+    default:
+      rows[at] = `${row}${"[{]}:,'\"#-"[Math.floor(random() * 10)]}`;
+      break;
   }
   return rows.join("\n");
 }
@@ -156,34 +388,159 @@ export interface WrittenDocument {
 }
 
 export const FEATURES = [
-  "block mapping", "block list", "compact list", "list of mappings", "flow", "multi-line flow", "single-quoted", "double-quoted",
-  "escape", "multi-line quoted", "block scalar", "indentation indicator", "keep chomping", "multi-line plain", "comment",
-  "comment-like content", "blank line", "tab", "anchor", "alias", "merge key", "tag", "YAML 1.1 scalar", "YAML 1.1 key", "empty value",
-  "duplicate key", "second document", "document start", "document end", "directive", "CRLF", "no final newline", "root list",
+  "block mapping",
+  "block list",
+  "compact list",
+  "list of mappings",
+  "flow",
+  "multi-line flow",
+  "single-quoted",
+  "double-quoted",
+  "escape",
+  "multi-line quoted",
+  "block scalar",
+  "indentation indicator",
+  "keep chomping",
+  "multi-line plain",
+  "comment",
+  "comment-like content",
+  "blank line",
+  "tab",
+  "anchor",
+  "alias",
+  "merge key",
+  "tag",
+  "YAML 1.1 scalar",
+  "YAML 1.1 key",
+  "empty value",
+  "duplicate key",
+  "second document",
+  "document start",
+  "document end",
+  "directive",
+  "CRLF",
+  "no final newline",
+  "root list",
 ] as const;
 export type Feature = (typeof FEATURES)[number];
 
 /** Plain keys and the key each is in JavaScript after PyYAML's resolvers (`yes` is true, `010` is 8, `~` is null). */
 const KEY_SPELLINGS: [written: string, key: string][] = [
-  ["name", "name"], ["description", "description"], ["meta", "meta"], ["columns", "columns"], ["data_tests", "data_tests"],
-  ["config", "config"], ["given", "given"], ["rows", "rows"], ["expect", "expect"], ["grain", "grain"], ["a b", "a b"], ["é", "é"],
-  ["k:v", "k:v"], ["yes", "true"], ["Yes", "true"], ["on", "true"], ["ON", "true"], ["true", "true"], ["True", "true"],
-  ["no", "false"], ["off", "false"], ["False", "false"], ["null", "null"], ["~", "null"], ["Null", "null"], ["y", "y"], ["n", "n"],
-  ["1", "1"], ["010", "8"], ["0x10", "16"], ["1.5", "1.5"], ["-1", "-1"], ["1e3", "1e3"], ["2024-05-01", "2024-05-01"],
+  ["name", "name"],
+  ["description", "description"],
+  ["meta", "meta"],
+  ["columns", "columns"],
+  ["data_tests", "data_tests"],
+  ["config", "config"],
+  ["given", "given"],
+  ["rows", "rows"],
+  ["expect", "expect"],
+  ["grain", "grain"],
+  ["a b", "a b"],
+  ["é", "é"],
+  ["k:v", "k:v"],
+  ["yes", "true"],
+  ["Yes", "true"],
+  ["on", "true"],
+  ["ON", "true"],
+  ["true", "true"],
+  ["True", "true"],
+  ["no", "false"],
+  ["off", "false"],
+  ["False", "false"],
+  ["null", "null"],
+  ["~", "null"],
+  ["Null", "null"],
+  ["y", "y"],
+  ["n", "n"],
+  ["1", "1"],
+  ["010", "8"],
+  ["0x10", "16"],
+  ["1.5", "1.5"],
+  ["-1", "-1"],
+  ["1e3", "1e3"],
+  ["2024-05-01", "2024-05-01"],
 ];
 const YAML11_KEYS = new Set(["yes", "Yes", "on", "ON", "True", "no", "off", "False", "~", "Null", "010", "0x10"]);
 /** Plain scalars valid as a block value (no `: `, ` #`, no leading indicator). */
-const PLAIN_WORDS = ["order_id", "amount", "status", "fct_orders", "ref('stg_orders')", "a@example.com", "one row per order", "x",
-  "sum of amount net of refunds", "é ü", "→ row excluded", "a#b", "a, b", "it's", 'say "hi"', "back\\slash", "a:b", "-a", ":a",
-  "a]b", "a}b", "\ud83d\ude00", "x\u00a0y", "x {{ var('x') }}"];
+const PLAIN_WORDS = [
+  "order_id",
+  "amount",
+  "status",
+  "fct_orders",
+  "ref('stg_orders')",
+  "a@example.com",
+  "one row per order",
+  "x",
+  "sum of amount net of refunds",
+  "é ü",
+  "→ row excluded",
+  "a#b",
+  "a, b",
+  "it's",
+  'say "hi"',
+  "back\\slash",
+  "a:b",
+  "-a",
+  ":a",
+  "a]b",
+  "a}b",
+  "\ud83d\ude00",
+  "x\u00a0y",
+  "x {{ var('x') }}",
+];
 /** Plain scalars valid inside a flow too (none of `,[]{}`, no `: `). */
 const FLOW_WORDS = PLAIN_WORDS.filter((word) => !/[,[\]{}]/.test(word));
 /** Plain words that may sit inside single quotes as they are. */
 const QUOTABLE_WORDS = FLOW_WORDS.filter((word) => !word.includes("'"));
 /** Text for quoted scalars and block scalar rows: anything printable. */
-const ANY_TEXT = [...PLAIN_WORDS, "a: b", "a #b", "#hash", "- d", "? q", "[x]", "{x}", "*star", "&amp", "!bang", "%pct", "@at", "`tick`",
-  "|pipe", ">gt", "trailing ", " leading", "''", "x\u0085y", "x\u2028y", "x\ufeffy", "--- x", "... y", "a\tb"];
-const DOUBLE_ESCAPES = ["\\n", "\\t", "\\\\", '\\"', "\\x41", "\\u00e9", "\\U0001F600", "\\/", "\\0", "\\a", "\\b", "\\e", "\\N", "\\_", "\\L", "\\P", "\\ ", "\\r"];
+const ANY_TEXT = [
+  ...PLAIN_WORDS,
+  "a: b",
+  "a #b",
+  "#hash",
+  "- d",
+  "? q",
+  "[x]",
+  "{x}",
+  "*star",
+  "&amp",
+  "!bang",
+  "%pct",
+  "@at",
+  "`tick`",
+  "|pipe",
+  ">gt",
+  "trailing ",
+  " leading",
+  "''",
+  "x\u0085y",
+  "x\u2028y",
+  "x\ufeffy",
+  "--- x",
+  "... y",
+  "a\tb",
+];
+const DOUBLE_ESCAPES = [
+  "\\n",
+  "\\t",
+  "\\\\",
+  '\\"',
+  "\\x41",
+  "\\u00e9",
+  "\\U0001F600",
+  "\\/",
+  "\\0",
+  "\\a",
+  "\\b",
+  "\\e",
+  "\\N",
+  "\\_",
+  "\\L",
+  "\\P",
+  "\\ ",
+  "\\r",
+];
 const DIVERGENT_VALUES = DIVERGENT.filter((scalar) => scalar !== "-");
 /** Of those, the ones that stay one scalar in a flow (`1,000` is two there). */
 const DIVERGENT_IN_FLOW = DIVERGENT_VALUES.filter((scalar) => !scalar.includes(","));
@@ -343,7 +700,9 @@ export function writeDocument(random: () => number): WrittenDocument {
       rows.push(`${head}${anchored ? ` ${anchored.text}` : ""}${trailingComment()}`);
       const compact = !mapping && isKey && chance(0.4);
       if (compact) use("compact list");
-      const first = mapping ? blockMapping(indent + pick([2, 2, 4]), path, depth + 1) : blockList(compact ? indent : indent + 2, path, depth + 1);
+      const first = mapping
+        ? blockMapping(indent + pick([2, 2, 4]), path, depth + 1)
+        : blockList(compact ? indent : indent + 2, path, depth + 1);
       anchored?.complete();
       return anchored || isKey ? line : first;
     }
@@ -358,8 +717,7 @@ export function writeDocument(random: () => number): WrittenDocument {
       blockScalar(head, indent);
       // A list item that is a block scalar starts where its text does (the parsers' node start), a key's value at the key.
       if (!isKey) return line + 1;
-    }
-    else if (roll < 0.56) {
+    } else if (roll < 0.56) {
       use("multi-line plain");
       rows.push(`${head} ${pick(FLOW_WORDS)}`);
       rows.push(`${" ".repeat(indent + 2)}${pick(FLOW_WORDS)}`);

@@ -9,11 +9,16 @@ export default defineOperator<Site & { replacement: string }>({
   name: "aggregate-swapped",
   docs: {
     summary: "An aggregate is swapped: sum, min and avg become max, max becomes min, count(distinct x) becomes count(x).",
-    rationale: "A group of one row gives the same sum, max and min: a fixture needs at least two rows in a group, with different values (and a duplicate for count distinct), to prove the aggregate.",
+    rationale:
+      "A group of one row gives the same sum, max and min: a fixture needs at least two rows in a group, with different values (and a duplicate for count distinct), to prove the aggregate.",
     origin: "reference",
   },
   examples: {
-    fires: ["select day, sum(amount) from t group by day", "select count(distinct customer_id) from t", "select max(x) over (partition by a) from t"],
+    fires: [
+      "select day, sum(amount) from t group by day",
+      "select count(distinct customer_id) from t",
+      "select max(x) over (partition by a) from t",
+    ],
     silent: ["select count(*) from t", "select day, amount from t"],
   },
   sites(tree) {
@@ -31,10 +36,10 @@ export default defineOperator<Site & { replacement: string }>({
       const distinct = args ? rangeOf(args.distinctKw) : null;
       const firstArg = args && isNode(args.args) ? rangeOf(args.args) : null;
       // count(distinct x) -> count(x): from the name to the argument, so the site reads `count(distinct `.
-      if (name === "count" && distinct && firstArg) sites.push({ start: nameRange[0], end: firstArg[0], replacement: `${tree.text(node.name)}(` });
+      if (name === "count" && distinct && firstArg)
+        sites.push({ start: nameRange[0], end: firstArg[0], replacement: `${tree.text(node.name)}(` });
     }
     return sites;
   },
   mutate: (site) => site.replacement,
 });
-

@@ -6,7 +6,8 @@ export default defineOperator<Site & { replacement: string }>({
   name: "and-or-swapped",
   docs: {
     summary: "A logical connective is swapped: and becomes or, or becomes and.",
-    rationale: "Rows that satisfy both conditions, or neither, cannot tell and from or: the fixtures need a row that meets one condition and not the other.",
+    rationale:
+      "Rows that satisfy both conditions, or neither, cannot tell and from or: the fixtures need a row that meets one condition and not the other.",
     origin: "slp",
   },
   examples: {

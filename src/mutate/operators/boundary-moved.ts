@@ -8,7 +8,8 @@ export default defineOperator<Site & { symbol: string }>({
   name: "boundary-moved",
   docs: {
     summary: "A boundary comparison moves to include or exclude its edge: < becomes <=, <= becomes <, > becomes >=, >= becomes >.",
-    rationale: "Off-by-one at a threshold (orders over 100, days before the cutoff) is the commonest filter bug; only a fixture row exactly on the edge catches it.",
+    rationale:
+      "Off-by-one at a threshold (orders over 100, days before the cutoff) is the commonest filter bug; only a fixture row exactly on the edge catches it.",
     origin: "command contract",
   },
   examples: {

@@ -6,12 +6,17 @@ export default defineOperator<Site & { replacement: string }>({
   code: "case",
   name: "case-branch-removed",
   docs: {
-    summary: "One branch of a CASE is removed: a WHEN (rows it matched fall to the next branch), or the ELSE (they become NULL). A CASE with a single WHEN becomes its ELSE.",
-    rationale: "A mapping whose branches the fixtures never reach is a mapping no test proves: give one row per branch, and one that reaches the ELSE.",
+    summary:
+      "One branch of a CASE is removed: a WHEN (rows it matched fall to the next branch), or the ELSE (they become NULL). A CASE with a single WHEN becomes its ELSE.",
+    rationale:
+      "A mapping whose branches the fixtures never reach is a mapping no test proves: give one row per branch, and one that reaches the ELSE.",
     origin: "command contract",
   },
   examples: {
-    fires: ["select case when amount > 100 then 'large' when amount > 10 then 'medium' else 'small' end from t", "select case status when 'a' then 1 end from t"],
+    fires: [
+      "select case when amount > 100 then 'large' when amount > 10 then 'medium' else 'small' end from t",
+      "select case status when 'a' then 1 end from t",
+    ],
     silent: ["select status from t", "select coalesce(a, b) from t"],
   },
   sites(tree) {
@@ -38,4 +43,3 @@ export default defineOperator<Site & { replacement: string }>({
   },
   mutate: (site) => site.replacement,
 });
-

@@ -8,7 +8,8 @@ export default defineOperator<Site & { symbol: string }>({
   name: "comparison-flipped",
   docs: {
     summary: "A comparison is replaced by its negation: = becomes <>, <> becomes =, < becomes >=, > becomes <=.",
-    rationale: "A join key compared the wrong way or a filter pointing the wrong direction returns plausible rows; only a fixture with a row on each side of the comparison tells them apart.",
+    rationale:
+      "A join key compared the wrong way or a filter pointing the wrong direction returns plausible rows; only a fixture with a row on each side of the comparison tells them apart.",
     origin: "reference",
   },
   examples: {

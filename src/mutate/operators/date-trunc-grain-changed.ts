@@ -22,7 +22,8 @@ export default defineOperator<Site & { replacement: string }>({
   name: "date-trunc-grain-changed",
   docs: {
     summary: "The grain of a date_trunc moves one step coarser (day -> week, month -> quarter; year -> month).",
-    rationale: "Rows that all fall in one month agree at every grain: the fixtures need dates on both sides of a grain boundary to prove the bucketing.",
+    rationale:
+      "Rows that all fall in one month agree at every grain: the fixtures need dates on both sides of a grain boundary to prove the bucketing.",
     origin: "slp",
   },
   examples: {
@@ -41,7 +42,8 @@ export default defineOperator<Site & { replacement: string }>({
         const next = word === null ? undefined : NEXT[word.toLowerCase()];
         if (!next) continue;
         const text = tree.text(arg);
-        const replacement = arg.type === "string_literal" ? text.replace(word as string, matchCase(word as string, next)) : matchCase(text, next);
+        const replacement =
+          arg.type === "string_literal" ? text.replace(word as string, matchCase(word as string, next)) : matchCase(text, next);
         sites.push({ start: arg.range[0], end: arg.range[1], replacement });
         break;
       }

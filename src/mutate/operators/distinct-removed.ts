@@ -7,7 +7,8 @@ export default defineOperator<Site & { select: string }>({
   name: "distinct-removed",
   docs: {
     summary: "select distinct becomes select, so duplicate rows come through.",
-    rationale: "A distinct that never meets a duplicate in the fixtures is a distinct no test proves: give a fixture two rows that collapse into one.",
+    rationale:
+      "A distinct that never meets a duplicate in the fixtures is a distinct no test proves: give a fixture two rows that collapse into one.",
     origin: "reference",
   },
   examples: {

@@ -9,7 +9,8 @@ export default defineOperator<Site & { replacement: string }>({
   name: "group-by-column-dropped",
   docs: {
     summary: "One column of a GROUP BY with two or more columns is dropped, so groups that differ only in it merge.",
-    rationale: "Fixtures whose rows all share the other columns' values cannot tell the grains apart: give two rows that differ only in the dropped column. DuckDB refuses the mutant when the column is still selected (a rejected mutant, not counted).",
+    rationale:
+      "Fixtures whose rows all share the other columns' values cannot tell the grains apart: give two rows that differ only in the dropped column. DuckDB refuses the mutant when the column is still selected (a rejected mutant, not counted).",
     origin: "slp",
   },
   examples: {

@@ -4,14 +4,25 @@ import { defineOperator, functionArgs, functionName, type Site } from "../define
 import { GRAIN_FUNCTIONS } from "./date-trunc-grain-changed.ts";
 
 /** Typed literals (`date '2025-01-01'`) whose string is not free text: `'2025-01-01_'` is only a refused mutant. */
-const TYPED_LITERALS = new Set(["date_literal", "time_literal", "timestamp_literal", "datetime_literal", "interval_literal", "json_literal", "numeric_literal", "bignumeric_literal"]);
+const TYPED_LITERALS = new Set([
+  "date_literal",
+  "time_literal",
+  "timestamp_literal",
+  "datetime_literal",
+  "interval_literal",
+  "json_literal",
+  "numeric_literal",
+  "bignumeric_literal",
+]);
 
 export default defineOperator<Site & { text: string; kind: "number" | "string" }>({
   code: "literal",
   name: "literal-altered",
   docs: {
-    summary: "A literal is altered: a number gains one (007 -> 8, 0.50 -> 1.50), a string gains a trailing underscore ('shipped' -> 'shipped_').",
-    rationale: "A constant in a filter, a mapping or a conversion that no fixture row meets is a constant no test proves. Positional GROUP BY / ORDER BY numbers, window frame bounds and date_trunc grains are left to their own operators. Unlike the reference, a decimal keeps its digits (0.50 -> 1.50, not 1.5).",
+    summary:
+      "A literal is altered: a number gains one (007 -> 8, 0.50 -> 1.50), a string gains a trailing underscore ('shipped' -> 'shipped_').",
+    rationale:
+      "A constant in a filter, a mapping or a conversion that no fixture row meets is a constant no test proves. Positional GROUP BY / ORDER BY numbers, window frame bounds and date_trunc grains are left to their own operators. Unlike the reference, a decimal keeps its digits (0.50 -> 1.50, not 1.5).",
     origin: "reference",
   },
   examples: {
@@ -22,7 +33,12 @@ export default defineOperator<Site & { text: string; kind: "number" | "string" }
     const sites: (Site & { text: string; kind: "number" | "string" })[] = [];
     for (const { node, ancestors } of tree.find("number_literal", "string_literal")) {
       if (!node.range || excluded(node, ancestors)) continue;
-      sites.push({ start: node.range[0], end: node.range[1], text: tree.text(node), kind: node.type === "number_literal" ? "number" : "string" });
+      sites.push({
+        start: node.range[0],
+        end: node.range[1],
+        text: tree.text(node),
+        kind: node.type === "number_literal" ? "number" : "string",
+      });
     }
     return sites;
   },

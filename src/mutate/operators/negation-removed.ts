@@ -6,12 +6,18 @@ export default defineOperator<Site & { replacement: string }>({
   code: "not",
   name: "negation-removed",
   docs: {
-    summary: "A negation is removed: not in, not like, not ilike, not between, not exists, is not distinct from and a plain not lose their NOT.",
-    rationale: "An exclusion list or pattern that no fixture row matches is one no test proves. `is not null` is left to null-check-flipped.",
+    summary:
+      "A negation is removed: not in, not like, not ilike, not between, not exists, is not distinct from and a plain not lose their NOT.",
+    rationale:
+      "An exclusion list or pattern that no fixture row matches is one no test proves. `is not null` is left to null-check-flipped.",
     origin: "reference",
   },
   examples: {
-    fires: ["select * from t where status not in ('test', 'void')", "select * from t where not exists (select 1 from u where u.id = t.id)", "select * from t where email not like '%@example.com'"],
+    fires: [
+      "select * from t where status not in ('test', 'void')",
+      "select * from t where not exists (select 1 from u where u.id = t.id)",
+      "select * from t where email not like '%@example.com'",
+    ],
     silent: ["select * from t where status in ('a')", "select * from t where a is not null"],
   },
   sites(tree) {

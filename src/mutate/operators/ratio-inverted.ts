@@ -6,7 +6,8 @@ export default defineOperator<Site & { replacement: string }>({
   name: "ratio-inverted",
   docs: {
     summary: "A ratio is inverted: a / b becomes b / a.",
-    rationale: "A conversion or a rate computed upside down is still a number; a fixture with an expected value (not just a row) catches it.",
+    rationale:
+      "A conversion or a rate computed upside down is still a number; a fixture with an expected value (not just a row) catches it.",
     origin: "command contract",
   },
   examples: {

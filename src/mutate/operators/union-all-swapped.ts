@@ -6,7 +6,8 @@ export default defineOperator<Site & { replacement: string }>({
   name: "union-all-swapped",
   docs: {
     summary: "A union is swapped: union (or union distinct) becomes union all, union all becomes union.",
-    rationale: "Without a row both branches return, union and union all agree: the fixtures need a duplicate across the branches (or within one).",
+    rationale:
+      "Without a row both branches return, union and union all agree: the fixtures need a duplicate across the branches (or within one).",
     origin: "slp",
   },
   examples: {

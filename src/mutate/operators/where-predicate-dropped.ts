@@ -8,12 +8,18 @@ export default defineOperator<PredicateSite>({
   code: "where",
   name: "where-predicate-dropped",
   docs: {
-    summary: "One predicate of a WHERE clause is dropped: replaced by true where it is ANDed, by false where it is ORed, so the rest of the filter still holds.",
-    rationale: "A filter whose rows all pass anyway is a filter no test exercises: the unit tests need a row the predicate excludes. Unlike the reference, an OR'ed predicate becomes false, which drops that alternative instead of the whole filter.",
+    summary:
+      "One predicate of a WHERE clause is dropped: replaced by true where it is ANDed, by false where it is ORed, so the rest of the filter still holds.",
+    rationale:
+      "A filter whose rows all pass anyway is a filter no test exercises: the unit tests need a row the predicate excludes. Unlike the reference, an OR'ed predicate becomes false, which drops that alternative instead of the whole filter.",
     origin: "reference",
   },
   examples: {
-    fires: ["select * from orders where status <> 'cancelled'", "select * from t where a > 1 and b < 2", "select * from t where a = 1 or b = 2"],
+    fires: [
+      "select * from orders where status <> 'cancelled'",
+      "select * from t where a > 1 and b < 2",
+      "select * from t where a = 1 or b = 2",
+    ],
     silent: ["select * from orders", "select count(*) from t group by a having count(*) > 1"],
   },
   sites(tree) {
@@ -30,7 +36,12 @@ export default defineOperator<PredicateSite>({
 /** The operands of a chain of ANDs or ORs (not looking inside parentheses), each one site. */
 function collect(expression: SqlNode, joinedBy: "AND" | "OR", sites: PredicateSite[]): void {
   const [operator] = keywordNames(expression.operator);
-  if (expression.type === "binary_expr" && (operator === "AND" || operator === "OR") && isNode(expression.left) && isNode(expression.right)) {
+  if (
+    expression.type === "binary_expr" &&
+    (operator === "AND" || operator === "OR") &&
+    isNode(expression.left) &&
+    isNode(expression.right)
+  ) {
     collect(expression.left, operator, sites);
     collect(expression.right, operator, sites);
     return;

@@ -8,12 +8,16 @@ export default defineOperator<Site & { replacement: string }>({
   name: "window-frame-shifted",
   docs: {
     summary: "A window frame bound moves by one row: N preceding or N following becomes N+1, current row becomes 1 preceding.",
-    rationale: "A running total or moving average over partitions shorter than the frame cannot tell the frames apart: a fixture partition needs more rows than the frame is wide.",
+    rationale:
+      "A running total or moving average over partitions shorter than the frame cannot tell the frames apart: a fixture partition needs more rows than the frame is wide.",
     origin: "command contract",
   },
   examples: {
     fires: ["select sum(x) over (order by d rows between 2 preceding and current row) from t"],
-    silent: ["select sum(x) over (partition by a) from t", "select sum(x) over (order by d rows between unbounded preceding and unbounded following) from t"],
+    silent: [
+      "select sum(x) over (partition by a) from t",
+      "select sum(x) over (order by d rows between unbounded preceding and unbounded following) from t",
+    ],
   },
   sites(tree) {
     const sites: (Site & { replacement: string })[] = [];

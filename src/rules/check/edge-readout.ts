@@ -12,7 +12,8 @@ export default defineCheckRule({
     summary: "For each enabled unit test that proves a spec edge: the edge, the test, and how many rows it is given and expects.",
     rationale:
       "A machine can check that every edge has a test; only a human can check that the test's expect says what the edge says. This line is where that third reading starts.",
-    enforces: "Stage E step 5: CI prints one line per edge of the spec: the unit test that names it, and how many rows it is given and expects.",
+    enforces:
+      "Stage E step 5: CI prints one line per edge of the spec: the unit test that names it, and how many rows it is given and expects.",
   },
   messages: {
     proven:
@@ -26,12 +27,16 @@ export default defineCheckRule({
       for (const unit of ctx.unitTestsOf(model.name)) {
         const claim = edgeClaim(unit);
         if (claim === null || !known.has(claim)) continue;
-        report("proven", { file: unit.file, model: model.name, line: unit.line }, {
-          edge: claim,
-          unit: unit.name,
-          given: givenRows(unit.entry.given),
-          expected: isMapping(unit.entry.expect) ? rowCount(unit.entry.expect.rows) : "?",
-        });
+        report(
+          "proven",
+          { file: unit.file, model: model.name, line: unit.line },
+          {
+            edge: claim,
+            unit: unit.name,
+            given: givenRows(unit.entry.given),
+            expected: isMapping(unit.entry.expect) ? rowCount(unit.entry.expect.rows) : "?",
+          },
+        );
       }
     }
   },

@@ -9,7 +9,8 @@ export default defineCheckRule({
   name: "inconsistent-pre-registration",
   severity: "BLOCK",
   docs: {
-    summary: "A pre-registration inconsistent with itself or its spec: min above max, metrics that differ from the spec's, altered columns the model does not declare.",
+    summary:
+      "A pre-registration inconsistent with itself or its spec: min above max, metrics that differ from the spec's, altered columns the model does not declare.",
     rationale:
       "An interval whose min is above its max admits no number, and a metric the spec does not define is measured against nothing: the comparison in Stage E would be meaningless.",
     enforces: "Stage B / Rule 6: closed intervals, one for each metric of the spec.",

@@ -8,10 +8,12 @@ export default defineCheckRule({
   name: "spec-model-mismatch",
   severity: "BLOCK",
   docs: {
-    summary: "A spec inconsistent with its model: key or sensitive columns not declared, sensitivity flags that disagree, a missing reconciliation query.",
+    summary:
+      "A spec inconsistent with its model: key or sensitive columns not declared, sensitivity flags that disagree, a missing reconciliation query.",
     rationale:
       "The spec is read against the model: a key column the model does not declare cannot be tested, a sensitive column not flagged is not masked, and a reconciliation query that does not exist never runs.",
-    enforces: "Stage A: the spec names this model's columns (primary_key, sensitive_columns) and, for a critical model, an existing reconciliation query.",
+    enforces:
+      "Stage A: the spec names this model's columns (primary_key, sensitive_columns) and, for a critical model, an existing reconciliation query.",
   },
   messages: {
     noColumns: "cannot verify primary_key: the model declares no columns; declare them in the yml",
@@ -40,11 +42,13 @@ export default defineCheckRule({
           report(declared.has(column) ? "sensitiveNotFlagged" : "sensitiveNotDeclared", at("sensitive_columns"), { column });
         }
         for (const column of sortByText(flagged)) {
-          if (!listed.has(column)) report("flaggedNotListed", { ...at(), line: model.columns.find((c) => c.name === column)?.line ?? model.line }, { column });
+          if (!listed.has(column))
+            report("flaggedNotListed", { ...at(), line: model.columns.find((c) => c.name === column)?.line ?? model.line }, { column });
         }
       }
       const query = spec.reconciliation_query;
-      if (spec.tier === "critical" && typeof query === "string" && !ctx.exists(query)) report("missingQuery", at("reconciliation_query"), { query });
+      if (spec.tier === "critical" && typeof query === "string" && !ctx.exists(query))
+        report("missingQuery", at("reconciliation_query"), { query });
     }
   },
 });

@@ -8,8 +8,7 @@ export default defineCheckRule({
   severity: "BLOCK",
   docs: {
     summary: "A .sql under a marts path that no yml declares.",
-    rationale:
-      "An undeclared model has no spec, no primary key and no test, so every rule that reads the yml passes it without looking.",
+    rationale: "An undeclared model has no spec, no primary key and no test, so every rule that reads the yml passes it without looking.",
     enforces: 'Stage A: the spec is "mandatory in all models within models/marts/**", which needs the model to be declared.',
   },
   messages: {

@@ -14,8 +14,7 @@ export default defineCheckRule({
     summary: "A critical or incremental model that no CODEOWNERS line owns.",
     rationale:
       "A Partner approves a critical model and a human approves an incremental one; CODEOWNERS is the only thing that makes the platform ask them.",
-    enforces:
-      "Stage E: a critical model is approved by a Partner, CODEOWNERS enforces it; Control 5A lists incremental models explicitly.",
+    enforces: "Stage E: a critical model is approved by a Partner, CODEOWNERS enforces it; Control 5A lists incremental models explicitly.",
   },
   messages: {
     noFile: "{kind} model, and this repository has no CODEOWNERS file ({locations}); {why}",
@@ -34,7 +33,11 @@ export default defineCheckRule({
       }
       for (const path of paths) {
         if (!codeowners.owns(path)) {
-          report("unowned", { file: path, model: model.name, line: path === model.file ? model.line : 1 }, { kind, why, path, codeowners: codeowners.file });
+          report(
+            "unowned",
+            { file: path, model: model.name, line: path === model.file ? model.line : 1 },
+            { kind, why, path, codeowners: codeowners.file },
+          );
         }
       }
     }

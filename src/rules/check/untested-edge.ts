@@ -7,7 +7,8 @@ export default defineCheckRule({
   name: "untested-edge",
   severity: "BLOCK",
   docs: {
-    summary: "On a pre-registered marts model: a known edge that no enabled unit test names in config.meta.edge (a disabled test proves nothing), or a unit test naming an edge the spec does not have.",
+    summary:
+      "On a pre-registered marts model: a known edge that no enabled unit test names in config.meta.edge (a disabled test proves nothing), or a unit test naming an edge the spec does not have.",
     rationale:
       "Each edge the Author knows becomes a unit test; the name in config.meta.edge is the only thing that lets a machine tell which test proves which edge.",
     enforces: "Rule 2: each edge of the spec becomes a unit test with invented rows, naming the edge verbatim in config.meta.edge.",

@@ -11,8 +11,7 @@ export default defineCompareRule({
       "A column the diff measured as changed that pre_registration.altered_columns does not list; INFO: a listed column that did not change.",
     rationale:
       "A column the agent did not mean to touch that moved anyway is an accident; a declared change that never happened says the change did less than its author thought.",
-    enforces:
-      "Stage E step 3: the PR is blocked if a column shows a difference but is not in the pre-registration's altered_columns list.",
+    enforces: "Stage E step 3: the PR is blocked if a column shows a difference but is not in the pre-registration's altered_columns list.",
   },
   messages: {
     undeclared: "column {column} changed and is not in pre_registration.altered_columns",

@@ -15,8 +15,7 @@ export default defineCompareRule({
     enforces: "Stage B: the intervals are narrow enough to be wrong (the Author judges the intervals against the reason); Stage E step 3.",
   },
   messages: {
-    rows:
-      "pre_registration.row_delta spans {min}..{max}: {width} rows, {share} percent of production's {rows} rows, wider than the {ceiling} percent band_ceilings.{tier}.rows_pct allows; a band that wide holds almost any result",
+    rows: "pre_registration.row_delta spans {min}..{max}: {width} rows, {share} percent of production's {rows} rows, wider than the {ceiling} percent band_ceilings.{tier}.rows_pct allows; a band that wide holds almost any result",
     metric:
       "pre_registration.metrics.{metric}.delta_pct spans {min}..{max}: {width} points, wider than the {ceiling} points band_ceilings.{tier}.delta_pct allows; a band that wide holds almost any result",
     rowsUnknown: {
@@ -40,7 +39,15 @@ export default defineCompareRule({
       else {
         const share = ((max - min) / rows) * 100;
         if (share > ceilings.rows_pct) {
-          report("rows", at("row_delta"), { min, max, width: max - min, share: formatPercent(share), rows, ceiling: ceilings.rows_pct, tier });
+          report("rows", at("row_delta"), {
+            min,
+            max,
+            width: max - min,
+            share: formatPercent(share),
+            rows,
+            ceiling: ceilings.rows_pct,
+            tier,
+          });
         }
       }
     }
@@ -48,7 +55,14 @@ export default defineCompareRule({
       for (const metric of sortByText(Object.keys(preRegistration.metrics))) {
         const band = preRegistration.metrics[metric]?.delta_pct;
         if (band && band.max - band.min > ceilings.delta_pct) {
-          report("metric", at("metrics", metric, "delta_pct"), { metric, min: band.min, max: band.max, width: band.max - band.min, ceiling: ceilings.delta_pct, tier });
+          report("metric", at("metrics", metric, "delta_pct"), {
+            metric,
+            min: band.min,
+            max: band.max,
+            width: band.max - band.min,
+            ceiling: ceilings.delta_pct,
+            tier,
+          });
         }
       }
     }

@@ -40,7 +40,8 @@ export default defineCompareRule({
   async run(ctx, report) {
     const at = ctx.at;
     const errors = schemaProblems(Diff, ctx.value, "diff");
-    for (const error of errors) report("schema", ctx.atKey(typeof error.path[0] === "string" ? error.path[0] : undefined), { error: error.sentence });
+    for (const error of errors)
+      report("schema", ctx.atKey(typeof error.path[0] === "string" ? error.path[0] : undefined), { error: error.sentence });
 
     const model = ctx.model;
     let blocked = errors.length > 0;

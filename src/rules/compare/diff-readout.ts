@@ -27,8 +27,7 @@ export default defineCompareRule({
       "metric {metric} moved by a percentage that cannot be evaluated, because the production value is 0, declared {min}..{max} ({band})",
     metricDelta: "metric {metric} moved {value} percent, declared {min}..{max} ({band})",
     columns: "altered columns measured [{measured}], declared [{declared}]",
-    reconciliation:
-      "reconciliation: model {model} against source of truth {truth}, {difference}, and the spec allows {tolerance}",
+    reconciliation: "reconciliation: model {model} against source of truth {truth}, {difference}, and the spec allows {tolerance}",
     reconciliationNoTolerance:
       "reconciliation: model {model} against source of truth {truth}, {difference}, and the spec declares no reconciliation_tolerance",
     noWindow:
@@ -60,7 +59,8 @@ export default defineCompareRule({
     if (diff.reconciliation) {
       const { model_value: model, external_value: truth } = diff.reconciliation;
       const drift = reconciliationDrift(model, truth);
-      const difference = drift === null ? "no percentage difference (the source of truth is 0)" : `a difference of ${formatPercent(drift)} percent`;
+      const difference =
+        drift === null ? "no percentage difference (the source of truth is 0)" : `a difference of ${formatPercent(drift)} percent`;
       const tolerance = spec.reconciliation_tolerance;
       if (tolerance === undefined) report("reconciliationNoTolerance", ctx.atKey("reconciliation"), { model, truth, difference });
       else report("reconciliation", ctx.atKey("reconciliation"), { model, truth, difference, tolerance: displayValue(tolerance) });

@@ -35,13 +35,15 @@ export default defineCompareRule({
       const seen = Object.hasOwn(diff, metric) ? diff[metric] : undefined;
       if (body.value !== undefined) {
         if (seen?.value === undefined) report("notMeasured", ctx.atKey("metrics"), { metric, by: "value" });
-        else if (!within(seen.value, body.value)) report("valueOutside", ctx.atKey("metrics"), { metric, value: seen.value, ...body.value });
+        else if (!within(seen.value, body.value))
+          report("valueOutside", ctx.atKey("metrics"), { metric, value: seen.value, ...body.value });
         continue;
       }
       const interval = body.delta_pct!;
       if (!seen) report("notMeasured", ctx.atKey("metrics"), { metric, by: "delta_pct" });
       else if (seen.delta_pct === null) report("zeroProduction", ctx.atKey("metrics"), { metric });
-      else if (!within(seen.delta_pct, interval)) report("deltaOutside", ctx.atKey("metrics"), { metric, value: seen.delta_pct, ...interval });
+      else if (!within(seen.delta_pct, interval))
+        report("deltaOutside", ctx.atKey("metrics"), { metric, value: seen.delta_pct, ...interval });
     }
     for (const metric of sortByText(Object.keys(diff))) {
       if (Object.hasOwn(declared, metric)) continue;

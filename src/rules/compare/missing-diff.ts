@@ -32,7 +32,11 @@ export default defineCompareRunRule({
       }
       const why = (await ctx.owed()).reasons.get(model.name);
       if (why?.kind === "downstream") {
-        report("downstream", { file: model.file, model: model.name, line: model.line }, { files, changed: why.of.join(", "), what: why.critical ? "critical" : "marts" });
+        report(
+          "downstream",
+          { file: model.file, model: model.name, line: model.line },
+          { files, changed: why.of.join(", "), what: why.critical ? "critical" : "marts" },
+        );
       }
     }
   },

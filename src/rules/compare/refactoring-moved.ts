@@ -18,7 +18,7 @@ export default defineCompareRule({
   },
   run(ctx, report) {
     const measured = ctx.measured();
-    if (!measured || measured.preRegistration.type !== "refactoring") return;
+    if (measured?.preRegistration.type !== "refactoring") return;
     const { diff } = measured;
     const parts: string[] = [];
     if (diff.row_delta !== 0) parts.push(`row_delta ${formatNumber(diff.row_delta)}`);

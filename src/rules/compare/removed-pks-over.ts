@@ -8,7 +8,8 @@ export default defineCompareRule({
   docs: {
     summary: "A removed_pks above the pre-registered max (equal passes).",
     rationale: "Rows that production has and the new version lost are the quietest kind of damage; how many may go is decided in advance.",
-    enforces: "Stage E step 3: the PR is blocked if a number is outside the declared interval (removed_pks: {max: 0} means no row should disappear).",
+    enforces:
+      "Stage E step 3: the PR is blocked if a number is outside the declared interval (removed_pks: {max: 0} means no row should disappear).",
   },
   messages: { over: "removed_pks is {value}, pre-registration allows at most {max}" },
   run(ctx, report) {

@@ -50,14 +50,29 @@ export interface CheckProject {
  * make sense), then every yml under the top folders in segment order; a
  * model declared twice is refused, naming the file read first.
  */
-export async function readCheckProject(model: Project<WorkTree>, dir: string, dirAsGiven: string, martsPaths: string[]): Promise<CheckProject> {
+export async function readCheckProject(
+  model: Project<WorkTree>,
+  dir: string,
+  dirAsGiven: string,
+  martsPaths: string[],
+): Promise<CheckProject> {
   const settings = await model.settings();
   const listed = await model.list(topDirectories(martsPaths));
   const martsSql = new Map<string, string>();
   const sql = listed.filter((file) => file.path.endsWith(".sql") && martsPaths.some((marts) => file.path.startsWith(marts)));
   for (const path of sortPathsBySegments(sql.map((file) => file.path))) martsSql.set(stem(path), path);
   const ymlFiles = sortPathsBySegments(ymlIn(listed).map((file) => file.path));
-  const project: CheckProject = { model, dir, dirAsGiven, martsPaths, ymlFiles, models: new Map(), marts: new Set(), unitTests: [], martsSql };
+  const project: CheckProject = {
+    model,
+    dir,
+    dirAsGiven,
+    martsPaths,
+    ymlFiles,
+    models: new Map(),
+    marts: new Set(),
+    unitTests: [],
+    martsSql,
+  };
   for (const path of ymlFiles) {
     // One after the other: the first file in read order that cannot be read is the one named.
     const declared = await model.properties({ path });
@@ -71,7 +86,8 @@ export async function readCheckProject(model: Project<WorkTree>, dir: string, di
         });
       }
       project.models.set(declaration.name, declaration);
-      if (martsPaths.some((marts) => declaration.file.startsWith(marts)) || martsSql.has(declaration.name)) project.marts.add(declaration.name);
+      if (martsPaths.some((marts) => declaration.file.startsWith(marts)) || martsSql.has(declaration.name))
+        project.marts.add(declaration.name);
     }
     project.unitTests.push(...declared.unitTests);
   }

@@ -38,7 +38,12 @@ export class CompareContext {
   #models?: Model[];
   #owed?: Promise<OwedDiffs>;
 
-  constructor(project: CheckProject, diffs: readonly DiffFile[], stale: StaleSet | null, settings: CompareSettings = { changed: null, lineage: DEFAULT_LINEAGE, ceilings: undefined }) {
+  constructor(
+    project: CheckProject,
+    diffs: readonly DiffFile[],
+    stale: StaleSet | null,
+    settings: CompareSettings = { changed: null, lineage: DEFAULT_LINEAGE, ceilings: undefined },
+  ) {
     this.project = project;
     this.diffs = diffs;
     this.stale = stale;

@@ -18,7 +18,11 @@ export { sameInventory } from "./gate-inventory.ts";
  * project at every commit of the walk: whole at the merge-base and at head,
  * its yml declarations in between.
  */
-export async function readInventories(branch: Branch, martsPath: string[] | undefined, store = new ParseStore()): Promise<BranchInventories> {
+export async function readInventories(
+  branch: Branch,
+  martsPath: string[] | undefined,
+  store = new ParseStore(),
+): Promise<BranchInventories> {
   const { repo, prefix } = branch;
   const config = await baseConfig(branch);
   const martsPaths = (martsPath ?? config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
@@ -49,7 +53,8 @@ export async function readInventories(branch: Branch, martsPath: string[] | unde
  * its own dbt_project.yml is G9's, and is judged by the folders it left).
  */
 async function baseDbtPaths(branch: Branch, store: ParseStore): Promise<DbtPaths> {
-  const at = async (commit: string) => dbtPathsOf(await projectAt(branch, commit, `commit ${branch.repo.shortSha(commit)}`, store).settings());
+  const at = async (commit: string) =>
+    dbtPathsOf(await projectAt(branch, commit, `commit ${branch.repo.shortSha(commit)}`, store).settings());
   const [mergeBase, tip] = await Promise.all([at(branch.mergeBase), at(branch.baseCommit)]);
   const union = {} as DbtPaths;
   for (const key of Object.keys(mergeBase) as (keyof DbtPaths)[]) union[key] = [...new Set([...mergeBase[key], ...tip[key]])];
@@ -138,4 +143,3 @@ class InventoryReader {
     return promise;
   }
 }
-

@@ -145,7 +145,8 @@ export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: bool
       set.configs.push(test.config);
       set.entries.push({ config: test.config, file: declaration.file, test });
     }
-    if (kind !== "model" && declaration.tests.length > 0) declared.owners.set(ownerKey(kind, owner), { file: declaration.file, line: declaration.line });
+    if (kind !== "model" && declaration.tests.length > 0)
+      declared.owners.set(ownerKey(kind, owner), { file: declaration.file, line: declaration.line });
   };
   for (const file of ordered) {
     for (const model of file.models) {
@@ -159,7 +160,13 @@ export function mergeDeclared(files: readonly PropertiesFile[], modelsOnly: bool
     for (const table of file.sources) addTests("source", `${table.source}.${table.name}`, table);
     for (const unit of file.unitTests) {
       const { description: _description, ...body } = unit.entry;
-      declared.units.set(unitKey(unit.model, unit.name), { name: unit.name, model: unit.model, file: unit.file, line: unit.line, body: canonicalJson(body) });
+      declared.units.set(unitKey(unit.model, unit.name), {
+        name: unit.name,
+        model: unit.model,
+        file: unit.file,
+        line: unit.line,
+        body: canonicalJson(body),
+      });
     }
   }
   return declared;

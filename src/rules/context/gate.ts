@@ -6,7 +6,15 @@
  */
 import { canonicalJson, isMapping, pythonStr, type Mapping, type Value } from "../../core/values.ts";
 import { compareCodePoints, sortByText } from "../../core/text.ts";
-import { ownerKey, type Inventory, type ModelAt, type TestedKind, type TestEntry, type TestGroup, type WalkStep } from "./gate-inventory.ts";
+import {
+  ownerKey,
+  type Inventory,
+  type ModelAt,
+  type TestedKind,
+  type TestEntry,
+  type TestGroup,
+  type WalkStep,
+} from "./gate-inventory.ts";
 import type { TcrRecord } from "../../tcr/record.ts";
 import type { Config } from "../../schemas/config.ts";
 import type { DbtPaths } from "../../project/dbt-paths.ts";
@@ -80,7 +88,8 @@ export class GateContext {
     let files = this.#versionFiles.get(inventory);
     if (files === undefined) {
       files = new Map();
-      for (const model of inventory.models.values()) for (const version of declaredVersions(model)) files.set(version.definedIn, model.name);
+      for (const model of inventory.models.values())
+        for (const version of declaredVersions(model)) files.set(version.definedIn, model.name);
       this.#versionFiles.set(inventory, files);
     }
     return files.get(stem) ?? stem;
@@ -94,7 +103,8 @@ export class GateContext {
   get codeChanged(): ReadonlySet<string> {
     if (this.#codeChanged === undefined) {
       this.#codeChanged = new Set();
-      for (const [file, id] of this.after.code) if (this.before.code.get(file) !== id) this.#codeChanged.add(this.modelOfCode("after", file));
+      for (const [file, id] of this.after.code)
+        if (this.before.code.get(file) !== id) this.#codeChanged.add(this.modelOfCode("after", file));
       // A `latest_version` pointed at another version changes what ref() reads, with no file changing.
       for (const model of this.after.models.values()) {
         const base = this.before.models.get(model.name);
@@ -187,7 +197,10 @@ export class GateContext {
   get testGroups(): TestGroupPair[] {
     if (!this.#groups) {
       const pairs = new Map<string, TestGroupPair>();
-      for (const [side, inventory] of [["base", this.before], ["head", this.after]] as const) {
+      for (const [side, inventory] of [
+        ["base", this.before],
+        ["head", this.after],
+      ] as const) {
         for (const [key, group] of inventory.groups) {
           const pair = pairs.get(key) ?? { kind: group.kind, model: group.model, column: group.column, name: group.name };
           pair[side] = group;
@@ -196,7 +209,10 @@ export class GateContext {
       }
       this.#groups = [...pairs.values()].sort(
         (a, b) =>
-          compareCodePoints(a.model, b.model) || compareCodePoints(a.column, b.column) || compareCodePoints(a.name, b.name) || compareCodePoints(a.kind, b.kind),
+          compareCodePoints(a.model, b.model) ||
+          compareCodePoints(a.column, b.column) ||
+          compareCodePoints(a.name, b.name) ||
+          compareCodePoints(a.kind, b.kind),
       );
     }
     return this.#groups;

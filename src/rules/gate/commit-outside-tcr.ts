@@ -23,7 +23,7 @@ export default defineGateRule({
   },
   run(ctx, report) {
     const record = ctx.record;
-    if (!record || !record.agentBranch) return;
+    if (!record?.agentBranch) return;
     for (const commit of record.commits) {
       if (commit.byTcr || commit.cleanMerge) continue;
       const id = commit.merge ? "merge" : "outside";

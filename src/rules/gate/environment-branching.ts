@@ -30,7 +30,7 @@ export default defineGateRule({
     for (const node of [...after.models, ...after.snapshots]) {
       const what = changes.nodes.get(node.uniqueId)?.what ?? [];
       const isNew = what.includes("new");
-      if (node.file !== null && node.file.endsWith(".sql") && (isNew || what.includes("its SQL"))) {
+      if (node.file?.endsWith(".sql") && (isNew || what.includes("its SQL"))) {
         const baseFile = await changes.baseFile(node);
         const before = baseFile?.endsWith(".sql") ? await ctx.before.project.text(baseFile) : null;
         const added = addedReferences(await ctx.after.project.text(node.file), before);
@@ -48,12 +48,22 @@ export default defineGateRule({
     const marts = new Set(after.models.filter((node) => ctx.isMarts(node.name)).map((node) => node.uniqueId));
     const graph = found.every(({ node }) => marts.has(node.uniqueId)) ? null : await changes.graph();
     for (const { node, file, line, added } of found) {
-      const fed = marts.has(node.uniqueId) ? [] : (graph as Graph).downstream([node.uniqueId]).filter((id) => marts.has(id)).map((id) => after.byId.get(id)?.name ?? id);
+      const fed = marts.has(node.uniqueId)
+        ? []
+        : (graph as Graph)
+            .downstream([node.uniqueId])
+            .filter((id) => marts.has(id))
+            .map((id) => after.byId.get(id)?.name ?? id);
       if (!marts.has(node.uniqueId) && fed.length === 0) continue;
       for (const reference of added) {
         const place = { file, model: node.name, line: line ?? reference.line };
         if (fed.length === 0) report("marts", place, { file, expression: reference.expression });
-        else report("upstream", place, { file, expression: reference.expression, marts: `the marts model${fed.length === 1 ? "" : "s"} ${sortByText(fed).join(", ")}` });
+        else
+          report("upstream", place, {
+            file,
+            expression: reference.expression,
+            marts: `the marts model${fed.length === 1 ? "" : "s"} ${sortByText(fed).join(", ")}`,
+          });
       }
     }
   },

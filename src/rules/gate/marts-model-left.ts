@@ -9,7 +9,8 @@ import { defineGateRule, type GateContext } from "../context/gate.ts";
 /** How a model is kept from being built at head, or null when it is built. */
 async function disabledBy(project: Project, node: RefNode): Promise<string | null> {
   const enabled: Value | undefined = node.config.enabled;
-  if (node.dynamicConfig.enabled !== undefined) return `its SQL sets enabled to ${String(node.dynamicConfig.enabled)}, which only rendering decides`;
+  if (node.dynamicConfig.enabled !== undefined)
+    return `its SQL sets enabled to ${String(node.dynamicConfig.enabled)}, which only rendering decides`;
   if (isJinja(enabled)) return `its enabled is the Jinja ${enabled}, which only rendering decides`;
   if (enabled === undefined || enabled === true) return null;
   if (node.file !== null && node.language === "sql" && sqlConfig(await project.text(node.file)).config.enabled !== undefined) {
@@ -17,8 +18,12 @@ async function disabledBy(project: Project, node: RefNode): Promise<string | nul
   }
   const declaration = node.declaration;
   // A version's own config: has the last word over its model's (dbt applies it after).
-  const version = declaration && node.version !== null ? declaredVersions(declaration).find((entry) => entry.label === node.version)?.entry.config : undefined;
-  if (isMapping(version) && version.enabled !== undefined) return `config.enabled: ${String(version.enabled)} on version ${node.version} in ${declaration?.file}`;
+  const version =
+    declaration && node.version !== null
+      ? declaredVersions(declaration).find((entry) => entry.label === node.version)?.entry.config
+      : undefined;
+  if (isMapping(version) && version.enabled !== undefined)
+    return `config.enabled: ${String(version.enabled)} on version ${node.version} in ${declaration?.file}`;
   const yml = declaration?.entry.config;
   if (isMapping(yml) && yml.enabled !== undefined) return `config.enabled: ${String(yml.enabled)} in ${declaration?.file}`;
   return `+enabled: ${String(enabled)} in ${(await project.settings()).file ?? "dbt_project.yml"}`;
@@ -27,7 +32,12 @@ async function disabledBy(project: Project, node: RefNode): Promise<string | nul
 /** Where a model sits on one side: its yml and its code (every version's file), as gate reads them. */
 function placesOf(ctx: GateContext, side: "before" | "after", name: string, code: readonly string[], node: RefNode | undefined): string[] {
   const inventory = ctx[side];
-  const paths = [inventory.models.get(name)?.file, ...code.map((file) => inventory.sqls.get(file)), node?.file ?? undefined, node?.ymlFile ?? undefined];
+  const paths = [
+    inventory.models.get(name)?.file,
+    ...code.map((file) => inventory.sqls.get(file)),
+    node?.file ?? undefined,
+    node?.ymlFile ?? undefined,
+  ];
   return sortByText(new Set(paths.filter((path): path is string => typeof path === "string")));
 }
 
@@ -57,7 +67,9 @@ export default defineGateRule({
     const headModels = new Map(head.models.filter((node) => node.latest).map((node) => [node.name, node]));
     let baseModels: Promise<Map<string, RefNode>> | undefined;
     const baseModel = async (name: string) => {
-      baseModels ??= ctx.before.project.nodes().then((nodes) => new Map(nodes.models.filter((node) => node.latest).map((node) => [node.name, node])));
+      baseModels ??= ctx.before.project
+        .nodes()
+        .then((nodes) => new Map(nodes.models.filter((node) => node.latest).map((node) => [node.name, node])));
       return (await baseModels).get(name);
     };
     // The models of the base are those with code there, as gate reads them; a version's file is its model's.
@@ -78,7 +90,12 @@ export default defineGateRule({
         if (to !== undefined) report("renamed", at, { model: name, was: wasText, base: ctx.baseName, to });
         else {
           const yml = ctx.after.models.get(name)?.file;
-          report("deleted", at, { model: name, was: wasText, base: ctx.baseName, left: yml ? ` (its code is gone; ${yml} still declares it)` : "" });
+          report("deleted", at, {
+            model: name,
+            was: wasText,
+            base: ctx.baseName,
+            left: yml ? ` (its code is gone; ${yml} still declares it)` : "",
+          });
         }
         continue;
       }

@@ -13,6 +13,7 @@ export default defineGateRule({
   },
   messages: { changed: "{path} changed on this branch; the versions the project builds with are a human decision" },
   run(ctx, report) {
-    for (const path of ctx.changed(ctx.before.packages, ctx.after.packages)) report("changed", { file: path, model: "", line: 1 }, { path });
+    for (const path of ctx.changed(ctx.before.packages, ctx.after.packages))
+      report("changed", { file: path, model: "", line: 1 }, { path });
   },
 });

@@ -29,11 +29,15 @@ export default defineGateRule({
       });
       const edits = versions.filter((version, i) => i > 0 && version.text !== versions[i - 1]?.text);
       if (edits.length === 0) continue;
-      report("edited", { ...ctx.place(model.name), line: model.lineOf(model.preRegistrationKey) }, {
-        times: plural(edits.length, "time"),
-        first: ctx.where(versions[0]?.index ?? 0),
-        commits: edits.map((edit) => `commit ${ctx.walk[edit.index]?.label}`).join(", "),
-      });
+      report(
+        "edited",
+        { ...ctx.place(model.name), line: model.lineOf(model.preRegistrationKey) },
+        {
+          times: plural(edits.length, "time"),
+          first: ctx.where(versions[0]?.index ?? 0),
+          commits: edits.map((edit) => `commit ${ctx.walk[edit.index]?.label}`).join(", "),
+        },
+      );
     }
   },
 });

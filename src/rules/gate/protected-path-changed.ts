@@ -23,7 +23,8 @@ export default defineGateRule({
       "{path} is a new generic test definition; one that carries the name of a test in use replaces that test everywhere it is declared, with no test file changing, and a human writes those",
   },
   run(ctx, report) {
-    for (const path of ctx.changed(ctx.before.protected, ctx.after.protected)) report("changed", { file: path, model: "", line: 1 }, { path });
+    for (const path of ctx.changed(ctx.before.protected, ctx.after.protected))
+      report("changed", { file: path, model: "", line: 1 }, { path });
     for (const path of sortByText(ctx.after.files.keys())) {
       if (ctx.before.files.has(path)) continue;
       const folder = ctx.testFolders.find((candidate) => path.startsWith(`${candidate}/`));

@@ -25,7 +25,11 @@ export default defineGateRule({
       if (written === ctx.canonical(model.spec)) continue;
       const changed = specs.findIndex((spec, index) => index > first && spec !== null && ctx.canonical(spec) !== written);
       const step = ctx.walk[changed === -1 ? ctx.walk.length - 1 : changed];
-      report("edited", { ...ctx.place(model.name), line: model.lineOf(model.specKey) }, { first: ctx.where(first), changed: step?.label ?? "" });
+      report(
+        "edited",
+        { ...ctx.place(model.name), line: model.lineOf(model.specKey) },
+        { first: ctx.where(first), changed: step?.label ?? "" },
+      );
     }
   },
 });

@@ -30,7 +30,11 @@ export default defineGateRule({
         const { file, model, line, message, rule } = claim.finding;
         report(required ? "redRequired" : "red", { file, model, line }, { commit, step: claim.step, message, rule });
       } else {
-        report(required ? "cannotJudgeRequired" : "cannotJudge", { file: "", model: "" }, { commit, step: claim.step, error: claim.error ?? "" });
+        report(
+          required ? "cannotJudgeRequired" : "cannotJudge",
+          { file: "", model: "" },
+          { commit, step: claim.step, error: claim.error ?? "" },
+        );
       }
     }
   },

@@ -1,7 +1,8 @@
 /** G13: a commit that records a reset of tcr's strike count. */
 import { defineGateRule } from "../context/gate.ts";
 
-const RESET = "commit {commit} follows a reset of the strike count ({reset}); five reds in a row stop the agent until a human has looked (Rule 5)";
+const RESET =
+  "commit {commit} follows a reset of the strike count ({reset}); five reds in a row stop the agent until a human has looked (Rule 5)";
 
 export default defineGateRule({
   code: "G13",
@@ -22,7 +23,8 @@ export default defineGateRule({
     const record = ctx.record;
     if (!record) return;
     for (const commit of record.commits) {
-      for (const reset of commit.resets) report(record.required ? "resetRequired" : "reset", { file: "", model: "" }, { commit: commit.label, reset });
+      for (const reset of commit.resets)
+        report(record.required ? "resetRequired" : "reset", { file: "", model: "" }, { commit: commit.label, reset });
     }
   },
 });

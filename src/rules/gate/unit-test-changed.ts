@@ -8,7 +8,8 @@ export default defineGateRule({
   name: "unit-test-changed",
   severity: "BLOCK",
   docs: {
-    summary: "A unit test on the base whose body changed: given, expect, overrides, config (meta.edge included), model; everything but its description.",
+    summary:
+      "A unit test on the base whose body changed: given, expect, overrides, config (meta.edge included), model; everything but its description.",
     rationale:
       "The rows a unit test is given and the rows it expects are a question and its answer; an agent that rewrites the answer until it matches the code has tested nothing. Moving an unchanged unit test to another file is silent; two models may each own a unit test of the same name.",
     enforces: "Control 5B: the gate blocks an expected value changed in an existing test.",

@@ -42,7 +42,11 @@ export default defineGateRule({
       if (upstream.length === 0) continue;
       const gap = ctx.preRegistrationGap(node.name);
       if (gap === null) continue;
-      const changed = sortByText(upstream.map((change) => (change.id === node.uniqueId ? `${change.name} itself (${change.what.join(", ")})` : `${change.name} (${change.what.join(", ")})`))).join(", ");
+      const changed = sortByText(
+        upstream.map((change) =>
+          change.id === node.uniqueId ? `${change.name} itself (${change.what.join(", ")})` : `${change.name} (${change.what.join(", ")})`,
+        ),
+      ).join(", ");
       report(gap, ctx.place(node.name), { changed, base: ctx.baseName });
     }
   },

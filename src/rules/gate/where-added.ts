@@ -27,11 +27,17 @@ export default defineGateRule({
         const added: { where: Value; entry: TestEntry }[] = [];
         for (const entry of is) {
           const where = configValue(entry.config, "where");
-          if (where === null || old.some((value) => looseEqual(value, where)) || added.some((seen) => looseEqual(seen.where, where))) continue;
+          if (where === null || old.some((value) => looseEqual(value, where)) || added.some((seen) => looseEqual(seen.where, where)))
+            continue;
           added.push({ where, entry });
         }
         for (const { where, entry } of sortByText(added, (item) => pythonStr(item.where))) {
-          report("where", ctx.groupPlace(pair, entry), { test: pair.name, on: testOn(pair), which: whichSuffix(head, key), where: pythonStr(where) });
+          report("where", ctx.groupPlace(pair, entry), {
+            test: pair.name,
+            on: testOn(pair),
+            which: whichSuffix(head, key),
+            where: pythonStr(where),
+          });
         }
       }
     }

@@ -83,13 +83,19 @@ export function edgeGaps(ctx: CheckContext, model: Model): UnitGap[] {
       // Its own config, else (as the project model reads it) a unit_tests: folder config.
       const by = unitTestDisabled(disabled.entry) ? "its config" : "a unit_tests: folder config in dbt_project.yml";
       gaps.push({ kind: "disabledEdge", file: model.file, model: model.name, line, edge: written, unit: disabled.name, by });
-    }
-    else gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, line, edge: written });
+    } else gaps.push({ kind: "untestedEdge", file: model.file, model: model.name, line, edge: written });
   }
   for (const unit of units) {
     const claim = edgeClaim(unit);
     if (claim !== null && !lastWritten.has(claim)) {
-      gaps.push({ kind: "unknownEdge", file: unit.file, model: model.name, line: unit.lineOf(["config", "meta", "edge"]), unit: unit.name, claim });
+      gaps.push({
+        kind: "unknownEdge",
+        file: unit.file,
+        model: model.name,
+        line: unit.lineOf(["config", "meta", "edge"]),
+        unit: unit.name,
+        claim,
+      });
     }
   }
   return gaps;
@@ -106,7 +112,8 @@ export function mockGaps(ctx: CheckContext, model: Model): UnitGap[] {
   for (const unit of units) {
     const mocked = mockedInputs(unit.entry.given);
     for (const input of inputs) {
-      if (!mocked.has(input)) gaps.push({ kind: "unmockedInput", file: unit.file, model: model.name, line: unit.lineOf(["given"]), unit: unit.name, input });
+      if (!mocked.has(input))
+        gaps.push({ kind: "unmockedInput", file: unit.file, model: model.name, line: unit.lineOf(["given"]), unit: unit.name, input });
     }
   }
   return gaps;

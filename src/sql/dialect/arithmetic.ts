@@ -33,7 +33,9 @@ const HELPERS: Record<string, MacroDefinition> = {
   __slp_kind: {
     sql: "create macro __slp_kind(t) as case when t in ('FLOAT', 'DOUBLE') then 'float' when t like 'DECIMAL(%' then 'decimal' when t in ('TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'HUGEINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', '\"NULL\"') then 'integer' else 'other' end",
   },
-  __slp_scale: { sql: "create macro __slp_scale(t) as case when t like 'DECIMAL(%' then cast(regexp_extract(t, ',(\\d+)\\)', 1) as integer) else 0 end" },
+  __slp_scale: {
+    sql: "create macro __slp_scale(t) as case when t like 'DECIMAL(%' then cast(regexp_extract(t, ',(\\d+)\\)', 1) as integer) else 0 end",
+  },
   // The digits of a type held as a DECIMAL (an integer type's as Redshift and Spark count them).
   __slp_precision: {
     sql: "create macro __slp_precision(t) as case when t like 'DECIMAL(%' then cast(regexp_extract(t, '\\((\\d+),', 1) as integer) when t in ('TINYINT', 'UTINYINT') then 3 when t in ('SMALLINT', 'USMALLINT') then 5 when t in ('INTEGER', 'UINTEGER') then 10 when t in ('BIGINT', 'UBIGINT') then 19 else 38 end",
@@ -70,10 +72,16 @@ const HELPERS: Record<string, MacroDefinition> = {
  */
 const PG_HELPERS: Record<string, MacroDefinition> = {
   // The decimal exponent of a value's first digit (123.4 -> 2, 0.05 -> -2); NULL for zero.
-  __slp_exponent: { sql: "create macro __slp_exponent(x) as case when x <> 0 then length(cast(abs(__slp_unscaled(x)) as varchar)) - 1 - __slp_scale(typeof(x)) end", needs: ["__slp_unscaled", "__slp_scale"] },
+  __slp_exponent: {
+    sql: "create macro __slp_exponent(x) as case when x <> 0 then length(cast(abs(__slp_unscaled(x)) as varchar)) - 1 - __slp_scale(typeof(x)) end",
+    needs: ["__slp_unscaled", "__slp_scale"],
+  },
   // The weight of the first base-10000 digit, and that digit (0 for zero).
   __slp_nbase_weight: { sql: "create macro __slp_nbase_weight(e) as coalesce(cast(floor(e / 4) as integer), 0)" },
-  __slp_nbase_first: { sql: "create macro __slp_nbase_first(x, e) as case when e is null then 0 else cast(left(cast(abs(__slp_unscaled(x)) as varchar), e - 4 * __slp_nbase_weight(e) + 1) as integer) end", needs: ["__slp_unscaled", "__slp_nbase_weight"] },
+  __slp_nbase_first: {
+    sql: "create macro __slp_nbase_first(x, e) as case when e is null then 0 else cast(left(cast(abs(__slp_unscaled(x)) as varchar), e - 4 * __slp_nbase_weight(e) + 1) as integer) end",
+    needs: ["__slp_unscaled", "__slp_nbase_weight"],
+  },
   __slp_pg_div_scale: {
     sql: "create macro __slp_pg_div_scale(a, b) as list_transform([struct_pack(ea := __slp_exponent(a), eb := __slp_exponent(b))], lambda e: least(1000, greatest(0, __slp_scale(typeof(a)), __slp_scale(typeof(b)), 16 - 4 * (__slp_nbase_weight(e.ea) - __slp_nbase_weight(e.eb) - case when __slp_nbase_first(a, e.ea) <= __slp_nbase_first(b, e.eb) then 1 else 0 end))))[1]",
     needs: ["__slp_exponent", "__slp_nbase_weight", "__slp_nbase_first", "__slp_scale"],
@@ -100,17 +108,33 @@ const bothIntegers = (ta: string, tb: string) => `(__slp_kind(${ta}) = 'integer'
  * (a DOUBLE, an integer, or fixed-point like any decimal); otherwise the
  * exact quotient to `scale` (an expression of the operand type names).
  */
-function rule(scale: ((ta: string, tb: string) => string) | { refuse: string }, integers: "float" | "integer" | "fixed", exact = "__slp_exact_quotient"): DivisionRule {
+function rule(
+  scale: ((ta: string, tb: string) => string) | { refuse: string },
+  integers: "float" | "integer" | "fixed",
+  exact = "__slp_exact_quotient",
+): DivisionRule {
   // A fixed-point result slp has not verified is a type DuckDB does not know, named for the reason.
-  const decimalType = (ta: string, tb: string) => (typeof scale === "function" ? `'"DECIMAL(38,' || (${scale(ta, tb)}) || ')"'` : `'"${scale.refuse}"'`);
-  const decimalValue = (a: string, b: string, ta: string, tb: string) => (typeof scale === "function" ? `${exact}(${a}, ${b}, ${scale(ta, tb)})` : "null");
+  const decimalType = (ta: string, tb: string) =>
+    typeof scale === "function" ? `'"DECIMAL(38,' || (${scale(ta, tb)}) || ')"'` : `'"${scale.refuse}"'`;
+  const decimalValue = (a: string, b: string, ta: string, tb: string) =>
+    typeof scale === "function" ? `${exact}(${a}, ${b}, ${scale(ta, tb)})` : "null";
   return {
     type: (ta, tb) => {
-      const integer = integers === "float" ? ` when ${bothIntegers(ta, tb)} then '"DOUBLE"'` : integers === "integer" ? ` when ${bothIntegers(ta, tb)} then '"BIGINT"'` : "";
+      const integer =
+        integers === "float"
+          ? ` when ${bothIntegers(ta, tb)} then '"DOUBLE"'`
+          : integers === "integer"
+            ? ` when ${bothIntegers(ta, tb)} then '"BIGINT"'`
+            : "";
       return `case when ${either(ta, tb, "other")} then ${OTHER(ta, tb)} when ${either(ta, tb, "float")} then '"DOUBLE"'${integer} else ${decimalType(ta, tb)} end`;
     },
     value: (a, b, ta, tb) => {
-      const integer = integers === "float" ? ` when ${bothIntegers(ta, tb)} then __slp_float_quotient(${a}, ${b})` : integers === "integer" ? ` when ${bothIntegers(ta, tb)} then __slp_integer_quotient(${a}, ${b})` : "";
+      const integer =
+        integers === "float"
+          ? ` when ${bothIntegers(ta, tb)} then __slp_float_quotient(${a}, ${b})`
+          : integers === "integer"
+            ? ` when ${bothIntegers(ta, tb)} then __slp_integer_quotient(${a}, ${b})`
+            : "";
       return `case when ${either(ta, tb, "float")} then __slp_float_quotient(${a}, ${b})${integer} else ${decimalValue(a, b, ta, tb)} end`;
     },
     needs: ["__slp_kind", "__slp_scale", "__slp_precision", "__slp_float_quotient", "__slp_integer_quotient", exact],
@@ -170,7 +194,10 @@ PG_HELPERS.__slp_pg_exact_quotient = {
  */
 const PRODUCT_HELPERS: Record<string, MacroDefinition> = {
   // n / 10^k rounded half away from zero (k >= 0), or n * 10^-k.
-  __slp_shift: { sql: "create macro __slp_shift(n, k) as case when k >= 0 then __slp_round_quotient(n, __slp_pow10(k)) else n * __slp_pow10(-k) end", needs: ["__slp_round_quotient", "__slp_pow10"] },
+  __slp_shift: {
+    sql: "create macro __slp_shift(n, k) as case when k >= 0 then __slp_round_quotient(n, __slp_pow10(k)) else n * __slp_pow10(-k) end",
+    needs: ["__slp_round_quotient", "__slp_pow10"],
+  },
   __slp_exact_product: {
     sql: "create macro __slp_exact_product(a, b, s) as __slp_decimal_json(__slp_shift(__slp_unscaled(a) * __slp_unscaled(b), __slp_scale(typeof(a)) + __slp_scale(typeof(b)) - s), s)",
     needs: ["__slp_decimal_json", "__slp_shift", "__slp_unscaled", "__slp_scale"],
@@ -179,7 +206,10 @@ const PRODUCT_HELPERS: Record<string, MacroDefinition> = {
 
 const PRODUCTS: Partial<Record<Dividing, { scale: (ta: string, tb: string) => string; integers: "fixed" | "native" }>> = {
   // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (multiplication: S = min(S1 + S2, max(S1, S2, 12)))
-  snowflake: { scale: (ta, tb) => `least(__slp_scale(${ta}) + __slp_scale(${tb}), greatest(__slp_scale(${ta}), __slp_scale(${tb}), 12))`, integers: "fixed" },
+  snowflake: {
+    scale: (ta, tb) => `least(__slp_scale(${ta}) + __slp_scale(${tb}), greatest(__slp_scale(${ta}), __slp_scale(${tb}), 12))`,
+    integers: "fixed",
+  },
   // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#decimal_types: NUMERIC has 9 decimals; INT64 * INT64 is INT64
   bigquery: { scale: () => "9", integers: "native" },
 };
@@ -190,12 +220,29 @@ function productMacros(dialect: Dividing): [string, MacroDefinition][] {
   const names = divisionMacros(dialect, "mul");
   const native = rule.integers === "native";
   const integerType = (ta: string, tb: string) => (native ? ` when ${bothIntegers(ta, tb)} then '"' || typeof(a * b) || '"'` : "");
-  const type = `case when ${either("t.ta", "t.tb", "other")} then ${OTHER("t.ta", "t.tb").replace(/DIVIDE/, "MULTIPLY").replace(/_BY_/, "_AND_")} when ${either("t.ta", "t.tb", "float")} then '"DOUBLE"'${integerType("t.ta", "t.tb")} else '"DECIMAL(38,' || (${rule.scale("t.ta", "t.tb")}) || ')"' end`;
+  const type = `case when ${either("t.ta", "t.tb", "other")} then ${OTHER("t.ta", "t.tb")
+    .replace(/DIVIDE/, "MULTIPLY")
+    .replace(
+      /_BY_/,
+      "_AND_",
+    )} when ${either("t.ta", "t.tb", "float")} then '"DOUBLE"'${integerType("t.ta", "t.tb")} else '"DECIMAL(38,' || (${rule.scale("t.ta", "t.tb")}) || ')"' end`;
   const [ta, tb] = ["typeof(v.a)", "typeof(v.b)"];
   const value = `case when ${either(ta, tb, "float")} then cast(to_json(cast(v.a as double) * cast(v.b as double)) as varchar)${native ? ` when ${bothIntegers(ta, tb)} then cast(to_json(v.a * v.b) as varchar)` : ""} else __slp_exact_product(v.a, v.b, ${rule.scale(ta, tb)}) end`;
   return [
-    [names.type, { sql: `create macro ${names.type}(a, b) as list_transform([struct_pack(ta := typeof(a), tb := typeof(b))], lambda t: ${type})[1]`, needs: ["__slp_kind", "__slp_scale"] }],
-    [names.value, { sql: `create macro ${names.value}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${value})[1]`, needs: ["__slp_kind", "__slp_scale", "__slp_exact_product"] }],
+    [
+      names.type,
+      {
+        sql: `create macro ${names.type}(a, b) as list_transform([struct_pack(ta := typeof(a), tb := typeof(b))], lambda t: ${type})[1]`,
+        needs: ["__slp_kind", "__slp_scale"],
+      },
+    ],
+    [
+      names.value,
+      {
+        sql: `create macro ${names.value}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${value})[1]`,
+        needs: ["__slp_kind", "__slp_scale", "__slp_exact_product"],
+      },
+    ],
   ];
 }
 
@@ -216,15 +263,26 @@ export const DIVISION_MACROS: Record<string, MacroDefinition> = {
   ...PRODUCT_HELPERS,
   ...Object.fromEntries((Object.keys(RULES) as Dividing[]).flatMap(productMacros)),
   ...Object.fromEntries(
-    (["div", "avg"] as const).flatMap((of) => (Object.keys(RULES) as Dividing[]).map((dialect) => [of, dialect] as const)).flatMap(([of, dialect]) => {
-      const { type, value, needs } = (of === "div" ? RULES : AVERAGES)[dialect];
-      const names = divisionMacros(dialect, of);
-      const quotient = value("v.a", "v.b", "typeof(v.a)", "typeof(v.b)");
-      const guarded = dialect === "spark" ? `case when v.b = 0 then null else ${quotient} end` : quotient;
-      return [
-        [names.type, { sql: `create macro ${names.type}(a, b) as list_transform([struct_pack(ta := typeof(a), tb := typeof(b))], lambda t: ${type("t.ta", "t.tb")})[1]`, needs: ["__slp_kind", "__slp_scale", "__slp_precision"] }],
-        [names.value, { sql: `create macro ${names.value}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${guarded})[1]`, needs }],
-      ];
-    }),
+    (["div", "avg"] as const)
+      .flatMap((of) => (Object.keys(RULES) as Dividing[]).map((dialect) => [of, dialect] as const))
+      .flatMap(([of, dialect]) => {
+        const { type, value, needs } = (of === "div" ? RULES : AVERAGES)[dialect];
+        const names = divisionMacros(dialect, of);
+        const quotient = value("v.a", "v.b", "typeof(v.a)", "typeof(v.b)");
+        const guarded = dialect === "spark" ? `case when v.b = 0 then null else ${quotient} end` : quotient;
+        return [
+          [
+            names.type,
+            {
+              sql: `create macro ${names.type}(a, b) as list_transform([struct_pack(ta := typeof(a), tb := typeof(b))], lambda t: ${type("t.ta", "t.tb")})[1]`,
+              needs: ["__slp_kind", "__slp_scale", "__slp_precision"],
+            },
+          ],
+          [
+            names.value,
+            { sql: `create macro ${names.value}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${guarded})[1]`, needs },
+          ],
+        ];
+      }),
   ),
 };

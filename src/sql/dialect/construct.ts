@@ -45,14 +45,25 @@ export interface Construct {
 
 // --- documentation pages the examples come from ---
 export const SF = (page: string) => `https://docs.snowflake.com/en/sql-reference/functions/${page}`;
-export const BQ = (anchor: string, page = "functions-and-operators") => `https://cloud.google.com/bigquery/docs/reference/standard-sql/${page}#${anchor}`;
+export const BQ = (anchor: string, page = "functions-and-operators") =>
+  `https://cloud.google.com/bigquery/docs/reference/standard-sql/${page}#${anchor}`;
 export const DBX = (page: string) => `https://docs.databricks.com/en/sql/language-manual/functions/${page}.html`;
 export const RS = (page: string) => `https://docs.aws.amazon.com/redshift/latest/dg/${page}.html`;
 export const PG = (page: string) => `https://www.postgresql.org/docs/current/${page}.html`;
 export const SF_ARITHMETIC = "https://docs.snowflake.com/en/sql-reference/operators-arithmetic";
 export const SNOWFLAKE_DIV0_SCALE = "https://docs.snowflake.com/en/release-notes/bcr-bundles/2023_08/bcr-1400";
 
-export const same = (name: string, examples: Example[], note?: string): Construct => ({ name, how: "same", examples, ...(note ? { note } : {}) });
-export const translated = (name: string, examples: Example[], note?: string): Construct => ({ name, how: "translated", examples, ...(note ? { note } : {}) });
+export const same = (name: string, examples: Example[], note?: string): Construct => ({
+  name,
+  how: "same",
+  examples,
+  ...(note ? { note } : {}),
+});
+export const translated = (name: string, examples: Example[], note?: string): Construct => ({
+  name,
+  how: "translated",
+  examples,
+  ...(note ? { note } : {}),
+});
 export const refused = (name: string, why: string): Construct => ({ name, how: "refused", why, note: why, examples: [] });
 export const ex = (sql: string, expect: (string | null)[], source: string): Example => ({ sql, expect, source });

@@ -40,5 +40,8 @@ export function constructsOf(dialect: Exclude<Dialect, "duckdb">): Map<string, C
 
 /** Every dialect's table, for the README and the tests (Spark: only where it differs from Databricks). */
 export function allConstructs(): [Exclude<Dialect, "duckdb">, Construct[]][] {
-  return (Object.keys(TABLES) as Exclude<Dialect, "duckdb">[]).map((dialect) => [dialect, dialect === "spark" ? SPARK_OWN : [...constructsOf(dialect).values()]]);
+  return (Object.keys(TABLES) as Exclude<Dialect, "duckdb">[]).map((dialect) => [
+    dialect,
+    dialect === "spark" ? SPARK_OWN : [...constructsOf(dialect).values()],
+  ]);
 }

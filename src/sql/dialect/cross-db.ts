@@ -31,7 +31,8 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => `concat(${list(fields).join(", ")})`,
     hash: (field) => `md5(cast(${text(field)} as varchar))`,
     split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
-    listagg: (measure, delimiter, orderBy) => `listagg(${text(measure)}, ${delimiter ? text(delimiter) : "','"})${orderBy ? ` within group (order by ${text(orderBy)})` : ""}`,
+    listagg: (measure, delimiter, orderBy) =>
+      `listagg(${text(measure)}, ${delimiter ? text(delimiter) : "','"})${orderBy ? ` within group (order by ${text(orderBy)})` : ""}`,
   },
   bigquery: {
     current_timestamp: () => "current_timestamp()",
@@ -49,7 +50,8 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => `concat(${list(fields).join(", ")})`,
     hash: (field) => `to_hex(md5(cast(${text(field)} as string)))`,
     split_part: (string, delimiter, part) => `split(${text(string)}, ${text(delimiter)})[safe_offset(${text(part)} - 1)]`,
-    listagg: (measure, delimiter, orderBy) => `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` order by ${text(orderBy)}` : ""})`,
+    listagg: (measure, delimiter, orderBy) =>
+      `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` order by ${text(orderBy)}` : ""})`,
   },
   databricks: {
     current_timestamp: () => "current_timestamp()",
@@ -60,8 +62,14 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     type_numeric: () => "decimal(28,6)",
     type_timestamp: () => "timestamp",
     type_boolean: () => "boolean",
-    dateadd: (part, interval, from) => (/^day$/i.test(text(part)) ? `date_add(${text(from)}, ${text(interval)})` : `add_months(${text(from)}, ${/^year$/i.test(text(part)) ? `(${text(interval)}) * 12` : text(interval)})`),
-    datediff: (first, second, part) => (/^day$/i.test(text(part)) ? `datediff(${text(second)}, ${text(first)})` : `datediff_${text(part)}_is_not_translated(${text(first)}, ${text(second)})`),
+    dateadd: (part, interval, from) =>
+      /^day$/i.test(text(part))
+        ? `date_add(${text(from)}, ${text(interval)})`
+        : `add_months(${text(from)}, ${/^year$/i.test(text(part)) ? `(${text(interval)}) * 12` : text(interval)})`,
+    datediff: (first, second, part) =>
+      /^day$/i.test(text(part))
+        ? `datediff(${text(second)}, ${text(first)})`
+        : `datediff_${text(part)}_is_not_translated(${text(first)}, ${text(second)})`,
     date_trunc: (part, date) => `date_trunc('${text(part)}', ${text(date)})`,
     safe_cast: (field, type) => `try_cast(${text(field)} as ${text(type)})`,
     concat: (fields) => `concat(${list(fields).join(", ")})`,
@@ -85,7 +93,8 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => list(fields).join(" || "),
     hash: (field) => `md5(cast(${text(field)} as varchar))`,
     split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
-    listagg: (measure, delimiter, orderBy) => `listagg(${text(measure)}, ${delimiter ? text(delimiter) : "','"})${orderBy ? ` within group (order by ${text(orderBy)})` : ""}`,
+    listagg: (measure, delimiter, orderBy) =>
+      `listagg(${text(measure)}, ${delimiter ? text(delimiter) : "','"})${orderBy ? ` within group (order by ${text(orderBy)})` : ""}`,
   },
   postgres: {
     current_timestamp: () => "now()",
@@ -103,7 +112,8 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => list(fields).join(" || "),
     hash: (field) => `md5(cast(${text(field)} as varchar))`,
     split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
-    listagg: (measure, delimiter, orderBy) => `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` order by ${text(orderBy)}` : ""})`,
+    listagg: (measure, delimiter, orderBy) =>
+      `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` order by ${text(orderBy)}` : ""})`,
   },
 };
 ADAPTER_MACROS.spark = ADAPTER_MACROS.databricks;

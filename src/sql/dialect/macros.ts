@@ -5,19 +5,25 @@ import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
 export const MACROS: Record<string, MacroDefinition> = {
   ...DIVISION_MACROS,
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
-  __slp_regexp_extract: { sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end" },
+  __slp_regexp_extract: {
+    sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end",
+  },
   __slp_add_months_eom: {
     sql: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
   },
   __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
   // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
-  __slp_ansi_cast: { sql: "create macro __slp_ansi_cast(value, cast_value) as case when cast_value is null and value is not null then error('[CAST_INVALID_INPUT] ' || cast(value as varchar) || ' cannot be cast (Databricks runs CAST in ANSI mode)') else cast_value end" },
+  __slp_ansi_cast: {
+    sql: "create macro __slp_ansi_cast(value, cast_value) as case when cast_value is null and value is not null then error('[CAST_INVALID_INPUT] ' || cast(value as varchar) || ' cannot be cast (Databricks runs CAST in ANSI mode)') else cast_value end",
+  },
   // Spark's text of a value cast to an integer type: a fraction is truncated (DuckDB rounds); text must be an integer (or, without ANSI mode, a decimal, truncated).
   __slp_spark_integral_text: {
     sql: "create macro __slp_spark_integral_text(x, lenient) as list_transform([struct_pack(k := __slp_kind(typeof(x)), bool := typeof(x) = 'BOOLEAN', t := trim(cast(x as varchar)))], lambda c: case when c.bool then case when c.t = 'true' then '1' when c.t = 'false' then '0' end when c.k in ('float', 'decimal') then regexp_extract(c.t, '^(-?[0-9]+)', 1) when c.k = 'integer' then c.t when regexp_full_match(c.t, '[+-]?[0-9]+') then c.t when lenient and regexp_full_match(c.t, '[+-]?[0-9]*[.][0-9]*') then regexp_extract(c.t, '^([+-]?[0-9]*)', 1) end)[1]",
     needs: ["__slp_kind"],
   },
-  __slp_part_index: { sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end" },
+  __slp_part_index: {
+    sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end",
+  },
   // INITCAP: a letter after a separator (or first) upper case, every other letter lower case. The separators are
   // the warehouse's (`kind`), held here in DuckDB's own string syntax so no dialect's escapes touch them:
   // alphanumeric (Postgres, Redshift): any character not a letter or digit; whitespace (Databricks, Spark);
@@ -32,18 +38,24 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_months_between(a, b) as list_transform([struct_pack(a := cast(a as timestamp), b := cast(b as timestamp))], lambda d: (year(d.a) - year(d.b)) * 12 + month(d.a) - month(d.b) + case when day(d.a) = day(d.b) or (cast(d.a as date) = last_day(d.a) and cast(d.b as date) = last_day(d.b)) then 0 else (day(d.a) - day(d.b) + (epoch(d.a) - epoch(date_trunc('day', d.a)) - epoch(d.b) + epoch(date_trunc('day', d.b))) / 86400) / 31 end)[1]",
   },
   // A value that must be a DATE (slp has not verified the warehouse's reading of a time of day there).
-  __slp_date_only: { sql: "create macro __slp_date_only(x, what) as case when typeof(x) in ('DATE', 'VARCHAR', '\"NULL\"') then x else error(what || ' of a ' || typeof(x) || ': slp verified it for dates only') end" },
+  __slp_date_only: {
+    sql: "create macro __slp_date_only(x, what) as case when typeof(x) in ('DATE', 'VARCHAR', '\"NULL\"') then x else error(what || ' of a ' || typeof(x) || ': slp verified it for dates only') end",
+  },
   // A number cast to an integer type rounds half away from zero (BigQuery; DuckDB rounds a DOUBLE half to even): the value as text DuckDB's cast reads so.
   __slp_integral_half_away: {
     sql: "create macro __slp_integral_half_away(x) as case when __slp_kind(typeof(x)) = 'float' then cast(round(try_cast(x as double)) as varchar) when typeof(x) = 'BOOLEAN' then cast(cast(try_cast(x as boolean) as integer) as varchar) else cast(x as varchar) end",
     needs: ["__slp_kind"],
   },
-  __slp_regexp_replace_all: { sql: "create macro __slp_regexp_replace_all(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'g')" },
+  __slp_regexp_replace_all: {
+    sql: "create macro __slp_regexp_replace_all(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'g')",
+  },
   // Whole units elapsed from a to b (BigQuery TIMESTAMP_DIFF), where DuckDB's date_diff counts boundaries.
   __slp_elapsed: { sql: "create macro __slp_elapsed(part, a, b) as date_sub(part, a, b)" },
   __slp_date_from_unix_date: { sql: "create macro __slp_date_from_unix_date(n) as cast('1970-01-01' as date) + cast(n as integer)" },
   // The start of d's week when weeks start on day k (0 Sunday ... 6 Saturday), as BigQuery's DATE_TRUNC(d, WEEK(<day>)).
-  __slp_week_start: { sql: "create macro __slp_week_start(d, k) as cast(d as date) - cast((dayofweek(cast(d as date)) - k + 7) % 7 as integer)" },
+  __slp_week_start: {
+    sql: "create macro __slp_week_start(d, k) as cast(d as date) - cast((dayofweek(cast(d as date)) - k + 7) % 7 as integer)",
+  },
   // A date part of a value Spark reads as a timestamp (text too, as Spark casts it).
   __slp_part: { sql: "create macro __slp_part(part, x) as date_part(part, cast(x as timestamp))" },
   // BigQuery INSTR: the position of the n-th (overlapping) occurrence, searching forward from p, or backward from the p-th character from the end when p < 0; 0 when there is none.
@@ -55,14 +67,28 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_snowflake_epoch(n) as cast(to_timestamp(cast(n as double) / case when abs(n) < 31536000000 then 1 when abs(n) < 31536000000000 then 1000 when abs(n) < 31536000000000000 then 1000000 else 1000000000 end) as timestamp)",
   },
   // CEIL and FLOOR to a scale, on the exact digits (the transpiler multiplied by a DOUBLE power of ten: FLOOR(1.13, 2) came out 1.12).
-  __slp_ceil_scale: { sql: "create macro __slp_ceil_scale(x, s) as case when s >= 38 then x when s >= 0 then ceil(x * __slp_pow10(s)) / __slp_pow10(s) else ceil(x / __slp_pow10(-s)) * __slp_pow10(-s) end", needs: ["__slp_pow10"] },
-  __slp_floor_scale: { sql: "create macro __slp_floor_scale(x, s) as case when s >= 38 then x when s >= 0 then floor(x * __slp_pow10(s)) / __slp_pow10(s) else floor(x / __slp_pow10(-s)) * __slp_pow10(-s) end", needs: ["__slp_pow10"] },
-  __slp_regexp_replace_all_i: { sql: "create macro __slp_regexp_replace_all_i(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'gi')" },
+  __slp_ceil_scale: {
+    sql: "create macro __slp_ceil_scale(x, s) as case when s >= 38 then x when s >= 0 then ceil(x * __slp_pow10(s)) / __slp_pow10(s) else ceil(x / __slp_pow10(-s)) * __slp_pow10(-s) end",
+    needs: ["__slp_pow10"],
+  },
+  __slp_floor_scale: {
+    sql: "create macro __slp_floor_scale(x, s) as case when s >= 38 then x when s >= 0 then floor(x * __slp_pow10(s)) / __slp_pow10(s) else floor(x / __slp_pow10(-s)) * __slp_pow10(-s) end",
+    needs: ["__slp_pow10"],
+  },
+  __slp_regexp_replace_all_i: {
+    sql: "create macro __slp_regexp_replace_all_i(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'gi')",
+  },
   // The first match of the pattern (the whole match, not a group); NULL when nothing matches.
-  __slp_regexp_substr: { sql: "create macro __slp_regexp_substr(value, pattern) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, 0) end" },
+  __slp_regexp_substr: {
+    sql: "create macro __slp_regexp_substr(value, pattern) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, 0) end",
+  },
   // Snowflake STRTOK: the n-th token between any of the delimiter characters, empty tokens skipped; NULL past the last.
-  __slp_strtok: { sql: "create macro __slp_strtok(s, delimiters, n) as list_filter(string_split(translate(s, delimiters, repeat(chr(1), length(delimiters))), chr(1)), lambda part: part <> '')[n]" },
-  __slp_array_agg_ignore_nulls: { sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)" },
+  __slp_strtok: {
+    sql: "create macro __slp_strtok(s, delimiters, n) as list_filter(string_split(translate(s, delimiters, repeat(chr(1), length(delimiters))), chr(1)), lambda part: part <> '')[n]",
+  },
+  __slp_array_agg_ignore_nulls: {
+    sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
+  },
 };
 
 /** The CREATE MACRO statements for `names` and every macro they need, each once, a macro after those it needs. */

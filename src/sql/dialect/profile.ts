@@ -43,7 +43,10 @@ export function projectDialect(sources: DialectSources): DialectChoice {
 function named(value: string, where: string): DialectChoice["dialect"] {
   const dialect = dialectOfAdapter(value);
   if (dialect === null) {
-    throw new InputError(`dialect '${value}' is not one slp runs`, { file: where.startsWith("--") ? undefined : where, fix: `use one of ${DIALECTS.join(", ")}` });
+    throw new InputError(`dialect '${value}' is not one slp runs`, {
+      file: where.startsWith("--") ? undefined : where,
+      fix: `use one of ${DIALECTS.join(", ")}`,
+    });
   }
   return dialect;
 }
@@ -66,7 +69,8 @@ interface ProfilesFile {
 /** The profiles.yml dbt reads: $DBT_PROFILES_DIR, then the project's own, then ~/.dbt/. */
 function profilesFile({ projectDir, cwd, env }: DialectSources): ProfilesFile | null {
   const candidates: ProfilesFile[] = [];
-  if (env.DBT_PROFILES_DIR) candidates.push({ path: join(resolve(cwd, env.DBT_PROFILES_DIR), "profiles.yml"), shown: "$DBT_PROFILES_DIR/profiles.yml" });
+  if (env.DBT_PROFILES_DIR)
+    candidates.push({ path: join(resolve(cwd, env.DBT_PROFILES_DIR), "profiles.yml"), shown: "$DBT_PROFILES_DIR/profiles.yml" });
   candidates.push({ path: join(projectDir, "profiles.yml"), shown: "profiles.yml" });
   if (env.HOME) candidates.push({ path: join(env.HOME, ".dbt", "profiles.yml"), shown: "~/.dbt/profiles.yml" });
   for (const candidate of candidates) {
@@ -81,7 +85,10 @@ function profilesFile({ projectDir, cwd, env }: DialectSources): ProfilesFile | 
 function insideProject(file: ProfilesFile, projectDir: string): void {
   const real = relative(realpathSync(projectDir), realpathSync(file.path));
   if (real.startsWith("..") || isAbsolute(real)) {
-    throw new InputError("profiles.yml leads outside the project (a symlink), so slp does not read it", { file: file.shown, fix: "make profiles.yml a regular file, or set dialect: in slp.yml" });
+    throw new InputError("profiles.yml leads outside the project (a symlink), so slp does not read it", {
+      file: file.shown,
+      fix: "make profiles.yml a regular file, or set dialect: in slp.yml",
+    });
   }
 }
 
@@ -93,11 +100,17 @@ function adapterOf(file: ProfilesFile, profile: string, env: Record<string, stri
   const profiles = parseYaml(text, { file: file.shown });
   const entry = isMapping(profiles) ? profiles[profile] : undefined;
   if (!isMapping(entry)) return { dialect: "duckdb", from: `default: profile '${profile}' is not in ${file.shown}` };
-  const target = env.DBT_TARGET ? env.DBT_TARGET : entry.target === undefined ? "default" : rendered(entry.target, "target", file, profile, env);
+  const target = env.DBT_TARGET
+    ? env.DBT_TARGET
+    : entry.target === undefined
+      ? "default"
+      : rendered(entry.target, "target", file, profile, env);
   const outputs = entry.outputs;
   const output = isMapping(outputs) ? outputs[target] : undefined;
   if (!isMapping(output)) {
-    throw new InputError(`profile '${profile}' has no output '${target}' in ${file.shown}`, { fix: "name an output of the profile in its target: (or $DBT_TARGET), or set dialect: in slp.yml" });
+    throw new InputError(`profile '${profile}' has no output '${target}' in ${file.shown}`, {
+      fix: "name an output of the profile in its target: (or $DBT_TARGET), or set dialect: in slp.yml",
+    });
   }
   const type = rendered(output.type, "type", file, profile, env);
   const dialect = dialectOfAdapter(type);
@@ -114,9 +127,17 @@ function adapterOf(file: ProfilesFile, profile: string, env: Record<string, stri
  * text, or `{{ env_var('NAME') }}` / `{{ env_var('NAME', 'default') }}`.
  * Anything else is refused, never evaluated.
  */
-function rendered(value: Value | undefined, key: string, file: ProfilesFile, profile: string, env: Record<string, string | undefined>): string {
+function rendered(
+  value: Value | undefined,
+  key: string,
+  file: ProfilesFile,
+  profile: string,
+  env: Record<string, string | undefined>,
+): string {
   if (typeof value !== "string" || value.trim() === "") {
-    throw new InputError(`profile '${profile}' in ${file.shown} has no ${key}`, { fix: `give the profile a ${key}:, or set dialect: in slp.yml` });
+    throw new InputError(`profile '${profile}' in ${file.shown} has no ${key}`, {
+      fix: `give the profile a ${key}:, or set dialect: in slp.yml`,
+    });
   }
   return value
     .replace(/\{\{([\s\S]*?)\}\}/g, (_all, inner: string) => {
@@ -129,7 +150,9 @@ function rendered(value: Value | undefined, key: string, file: ProfilesFile, pro
       const fromEnv = env[call[2] as string];
       if (fromEnv !== undefined) return fromEnv;
       if (call[4] !== undefined) return call[4];
-      throw new InputError(`the ${key} of profile '${profile}' in ${file.shown} reads env_var('${call[2]}'), which is not set`, { fix: `set ${call[2]}, or set dialect: in slp.yml` });
+      throw new InputError(`the ${key} of profile '${profile}' in ${file.shown} reads env_var('${call[2]}'), which is not set`, {
+        fix: `set ${call[2]}, or set dialect: in slp.yml`,
+      });
     })
     .trim();
 }

@@ -27,8 +27,9 @@ export function average(dialect: Exclude<Dialect, "duckdb">, note: string, examp
 
 /** concat that returns NULL when any argument is NULL (DuckDB's concat skips NULLs). */
 export const strictConcat = (call: Call): string =>
-  call.args.length === 0 ? "concat()" : `case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else concat(${call.args.join(", ")}) end`;
-
+  call.args.length === 0
+    ? "concat()"
+    : `case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else concat(${call.args.join(", ")}) end`;
 
 export /** `cast(value as type)`'s two parts as written. */
 function castParts(call: Call): { value: string; type: string } | { refuse: string } {
@@ -49,7 +50,8 @@ export function sparkCast(ansi: boolean) {
     const parts = castParts(call);
     if ("refuse" in parts) return parts;
     const { value, type } = parts;
-    const input = call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
+    const input =
+      call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
     const converted = `try_cast(${input} as ${type})`;
     return ansi && call.name === "cast" ? `__slp_ansi_cast(${value}, ${converted})` : converted;
   };
@@ -72,12 +74,21 @@ export function parenthesized(index: number) {
 
 /** `current_timestamp()` as the keyword DuckDB knows; a precision argument is refused. */
 export function bareKeyword(keyword: string) {
-  return (call: Call): string | { refuse: string } => (call.args.length === 0 ? keyword : { refuse: `slp translates ${call.name}() without a precision` });
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === 0 ? keyword : { refuse: `slp translates ${call.name}() without a precision` };
 }
 
 /** BigQuery format elements DuckDB's strftime spells the same, and those it spells out. */
 export const BIGQUERY_SAME = new Set("YmdHMSbBaAyjpIeZz%".split(""));
-export const BIGQUERY_SPELLED: Record<string, string> = { x: "%m/%d/%y", D: "%m/%d/%y", F: "%Y-%m-%d", T: "%H:%M:%S", R: "%H:%M", c: "%a %b %e %H:%M:%S %Y", h: "%b" };
+export const BIGQUERY_SPELLED: Record<string, string> = {
+  x: "%m/%d/%y",
+  D: "%m/%d/%y",
+  F: "%Y-%m-%d",
+  T: "%H:%M:%S",
+  R: "%H:%M",
+  c: "%a %b %e %H:%M:%S %Y",
+  h: "%b",
+};
 
 export function bigqueryFormat(name: string) {
   return (call: Call): string | { refuse: string } => {
@@ -146,21 +157,27 @@ export function javaFormat(call: Call): string | { refuse: string } {
 /** A call kept as written unless its date part (argument `index`) is WEEK, whose start day DuckDB does not share. */
 export function refuseWeek(name: string, index: number) {
   return (call: Call): string | { refuse: string } =>
-    /^\s*week\b/i.test(call.args[index] ?? "") ? { refuse: "BigQuery's WEEK starts on Sunday (or the day named); DuckDB's on Monday" } : `${name}(${call.args.join(", ")})`;
+    /^\s*week\b/i.test(call.args[index] ?? "")
+      ? { refuse: "BigQuery's WEEK starts on Sunday (or the day named); DuckDB's on Monday" }
+      : `${name}(${call.args.join(", ")})`;
 }
 
 /** A call kept as written unless its date part (argument `index`) is WEEK(<day>) or ISOWEEK (plain WEEK, Sunday weeks, the transpiler writes right). */
 export function refuseWeekNamed(name: string, index: number) {
   return (call: Call): string | { refuse: string } =>
-    /^\s*(week\s*\(|isoweek\b)/i.test(call.args[index] ?? "") ? { refuse: "slp has not verified WEEK(<day>) and ISOWEEK there" } : `${name}(${call.args.join(", ")})`;
+    /^\s*(week\s*\(|isoweek\b)/i.test(call.args[index] ?? "")
+      ? { refuse: "slp has not verified WEEK(<day>) and ISOWEEK there" }
+      : `${name}(${call.args.join(", ")})`;
 }
 
 /** to_number(x[, p, s]) as a cast to NUMBER(p, s) (default 38, 0); a format argument is refused. */
 export function toNumber(cast: "cast" | "try_cast") {
   return (call: Call): string | { refuse: string } => {
     const [value, precision, scale] = call.args;
-    if (call.args.length === 2 || call.args.length > 3) return { refuse: "slp translates to_number(text) and to_number(text, precision, scale), not a format" };
-    if (precision !== undefined && (call.literal(1) === null || call.literal(2) === null)) return { refuse: "precision and scale must be numbers" };
+    if (call.args.length === 2 || call.args.length > 3)
+      return { refuse: "slp translates to_number(text) and to_number(text, precision, scale), not a format" };
+    if (precision !== undefined && (call.literal(1) === null || call.literal(2) === null))
+      return { refuse: "precision and scale must be numbers" };
     return `${cast}(${value} as number(${precision ?? 38}, ${scale ?? 0}))`;
   };
 }
@@ -169,12 +186,42 @@ export function toNumber(cast: "cast" | "try_cast") {
 type FormatTable = [element: string, strftime: string][];
 
 export const SNOWFLAKE_FORMAT: FormatTable = [
-  ["YYYY", "%Y"], ["MMMM", "%B"], ["HH24", "%H"], ["HH12", "%I"], ["FF9", "%n"], ["FF6", "%f"], ["FF3", "%g"], ["MON", "%b"],
-  ["YY", "%y"], ["MM", "%m"], ["DD", "%d"], ["DY", "%a"], ["HH", "%H"], ["MI", "%M"], ["SS", "%S"], ["AM", "%p"], ["PM", "%p"],
+  ["YYYY", "%Y"],
+  ["MMMM", "%B"],
+  ["HH24", "%H"],
+  ["HH12", "%I"],
+  ["FF9", "%n"],
+  ["FF6", "%f"],
+  ["FF3", "%g"],
+  ["MON", "%b"],
+  ["YY", "%y"],
+  ["MM", "%m"],
+  ["DD", "%d"],
+  ["DY", "%a"],
+  ["HH", "%H"],
+  ["MI", "%M"],
+  ["SS", "%S"],
+  ["AM", "%p"],
+  ["PM", "%p"],
 ];
 export const POSTGRES_FORMAT: FormatTable = [
-  ["FMMonth", "%B"], ["FMDay", "%A"], ["YYYY", "%Y"], ["HH24", "%H"], ["HH12", "%I"], ["Mon", "%b"], ["Dy", "%a"],
-  ["YY", "%y"], ["MM", "%m"], ["DD", "%d"], ["HH", "%I"], ["MI", "%M"], ["SS", "%S"], ["MS", "%g"], ["US", "%f"], ["AM", "%p"], ["PM", "%p"],
+  ["FMMonth", "%B"],
+  ["FMDay", "%A"],
+  ["YYYY", "%Y"],
+  ["HH24", "%H"],
+  ["HH12", "%I"],
+  ["Mon", "%b"],
+  ["Dy", "%a"],
+  ["YY", "%y"],
+  ["MM", "%m"],
+  ["DD", "%d"],
+  ["HH", "%I"],
+  ["MI", "%M"],
+  ["SS", "%S"],
+  ["MS", "%g"],
+  ["US", "%f"],
+  ["AM", "%p"],
+  ["PM", "%p"],
 ];
 
 export function formatted(call: Call, table: FormatTable): string | { refuse: string } {
@@ -197,7 +244,10 @@ export function formatted(call: Call, table: FormatTable): string | { refuse: st
       i += element[0].length;
       continue;
     }
-    if (/[A-Za-z0-9]/.test(char)) return { refuse: `the format '${format}' has an element slp does not translate at '${format.slice(i)}' (number formats are not translated)` };
+    if (/[A-Za-z0-9]/.test(char))
+      return {
+        refuse: `the format '${format}' has an element slp does not translate at '${format.slice(i)}' (number formats are not translated)`,
+      };
     out += char === "%" ? "%%" : char;
     i++;
   }
@@ -206,7 +256,10 @@ export function formatted(call: Call, table: FormatTable): string | { refuse: st
 
 /** INITCAP(text) with the warehouse's word separators (macros.ts holds each kind's); a delimiters argument is refused. */
 export function initcap(kind: "alphanumeric" | "delimiters" | "whitespace") {
-  return (call: Call): string | { refuse: string } => (call.args.length === 1 ? `__slp_initcap(${call.args[0]}, '${kind}')` : { refuse: "slp translates initcap(text) with the default delimiters only" });
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === 1
+      ? `__slp_initcap(${call.args[0]}, '${kind}')`
+      : { refuse: "slp translates initcap(text) with the default delimiters only" };
 }
 
 /** CONCAT_WS that returns NULL when any argument is NULL (Snowflake; DuckDB's skips NULLs). */
@@ -215,7 +268,8 @@ export const strictConcatWs = (call: Call): string =>
 
 /** `name(a, b, ...)` as `macro(a, b, ...)` when it has `arity` arguments. */
 export function macroCall(macro: string, arity: number, usage: string) {
-  return (call: Call): string | { refuse: string } => (call.args.length === arity ? `${macro}(${call.args.join(", ")})` : { refuse: `slp translates ${usage} only` });
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === arity ? `${macro}(${call.args.join(", ")})` : { refuse: `slp translates ${usage} only` };
 }
 
 /** A date part given as a literal or a bare word, lower case; null when it is an expression. */
@@ -229,7 +283,8 @@ function datePart(call: Call, index: number): string | null {
 export function dateTruncPart(call: Call): string | { refuse: string } {
   const part = datePart(call, 0);
   if (part === null) return { refuse: "slp translates date_trunc with a literal date part only" };
-  if (/^(c|cent|centur|century|centuries|mil|millennium|millennia|millenniums)$/.test(part)) return { refuse: `the ${part} starts in year 1 there (2001-01-01), in year 0 in DuckDB` };
+  if (/^(c|cent|centur|century|centuries|mil|millennium|millennia|millenniums)$/.test(part))
+    return { refuse: `the ${part} starts in year 1 there (2001-01-01), in year 0 in DuckDB` };
   return `date_trunc(${call.args.join(", ")})`;
 }
 
@@ -247,7 +302,8 @@ export function snowflakeTrunc(call: Call): string | { refuse: string } {
  */
 export function framedValue(call: Call): string | { refuse: string } {
   const window = call.window;
-  if (/\border\s+by\b/i.test(window) && !/\b(rows|range|groups)\b/i.test(window)) return { refuse: `${call.name} over an ordered window needs an explicit frame (rows between ...): the default frame differs` };
+  if (/\border\s+by\b/i.test(window) && !/\b(rows|range|groups)\b/i.test(window))
+    return { refuse: `${call.name} over an ordered window needs an explicit frame (rows between ...): the default frame differs` };
   return `${call.name}(${call.args.join(", ")})${window}`;
 }
 
@@ -271,7 +327,14 @@ const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "frida
 export function bigqueryDateTrunc(call: Call): string | { refuse: string } {
   if (call.args.length !== 2) return { refuse: "date_trunc takes a date and a date part" };
   const part = (call.args[1] as string).replace(/\s+/g, "").toLowerCase();
-  const day = part === "week" ? 0 : part === "isoweek" ? 1 : /^week\((\w+)\)$/.exec(part) ? WEEKDAYS.indexOf(/^week\((\w+)\)$/.exec(part)?.[1] ?? "") : null;
+  const day =
+    part === "week"
+      ? 0
+      : part === "isoweek"
+        ? 1
+        : /^week\((\w+)\)$/.exec(part)
+          ? WEEKDAYS.indexOf(/^week\((\w+)\)$/.exec(part)?.[1] ?? "")
+          : null;
   if (day === null) return `date_trunc(${call.args.join(", ")})`;
   if (day < 0) return { refuse: `${call.args[1]} names no day of the week` };
   return `__slp_week_start(${call.args[0]}, ${day})`;
@@ -279,19 +342,47 @@ export function bigqueryDateTrunc(call: Call): string | { refuse: string } {
 
 /** Spark's HOUR(x), QUARTER(x), ...: the date part of x read as a timestamp (Spark casts text; DuckDB's functions take no text). */
 export function datePartOf(part: string) {
-  return (call: Call): string | { refuse: string } => (call.args.length === 1 ? `__slp_part('${part}', ${call.args[0]})` : { refuse: `${call.name} takes one value` });
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === 1 ? `__slp_part('${part}', ${call.args[0]})` : { refuse: `${call.name} takes one value` };
 }
 
 /** Spark's EXTRACT fields as DuckDB date parts (of the value read as a timestamp); DAYOFWEEK is 1 (Sunday) to 7, SECOND keeps its microseconds. */
 const SPARK_FIELDS: Record<string, string> = {
-  year: "year", years: "year", y: "year", yr: "year", yrs: "year", yearofweek: "isoyear",
-  quarter: "quarter", quarters: "quarter", qtr: "quarter", qtrs: "quarter",
-  month: "month", months: "month", mon: "month", mons: "month",
-  week: "week", weeks: "week", w: "week",
-  day: "day", days: "day", d: "day", dayofmonth: "day",
-  dayofweek_iso: "isodow", dow_iso: "isodow", doy: "doy", dayofyear: "doy",
-  hour: "hour", hours: "hour", h: "hour", hr: "hour", hrs: "hour",
-  minute: "minute", minutes: "minute", m: "minute", min: "minute", mins: "minute",
+  year: "year",
+  years: "year",
+  y: "year",
+  yr: "year",
+  yrs: "year",
+  yearofweek: "isoyear",
+  quarter: "quarter",
+  quarters: "quarter",
+  qtr: "quarter",
+  qtrs: "quarter",
+  month: "month",
+  months: "month",
+  mon: "month",
+  mons: "month",
+  week: "week",
+  weeks: "week",
+  w: "week",
+  day: "day",
+  days: "day",
+  d: "day",
+  dayofmonth: "day",
+  dayofweek_iso: "isodow",
+  dow_iso: "isodow",
+  doy: "doy",
+  dayofyear: "doy",
+  hour: "hour",
+  hours: "hour",
+  h: "hour",
+  hr: "hour",
+  hrs: "hour",
+  minute: "minute",
+  minutes: "minute",
+  m: "minute",
+  min: "minute",
+  mins: "minute",
 };
 
 export function sparkExtract(call: Call): string | { refuse: string } {
@@ -300,7 +391,8 @@ export function sparkExtract(call: Call): string | { refuse: string } {
   const field = (parts[1] as string).toLowerCase();
   const value = parts[2] as string;
   if (field === "dayofweek" || field === "dow") return `(__slp_part('dow', ${value}) + 1)`;
-  if (["second", "seconds", "s", "sec", "secs"].includes(field)) return `cast(__slp_part('microseconds', ${value}) / 1000000 as decimal(8, 6))`;
+  if (["second", "seconds", "s", "sec", "secs"].includes(field))
+    return `cast(__slp_part('microseconds', ${value}) / 1000000 as decimal(8, 6))`;
   const part = SPARK_FIELDS[field];
   return part ? `__slp_part('${part}', ${value})` : { refuse: `slp has not verified the field ${field} there` };
 }
@@ -320,17 +412,21 @@ export function oneArgument(call: Call): string | { refuse: string } {
 /** Redshift REGEXP_REPLACE(source, pattern[, replacement[, position[, parameters]]]): every occurrence; c and i as flags, PCRE (p) and a position other than 1 refused. */
 export function redshiftRegexpReplace(call: Call): string | { refuse: string } {
   const [source, pattern, replacement = "''"] = call.args;
-  if (source === undefined || pattern === undefined || call.args.length > 5) return { refuse: "regexp_replace takes a source, a pattern, a replacement, a position and parameters" };
+  if (source === undefined || pattern === undefined || call.args.length > 5)
+    return { refuse: "regexp_replace takes a source, a pattern, a replacement, a position and parameters" };
   if (call.args.length >= 4 && call.literal(3) !== "1") return { refuse: "slp translates regexp_replace from position 1 only" };
   const parameters = call.args.length === 5 ? call.literal(4) : "";
-  if (parameters === null || !/^[ci]*$/.test(parameters)) return { refuse: "slp translates the parameters c and i only (PCRE patterns are refused)" };
+  if (parameters === null || !/^[ci]*$/.test(parameters))
+    return { refuse: "slp translates the parameters c and i only (PCRE patterns are refused)" };
   const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
   return `__slp_regexp_replace_all${insensitive ? "_i" : ""}(${source}, ${pattern}, ${replacement})`;
 }
 
 /** LAG and LEAD with a value and an offset, as Redshift has them; a default value is refused. */
 export function atMostTwoArguments(call: Call): string | { refuse: string } {
-  return call.args.length <= 2 ? `${call.name}(${call.args.join(", ")})` : { refuse: `${call.name} takes a value and an offset there, no default` };
+  return call.args.length <= 2
+    ? `${call.name}(${call.args.join(", ")})`
+    : { refuse: `${call.name} takes a value and an offset there, no default` };
 }
 
 /**
@@ -342,18 +438,27 @@ export function redshiftConvertTimezone(call: Call): string | { refuse: string }
   if (call.args.length < 2 || call.args.length > 3) return { refuse: "convert_timezone takes [source,] target and a timestamp" };
   for (let i = 0; i < call.args.length - 1; i++) {
     const zone = call.literal(i);
-    if (zone === null || !/^(UTC|[A-Za-z]+(\/[A-Za-z_]+)+)$/.test(zone)) return { refuse: "slp translates time zone names (Region/City) and UTC only: Redshift reads abbreviations as fixed offsets and POSIX offsets as hours west" };
+    if (zone === null || !/^(UTC|[A-Za-z]+(\/[A-Za-z_]+)+)$/.test(zone))
+      return {
+        refuse:
+          "slp translates time zone names (Region/City) and UTC only: Redshift reads abbreviations as fixed offsets and POSIX offsets as hours west",
+      };
   }
   return `convert_timezone(${call.args.join(", ")})`;
 }
 
 /** Spark's DATE_ADD(start, days) and DATE_SUB(start, days): a DATE, the count in parentheses (a negative literal stays one expression). */
 export function daysFrom(name: string) {
-  return (call: Call): string | { refuse: string } => (call.args.length === 2 ? `cast(${name}(${call.args[0]}, (${call.args[1]})) as date)` : { refuse: `${name} takes a date and a number of days` });
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === 2
+      ? `cast(${name}(${call.args[0]}, (${call.args[1]})) as date)`
+      : { refuse: `${name} takes a date and a number of days` };
 }
 
 /** SHA2(value, 256) (and SHA2(value) where 256 is the default) as DuckDB's sha256: lower-case hex; other digest sizes are refused. */
 export function sha256Only(defaultIs256: boolean) {
   return (call: Call): string | { refuse: string } =>
-    (defaultIs256 && call.args.length === 1) || (call.args.length === 2 && call.literal(1) === "256") ? `sha256(${call.args[0]})` : { refuse: `slp translates sha2(value${defaultIs256 ? "[, 256]" : ", 256"}) only` };
+    (defaultIs256 && call.args.length === 1) || (call.args.length === 2 && call.literal(1) === "256")
+      ? `sha256(${call.args[0]})`
+      : { refuse: `slp translates sha2(value${defaultIs256 ? "[, 256]" : ", 256"}) only` };
 }

@@ -57,7 +57,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     // `x::type`
     if (token.type === "D_COLON") {
       const entry = table.get("::");
-      if (!entry || entry.how === "refused") return refused("::", entry?.why ?? `slp has not verified :: in ${dialect} against DuckDB: write cast(x as type)`, token.line);
+      if (!entry || entry.how === "refused")
+        return refused("::", entry?.why ?? `slp has not verified :: in ${dialect} against DuckDB: write cast(x as type)`, token.line);
       const end = typeEnd(tokens, i + 1);
       if (end === i + 1) return refused("::", "no type follows it", token.line);
       const problem = typeEdit(i + 1, end);
@@ -109,10 +110,12 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       const close = entry.subscript === "zero-based" ? closing.get(i) : undefined;
       const only = close === i + 2 ? (tokens[i + 1] as Token) : null;
       // A key (m['k']) is not an index; an index moves from 0-based to DuckDB's 1-based.
-      if (close !== undefined && close > i + 1 && !(only && only.type === "STRING")) edits.set(i, { end: close + 1, render: () => `[(${emit(i + 1, close)}) + 1]` });
+      if (close !== undefined && close > i + 1 && !(only && only.type === "STRING"))
+        edits.set(i, { end: close + 1, render: () => `[(${emit(i + 1, close)}) + 1]` });
       continue;
     }
-    if (next?.type !== "L_PAREN" || !isWord(token) || SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER") continue;
+    if (next?.type !== "L_PAREN" || !isWord(token) || (SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER"))
+      continue;
     if (previous && (previous.type === "AS" || previous.text.toLowerCase() === "as") && token.type !== "QUOTED_IDENTIFIER") continue;
     const close = closing.get(i + 1);
     if (close === undefined) continue;
@@ -122,9 +125,16 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const name = (qualified ?? token.text).toLowerCase();
     const entry = table.get(name);
     if (!entry) {
-      return refused(`${qualified ?? token.text}()`, qualified ? "slp cannot run a user-defined or package-qualified function" : `slp has not verified ${name}() in ${dialect} against DuckDB`, token.line);
+      return refused(
+        `${qualified ?? token.text}()`,
+        qualified
+          ? "slp cannot run a user-defined or package-qualified function"
+          : `slp has not verified ${name}() in ${dialect} against DuckDB`,
+        token.line,
+      );
     }
-    if (entry.how === "refused") return refused(`${token.text}()`, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
+    if (entry.how === "refused")
+      return refused(`${token.text}()`, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
     const args = argumentRanges(tokens, i + 1, close);
     let castType: string | null = null;
     if (CASTS.has(name)) {
@@ -142,7 +152,12 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       // A rewrite that takes the window replaces `over (...)` (or `over name`) too, and a `ignore nulls` / `respect nulls` before it.
       const nulls = (after === "ignore" || after === "respect") && tokens[close + 2]?.text.toLowerCase() === "nulls" ? 2 : 0;
       const over = close + 1 + nulls;
-      const windowEnd = entry.window && tokens[over]?.text.toLowerCase() === "over" ? (tokens[over + 1]?.type === "L_PAREN" ? (closing.get(over + 1) ?? over) + 1 : over + 2) : close + 1;
+      const windowEnd =
+        entry.window && tokens[over]?.text.toLowerCase() === "over"
+          ? tokens[over + 1]?.type === "L_PAREN"
+            ? (closing.get(over + 1) ?? over) + 1
+            : over + 2
+          : close + 1;
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
@@ -154,7 +169,14 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       // Refusals a rewrite raises are found now, before anything is emitted.
       const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
       const raw = args.map(([from, to]) => text(from, to));
-      const probe = rewrite({ name, args: raw, literal: (index) => literalOf(tokens, args[index]), next: after, window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "", castType });
+      const probe = rewrite({
+        name,
+        args: raw,
+        literal: (index) => literalOf(tokens, args[index]),
+        next: after,
+        window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "",
+        castType,
+      });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
       edits.set(i, { end: windowEnd, render: () => rewrite(call()) as string });
     }
@@ -191,7 +213,9 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const wrapped = await wrapOperators(rewritten, dialect, wraps);
     if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
     if (wrapped.value.wrapped > 0) {
-      for (const used of Object.values(wraps)) if (wrapped.value.sql.toLowerCase().includes(used.first)) for (const macro of [used.wrapper, used.first, used.second]) macros.add(macro);
+      for (const used of Object.values(wraps))
+        if (wrapped.value.sql.toLowerCase().includes(used.first))
+          for (const macro of [used.wrapper, used.first, used.second]) macros.add(macro);
       rewritten = wrapped.value.sql;
     }
   }
@@ -315,17 +339,28 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
       return "/";
     case "L_BRACKET":
       // A subscript follows an expression; an array literal follows an operator, a comma or a parenthesis.
-      return previous && (isWord(previous) || previous.type === "R_PAREN" || previous.type === "R_BRACKET") && !SYNTAX_WORDS.has(previous.text.toLowerCase()) ? "[]" : null;
+      return previous &&
+        (isWord(previous) || previous.type === "R_PAREN" || previous.type === "R_BRACKET") &&
+        !SYNTAX_WORDS.has(previous.text.toLowerCase())
+        ? "[]"
+        : null;
     default:
       break;
   }
-  if (["~", "~*", "!~", "!~*", "@>", "<@", "->", "->>", "#>", "#>>", "?", "%"].includes(token.text) && token.type !== "STRING" && token.type !== "QUOTED_IDENTIFIER") return token.text;
+  if (
+    ["~", "~*", "!~", "!~*", "@>", "<@", "->", "->>", "#>", "#>>", "?", "%"].includes(token.text) &&
+    token.type !== "STRING" &&
+    token.type !== "QUOTED_IDENTIFIER"
+  )
+    return token.text;
   if (token.type === "COLON" && previous && isWord(previous) && tokens[i + 1] && isWord(tokens[i + 1] as Token)) return ":";
   if (token.type === "STRING" || token.type === "QUOTED_IDENTIFIER") return null;
-  if (lower === "qualify" || lower === "ilike" || lower === "rlike" || lower === "pivot" || lower === "unpivot" || lower === "connect") return lower;
+  if (lower === "qualify" || lower === "ilike" || lower === "rlike" || lower === "pivot" || lower === "unpivot" || lower === "connect")
+    return lower;
   if (lower === "lateral") return tokens[i + 1]?.text.toLowerCase() === "view" ? "lateral view" : "lateral";
   if (lower === "with" && tokens[i + 1]?.text.toLowerCase() === "offset") return "with offset";
-  if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*") return `* ${lower}`;
+  if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*")
+    return `* ${lower}`;
   return null;
 }
 

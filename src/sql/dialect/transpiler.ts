@@ -26,7 +26,15 @@ export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string; li
 interface Sdk {
   parse(sql: string, dialect: string): { success: boolean; ast?: unknown[]; error?: string; errorLine?: number };
   generate(ast: unknown, dialect: string): { success: boolean; sql?: string[]; error?: string };
-  tokenize(sql: string, dialect: string): { success: boolean; tokens?: { token_type: string; text: string; span: { start: number; end: number; line: number } }[]; error?: string; errorLine?: number };
+  tokenize(
+    sql: string,
+    dialect: string,
+  ): {
+    success: boolean;
+    tokens?: { token_type: string; text: string; span: { start: number; end: number; line: number } }[];
+    error?: string;
+    errorLine?: number;
+  };
   transpile(sql: string, read: string, write: string): { success: boolean; sql?: string[]; error?: string; errorLine?: number };
   validate(sql: string, dialect: string): { valid: boolean; errors: { message: string; severity: string }[] };
 }
@@ -49,7 +57,10 @@ export function loadTranspiler(): Promise<void> {
  * (the automatic entry fetches it beside the script, which a binary has not).
  */
 async function instantiate(): Promise<Sdk> {
-  const [manual, wasm] = await Promise.all([import("@polyglot-sql/sdk/manual"), import("@polyglot-sql/sdk/polyglot_sql.wasm", { with: { type: "file" } })]);
+  const [manual, wasm] = await Promise.all([
+    import("@polyglot-sql/sdk/manual"),
+    import("@polyglot-sql/sdk/polyglot_sql.wasm", { with: { type: "file" } }),
+  ]);
   const bytes = await Bun.file(wasm.default as unknown as string).arrayBuffer();
   await manual.init({ wasmUrl: bytes as unknown as URL });
   return manual as unknown as Sdk;
@@ -64,19 +75,31 @@ async function loaded(): Promise<Sdk> {
 export async function tokenize(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<Outcome<Token[]>> {
   const result = (await loaded()).tokenize(sql, TRANSPILER_DIALECT[dialect]);
   if (!result.success || !result.tokens) return { ok: false, error: result.error ?? "cannot tokenize", line: result.errorLine ?? null };
-  return { ok: true, value: result.tokens.map((token) => ({ type: token.token_type, text: token.text, start: token.span.start, end: token.span.end, line: token.span.line })) };
+  return {
+    ok: true,
+    value: result.tokens.map((token) => ({
+      type: token.token_type,
+      text: token.text,
+      start: token.span.start,
+      end: token.span.end,
+      line: token.span.line,
+    })),
+  };
 }
 
 /** `sql` (one SELECT) read as `dialect`, written as DuckDB. */
 export async function toDuckdb(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<Outcome<string>> {
   const result = (await loaded()).transpile(sql, TRANSPILER_DIALECT[dialect], "duckdb");
   if (!result.success || !result.sql) return { ok: false, error: result.error ?? "cannot translate", line: result.errorLine ?? null };
-  if (result.sql.length !== 1) return { ok: false, error: `the model's SQL is ${result.sql.length} statements, not one SELECT`, line: null };
+  if (result.sql.length !== 1)
+    return { ok: false, error: `the model's SQL is ${result.sql.length} statements, not one SELECT`, line: null };
   return { ok: true, value: result.sql[0] as string };
 }
 
 type Node = { [key: string]: unknown };
-const call = (name: string, args: unknown[]): Node => ({ function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false } });
+const call = (name: string, args: unknown[]): Node => ({
+  function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false },
+});
 
 /** How an operator is written instead: `wrapper(first(a, b), second(a, b))`. */
 export interface OperatorWrap {
@@ -90,7 +113,11 @@ export interface OperatorWrap {
  * product) written as its wrap, still in `dialect`: the transpiler's syntax
  * tree finds the operands, so precedence and parentheses are its own.
  */
-export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duckdb">, wraps: { div: OperatorWrap; mul?: OperatorWrap }): Promise<Outcome<{ sql: string; wrapped: number }>> {
+export async function wrapOperators(
+  sql: string,
+  dialect: Exclude<Dialect, "duckdb">,
+  wraps: { div: OperatorWrap; mul?: OperatorWrap },
+): Promise<Outcome<{ sql: string; wrapped: number }>> {
   const polyglot = await loaded();
   const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
   if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
@@ -109,7 +136,8 @@ export async function wrapOperators(sql: string, dialect: Exclude<Dialect, "duck
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
   };
   const generated = polyglot.generate(rewrite(parsed.ast), TRANSPILER_DIALECT[dialect]);
-  if (!generated.success || !generated.sql || generated.sql.length !== 1) return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
+  if (!generated.success || !generated.sql || generated.sql.length !== 1)
+    return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
   return { ok: true, value: { sql: generated.sql[0] as string, wrapped } };
 }
 

@@ -187,7 +187,7 @@ class TypeParser {
   constructor(written: string, dialect: Dialect) {
     this.#written = written;
     this.#dialect = dialect;
-    this.#tokens = written.match(/"(?:[^"]|"")*"|`[^`]*`|[A-Za-z_][A-Za-z0-9_]*|\d+|[<>(),:\[\]]/g) ?? [];
+    this.#tokens = written.match(/"(?:[^"]|"")*"|`[^`]*`|[A-Za-z_][A-Za-z0-9_]*|\d+|[<>(),:[\]]/g) ?? [];
   }
 
   end(): void {
