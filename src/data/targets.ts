@@ -50,7 +50,7 @@ export async function stageTargets(
       model: project.models.get(name) as NonNullable<ReturnType<typeof project.models.get>>,
       sql: file ? await project.model.text(file) : null,
       projectConfig: nodes.get(name)?.config ?? {},
-      isNew: facts?.changes.newModels.has(name),
+      isNew: facts?.changes.newModels.has(name) ?? false,
     });
   }
   return { targets, reasons, mergeBase: facts?.changes.mergeBase ?? null };
