@@ -9,7 +9,9 @@
  */
 import type { Database } from "../engine/duckdb.ts";
 import { readText } from "../project/source.ts";
-import { macroStatements } from "../sql/dialect/macros.ts";
+import { divisionMacros } from "../sql/dialect/arithmetic.ts";
+import { ParseCache } from "../project/cache.ts";
+import { MACROS, macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { Translator, type Untranslatable } from "../sql/dialect/translator.ts";
 import type { TestError, TestPlan } from "./types.ts";
@@ -59,6 +61,18 @@ export class DialectRun {
     return { plan: { ...plan, modelSql: model.translation.sql, fixtures, expectSql } };
   }
 
+  /**
+   * Creates the macros every `/` of the dialect becomes, as soon as the
+   * database is open: DuckDB's thread is idle while this one loads and
+   * renders, and nearly every model divides. They are created as a model
+   * that divides would create them (once, in order); a test waits for them
+   * only when it needs macros itself.
+   */
+  prime(database: Database): void {
+    const division = divisionMacros(this.#choice.dialect as Exclude<Dialect, "duckdb">);
+    this.#macros(new Set(["__slp_typed", division.value, division.type]), database, 0).catch(() => undefined);
+  }
+
   /** Any SQL of the project's dialect (an upstream read for its columns) as DuckDB runs it, with the macros it calls created. */
   async translate(sql: string, database: Database): Promise<{ sql: string } | { error: string }> {
     const translated = await this.#translator.translate(sql);
@@ -68,6 +82,15 @@ export class DialectRun {
       };
     await this.#macros(new Set(translated.translation.macros), database, 0);
     return { sql: translated.translation.sql };
+  }
+
+  /** A digest of every macro slp may create: what the types of SQL that calls them depend on. */
+  get macroDigest(): string {
+    return ParseCache.key(
+      Object.entries(MACROS)
+        .map(([name, definition]) => `${name}\0${definition.sql}`)
+        .join("\0"),
+    );
   }
 
   save(): void {
