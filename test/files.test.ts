@@ -4,12 +4,12 @@
  * nothing), unreadable folders, FIFOs and devices, and the file size limit,
  * through the real commands on a copy of the quickstart.
  */
-import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, runMain } from "./support/cli.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
-import { copyToTemp } from "./support/temp.ts";
+import { copyToTemp, type TempDir, tempDir } from "./support/temp.ts";
 
 const QUICKSTART = join(import.meta.dir, "..", "examples", "quickstart");
 
@@ -175,26 +175,53 @@ describe("entries that cannot be read", () => {
   });
 });
 
-/** The real CLI as the unprivileged user `nobody` (what a folder's mode means to everyone but root). */
+/**
+ * The real CLI as the unprivileged user `nobody` (what a folder's mode means to
+ * everyone but root). nobody may not be able to read this checkout (a clone
+ * under a private folder), so the CLI runs from a bundle of it and a copy of
+ * Bun in a folder everyone can read.
+ */
 function runAsNobody(argv: string[]) {
-  const result = Bun.spawnSync(
-    [
-      "setpriv",
-      "--reuid=65534",
-      "--regid=65534",
-      "--clear-groups",
-      process.execPath,
-      join(import.meta.dir, "..", "src", "cli.ts"),
-      ...argv,
-    ],
-    {
-      cwd: "/",
-      env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", SLP_NO_CACHE: "1", HOME: "/tmp" },
-      stdout: "pipe",
-      stderr: "pipe",
-    },
-  );
+  const { bun, cli } = nobodysCli();
+  const result = Bun.spawnSync(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", bun, cli, ...argv], {
+    cwd: "/",
+    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1", SLP_NO_CACHE: "1", HOME: "/tmp" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode ?? -1 };
+}
+
+let nobodysFolder: TempDir | undefined;
+let nobodys: { bun: string; cli: string } | undefined;
+afterAll(() => nobodysFolder?.[Symbol.dispose]());
+
+function nobodysCli(): { bun: string; cli: string } {
+  if (nobodys) return nobodys;
+  nobodysFolder = tempDir("slp-nobody-");
+  const folder = nobodysFolder.path;
+  chmodSync(folder, 0o755);
+  // DuckDB's native bindings stay out of the bundle: check never loads them.
+  const built = Bun.spawnSync(
+    [
+      process.execPath,
+      "build",
+      join(import.meta.dir, "..", "src", "cli.ts"),
+      "--target=bun",
+      "--external",
+      "@duckdb/*",
+      "--outdir",
+      join(folder, "cli"),
+    ],
+    { stdout: "pipe", stderr: "pipe" },
+  );
+  if (built.exitCode !== 0) throw new Error(`bundling the CLI failed: ${built.stderr.toString()}`);
+  copyFileSync(process.execPath, join(folder, "bun"));
+  chmodSync(join(folder, "bun"), 0o755);
+  for (const entry of readdirSync(join(folder, "cli"))) chmodSync(join(folder, "cli", entry), 0o644);
+  chmodSync(join(folder, "cli"), 0o755);
+  nobodys = { bun: join(folder, "bun"), cli: join(folder, "cli", "cli.js") };
+  return nobodys;
 }
 
 describe("gate reads links and submodules in git as check reads the work tree", () => {
