@@ -5,7 +5,7 @@ import type { Report } from "../src/core/report.ts";
 import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
-import { checkRules } from "../src/rules/index.ts";
+import { checkRules } from "../src/rules/check-rules.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({

@@ -140,4 +140,17 @@ describe("imports", () => {
     for (const file of [...graph.keys()].sort()) visit(file, []);
     expect(cycles).toEqual([]);
   });
+
+  test("slp check reaches no gate or compare rule, even lazily: the rules it never runs are not loaded at its start", () => {
+    const graph = importGraph();
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const target of graph.get(file) ?? []) visit(target);
+    };
+    visit("tasks/check.ts");
+    expect(reached.has("src/rules/check/missing-spec.ts")).toBe(true);
+    expect([...reached].filter((file) => /^src\/rules\/(gate|compare)\//.test(file))).toEqual([]);
+  });
 });

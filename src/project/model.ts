@@ -385,6 +385,8 @@ function folderOf(file: string, roots: readonly string[]): string[] {
  * test, for a reader that needs no other node.
  */
 export function unitTestConfig(settings: ProjectSettings, unit: UnitTestDeclaration): Mapping {
+  // No unit_tests: folder config (most projects): its own config is the whole of it, and check asks this of every unit test.
+  if (Object.keys(settings.configs.unit_tests).length === 0) return mergeConfigs({}, unit.entry.config);
   const model = typeof unit.model === "string" ? unit.model : "";
   const fqn = [settings.name, ...folderOf(unit.file, projectFolders(settings)), model, unit.name];
   return mergeConfigs(folderConfig(settings.configs.unit_tests, fqn), unit.entry.config);
