@@ -18,6 +18,8 @@ import { executeTest, type DescribeCache } from "../src/unit/execute.ts";
 import { buildFixture } from "../src/unit/fixtures.ts";
 import { planTest, readTestSet } from "../src/unit/plan.ts";
 import { parseSession } from "../src/unit/render.ts";
+import { runUnitTests } from "../src/unit/run.ts";
+import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
 import { UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
 import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
@@ -409,5 +411,37 @@ describe("execute", () => {
     const badValue = await executeTest(plan("select id from a", "(cast('x' as INTEGER))", [{ id: 1 }]), result, context);
     expect(badValue.refused).toBeUndefined();
     expect(badValue.error?.message).toStartWith("An error occurred during execution of unit test 't'");
+  });
+});
+
+describe("a database lent to several runs", () => {
+  test("a dialect project's runs on one database each pass: slp's macros are created once in it, not once a run", async () => {
+    using cache = tempDir("slp-lent-");
+    const dir = join(import.meta.dir, "..", "examples", "snowflake-shop");
+    const env = { SLP_CACHE_DIR: cache.path };
+    const database = await Database.open({ settings: duckdbSettings("snowflake") });
+    try {
+      for (let round = 0; round < 2; round++) {
+        const project = await readUnitProject(openWorkTree(dir, env), "examples/snowflake-shop");
+        const run = await runUnitTests({
+          project,
+          select: [],
+          exclude: [],
+          cliVars: {},
+          env,
+          useManifest: true,
+          closeDatabase: false,
+          database: Promise.resolve(database),
+          dialect: { dialect: "snowflake", from: "flag" },
+        });
+        expect(run.results.map((result) => [result.status, result.error?.message ?? null])).toEqual([
+          ["pass", null],
+          ["pass", null],
+          ["pass", null],
+        ]);
+      }
+    } finally {
+      database.close();
+    }
   });
 });

@@ -382,6 +382,30 @@ describe("warehouse dialects", () => {
     expect(JSON.parse(result.stdout).data.dialect).toEqual({ name: "duckdb", from: "default: no profiles.yml for profile 'fx'" });
   });
 
+  test("a warm run keeps each model's output columns by its SQL, and a changed model is described again", async () => {
+    using cache = copyToTemp(join(UNIT, "fails_on_purpose"), "slp-cache-");
+    using copy = copyToTemp(SHOP, "slp-shop-");
+    const env = { SLP_CACHE_DIR: cache.path };
+    const tests = async () => JSON.parse((await runMain(["unit", "--format", "json"], copy.path, env)).stdout).data.tests;
+    const kept = () => {
+      const file = readdirSync(cache.path).find((name) => name.startsWith("outputs-")) as string;
+      return JSON.parse(readFileSync(join(cache.path, file), "utf8")).entries as Record<string, { name: string; type: string }[]>;
+    };
+    const cold = await tests();
+    const first = kept();
+    expect(Object.keys(first)).toHaveLength(3); // one DESCRIBE per tested model
+    expect(Object.values(first).flat()).toContainEqual({ name: "discount_share", type: "DECIMAL(38,6)" });
+    expect(await tests()).toEqual(cold);
+    expect(kept()).toEqual(first);
+    const model = join(copy.path, "models", "marts", "fct_customer_orders.sql");
+    writeFileSync(model, readFileSync(model, "utf8").replace("/ 100 as revenue", "/ 1000 as revenue"));
+    const changed = await tests();
+    expect(changed.map((t: { status: string }) => t.status)).toEqual(["fail", "pass", "pass"]);
+    const after = Object.keys(kept());
+    expect(after).toHaveLength(3);
+    expect(after.filter((key) => key in first)).toHaveLength(2);
+  });
+
   test("a warm run reads its translations from the cache", async () => {
     using cache = copyToTemp(join(UNIT, "fails_on_purpose"), "slp-cache-");
     const env = { SLP_CACHE_DIR: cache.path };

@@ -227,6 +227,11 @@ export class Database {
     while (this.#connections.length < most) this.#connections.push(await this.#instance.connect());
   }
 
+  /** DuckDB's version (what a kept reading of its binder depends on). */
+  get version(): string {
+    return this.#library.version();
+  }
+
   /** The number of queries that can run at once. */
   get width(): number {
     return this.#connections.length;

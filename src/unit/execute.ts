@@ -29,12 +29,26 @@ export type ExecutedTest = UnitResult & {
  */
 export type DescribeCache = Map<string, Promise<Column[]>>;
 
+/**
+ * Output columns kept from earlier runs, by the exact SQL described (and
+ * the engine's version, settings and macros, which the cache's key holds):
+ * binding the same SQL in the same engine gives the same columns, and
+ * binding is most of a warm run's database time (a warehouse division is
+ * ~7 ms of it). Only a DESCRIBE that succeeded is kept; the test's query
+ * still binds and runs the model.
+ */
+export interface KeptOutputs {
+  get(sql: string): Column[] | undefined;
+  set(sql: string, columns: Column[]): void;
+}
+
 export interface ExecuteContext {
   database: Database;
   lane: number;
   dialectRun: DialectRun | null;
   timeoutMs?: number;
   described?: DescribeCache;
+  kept?: KeptOutputs;
 }
 
 export async function executeTest(plan: TestPlan, result: UnitResult, context: ExecuteContext): Promise<ExecutedTest> {
@@ -101,17 +115,27 @@ async function describeOutput(
   context: ExecuteContext,
   ctes: (typedOnly: boolean) => { name: string; sql: string }[],
 ): Promise<Column[]> {
-  const { database, lane, timeoutMs, described } = context;
+  const { database, lane, timeoutMs, described, kept } = context;
   const untyped = plan.fixtures.some((fixture) => fixture.typedOnlySql !== null);
   if (untyped) await database.describe(outputQuery(ctes(true), plan.modelSql), lane, timeoutMs);
   const key = described ? describeKey(plan) : null;
   let columns = key === null ? undefined : described?.get(key);
   if (!columns) {
+    const sql = outputQuery(ctes(false), plan.modelSql);
+    const earlier = key === null ? undefined : kept?.get(sql);
     // A failed DESCRIBE is forgotten, so a later test asks again.
-    columns = database.describe(outputQuery(ctes(false), plan.modelSql), lane, timeoutMs).catch((error: unknown) => {
-      if (key !== null) described?.delete(key);
-      throw error;
-    });
+    columns = earlier
+      ? Promise.resolve(earlier)
+      : database.describe(sql, lane, timeoutMs).then(
+          (read) => {
+            if (key !== null) kept?.set(sql, read);
+            return read;
+          },
+          (error: unknown) => {
+            if (key !== null) described?.delete(key);
+            throw error;
+          },
+        );
     if (key !== null) described?.set(key, columns);
   }
   return columns;

@@ -7,12 +7,13 @@
  * the model's SQL as given.
  */
 import type { Mapping } from "../core/values.ts";
-import { Database } from "../engine/duckdb.ts";
+import { Database, type Column } from "../engine/duckdb.ts";
+import { ParseCache } from "../project/cache.ts";
 import type { DisabledTest } from "../project/unit-tests.ts";
 import type { UnitProject } from "../project/unit-project.ts";
 import { DbtRenderer } from "../sql/dbt-context.ts";
 import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
-import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
+import { executeTest, type DescribeCache, type ExecutedTest, type KeptOutputs } from "./execute.ts";
 import { buildFixture, expectedRows, expectedSql, UntranslatableType } from "./fixtures.ts";
 import { compiledModels } from "./manifest.ts";
 import { emptyResult, planTest, readTestSet, selectTests, type PlannedTest, type TestSet } from "./plan.ts";
@@ -74,9 +75,10 @@ export interface PreparedTests {
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
   const suite = await prepareUnitTests(options);
   const { tests, database } = suite;
-  // A second connection pays off once there are enough tests to keep two busy.
+  // A second connection pays off once there are enough tests to keep two busy: fewer for a
+  // warehouse dialect, whose tests bind slp's macros (a division costs DuckDB ~7 ms to bind).
   const runnable = tests.filter((test) => test.modelSql !== null).length;
-  if (runnable >= 4) await database.widen(2);
+  if (runnable >= (suite.dialect.dialect === "duckdb" ? 4 : 2)) await database.widen(2);
   const results: UnitResult[] = new Array(tests.length);
   try {
     let next = 0;
@@ -103,6 +105,17 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
   const closeOnError = () =>
     opening.then(
       (database) => database.close(),
+      () => undefined,
+    );
+
+  // Loaded only for a warehouse dialect: a DuckDB project never reads the translator's module.
+  const dialectRun: DialectRun | null =
+    dialect.dialect === "duckdb"
+      ? null
+      : await import("./translate.ts").then(({ DialectRun }) => new DialectRun(dialect, project.dir, options.env));
+  if (dialectRun)
+    opening.then(
+      (database) => dialectRun.prime(database),
       () => undefined,
     );
 
@@ -136,11 +149,6 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     return { result: { ...result, sqlFrom: model.sqlFrom }, plan, model };
   });
 
-  // Loaded only for a warehouse dialect: a DuckDB project never reads the translator's module.
-  const dialectRun: DialectRun | null =
-    dialect.dialect === "duckdb"
-      ? null
-      : await import("./translate.ts").then(({ DialectRun }) => new DialectRun(dialect, project.dir, options.env));
   const database = await opening;
 
   // Schemas and fixtures: each input's columns (read once per node), its rows cast to them.
@@ -181,6 +189,11 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
   let tables = 0;
   const shared = new Map<TestPlan, Promise<TestPlan>>();
   const described: DescribeCache = new Map();
+  const outputs = keptOutputs(project.dir, options.env, [
+    database.version,
+    ...duckdbSettings(dialect.dialect),
+    dialectRun?.macroDigest ?? "",
+  ]);
   /** The plan with its fixtures built into tables once: every later run reads them instead of re-reading VALUES. */
   const sharedPlan = (plan: TestPlan): Promise<TestPlan> => {
     let built = shared.get(plan);
@@ -220,7 +233,8 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       if (!plan) return test.result;
       // Tests of one model whose inputs are typed alike share one reading of its output columns.
       const context = { database, lane: executeOptions.lane ?? 0, dialectRun, timeoutMs: executeOptions.timeoutMs, described };
-      if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, context);
+      // A mutant's output is read afresh: mutants are many, each seen once.
+      if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, { ...context, kept: outputs });
       let base: TestPlan;
       try {
         base = await sharedPlan(plan);
@@ -232,6 +246,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     finish(results) {
       dialectRun?.save();
       schemas.save();
+      outputs.save();
       for (const result of results) {
         if (result.error && result.error.file === result.file && result.error.line === null) result.error.line = result.line;
       }
@@ -239,6 +254,24 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     },
   };
 }
+
+/** The output columns kept between runs of a project's tests, keyed by the SQL and what else its binding depends on (`engine`). */
+function keptOutputs(
+  projectDir: string,
+  env: Record<string, string | undefined>,
+  engine: readonly string[],
+): KeptOutputs & { save(): void } {
+  const cache = ParseCache.open<Column[]>(projectDir, env, "outputs");
+  const keyOf = (sql: string) => ParseCache.key([OUTPUTS_FORMAT, ...engine, sql].join("\0"));
+  return {
+    get: (sql) => cache.get(keyOf(sql)),
+    set: (sql, columns) => cache.set(keyOf(sql), columns, true),
+    save: () => cache.save(),
+  };
+}
+
+/** Bumped when what a kept output holds changes. */
+const OUTPUTS_FORMAT = 1;
 
 /** Every unit test of the project and its packages, their yml values rendered as dbt renders them at parse time. */
 export function readTests(project: UnitProject, renderer: DbtRenderer): TestSet {

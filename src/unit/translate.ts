@@ -9,18 +9,30 @@
  */
 import type { Database } from "../engine/duckdb.ts";
 import { readText } from "../project/source.ts";
-import { macroStatements } from "../sql/dialect/macros.ts";
+import { divisionMacros } from "../sql/dialect/arithmetic.ts";
+import { ParseCache } from "../project/cache.ts";
+import { MACROS, macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { Translator, type Untranslatable } from "../sql/dialect/translator.ts";
 import type { TestError, TestPlan } from "./types.ts";
+
+/**
+ * The macros created (or being created) in each database, and the creation
+ * under way: a database lent to several runs (gate --verify-commits runs
+ * unit at every commit on one) has each macro created once, not once a run.
+ */
+const MACROS_OF = new WeakMap<Database, { created: Set<string>; creating: Promise<void> }>();
+
+function macrosOf(database: Database): { created: Set<string>; creating: Promise<void> } {
+  let state = MACROS_OF.get(database);
+  if (!state) MACROS_OF.set(database, (state = { created: new Set(), creating: Promise.resolve() }));
+  return state;
+}
 
 export class DialectRun {
   readonly #choice: DialectChoice;
   readonly #translator: Translator;
   readonly #projectDir: string;
-  /** Macros created (or being created) in the run's database, and the creation under way. */
-  readonly #created = new Set<string>();
-  #creating: Promise<void> = Promise.resolve();
 
   constructor(choice: DialectChoice, projectDir: string, env: Record<string, string | undefined>) {
     this.#choice = choice;
@@ -59,6 +71,19 @@ export class DialectRun {
     return { plan: { ...plan, modelSql: model.translation.sql, fixtures, expectSql } };
   }
 
+  /**
+   * Creates the macros every `/` of the dialect becomes, as soon as the
+   * database is open: DuckDB's thread is idle while this one loads and
+   * renders, and nearly every model divides. They are created as a model
+   * that divides would create them (once, in order); a test waits for them
+   * only when it needs macros itself. A failure here stops no other macro's
+   * creation: a query that calls a macro that is not there says so itself.
+   */
+  prime(database: Database): void {
+    const division = divisionMacros(this.#choice.dialect as Exclude<Dialect, "duckdb">);
+    macrosOf(database).creating = this.#macros(new Set(["__slp_typed", division.value, division.type]), database, 0).catch(() => undefined);
+  }
+
   /** Any SQL of the project's dialect (an upstream read for its columns) as DuckDB runs it, with the macros it calls created. */
   async translate(sql: string, database: Database): Promise<{ sql: string } | { error: string }> {
     const translated = await this.#translator.translate(sql);
@@ -70,17 +95,27 @@ export class DialectRun {
     return { sql: translated.translation.sql };
   }
 
+  /** A digest of every macro slp may create: what the types of SQL that calls them depend on. */
+  get macroDigest(): string {
+    return ParseCache.key(
+      Object.entries(MACROS)
+        .map(([name, definition]) => `${name}\0${definition.sql}`)
+        .join("\0"),
+    );
+  }
+
   save(): void {
     this.#translator.save();
   }
 
   /** Creates slp's macros the SQL calls in the database, once each, in order (a macro after those it calls). */
   #macros(names: Set<string>, database: Database, lane: number): Promise<void> {
-    const statements = macroStatements(names, this.#created);
-    this.#creating = this.#creating.then(async () => {
+    const state = macrosOf(database);
+    const statements = macroStatements(names, state.created);
+    state.creating = state.creating.then(async () => {
       for (const sql of statements) await database.define(sql, lane);
     });
-    return this.#creating;
+    return state.creating;
   }
 
   #refusal(
