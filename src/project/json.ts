@@ -21,8 +21,8 @@
  */
 import { InputError } from "../core/errors.ts";
 import { formatLimit, limit, LimitError } from "../core/limits.ts";
-import type { Mapping, Value } from "../core/values.ts";
-import { encodeLines, type WithLines } from "./lines.ts";
+import { isMapping, type Mapping, type Value } from "../core/values.ts";
+import { encodeLines, type LineTree, type WithLines } from "./lines.ts";
 
 export interface JsonSource {
   /** The file as the user named it, for messages. */
@@ -39,23 +39,32 @@ export function parseJson(text: string, source: JsonSource): Value {
   return new Parser(text, source).document();
 }
 
-/** As parseJson, with the line of each key of the top-level object (what a diff's findings point at). */
+/** As parseJson, with the line of every key of every object (what a diff's findings point at: `row_delta`, a metric). */
 export function parseJsonWithLines(text: string, source: JsonSource): WithLines {
-  const parser = new Parser(text, source);
+  const parser = new Parser(text, source, new WeakMap());
   const value = parser.document();
-  return { value, lines: encodeLines(value, [1, Object.fromEntries([...parser.topKeys].map(([key, at]) => [key, parser.lineOf(at)]))]) };
+  return { value, lines: encodeLines(value, [1, parser.keyLines(value)]) };
 }
 
 class Parser {
   readonly #text: string;
   readonly #source: JsonSource;
   #at = 0;
-  /** Offset of each key of the top-level object. */
-  topKeys = new Map<string, number>();
+  /** When lines are asked for: each object's keys, their lines and their own objects' keys. */
+  readonly #keyLines: WeakMap<Mapping, { [key: string]: LineTree }> | null;
+  /** Lines counted up to this offset; keys come in text order, so counting never goes back. */
+  #countedTo = 0;
+  #countedLines = 1;
 
-  constructor(text: string, source: JsonSource) {
+  constructor(text: string, source: JsonSource, keyLines: WeakMap<Mapping, { [key: string]: LineTree }> | null = null) {
     this.#text = text;
     this.#source = source;
+    this.#keyLines = keyLines;
+  }
+
+  /** The lines of an object's keys, as parsed (none for a value that is not an object). */
+  keyLines(value: Value): { [key: string]: LineTree } {
+    return (isMapping(value) && this.#keyLines?.get(value)) || {};
   }
 
   document(): Value {
@@ -103,6 +112,8 @@ class Parser {
   #object(depth: number): Mapping {
     const object: Mapping = {};
     const starts = new Map<string, number>();
+    const lines: { [key: string]: LineTree } = {};
+    this.#keyLines?.set(object, lines);
     this.#at++;
     this.#skipSpace();
     if (this.#text[this.#at] === "}") {
@@ -119,13 +130,18 @@ class Parser {
         this.#fail(`the key ${JSON.stringify(key)} appears twice in one object (first on line ${this.lineOf(earlier)})`, keyAt);
       }
       starts.set(key, keyAt);
-      if (depth === 0) this.topKeys.set(key, keyAt);
+      const line = this.#keyLines === null ? 0 : this.#lineAhead(keyAt);
       this.#skipSpace();
       if (this.#text[this.#at] !== ":") this.#fail("expected ':' after the key");
       this.#at++;
       this.#skipSpace();
       // defineProperty, so a key named __proto__ is data like any other.
-      Object.defineProperty(object, key, { value: this.#value(depth + 1), enumerable: true, writable: true, configurable: true });
+      const value = this.#value(depth + 1);
+      Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+      if (this.#keyLines !== null) {
+        const nested = isMapping(value) ? this.#keyLines.get(value) : undefined;
+        lines[key] = nested ? [line, nested] : line;
+      }
       this.#skipSpace();
       const next = this.#text[this.#at];
       this.#at++;
@@ -191,6 +207,11 @@ class Parser {
       if (char !== " " && char !== "\t" && char !== "\n" && char !== "\r") return;
       this.#at++;
     }
+  }
+
+  #lineAhead(index: number): number {
+    for (; this.#countedTo < index; this.#countedTo++) if (this.#text.charCodeAt(this.#countedTo) === 10) this.#countedLines++;
+    return this.#countedLines;
   }
 
   lineOf(index: number): number {

@@ -41,7 +41,7 @@ export default defineCompareRule({
     const at = ctx.at;
     const errors = schemaProblems(Diff, ctx.value, "diff");
     for (const error of errors)
-      report("schema", ctx.atKey(typeof error.path[0] === "string" ? error.path[0] : undefined), { error: error.sentence });
+      report("schema", ctx.atKey(...(typeof error.path[0] === "string" ? [error.path[0]] : [])), { error: error.sentence });
 
     const model = ctx.model;
     let blocked = errors.length > 0;

@@ -47,10 +47,10 @@ export default defineCompareRule({
       const byValue = body.value !== undefined;
       const interval = (byValue ? body.value : body.delta_pct)!;
       const numbers = { metric, ...interval, band: band(interval) };
-      if (!seen || (byValue && seen.value === undefined)) report("metricNotMeasured", ctx.atKey("metrics"), numbers);
-      else if (byValue) report("metricValue", ctx.atKey("metrics"), { ...numbers, value: seen.value! });
-      else if (seen.delta_pct === null) report("metricZeroProduction", ctx.atKey("metrics"), numbers);
-      else report("metricDelta", ctx.atKey("metrics"), { ...numbers, value: seen.delta_pct });
+      if (!seen || (byValue && seen.value === undefined)) report("metricNotMeasured", ctx.atKey("metrics", metric), numbers);
+      else if (byValue) report("metricValue", ctx.atKey("metrics", metric), { ...numbers, value: seen.value! });
+      else if (seen.delta_pct === null) report("metricZeroProduction", ctx.atKey("metrics", metric), numbers);
+      else report("metricDelta", ctx.atKey("metrics", metric), { ...numbers, value: seen.delta_pct });
     }
     report("columns", ctx.atKey("altered_columns"), {
       measured: sortByText(diff.altered_columns).join(", "),

@@ -34,24 +34,24 @@ export default defineCompareRule({
       const body = declared[metric]!;
       const seen = Object.hasOwn(diff, metric) ? diff[metric] : undefined;
       if (body.value !== undefined) {
-        if (seen?.value === undefined) report("notMeasured", ctx.atKey("metrics"), { metric, by: "value" });
+        if (seen?.value === undefined) report("notMeasured", ctx.atKey("metrics", metric), { metric, by: "value" });
         else if (!within(seen.value, body.value))
-          report("valueOutside", ctx.atKey("metrics"), { metric, value: seen.value, ...body.value });
+          report("valueOutside", ctx.atKey("metrics", metric), { metric, value: seen.value, ...body.value });
         continue;
       }
       const interval = body.delta_pct!;
-      if (!seen) report("notMeasured", ctx.atKey("metrics"), { metric, by: "delta_pct" });
-      else if (seen.delta_pct === null) report("zeroProduction", ctx.atKey("metrics"), { metric });
+      if (!seen) report("notMeasured", ctx.atKey("metrics", metric), { metric, by: "delta_pct" });
+      else if (seen.delta_pct === null) report("zeroProduction", ctx.atKey("metrics", metric), { metric });
       else if (!within(seen.delta_pct, interval))
-        report("deltaOutside", ctx.atKey("metrics"), { metric, value: seen.delta_pct, ...interval });
+        report("deltaOutside", ctx.atKey("metrics", metric), { metric, value: seen.delta_pct, ...interval });
     }
     for (const metric of sortByText(Object.keys(diff))) {
       if (Object.hasOwn(declared, metric)) continue;
       const { delta_pct: delta, value } = diff[metric]!;
       if (delta === 0) continue;
-      if (delta !== null) report("undeclaredDelta", ctx.atKey("metrics"), { metric, value: delta });
-      else if (value !== undefined) report("undeclaredValue", ctx.atKey("metrics"), { metric, value });
-      else report("undeclaredZero", ctx.atKey("metrics"), { metric });
+      if (delta !== null) report("undeclaredDelta", ctx.atKey("metrics", metric), { metric, value: delta });
+      else if (value !== undefined) report("undeclaredValue", ctx.atKey("metrics", metric), { metric, value });
+      else report("undeclaredZero", ctx.atKey("metrics", metric), { metric });
     }
   },
 });

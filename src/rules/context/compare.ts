@@ -92,9 +92,9 @@ export class DiffContext {
     return this.atKey();
   }
 
-  /** The same, at the line of a top-level key of the diff (`row_delta`), the first line when it has none. */
-  atKey(key?: string): { file: string; model: string; line: number } {
-    return { file: this.file.path, model: this.file.model, line: key === undefined ? 1 : lineAt(this.file.parsed, [key]) };
+  /** The same, at the line of a key path of the diff (`row_delta`, `metrics` + a metric): its deepest step the diff has, else the first line. */
+  atKey(...path: string[]): { file: string; model: string; line: number } {
+    return { file: this.file.path, model: this.file.model, line: path.length === 0 ? 1 : lineAt(this.file.parsed, path) };
   }
 
   /** The model the diff names, when the project declares it. */
