@@ -892,9 +892,18 @@ async function readGraph(project: Project): Promise<Graph> {
     const withCode = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter(
       (node) => node.file !== null && /\.(sql|py)$/.test(node.file),
     );
+    const sources: [RefNode | FileNode, FoundCall[]][] = [];
     for (const node of withCode) {
       const file = node.file as string;
-      const calls: FoundCall[] = relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql");
+      sources.push([node, relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql")]);
+    }
+    // A snapshot defined in yml alone (dbt >= 1.9) reads what its `relation:` names: a ref() or a source().
+    for (const node of nodes.snapshots) {
+      const relation = node.declaration?.entry.relation;
+      if (node.language !== null || typeof relation !== "string") continue;
+      sources.push([node, relationCalls(relation).map((found) => ({ ...found, line: node.line }))]);
+    }
+    for (const [node, calls] of sources) {
       const edges: Edge[] = calls.map((found) => {
         const resolved = found.call ? index.resolve(found.call, node.package) : null;
         const to = resolved && "node" in resolved ? resolved.node.uniqueId : null;
