@@ -7,6 +7,7 @@
  * FileSource, so the work tree and any commit are read alike, and everything
  * is lazy and memoized: a command pays only for what its rules ask.
  */
+import { basename } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, pythonStr, type Mapping } from "../core/values.ts";
@@ -598,7 +599,8 @@ async function readNodes(project: Project): Promise<Nodes> {
     declaration: Testable | null,
     fromSql: { config: Mapping; dynamic: Mapping } | null,
   ) => {
-    const fqn = [name, ...(file ? folderOf(file, paths.snapshot) : []), snapshotName];
+    // dbt: "On snapshots, the fqn includes the filename" (its folders, then the file's stem, then the block's name).
+    const fqn = [name, ...(file ? [...folderOf(file, paths.snapshot), basename(file, ".sql")] : []), snapshotName];
     const config = configFor("snapshots", fqn);
     mergeConfigs(config, declaration?.entry.config);
     if (fromSql) mergeConfigs(config, fromSql.config);
