@@ -98,10 +98,10 @@ export default defineTask({
       import("../src/mutate/scope.ts"),
       import("./unit.ts"),
     ]);
-    const dialect = dialectOption(dir, environment, input.dialect);
+    const local = loadConfig(dir);
+    const dialect = dialectOption(dir, environment, input.dialect, local);
     const select = input.select ?? [];
     const exclude = input.exclude ?? [];
-    const local = loadConfig(dir);
     const baseRef = input.base ?? defaultBase(environment.env, local.config);
     const base = await scope.readBase(dir, baseRef, select.length === 0 || input.base !== undefined, { equivalents: !dryRun });
     const settings = base.config.config.mutate ?? {};

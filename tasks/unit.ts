@@ -96,8 +96,13 @@ function closeWhenOpen(database: Promise<{ close(): void }>): void {
 }
 
 /** The dialect the models are written in: --dialect, slp.yml's dialect, the profile's adapter type (mutate runs the same way). */
-export function dialectOption(projectDir: string, environment: TaskEnvironment, flag: string | undefined): DialectChoice {
-  const { config, file: configFile } = loadConfig(projectDir);
+export function dialectOption(
+  projectDir: string,
+  environment: TaskEnvironment,
+  flag: string | undefined,
+  loaded: ReturnType<typeof loadConfig> = loadConfig(projectDir),
+): DialectChoice {
+  const { config, file: configFile } = loaded;
   return projectDialect({
     projectDir,
     cwd: environment.cwd,

@@ -6,12 +6,15 @@ import { declaredVersions, type Project, type RefNode } from "../../project/mode
 import { isJinja } from "../../project/tests.ts";
 import { defineGateRule, type GateContext } from "../context/gate.ts";
 
-/** How a model is kept from being built at head, or null when it is built. */
+/** Said of an `enabled` only rendering decides: the model may be built, or not. */
+const RENDERING_DECIDES = "which only rendering decides";
+
+/** How a model is kept from being built at head (or may be: an enabled only rendering decides), or null when it is built. */
 async function disabledBy(project: Project, node: RefNode): Promise<string | null> {
   const enabled: Value | undefined = node.config.enabled;
   if (node.dynamicConfig.enabled !== undefined)
-    return `its SQL sets enabled to ${String(node.dynamicConfig.enabled)}, which only rendering decides`;
-  if (isJinja(enabled)) return `its enabled is the Jinja ${enabled}, which only rendering decides`;
+    return `its SQL sets enabled to ${String(node.dynamicConfig.enabled)}, ${RENDERING_DECIDES}`;
+  if (isJinja(enabled)) return `its enabled is the Jinja ${enabled}, ${RENDERING_DECIDES}`;
   if (enabled === undefined || enabled === true) return null;
   if (node.file !== null && node.language === "sql" && sqlConfig(await project.text(node.file)).config.enabled !== undefined) {
     return `config(enabled=${String(enabled)}) in ${node.file}`;
@@ -61,6 +64,8 @@ export default defineGateRule({
       "marts model {model} ({was} on {base}) is deleted on this branch{left}; a mart is built for its readers, and a human removes one, in a pull request of their own",
     disabled:
       "marts model {model} is disabled on this branch ({how}); dbt does not build a disabled model, so its tests, its spec and its diff all go quiet, and a human disables a mart",
+    mayBeDisabled:
+      "marts model {model} may be disabled on this branch ({how}); dbt does not build a disabled model, so its tests, its spec and its diff all go quiet, and a human disables a mart",
   },
   async run(ctx, report) {
     const head = await ctx.after.project.nodes();
@@ -107,7 +112,8 @@ export default defineGateRule({
       const how = await disabledBy(ctx.after.project, node);
       if (how === null) continue;
       const wasNode = await baseModel(name);
-      if (wasNode === undefined || (await disabledBy(ctx.before.project, wasNode)) === null) report("disabled", at, { model: name, how });
+      if (wasNode === undefined || (await disabledBy(ctx.before.project, wasNode)) === null)
+        report(how.endsWith(RENDERING_DECIDES) ? "mayBeDisabled" : "disabled", at, { model: name, how });
     }
   },
 });
