@@ -121,7 +121,7 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
 }
 
 /** The spec, pre-registration or sensitive flag under `meta` or `config.meta`; both at once is ambiguous (`line` says where, on that error only). */
-export function metaValue(entry: Mapping, key: string, what: string, file: string, line?: () => number): Value {
+function metaValue(entry: Mapping, key: string, what: string, file: string, line?: () => number): Value {
   const meta = entry.meta;
   const direct = isMapping(meta) ? (meta[key] ?? null) : null;
   const config = entry.config;

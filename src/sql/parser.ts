@@ -21,7 +21,7 @@ export interface SqlNode {
  * that grammar refuses (DuckDB's `group by all`, `qualify`, `exclude`) is a
  * parse error the caller reports, never a silent misreading.
  */
-export function grammarFor(warehouse: string): DialectName | null {
+function grammarFor(warehouse: string): DialectName | null {
   switch (warehouse) {
     case "duckdb":
     case "postgres":
