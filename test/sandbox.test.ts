@@ -200,6 +200,10 @@ describe("Python's constructs the sandbox implements itself", () => {
     expect(render("{{ [1, 2] + [3] }}")).toBe("[1, 2, 3]");
     expect(render("{{ '-' * 3 }}|{{ [0] * 2 }}|{{ 2 * 3 }}")).toBe("---|[0, 0]|6");
     expect(render("{{ 'abcdef'[1:4] }}|{{ [1, 2, 3, 4][::2] }}|{{ [1, 2, 3][-1] }}")).toBe("bcd|[1, 3]|3");
+    // Python: 'abc'[5::-1] == 'cba', [1, 2][9:0:-1] == [2], and a zero step is an error, for strings as for lists.
+    expect(render("{{ 'abc'[5::-1] }}|{{ [1, 2][9:0:-1] }}|{{ 'aé😀'[::-1] }}|{{ 'abcdef'[-2:] }}")).toBe("cba|[2]|😀éa|ef");
+    expect(() => render("{{ 'abc'[::0] }}")).toThrow("slice step cannot be zero");
+    expect(() => render("{{ [1, 2][::0] }}")).toThrow("slice step cannot be zero");
     expect(render("{% set d = {'a': 1} %}{{ d.get('a') }}|{{ d.get('b') }}|{{ d.get('b', 2) }}|{{ 'a' in d }}|{{ 'items' in d }}")).toBe(
       "1|None|2|True|False",
     );

@@ -7,6 +7,7 @@
  * FileSource, so the work tree and any commit are read alike, and everything
  * is lazy and memoized: a command pays only for what its rules ask.
  */
+import { basename } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, pythonStr, type Mapping } from "../core/values.ts";
@@ -599,7 +600,8 @@ async function readNodes(project: Project): Promise<Nodes> {
     declaration: Testable | null,
     fromSql: { config: Mapping; dynamic: Mapping } | null,
   ) => {
-    const fqn = [name, ...(file ? folderOf(file, paths.snapshot) : []), snapshotName];
+    // dbt: "On snapshots, the fqn includes the filename" (its folders, then the file's stem, then the block's name).
+    const fqn = [name, ...(file ? [...folderOf(file, paths.snapshot), basename(file, ".sql")] : []), snapshotName];
     const config = configFor("snapshots", fqn);
     mergeConfigs(config, declaration?.entry.config);
     if (fromSql) mergeConfigs(config, fromSql.config);
@@ -893,9 +895,18 @@ async function readGraph(project: Project): Promise<Graph> {
     const withCode = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter(
       (node) => node.file !== null && /\.(sql|py)$/.test(node.file),
     );
+    const sources: [RefNode | FileNode, FoundCall[]][] = [];
     for (const node of withCode) {
       const file = node.file as string;
-      const calls: FoundCall[] = relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql");
+      sources.push([node, relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql")]);
+    }
+    // A snapshot defined in yml alone (dbt >= 1.9) reads what its `relation:` names: a ref() or a source().
+    for (const node of nodes.snapshots) {
+      const relation = node.declaration?.entry.relation;
+      if (node.language !== null || typeof relation !== "string") continue;
+      sources.push([node, relationCalls(relation).map((found) => ({ ...found, line: node.line }))]);
+    }
+    for (const [node, calls] of sources) {
       const edges: Edge[] = calls.map((found) => {
         const resolved = found.call ? index.resolve(found.call, node.package) : null;
         const to = resolved && "node" in resolved ? resolved.node.uniqueId : null;

@@ -746,7 +746,8 @@ function attributeOf(item: unknown, path: unknown): unknown {
 /** `x[a:b:c]` on a string or a list, as Python slices. */
 function sliceOf(value: unknown, start: number | null, stop: number | null, step: number | null): unknown {
   const target = isSafeString(value) ? String(value) : value;
-  if (typeof target === "string") return sliceString(target, start, stop, step);
+  // Code points, as Python slices a str; one slicing for strings and lists, step 0 refused for both.
+  if (typeof target === "string") return sliceList([...target], start, stop, step).join("");
   if (Array.isArray(target)) return sliceList(target, start, stop, step);
   throw new SandboxError(`only a string or a list can be sliced, not ${target === null ? "None" : typeof target}`);
 }
@@ -793,18 +794,6 @@ export function printable(value: unknown): string {
     if (typeof own === "function" && own !== Object.prototype.toString) return String(own.call(value));
   }
   return pythonStr(value);
-}
-
-function sliceString(text: string, start: number | null, stop: number | null, step: number | null): string {
-  const chars = [...text];
-  const n = chars.length;
-  const by = step ?? 1;
-  const norm = (i: number | null, fallback: number) =>
-    i === null || i === undefined ? fallback : i < 0 ? Math.max(n + i, by < 0 ? -1 : 0) : Math.min(i, n);
-  const out: string[] = [];
-  if (by > 0) for (let i = norm(start, 0); i < norm(stop, n); i += by) out.push(chars[i] as string);
-  else for (let i = norm(start, n - 1); i > norm(stop, -1); i += by) out.push(chars[i] as string);
-  return out.join("");
 }
 
 const PY_WHITESPACE = " \t\n\r\x0b\x0c";
@@ -1183,8 +1172,9 @@ function sliceList(list: unknown[], start: number | null, stop: number | null, s
   const by = step ?? 1;
   if (by === 0) throw new SandboxError("slice step cannot be zero");
   const n = list.length;
+  // Python clamps a bound to the list: to -1..n-1 walking back, 0..n walking forward.
   const norm = (i: number | null, fallback: number) =>
-    i === null || i === undefined ? fallback : i < 0 ? Math.max(n + i, by < 0 ? -1 : 0) : Math.min(i, n);
+    i === null || i === undefined ? fallback : i < 0 ? Math.max(n + i, by < 0 ? -1 : 0) : Math.min(i, by < 0 ? n - 1 : n);
   const out: unknown[] = [];
   if (by > 0) for (let i = norm(start, 0); i < norm(stop, n); i += by) out.push(list[i]);
   else for (let i = norm(start, n - 1); i > norm(stop, -1); i += by) out.push(list[i]);
