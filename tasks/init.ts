@@ -110,7 +110,7 @@ function planFor(root: string, file: InitFile, force: boolean): Step {
 }
 
 /** Adds slp's hook entries to existing settings, keeping every other setting and hook; null when the file is not a JSON object. */
-export function mergeHookSettings(current: string, ours: string): string | null {
+function mergeHookSettings(current: string, ours: string): string | null {
   let existing: unknown;
   try {
     existing = JSON.parse(current);

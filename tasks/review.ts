@@ -130,7 +130,7 @@ function defaultDiffs(cwd: string, projectAsGiven: string, projectDir: string): 
  * counts and the survivors. No file: the mutation check has not run. A file
  * that is not such an artifact is exit 2 naming it, never read as "no survivor".
  */
-export function readMutation(projectDir: string, model: string): MutationRead | null {
+function readMutation(projectDir: string, model: string): MutationRead | null {
   const folder = join(projectDir, "mutation");
   const path = join(folder, `${model}.json`);
   // A model named with a path in it must not make review read outside the project.

@@ -147,7 +147,9 @@ describe("papercuts a new user hit", () => {
     writeFileSync(join(repo.path, "slp.yml"), "base: trunk\n");
     const refused = await gate();
     expect(refused.exitCode).toBe(2);
-    expect(JSON.parse(refused.stdout).errors[0].message).toContain("slp.yml here names base trunk, but slp.yml on main names main");
+    expect(JSON.parse(refused.stdout).errors[0].message).toContain(
+      "slp.yml here names base trunk, but slp.yml on main names no base (so main)",
+    );
     expect(await base({ SLP_BASE: "trunk" })).toBe("trunk");
     // Once main's slp.yml names it, it is the base.
     rmSync(join(repo.path, "slp.yml"));

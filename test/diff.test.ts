@@ -119,6 +119,7 @@ describe("metric expressions", () => {
       "count(distinct customer_id)",
       "sum(a) / nullif(count(*), 0)",
       "sum(x) filter (where y > 0)",
+      "count(case when status = 'it''s (open' then 1 end)",
     ]) {
       expect(() => checkMetricExpression("m", "x", expression, duck)).not.toThrow();
     }
@@ -139,6 +140,22 @@ describe("metric expressions", () => {
     for (const [expression, why] of cases) {
       expect(() => checkMetricExpression("fct_orders", "gross_revenue", expression, duck)).toThrow(why);
       expect(() => checkMetricExpression("fct_orders", "gross_revenue", expression, duck)).toThrow(/fct_orders: metric gross_revenue/);
+    }
+  });
+
+  test("a parse error says what is wrong with the user's own text, never a token of slp's wrapping query", () => {
+    const cases: [string, string][] = [
+      ["sum(amount", "does not parse as SQL: it has an unclosed parenthesis"],
+      ["sum(coalesce(amount, 0", "does not parse as SQL: it has 2 unclosed parentheses"],
+      ["sum(amount))", "does not parse as SQL: it has a ) that closes no ("],
+      ["count(case when s = 'x then 1 end)", "does not parse as SQL: it has an unclosed quote (')"],
+      ["sum(amount) +", "does not parse as SQL: the expression ends before it is complete"],
+      ["sum(amount frob x)", 'does not parse as SQL (Unexpected "frob" at column 12)'],
+      ["sum(a)\n+ sum(b c)", 'does not parse as SQL (Unexpected "c" at line 2, column 9)'],
+    ];
+    for (const [expression, why] of cases) {
+      expect(() => checkMetricExpression("fct_orders", "gross_revenue", expression, duck)).toThrow(why);
+      expect(() => checkMetricExpression("fct_orders", "gross_revenue", expression, duck)).not.toThrow(/slp__metric_input|"from"/);
     }
   });
 });

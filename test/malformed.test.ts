@@ -64,6 +64,8 @@ describe("a malformed input is exit 2 in every command, read the same way", () =
       // One reading: the same file, line, problem and fix, whichever command met it (gate adds the commit).
       expect(refusal(unit.stderr)).toBe(check.stderr);
       expect(refusal(gate.stderr)).toBe(check.stderr);
+      // gate reads the branch's files at its commit, and says which commit it met the input at.
+      expect(gate.stderr).toMatch(/^ERROR [^\n]+:\d+: at HEAD \([0-9a-f]{7,}\), /);
     });
   }
 });

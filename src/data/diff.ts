@@ -44,7 +44,7 @@ export interface DiffSettings {
 }
 
 /** The model's primary key from its spec (a spec that has none cannot be diffed). */
-export function primaryKey(model: Model): string[] {
+function primaryKey(model: Model): string[] {
   const spec = isMapping(model.spec) ? model.spec : null;
   const key = spec?.primary_key;
   if (!isStringList(key) || key.length === 0) {

@@ -73,8 +73,19 @@ export function checkMetricExpression(model: string, name: string, expression: s
   if (/--|\/\*|;/.test(expression)) fail("holds a comment or a semicolon; a metric is one expression");
   // Databricks quotes like BigQuery (backticks), so its expressions are read with BigQuery's grammar.
   const grammar = dialect.name === "databricks" || dialect.name === "bigquery" ? "bigquery" : "postgres";
+  const unbalanced = unbalancedPart(expression, grammar === "bigquery");
+  if (unbalanced !== null) fail(`does not parse as SQL: it has ${unbalanced}`);
+  // The expression sits on its own lines (from line 2) inside slp's wrapping query.
   const outcome = parseSql(`select (\n${expression}\n) from slp__metric_input`, grammar);
-  if ("error" in outcome) fail(`does not parse as SQL (${outcome.error})`);
+  if ("error" in outcome) {
+    const lines = expression.split("\n");
+    if (outcome.at === undefined) fail(`does not parse as SQL (${outcome.error})`);
+    // A token past the expression's own lines is slp's wrapping, not the user's text.
+    if (outcome.at.line > lines.length + 1)
+      fail("does not parse as SQL: the expression ends before it is complete (an operator or argument missing at the end?)");
+    const where = lines.length === 1 ? `column ${outcome.at.column}` : `line ${outcome.at.line - 1}, column ${outcome.at.column}`;
+    fail(`does not parse as SQL (${outcome.error} at ${where})`);
+  }
   const statements = outcome.root.statements as SqlNode[];
   const select = statements[0] as SqlNode & { clauses: SqlNode[] };
   const shapeHolds =
@@ -93,6 +104,31 @@ export function checkMetricExpression(model: string, name: string, expression: s
   if (nodes.slice(1).some((node) => node.type === "select_stmt" || node.type === "compound_select_stmt")) fail("holds a subquery");
   const calls = nodes.filter((node) => node.type === "func_call").map((node) => functionName(node));
   if (!calls.some((call) => AGGREGATES.has(call))) fail("is not an aggregate (sum, count, avg, min, max, ...)");
+}
+
+/**
+ * What is unclosed or unopened in the expression (a quote, a parenthesis), or
+ * null: said of the user's own text before the parser reads it inside slp's
+ * wrapping query, whose tokens would otherwise be named.
+ */
+function unbalancedPart(expression: string, backslashEscapes: boolean): string | null {
+  let depth = 0;
+  let quote: string | null = null;
+  for (let index = 0; index < expression.length; index++) {
+    const char = expression[index] as string;
+    if (quote !== null) {
+      if (backslashEscapes && char === "\\") index++;
+      // A doubled quote inside a quoted run reopens it at once: the scan stays in step.
+      else if (char === quote) quote = null;
+      continue;
+    }
+    if (char === "'" || char === '"' || char === "`") quote = char;
+    else if (char === "(") depth++;
+    else if (char === ")" && --depth < 0) return "a ) that closes no (";
+  }
+  if (quote !== null) return `an unclosed quote (${quote})`;
+  if (depth > 0) return depth === 1 ? "an unclosed parenthesis" : `${depth} unclosed parentheses`;
+  return null;
 }
 
 function functionName(node: SqlNode): string {

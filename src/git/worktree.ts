@@ -366,7 +366,7 @@ export class WorkTree {
 }
 
 /** HEAD's tree against another, as changed files (folders flattened), sorted by path. */
-export async function diffTrees(repo: Repository, from: string | null, to: string | null, prefix = ""): Promise<Change[]> {
+async function diffTrees(repo: Repository, from: string | null, to: string | null, prefix = ""): Promise<Change[]> {
   const changes: Change[] = [];
   const [a, b] = await Promise.all([from ? repo.readTree(from) : [], to ? repo.readTree(to) : []]);
   const byName = new Map<string, [TreeEntry | undefined, TreeEntry | undefined]>();

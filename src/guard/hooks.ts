@@ -77,7 +77,7 @@ function collect(call: ToolCall, tool: string, input: Mapping): void {
 }
 
 /** The files an apply_patch body adds, updates, deletes or moves to. */
-export function patchPaths(patch: string): string[] {
+function patchPaths(patch: string): string[] {
   const paths: string[] = [];
   for (const match of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) {
     paths.push((match[1] ?? match[2] ?? "").trim());

@@ -190,7 +190,7 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
   return { report, artifacts };
 }
 
-export function scoreOf(killed: number, survived: number): number | null {
+function scoreOf(killed: number, survived: number): number | null {
   return killed + survived === 0 ? null : Math.round((killed / (killed + survived)) * 10000) / 100;
 }
 

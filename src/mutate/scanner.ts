@@ -17,7 +17,7 @@ export interface ScannedSite {
 const blank = (text: string) => text.replace(/[^\n]/g, " ");
 
 /** Comments blanked (strings kept), and comments and strings blanked; offsets and lines preserved. */
-export function maskSql(sql: string): { noComments: string; masked: string } {
+function maskSql(sql: string): { noComments: string; masked: string } {
   const noComments = sql.replace(/\/\*[\s\S]*?\*\/|--[^\n]*|'(?:[^'\\]|\\.|'')*'/g, (match) =>
     match.startsWith("'") ? match : blank(match),
   );

@@ -95,7 +95,7 @@ async function readBaseCommit(projectDir: string, base: string, withEquivalents:
 }
 
 /** tests/mutation_equivalents.yml: a list of {model, operator, original, occurrence, reason}; anything else is exit 2. */
-export function parseEquivalents(text: string, file: string): MutationEquivalent[] {
+function parseEquivalents(text: string, file: string): MutationEquivalent[] {
   const parsed = parseYamlWithPositions(text, { file });
   const value = parsed.value ?? [];
   const problems = schemaProblems(MutationEquivalents, value, EQUIVALENTS_FILE);

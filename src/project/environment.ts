@@ -21,7 +21,7 @@ const NAMES =
   /(?<![\w.])(target|flags)(?:\s*\.\s*([A-Za-z_]\w*)|\s*\[\s*['"]([^'"]+)['"]\s*\])?|(?<![\w.])(invocation_id|run_started_at|execute)(?!\w)/g;
 
 /** Every reference to the environment in the text's Jinja, in order. */
-export function environmentReferences(text: string): EnvironmentReference[] {
+function environmentReferences(text: string): EnvironmentReference[] {
   // Comments are blanked, newlines kept, so lines stay where they are.
   const code = text.replace(/\{#[\s\S]*?#\}/g, (comment) => comment.replace(/[^\n]/g, " "));
   const found: { expression: string; at: number }[] = [];

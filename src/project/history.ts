@@ -101,10 +101,16 @@ export async function judgedBase(
       },
     );
   }
-  const confirmed = (await configAt(repo, anchor.commit, anchor.ref, prefix)).config.base ?? "main";
+  const anchorConfig = await configAt(repo, anchor.commit, anchor.ref, prefix);
+  const confirmed = anchorConfig.config.base ?? "main";
   if (confirmed !== claim) {
+    // Say what the default branch actually holds: no slp.yml at all, one naming no base, or one naming a base.
+    const anchorSays =
+      anchorConfig.file === null
+        ? `${anchor.ref} has no slp.yml (so the base is main)`
+        : `slp.yml on ${anchor.ref} names ${anchorConfig.config.base === undefined ? "no base (so main)" : `base ${confirmed}`}`;
     throw new ConfigError(
-      `slp.yml here names ${claimed === undefined ? "no base (so main)" : `base ${claimed}`}, but slp.yml on ${anchor.ref} names ${confirmed}; the branch being judged does not choose what it is judged against`,
+      `slp.yml here names ${claimed === undefined ? "no base (so main)" : `base ${claimed}`}, but ${anchorSays}; the branch being judged does not choose what it is judged against`,
       { file: CONFIG_FILE, fix: `pass --base ${confirmed} (or set SLP_BASE); a change of base is made on ${anchor.ref} first` },
     );
   }

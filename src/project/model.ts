@@ -522,7 +522,8 @@ async function readNodes(project: Project): Promise<Nodes> {
       columns,
       tests: declaration?.tests ?? [],
       columnsComplete: isMapping(contract) && contract.enforced === true && columns.length > 0,
-      materialized: typeof config.materialized === "string" ? config.materialized : "view",
+      // dbt's default is a view, but a Python model cannot be one: dbt builds it as a table unless a config says otherwise.
+      materialized: typeof config.materialized === "string" ? config.materialized : language === "python" ? "table" : "view",
       identifier: typeof config.alias === "string" ? config.alias : version === null ? modelName : `${modelName}_v${version}`,
     });
   };

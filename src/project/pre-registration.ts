@@ -9,7 +9,7 @@
 import { canonicalJson, isMapping, type Value } from "../core/values.ts";
 
 /** The reason's words: lower-cased, every run of whitespace, punctuation and symbols dropped. */
-export function reasonWords(reason: string): string {
+function reasonWords(reason: string): string {
   return reason
     .normalize("NFKC")
     .toLowerCase()
@@ -21,7 +21,7 @@ export function reasonWords(reason: string): string {
  * (null stays null): the reason's words, and `altered_columns` as the set of
  * names it is (the schema makes them unique; a warehouse folds their case).
  */
-export function preRegistrationIdentity(value: Value): string {
+function preRegistrationIdentity(value: Value): string {
   if (!isMapping(value)) return canonicalJson(value);
   const identity = { ...value };
   if (typeof value.reason === "string") identity.reason = reasonWords(value.reason);

@@ -83,27 +83,35 @@ export interface PropertiesFile {
  * commit when the text comes from history.
  */
 export function readProperties(file: string, parsed: ParsedYaml, at?: string): PropertiesFile {
-  const reader = new Reader(file, parsed, at ? `at ${at}, ` : "");
+  try {
+    return readEntries(new Reader(file, parsed));
+  } catch (error) {
+    // Every refusal of a text from history names its commit, whichever entry it met: added here once, not by each throw.
+    if (at === undefined || !(error instanceof InputError)) throw error;
+    throw new InputError(`at ${at}, ${error.message}`, { file: error.file, line: error.line, fix: error.fix }, { cause: error });
+  }
+}
+
+function readEntries(reader: Reader): PropertiesFile {
+  const { file, parsed } = reader;
   const document = parsed.value === null ? {} : parsed.value;
   if (!isMapping(document)) {
-    throw new InputError(`${reader.atCommit}the file is not a yml mapping: its top level is ${kindOf(document)}`, {
+    throw new InputError(`the file is not a yml mapping: its top level is ${kindOf(document)}`, {
       file,
       line: 1,
       fix: "a dbt properties file is a mapping with keys such as version, models and unit_tests",
     });
   }
-  const models = reader.entries(document.models, `${reader.atCommit}models`, ["models"]).map((entry, index) => reader.model(entry, index));
-  const unitTests = reader
-    .entries(document.unit_tests, `${reader.atCommit}unit_tests`, ["unit_tests"])
-    .map((entry, index): UnitTestDeclaration => {
-      const path = ["unit_tests", index];
-      const name = reader.name(entry, path, `${reader.atCommit}a unit test without a name`, "give every unit test a name:");
-      return new UnitTestEntry(parsed, path, name, file, index, entry, entry.model ? (entry.model as Value) : "");
-    });
+  const models = reader.entries(document.models, "models", ["models"]).map((entry, index) => reader.model(entry, index));
+  const unitTests = reader.entries(document.unit_tests, "unit_tests", ["unit_tests"]).map((entry, index): UnitTestDeclaration => {
+    const path = ["unit_tests", index];
+    const name = reader.name(entry, path, `a unit test without a name`, "give every unit test a name:");
+    return new UnitTestEntry(parsed, path, name, file, index, entry, entry.model ? (entry.model as Value) : "");
+  });
   const sources: SourceTableDeclaration[] = [];
-  reader.entries(document.sources, `${reader.atCommit}sources`, ["sources"]).forEach((source, index) => {
+  reader.entries(document.sources, "sources", ["sources"]).forEach((source, index) => {
     const path = ["sources", index];
-    const name = reader.name(source, path, `${reader.atCommit}a source without a name`, "give every source a name:");
+    const name = reader.name(source, path, `a source without a name`, "give every source a name:");
     reader.entries(source.tables, `tables of source ${name}`, [...path, "tables"]).forEach((table, i) => {
       const tablePath = [...path, "tables", i];
       const tableName = reader.name(table, tablePath, `a table without a name in source ${name}`, "give every table a name:");
@@ -112,8 +120,8 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
     });
   });
   const others = (key: "seeds" | "snapshots", what: string) =>
-    reader.entries(document[key], `${reader.atCommit}${key}`, [key]).map((entry, index) => {
-      const name = reader.name(entry, [key, index], `${reader.atCommit}a ${what} without a name`, `give every ${what} a name:`);
+    reader.entries(document[key], key, [key]).map((entry, index) => {
+      const name = reader.name(entry, [key, index], `a ${what} without a name`, `give every ${what} a name:`);
       const { columns, tests } = reader.testable(entry, name, [key, index], `${what} ${name}`);
       return new TestableEntry(parsed, [key, index], name, file, index, entry, columns, tests);
     });
@@ -121,7 +129,7 @@ export function readProperties(file: string, parsed: ParsedYaml, at?: string): P
 }
 
 /** The spec, pre-registration or sensitive flag under `meta` or `config.meta`; both at once is ambiguous (`line` says where, on that error only). */
-export function metaValue(entry: Mapping, key: string, what: string, file: string, line?: () => number): Value {
+function metaValue(entry: Mapping, key: string, what: string, file: string, line?: () => number): Value {
   const meta = entry.meta;
   const direct = isMapping(meta) ? (meta[key] ?? null) : null;
   const config = entry.config;
@@ -142,13 +150,10 @@ export function metaValue(entry: Mapping, key: string, what: string, file: strin
 class Reader {
   readonly file: string;
   readonly parsed: ParsedYaml;
-  /** "at <commit>, " for a text read from history, else "". */
-  readonly atCommit: string;
 
-  constructor(file: string, parsed: ParsedYaml, atCommit: string) {
+  constructor(file: string, parsed: ParsedYaml) {
     this.file = file;
     this.parsed = parsed;
-    this.atCommit = atCommit;
   }
 
   line(path: Path): number {
@@ -175,7 +180,7 @@ class Reader {
 
   model(entry: Mapping, index: number): ModelDeclaration {
     const path = ["models", index];
-    const name = this.name(entry, path, `${this.atCommit}a model without a name`, "give every model a name:");
+    const name = this.name(entry, path, `a model without a name`, "give every model a name:");
     const what = `model ${name}`;
     const spec = metaValue(entry, "spec", what, this.file, () => this.line([...path, "meta", "spec"]));
     const preRegistration = metaValue(entry, "pre_registration", what, this.file, () => this.line([...path, "meta", "pre_registration"]));

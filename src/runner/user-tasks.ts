@@ -118,7 +118,7 @@ async function runShell(line: string, cwd: string, env: Record<string, string>) 
  * names a Bun the user may not have (inside the compiled binary). Say it as
  * slp, with the task's name and the fix.
  */
-export function explainShellErrors(stderr: string, task: string): { stderr: string; missing: boolean } {
+function explainShellErrors(stderr: string, task: string): { stderr: string; missing: boolean } {
   let missing = false;
   const text = stderr.replace(/^bun: command not found: (.+)$/gm, (_line, program: string) => {
     missing = true;

@@ -725,7 +725,7 @@ const MISSING_THIS = {
 };
 
 /** ref('m'), ref('pkg', 'm'), ref('m', v=2), ref('m', version=2). */
-export function refCall(args: readonly unknown[]): RelationCall {
+function refCall(args: readonly unknown[]): RelationCall {
   const { positional, keywords: named } = splitArgs(args);
   const version = named.v ?? named.version ?? null;
   if (positional.length === 0 || positional.length > 2) {
@@ -766,7 +766,7 @@ function runStartedAt(date: Date): object {
  * named `test_<name>` (as dbt makes them), and materializations, which never
  * run in a unit test, are blanked out line for line.
  */
-export function dbtMacroSource(text: string): string {
+function dbtMacroSource(text: string): string {
   return text
     .replace(/\{%(-?)\s*test\s+(\w+)\s*\(/g, "{%$1 macro test_$2(")
     .replace(/\{%(-?)\s*endtest\s*(-?)%\}/g, "{%$1 endmacro $2%}")

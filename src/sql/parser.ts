@@ -21,7 +21,7 @@ export interface SqlNode {
  * that grammar refuses (DuckDB's `group by all`, `qualify`, `exclude`) is a
  * parse error the caller reports, never a silent misreading.
  */
-export function grammarFor(warehouse: string): DialectName | null {
+function grammarFor(warehouse: string): DialectName | null {
   switch (warehouse) {
     case "duckdb":
     case "postgres":
@@ -41,7 +41,13 @@ export function grammarFor(warehouse: string): DialectName | null {
   }
 }
 
-export type ParseOutcome = { root: SqlNode; grammar: DialectName } | { error: string; grammar: DialectName | null };
+/** Where a parse error points: a 1-based line and column of the SQL given. */
+export interface ParsePosition {
+  line: number;
+  column: number;
+}
+
+export type ParseOutcome = { root: SqlNode; grammar: DialectName } | { error: string; at?: ParsePosition; grammar: DialectName | null };
 
 /** Parses `sql` (one or more statements) in the warehouse's grammar. */
 export function parseSql(sql: string, warehouse: string): ParseOutcome {
@@ -52,7 +58,13 @@ export function parseSql(sql: string, warehouse: string): ParseOutcome {
   try {
     return { root: parse(sql, { dialect: grammar, includeRange: true }) as unknown as SqlNode, grammar };
   } catch (error) {
-    return { error: ((error as Error).message.split("\n")[0] ?? "").replace(/^Syntax Error: /, ""), grammar };
+    const message = (error as Error).message;
+    const reason = (message.split("\n")[0] ?? "").replace(/^Syntax Error: /, "");
+    // The parser's message carries its position as `--> <file>:<line>:<column>`.
+    const position = /^--> .*:(\d+):(\d+)$/m.exec(message);
+    return position
+      ? { error: reason, at: { line: Number(position[1]), column: Number(position[2]) }, grammar }
+      : { error: reason, grammar };
   }
 }
 

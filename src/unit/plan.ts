@@ -124,7 +124,7 @@ export function selectedModels(
 }
 
 /** The project's nodes and unit tests as dbt's selector sees them. */
-export function selectableNodes(project: UnitProject, set: TestSet): SelectableNode[] {
+function selectableNodes(project: UnitProject, set: TestSet): SelectableNode[] {
   const nodes: SelectableNode[] = [];
   for (const owner of [project, ...project.packages.values()]) {
     const own = (path: string | null) =>

@@ -274,7 +274,7 @@ function keptOutputs(
 const OUTPUTS_FORMAT = 1;
 
 /** Every unit test of the project and its packages, their yml values rendered as dbt renders them at parse time. */
-export function readTests(project: UnitProject, renderer: DbtRenderer): TestSet {
+function readTests(project: UnitProject, renderer: DbtRenderer): TestSet {
   const yml = parseSession("parse");
   return readTestSet(project, (text, file) => nativeValue(renderer.renderText(text, file, yml)));
 }

@@ -80,7 +80,7 @@ export function typedLiteral(value: Value, type: string | null): string {
 }
 
 /** A scalar as dbt writes it. */
-export function sqlLiteral(value: Value): string {
+function sqlLiteral(value: Value): string {
   if (value === null) return "null";
   if (typeof value === "string") return stringLiteral(value);
   if (typeof value === "boolean") return value ? "True" : "False";

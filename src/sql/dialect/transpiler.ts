@@ -42,7 +42,7 @@ interface Sdk {
 let sdk: Promise<Sdk> | undefined;
 
 /** Loads the transpiler (once). */
-export function loadTranspiler(): Promise<void> {
+function loadTranspiler(): Promise<void> {
   if (!sdk) {
     // Compiling WebAssembly holds no event-loop handle under Bun: without one, a CLI awaiting it just exits.
     const keepAlive = setInterval(() => undefined, 60_000);
