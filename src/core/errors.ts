@@ -72,7 +72,7 @@ export class EngineError extends SlpError {
 }
 
 /** What the system's error codes mean, in words (the paths they carry are printed beside them). */
-const SYSTEM_REASONS: Record<string, string> = {
+export const SYSTEM_REASONS: Record<string, string> = {
   ENOTDIR: "a part of its path is not a folder",
   EACCES: "permission denied",
   EPERM: "operation not permitted",

@@ -11,7 +11,7 @@ import { EngineError } from "../core/errors.ts";
 import { makeOutputDir } from "../core/output-dir.ts";
 import type { Database } from "../engine/duckdb.ts";
 import type { PostgresDatabase } from "../engine/postgres.ts";
-import { dialect, type Dialect } from "./dialect.ts";
+import { dialect, type Dialect, stringLiteral } from "./dialect.ts";
 import { relationSql, type Relation } from "./relation.ts";
 
 export interface EngineColumn {
@@ -173,9 +173,9 @@ export class PostgresEngine extends LoggedEngine {
     if (relation.kind !== "table") relationSql(relation, this.dialect);
     const parts = (relation as Extract<Relation, { kind: "table" }>).parts;
     const table = parts[parts.length - 1] as string;
-    const schema = parts.length >= 2 ? `'${(parts[parts.length - 2] as string).replace(/'/g, "''")}'` : "current_schema()";
+    const schema = parts.length >= 2 ? stringLiteral(parts[parts.length - 2] as string, this.dialect.name) : "current_schema()";
     const rows = await this.run(
-      `select column_name, upper(data_type) as data_type from information_schema.columns where table_schema = ${schema} and table_name = '${table.replace(/'/g, "''")}' order by ordinal_position`,
+      `select column_name, upper(data_type) as data_type from information_schema.columns where table_schema = ${schema} and table_name = ${stringLiteral(table, this.dialect.name)} order by ordinal_position`,
       purpose,
     );
     if (rows.length === 0) return null;

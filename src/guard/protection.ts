@@ -5,6 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
+import { escapeRegExp } from "../core/text.ts";
 import { loadConfig, repositoryRoot } from "../project/config.ts";
 import { readDbtPaths } from "../project/dbt-paths.ts";
 import { mayAddUnderTests, protectedEntries, type ProtectedEntry } from "../project/protected.ts";
@@ -94,8 +95,4 @@ function touches(pattern: string, path: string): boolean {
   }
   if (pattern.endsWith("/")) return `${path}/`.startsWith(pattern) || pattern.startsWith(`${path}/`);
   return path === pattern || pattern.startsWith(`${path}/`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -21,8 +21,7 @@ import { parseYamlWithPositions } from "../project/yaml.ts";
 import { MutationEquivalents, type MutationEquivalent } from "../schemas/mutation.ts";
 import { schemaProblems } from "../schemas/validate.ts";
 import { readBoundedBytes } from "../project/files.ts";
-
-export const EQUIVALENTS_FILE = "tests/mutation_equivalents.yml";
+import { EQUIVALENTS_FILE } from "../project/protected.ts";
 
 export interface BaseReading {
   /** The base as given, and the commit it names; null when the project is in no git repository. */

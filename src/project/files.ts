@@ -20,7 +20,7 @@ import {
   type Stats,
 } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { InputError } from "../core/errors.ts";
+import { InputError, SYSTEM_REASONS } from "../core/errors.ts";
 import { formatLimit, LimitError, limitBytes } from "../core/limits.ts";
 
 /** How a path is named in messages: project-relative for project files, as given for arguments. */
@@ -397,10 +397,16 @@ function kindOf(stats: Stats): string {
 /** The system's reason in words, without the absolute path it usually carries. */
 export function systemReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOENT") return "no such file";
-  if (code === "EISDIR") return "it is a folder, not a file";
-  if (code === "EACCES" || code === "EPERM") return "permission denied";
-  if (code === "ENOTDIR") return "a part of its path is not a folder";
-  if (code === "ELOOP") return "too many symbolic links";
+  if (code && Object.hasOwn(FILE_REASONS, code)) return FILE_REASONS[code] as string;
   return code ? `system error ${code}` : String((error as Error)?.message ?? error);
 }
+
+/** The codes a file read names in words (the rest by code); a missing file is a file here, a refusal is a refusal. */
+const FILE_REASONS: Record<string, string> = {
+  ENOENT: "no such file",
+  EISDIR: SYSTEM_REASONS.EISDIR as string,
+  EACCES: SYSTEM_REASONS.EACCES as string,
+  EPERM: SYSTEM_REASONS.EACCES as string,
+  ENOTDIR: SYSTEM_REASONS.ENOTDIR as string,
+  ELOOP: SYSTEM_REASONS.ELOOP as string,
+};

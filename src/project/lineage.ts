@@ -14,7 +14,7 @@
  * or dbt_project.yml changed, and head's DAG only when some other node's
  * code names a changed one.
  */
-import { compareCodePoints } from "../core/text.ts";
+import { compareCodePoints, escapeRegExp } from "../core/text.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../core/values.ts";
 import { blocks, refReads, type Graph, type Node, type Nodes, type Project } from "./model.ts";
 import type { Testable } from "./properties.ts";
@@ -317,7 +317,7 @@ function macroCallPattern(names: readonly string[]): RegExp | null {
   if (names.length === 0) return null;
   const alternatives = [...names]
     .sort((a, b) => b.length - a.length)
-    .map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+    .map(escapeRegExp)
     .join("|");
   return new RegExp(`(?<![\\w])(?:[A-Za-z_]\\w*\\.)?(${alternatives})\\s*\\(|dispatch\\s*\\(\\s*['"](${alternatives})['"]`, "g");
 }

@@ -14,6 +14,7 @@ import { isMapping, pythonStr, type Mapping } from "../core/values.ts";
 import type { ParseCache } from "./cache.ts";
 import { folderConfig, mergeConfig, mergeConfigs, sqlConfig } from "./configs.ts";
 import { isYamlFile, sortPathsBySegments, stem } from "./paths.ts";
+import { EQUIVALENTS_NAME } from "./protected.ts";
 import {
   readProperties,
   type ColumnDeclaration,
@@ -418,7 +419,7 @@ async function readNodes(project: Project): Promise<Nodes> {
 
   // Yml of every folder, in dbt's file order; a yml under two folders is read once.
   // tests/mutation_equivalents.yml is slp mutate's list of equivalent mutants, not a properties file.
-  const ymls = sortBySegments(ymlIn(all).filter((file) => !paths.test.some((path) => file.path === `${path}/mutation_equivalents.yml`)));
+  const ymls = sortBySegments(ymlIn(all).filter((file) => !paths.test.some((path) => file.path === `${path}/${EQUIVALENTS_NAME}`)));
   const properties = await project.propertiesOf(ymls);
 
   const declared = {

@@ -4,7 +4,12 @@
  * disagree. Patterns are repository-relative; a trailing slash is a folder.
  */
 import { CONFIG_FILE } from "./config.ts";
-import type { DbtPaths } from "./dbt-paths.ts";
+import { type DbtPaths, dbtPathsOf } from "./dbt-paths.ts";
+import { defaultSettings } from "./settings.ts";
+
+/** slp mutate's list of equivalent mutants, in a test folder (not a properties file), and where mutate reads it. */
+export const EQUIVALENTS_NAME = "mutation_equivalents.yml";
+export const EQUIVALENTS_FILE = `tests/${EQUIVALENTS_NAME}`;
 
 /** The package pin files beside dbt_project.yml (G6 watches them; CODEOWNERS lists them). */
 export const PACKAGE_FILES = ["packages.yml", "package-lock.yml", "dependencies.yml"] as const;
@@ -52,13 +57,7 @@ export interface ProtectedScope {
 }
 
 /** dbt's folders when dbt_project.yml names none (or is not read). */
-const DBT_DEFAULTS = {
-  "macro-paths": ["macros"],
-  "snapshot-paths": ["snapshots"],
-  "analysis-paths": ["analyses"],
-  "test-paths": ["tests"],
-  "packages-install-path": ["dbt_packages"],
-} as const;
+const DBT_DEFAULTS = dbtPathsOf(defaultSettings());
 
 /** A folder key of dbt_project.yml, as the scope declares it or as dbt defaults it. */
 function foldersOf(scope: ProtectedScope, key: keyof typeof DBT_DEFAULTS): readonly string[] {

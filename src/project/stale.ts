@@ -37,14 +37,36 @@ export interface CurrentProject {
 
 /** The merge-base of `base` and HEAD, and the models whose pre-registration it already had; GitError when git cannot say. */
 export async function readStaleSet(project: CurrentProject, base: string, store = new ParseStore()): Promise<StaleSet> {
-  const repo = Repository.open(project.dir);
+  return staleSetAt(project, base, await baseProject(project.dir, base, store));
+}
+
+/** The repository, the base's tip, the merge-base of it and HEAD, and the project as the merge-base has it: what every `--base` reading starts from. */
+interface BaseProject {
+  repo: Repository;
+  baseCommit: string;
+  mergeBase: string;
+  /** The project's folder relative to the repository root. */
+  prefix: string;
+  before: Project;
+}
+
+async function baseProject(dir: string, base: string, store: ParseStore): Promise<BaseProject> {
+  const repo = Repository.open(dir);
   repo.assertFullHistory();
   const [baseCommit, head] = await Promise.all([repo.resolveCommit(base), repo.resolveCommit("HEAD")]);
   const mergeBase = await repo.mergeBase(baseCommit, head, [base, "HEAD"]);
-  const before = await preRegistrationsAt(
-    new Project(new CommitTree(repo, mergeBase, repo.relativePath(project.dir), mergeBase.slice(0, 8)), { store }),
-    project.martsPaths,
-  );
+  const prefix = repo.relativePath(dir);
+  return {
+    repo,
+    baseCommit,
+    mergeBase,
+    prefix,
+    before: new Project(new CommitTree(repo, mergeBase, prefix, mergeBase.slice(0, 8)), { store }),
+  };
+}
+
+async function staleSetAt(project: CurrentProject, base: string, { mergeBase, before: baseModel }: BaseProject): Promise<StaleSet> {
+  const before = await preRegistrationsAt(baseModel, project.martsPaths);
 
   const models = new Set<string>();
   for (const model of project.models.values()) {
@@ -71,12 +93,14 @@ export async function readBaseChanges(
   base: string,
   store = new ParseStore(),
 ): Promise<BaseChanges> {
-  const repo = Repository.open(project.dir);
-  repo.assertFullHistory();
-  const [baseCommit, head] = await Promise.all([repo.resolveCommit(base), repo.resolveCommit("HEAD")]);
-  const mergeBase = await repo.mergeBase(baseCommit, head, [base, "HEAD"]);
-  const prefix = repo.relativePath(project.dir);
-  const before = new Project(new CommitTree(repo, mergeBase, prefix, mergeBase.slice(0, 8)), { store });
+  return baseChangesAt(project, base, await baseProject(project.dir, base, store));
+}
+
+async function baseChangesAt(
+  project: CurrentProject & { model: Project },
+  base: string,
+  { repo, baseCommit, mergeBase, prefix, before }: BaseProject,
+): Promise<BaseChanges> {
   const changes = await projectChanges(before, project.model);
   const newModels = new Set(
     [...changes.nodes.values()].filter((change) => change.kind === "model" && change.what.includes("new")).map((change) => change.name),
@@ -97,7 +121,8 @@ export async function readBaseFacts(
   base: string,
   store = new ParseStore(),
 ): Promise<BaseFacts> {
-  const [stale, changes] = await Promise.all([readStaleSet(project, base, store), readBaseChanges(project, base, store)]);
+  const at = await baseProject(project.dir, base, store);
+  const [stale, changes] = await Promise.all([staleSetAt(project, base, at), baseChangesAt(project, base, at)]);
   const idOf = new Map((await project.model.nodes()).models.filter((node) => node.latest).map((node) => [node.name, node.uniqueId]));
   const changed = new Set(changes.changed);
   for (const model of project.models.values()) {

@@ -277,7 +277,7 @@ export function parseWithJsYaml(text: string, source: YamlSource): ParsedYaml {
   }
   let lines: string;
   try {
-    lines = documents.length === 1 ? (encodedLinesOf(events, text) ?? encodeLines(documents[0] as Value, linesOf(events, text))) : "";
+    lines = documents.length === 1 ? encodeLines(documents[0] as Value, linesOf(events, text)) : "";
   } catch (error) {
     throw yamlError(error, text, source);
   }
@@ -301,75 +301,6 @@ interface JsYamlEvent {
  * line. A key that is not plain text (a quoted key with escapes, a mapping
  * used as a key) is looked up by its raw text; a miss only costs precision.
  */
-/**
- * The encoded lines (lines.ts) straight from the event stream, in one pass:
- * the events come in the order a walk of the value meets its nodes, as long
- * as no alias repeats a subtree, no merge key splices one in, and no key is
- * one JavaScript would reorder (a number). Null when any of those appears,
- * and the line tree is built and walked instead.
- */
-function encodedLinesOf(raw: unknown[], text: string): string | null {
-  const { EVENT_ID } = jsYaml();
-  const events = raw as JsYamlEvent[];
-  let line = 1;
-  let scanned = 0;
-  const out: string[] = [];
-  // Per open collection: its slot in `out`, and for a mapping whether the next scalar is a key, and the key's line.
-  const slots: number[] = [];
-  const mappings: boolean[] = [];
-  const keyLines: number[] = [];
-  const expectingKey: boolean[] = [];
-  const push = (nodeLine: number) => {
-    out.push(nodeLine.toString(36));
-  };
-  for (const event of events) {
-    if (event.type === EVENT_ID.ALIAS || (event.anchorStart !== undefined && event.anchorStart >= 0)) return null;
-    let here = line;
-    const offset =
-      event.tagStart !== undefined && event.tagStart >= 0
-        ? event.tagStart
-        : event.valueStart !== undefined && event.valueStart >= 0
-          ? event.valueStart
-          : (event.start ?? -1);
-    if (offset > scanned) {
-      for (let i = text.indexOf("\n", scanned); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
-      scanned = offset;
-      here = line;
-    }
-    const depth = slots.length - 1;
-    const inMapping = depth >= 0 && mappings[depth] === true;
-    if (event.type === EVENT_ID.DOCUMENT) continue;
-    if (event.type === EVENT_ID.POP) {
-      if (depth < 0) continue;
-      const slot = slots.pop() as number;
-      mappings.pop();
-      keyLines.pop();
-      expectingKey.pop();
-      out[slot] += `:${(out.length - slot).toString(36)}`;
-      if (slots.length > 0 && mappings[slots.length - 1]) expectingKey[slots.length - 1] = true;
-      continue;
-    }
-    if (inMapping && expectingKey[depth]) {
-      // A key: a collection used as one, a merge key or a number JavaScript would reorder takes the long way.
-      if (event.type !== EVENT_ID.SCALAR) return null;
-      const key = text.slice(event.valueStart, event.valueEnd);
-      if (key === "<<" || /^[-+.]?\d/.test(key)) return null;
-      keyLines[depth] = here;
-      expectingKey[depth] = false;
-      continue;
-    }
-    // A value: in a mapping it sits at its key's line.
-    push(inMapping ? (keyLines[depth] as number) : here);
-    if (event.type === EVENT_ID.MAPPING || event.type === EVENT_ID.SEQUENCE) {
-      slots.push(out.length - 1);
-      mappings.push(event.type === EVENT_ID.MAPPING);
-      keyLines.push(here);
-      expectingKey.push(event.type === EVENT_ID.MAPPING);
-    } else if (inMapping) expectingKey[depth] = true;
-  }
-  return out.join(",");
-}
-
 function linesOf(raw: unknown[], text: string): LineTree {
   const { EVENT_ID } = jsYaml();
   const events = raw as JsYamlEvent[];
