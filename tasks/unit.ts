@@ -50,7 +50,7 @@ export default defineTask({
     // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
     // while this thread loads the rest and reads the project.
     const { Database } = await import("../src/engine/duckdb.ts");
-    await Database.load();
+    await Database.load(environment.env);
     const settings = duckdbSettings(dialect.dialect);
     const open = () => {
       const opening = Database.open({ settings });
