@@ -445,3 +445,29 @@ describe("a database lent to several runs", () => {
     }
   });
 });
+
+describe("slp's macros", () => {
+  test("are created in one call, in order; anything but one create macro __slp_... each is refused, nothing run", async () => {
+    const database = await Database.open();
+    try {
+      await database.defineMacros([
+        "create macro __slp_test_one(x) as x + 1",
+        "create macro __slp_test_two(x) as __slp_test_one(x) * 2 || ';'",
+      ]);
+      expect((await database.query("select __slp_test_two(1)")).rows).toEqual([["4;"]]);
+      for (const foreign of [
+        "create table t as select 1",
+        "create macro __slp_test_three(x) as x; create table t as select 1",
+        "create macro __slp_test_three(x) as x -- ;",
+        'create macro __slp_test_three(x) as x, "a;b"',
+        "create macro __slp_test_three(x) as e'\\';create table t as select 1'",
+      ]) {
+        await expect(database.defineMacros(["create macro __slp_test_four(x) as x", foreign])).rejects.toThrow("not one of slp's macro definitions");
+      }
+      await expect(database.query("select __slp_test_four(1)")).rejects.toThrow();
+      await expect(database.query("select * from t")).rejects.toThrow();
+    } finally {
+      database.close();
+    }
+  });
+});

@@ -134,7 +134,8 @@ export class Database {
       ...(options.settings ?? []).map((setting) => setting.replace(/^\s*set\s+(?!global\b)/i, "SET GLOBAL ")),
       "SET GLOBAL lock_configuration = true",
     ];
-    for (const statement of statements) await connection.run(statement);
+    // slp's own statements (each directory quoted), in one round trip.
+    await connection.run(statements.join(";\n"));
     return new Database(instance, [connection], loaded, "unit");
   }
 
@@ -308,6 +309,27 @@ export class Database {
   }
 
   /**
+   * Creates slp's own macros (constant SQL, never a user's) in one call to
+   * DuckDB, in order: each statement must be one `create macro __slp_...`
+   * with no `;` outside its '...' literals (and no other kind of quoting a
+   * `;` could hide in), so the text holds exactly that many statements and
+   * nothing else. One round trip instead of three per macro: DuckDB creates
+   * them on its thread while this one reads and renders the project.
+   */
+  async defineMacros(statements: readonly string[], lane = 0): Promise<void> {
+    const foreign = statements.find((sql) => !isOneMacroDefinition(sql));
+    if (foreign !== undefined) throw new DatabaseError(`not one of slp's macro definitions: ${foreign.slice(0, 80)}`);
+    if (statements.length === 0) return;
+    await this.#queued(lane, async (connection) => {
+      try {
+        await connection.run(statements.join(";\n"));
+      } catch (error) {
+        throw new DatabaseError(error instanceof Error ? error.message : String(error));
+      }
+    });
+  }
+
+  /**
    * One query at a time per connection: a time limit measures the query's
    * own run, and its interrupt can only stop that query, never one queued
    * behind it (or ahead of it) on the same connection.
@@ -430,6 +452,13 @@ function nativeBinding(bindings: string): string {
   } catch {
     return bindings;
   }
+}
+
+/** One `create macro __slp_...` statement: no `;`, `$`, `"`, comment or E'' string outside its standard '...' literals. */
+function isOneMacroDefinition(sql: string): boolean {
+  if (!/^\s*create\s+(or\s+replace\s+)?macro\s+__slp_\w+\s*\(/i.test(sql) || /(^|[^\w])e'/i.test(sql)) return false;
+  const outside = sql.replace(/'(?:[^']|'')*'/g, "''");
+  return !/[;$"]|--|\/\*/.test(outside);
 }
 
 /** SQL that is not exactly one statement. */
