@@ -72,6 +72,29 @@ describe("render", () => {
       expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
     }
   });
+  test("a call of a dbt macro slp provides, with literal arguments, renders as nunjucks renders it, in each adapter's words", () => {
+    const session = parseSession("t");
+    for (const adapter of ["duckdb", "snowflake", "bigquery"] as const) {
+      const render = new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0), adapter });
+      for (const text of [
+        "select {{ dateadd('day', 30, 'l.ordered_at') }} as d",
+        'select {{ datediff("a", "b", \'day\') }}, {{ dateadd(\'day\', -1, "x") }}',
+        "select cast(x as {{ type_string() }})",
+        "{{- dateadd('month', 1, 'd') -}} from t",
+      ]) {
+        expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
+      }
+    }
+  });
+  test("a call that is not literal, or a name that is not slp's macro, is left to nunjucks", () => {
+    const session = parseSession("t");
+    const render = renderer(of);
+    // An escape, an expression, a filter: nunjucks' own reading.
+    expect(render.renderText("{{ dateadd('day', 1, 'it\\'s') }}", "x.sql", session)).toContain("it's");
+    expect(render.renderText("{{ dateadd('day', 1 + 1, 'd') }}", "x.sql", session)).toContain("cast(2 as bigint)");
+    expect(render.renderText("{{ type_string() | lower }}", "x.sql", session)).toBe("varchar");
+    expect(() => render.renderText("{{ no_such_macro('a') }}", "x.sql", session)).toThrow();
+  });
   test("a refusal in a static template names its line", () => {
     const session = {
       ...parseSession("t"),

@@ -326,6 +326,17 @@ describe("the real CLI", () => {
 describe("warehouse dialects", () => {
   const SHOP = join(ROOT, "examples", "snowflake-shop");
 
+  test("the Snowflake example renders without nunjucks: its one Jinja call besides ref() is dateadd of literals", () => {
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      const code = await main(["unit", "--project-dir", ${JSON.stringify(SHOP)}], { stdout() {}, stderr() {}, cwd: process.cwd(), env: process.env });
+      console.log(JSON.stringify({ code, nunjucks: Object.keys(require.cache).some((path) => /nunjucks/.test(path)) }));
+    `;
+    const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    expect(result.stderr.toString()).toBe("");
+    expect(JSON.parse(result.stdout.toString())).toEqual({ code: 0, nunjucks: false });
+  });
+
   test("the Snowflake example's tests run translated, and a changed expectation fails", async () => {
     const passing = await runMain(["unit", "--project-dir", SHOP], ROOT);
     expect(passing.stdout).toContain("dialect snowflake: 3 translated");
