@@ -7,7 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { measure, overBudget, type Benchmark, type Measurement } from "./harness.ts";
+import { budgetFrom, measure, overBudget, type Benchmark, type Measurement } from "./harness.ts";
 import { benchmarks as binary } from "./binary.bench.ts";
 import { benchmarks as check } from "./check.bench.ts";
 import { benchmarks as diff } from "./diff.bench.ts";
@@ -21,16 +21,21 @@ import { benchmarks as unit } from "./unit.bench.ts";
 const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...inference, ...mutate, ...report, ...diff, ...binary];
 
 const filter = process.argv[2];
-const selected = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));
+const chosen = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));
+// A benchmark whose budget is a factor of another's runs with that other, measured first.
+const needed = new Set(chosen.flatMap((benchmark) => (benchmark.budgetOf ? [benchmark.budgetOf.of] : [])));
+const selected = ALL.filter((benchmark) => chosen.includes(benchmark) || needed.has(benchmark.name));
 const workDir = mkdtempSync(join(tmpdir(), "slp-bench-"));
 const results: Measurement[] = [];
 try {
   for (const benchmark of selected) {
     const result = await measure(benchmark, workDir);
+    result.budgetMs = budgetFrom(benchmark, results);
     results.push(result);
     const verdict = overBudget([result]).length === 0 ? "within budget" : "OVER BUDGET";
+    const of = benchmark.budgetOf ? ` (${benchmark.budgetOf.factor}x ${benchmark.budgetOf.of})` : "";
     console.log(
-      `${result.name.padEnd(48)} median ${result.medianMs.toFixed(0).padStart(6)} ms  min ${result.minMs.toFixed(0).padStart(6)} ms  budget ${String(result.budgetMs).padStart(6)} ms  ${verdict}`,
+      `${result.name.padEnd(48)} median ${result.medianMs.toFixed(0).padStart(6)} ms  min ${result.minMs.toFixed(0).padStart(6)} ms  budget ${String(result.budgetMs).padStart(6)} ms${of}  ${verdict}`,
     );
     if (benchmark.memoryBudgetMiB !== undefined) {
       const fits = (result.maxRssMiB ?? 0) <= benchmark.memoryBudgetMiB ? "within budget" : "OVER BUDGET";
