@@ -57,8 +57,12 @@ export interface OpenOptions {
    * but their fixtures.
    */
   readableDirectories?: readonly string[];
-  /** SET statements for a warehouse dialect (time zone, division), made global before the configuration is locked. */
-  settings?: readonly string[];
+  /**
+   * SET statements for a warehouse dialect (time zone, division), made global
+   * before the configuration is locked; a promise lets the caller work them out
+   * while DuckDB creates the database (a rejection closes it and is the open's).
+   */
+  settings?: readonly string[] | Promise<readonly string[]>;
 }
 
 /** A DuckDB database file Stage E reads, attached read-only under `name`. */
@@ -86,6 +90,7 @@ export interface DataAccess {
 type Mode = "unit" | "data" | "file";
 
 let library: Promise<typeof import("@duckdb/node-api")> | undefined;
+let loadedLibrary: typeof import("@duckdb/node-api") | undefined;
 
 /** One in-memory database for a whole run, with a few connections to spread queries over. */
 export class Database {
@@ -110,7 +115,11 @@ export class Database {
    * caller that awaits `Database.load()` first can do other work while it opens.
    */
   static async open(options: OpenOptions = {}): Promise<Database> {
-    const loaded = await Database.load();
+    // Settings still being worked out are awaited once the database exists; a rejection is handled there.
+    const pending = Promise.resolve(options.settings);
+    pending.catch(() => undefined);
+    // Once loaded, the database is being created when open() returns: the caller's next work overlaps it.
+    const loaded = loadedLibrary ?? (await Database.load());
     const readable = options.readableDirectories ?? [];
     // Order matters: temp_directory cannot be set once external access is off.
     const config: Record<string, string> = {
@@ -126,12 +135,19 @@ export class Database {
     };
     if (readable.length === 0) config.enable_external_access = "false";
     const instance = await loaded.DuckDBInstance.create(":memory:", config);
+    let settings: readonly string[];
+    try {
+      settings = (await pending) ?? [];
+    } catch (error) {
+      instance.closeSync();
+      throw error;
+    }
     const connection = await instance.connect();
     // Settings are made global (every connection has them), then the configuration is locked.
     const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
     const statements = [
       ...(readable.length > 0 ? [`SET GLOBAL allowed_directories = [${list}]`, "SET GLOBAL enable_external_access = false"] : []),
-      ...(options.settings ?? []).map((setting) => setting.replace(/^\s*set\s+(?!global\b)/i, "SET GLOBAL ")),
+      ...settings.map((setting) => setting.replace(/^\s*set\s+(?!global\b)/i, "SET GLOBAL ")),
       "SET GLOBAL lock_configuration = true",
     ];
     // slp's own statements (each directory quoted), in one round trip.
@@ -227,7 +243,7 @@ export class Database {
    * compiled binary already holds the package bundled.
    */
   static load(env: Record<string, string | undefined> = process.env): Promise<typeof import("@duckdb/node-api")> {
-    library ??= isCompiled() ? import("@duckdb/node-api") : loadFromSource(env);
+    library ??= (isCompiled() ? import("@duckdb/node-api") : loadFromSource(env)).then((loaded) => (loadedLibrary = loaded));
     return library;
   }
 
