@@ -494,3 +494,15 @@ describe("slp's macros", () => {
     }
   });
 });
+
+describe("opening", () => {
+  test("settings given as a promise are made once it settles; a rejected one is the open's error", async () => {
+    const database = await Database.open({ settings: Promise.resolve(["set TimeZone = 'America/New_York'"]) });
+    try {
+      expect((await database.query("select current_setting('TimeZone')")).rows).toEqual([["America/New_York"]]);
+    } finally {
+      database.close();
+    }
+    await expect(Database.open({ settings: Promise.reject(new Error("no dialect")) })).rejects.toThrow("no dialect");
+  });
+});
