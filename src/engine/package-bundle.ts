@@ -83,6 +83,10 @@ function readManifest(file: string, key: string): NativeBundle | null {
 
 /** Bundles the package with Bun's bundler (CommonJS, bytecode) and records the files; null when the build fails. */
 async function build(spec: PackageBundle, key: string, root: string, label: string): Promise<NativeBundle | null> {
+  // The built files are kept in a private staging folder, where unpackBundle copies them from (again, if a copy is damaged);
+  // made first, so a cache slp cannot write costs no build.
+  const staging = join(root, `${label}.build`);
+  mkdirSync(staging, { recursive: true, mode: 0o700 });
   const externals = spec.externals;
   const result = await Bun.build({
     entrypoints: [spec.entry],
@@ -105,9 +109,6 @@ async function build(spec: PackageBundle, key: string, root: string, label: stri
   const script = result.outputs.find((output) => output.kind === "entry-point");
   const bytecode = result.outputs.find((output) => output.kind === "bytecode");
   if (!script || !bytecode) return null;
-  // The built files are kept in a private staging folder, where unpackBundle copies them from (again, if a copy is damaged).
-  const staging = join(root, `${label}.build`);
-  mkdirSync(staging, { recursive: true, mode: 0o700 });
   const files = [];
   for (const [name, output] of [
     [SCRIPT, script],
