@@ -273,8 +273,7 @@ export class DbtRenderer {
   #meansBuiltin(name: string, session: RenderSession, pkg: string): boolean {
     const overrides = session.overrides.macros;
     if (Object.hasOwn(overrides, name) || Object.hasOwn(overrides, `dbt.${name}`)) return false;
-    const builtin = this.#builtins[name];
-    return builtin !== undefined && Object.hasOwn(this.#builtins, name) && this.#with(session, () => this.#resolve(name, pkg)) === builtin;
+    return Object.hasOwn(this.#builtins, name) && this.#with(session, () => this.#resolve(name, pkg)) === this.#builtins[name];
   }
 
   /** A digest of every macro file's text: what a cached rendering depends on besides the model itself. */
