@@ -91,6 +91,8 @@ describe("package bundle", () => {
     using cache = tempDir("slp-cache-");
     writeFileSync(join(fixture.path, "tiny", "lib", "twice.js"), "exports.twice = (n) => n *;\n");
     expect(await loadPackageBundle(tinyPackage(fixture.path), { SLP_CACHE_DIR: cache.path })).toBeNull();
-    expect(await loadPackageBundle(tinyPackage(fixture.path), { SLP_CACHE_DIR: join(fixture.path, "tiny", "package.json", "x") })).toBeNull();
+    expect(
+      await loadPackageBundle(tinyPackage(fixture.path), { SLP_CACHE_DIR: join(fixture.path, "tiny", "package.json", "x") }),
+    ).toBeNull();
   });
 });

@@ -485,7 +485,9 @@ describe("slp's macros", () => {
         'create macro __slp_test_three(x) as x, "a;b"',
         "create macro __slp_test_three(x) as e'\\';create table t as select 1'",
       ]) {
-        await expect(database.defineMacros(["create macro __slp_test_four(x) as x", foreign])).rejects.toThrow("not one of slp's macro definitions");
+        await expect(database.defineMacros(["create macro __slp_test_four(x) as x", foreign])).rejects.toThrow(
+          "not one of slp's macro definitions",
+        );
       }
       await expect(database.query("select __slp_test_four(1)")).rejects.toThrow();
       await expect(database.query("select * from t")).rejects.toThrow();
