@@ -13,8 +13,8 @@
  * and benchmarks, is the one unlocked database; never used on a user's input.)
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { dirname } from "node:path";
 import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 import { hostPlatform } from "../build/platforms.ts";
@@ -447,7 +447,7 @@ export class Database {
 /** @duckdb/node-api from its cached bundle, or as installed when there is none to be had. */
 async function loadFromSource(env: Record<string, string | undefined>): Promise<typeof import("@duckdb/node-api")> {
   const entry = require.resolve("@duckdb/node-api");
-  const bindings = createRequire(entry).resolve("@duckdb/node-bindings");
+  const bindings = Bun.resolveSync("@duckdb/node-bindings", dirname(entry));
   const bundled = await loadPackageBundle(
     { entry, packageDir: packageFolder(entry), label: "duckdb-node-api", externals: { "@duckdb/node-bindings": nativeBinding(bindings) } },
     env,
@@ -464,7 +464,7 @@ function nativeBinding(bindings: string): string {
   const platform = hostPlatform();
   if (!platform) return bindings;
   try {
-    return createRequire(bindings).resolve(`@duckdb/node-bindings-${platform.name}/duckdb.node`);
+    return Bun.resolveSync(`@duckdb/node-bindings-${platform.name}/duckdb.node`, dirname(bindings));
   } catch {
     return bindings;
   }
