@@ -304,10 +304,7 @@ export const DIVISION_MACROS: Record<string, MacroDefinition> = {
               needs: ["__slp_kind", "__slp_scale", "__slp_precision"],
             },
           ],
-          [
-            names.value,
-            { sql: valueMacro(names.value, scale, guarded), needs },
-          ],
+          [names.value, { sql: valueMacro(names.value, scale, guarded), needs }],
         ];
       }),
   ),
