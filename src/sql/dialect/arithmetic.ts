@@ -44,8 +44,9 @@ const HELPERS: Record<string, MacroDefinition> = {
   __slp_unscaled: { sql: "create macro __slp_unscaled(x) as cast(replace(cast(x as varchar), '.', '') as hugeint)" },
   __slp_pow10: { sql: "create macro __slp_pow10(k) as cast('1' || repeat('0', cast(k as integer)) as hugeint)" },
   // An unscaled integer and its scale as a JSON string of the decimal: (-5, 2) -> "-0.05".
+  // The integer is bound once (y.q): it is a whole rounded quotient, and used three times.
   __slp_decimal_json: {
-    sql: "create macro __slp_decimal_json(q, s) as list_transform([struct_pack(negative := q < 0, digits := lpad(cast(abs(q) as varchar), cast(greatest(length(cast(abs(q) as varchar)), s + 1) as integer), '0'), s := s)], lambda z: '\"' || case when z.negative then '-' else '' end || case when z.s = 0 then z.digits else left(z.digits, length(z.digits) - z.s) || '.' || right(z.digits, z.s) end || '\"')[1]",
+    sql: "create macro __slp_decimal_json(q, s) as list_transform([struct_pack(q := q, s := s)], lambda y: list_transform([struct_pack(negative := y.q < 0, digits := lpad(cast(abs(y.q) as varchar), cast(greatest(length(cast(abs(y.q) as varchar)), y.s + 1) as integer), '0'), s := y.s)], lambda z: '\"' || case when z.negative then '-' else '' end || case when z.s = 0 then z.digits else left(z.digits, length(z.digits) - z.s) || '.' || right(z.digits, z.s) end || '\"')[1])[1]",
   },
   // n / d in integers, rounded half away from zero; division by zero is an error, NULL stays NULL.
   __slp_round_quotient: {
