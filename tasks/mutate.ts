@@ -92,7 +92,7 @@ export default defineTask({
     const dryRun = input.dryRun === true;
     // Loaded on use: git, the parser, nunjucks and DuckDB are for this task only (a dry run opens no DuckDB).
     const { Database } = await import("../src/engine/duckdb.ts");
-    if (!dryRun) await Database.load(environment.env);
+    if (!dryRun) await Database.load();
     const [{ readUnitProject }, scope, { dialectOption, parseVarsOption }] = await Promise.all([
       import("../src/project/unit-project.ts"),
       import("../src/mutate/scope.ts"),

@@ -51,7 +51,7 @@ export default defineTask({
     // while this thread works out the dialect (the settings follow once it is known), loads the
     // rest and reads the project.
     const { Database } = await import("../src/engine/duckdb.ts");
-    await Database.load(environment.env);
+    await Database.load();
     const open = (settings: readonly string[] | Promise<readonly string[]>) => {
       const opening = Database.open({ settings });
       opening.catch(() => undefined);

@@ -14,12 +14,12 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { availableParallelism } from "node:os";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
-import { loadPackageBundle, packageFolder } from "./package-bundle.ts";
+import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -237,13 +237,13 @@ export class Database {
 
   /**
    * Loads the native library and its bindings (once). From source, the
-   * package comes from its bytecode bundle in slp's cache (package-bundle.ts:
+   * package comes from its bytecode bundle in node_modules/.cache/slp (package-bundle.ts:
    * ~25 ms sooner than its 181 modules one by one), with the bindings' own
    * choice of native build made once, as the binary's build makes it; the
    * compiled binary already holds the package bundled.
    */
-  static load(env: Record<string, string | undefined> = process.env): Promise<typeof import("@duckdb/node-api")> {
-    library ??= (isCompiled() ? import("@duckdb/node-api") : loadFromSource(env)).then((loaded) => (loadedLibrary = loaded));
+  static load(): Promise<typeof import("@duckdb/node-api")> {
+    library ??= (isCompiled() ? import("@duckdb/node-api") : loadFromSource()).then((loaded) => (loadedLibrary = loaded));
     return library;
   }
 
@@ -444,14 +444,22 @@ export class Database {
   }
 }
 
-/** @duckdb/node-api from its cached bundle, or as installed when there is none to be had. */
-async function loadFromSource(env: Record<string, string | undefined>): Promise<typeof import("@duckdb/node-api")> {
+/** @duckdb/node-api from its bundle in node_modules/.cache/slp, or as installed when there is none to be had. */
+async function loadFromSource(): Promise<typeof import("@duckdb/node-api")> {
   const entry = require.resolve("@duckdb/node-api");
+  const packageDir = packageFolder(entry);
+  const modules = nodeModulesOf(packageDir);
   const bindings = Bun.resolveSync("@duckdb/node-bindings", dirname(entry));
-  const bundled = await loadPackageBundle(
-    { entry, packageDir: packageFolder(entry), label: "duckdb-node-api", externals: { "@duckdb/node-bindings": nativeBinding(bindings) } },
-    env,
-  );
+  const bundled =
+    modules === null
+      ? null
+      : await loadPackageBundle({
+          entry,
+          packageDir,
+          label: "duckdb-node-api",
+          externals: { "@duckdb/node-bindings": nativeBinding(bindings) },
+          cacheDir: join(modules, ".cache", "slp"),
+        });
   return (bundled as typeof import("@duckdb/node-api") | null) ?? import("@duckdb/node-api");
 }
 

@@ -1,23 +1,25 @@
 /**
- * Loads a CommonJS package as one bytecode-compiled file kept in slp's
- * cache, for runs from source: Bun resolves and evaluates a package of many
- * small modules (DuckDB's node-api: 181) a module at a time, and the same
- * code bundled and compiled to bytecode loads in a third of that. It is what
- * `bun build --compile` does for the binary, done once per installed version.
+ * Loads a CommonJS package as one bytecode-compiled file, for runs from
+ * source: Bun resolves and evaluates a package of many small modules
+ * (DuckDB's node-api: 181) a module at a time, and the same code bundled and
+ * compiled to bytecode loads in a third of that. It is what `bun build
+ * --compile` does for the binary, done once per installed version.
  *
  * The bundle is built by Bun's bundler from the installed files, never
- * edited: its folder is named by a hash of everything it was built from (the
- * Bun build, every file of the package with its size and mtime, what was left
- * external), so reinstalling or editing the package builds a new one. Each
- * file is checked against the size and SHA-256 recorded when it was written
- * (native-cache.ts's stamps: later runs compare a stat), in a private folder
- * of the user's own cache. Whatever goes wrong (no cache, a damaged file, a
- * failed build) loads the package as installed instead: the bundle is only
- * ever a faster way to the same code.
+ * edited, and kept beside them (node_modules/.cache, where build tools keep
+ * what they derive from the installed packages, so `npm ci` starts it anew
+ * and a fresh slp cache does not): its folder is named by a hash of
+ * everything it was built from (the Bun build, every file of the package
+ * with its size and mtime, what was left external), so reinstalling or
+ * editing the package builds a new one. Each file is checked against the
+ * size and SHA-256 recorded when it was written (native-cache.ts's stamps:
+ * later runs compare a stat), in a private folder. Whatever goes wrong (a
+ * folder slp cannot write, a damaged file, a failed build) loads the package
+ * as installed instead: the bundle is only ever a faster way to the same code.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { cacheRoot, sha256, unpackBundle, type NativeBundle } from "../build/native-cache.ts";
+import { basename, dirname, join } from "node:path";
+import { sha256, unpackBundle, type NativeBundle } from "../build/native-cache.ts";
 
 export interface PackageBundle {
   /** The package's entry file (what `require` of the package resolves to). */
@@ -28,29 +30,32 @@ export interface PackageBundle {
   label: string;
   /** Bare specifiers left out of the bundle, each required by this absolute path instead. */
   externals: Record<string, string>;
+  /** The folder the bundle is kept in. */
+  cacheDir: string;
 }
 
 /** Bumped when how a bundle is built changes. */
 const FORMAT = 1;
 const SCRIPT = "bundle.cjs";
 
-/** The package's exports from its cached bundle (built on first use), or null when that cannot be had. */
-export async function loadPackageBundle(spec: PackageBundle, env: Record<string, string | undefined>): Promise<unknown | null> {
+/** The package's exports from its bundle (built on first use), or null when that cannot be had. */
+export async function loadPackageBundle(spec: PackageBundle): Promise<unknown | null> {
   try {
-    // Beside the folders native-cache.ts unpacks into: the same private parent, checked on every load.
-    const root = join(cacheRoot(env), "native");
+    // Where native-cache.ts unpacks into (the verified copies' private parent, checked on every load), beside them.
+    const root = join(spec.cacheDir, "native");
     const key = bundleKey(spec);
     const label = `${spec.label}-${key.slice(0, 16)}`;
+    const unpacked = (bundle: NativeBundle) => join(unpackBundle(bundle, {}, spec.cacheDir), SCRIPT);
     const recorded = readManifest(join(root, `${label}.json`), key);
     if (recorded) {
       try {
-        return require(join(unpackBundle(recorded, env), SCRIPT));
+        return require(unpacked(recorded));
       } catch {
         // A damaged or vanished copy: built again below.
       }
     }
     const built = await build(spec, key, root, label);
-    return built ? require(join(unpackBundle(built, env), SCRIPT)) : null;
+    return built ? require(unpacked(built)) : null;
   } catch {
     return null;
   }
@@ -125,6 +130,12 @@ async function build(spec: PackageBundle, key: string, root: string, label: stri
   writeFileSync(`${manifest}.${process.pid}.partial`, `${JSON.stringify({ key, bundle })}\n`, { mode: 0o600 });
   renameSync(`${manifest}.${process.pid}.partial`, manifest);
   return bundle;
+}
+
+/** The node_modules folder a package is installed in, or null. */
+export function nodeModulesOf(packageDir: string): string | null {
+  for (let dir = packageDir; dirname(dir) !== dir; dir = dirname(dir)) if (basename(dir) === "node_modules") return dir;
+  return null;
 }
 
 /** The folder of a package's package.json, from any file inside it. */
