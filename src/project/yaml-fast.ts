@@ -62,6 +62,13 @@ function base36(line: number): string {
   return line.toString(36);
 }
 
+/** A container's `:size`, for the few hundred sizes most containers have. */
+const SIZES36: string[] = [];
+function size36(size: number): string {
+  if (size < 4096) return (SIZES36[size] ??= `:${size.toString(36)}`);
+  return `:${size.toString(36)}`;
+}
+
 const SPACE = 32;
 const HASH = 35;
 const DASH = 45;
@@ -108,6 +115,12 @@ function restIsEmpty(row: string, at: number): boolean {
   let i = at;
   while (row.charCodeAt(i) === SPACE) i++;
   return i === row.length || (row.charCodeAt(i) === HASH && i > at);
+}
+
+/** A comment (` #`) starting inside row[from, end). */
+function hasComment(row: string, from: number, end: number): boolean {
+  for (let i = row.indexOf("#", from + 1); i !== -1 && i < end; i = row.indexOf("#", i + 1)) if (row.charCodeAt(i - 1) === SPACE) return true;
+  return false;
 }
 
 /** Hex digits after an escape: the escapes js-yaml decodes, each checked here since the decoder trusts its parser. */
@@ -178,6 +191,8 @@ class FastReader {
   offsetRow = 0;
   offsetAt = 0;
   reading: FastReading;
+  /** The reading's maxDepth, asked once a text. */
+  maxDepth = 0;
   readonly open: Open[] = [];
   /** Each node's line in walk order (base 36), containers with `:size` added on closing. */
   out: string[] = [];
@@ -220,6 +235,7 @@ class FastReader {
     this.text = text;
     this.rows = text.split("\n");
     this.reading = reading;
+    this.maxDepth = reading.maxDepth;
     this.offsetRow = 0;
     this.offsetAt = 0;
     this.open.length = 0;
@@ -280,7 +296,7 @@ class FastReader {
 
   /** Opens a block collection at column `indent`; false past the depth js-yaml is left to limit. */
   openCollection(isMapping: boolean, line: number, indent: number): boolean {
-    if (this.open.length >= this.reading.maxDepth) return false;
+    if (this.open.length >= this.maxDepth) return false;
     const value: Mapping | Value[] = isMapping ? {} : [];
     this.put(value);
     this.open.push({ value, indent, isMapping, slot: this.out.length, key: "" });
@@ -290,7 +306,7 @@ class FastReader {
 
   close(): void {
     const top = this.open.pop() as Open;
-    this.out[top.slot] += `:${(this.out.length - top.slot).toString(36)}`;
+    this.out[top.slot] += size36(this.out.length - top.slot);
   }
 
   /** Ends a plain scalar that went on over several rows: js-yaml folds it, then resolves it. */
@@ -386,13 +402,14 @@ class FastReader {
     }
     if (first === QUESTION && isMarker(row, at)) return -2;
     if (isIndicator(first)) return -1;
-    const comment = row.indexOf(" #", at);
     for (let from = at; ; ) {
       const colon = row.indexOf(":", from);
-      if (colon === -1 || (comment !== -1 && colon > comment)) return -1;
+      if (colon === -1) return -1;
       if (colon + 1 === row.length || row.charCodeAt(colon + 1) === SPACE) {
         let end = colon;
         while (end > at && row.charCodeAt(end - 1) === SPACE) end--;
+        // A comment before the colon: the row holds no key (the text before `#` has no `: `, or this colon would not be the first).
+        if (hasComment(row, at, end)) return -1;
         // An implicit key is at most 1024 characters in YAML, and a `-`, `?` or `:` then a space starts no key.
         if (end === at || end - at > 1024 || isMarker(row, at)) return -2;
         this.key = String(this.reading.resolve(row.slice(at, end)));
@@ -531,7 +548,7 @@ class FastReader {
       const code = this.fText.charCodeAt(this.fAt);
       if (code === 91 || code === 123) {
         // A collection opens.
-        if (this.open.length + containers.length >= this.reading.maxDepth) return false;
+        if (this.open.length + containers.length >= this.maxDepth) return false;
         const container: Mapping | Value[] = code === 123 ? {} : [];
         this.flowPut(container);
         this.fSlots.push(this.out.length);
@@ -582,7 +599,7 @@ class FastReader {
         containers.pop();
         this.fKeys.pop();
         const slot = this.fSlots.pop() as number;
-        this.out[slot] += `:${(this.out.length - slot).toString(36)}`;
+        this.out[slot] += size36(this.out.length - slot);
         if (containers.length === 0) {
           this.flowRow = this.fRow;
           this.flowAt = this.fAt;
