@@ -214,6 +214,66 @@ class NextOf {
   }
 }
 
+/** The kinds of piece Pieces reads: a plain scalar's value, a plain key, a quoted scalar's content. */
+const PLAIN = 0;
+const KEY = 1;
+const QUOTED = 2;
+/** Pieces longer than this are sliced each time: they are seldom said twice (descriptions, SQL). */
+const MAX_PIECE = 40;
+const SLOTS = 4096;
+
+/**
+ * Short pieces of text read before, by their characters: a dbt yml says the
+ * same keys and words over and over (`name`, `data_tests`, `not_null`), and
+ * a piece found here costs no new string, no resolving and no new property
+ * name for the engine to intern. One piece per hash slot, the last one read;
+ * each is kept as a copy, so no text it came from stays reachable.
+ */
+class Pieces {
+  readonly texts: string[] = new Array<string>(SLOTS).fill("");
+  /** Each slot's kind (-1: empty) and what its piece reads as. */
+  readonly kinds: number[] = new Array<number>(SLOTS).fill(-1);
+  readonly values: unknown[] = new Array<unknown>(SLOTS).fill(null);
+  /** The reading the values were resolved with. */
+  reading: FastReading | null = null;
+
+  /** What text[start, end) reads as: a plain scalar's value, a key, or (QUOTED) itself. */
+  read(text: string, start: number, end: number, kind: number, reading: FastReading): unknown {
+    const length = end - start;
+    if (length > MAX_PIECE) return readPiece(text.slice(start, end), kind, reading);
+    if (reading !== this.reading) {
+      this.kinds.fill(-1);
+      this.reading = reading;
+    }
+    let hash = kind * 0x9e3779b1 + length;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    const slot = (hash ^ (hash >>> 15)) & (SLOTS - 1);
+    if (this.kinds[slot] === kind) {
+      const known = this.texts[slot] as string;
+      if (known.length === length) {
+        let i = 0;
+        while (i < length && known.charCodeAt(i) === text.charCodeAt(start + i)) i++;
+        if (i === length) return this.values[slot];
+      }
+    }
+    // A copy: a slice would share (and keep) the whole text's characters.
+    const piece = `${text.slice(start, end)}\0`.slice(0, length);
+    const value = readPiece(piece, kind, reading);
+    // A value of its own text (a timestamp made ISO, a key from a number) is not kept: it may hold on to the text.
+    if (typeof value === "string" && value !== piece) return value;
+    this.texts[slot] = piece;
+    this.kinds[slot] = kind;
+    this.values[slot] = value;
+    return value;
+  }
+}
+
+function readPiece(piece: string, kind: number, reading: FastReading): unknown {
+  return kind === QUOTED ? piece : kind === KEY ? String(reading.resolve(piece)) : reading.resolve(piece);
+}
+
+const pieces = new Pieces();
+
 /** One open block collection. */
 interface Open {
   value: Mapping | Value[];
@@ -479,7 +539,7 @@ class FastReader {
         if (this.comment(at, end) !== -1) return -1;
         // An implicit key is at most 1024 characters in YAML, and a `-`, `?` or `:` then a space starts no key.
         if (end === at || end - at > 1024 || isMarker(text, at)) return -2;
-        this.key = String(this.reading.resolve(text.slice(at, end)));
+        this.key = pieces.read(text, at, end, KEY, this.reading) as string;
         return colon + 1;
       }
       from = colon + 1;
@@ -506,7 +566,7 @@ class FastReader {
       if (hasBackslash(text, at + 1, close)) {
         if (!escapesAreRead(text, at + 1, close)) return -1;
         this.quotedText = this.reading.decode(text, STYLE.double, at + 1, close, -1, CHOMP.clip);
-      } else this.quotedText = text.slice(at + 1, close);
+      } else this.quotedText = pieces.read(text, at + 1, close, QUOTED, this.reading) as string;
       return close + 1;
     }
     let content = "";
@@ -514,12 +574,11 @@ class FastReader {
     for (;;) {
       const close = text.indexOf("'", from);
       if (close === -1 || close >= end) return -1;
-      content += text.slice(from, close);
       if (text.charCodeAt(close + 1) !== SINGLE) {
-        this.quotedText = content;
+        this.quotedText = from === at + 1 ? (pieces.read(text, from, close, QUOTED, this.reading) as string) : content + text.slice(from, close);
         return close + 1;
       }
-      content += "'";
+      content += `${text.slice(from, close)}'`;
       from = close + 2;
     }
   }
@@ -568,7 +627,7 @@ class FastReader {
     if (this.colonSpace(at, end) || text.charCodeAt(end - 1) === COLON) return -1;
     this.plainContainer = this.containerHere();
     this.plainKey = this.keyHere();
-    this.scalar(line, this.reading.resolve(text.slice(at, end)) as Value);
+    this.scalar(line, pieces.read(text, at, end, PLAIN, this.reading) as Value);
     // A comment ends a plain scalar; without one, the next rows may go on with it.
     if (comment === -1) {
       this.plainParent = parent;
@@ -780,9 +839,8 @@ class FastReader {
     }
     while (text.charCodeAt(end - 1) === SPACE) end--;
     if (end === at) return -1;
-    const value = this.reading.resolve(text.slice(at, end));
-    if (isKey) this.flowKey = String(value);
-    else this.flowValue = value;
+    if (isKey) this.flowKey = pieces.read(text, at, end, KEY, this.reading) as string;
+    else this.flowValue = pieces.read(text, at, end, PLAIN, this.reading);
     return end;
   }
 
