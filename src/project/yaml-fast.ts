@@ -125,12 +125,6 @@ function restIsEmpty(text: string, at: number): boolean {
   return i >= text.length || code === NEWLINE || (code === HASH && i > at);
 }
 
-/** A backslash in text[from, to). */
-function hasBackslash(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) === BACKSLASH) return true;
-  return false;
-}
-
 /** Hex digits after an escape: the escapes js-yaml decodes, each checked here since the decoder trusts its parser. */
 function escapeLength(code: number): number {
   switch (code) {
@@ -245,16 +239,18 @@ class Pieces {
       this.kinds.fill(-1);
       this.reading = reading;
     }
-    let hash = kind * 0x9e3779b1 + length;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    // The hash reads a few characters, where names differ (their ends); the engine compares the whole piece.
+    let hash = Math.imul((kind << 8) ^ length, 0x01000193);
+    if (length > 0) {
+      hash = Math.imul(hash ^ text.charCodeAt(start), 0x01000193);
+      hash = Math.imul(hash ^ text.charCodeAt(start + (length >> 1)), 0x01000193);
+      hash = Math.imul(hash ^ text.charCodeAt(end - 2), 0x01000193);
+      hash = Math.imul(hash ^ text.charCodeAt(end - 1), 0x01000193);
+    }
     const slot = (hash ^ (hash >>> 15)) & (SLOTS - 1);
     if (this.kinds[slot] === kind) {
       const known = this.texts[slot] as string;
-      if (known.length === length) {
-        let i = 0;
-        while (i < length && known.charCodeAt(i) === text.charCodeAt(start + i)) i++;
-        if (i === length) return this.values[slot];
-      }
+      if (known.length === length && text.startsWith(known, start)) return this.values[slot];
     }
     // A copy: a slice would share (and keep) the whole text's characters.
     const piece = `${text.slice(start, end)}\0`.slice(0, length);
@@ -296,6 +292,7 @@ class FastReader {
   end = 0;
   readonly hashes = new NextOf("#");
   readonly colons = new NextOf(":");
+  readonly backslashes = new NextOf("\\");
   reading: FastReading;
   /** The reading's maxDepth, asked once a text. */
   maxDepth = 0;
@@ -346,6 +343,7 @@ class FastReader {
     this.rowCount = starts.length;
     this.hashes.reset(text);
     this.colons.reset(text);
+    this.backslashes.reset(text);
     this.reading = reading;
     this.maxDepth = reading.maxDepth;
     this.open.length = 0;
@@ -563,7 +561,7 @@ class FastReader {
         if (slashes % 2 === 0) break;
         close++;
       }
-      if (hasBackslash(text, at + 1, close)) {
+      if (this.backslashes.from(at + 1) < close) {
         if (!escapesAreRead(text, at + 1, close)) return -1;
         this.quotedText = this.reading.decode(text, STYLE.double, at + 1, close, -1, CHOMP.clip);
       } else this.quotedText = pieces.read(text, at + 1, close, QUOTED, this.reading) as string;
