@@ -303,7 +303,7 @@ class FastReader {
   maxDepth = 0;
   readonly open: Open[] = [];
   /** Each node's line in walk order (base 36), containers with `:size` added on closing. */
-  out: string[] = [];
+  readonly out: string[] = [];
   root: Value = null;
   /** False once a value JSON does not carry exactly is read. */
   jsonExact = true;
@@ -352,7 +352,7 @@ class FastReader {
     this.reading = reading;
     this.maxDepth = reading.maxDepth;
     this.open.length = 0;
-    this.out = [];
+    this.out.length = 0;
     this.root = null;
     this.jsonExact = true;
     this.pendingIndent = -1;
