@@ -8,6 +8,7 @@
  * written twice, ...) makes it give up, and js-yaml reads the file, with its
  * messages and its limits.
  */
+import { noFTL } from "bun:jsc";
 import type { Mapping, Value } from "../core/values.ts";
 
 /** How a scalar is written, for the decoder: js-yaml's SCALAR_STYLE numbers. */
@@ -987,3 +988,20 @@ export function readFast(text: string, reading: FastReading): FastResult {
   reader.start("", reading);
   return result;
 }
+
+/**
+ * The reader stays out of JavaScriptCore's top tier (the FTL). slp reads
+ * each yml once, in a fresh process: the FTL compiles these large, inlined
+ * functions on a background thread for more CPU than its code gives back
+ * before the reading is done (a CI runner has two cores, and the rest of
+ * slp wants the second). The tier below (the DFG) still compiles them.
+ * Measured on the 2,000 bench ymls: CPU 102 -> 76 ms for the isolated
+ * parse, and about 40 ms off `slp check`'s wall time; only a process that
+ * reads several times more YAML would be better off with the FTL.
+ */
+for (const reader of [FastReader.prototype, Pieces.prototype, NextOf.prototype]) {
+  for (const [name, { value }] of Object.entries(Object.getOwnPropertyDescriptors(reader))) {
+    if (name !== "constructor" && typeof value === "function") noFTL(value);
+  }
+}
+for (const helper of [notJson, keyLeftToJsYaml, base36, size36, isIndicator, endsWord, isMarker, restIsEmpty, escapeLength, escapesAreRead, readPiece, readFast]) noFTL(helper);
