@@ -385,7 +385,18 @@ describe("the whole-text reader and its table of pieces read each piece where it
   test("one piece read as a key, a plain value and a quoted value gives each reading", () => {
     const text = "k: yes\nq: 'yes'\nd: \"yes\"\nyes: 1\n'yes': 2\nn: -010\n-010: -010\n'-010': '-010'\n~: ~\n'~': '~'\n";
     expect(agree(text)).toBe("fast");
-    expect(parseFast(text)?.value).toEqual({ k: true, q: "yes", d: "yes", true: 1, yes: 2, n: -8, "-8": -8, "-010": "-010", null: null, "~": "~" });
+    expect(parseFast(text)?.value).toEqual({
+      k: true,
+      q: "yes",
+      d: "yes",
+      true: 1,
+      yes: 2,
+      n: -8,
+      "-8": -8,
+      "-010": "-010",
+      null: null,
+      "~": "~",
+    });
   });
 
   test("pieces the table's hash cannot tell apart (same length, same ends and middle) are told apart", () => {
@@ -402,7 +413,11 @@ describe("the whole-text reader and its table of pieces read each piece where it
       const keys = `- k${one}: 1\n- k${other}: 2\n- {k${one}: 3, 'k${other}': 4}\n`;
       for (const again of [text, keys, `x: ${other}\ny: ${one}\n`, `- [${one}, ${other}, '${one}', "${other}"]\n`, text, keys])
         expect(agree(again)).toBe("fast");
-      expect(parseFast(text)?.value).toEqual(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`k${i}`, parseWithJsYaml(`${i % 2 === 0 ? one : other}`, { file: "x.yml" }).value])));
+      expect(parseFast(text)?.value).toEqual(
+        Object.fromEntries(
+          Array.from({ length: 6 }, (_, i) => [`k${i}`, parseWithJsYaml(`${i % 2 === 0 ? one : other}`, { file: "x.yml" }).value]),
+        ),
+      );
     }
   });
 

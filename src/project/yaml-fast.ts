@@ -579,7 +579,8 @@ class FastReader {
       const close = text.indexOf("'", from);
       if (close === -1 || close >= end) return -1;
       if (text.charCodeAt(close + 1) !== SINGLE) {
-        this.quotedText = from === at + 1 ? (pieces.read(text, from, close, QUOTED, this.reading) as string) : content + text.slice(from, close);
+        this.quotedText =
+          from === at + 1 ? (pieces.read(text, from, close, QUOTED, this.reading) as string) : content + text.slice(from, close);
         return close + 1;
       }
       content += `${text.slice(from, close)}'`;
@@ -1004,4 +1005,18 @@ for (const reader of [FastReader.prototype, Pieces.prototype, NextOf.prototype])
     if (name !== "constructor" && typeof value === "function") noFTL(value);
   }
 }
-for (const helper of [notJson, keyLeftToJsYaml, base36, size36, isIndicator, endsWord, isMarker, restIsEmpty, escapeLength, escapesAreRead, readPiece, readFast]) noFTL(helper);
+for (const helper of [
+  notJson,
+  keyLeftToJsYaml,
+  base36,
+  size36,
+  isIndicator,
+  endsWord,
+  isMarker,
+  restIsEmpty,
+  escapeLength,
+  escapesAreRead,
+  readPiece,
+  readFast,
+])
+  noFTL(helper);

@@ -135,41 +135,14 @@ for (const [chars, resolve] of [
 /** A decimal integer of up to 15 digits or a decimal fraction, no sign but `-`, no leading zero: what most numbers in a yml are. */
 const PLAIN_DECIMAL = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]+)?$/;
 
-/**
- * A plain scalar of at most five characters that starts past `@`: one of
- * the null and bool words of NULL_VALUES, BOOL_TRUE and BOOL_FALSE, or
- * itself. Most keys and words are short and start with a letter, so this
- * asks the first character before comparing any text.
- */
-function resolveWord(text: string, first: number): unknown {
-  switch (first) {
-    case 126: // ~
-      return text.length === 1 ? null : text;
-    case 110: // n
-    case 78: // N
-      return text === "null" || text === "Null" || text === "NULL" ? null : text === "no" || text === "No" || text === "NO" ? false : text;
-    case 121: // y
-    case 89: // Y
-      return text === "yes" || text === "Yes" || text === "YES" ? true : text;
-    case 116: // t
-    case 84: // T
-      return text === "true" || text === "True" || text === "TRUE" ? true : text;
-    case 102: // f
-    case 70: // F
-      return text === "false" || text === "False" || text === "FALSE" ? false : text;
-    case 111: // o
-    case 79: // O
-      return text === "on" || text === "On" || text === "ON" ? true : text === "off" || text === "Off" || text === "OFF" ? false : text;
-    default:
-      return text;
-  }
-}
-
 /** What js-yaml, with PyYAML's resolvers, reads a plain scalar's text as. */
 function resolvePlain(text: string): unknown {
   const first = text.charCodeAt(0);
-  // Past `@` only the null and bool resolvers read, and only their few words (what the dispatch below would find).
-  if (first > 64) return text.length > 5 ? text : resolveWord(text, first);
+  if (first > 64) {
+    // Past `@` only the null and bool resolvers read, and only their few words (what the dispatch below would find).
+    if (text.length > 5) return text;
+    return NULL_VALUES.has(text) ? null : BOOL_TRUE.has(text) ? true : BOOL_FALSE.has(text) ? false : text;
+  }
   // resolveInt and resolveFloat give these what Number gives (`-0` aside: resolveInt makes it 0).
   if (PLAIN_DECIMAL.test(text) && text !== "-0") return Number(text);
   const resolvers = RESOLVERS_BY_FIRST.get(text === "" ? "" : (text[0] as string));
