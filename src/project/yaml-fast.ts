@@ -387,10 +387,16 @@ class FastReader {
     return false;
   }
 
+  /** The innermost open block collection; no index -1 is asked for when none is (the engine's compiled code gives up on one). */
+  top(): Open | undefined {
+    const depth = this.open.length;
+    return depth > 0 ? this.open[depth - 1] : undefined;
+  }
+
   /** Puts a value where the next one goes: the open mapping's key, the open list's end, or the root. */
   put(value: Value): void {
     if (notJson(value)) this.jsonExact = false;
-    const top = this.open[this.open.length - 1];
+    const top = this.top();
     if (top === undefined) this.root = value;
     else if (top.isMapping) (top.value as Mapping)[top.key] = value;
     else (top.value as Value[]).push(value);
@@ -398,12 +404,12 @@ class FastReader {
 
   /** The container the next value goes into (null: the root), and its key. */
   containerHere(): Mapping | Value[] | null {
-    const top = this.open[this.open.length - 1];
+    const top = this.top();
     return top === undefined ? null : top.value;
   }
 
   keyHere(): string {
-    const top = this.open[this.open.length - 1];
+    const top = this.top();
     return top === undefined ? "" : top.key;
   }
 
@@ -494,7 +500,7 @@ class FastReader {
   /** The entry of the open mapping at offset `at` whose key (in this.key) ends after its colon at `keyEnd`. */
   entry(r: number, at: number, keyEnd: number): number {
     const text = this.text;
-    const top = this.open[this.open.length - 1] as Open;
+    const top = this.top() as Open;
     const mapping = top.value as Mapping;
     // A key written twice is js-yaml's to refuse; `__proto__` and index keys are js-yaml's to place.
     if (Object.hasOwn(mapping, this.key) || keyLeftToJsYaml(this.key)) return -1;
@@ -861,7 +867,8 @@ class FastReader {
       this.end = end;
       this.currentRow = r;
       let at = rowStart;
-      while (text.charCodeAt(at) === SPACE) at++;
+      // Bounded by the row: past the text's end charCodeAt gives NaN, which the compiled loop was not made for.
+      while (at < end && text.charCodeAt(at) === SPACE) at++;
       const indent = at - rowStart;
       const blank = at === end;
       if (this.blockParent >= 0) {
@@ -939,10 +946,10 @@ class FastReader {
       }
       while (open.length > 0 && (open[open.length - 1] as Open).indent > indent) this.close();
       // A list written at its key's column ends where a row at that column is not an item.
-      let top = open[open.length - 1];
+      let top = this.top();
       if (top !== undefined && !top.isMapping && top.indent === indent && !dash) {
         this.close();
-        top = open[open.length - 1];
+        top = this.top();
       }
       if (top === undefined) {
         if (started) return false;
