@@ -245,13 +245,14 @@ class Pieces {
       this.kinds.fill(-1);
       this.reading = reading;
     }
-    // The hash reads a few characters, where names differ (their ends); the engine compares the whole piece.
+    // The hash reads the length and a few characters (names differ most at their ends); the engine compares the whole piece.
     let hash = Math.imul((kind << 8) ^ length, 0x01000193);
     if (length > 0) {
       hash = Math.imul(hash ^ text.charCodeAt(start), 0x01000193);
       hash = Math.imul(hash ^ text.charCodeAt(start + (length >> 1)), 0x01000193);
-      hash = Math.imul(hash ^ text.charCodeAt(end - 2), 0x01000193);
       hash = Math.imul(hash ^ text.charCodeAt(end - 1), 0x01000193);
+      // Only inside the piece: a character before it would make the same piece hash apart.
+      if (length > 2) hash = Math.imul(hash ^ text.charCodeAt(end - 2), 0x01000193);
     }
     const slot = (hash ^ (hash >>> 15)) & (SLOTS - 1);
     if (this.kinds[slot] === kind) {
