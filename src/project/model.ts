@@ -237,6 +237,10 @@ export class ParseStore {
 
   /** A yml's parse, from the cache when the same text was parsed before. */
   async yaml(source: FileSource, file: SourceFile): Promise<{ parsed: ParsedYaml; id: string }> {
+    // A content id known without reading (a commit's listing, an unchanged work-tree file): a cached parse needs no read.
+    const known = this.#cache ? (file.id ?? source.knownId?.(file)) : undefined;
+    const cached = known === undefined ? undefined : this.#cache?.get(known);
+    if (cached !== undefined) return { parsed: cached, id: known as string };
     const { text, id } = await source.read(file);
     const hit = this.#cache?.get(id);
     if (hit !== undefined) return { parsed: hit, id };
