@@ -205,10 +205,16 @@ class Walker {
     }
     // In name order, so the first entry that cannot be read is the same on every machine.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // An entry's name is one segment (no `/`, never `.` or `..`): its paths are the folder's plus `/name`.
+    const shownFolder = shownPath(this.projectDir, folder);
+    const prefix = shownFolder === "." ? "" : `${shownFolder}/`;
     for (const entry of entries) {
-      const path = join(folder, entry.name);
-      if (entry.isFile()) this.files.push(shownPath(this.projectDir, path));
-      else if (entry.isDirectory()) this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
+      if (entry.isFile()) {
+        this.files.push(prefix + entry.name);
+        continue;
+      }
+      const path = folder.endsWith("/") ? folder + entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
       else if (entry.isSymbolicLink()) this.followLink(path, ancestors);
       else throw special(shownPath(this.projectDir, path), lstatSync(path));
     }
