@@ -23,7 +23,7 @@ export class FileIds {
   readonly #kept = new Map<string, Stamp>();
   readonly #now: () => number;
 
-  /** `stored`: what an earlier run saved (toJSON); anything else in it is ignored, stamp by stamp when looked up. */
+  /** `stored`: what an earlier run saved (stamps()); anything else in it is ignored, stamp by stamp when looked up. */
   constructor(stored: unknown = {}, now: () => number = Date.now) {
     this.#now = now;
     this.#previous = new Map(typeof stored === "object" && stored !== null && !Array.isArray(stored) ? Object.entries(stored) : []);
@@ -65,8 +65,8 @@ export class FileIds {
     return false;
   }
 
-  /** The paths looked up or read this run, for the cache file. */
-  toJSON(): Record<string, Stamp> {
+  /** The stamps of the paths looked up or read this run, for the cache file. */
+  stamps(): Record<string, Stamp> {
     return Object.fromEntries(this.#kept);
   }
 }
@@ -83,7 +83,7 @@ function sameFile(stamp: Stamp, stats: Stats): boolean {
   );
 }
 
-/** A stamp as toJSON wrote it; a cache file edited by hand or by another version may hold anything. */
+/** A stamp as stamps() wrote it; a cache file edited by hand or by another version may hold anything. */
 function isStamp(value: unknown): value is Stamp {
   if (!Array.isArray(value) || value.length !== 7 || typeof value[6] !== "string") return false;
   for (let i = 0; i < 6; i++) if (typeof value[i] !== "number") return false;
