@@ -8,6 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { renameSync, statSync, type Stats, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { configureLimits, LimitError } from "../src/core/limits.ts";
 import { FileIds } from "../src/project/file-ids.ts";
 import { ParseCache } from "../src/project/cache.ts";
 import { ParseStore } from "../src/project/model.ts";
@@ -90,6 +91,19 @@ describe("in the work tree", () => {
     renameSync(join(dir.path, "b.tmp"), path);
     utimesSync(path, before.atime, before.mtime);
     expect(await run(dir.path)).toEqual({ known: undefined, value: { a: 2 } });
+  });
+
+  test("a known yml past a file_mb lowered since is read, and refused as a read is", async () => {
+    using dir = tempDir();
+    writeFileSync(join(dir.path, "a.yml"), `a: "${"x".repeat(2000)}"\n`);
+    await run(dir.path);
+    expect((await run(dir.path)).known).toMatch(/^[0-9a-f]{40}$/);
+    configureLimits({ SLP_LIMIT_FILE_MB: "0.001" });
+    try {
+      await expect(run(dir.path)).rejects.toBeInstanceOf(LimitError);
+    } finally {
+      configureLimits({});
+    }
   });
 
   test("a link is never vouched for by a stamp: it is read, and judged, every time", async () => {

@@ -8,6 +8,7 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
+import { limitBytes } from "../core/limits.ts";
 import type { FileAt, Repository } from "../git/repository.ts";
 import { compareCodePoints } from "../core/text.ts";
 import type { FileIds } from "./file-ids.ts";
@@ -98,7 +99,9 @@ export class WorkTree implements FileSource {
   knownId(file: SourceFile): string | undefined {
     if (!this.#ids || this.#ids.empty) return undefined;
     const stats = projectFileStat(this.dir, file.path);
-    return stats ? this.#ids.lookup(file.path, stats) : undefined;
+    // Past file_mb (a limit lowered since): read, and refused as a read is, never taken from the cache.
+    if (!stats || stats.size > limitBytes("file_mb")) return undefined;
+    return this.#ids.lookup(file.path, stats);
   }
 
   /** A project file as UTF-8 text; InputError naming it when it cannot be read. */
