@@ -45,8 +45,8 @@ describe("a stamp", () => {
 
   test("of any other shape in the cache file is ignored, not trusted", () => {
     const stat = stats();
-    const good = [1, 2, 3, 1000.5, 1000.5, 99_999, "id-a"];
-    for (const stored of [null, [], "x", { "a.yml": "id-a" }, { "a.yml": good.slice(0, 6) }, { "a.yml": [...good.slice(0, 6), 7] }]) {
+    const good = [1, 2, 3, 1000.5, 1000.5, "id-a"];
+    for (const stored of [null, [], "x", { "a.yml": "id-a" }, { "a.yml": good.slice(0, 5) }, { "a.yml": [...good.slice(0, 5), 7] }]) {
       expect(new FileIds(stored).lookup("a.yml", stat)).toBeUndefined();
     }
     expect(new FileIds({ "a.yml": good }).lookup("a.yml", stat)).toBe("id-a");

@@ -16,7 +16,7 @@ import { VERSION } from "../version.ts";
 import { FileIds } from "./file-ids.ts";
 
 /** Bumped when what is cached changes shape, so an older cache is never read. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 export class ParseCache<T> {
   readonly #file: string | null;

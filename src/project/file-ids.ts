@@ -15,8 +15,8 @@ import type { Stats } from "node:fs";
 /** How long a file must have been still, when hashed, for its stat to vouch for its content later. */
 const RACY_MS = 2000;
 
-/** dev, inode, size, mtime, ctime (ms, with their fractions), when it was hashed (ms), its content id. */
-type Stamp = [number, number, number, number, number, number, string];
+/** dev, inode, size, mtime, ctime (ms, with their fractions), and the content id; only ever kept for a file still when hashed. */
+type Stamp = [number, number, number, number, number, string];
 
 export class FileIds {
   readonly #previous: Map<string, unknown>;
@@ -34,28 +34,28 @@ export class FileIds {
     return this.#previous.size === 0;
   }
 
-  /** The content id of a path whose stat is the one its content was hashed under; undefined when unknown or not trusted. */
+  /** The content id of a path whose stat is the one its content was hashed under; undefined when unknown. */
   lookup(path: string, stats: Stats): string | undefined {
     const stamp = this.#previous.get(path);
     if (!isStamp(stamp) || !sameFile(stamp, stats)) return undefined;
     this.#kept.set(path, stamp);
-    return stamp[6];
+    return stamp[5];
   }
 
   /** Remembers what a path held when read; only a file that had been still for RACY_MS can vouch for itself later. */
   record(path: string, stats: Stats, id: string): void {
     // The stamp it had, when that still vouches for the file: nothing for the cache to write.
     const previous = this.#previous.get(path);
-    if (isStamp(previous) && previous[6] === id && sameFile(previous, stats)) {
+    if (isStamp(previous) && previous[5] === id && sameFile(previous, stats)) {
       this.#kept.set(path, previous);
       return;
     }
-    const hashedAt = this.#now();
-    if (Math.max(stats.mtimeMs, stats.ctimeMs) >= hashedAt - RACY_MS) {
+    // Changed within RACY_MS of now: a write later in the same tick of the file system's clock would keep these times.
+    if (Math.max(stats.mtimeMs, stats.ctimeMs) >= this.#now() - RACY_MS) {
       this.#kept.delete(path);
       return;
     }
-    this.#kept.set(path, [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs, hashedAt, id]);
+    this.#kept.set(path, [stats.dev, stats.ino, stats.size, stats.mtimeMs, stats.ctimeMs, id]);
   }
 
   /** True when what is kept differs from what was read (a save has something to write). */
@@ -73,19 +73,13 @@ export class FileIds {
 
 function sameFile(stamp: Stamp, stats: Stats): boolean {
   return (
-    stamp[0] === stats.dev &&
-    stamp[1] === stats.ino &&
-    stamp[2] === stats.size &&
-    stamp[3] === stats.mtimeMs &&
-    stamp[4] === stats.ctimeMs &&
-    // Still for RACY_MS when it was hashed: a later write cannot have kept these times.
-    Math.max(stamp[3], stamp[4]) < stamp[5] - RACY_MS
+    stamp[0] === stats.dev && stamp[1] === stats.ino && stamp[2] === stats.size && stamp[3] === stats.mtimeMs && stamp[4] === stats.ctimeMs
   );
 }
 
 /** A stamp as stamps() wrote it; a cache file edited by hand or by another version may hold anything. */
 function isStamp(value: unknown): value is Stamp {
-  if (!Array.isArray(value) || value.length !== 7 || typeof value[6] !== "string") return false;
-  for (let i = 0; i < 6; i++) if (typeof value[i] !== "number") return false;
+  if (!Array.isArray(value) || value.length !== 6 || typeof value[5] !== "string") return false;
+  for (let i = 0; i < 5; i++) if (typeof value[i] !== "number") return false;
   return true;
 }
