@@ -11,6 +11,7 @@ import { InputError } from "../src/core/errors.ts";
 import { configureLimits, LimitError } from "../src/core/limits.ts";
 import { lineAt } from "../src/project/lines.ts";
 import { parseFast, parseWithJsYaml, parseYamlWithLines, type ParsedYaml } from "../src/project/yaml.ts";
+import { type FastReading, readFast } from "../src/project/yaml-fast.ts";
 import { DIVERGENT, FEATURES, type Feature, generate, rng, writeDocument, type WrittenDocument } from "./support/yaml-documents.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -359,5 +360,98 @@ describe("what js-yaml refuses stays refused, with its file and line", () => {
       expect((error as InputError).line).toBe(line);
       expect((error as InputError).message).toContain("appears twice in one mapping");
     }
+  });
+});
+
+describe("the whole-text reader and its table of pieces read each piece where it stands", () => {
+  test.each([
+    ["a `#` and a `:` only in a later row", "a: b\nc: d # e\nf: g\n"],
+    ["a comment that holds a colon", "a: b # c: d\ne: f\n"],
+    ["`#` and `:` inside words", "a#b: c#d\ne:f: g\nh: i:j\n"],
+    ["a key whose comment comes before a colon", "a # b: c\n"],
+    ["a backslash only in a later row", 'a: "x"\nb: "y\\n"\nc: "z"\n'],
+    ["a backslash in an earlier row", 'a: "y\\ty"\nb: "x"\n'],
+    ["a plain scalar over rows, with `: ` and ` #` further on", "a: b\n  c\nd: e # f\n"],
+    ["a plain scalar over rows that holds `: `", "a: b\n  c: d\n"],
+    ["a flow over rows, a comment between", "a: [b, # c\n  d]\ne: f\n"],
+    ["a flow over rows, a scalar at a row's end", "a: [b,\n  c\n  ]\nd: e\n"],
+    ["a quoted scalar closed only in a later row", "a: 'b\nc: 'd'\n"],
+    ["a double-quoted scalar closed only in a later row", 'a: "b\nc: "d"\n'],
+    ["the last row without a line break", "a: b\nc: [d, e]"],
+  ])("%s", (_, text) => {
+    agree(text);
+  });
+
+  test("one piece read as a key, a plain value and a quoted value gives each reading", () => {
+    const text = "k: yes\nq: 'yes'\nd: \"yes\"\nyes: 1\n'yes': 2\nn: -010\n-010: -010\n'-010': '-010'\n~: ~\n'~': '~'\n";
+    expect(agree(text)).toBe("fast");
+    expect(parseFast(text)?.value).toEqual({
+      k: true,
+      q: "yes",
+      d: "yes",
+      true: 1,
+      yes: 2,
+      n: -8,
+      "-8": -8,
+      "-010": "-010",
+      null: null,
+      "~": "~",
+    });
+  });
+
+  test("pieces the table's hash cannot tell apart (same length, same ends and middle) are told apart", () => {
+    // The hash reads a piece's length, first, middle and last two characters: these differ only in the second.
+    const pairs = [
+      ["aXbcd", "aYbcd"],
+      ["10001", "11001"],
+      ["nXll", "null"],
+      ["tRue", "true"],
+    ];
+    for (const [one, other] of pairs) {
+      const text = Array.from({ length: 6 }, (_, i) => `k${i}: ${i % 2 === 0 ? one : other}\n`).join("");
+      // As keys behind a letter, so that the numbers are no array indices (which js-yaml places).
+      const keys = `- k${one}: 1\n- k${other}: 2\n- {k${one}: 3, 'k${other}': 4}\n`;
+      for (const again of [text, keys, `x: ${other}\ny: ${one}\n`, `- [${one}, ${other}, '${one}', "${other}"]\n`, text, keys])
+        expect(agree(again)).toBe("fast");
+      expect(parseFast(text)?.value).toEqual(
+        Object.fromEntries(
+          Array.from({ length: 6 }, (_, i) => [`k${i}`, parseWithJsYaml(`${i % 2 === 0 ? one : other}`, { file: "x.yml" }).value]),
+        ),
+      );
+    }
+  });
+
+  test("a piece whose reading is text of its own (a timestamp made ISO) is read again each time", () => {
+    const text = "a: 2024-05-01 08:00:00\nb: 2024-05-01 08:00:00\nc: [2024-05-01 08:00:00, 2024-05-01T08:00:00Z]\n";
+    for (let i = 0; i < 3; i++) {
+      expect(agree(text)).toBe("fast");
+      expect(parseFast(text)?.value).toEqual({
+        a: "2024-05-01T08:00:00",
+        b: "2024-05-01T08:00:00",
+        c: ["2024-05-01T08:00:00", "2024-05-01T08:00:00+00:00"],
+      });
+    }
+  });
+
+  test("the table answers for the reading it was filled with, not another", () => {
+    const decode = (text: string, _style: number, start: number, end: number) => text.slice(start, end);
+    const upper: FastReading = { resolve: (text) => text.toUpperCase(), decode, maxDepth: 10 };
+    const lower: FastReading = { resolve: (text) => text.toLowerCase(), decode, maxDepth: 10 };
+    const text = "Key: Value\nlist: [Item]\n";
+    expect(readFast(text, upper)?.value).toEqual({ KEY: "VALUE", LIST: ["ITEM"] });
+    expect(readFast(text, lower)?.value).toEqual({ key: "value", list: ["item"] });
+    expect(readFast(text, upper)?.value).toEqual({ KEY: "VALUE", LIST: ["ITEM"] });
+  });
+
+  test("every code unit, in a value and in a key, is read as js-yaml reads it or left to js-yaml", () => {
+    let fast = 0;
+    for (let code = 0; code < 0x10000; code++) {
+      // Every code unit where the printable ranges start or end, and every 97th one between.
+      const edge = [0x0a, 0x20, 0x7e, 0x85, 0xa0, 0xd7ff, 0xe000, 0xfffd].some((at) => Math.abs(code - at) <= 1);
+      if (!edge && code % 97 !== 0 && code >= 0x100) continue;
+      const char = String.fromCharCode(code);
+      for (const text of [`a: x${char}y\n`, `x${char}y: a\n`, `a: 'x${char}'\n`]) if (agree(text) === "fast") fast++;
+    }
+    expect(fast).toBeGreaterThan(1000);
   });
 });

@@ -15,12 +15,12 @@ import { loadConfig, type LoadedConfig } from "../project/config.ts";
 import type { RefNode, UnitProject as DbtProject } from "../project/unit-project.ts";
 import { configAt } from "../project/history.ts";
 import { normaliseMartsPath } from "../project/paths.ts";
-import { readText } from "../project/source.ts";
+import { blobId, readText } from "../project/source.ts";
 import { sqlInputs } from "../project/sql-inputs.ts";
 import { parseYamlWithPositions } from "../project/yaml.ts";
 import { MutationEquivalents, type MutationEquivalent } from "../schemas/mutation.ts";
 import { schemaProblems } from "../schemas/validate.ts";
-import { readBoundedBytes } from "../project/files.ts";
+import { readProjectBytes } from "../project/files.ts";
 import { EQUIVALENTS_FILE } from "../project/protected.ts";
 
 export interface BaseReading {
@@ -155,7 +155,7 @@ export async function changedModels(project: DbtProject, base: BaseReading, mart
   const changedMarts = new Set<string>();
   for (const node of models) {
     const oid = before.get(inRepo(node.file));
-    if (oid !== undefined && oid === blobId(project.dir, node.file)) continue;
+    if (oid !== undefined && oid === workTreeBlobId(project.dir, node.file)) continue;
     if (!visit(node.name, new Set())) continue;
     selected.add(node.name);
     if (martNames.has(node.name)) changedMarts.add(node.name);
@@ -163,14 +163,9 @@ export async function changedModels(project: DbtProject, base: BaseReading, mart
   return { models: [...selected].sort(compareCodePoints), marts: changedMarts };
 }
 
-/** The git blob id of a file in the work tree (sha1 of `blob <size>\0<bytes>`), or null when it is gone. */
-function blobId(dir: string, file: string): string | null {
-  const path = join(dir, file);
-  if (!existsSync(path)) return null;
-  // The safe read: a model that is a FIFO or a device is refused, never waited for.
-  const bytes = readBoundedBytes({ path, shown: file }, "check that the model's file is a regular file");
-  const hasher = new Bun.CryptoHasher("sha1");
-  hasher.update(`blob ${bytes.length}\0`);
-  hasher.update(bytes);
-  return hasher.digest("hex");
+/** The git blob id of a file in the work tree, or null when it is gone. */
+function workTreeBlobId(dir: string, file: string): string | null {
+  if (!existsSync(join(dir, file))) return null;
+  // The safe read: a model that is a FIFO, a device or a link out of the repository is refused, never read.
+  return blobId(readProjectBytes(dir, file));
 }

@@ -6,19 +6,7 @@
  * location is inside the repository: a symbolic link may point anywhere
  * inside it (dbt follows links too), never outside it, and never in a loop.
  */
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  statSync,
-  type Stats,
-} from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { InputError, SYSTEM_REASONS } from "../core/errors.ts";
 import { formatLimit, LimitError, limitBytes } from "../core/limits.ts";
@@ -43,7 +31,7 @@ function cannot(target: ReadTarget, reason: string): string {
  * single byte is waited for.
  */
 export function readBoundedBytes(target: ReadTarget, fix: string): Uint8Array {
-  return readOpened(openOrFail(target, fix, 0), target, fix);
+  return readOpened(openOrFail(target, fix, 0), target, fix).bytes;
 }
 
 function openOrFail(target: ReadTarget, fix: string, flags: number): number {
@@ -54,7 +42,13 @@ function openOrFail(target: ReadTarget, fix: string, flags: number): number {
   }
 }
 
-function readOpened(fd: number, target: ReadTarget, fix: string): Uint8Array {
+/** What a read gave: the bytes, and the descriptor's stat they were judged on. */
+export interface FileRead {
+  bytes: Uint8Array;
+  stats: Stats;
+}
+
+function readOpened(fd: number, target: ReadTarget, fix: string): FileRead {
   try {
     const stats = fstatSync(fd);
     if (stats.isDirectory()) throw new InputError(cannot(target, "it is a folder, not a file"), { file: target.shown, fix });
@@ -66,27 +60,26 @@ function readOpened(fd: number, target: ReadTarget, fix: string): Uint8Array {
     }
     const cap = limitBytes("file_mb");
     if (stats.size > cap) throw tooLarge(target.shown, stats.size);
-    // An ordinary file, in one native read of the size stat gave; one that claims 0 bytes (as
-    // files under /proc do) is read in chunks below, never past the cap.
-    if (stats.size > 0) {
-      const bytes = readFileSync(fd);
-      if (bytes.length > cap) throw tooLarge(target.shown, bytes.length);
-      return bytes;
-    }
-    // Read to the end, whatever size stat claimed (files in /proc claim 0), never past the cap.
-    const chunks: Uint8Array[] = [];
-    let total = 0;
+    // An ordinary file, in one read of one byte more than stat gave: fewer bytes back is the end (one
+    // syscall, no copy). A file that grew since, or claims 0 bytes (as files under /proc do), goes on
+    // in chunks below, never past the cap.
+    const first = Buffer.allocUnsafe(Math.min(stats.size, cap) + 1);
+    const got = readSync(fd, first, 0, first.length, null);
+    if (got < first.length) return { bytes: first.subarray(0, got), stats };
+    const chunks: Uint8Array[] = [first];
+    let total = got;
+    if (total > cap) throw tooLarge(target.shown, total);
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(stats.size - total, 0) + 1, cap - total + 1, 1 << 20));
+      const chunk = Buffer.allocUnsafe(Math.min(cap - total + 1, 1 << 20));
       const read = readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
       total += read;
       if (total > cap) throw tooLarge(target.shown, total);
       chunks.push(chunk.subarray(0, read));
-      // Fewer bytes than asked for, past what stat said: the end (one read for an ordinary file).
-      if (read < chunk.length && total >= stats.size) break;
+      // Fewer bytes than asked for: the end.
+      if (read < chunk.length) break;
     }
-    return chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total);
+    return { bytes: chunks.length === 1 ? (chunks[0] as Uint8Array) : Buffer.concat(chunks, total), stats };
   } catch (error) {
     if (error instanceof InputError || error instanceof LimitError) throw error;
     throw new InputError(cannot(target, systemReason(error)), { file: target.shown, fix });
@@ -118,6 +111,21 @@ function utf8(bytes: Uint8Array, target: ReadTarget): string {
 
 /** A project file as UTF-8 text: inside the repository, regular, bounded. */
 export function readProjectText(dir: string, file: string): string {
+  return projectText(readProjectFile(dir, file).bytes, file);
+}
+
+/** The bytes readProjectBytes gave for a project file, as UTF-8 text; InputError naming the file when they are not. */
+export function projectText(bytes: Uint8Array, file: string): string {
+  return utf8(bytes, { path: file, shown: file });
+}
+
+/** A project file's bytes: inside the repository, regular, bounded. */
+export function readProjectBytes(dir: string, file: string): Uint8Array {
+  return readProjectFile(dir, file).bytes;
+}
+
+/** A project file's bytes and the stat of what was read (the file a link leads to, for a link). */
+export function readProjectFile(dir: string, file: string): FileRead {
   const target = { path: join(dir, file), shown: file };
   const fix = "check that the file exists and is readable";
   assertFolderInside(dir, target);
@@ -131,7 +139,18 @@ export function readProjectText(dir: string, file: string): string {
     assertInside(dir, real, file);
     fd = openOrFail({ path: real, shown: file }, fix, 0);
   }
-  return utf8(readOpened(fd, target, fix), target);
+  return readOpened(fd, target, fix);
+}
+
+/**
+ * The stat of a project path that is a regular file (not a link) in a folder
+ * inside the repository; null for anything else, which a read then judges.
+ */
+export function projectFileStat(dir: string, file: string): Stats | null {
+  const target = { path: join(dir, file), shown: file };
+  assertFolderInside(dir, target);
+  const stats = lstatSync(target.path, { throwIfNoEntry: false });
+  return stats?.isFile() ? stats : null;
 }
 
 /**
@@ -186,10 +205,16 @@ class Walker {
     }
     // In name order, so the first entry that cannot be read is the same on every machine.
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // An entry's name is one segment (no `/`, never `.` or `..`): its paths are the folder's plus `/name`.
+    const shownFolder = shownPath(this.projectDir, folder);
+    const prefix = shownFolder === "." ? "" : `${shownFolder}/`;
     for (const entry of entries) {
-      const path = join(folder, entry.name);
-      if (entry.isFile()) this.files.push(shownPath(this.projectDir, path));
-      else if (entry.isDirectory()) this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
+      if (entry.isFile()) {
+        this.files.push(prefix + entry.name);
+        continue;
+      }
+      const path = folder.endsWith("/") ? folder + entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory()) this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
       else if (entry.isSymbolicLink()) this.followLink(path, ancestors);
       else throw special(shownPath(this.projectDir, path), lstatSync(path));
     }

@@ -263,7 +263,7 @@ async function contentIds(project: Project): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   const settings = await project.settings();
   const files = [...(await project.files()), ...(settings.file ? await project.list([settings.file]) : [])];
-  for (const file of files) ids.set(file.path, file.id ?? (await project.source.read(file)).id);
+  for (const file of files) ids.set(file.path, file.id ?? project.source.knownId?.(file) ?? (await project.source.read(file)).id);
   return ids;
 }
 

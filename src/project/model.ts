@@ -237,6 +237,11 @@ export class ParseStore {
 
   /** A yml's parse, from the cache when the same text was parsed before. */
   async yaml(source: FileSource, file: SourceFile): Promise<{ parsed: ParsedYaml; id: string }> {
+    // A work-tree file unchanged since it was hashed: a cached parse needs no read. (A commit's blob is read all the
+    // same: reading it is what bounds it by file_mb.)
+    const known = this.#cache ? source.knownId?.(file) : undefined;
+    const cached = known === undefined ? undefined : this.#cache?.get(known);
+    if (cached !== undefined) return { parsed: cached, id: known as string };
     const { text, id } = await source.read(file);
     const hit = this.#cache?.get(id);
     if (hit !== undefined) return { parsed: hit, id };

@@ -6,7 +6,8 @@ import type { ParsedYaml } from "./yaml.ts";
 
 /** The project in a folder on disk, its yml parses remembered between runs (SLP_NO_CACHE=1 turns that off). */
 export function openWorkTree(dir: string, env: Record<string, string | undefined>): Project<WorkTree> {
-  return new Project(new WorkTree(dir), { store: parseStore(dir, env) });
+  const cache = ParseCache.open<ParsedYaml>(dir, env);
+  return new Project(new WorkTree(dir, cache.files), { store: new ParseStore(cache) });
 }
 
 /** A parse store backed by the parse cache of a project folder. */

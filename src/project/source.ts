@@ -8,9 +8,11 @@
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
+import { limitBytes } from "../core/limits.ts";
 import type { FileAt, Repository } from "../git/repository.ts";
 import { compareCodePoints } from "../core/text.ts";
-import { readProjectText } from "./files.ts";
+import type { FileIds } from "./file-ids.ts";
+import { projectFileStat, projectText, readProjectFile, readProjectText } from "./files.ts";
 import { isFile, listFiles } from "./paths.ts";
 
 /** A file of the project: its path relative to the project folder, `/`-separated (`../x` above it). */
@@ -28,18 +30,24 @@ export interface FileSource {
    * paths of `scope`, project-relative, sorted as plain strings.
    */
   list(scope: readonly string[]): Promise<SourceFile[]>;
-  /** The file's text (UTF-8), and its content id. */
+  /** The file's text (UTF-8, which it is checked to be when first read), and its content id. */
   read(file: SourceFile): Promise<{ text: string; id: string }>;
+  /** The content id of a file, when it is known without reading the file (undefined: read it). */
+  knownId?(file: SourceFile): string | undefined;
   /** The text alone (no content id to compute), for files read but never cached. */
   text(path: string): Promise<string>;
   /** True when a file (or folder) exists at a project-relative path. */
   exists(path: string): Promise<boolean>;
 }
 
-/** The git blob id of a text: what `git hash-object` prints for the file holding it. */
-export function blobId(text: string): string {
-  // One-shot SHA-1 of one string: a fifth of a CryptoHasher's cost per file, which a warm check pays for every yml.
-  return Bun.SHA1.hash(`blob ${Buffer.byteLength(text)}\0${text}`, "hex");
+/** The git blob id of a file's bytes: what `git hash-object` prints for it. */
+export function blobId(bytes: Uint8Array): string {
+  // One-shot SHA-1 of one buffer: a CryptoHasher per file costs more than the copy.
+  const header = `blob ${bytes.length}\0`;
+  const whole = Buffer.allocUnsafe(header.length + bytes.length);
+  whole.write(header, 0, "latin1");
+  whole.set(bytes, header.length);
+  return Bun.SHA1.hash(whole, "hex");
 }
 
 /** The project folder on disk. Reads are synchronous underneath; `readText` serves callers that need them so. */
@@ -47,9 +55,12 @@ export class WorkTree implements FileSource {
   readonly at = undefined;
   /** Absolute project folder. */
   readonly dir: string;
+  /** Content ids by path and stat, from earlier runs (the parse cache's); none by default. */
+  readonly #ids: FileIds | null;
 
-  constructor(dir: string) {
+  constructor(dir: string, ids?: FileIds) {
     this.dir = dir;
+    this.#ids = ids ?? null;
   }
 
   async list(scope: readonly string[]): Promise<SourceFile[]> {
@@ -66,12 +77,31 @@ export class WorkTree implements FileSource {
   }
 
   async read(file: SourceFile): Promise<{ text: string; id: string }> {
-    const text = this.readText(file.path);
-    return { text, id: blobId(text) };
+    const { bytes, stats } = readProjectFile(this.dir, file.path);
+    const id = blobId(bytes);
+    this.#ids?.record(file.path, stats, id);
+    // Decoded only when asked for: a parse the cache holds needs the id alone.
+    let text: string | undefined;
+    return {
+      id,
+      get text() {
+        text ??= projectText(bytes, file.path);
+        return text;
+      },
+    };
   }
 
   async text(path: string): Promise<string> {
     return this.readText(path);
+  }
+
+  /** The id an earlier run hashed the file's content to, when its stat says it has not changed since. */
+  knownId(file: SourceFile): string | undefined {
+    if (!this.#ids || this.#ids.empty) return undefined;
+    const stats = projectFileStat(this.dir, file.path);
+    // Past file_mb (a limit lowered since): read, and refused as a read is, never taken from the cache.
+    if (!stats || stats.size > limitBytes("file_mb")) return undefined;
+    return this.#ids.lookup(file.path, stats);
   }
 
   /** A project file as UTF-8 text; InputError naming it when it cannot be read. */

@@ -111,8 +111,10 @@ function compile(schema: SchemaNode): Evaluate {
       holds(value) || fail(name, value, path, out);
 
   if (schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string];
-    steps.push(keyword("type", (value) => types.some((type) => isType(value, type))));
+    // Each type's test picked once here, not looked up by name at every value.
+    const tests = (Array.isArray(schema.type) ? (schema.type as string[]) : [schema.type as string]).map(typeTest);
+    const [only] = tests;
+    steps.push(keyword("type", tests.length === 1 && only ? only : (value) => tests.some((test) => test(value))));
   }
   if (Array.isArray(schema.enum)) {
     const options = schema.enum as Json[];
@@ -229,30 +231,35 @@ function compile(schema: SchemaNode): Evaluate {
       return !branch || branch(value, path, out);
     });
   }
-  return evaluate;
+  // A node of one keyword is that keyword's own test (what a node that refers back to itself holds stays the loop above).
+  if (steps.length > 1) return evaluate;
+  const only: Evaluate = steps[0] ?? (() => true);
+  compiled.set(schema, only);
+  return only;
 }
 
-function isType(instance: Json, type: string): boolean {
+/** The test of one JSON Schema type. */
+function typeTest(type: string): (instance: Json) => boolean {
   switch (type) {
     case "object":
-      return isMapping(instance);
+      return isMapping;
     case "array":
-      return Array.isArray(instance);
+      return Array.isArray;
     case "string":
-      return typeof instance === "string";
+      return (instance) => typeof instance === "string";
     case "number":
       // NaN and the infinities are not numbers for any bound or measurement: a
       // departure from the reference's jsonschema, where `number` accepts NaN
       // and a .nan bound then passes check (README "departures").
-      return typeof instance === "number" && Number.isFinite(instance);
+      return (instance) => typeof instance === "number" && Number.isFinite(instance);
     case "integer":
-      return typeof instance === "number" && Number.isInteger(instance);
+      return (instance) => typeof instance === "number" && Number.isInteger(instance);
     case "boolean":
-      return typeof instance === "boolean";
+      return (instance) => typeof instance === "boolean";
     case "null":
-      return instance === null;
+      return (instance) => instance === null;
     default:
-      return false;
+      return () => false;
   }
 }
 

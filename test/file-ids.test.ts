@@ -1,0 +1,116 @@
+/**
+ * The work tree's index of content ids (src/project/file-ids.ts): a file's
+ * stat vouches for its content only while nothing about it moved, never for a
+ * file still changing when it was hashed, and a stamp the cache file holds in
+ * any other shape is ignored. A rewritten file is read again, so a warm run
+ * never judges an old parse of a changed yml.
+ */
+import { describe, expect, test } from "bun:test";
+import { renameSync, statSync, type Stats, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { configureLimits, LimitError } from "../src/core/limits.ts";
+import { FileIds } from "../src/project/file-ids.ts";
+import { ParseCache } from "../src/project/cache.ts";
+import { ParseStore } from "../src/project/model.ts";
+import { WorkTree } from "../src/project/source.ts";
+import type { ParsedYaml } from "../src/project/yaml.ts";
+import { tempDir } from "./support/temp.ts";
+
+const HASHED_LATER = () => Date.now() + 60_000;
+
+function stats(fields: Partial<Record<"dev" | "ino" | "size" | "mtimeMs" | "ctimeMs", number>> = {}): Stats {
+  return { dev: 1, ino: 2, size: 3, mtimeMs: 1000.5, ctimeMs: 1000.5, ...fields } as Stats;
+}
+
+describe("a stamp", () => {
+  test("vouches for the content while device, inode, size, mtime and ctime are all the same", () => {
+    const ids = new FileIds({}, () => 10_000);
+    ids.record("a.yml", stats(), "id-a");
+    const again = new FileIds(ids.stamps());
+    expect(again.lookup("a.yml", stats())).toBe("id-a");
+    for (const moved of [{ dev: 9 }, { ino: 9 }, { size: 9 }, { mtimeMs: 1000.6 }, { ctimeMs: 1000.6 }]) {
+      expect(new FileIds(ids.stamps()).lookup("a.yml", stats(moved))).toBeUndefined();
+    }
+    expect(again.lookup("b.yml", stats())).toBeUndefined();
+  });
+
+  test("is never taken for a file that changed within two seconds of its hashing", () => {
+    const racy = new FileIds({}, () => 2500);
+    racy.record("a.yml", stats({ mtimeMs: 1000, ctimeMs: 600 }), "id-a");
+    expect(new FileIds(racy.stamps()).lookup("a.yml", stats({ mtimeMs: 1000, ctimeMs: 600 }))).toBeUndefined();
+    const still = new FileIds({}, () => 3500);
+    still.record("a.yml", stats({ mtimeMs: 1000, ctimeMs: 600 }), "id-a");
+    expect(new FileIds(still.stamps()).lookup("a.yml", stats({ mtimeMs: 1000, ctimeMs: 600 }))).toBe("id-a");
+  });
+
+  test("of any other shape in the cache file is ignored, not trusted", () => {
+    const stat = stats();
+    const good = [1, 2, 3, 1000.5, 1000.5, "id-a"];
+    for (const stored of [null, [], "x", { "a.yml": "id-a" }, { "a.yml": good.slice(0, 5) }, { "a.yml": [...good.slice(0, 5), 7] }]) {
+      expect(new FileIds(stored).lookup("a.yml", stat)).toBeUndefined();
+    }
+    expect(new FileIds({ "a.yml": good }).lookup("a.yml", stat)).toBe("id-a");
+  });
+
+  test("unchanged is not written again: a warm run with nothing new saves nothing", () => {
+    const first = new FileIds({}, () => 10_000);
+    first.record("a.yml", stats(), "id-a");
+    const warm = new FileIds(first.stamps(), () => 20_000);
+    expect(warm.lookup("a.yml", stats())).toBe("id-a");
+    warm.record("a.yml", stats(), "id-a");
+    expect(warm.changed).toBe(false);
+    warm.record("a.yml", stats({ size: 4 }), "id-b");
+    expect(warm.changed).toBe(true);
+  });
+});
+
+describe("in the work tree", () => {
+  /** One run reading a.yml the way commands do (open.ts), its stamps dated a minute after the files were written. */
+  async function run(dir: string) {
+    const cache = ParseCache.open<ParsedYaml>(dir, { SLP_CACHE_DIR: join(dir, "cache") }, "yaml", HASHED_LATER);
+    const tree = new WorkTree(dir, cache.files);
+    const store = new ParseStore(cache);
+    const known = tree.knownId({ path: "a.yml" });
+    const { parsed } = await store.yaml(tree, { path: "a.yml" });
+    store.save();
+    return { known, value: parsed.value };
+  }
+
+  test("an unchanged yml is known without reading; one rewritten (new inode, same size, old mtime) is read again", async () => {
+    using dir = tempDir();
+    const path = join(dir.path, "a.yml");
+    writeFileSync(path, "a: 1\n");
+    expect(await run(dir.path)).toEqual({ known: undefined, value: { a: 1 } });
+    const warm = await run(dir.path);
+    expect(warm.known).toMatch(/^[0-9a-f]{40}$/);
+    expect(warm.value).toEqual({ a: 1 });
+
+    // The same number of bytes, through a new file given the old mtime: another inode (and ctime), so it is read again.
+    const before = statSync(path);
+    writeFileSync(join(dir.path, "b.tmp"), "a: 2\n");
+    renameSync(join(dir.path, "b.tmp"), path);
+    utimesSync(path, before.atime, before.mtime);
+    expect(await run(dir.path)).toEqual({ known: undefined, value: { a: 2 } });
+  });
+
+  test("a known yml past a file_mb lowered since is read, and refused as a read is", async () => {
+    using dir = tempDir();
+    writeFileSync(join(dir.path, "a.yml"), `a: "${"x".repeat(2000)}"\n`);
+    await run(dir.path);
+    expect((await run(dir.path)).known).toMatch(/^[0-9a-f]{40}$/);
+    configureLimits({ SLP_LIMIT_FILE_MB: "0.001" });
+    try {
+      await expect(run(dir.path)).rejects.toBeInstanceOf(LimitError);
+    } finally {
+      configureLimits({});
+    }
+  });
+
+  test("a link is never vouched for by a stamp: it is read, and judged, every time", async () => {
+    using dir = tempDir();
+    writeFileSync(join(dir.path, "target.yml"), "a: 1\n");
+    symlinkSync(join(dir.path, "target.yml"), join(dir.path, "a.yml"));
+    await run(dir.path);
+    expect((await run(dir.path)).known).toBeUndefined();
+  });
+});
