@@ -7,10 +7,11 @@ import { join } from "node:path";
 
 export const CLI = join(import.meta.dir, "..", "src", "cli.ts");
 
-export interface Benchmark {
+/** What a benchmark may take: a fixed number of milliseconds, or a factor of another benchmark's median in the same run. */
+export type Budget = { budgetMs: number; budgetOf?: undefined } | { budgetMs?: undefined; budgetOf: { of: string; factor: number } };
+
+export type Benchmark = Budget & {
   name: string;
-  /** What the issue allows, in milliseconds of wall time. */
-  budgetMs: number;
   /** Prepares inputs once; returns the command to time and where to run it. */
   setup(workDir: string): Promise<Timed> | Timed;
   /** Expected exit code of the timed command (a benchmark of a failing run measures nothing). */
@@ -22,7 +23,7 @@ export interface Benchmark {
   within?: { of: string; factor: number };
   /** The most memory (peak resident set) the timed process may use. */
   memoryBudgetMiB?: number;
-}
+};
 
 /** What a benchmark times: a command, where it runs, and what it adds to the environment. */
 export interface Timed {
@@ -33,6 +34,7 @@ export interface Timed {
 
 export interface Measurement {
   name: string;
+  /** The budget in milliseconds (a `budgetOf` benchmark's, from the other's median in the same run; NaN until known). */
   budgetMs: number;
   runsMs: number[];
   medianMs: number;
@@ -82,7 +84,7 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
   const sorted = [...runsMs].sort((a, b) => a - b);
   return {
     name: benchmark.name,
-    budgetMs: benchmark.budgetMs,
+    budgetMs: benchmark.budgetMs ?? Number.NaN,
     runsMs,
     medianMs: sorted[Math.floor(sorted.length / 2)] as number,
     minMs: sorted[0] as number,
@@ -91,7 +93,15 @@ export async function measure(benchmark: Benchmark, workDir: string): Promise<Me
   };
 }
 
-/** The names of the measurements whose median is over their budget (what makes `bun run bench` exit 1). */
+/** The names of the measurements whose median is over their budget, or whose budget is unknown (what makes `bun run bench` exit 1). */
 export function overBudget(results: readonly Measurement[]): string[] {
-  return results.filter((result) => result.medianMs > result.budgetMs).map((result) => result.name);
+  return results.filter((result) => !(result.medianMs <= result.budgetMs)).map((result) => result.name);
+}
+
+/** A `budgetOf` benchmark's budget: the factor times the other's median measured in the same run (NaN when it was not). */
+export function budgetFrom(benchmark: Benchmark, results: readonly Measurement[]): number {
+  if (benchmark.budgetOf === undefined) return benchmark.budgetMs;
+  const { of, factor } = benchmark.budgetOf;
+  const against = results.find((result) => result.name === of);
+  return against ? Math.round(against.medianMs * factor) : Number.NaN;
 }

@@ -11,6 +11,7 @@ import { projectDialect } from "../src/sql/dialect/profile.ts";
 import { parseYaml } from "../src/project/yaml.ts";
 import { defineTask, type TaskEnvironment } from "../src/runner/define-task.ts";
 import type { DialectChoice } from "../src/sql/dialect/dialects.ts";
+import type { Database } from "../src/engine/duckdb.ts";
 
 export default defineTask({
   name: "unit",
@@ -45,21 +46,36 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const cliVars = parseVarsOption(input.vars);
     const projectDir = resolve(environment.cwd, input.projectDir);
-    const dialect = dialectOption(projectDir, environment, input.dialect);
     // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
     // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
-    // while this thread loads the rest and reads the project.
+    // while this thread works out the dialect (the settings follow once it is known), loads the
+    // rest and reads the project.
     const { Database } = await import("../src/engine/duckdb.ts");
     await Database.load();
-    const settings = duckdbSettings(dialect.dialect);
-    const open = () => {
+    const open = (settings: readonly string[] | Promise<readonly string[]>) => {
       const opening = Database.open({ settings });
       opening.catch(() => undefined);
       return opening;
     };
     // A caller running unit many times (gate --verify-commits) lends one database per settings.
     const shared = environment.shared;
-    const database = shared ? shared.get(`duckdb\0${settings.join("\0")}`, open, closeWhenOpen) : open();
+    let dialect: DialectChoice;
+    let database: Promise<Database>;
+    if (shared) {
+      dialect = dialectOption(projectDir, environment, input.dialect);
+      const settings = duckdbSettings(dialect.dialect);
+      database = shared.get(`duckdb\0${settings.join("\0")}`, () => open(settings), closeWhenOpen);
+    } else {
+      const settings = Promise.withResolvers<readonly string[]>();
+      database = open(settings.promise);
+      try {
+        dialect = dialectOption(projectDir, environment, input.dialect);
+      } catch (error) {
+        settings.reject(error);
+        throw error;
+      }
+      settings.resolve(duckdbSettings(dialect.dialect));
+    }
     const [{ openWorkTree }, { readUnitProject }, { runUnitTests }, { unitReport }] = await Promise.all([
       import("../src/project/open.ts"),
       import("../src/project/unit-project.ts"),

@@ -72,6 +72,29 @@ describe("render", () => {
       expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
     }
   });
+  test("a call of a dbt macro slp provides, with literal arguments, renders as nunjucks renders it, in each adapter's words", () => {
+    const session = parseSession("t");
+    for (const adapter of ["duckdb", "snowflake", "bigquery"] as const) {
+      const render = new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0), adapter });
+      for (const text of [
+        "select {{ dateadd('day', 30, 'l.ordered_at') }} as d",
+        'select {{ datediff("a", "b", \'day\') }}, {{ dateadd(\'day\', -1, "x") }}',
+        "select cast(x as {{ type_string() }})",
+        "{{- dateadd('month', 1, 'd') -}} from t",
+      ]) {
+        expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
+      }
+    }
+  });
+  test("a call that is not literal, or a name that is not slp's macro, is left to nunjucks", () => {
+    const session = parseSession("t");
+    const render = renderer(of);
+    // An escape, an expression, a filter: nunjucks' own reading.
+    expect(render.renderText("{{ dateadd('day', 1, 'it\\'s') }}", "x.sql", session)).toContain("it's");
+    expect(render.renderText("{{ dateadd('day', 1 + 1, 'd') }}", "x.sql", session)).toContain("cast(2 as bigint)");
+    expect(render.renderText("{{ type_string() | lower }}", "x.sql", session)).toBe("varchar");
+    expect(() => render.renderText("{{ no_such_macro('a') }}", "x.sql", session)).toThrow();
+  });
   test("a refusal in a static template names its line", () => {
     const session = {
       ...parseSession("t"),
@@ -443,5 +466,45 @@ describe("a database lent to several runs", () => {
     } finally {
       database.close();
     }
+  });
+});
+
+describe("slp's macros", () => {
+  test("are created in one call, in order; anything but one create macro __slp_... each is refused, nothing run", async () => {
+    const database = await Database.open();
+    try {
+      await database.defineMacros([
+        "create macro __slp_test_one(x) as x + 1",
+        "create macro __slp_test_two(x) as __slp_test_one(x) * 2 || ';'",
+      ]);
+      expect((await database.query("select __slp_test_two(1)")).rows).toEqual([["4;"]]);
+      for (const foreign of [
+        "create table t as select 1",
+        "create macro __slp_test_three(x) as x; create table t as select 1",
+        "create macro __slp_test_three(x) as x -- ;",
+        'create macro __slp_test_three(x) as x, "a;b"',
+        "create macro __slp_test_three(x) as e'\\';create table t as select 1'",
+      ]) {
+        await expect(database.defineMacros(["create macro __slp_test_four(x) as x", foreign])).rejects.toThrow(
+          "not one of slp's macro definitions",
+        );
+      }
+      await expect(database.query("select __slp_test_four(1)")).rejects.toThrow();
+      await expect(database.query("select * from t")).rejects.toThrow();
+    } finally {
+      database.close();
+    }
+  });
+});
+
+describe("opening", () => {
+  test("settings given as a promise are made once it settles; a rejected one is the open's error", async () => {
+    const database = await Database.open({ settings: Promise.resolve(["set TimeZone = 'America/New_York'"]) });
+    try {
+      expect((await database.query("select current_setting('TimeZone')")).rows).toEqual([["America/New_York"]]);
+    } finally {
+      database.close();
+    }
+    await expect(Database.open({ settings: Promise.reject(new Error("no dialect")) })).rejects.toThrow("no dialect");
   });
 });

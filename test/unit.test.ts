@@ -11,7 +11,7 @@ import { UnitData } from "../src/schemas/unit.ts";
 import { isValid } from "../src/schemas/validate.ts";
 import { runCli, runMain } from "./support/cli.ts";
 import { expectFixtureOutput, FIXTURES } from "./support/fixtures.ts";
-import { copyToTemp } from "./support/temp.ts";
+import { copyToTemp, tempDir } from "./support/temp.ts";
 
 const UNIT = join(FIXTURES, "unit");
 const ROOT = join(import.meta.dir, "..");
@@ -325,6 +325,24 @@ describe("the real CLI", () => {
 
 describe("warehouse dialects", () => {
   const SHOP = join(ROOT, "examples", "snowflake-shop");
+
+  test("the Snowflake example warm loads neither the transpiler nor nunjucks (its dateadd is a call of literals)", () => {
+    using cache = tempDir("slp-cache-");
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      const env = { ...process.env, SLP_CACHE_DIR: ${JSON.stringify(cache.path)} };
+      const code = await main(["unit", "--project-dir", ${JSON.stringify(SHOP)}], { stdout() {}, stderr() {}, cwd: process.cwd(), env });
+      console.log(JSON.stringify({ code, loaded: Object.keys(require.cache).filter((path) => /polyglot|nunjucks/.test(path)).length > 0 }));
+    `;
+    const run = () => {
+      const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+      expect(result.stderr.toString()).toBe("");
+      return JSON.parse(result.stdout.toString());
+    };
+    // The first run translates (and keeps the translations); the next reads them.
+    expect(run()).toEqual({ code: 0, loaded: true });
+    expect(run()).toEqual({ code: 0, loaded: false });
+  });
 
   test("the Snowflake example's tests run translated, and a changed expectation fails", async () => {
     const passing = await runMain(["unit", "--project-dir", SHOP], ROOT);

@@ -69,11 +69,12 @@ export function bundleFolder(root: string, bundle: NativeBundle): string {
 }
 
 /**
- * Makes sure every file of the bundle sits, verified, in its private folder,
- * writing what is missing or wrong; returns the folder.
+ * Makes sure every file of the bundle sits, verified, in its private folder
+ * (under `root`, the user's cache unless said), writing what is missing or
+ * wrong; returns the folder.
  */
-export function unpackBundle(bundle: NativeBundle, env: Record<string, string | undefined>): string {
-  const folder = bundleFolder(cacheRoot(env), bundle);
+export function unpackBundle(bundle: NativeBundle, env: Record<string, string | undefined>, root: string = cacheRoot(env)): string {
+  const folder = bundleFolder(root, bundle);
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
   } catch (error) {

@@ -14,8 +14,12 @@
  */
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { availableParallelism } from "node:os";
+import { dirname, join } from "node:path";
 import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
+import { hostPlatform } from "../build/platforms.ts";
+import { isCompiled } from "../runner/self.ts";
+import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -53,8 +57,12 @@ export interface OpenOptions {
    * but their fixtures.
    */
   readableDirectories?: readonly string[];
-  /** SET statements for a warehouse dialect (time zone, division), made global before the configuration is locked. */
-  settings?: readonly string[];
+  /**
+   * SET statements for a warehouse dialect (time zone, division), made global
+   * before the configuration is locked; a promise lets the caller work them out
+   * while DuckDB creates the database (a rejection closes it and is the open's).
+   */
+  settings?: readonly string[] | Promise<readonly string[]>;
 }
 
 /** A DuckDB database file Stage E reads, attached read-only under `name`. */
@@ -82,6 +90,7 @@ export interface DataAccess {
 type Mode = "unit" | "data" | "file";
 
 let library: Promise<typeof import("@duckdb/node-api")> | undefined;
+let loadedLibrary: typeof import("@duckdb/node-api") | undefined;
 
 /** One in-memory database for a whole run, with a few connections to spread queries over. */
 export class Database {
@@ -106,7 +115,11 @@ export class Database {
    * caller that awaits `Database.load()` first can do other work while it opens.
    */
   static async open(options: OpenOptions = {}): Promise<Database> {
-    const loaded = await Database.load();
+    // Settings still being worked out are awaited once the database exists; a rejection is handled there.
+    const pending = Promise.resolve(options.settings);
+    pending.catch(() => undefined);
+    // Once loaded, the database is being created when open() returns: the caller's next work overlaps it.
+    const loaded = loadedLibrary ?? (await Database.load());
     const readable = options.readableDirectories ?? [];
     // Order matters: temp_directory cannot be set once external access is off.
     const config: Record<string, string> = {
@@ -122,15 +135,23 @@ export class Database {
     };
     if (readable.length === 0) config.enable_external_access = "false";
     const instance = await loaded.DuckDBInstance.create(":memory:", config);
+    let settings: readonly string[];
+    try {
+      settings = (await pending) ?? [];
+    } catch (error) {
+      instance.closeSync();
+      throw error;
+    }
     const connection = await instance.connect();
     // Settings are made global (every connection has them), then the configuration is locked.
     const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
     const statements = [
       ...(readable.length > 0 ? [`SET GLOBAL allowed_directories = [${list}]`, "SET GLOBAL enable_external_access = false"] : []),
-      ...(options.settings ?? []).map((setting) => setting.replace(/^\s*set\s+(?!global\b)/i, "SET GLOBAL ")),
+      ...settings.map((setting) => setting.replace(/^\s*set\s+(?!global\b)/i, "SET GLOBAL ")),
       "SET GLOBAL lock_configuration = true",
     ];
-    for (const statement of statements) await connection.run(statement);
+    // slp's own statements (each directory quoted), in one round trip.
+    await connection.run(statements.join(";\n"));
     return new Database(instance, [connection], loaded, "unit");
   }
 
@@ -214,9 +235,15 @@ export class Database {
     }
   }
 
-  /** Loads the native library and its bindings (once). */
+  /**
+   * Loads the native library and its bindings (once). From source, the
+   * package comes from its bytecode bundle in node_modules/.cache/slp (package-bundle.ts:
+   * ~25 ms sooner than its 181 modules one by one), with the bindings' own
+   * choice of native build made once, as the binary's build makes it; the
+   * compiled binary already holds the package bundled.
+   */
   static load(): Promise<typeof import("@duckdb/node-api")> {
-    library ??= import("@duckdb/node-api");
+    library ??= (isCompiled() ? import("@duckdb/node-api") : loadFromSource()).then((loaded) => (loadedLibrary = loaded));
     return library;
   }
 
@@ -295,6 +322,27 @@ export class Database {
    */
   async define(sql: string, lane = 0): Promise<void> {
     await this.#run(sql, lane, undefined, "CREATE");
+  }
+
+  /**
+   * Creates slp's own macros (constant SQL, never a user's) in one call to
+   * DuckDB, in order: each statement must be one `create macro __slp_...`
+   * with no `;` outside its '...' literals (and no other kind of quoting a
+   * `;` could hide in), so the text holds exactly that many statements and
+   * nothing else. One round trip instead of three per macro: DuckDB creates
+   * them on its thread while this one reads and renders the project.
+   */
+  async defineMacros(statements: readonly string[], lane = 0): Promise<void> {
+    const foreign = statements.find((sql) => !isOneMacroDefinition(sql));
+    if (foreign !== undefined) throw new DatabaseError(`not one of slp's macro definitions: ${foreign.slice(0, 80)}`);
+    if (statements.length === 0) return;
+    await this.#queued(lane, async (connection) => {
+      try {
+        await connection.run(statements.join(";\n"));
+      } catch (error) {
+        throw new DatabaseError(error instanceof Error ? error.message : String(error));
+      }
+    });
   }
 
   /**
@@ -394,6 +442,47 @@ export class Database {
     for (const connection of this.#connections) connection.closeSync();
     this.#instance.closeSync();
   }
+}
+
+/** @duckdb/node-api from its bundle in node_modules/.cache/slp, or as installed when there is none to be had. */
+async function loadFromSource(): Promise<typeof import("@duckdb/node-api")> {
+  const entry = require.resolve("@duckdb/node-api");
+  const packageDir = packageFolder(entry);
+  const modules = nodeModulesOf(packageDir);
+  const bindings = Bun.resolveSync("@duckdb/node-bindings", dirname(entry));
+  const bundled =
+    modules === null
+      ? null
+      : await loadPackageBundle({
+          entry,
+          packageDir,
+          label: "duckdb-node-api",
+          externals: { "@duckdb/node-bindings": nativeBinding(bindings) },
+          cacheDir: join(modules, ".cache", "slp"),
+        });
+  return (bundled as typeof import("@duckdb/node-api") | null) ?? import("@duckdb/node-api");
+}
+
+/**
+ * The bindings' native build for this machine, as their duckdb.js picks it
+ * (`@duckdb/node-bindings-<os>-<arch>`, glibc), or their duckdb.js itself
+ * where slp ships no binary (musl Linux), which then picks at load time.
+ */
+function nativeBinding(bindings: string): string {
+  const platform = hostPlatform();
+  if (!platform) return bindings;
+  try {
+    return Bun.resolveSync(`@duckdb/node-bindings-${platform.name}/duckdb.node`, dirname(bindings));
+  } catch {
+    return bindings;
+  }
+}
+
+/** One `create macro __slp_...` statement: no `;`, `$`, `"`, comment or E'' string outside its standard '...' literals. */
+function isOneMacroDefinition(sql: string): boolean {
+  if (!/^\s*create\s+(or\s+replace\s+)?macro\s+__slp_\w+\s*\(/i.test(sql) || /(^|[^\w])e'/i.test(sql)) return false;
+  const outside = sql.replace(/'(?:[^']|'')*'/g, "''");
+  return !/[;$"]|--|\/\*/.test(outside);
 }
 
 /** SQL that is not exactly one statement. */

@@ -5,7 +5,7 @@
  * included) can write, and no query outlives its limit. Credentials are
  * handed in by the caller, from environment variables only.
  */
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { SlpError } from "../core/errors.ts";
 
 export interface PostgresSettings {
@@ -41,7 +41,9 @@ export class PostgresDatabase {
   }
 
   static open(settings: PostgresSettings): PostgresDatabase {
-    const sql = new SQL({
+    // Bun.SQL, not an import of it: the compiled binary evaluates a module's imports from "bun" at every start, and
+    // reaching Bun's SQL client costs ~4 ms there.
+    const sql = new Bun.SQL({
       adapter: "postgres",
       hostname: settings.hostname,
       port: settings.port,

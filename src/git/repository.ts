@@ -7,7 +7,6 @@
  */
 import * as fs from "node:fs";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { inflateSync } from "node:zlib";
 import { dirname, join, relative, resolve } from "node:path";
 import git from "isomorphic-git";
 import { formatLimit, LimitError, limitBytes } from "../core/limits.ts";
@@ -694,8 +693,13 @@ export class ObjectReader {
   }
 }
 
-/** zlib's inflate, stopped at limit file_mb: a small compressed object can stand for gigabytes. */
+/**
+ * zlib's inflate, stopped at limit file_mb: a small compressed object can stand for gigabytes.
+ * node:zlib is required here, not imported: the compiled binary loads every import of a builtin
+ * at start, and zlib (with node's streams) is ~5 ms no task but a git read needs.
+ */
 function inflated(bytes: Uint8Array, what: string): Buffer {
+  const { inflateSync } = require("node:zlib") as typeof import("node:zlib");
   try {
     return inflateSync(bytes, { maxOutputLength: limitBytes("file_mb") + 64 });
   } catch (error) {

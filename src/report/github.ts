@@ -10,7 +10,6 @@
  * are escaped as the runner unescapes them, and plain lines that could be read
  * as a command are printed with command processing stopped.
  */
-import { createHash } from "node:crypto";
 import type { SlpError } from "../core/errors.ts";
 import { EXIT } from "../core/exit-codes.ts";
 import type { Report } from "../core/report.ts";
@@ -58,7 +57,7 @@ export function plainLines(lines: string[]): string {
   const physical = lines.flatMap((line) => line.split(/\r\n|\r|\n/));
   const text = physical.map((line) => `${line}\n`).join("");
   if (!physical.some((line) => /^\s*::/.test(line) || line.includes("##["))) return text;
-  const token = `slp-${createHash("sha256").update(text).digest("hex").slice(0, 32)}`;
+  const token = `slp-${new Bun.CryptoHasher("sha256").update(text).digest("hex").slice(0, 32)}`;
   return `::stop-commands::${token}\n${text}::${token}::\n`;
 }
 

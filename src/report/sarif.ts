@@ -6,7 +6,6 @@
  * help. Paths are relative to the repository root under the `%SRCROOT%` base,
  * so the log is the same on every machine.
  */
-import { createHash } from "node:crypto";
 import type { SlpError } from "../core/errors.ts";
 import { EXIT } from "../core/exit-codes.ts";
 import type { Report } from "../core/report.ts";
@@ -95,7 +94,7 @@ function resultOf(finding: Finding, ruleIndex: number, context: RenderContext) {
   const locations =
     physical || logical ? [{ ...(physical ? { physicalLocation: physical } : {}), ...(logical ? { logicalLocations: logical } : {}) }] : [];
   // Stable across runs and machines, so code scanning matches an alert to its earlier self.
-  const fingerprint = createHash("sha256")
+  const fingerprint = new Bun.CryptoHasher("sha256")
     .update(`${finding.rule}\u0000${file}\u0000${finding.model}\u0000${finding.message}`)
     .digest("hex");
   return {

@@ -248,10 +248,17 @@ export class DbtRenderer {
       const jinja = template instanceof JinjaTemplate ? template : template.jinja();
       return this.#with(session, () => jinja.render(this.#scope(pkg)));
     }
+    // A call of one of dbt's macros slp provides, with literal arguments, is rendered as Jinja would call it when the
+    // name means that macro here: no project or package macro of that name, and no test override of it.
+    const builtinCalls = template.parts.filter((part) => typeof part !== "string" && "macro" in part) as MacroCall[];
+    if (builtinCalls.some((part) => !this.#meansBuiltin(part.macro, session, pkg))) {
+      return this.#with(session, () => template.jinja().render(this.#scope(pkg)));
+    }
     // A template whose only Jinja is literal ref() and source() calls: dbt's static parser reads it, and so does slp.
     return template.parts
       .map((part) => {
         if (typeof part === "string") return part;
+        if ("macro" in part) return printable((this.#builtins[part.macro] as (...args: unknown[]) => string)(...part.args));
         try {
           return session.relation(part.call);
         } catch (error) {
@@ -260,6 +267,13 @@ export class DbtRenderer {
         }
       })
       .join("");
+  }
+
+  /** True when `name`, called from a template of package `pkg`, is the dbt macro slp provides (as #lookup would find it). */
+  #meansBuiltin(name: string, session: RenderSession, pkg: string): boolean {
+    const overrides = session.overrides.macros;
+    if (Object.hasOwn(overrides, name) || Object.hasOwn(overrides, `dbt.${name}`)) return false;
+    return Object.hasOwn(this.#builtins, name) && this.#with(session, () => this.#resolve(name, pkg)) === this.#builtins[name];
   }
 
   /** A digest of every macro file's text: what a cached rendering depends on besides the model itself. */
@@ -659,8 +673,15 @@ function digest(text: string): string {
 /** A compiled template: nunjucks', or the pieces of one whose only Jinja is literal ref()/source() calls. */
 type Compiled = JinjaTemplate | StaticTemplate;
 
+/** `{{ name('literal', 30) }}`: a macro called with string and integer literals only. */
+interface MacroCall {
+  macro: string;
+  args: (string | number)[];
+  line: number;
+}
+
 interface StaticTemplate {
-  parts: (string | { call: RelationCall; line: number })[];
+  parts: (string | { call: RelationCall; line: number } | MacroCall)[];
   /** The same text compiled by nunjucks (when an override of ref or source must be honoured). */
   jinja(): JinjaTemplate;
 }
@@ -695,12 +716,35 @@ function staticParts(text: string): StaticTemplate["parts"] | null {
     const trimAfter = inner.endsWith("-");
     inner = inner.slice(trimBefore ? 1 : 0, trimAfter ? inner.length - 1 : inner.length);
     const call = parseRelationCall(inner);
-    if (!call) return null;
+    const macro = call ? null : literalCall(inner);
+    if (!call && !macro) return null;
     const before = text.slice(at, open);
-    parts.push(trimBefore ? before.replace(/\s+$/, "") : before, { call, line: text.slice(0, open).split("\n").length });
+    const line = text.slice(0, open).split("\n").length;
+    parts.push(trimBefore ? before.replace(/\s+$/, "") : before, call ? { call, line } : { ...(macro as Omit<MacroCall, "line">), line });
     at = close + 2;
     if (trimAfter) while (at < text.length && /\s/.test(text[at] as string)) at++;
   }
+}
+
+/**
+ * `name('day', 30, 'x')`: a call whose every argument is a quoted string
+ * without escapes or an integer, as nunjucks would pass them; null for
+ * anything else (a keyword argument, an expression, a filter).
+ */
+function literalCall(inner: string): Omit<MacroCall, "line"> | null {
+  const match = /^\s*([A-Za-z_]\w*)\s*\(([^()]*)\)\s*$/.exec(inner);
+  if (!match) return null;
+  const args: (string | number)[] = [];
+  const list = (match[2] as string).trim();
+  const argument = /\s*(?:'([^'\\]*)'|"([^"\\]*)"|(-?\d+))\s*(,|$)/y;
+  while (argument.lastIndex < list.length) {
+    const found = argument.exec(list);
+    if (!found) return null;
+    args.push(found[3] !== undefined ? Number(found[3]) : ((found[1] ?? found[2]) as string));
+    if (found[4] === "" && argument.lastIndex < list.length) return null;
+  }
+  if (list.endsWith(",")) return null;
+  return { macro: match[1] as string, args };
 }
 
 /** A context value replaced by an override: a macro returns the YAML value verbatim, whatever its arguments. */

@@ -113,7 +113,7 @@ export class DialectRun {
     const state = macrosOf(database);
     const statements = macroStatements(names, state.created);
     state.creating = state.creating.then(async () => {
-      for (const sql of statements) await database.define(sql, lane);
+      await database.defineMacros(statements, lane);
     });
     return state.creating;
   }

@@ -44,8 +44,9 @@ const HELPERS: Record<string, MacroDefinition> = {
   __slp_unscaled: { sql: "create macro __slp_unscaled(x) as cast(replace(cast(x as varchar), '.', '') as hugeint)" },
   __slp_pow10: { sql: "create macro __slp_pow10(k) as cast('1' || repeat('0', cast(k as integer)) as hugeint)" },
   // An unscaled integer and its scale as a JSON string of the decimal: (-5, 2) -> "-0.05".
+  // The integer is bound once (y.q): it is a whole rounded quotient, and used three times.
   __slp_decimal_json: {
-    sql: "create macro __slp_decimal_json(q, s) as list_transform([struct_pack(negative := q < 0, digits := lpad(cast(abs(q) as varchar), cast(greatest(length(cast(abs(q) as varchar)), s + 1) as integer), '0'), s := s)], lambda z: '\"' || case when z.negative then '-' else '' end || case when z.s = 0 then z.digits else left(z.digits, length(z.digits) - z.s) || '.' || right(z.digits, z.s) end || '\"')[1]",
+    sql: "create macro __slp_decimal_json(q, s) as list_transform([struct_pack(q := q, s := s)], lambda y: list_transform([struct_pack(negative := y.q < 0, digits := lpad(cast(abs(y.q) as varchar), cast(greatest(length(cast(abs(y.q) as varchar)), y.s + 1) as integer), '0'), s := y.s)], lambda z: '\"' || case when z.negative then '-' else '' end || case when z.s = 0 then z.digits else left(z.digits, length(z.digits) - z.s) || '.' || right(z.digits, z.s) end || '\"')[1])[1]",
   },
   // n / d in integers, rounded half away from zero; division by zero is an error, NULL stays NULL.
   __slp_round_quotient: {
@@ -94,8 +95,10 @@ const PG_TYPE_SCALE = (ta: string, tb: string) => `least(38, greatest(24, __slp_
 interface DivisionRule {
   /** The result type as a JSON type string, from the operands' type names. */
   type(ta: string, tb: string): string;
-  /** The value as JSON text. */
-  value(a: string, b: string, ta: string, tb: string): string;
+  /** The value as JSON text; `s`, when given, names the result's scale already worked out (see scale). */
+  value(a: string, b: string, ta: string, tb: string, s?: string): string;
+  /** The exact quotient's scale from the operand type names, when the rule has one. */
+  scale?: (ta: string, tb: string) => string;
   needs: string[];
 }
 
@@ -116,8 +119,8 @@ function rule(
   // A fixed-point result slp has not verified is a type DuckDB does not know, named for the reason.
   const decimalType = (ta: string, tb: string) =>
     typeof scale === "function" ? `'"DECIMAL(38,' || (${scale(ta, tb)}) || ')"'` : `'"${scale.refuse}"'`;
-  const decimalValue = (a: string, b: string, ta: string, tb: string) =>
-    typeof scale === "function" ? `${exact}(${a}, ${b}, ${scale(ta, tb)})` : "null";
+  const decimalValue = (a: string, b: string, ta: string, tb: string, s?: string) =>
+    typeof scale === "function" ? `${exact}(${a}, ${b}, ${s ?? scale(ta, tb)})` : "null";
   return {
     type: (ta, tb) => {
       const integer =
@@ -128,15 +131,16 @@ function rule(
             : "";
       return `case when ${either(ta, tb, "other")} then ${OTHER(ta, tb)} when ${either(ta, tb, "float")} then '"DOUBLE"'${integer} else ${decimalType(ta, tb)} end`;
     },
-    value: (a, b, ta, tb) => {
+    value: (a, b, ta, tb, s) => {
       const integer =
         integers === "float"
           ? ` when ${bothIntegers(ta, tb)} then __slp_float_quotient(${a}, ${b})`
           : integers === "integer"
             ? ` when ${bothIntegers(ta, tb)} then __slp_integer_quotient(${a}, ${b})`
             : "";
-      return `case when ${either(ta, tb, "float")} then __slp_float_quotient(${a}, ${b})${integer} else ${decimalValue(a, b, ta, tb)} end`;
+      return `case when ${either(ta, tb, "float")} then __slp_float_quotient(${a}, ${b})${integer} else ${decimalValue(a, b, ta, tb, s)} end`;
     },
+    scale: typeof scale === "function" ? scale : undefined,
     needs: ["__slp_kind", "__slp_scale", "__slp_precision", "__slp_float_quotient", "__slp_integer_quotient", exact],
   };
 }
@@ -226,8 +230,10 @@ function productMacros(dialect: Dividing): [string, MacroDefinition][] {
       /_BY_/,
       "_AND_",
     )} when ${either("t.ta", "t.tb", "float")} then '"DOUBLE"'${integerType("t.ta", "t.tb")} else '"DECIMAL(38,' || (${rule.scale("t.ta", "t.tb")}) || ')"' end`;
-  const [ta, tb] = ["typeof(v.a)", "typeof(v.b)"];
-  const value = `case when ${either(ta, tb, "float")} then cast(to_json(cast(v.a as double) * cast(v.b as double)) as varchar)${native ? ` when ${bothIntegers(ta, tb)} then cast(to_json(v.a * v.b) as varchar)` : ""} else __slp_exact_product(v.a, v.b, ${rule.scale(ta, tb)}) end`;
+  const value = (x: string, s: string | undefined) => {
+    const [ta, tb] = [`typeof(${x}.a)`, `typeof(${x}.b)`];
+    return `case when ${either(ta, tb, "float")} then cast(to_json(cast(${x}.a as double) * cast(${x}.b as double)) as varchar)${native ? ` when ${bothIntegers(ta, tb)} then cast(to_json(${x}.a * ${x}.b) as varchar)` : ""} else __slp_exact_product(${x}.a, ${x}.b, ${s ?? rule.scale(ta, tb)}) end`;
+  };
   return [
     [
       names.type,
@@ -239,11 +245,30 @@ function productMacros(dialect: Dividing): [string, MacroDefinition][] {
     [
       names.value,
       {
-        sql: `create macro ${names.value}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${value})[1]`,
+        sql: valueMacro(names.value, rule.scale, value),
         needs: ["__slp_kind", "__slp_scale", "__slp_exact_product"],
       },
     ],
   ];
+}
+
+/**
+ * A value macro: its operands bound once (a one-element list's lambda, `v`),
+ * then, when the result has a scale, that scale worked out once from their
+ * types in a second such list (`q.s`): written out where it is used, the
+ * scale's expression was bound three times per quotient, a third of a
+ * division's binding. It never fails (type names in, an integer out), so
+ * working it out for a quotient that takes another branch changes nothing.
+ */
+function valueMacro(
+  name: string,
+  scale: ((ta: string, tb: string) => string) | undefined,
+  body: (operands: string, scale: string | undefined) => string,
+): string {
+  const inner = scale
+    ? `list_transform([struct_pack(a := v.a, b := v.b, s := ${scale("typeof(v.a)", "typeof(v.b)")})], lambda q: ${body("q", "q.s")})[1]`
+    : body("v", undefined);
+  return `create macro ${name}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${inner})[1]`;
 }
 
 /** Whether slp rewrites `a * b` in `dialect` (where the warehouse caps the product's scale). */
@@ -266,10 +291,12 @@ export const DIVISION_MACROS: Record<string, MacroDefinition> = {
     (["div", "avg"] as const)
       .flatMap((of) => (Object.keys(RULES) as Dividing[]).map((dialect) => [of, dialect] as const))
       .flatMap(([of, dialect]) => {
-        const { type, value, needs } = (of === "div" ? RULES : AVERAGES)[dialect];
+        const { type, value, scale, needs } = (of === "div" ? RULES : AVERAGES)[dialect];
         const names = divisionMacros(dialect, of);
-        const quotient = value("v.a", "v.b", "typeof(v.a)", "typeof(v.b)");
-        const guarded = dialect === "spark" ? `case when v.b = 0 then null else ${quotient} end` : quotient;
+        const guarded = (x: string, s: string | undefined) => {
+          const quotient = value(`${x}.a`, `${x}.b`, `typeof(${x}.a)`, `typeof(${x}.b)`, s);
+          return dialect === "spark" ? `case when ${x}.b = 0 then null else ${quotient} end` : quotient;
+        };
         return [
           [
             names.type,
@@ -278,10 +305,7 @@ export const DIVISION_MACROS: Record<string, MacroDefinition> = {
               needs: ["__slp_kind", "__slp_scale", "__slp_precision"],
             },
           ],
-          [
-            names.value,
-            { sql: `create macro ${names.value}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${guarded})[1]`, needs },
-          ],
+          [names.value, { sql: valueMacro(names.value, scale, guarded), needs }],
         ];
       }),
   ),
