@@ -151,6 +151,56 @@ const BUILTINS: Record<string, (...args: any[]) => string> = {
     `string_agg(${measure}, ${delimiter ?? "','"}${orderBy ? ` order by ${orderBy}` : ""})${limit ? "" : ""}`,
 };
 
+/**
+ * The parameters of each dbt macro slp provides, as dbt declares them (its
+ * global project's `macros/utils`): a keyword argument binds by these names,
+ * as Jinja binds a macro's, and one the macro does not take is an error.
+ */
+const PARAMETERS: Record<string, readonly string[]> = {
+  date_trunc: ["datepart", "date"],
+  dateadd: ["datepart", "interval", "from_date_or_timestamp"],
+  datediff: ["first_date", "second_date", "datepart"],
+  concat: ["fields"],
+  safe_cast: ["field", "type"],
+  cast: ["field", "type"],
+  hash: ["field"],
+  split_part: ["string_text", "delimiter_text", "part_number"],
+  string_literal: ["value"],
+  escape_single_quotes: ["expression"],
+  set_sql_header: ["config"],
+  any_value: ["expression"],
+  bool_or: ["expression"],
+  length: ["expression"],
+  position: ["substring_text", "string_text"],
+  replace: ["field", "old_chars", "new_chars"],
+  right: ["string_text", "length_expression"],
+  listagg: ["measure", "delimiter_text", "order_by_clause", "limit_num"],
+};
+
+/** A macro slp provides, called as Jinja calls a macro: positional arguments, then keyword ones by dbt's parameter names. */
+function boundByName(name: string, macro: (...args: any[]) => string): (...args: unknown[]) => string {
+  const parameters = PARAMETERS[name] ?? [];
+  return (...args) => {
+    const { positional, keywords } = splitArgs(args);
+    if (positional.length > parameters.length) {
+      throw new Error(`macro '${name}' takes not more than ${parameters.length} argument(s)`);
+    }
+    const bound = [...positional];
+    for (const [key, value] of Object.entries(keywords)) {
+      // A {% call %} block hands the macro its body as `caller`, Jinja's special argument, not one of dbt's.
+      if (key === "caller") continue;
+      const at = parameters.indexOf(key);
+      if (at === -1) {
+        const takes = parameters.length === 0 ? "none" : parameters.join(", ");
+        throw new Error(`macro '${name}' takes no keyword argument '${key}' (its parameters: ${takes})`);
+      }
+      if (at < positional.length) throw new Error(`macro '${name}' got multiple values for argument '${key}'`);
+      bound[at] = value;
+    }
+    return macro(...bound);
+  };
+}
+
 /** What a model may not do in a unit test, and what to do instead. */
 const INTROSPECTION: Record<string, string> = {
   run_query: "run_query runs SQL against the warehouse, which a unit test has not got",
@@ -219,7 +269,9 @@ export class DbtRenderer {
     this.project = project;
     this.#options = options;
     this.#adapterType = options.adapter ?? "duckdb";
-    this.#builtins = { ...BUILTINS, ...adapterMacros(this.#adapterType) };
+    this.#builtins = Object.fromEntries(
+      Object.entries({ ...BUILTINS, ...adapterMacros(this.#adapterType) }).map(([name, macro]) => [name, boundByName(name, macro)]),
+    );
     this.#indexMacros(project);
     for (const pkg of project.packages.values()) this.#indexMacros(pkg);
   }
@@ -258,7 +310,13 @@ export class DbtRenderer {
     return template.parts
       .map((part) => {
         if (typeof part === "string") return part;
-        if ("macro" in part) return printable((this.#builtins[part.macro] as (...args: unknown[]) => string)(...part.args));
+        if ("macro" in part) {
+          try {
+            return printable((this.#builtins[part.macro] as (...args: unknown[]) => string)(...part.args));
+          } catch (error) {
+            throw new TemplateFailure((error as Error).message, file, part.line, error);
+          }
+        }
         try {
           return session.relation(part.call);
         } catch (error) {
