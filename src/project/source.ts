@@ -42,12 +42,11 @@ export interface FileSource {
 
 /** The git blob id of a file's bytes: what `git hash-object` prints for it. */
 export function blobId(bytes: Uint8Array): string {
-  // One-shot SHA-1 of one buffer: a CryptoHasher per file costs more than the copy.
-  const header = `blob ${bytes.length}\0`;
-  const whole = Buffer.allocUnsafe(header.length + bytes.length);
-  whole.write(header, 0, "latin1");
-  whole.set(bytes, header.length);
-  return Bun.SHA1.hash(whole, "hex");
+  // Fed in two parts: cheaper, in a fresh process, than copying the header and the bytes into one buffer.
+  const hasher = new Bun.CryptoHasher("sha1");
+  hasher.update(`blob ${bytes.length}\0`);
+  hasher.update(bytes);
+  return hasher.digest("hex");
 }
 
 /** The project folder on disk. Reads are synchronous underneath; `readText` serves callers that need them so. */
