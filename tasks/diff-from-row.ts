@@ -36,7 +36,8 @@ export default defineTask({
         fix: "slp diff-from-row --model MODEL result.csv",
       });
     }
-    const diff = diffFromRow(input.model, readRow(text, source), source);
+    const { row, lineOf } = readRow(text, source);
+    const diff = diffFromRow(input.model, row, { ...source, lineOf });
     const json = diffJsonText(diff);
     if (input.out !== undefined) {
       const target = resolve(environment.cwd, input.out);

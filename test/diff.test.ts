@@ -14,7 +14,8 @@ import { checkMetricExpression } from "../src/data/metrics.ts";
 import { owedDiffs } from "../src/project/owed-diffs.ts";
 import { parseWindow, windowPredicate } from "../src/data/window.ts";
 import { Database } from "../src/engine/duckdb.ts";
-import { diffFromRow } from "../src/project/diff-row.ts";
+import { diffFromRow, readRow } from "../src/project/diff-row.ts";
+import { InputError } from "../src/core/errors.ts";
 import type { ModelDeclaration } from "../src/project/model.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
@@ -59,6 +60,24 @@ function measured(diff: Record<string, unknown>): Record<string, unknown> {
   const { extra: _extra, ...rest } = diff;
   return rest;
 }
+
+describe("diff-from-row's refusals", () => {
+  test("name the line of the cell at fault: a JSON key's own line, a CSV row's line", () => {
+    const refusal = (text: string, file: string) => {
+      const { row, lineOf } = readRow(text, { file });
+      try {
+        diffFromRow("fct_orders", row, { file, lineOf });
+      } catch (error) {
+        return error as InputError;
+      }
+      throw new Error("the row was not refused");
+    };
+    const json = refusal('{\n  "row_delta": 1,\n  "removed_pks": 0,\n  "status_changed": 0.5\n}\n', "row.json");
+    expect([json.file, json.line]).toEqual(["row.json", 4]);
+    const csv = refusal("\nrow_delta,removed_pks\n\n8400.5,0\n", "row.csv");
+    expect([csv.file, csv.line, csv.message]).toEqual(["row.csv", 4, 'row_delta is "8400.5", which is not a whole number']);
+  });
+});
 
 describe("window", () => {
   test("[COLUMN:]START:END with dates, timestamps (colons and all) or numbers", () => {

@@ -28,12 +28,15 @@ import { compareCodePoints, sortByText } from "../core/text.ts";
 import { isMapping, type Mapping, type Value } from "../core/values.ts";
 import { Diff } from "../schemas/diff.ts";
 import { schemaErrors } from "../schemas/validate.ts";
-import { parseCsv } from "./csv.ts";
-import { parseJson } from "./json.ts";
+import { parseCsvWithLines } from "./csv.ts";
+import { parseJsonWithLines } from "./json.ts";
+import { lineAt } from "./lines.ts";
 
 export interface RowSource {
   /** The input as the user named it (`-` for standard input). */
   file: string;
+  /** The line a column's cell is on, when the row was read from a file (readRow). */
+  lineOf?: (column: string) => number | undefined;
 }
 
 /** One result row: column name -> cell (text from CSV; any JSON value from JSON). */
@@ -41,8 +44,8 @@ export type Row = Map<string, Value>;
 
 const FIX = "give the one result row of the diff query: a CSV header and one line, or one JSON object";
 
-/** Reads exactly one row from CSV or JSON text (JSON when it starts with `{` or `[`). */
-export function readRow(text: string, source: RowSource): Row {
+/** Reads exactly one row from CSV or JSON text (JSON when it starts with `{` or `[`), with the line of each cell. */
+export function readRow(text: string, source: RowSource): { row: Row; lineOf: (column: string) => number | undefined } {
   const body = text.replace(/^\uFEFF/, "");
   const fail = (message: string): never => {
     throw new InputError(message, { file: source.file, fix: FIX });
@@ -50,15 +53,18 @@ export function readRow(text: string, source: RowSource): Row {
   if (body.trim() === "") return fail("no row: the input is empty");
   const first = body.trimStart()[0];
   if (first === "{" || first === "[") {
-    const value = parseJson(body, { file: source.file, fix: FIX });
+    const document = parseJsonWithLines(body, { file: source.file, fix: FIX });
+    const value = document.value;
     const rows = Array.isArray(value) ? value : [value];
     if (rows.length === 0) return fail("no row: the JSON list is empty");
     if (rows.length > 1) return fail(`${rows.length} rows; a diff is made from exactly one (aggregate the query to one row)`);
     const row = rows[0];
     if (!isMapping(row)) return fail("the JSON row must be an object of column: value");
-    return new Map(Object.entries(row));
+    const at = Array.isArray(value) ? [0] : [];
+    return { row: new Map(Object.entries(row)), lineOf: (column) => lineAt(document, [...at, column]) };
   }
-  const records = parseCsv(body, { file: source.file, fix: FIX });
+  const read = parseCsvWithLines(body, { file: source.file, fix: FIX });
+  const records = read.map((record) => record.cells);
   const header = (records[0] ?? []).map((name) => name.trim());
   const seen = new Set<string>();
   const twice = header.find((name) => seen.size === seen.add(name).size);
@@ -69,30 +75,35 @@ export function readRow(text: string, source: RowSource): Row {
   if (cells.length !== header.length) {
     return fail(`the row has ${cells.length} cells and the header ${header.length} columns`);
   }
-  return new Map(header.map((name, index) => [name, cells[index] as string]));
+  // Every cell of the one row is on its line (the one it ends on, for a quoted cell across lines).
+  const line = read[1]?.line;
+  return { row: new Map(header.map((name, index) => [name, cells[index] as string])), lineOf: () => line };
 }
 
 /** The diff.json a row describes, keys sorted; InputError naming the column on any doubtful cell. */
 export function diffFromRow(model: string, row: Row, source: RowSource): Mapping {
-  const fail = (message: string): never => {
-    throw new InputError(message, { file: source.file, fix: "correct the diff query's output" });
+  /** Refuses the row; `column` names the cell at fault, whose line the message then carries. */
+  const fail = (message: string, column?: string): never => {
+    const line = column === undefined ? undefined : source.lineOf?.(column);
+    throw new InputError(message, { file: source.file, line, fix: "correct the diff query's output" });
   };
   const number = (column: string): number => {
     const cell = row.get(column) as Value;
-    if (isEmpty(cell)) return fail(`${column} is empty; it must be a number`);
+    if (isEmpty(cell)) return fail(`${column} is empty; it must be a number`, column);
     const parsed = toNumber(cell);
-    if (parsed === null) return fail(`${column} is ${shown(cell)}, which is not a number`);
-    if (!Number.isFinite(parsed)) return fail(`${column} is ${shown(cell)}, which is not a finite number`);
+    if (parsed === null) return fail(`${column} is ${shown(cell)}, which is not a number`, column);
+    if (!Number.isFinite(parsed)) return fail(`${column} is ${shown(cell)}, which is not a finite number`, column);
     if (Math.abs(parsed) > Number.MAX_SAFE_INTEGER) {
       return fail(
         `${column} is ${shown(cell)}, beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`,
+        column,
       );
     }
     return parsed;
   };
   const whole = (column: string): number => {
     const value = number(column);
-    if (!Number.isInteger(value)) fail(`${column} is ${shown(row.get(column) as Value)}, which is not a whole number`);
+    if (!Number.isInteger(value)) fail(`${column} is ${shown(row.get(column) as Value)}, which is not a whole number`, column);
     return value;
   };
 
@@ -103,7 +114,7 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
       [`${side}_duplicate_keys`, "a primary key another row also has"],
     ]) {
       if (row.has(column as string) && number(column as string) > 0) {
-        fail(`${column} is ${shown(row.get(column as string) as Value)}: rows of ${name} with ${what} make the diff undefined`);
+        fail(`${column} is ${shown(row.get(column as string) as Value)}: rows of ${name} with ${what} make the diff undefined`, column);
       }
     }
   }
@@ -111,7 +122,8 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
   if (missing.length > 0) fail(`missing required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`);
   const rowDelta = whole("row_delta");
   const removedPks = whole("removed_pks");
-  if (removedPks < 0) fail(`removed_pks is ${shown(row.get("removed_pks") as Value)}; keys that disappeared cannot be fewer than 0`);
+  if (removedPks < 0)
+    fail(`removed_pks is ${shown(row.get("removed_pks") as Value)}; keys that disappeared cannot be fewer than 0`, "removed_pks");
 
   const metrics = new Map<string, { delta_pct: number | null; value?: number }>();
   const metric = (name: string) => {
@@ -132,7 +144,7 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
       metric(column.slice(0, -"_value".length)).value = number(column);
     } else if (column.endsWith("_changed") && column.length > "_changed".length) {
       const count = whole(column);
-      if (count < 0) fail(`${column} is ${shown(row.get(column) as Value)}; a count of changed rows cannot be below 0`);
+      if (count < 0) fail(`${column} is ${shown(row.get(column) as Value)}; a count of changed rows cannot be below 0`, column);
       if (count > 0) altered.push(column.slice(0, -"_changed".length));
     }
   }
@@ -168,7 +180,7 @@ export function diffFromRow(model: string, row: Row, source: RowSource): Mapping
     diff.window = Object.fromEntries(
       window.map((column) => {
         const cell = row.get(column) as Value;
-        if (typeof cell !== "string" && typeof cell !== "number") fail(`${column} is ${shown(cell)}; it must be text`);
+        if (typeof cell !== "string" && typeof cell !== "number") fail(`${column} is ${shown(cell)}; it must be text`, column);
         return [column.slice("window_".length), String(cell).trim()];
       }),
     );
