@@ -124,7 +124,7 @@ describe("slp diff-from-row as a subprocess", () => {
     expect(result.exitCode).toBe(2);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe(
-      'ERROR (standard input): removed_pks is "-4"; keys that disappeared cannot be fewer than 0; correct the diff query\'s output\n',
+      'ERROR (standard input):2: removed_pks is "-4"; keys that disappeared cannot be fewer than 0; correct the diff query\'s output\n',
     );
   });
 
