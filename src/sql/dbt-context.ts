@@ -13,7 +13,7 @@ import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import { parseYaml } from "../project/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
-import { parseRelationCall } from "../project/relations.ts";
+import { parseRelationCall, type RelationCall } from "../project/relations.ts";
 import {
   exposeMembers,
   JinjaTemplate,
@@ -33,11 +33,6 @@ export class RenderRefusal extends SlpError {
     super("E_RENDER", message, { fix });
   }
 }
-
-/** A ref(), source() or `this` as the model names it. */
-export type RelationCall =
-  | { kind: "ref"; package: string | null; name: string; version: string | null }
-  | { kind: "source"; source: string; table: string };
 
 /** What one render of one template needs from the unit test it belongs to. */
 export interface RenderSession {
