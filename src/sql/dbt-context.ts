@@ -197,14 +197,13 @@ function boundByName(name: string, macro: (...args: any[]) => string): (...args:
         const takes = parameters.length === 0 ? "none" : parameters.join(", ");
         throw new RenderRefusal(
           `macro '${name}' takes no keyword argument '${key}' (its parameters: ${takes})`,
-          parameters.length === 0 ? `call ${name} without keyword arguments` : `name the argument by one of ${name}'s parameters, as dbt's macro declares them`,
+          parameters.length === 0
+            ? `call ${name} without keyword arguments`
+            : `name the argument by one of ${name}'s parameters, as dbt's macro declares them`,
         );
       }
       if (at < positional.length)
-        throw new RenderRefusal(
-          `macro '${name}' got multiple values for argument '${key}'`,
-          `give '${key}' once, by position or by name`,
-        );
+        throw new RenderRefusal(`macro '${name}' got multiple values for argument '${key}'`, `give '${key}' once, by position or by name`);
       bound[at] = value;
     }
     return macro(...bound);
