@@ -127,3 +127,10 @@ export function generateProject(root: string, shape: ProjectShape): number {
   }
   return files;
 }
+
+/** A sources yml declaring `count` tables orders_<i> of source shop, each with these columns (name, data_type). */
+export function sourcesYml(count: number, columns: readonly (readonly [string, string])[]): string {
+  const declared = columns.map(([name, type]) => `          - {name: ${name}, data_type: ${type}}\n`).join("");
+  const tables = Array.from({ length: count }, (_, i) => `      - name: orders_${i}\n        columns:\n${declared}`);
+  return `version: 2\nsources:\n  - name: shop\n    tables:\n${tables.join("")}`;
+}

@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { martsSql, stagingSql, stagingYml } from "./generate-project.ts";
+import { martsSql, sourcesYml, stagingSql, stagingYml } from "./generate-project.ts";
 import { CLI, type Benchmark } from "./harness.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -43,12 +43,13 @@ export function generateUnitProject(root: string, models: number): void {
   mkdirSync(join(root, "models", "marts"), { recursive: true });
   mkdirSync(join(root, "models", "staging"), { recursive: true });
   writeFileSync(join(root, "dbt_project.yml"), "name: synthetic\nversion: '1.0'\nprofile: synthetic\n");
-  const tables = Array.from(
-    { length: models },
-    (_, i) =>
-      `      - name: orders_${i}\n        columns:\n          - {name: id, data_type: integer}\n          - {name: email, data_type: varchar}\n          - {name: status, data_type: varchar}\n          - {name: total_cents, data_type: integer}\n`,
-  );
-  writeFileSync(join(root, "models", "staging", "_sources.yml"), `version: 2\nsources:\n  - name: shop\n    tables:\n${tables.join("")}`);
+  const columns = [
+    ["id", "integer"],
+    ["email", "varchar"],
+    ["status", "varchar"],
+    ["total_cents", "integer"],
+  ] as const;
+  writeFileSync(join(root, "models", "staging", "_sources.yml"), sourcesYml(models, columns));
   for (let i = 0; i < models; i++) {
     writeFileSync(join(root, "models", "marts", `fct_model_${i}.sql`), martsSql(i));
     writeFileSync(join(root, "models", "marts", `fct_model_${i}__unit.yml`), unitYml(i));

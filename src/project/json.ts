@@ -99,8 +99,10 @@ class Parser {
     if (match) {
       const value = Number(match[0]);
       if (Math.abs(value) > Number.MAX_SAFE_INTEGER) {
-        this.#fail(
+        this.#refuse(
           `the number ${match[0]} is beyond 9,007,199,254,740,991 (2^53 - 1), where a number can no longer be held exactly; slp refuses it rather than round it`,
+          this.#at,
+          "correct what wrote the file (no real count or measure comes near that number)",
         );
       }
       this.#at += match[0].length;
@@ -127,7 +129,11 @@ class Parser {
       const key = this.#string();
       const earlier = starts.get(key);
       if (earlier !== undefined) {
-        this.#fail(`the key ${JSON.stringify(key)} appears twice in one object (first on line ${this.lineOf(earlier)})`, keyAt);
+        this.#refuse(
+          `the key ${JSON.stringify(key)} appears twice in one object (first on line ${this.lineOf(earlier)})`,
+          keyAt,
+          "write each key once: whatever wrote the file gave it two values, and slp does not pick one",
+        );
       }
       starts.set(key, keyAt);
       const line = this.#keyLines === null ? 0 : this.#lineAhead(keyAt);
@@ -220,12 +226,25 @@ class Parser {
     return line;
   }
 
+  /**
+   * JSON that parses but that slp will not read (a key twice, a number a double
+   * cannot hold): not a syntax error, so neither "not valid JSON" nor the
+   * source's advice on writing JSON, but the fix for this refusal.
+   */
+  #refuse(problem: string, index: number, fix: string): never {
+    const line = this.lineOf(index);
+    throw new InputError(`${problem} (line ${line}, column ${this.#columnOf(index)})`, { file: this.#source.file, line, fix });
+  }
+
+  #columnOf(index: number): number {
+    return index - (this.#text.lastIndexOf("\n", index - 1) + 1) + 1;
+  }
+
   #fail(problem: string, index = this.#at, explainEnd = true): never {
     // Running out of text is the usual cause (a file cut short while it was written); say so.
     const reason = explainEnd && index >= this.#text.length ? "the text ends before the JSON value is complete" : problem;
     const line = this.lineOf(index);
-    const column = index - (this.#text.lastIndexOf("\n", index - 1) + 1) + 1;
-    throw new InputError(`not valid JSON: ${reason} (line ${line}, column ${column})`, {
+    throw new InputError(`not valid JSON: ${reason} (line ${line}, column ${this.#columnOf(index)})`, {
       file: this.#source.file,
       line,
       fix: this.#source.fix,
