@@ -207,7 +207,6 @@ export interface PlanRefusal {
   error: TestError;
 }
 
-/** Resolves one test's model and inputs; a refusal is the test's error. */
 /** Per project, whether each model file calls is_incremental: read once per model, not once per test. */
 const incrementalCalls = new WeakMap<UnitProject, Map<string, boolean>>();
 
@@ -226,6 +225,7 @@ function callsIsIncremental(root: UnitProject, file: string): boolean {
   return calls;
 }
 
+/** Resolves one test's model and inputs; a refusal is the test's error. */
 export function planTest(test: UnitTestDefinition, owner: UnitProject, root: UnitProject): PlannedTest | PlanRefusal {
   const refuse = (message: string, fix: string, file: string | null = test.file): PlanRefusal => ({
     error: { message, file, line: null, fix },
