@@ -46,7 +46,7 @@ export default defineTask({
         : await (await import("../src/project/stale.ts")).readBaseFacts(project, input.base, project.model.store);
     const stale = facts?.stale ?? null;
     const config = (facts?.changes.config ?? resolved.config).config;
-    const settings = { changed: facts?.changed ?? null, lineage: lineageMode(config.lineage), ceilings: config.band_ceilings };
+    const settings = { changed: facts?.changes.changed ?? null, lineage: lineageMode(config.lineage), ceilings: config.band_ceilings };
     const files = readDiffFiles(environment.cwd, expandDiffArguments(environment.cwd, input.diffs));
     assertOneDiffPerModel(files);
 

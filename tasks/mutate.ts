@@ -10,7 +10,7 @@ import { defaultBase, loadConfig } from "../src/project/config.ts";
 import { DEFAULT_MARTS_PATHS, normaliseMartsPath } from "../src/project/paths.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
-import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
+import { DialectOption, MartsPathOption, NoManifestOption, ProjectDirOption } from "../src/project/options.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 /** The reference's cap and ours: --max-mutants and slp.yml may only lower it. */
@@ -64,15 +64,8 @@ export default defineTask({
       }),
     ),
     vars: Type.Optional(Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars" })),
-    noManifest: Type.Optional(
-      Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" }),
-    ),
-    dialect: Type.Optional(
-      Type.String({
-        metavar: "NAME",
-        description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)",
-      }),
-    ),
+    noManifest: NoManifestOption,
+    dialect: DialectOption,
     budgetMs: Type.Integer({
       default: 120000,
       minimum: 0,

@@ -5,7 +5,7 @@ import { UsageError } from "../src/core/errors.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
 import { loadConfig } from "../src/project/config.ts";
-import { ProjectDirOption } from "../src/project/options.ts";
+import { DialectOption, NoManifestOption, ProjectDirOption } from "../src/project/options.ts";
 import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
 import { projectDialect } from "../src/sql/dialect/profile.ts";
 import { parseYaml } from "../src/project/yaml.ts";
@@ -33,15 +33,8 @@ export default defineTask({
     vars: Type.Optional(
       Type.String({ metavar: "YAML", description: "variables as a YAML mapping, as dbt's --vars; a test's overrides.vars win" }),
     ),
-    noManifest: Type.Optional(
-      Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" }),
-    ),
-    dialect: Type.Optional(
-      Type.String({
-        metavar: "NAME",
-        description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)",
-      }),
-    ),
+    noManifest: NoManifestOption,
+    dialect: DialectOption,
   }),
   async run({ input, environment }): Promise<Report> {
     const cliVars = parseVarsOption(input.vars);

@@ -15,7 +15,7 @@ import { owedDiffs } from "../src/project/owed-diffs.ts";
 import { parseWindow, windowPredicate } from "../src/data/window.ts";
 import { Database } from "../src/engine/duckdb.ts";
 import { diffFromRow, readRow } from "../src/project/diff-row.ts";
-import { InputError } from "../src/core/errors.ts";
+import type { InputError } from "../src/core/errors.ts";
 import type { ModelDeclaration } from "../src/project/model.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";

@@ -38,7 +38,7 @@ export async function stageTargets(
     reasons = new Map(names.map((name) => [name, "named on the command line"]));
   } else {
     const lineage = lineageMode((facts?.changes.config ?? loadConfig(project.dir)).config.lineage);
-    const owed = await owedDiffs(project, facts?.changed ?? null, facts?.stale.models ?? new Set(), lineage);
+    const owed = await owedDiffs(project, facts?.changes.changed ?? null, facts?.stale.models ?? new Set(), lineage);
     names = owed.models;
     reasons = new Map([...owed.reasons].map(([name, reason]) => [name, describeReason(reason)]));
   }

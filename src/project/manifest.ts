@@ -31,17 +31,8 @@ export async function readManifest(project: Project<WorkTree>): Promise<Manifest
     return null;
   }
   const settings = await project.settings();
-  const { paths } = settings;
-  const folders = [
-    ...paths.model,
-    ...paths.macro,
-    ...paths.seed,
-    ...paths.snapshot,
-    ...paths.analysis,
-    ...paths.test,
-    ...paths.function,
-  ].map((path) => `${path}/`);
-  const sources = (await project.list(folders)).map((file) => file.path);
+  // The same listing nodes() read (one walk of the tree, listed once); the newest file decides.
+  const sources = (await project.files()).map((file) => file.path);
   if (settings.file) sources.push(settings.file);
   if (written < tree.newest(sources)) return { stale: true, nodes: {}, sources: {} };
   try {

@@ -217,6 +217,8 @@ export interface Graph {
   children: Map<string, string[]>;
   /** Calls that name no node of the project or its packages, or are built dynamically. */
   unresolved: Edge[];
+  /** What a ref() or source() resolves to, over the project and its packages (what the edges were found with). */
+  index: RelationIndex;
   /** Every node downstream of the given ones (they excluded), sorted. */
   downstream(ids: Iterable<string>): string[];
   /** Every node upstream of the given ones (they excluded), sorted. */
@@ -948,6 +950,7 @@ async function readGraph(project: Project): Promise<Graph> {
     parents,
     children: sortedChildren,
     unresolved,
+    index,
     downstream: (ids) => walk(ids, (id) => sortedChildren.get(id) ?? []),
     upstream: (ids) => walk(ids, (id) => (parents.get(id) ?? []).flatMap((edge) => (edge.to === null ? [] : [edge.to]))),
   };

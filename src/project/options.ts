@@ -19,6 +19,19 @@ export const MartsPathOption = Type.Optional(
   }),
 );
 
+/** unit's and mutate's: render every model, even where target/manifest.json holds fresh compiled code. */
+export const NoManifestOption = Type.Optional(
+  Type.Boolean({ description: "always render models, even when target/manifest.json holds fresh compiled code" }),
+);
+
+/** unit's and mutate's: the warehouse dialect, over slp.yml's and the profile's. */
+export const DialectOption = Type.Optional(
+  Type.String({
+    metavar: "NAME",
+    description: "the warehouse dialect the models are written in (default: slp.yml's dialect, else the profile's adapter type)",
+  }),
+);
+
 export interface ResolvedProject {
   /** Absolute project dir. */
   dir: string;

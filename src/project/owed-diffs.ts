@@ -44,8 +44,9 @@ export function describeReason(reason: OwedReason): string {
 
 /**
  * The models that owe a diff. `changed` holds the unique ids of what the
- * branch changed (with `--base`, lineage.ts's reading of git; without it,
- * the pre-registered models, since every changed model must carry one);
+ * branch changed (with `--base`, lineage.ts's reading of git; null without
+ * it); the pre-registered models count as changed either way, since every
+ * changed model must carry one;
  * `inherited` are pre-registrations the base already has, which are not
  * this branch's. `lineage: critical-only` follows changes to critical models
  * only, `off` not at all.
@@ -62,7 +63,8 @@ export async function owedDiffs(
   if (lineage !== "off") {
     const nodes = await project.model.nodes();
     const idOf = new Map(nodes.models.filter((node) => node.latest).map((node) => [node.name, node.uniqueId]));
-    const modified = changed ?? new Set(preRegistered.flatMap((model) => idOf.get(model.name) ?? []));
+    // A pre-registration is how a model is meant to change: its model counts as changed, --base or not.
+    const modified = new Set([...(changed ?? []), ...preRegistered.flatMap((model) => idOf.get(model.name) ?? [])]);
     const graph = modified.size > 0 ? await project.model.graph() : null;
     const feeding = new Map<string, Set<string>>();
     for (const id of modified) {

@@ -87,15 +87,6 @@ export interface BaseChanges {
   config: LoadedConfig;
 }
 
-/** The merge-base of `base` and HEAD, what the work tree changed against it, and the base's slp.yml; GitError when git cannot say. */
-export async function readBaseChanges(
-  project: CurrentProject & { model: Project },
-  base: string,
-  store = new ParseStore(),
-): Promise<BaseChanges> {
-  return baseChangesAt(project, base, await baseProject(project.dir, base, store));
-}
-
 async function baseChangesAt(
   project: CurrentProject & { model: Project },
   base: string,
@@ -108,12 +99,10 @@ async function baseChangesAt(
   return { mergeBase, changed: new Set(changes.nodes.keys()), newModels, config: await configAt(repo, baseCommit, base, prefix) };
 }
 
-/** Everything `--base` tells a Stage E command (compare, diff, reconcile): the stale set, the changes, and what owes a diff for them. */
+/** Everything `--base` tells a Stage E command (compare, diff, reconcile): the stale set and the changes. */
 export interface BaseFacts {
   stale: StaleSet;
   changes: BaseChanges;
-  /** The changed nodes, and the model of every pre-registration of this branch's own (a pre-registration is how a model is meant to change). */
-  changed: Set<string>;
 }
 
 export async function readBaseFacts(
@@ -123,13 +112,7 @@ export async function readBaseFacts(
 ): Promise<BaseFacts> {
   const at = await baseProject(project.dir, base, store);
   const [stale, changes] = await Promise.all([staleSetAt(project, base, at), baseChangesAt(project, base, at)]);
-  const idOf = new Map((await project.model.nodes()).models.filter((node) => node.latest).map((node) => [node.name, node.uniqueId]));
-  const changed = new Set(changes.changed);
-  for (const model of project.models.values()) {
-    const id = idOf.get(model.name);
-    if (id !== undefined && isMapping(model.preRegistration) && !stale.models.has(model.name)) changed.add(id);
-  }
-  return { stale, changes, changed };
+  return { stale, changes };
 }
 
 /**

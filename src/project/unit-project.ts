@@ -72,12 +72,8 @@ export async function readUnitProject(model: Project<WorkTree>, dirAsGiven: stri
       id,
       edges.flatMap((edge) => (edge.to === null ? [] : [edge.to])),
     );
-  const everyProject = [root, ...root.packages.values()];
-  root.index = new RelationIndex(
-    root.name,
-    everyProject.flatMap((p) => p.refNodes),
-    everyProject.flatMap((p) => p.sources),
-  );
+  // The index the DAG was resolved with: the same nodes (models, seeds, snapshots) and sources, in the same order.
+  root.index = graph.index;
   for (const pkg of root.packages.values()) {
     pkg.index = root.index;
     pkg.parents = root.parents;

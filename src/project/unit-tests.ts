@@ -144,7 +144,7 @@ export function readUnitTests(project: UnitProject, render: (text: string, file:
       if (earlier !== undefined) {
         // dbt refuses the pair (DuplicateResourceNameError): neither of them runs.
         const problem = {
-          message: `unit test '${shown}' of model ${modelName} is defined twice (${earlier.file} and ${raw.file})`,
+          message: `unit test '${shown}' of model ${modelName} is defined twice (${earlier.file}:${earlier.line} and ${raw.file}:${raw.line})`,
           fix: "give each unit test of a model its own name",
         };
         testProblems.push(problem);

@@ -13,7 +13,7 @@ import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import { parseYaml } from "../project/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
-import { parseRelationCall } from "../project/relations.ts";
+import { parseRelationCall, type RelationCall } from "../project/relations.ts";
 import {
   exposeMembers,
   JinjaTemplate,
@@ -33,11 +33,6 @@ export class RenderRefusal extends SlpError {
     super("E_RENDER", message, { fix });
   }
 }
-
-/** A ref(), source() or `this` as the model names it. */
-export type RelationCall =
-  | { kind: "ref"; package: string | null; name: string; version: string | null }
-  | { kind: "source"; source: string; table: string };
 
 /** What one render of one template needs from the unit test it belongs to. */
 export interface RenderSession {
@@ -183,7 +178,10 @@ function boundByName(name: string, macro: (...args: any[]) => string): (...args:
   return (...args) => {
     const { positional, keywords } = splitArgs(args);
     if (positional.length > parameters.length) {
-      throw new Error(`macro '${name}' takes not more than ${parameters.length} argument(s)`);
+      throw new RenderRefusal(
+        `macro '${name}' takes not more than ${parameters.length} argument(s)`,
+        `pass ${name} at most ${parameters.length} argument(s)${parameters.length > 0 ? ` (${parameters.join(", ")})` : ""}, as dbt's macro declares them`,
+      );
     }
     const bound = [...positional];
     for (const [key, value] of Object.entries(keywords)) {
@@ -192,9 +190,15 @@ function boundByName(name: string, macro: (...args: any[]) => string): (...args:
       const at = parameters.indexOf(key);
       if (at === -1) {
         const takes = parameters.length === 0 ? "none" : parameters.join(", ");
-        throw new Error(`macro '${name}' takes no keyword argument '${key}' (its parameters: ${takes})`);
+        throw new RenderRefusal(
+          `macro '${name}' takes no keyword argument '${key}' (its parameters: ${takes})`,
+          parameters.length === 0
+            ? `call ${name} without keyword arguments`
+            : `name the argument by one of ${name}'s parameters, as dbt's macro declares them`,
+        );
       }
-      if (at < positional.length) throw new Error(`macro '${name}' got multiple values for argument '${key}'`);
+      if (at < positional.length)
+        throw new RenderRefusal(`macro '${name}' got multiple values for argument '${key}'`, `give '${key}' once, by position or by name`);
       bound[at] = value;
     }
     return macro(...bound);

@@ -207,6 +207,24 @@ export interface PlanRefusal {
   error: TestError;
 }
 
+/** Per project, whether each model file calls is_incremental: read once per model, not once per test. */
+const incrementalCalls = new WeakMap<UnitProject, Map<string, boolean>>();
+
+/** dbt records is_incremental among the macros a model calls when it parses the model; a call in its Jinja is that call. */
+function callsIsIncremental(root: UnitProject, file: string): boolean {
+  let known = incrementalCalls.get(root);
+  if (!known) {
+    known = new Map();
+    incrementalCalls.set(root, known);
+  }
+  let calls = known.get(file);
+  if (calls === undefined) {
+    calls = /\bis_incremental\s*\(/.test(readText(root.dir, file).replace(/\{#[\s\S]*?#\}/g, ""));
+    known.set(file, calls);
+  }
+  return calls;
+}
+
 /** Resolves one test's model and inputs; a refusal is the test's error. */
 export function planTest(test: UnitTestDefinition, owner: UnitProject, root: UnitProject): PlannedTest | PlanRefusal {
   const refuse = (message: string, fix: string, file: string | null = test.file): PlanRefusal => ({
@@ -229,8 +247,7 @@ export function planTest(test: UnitTestDefinition, owner: UnitProject, root: Uni
       "unit test the SQL models around it; dbt does not unit test Python models either",
     );
   }
-  // dbt records is_incremental among the macros a model calls when it parses the model; a call in its Jinja is that call.
-  const callsIncremental = /\bis_incremental\s*\(/.test(readText(root.dir, node.file).replace(/\{#[\s\S]*?#\}/g, ""));
+  const callsIncremental = callsIsIncremental(root, node.file);
   const override = test.overrides.macros.is_incremental;
   if (callsIncremental && typeof override !== "boolean") {
     return refuse(

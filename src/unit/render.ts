@@ -10,13 +10,13 @@
 import { SlpError } from "../core/errors.ts";
 import type { Mapping, Value } from "../core/values.ts";
 import { callText, type RelationCall } from "../project/relations.ts";
-import { ambiguityMessage } from "../project/resolve.ts";
+import { ambiguityMessage, RelationIndex } from "../project/resolve.ts";
 import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
 import { DbtRenderer, RenderRefusal, type RenderSession } from "../sql/dbt-context.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { TemplateFailure } from "../sql/jinja.ts";
 import { compiledModels, type CompiledModels } from "./manifest.ts";
-import { relationName, type PlannedTest } from "./plan.ts";
+import { relationName, type PlannedInput, type PlannedTest } from "./plan.ts";
 import { trimStatement } from "./sql.ts";
 import type { TestError } from "./types.ts";
 
@@ -36,6 +36,26 @@ export function renderModel(
 ): RenderedModel | { error: TestError } {
   const { test, node, inputs } = plan;
   const used = new Set<string>();
+  const mocked = (input: PlannedInput | undefined) => (input && !input.isThis ? input : undefined);
+  // dbt compiles a unit test in a world holding only its fixtures (UnitTestManifestLoader,
+  // compiled against that manifest): a call the project resolves to a node no given mocks is
+  // looked up again there, root first, then the test's package, then every package, so a
+  // fixture of another package's node of that name serves it.
+  let fixtureWorld: RelationIndex | null = null;
+  const servedByFixtureWorld = (call: RelationCall, label: string): PlannedInput | undefined => {
+    const given = [...inputs.values()].filter((input) => !input.isThis);
+    fixtureWorld ??= new RelationIndex(
+      root.index.root,
+      given.flatMap((input) => (input.node.kind === "source" ? [] : [input.node])),
+      given.flatMap((input) => (input.node.kind === "source" ? [input.node] : [])),
+    );
+    const found = fixtureWorld.resolve(call, node.package);
+    if ("ambiguous" in found) {
+      const { message, fix } = ambiguityMessage(call.kind === "ref" ? call.name : label, found.ambiguous);
+      throw new RenderRefusal(message, fix);
+    }
+    return "node" in found ? mocked(inputs.get(found.node.uniqueId)) : undefined;
+  };
   const thisInput = inputs.get(node.uniqueId);
   // Quoted, as dbt quotes them (dbt-core #11999): `from{{- ref('x') -}}` must still read a name.
   const quoted = (relation: string) => quoteRelation(relation, dialect);
@@ -57,14 +77,14 @@ export function renderModel(
           `model ${test.model} calls ${label}, which names nothing in the project`,
           "check the name (and the package or version) in the model's SQL",
         );
-      const input = inputs.get(resolved.node.uniqueId);
-      if (!input || input.isThis) {
+      const input = mocked(inputs.get(resolved.node.uniqueId)) ?? servedByFixtureWorld(call, label);
+      if (!input) {
         throw new RenderRefusal(
           `model ${test.model} calls ${label}, which this test does not mock`,
           `add a given with input: ${label} and its rows (every ref and source the model reads must be mocked)`,
         );
       }
-      used.add(resolved.node.uniqueId);
+      used.add(input.node.uniqueId);
       return quoted(input.relation);
     },
   };

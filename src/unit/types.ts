@@ -4,7 +4,9 @@
  * reports: one verdict per test, `pass`, `fail` or `error`, never a pass on
  * something not looked at.
  */
+import type { Static } from "@sinclair/typebox";
 import type { Value } from "../core/values.ts";
+import type { FixtureColumnInfo, UnitTestError, UnitTestResult } from "../schemas/unit.ts";
 import type { DialectChoice } from "../sql/dialect/dialects.ts";
 import type { DisabledTest, UnitTestDefinition } from "../project/unit-tests.ts";
 
@@ -13,18 +15,12 @@ export type Verdict = "pass" | "fail" | "error";
 /** A row as a fixture gives it: column name as written -> value (CSV values are text or null). */
 export type FixtureRow = Record<string, Value>;
 
-export interface TestError {
-  message: string;
-  file: string | null;
-  line: number | null;
-  fix: string | null;
-}
+// The shapes `slp unit --format json` reports, from their TypeBox schemas (src/schemas/unit.ts).
+export type TestError = Static<typeof UnitTestError>;
 
-export interface DiffTable {
-  columns: string[];
-  /** Rows only in expected (`---`) and only in actual (`+++`), sorted; values as DuckDB prints them. */
-  rows: { side: "expected" | "actual"; values: (string | null)[] }[];
-}
+export type DiffTable = NonNullable<Static<typeof UnitTestResult>["diff"]>;
+
+export type FixtureColumn = Static<typeof FixtureColumnInfo>;
 
 /**
  * Where a fixture column's type came from: dbt's catalog, dbt's manifest,
@@ -32,13 +28,7 @@ export interface DiffTable {
  * upstream's own SQL, a seed's CSV, dbt's snapshot columns, or the test's own
  * values (for a column nothing else types).
  */
-export type ColumnSource = "catalog" | "manifest" | "declared" | "inferred" | "seed" | "snapshot" | "values";
-
-export interface FixtureColumn {
-  name: string;
-  type: string;
-  from: ColumnSource;
-}
+export type ColumnSource = FixtureColumn["from"];
 
 export interface UnitResult {
   id: string;
