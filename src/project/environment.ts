@@ -28,13 +28,15 @@ function environmentReferences(text: string): EnvironmentReference[] {
   for (const block of code.matchAll(JINJA)) {
     const start = block.index ?? 0;
     const body = block[0];
+    // Calls and names inside string literals are text, not the environment (a subscript's key is read from the raw text).
+    const literals = [...body.matchAll(STRING)].map((literal) => [literal.index ?? 0, (literal.index ?? 0) + literal[0].length] as const);
+    const inLiteral = (at: number) => literals.some(([from, to]) => at >= from && at < to);
     for (const call of body.matchAll(ENV_VAR)) {
+      if (inLiteral(call.index ?? 0)) continue;
       found.push({ expression: call[2] !== undefined ? `env_var('${call[2]}')` : "env_var(...)", at: start + (call.index ?? 0) });
     }
-    // Names inside string literals are text, not the environment (a subscript's key is read from the raw text).
-    const literals = [...body.matchAll(STRING)].map((literal) => [literal.index ?? 0, (literal.index ?? 0) + literal[0].length] as const);
     for (const name of body.matchAll(NAMES)) {
-      if (literals.some(([from, to]) => (name.index ?? 0) >= from && (name.index ?? 0) < to)) continue;
+      if (inLiteral(name.index ?? 0)) continue;
       const expression = name[4] ?? ((name[2] ?? name[3]) ? `${name[1]}.${name[2] ?? name[3]}` : (name[1] as string));
       found.push({ expression, at: start + (name.index ?? 0) });
     }
