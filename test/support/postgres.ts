@@ -2,8 +2,9 @@
  * A real PostgreSQL server for the Stage E tests: the one SLP_TEST_POSTGRES_URL
  * names, else a throwaway server started from the PostgreSQL that Debian's
  * `postgresql` package installs (.ci/run installs it), in a temporary folder on
- * a free port, as the `postgres` user when the suite runs as root (initdb
- * refuses root), and stopped when the tests end. No server and no binaries is
+ * a free port, as an unprivileged user when the suite runs as root (initdb
+ * refuses root): `postgres` where Debian's package made it, else `nobody`, since
+ * a fresh machine can have the binaries without the user. Stopped when the tests end. No server and no binaries is
  * a failure that says what to install, never a skipped test.
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +27,11 @@ function serverBin(): string | null {
   return versions[0] ? join(root, versions[0], "bin") : null;
 }
 
+/** The account a root test run starts the server as: Debian's `postgres` when it exists, else `nobody`. */
+function serverUser(): string {
+  return Bun.spawnSync(["id", "-u", "postgres"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0 ? "postgres" : "nobody";
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -46,9 +52,9 @@ export async function startPostgres(): Promise<PostgresServer> {
       "PostgreSQL is not installed: the Stage E tests run against a real server (apt-get install postgresql, as .ci/run does, or set SLP_TEST_POSTGRES_URL)",
     );
   }
-  const asRoot = process.getuid?.() === 0;
+  const user = process.getuid?.() === 0 ? serverUser() : null;
   const run = (args: string[]) => {
-    const command = asRoot ? ["runuser", "-u", "postgres", "--", ...args] : args;
+    const command = user ? ["runuser", "-u", user, "--", ...args] : args;
     const result = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe" });
     if (result.exitCode !== 0) throw new Error(`${args.join(" ")}: ${result.stderr.toString().trim()}`);
   };
