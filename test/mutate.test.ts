@@ -7,7 +7,8 @@
  * left out, no test passing (exit 2), a mart without unit tests (exit 1).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "./support/browser.ts";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MutateDryRun, MutationArtifact } from "../src/schemas/mutation.ts";
@@ -476,10 +477,7 @@ describe("slp mutate in a warehouse dialect", () => {
 describe("the --html page in headless Chromium", () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
