@@ -25,5 +25,8 @@ export async function launchChromium(): Promise<Browser> {
   // Loaded only here: it unpacks its browser into the temporary folder on first use. Its
   // --single-process (made for AWS Lambda) takes the whole browser down when one page context closes.
   const { default: packaged } = await import("@sparticuz/chromium");
-  return chromium.launch({ executablePath: await packaged.executablePath(), args: [...packaged.args.filter((flag) => flag !== "--single-process"), ...QUIET] });
+  return chromium.launch({
+    executablePath: await packaged.executablePath(),
+    args: [...packaged.args.filter((flag) => flag !== "--single-process"), ...QUIET],
+  });
 }
