@@ -26,6 +26,7 @@ interface Envelope {
   exit_code: number;
   summary: string;
   data?: any;
+  errors?: { message: string; file: string | null; line: number | null }[];
 }
 
 export interface StepRun {
@@ -50,7 +51,11 @@ export function slp(args: string[], cwd: string, env: Record<string, string | un
   const stdout = result.stdout.toString();
   try {
     const envelope = JSON.parse(stdout) as Envelope;
-    return { exit: result.exitCode, ms, summary: envelope.summary, envelope };
+    // An error's summary is only "slp <task>: ERROR": the first error says what stopped it.
+    const error = envelope.errors?.[0];
+    const where = error?.file ? `${error.file}${error.line ? `:${error.line}` : ""}: ` : "";
+    const summary = error ? `${envelope.summary}: ${where}${error.message}` : envelope.summary;
+    return { exit: result.exitCode, ms, summary, envelope };
   } catch {
     const said = `${result.stderr.toString()}${stdout}`.trim().split("\n")[0] ?? "";
     return { exit: result.exitCode, ms, summary: said, envelope: null };
@@ -96,7 +101,7 @@ export function runProject(project: ManifestProject, root: string): ProjectResul
     const selectAll = modelPaths(dir).flatMap((path) => ["--select", `path:${path}`]);
     const models = slp(["mutate", "--dry-run", ...selectAll, ...vars, ...dialect], dir);
     const listed: { model: string; file: string }[] = models.envelope?.data?.models ?? [];
-    const modelRefusals = renderRefusals(models.summary);
+    const modelRefusals = renderRefusals(models.envelope?.summary ?? "");
 
     const unit = slp(["unit", ...vars, ...dialect], dir);
     const tests: any[] = unit.envelope?.data?.tests ?? [];
