@@ -95,12 +95,20 @@ const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const exitText = (step: Static<typeof Step>) => (step.exit === null ? "timeout" : String(step.exit));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-/** The triage of one failure or refusal: by its exact name, else by the first pattern (`prefix*`) it matches. */
-function triageOf(triage: Triage, project: string, name: string): string {
-  const entries = triage[project] ?? {};
+/**
+ * The triage of one failure or refusal: by its exact name, else by the first
+ * key that matches it: `prefix*` on its name, `~text` on what slp said
+ * (the construct or the difference). A project's entries come before `all`'s.
+ */
+function triageOf(triage: Triage, project: string, name: string, said: string): string {
+  const entries = {
+    ...(triage[project] ?? {}),
+    ...Object.fromEntries(Object.entries(triage.all ?? {}).filter(([key]) => !(key in (triage[project] ?? {})))),
+  };
   if (entries[name]) return entries[name]!;
   for (const [key, text] of Object.entries(entries)) {
     if (key.endsWith("*") && name.startsWith(key.slice(0, -1))) return text;
+    if (key.startsWith("~") && said.includes(key.slice(1))) return text;
   }
   return "not yet triaged";
 }
@@ -133,26 +141,37 @@ export function resultsMarkdown(results: ResultsT, triage: Triage): string {
   for (const project of results.projects) {
     lines.push("", `## ${project.name}`, "", `\`${project.repo}\` at \`${project.commit.slice(0, 12)}\`, ${project.adapter}.`, "");
     if (project.refusedWhole)
-      lines.push(`**Refused whole:** ${cell(project.refusedWhole)} — ${triageOf(triage, project.name, "*whole")}`, "");
+      lines.push(
+        `**Refused whole:** ${cell(project.refusedWhole)} — ${triageOf(triage, project.name, "*whole", project.refusedWhole)}`,
+        "",
+      );
     lines.push(`- models: ${project.models.step.summary}`);
     lines.push(`- unit: ${project.unit.step.summary}`);
-    lines.push(`- check (exit ${exitText(project.check)}): ${project.check.summary}`);
-    lines.push(`- gate on a commit touching \`${project.gate.changed}\` (exit ${exitText(project.gate)}): ${project.gate.summary}`);
+    const stopped = (step: Static<typeof Step>, name: string) =>
+      step.exit === 2 ? ` — ${triageOf(triage, project.name, name, step.summary)}` : "";
+    lines.push(`- check (exit ${exitText(project.check)}): ${project.check.summary}${stopped(project.check, "check")}`);
+    lines.push(
+      `- gate on a commit touching \`${project.gate.changed}\` (exit ${exitText(project.gate)}): ${project.gate.summary}${stopped(project.gate, "gate")}`,
+    );
     if (project.unit.failed.length > 0) {
       lines.push("", "| failed unit test | what differs | triage |", "| --- | --- | --- |");
       for (const failed of project.unit.failed)
-        lines.push(`| ${cell(failed.name)} | ${cell(failed.detail)} | ${cell(triageOf(triage, project.name, failed.name))} |`);
+        lines.push(
+          `| ${cell(failed.name)} | ${cell(failed.detail)} | ${cell(triageOf(triage, project.name, failed.name, failed.detail))} |`,
+        );
     }
     if (project.unit.refused.length > 0) {
       lines.push("", "| refused unit test | construct | triage |", "| --- | --- | --- |");
       for (const refused of project.unit.refused)
-        lines.push(`| ${cell(refused.name)} | ${cell(refused.construct)} | ${cell(triageOf(triage, project.name, refused.name))} |`);
+        lines.push(
+          `| ${cell(refused.name)} | ${cell(refused.construct)} | ${cell(triageOf(triage, project.name, refused.name, refused.construct))} |`,
+        );
     }
     if (project.models.refused.length > 0) {
       lines.push("", "| refused model | construct | triage |", "| --- | --- | --- |");
       for (const refused of project.models.refused)
         lines.push(
-          `| ${cell(refused.name)} | ${cell(refused.construct)} | ${cell(triageOf(triage, project.name, `model:${refused.name}`))} |`,
+          `| ${cell(refused.name)} | ${cell(refused.construct)} | ${cell(triageOf(triage, project.name, `model:${refused.name}`, refused.construct))} |`,
         );
     }
   }

@@ -68,7 +68,15 @@ function git(args: string[], cwd: string): string {
   return result.stdout.toString();
 }
 
-const firstLine = (text: string) => text.split("\n")[0]!.trim();
+/**
+ * What slp said, as results.json keeps it: the first line, at most 300
+ * characters; a longer one (a refusal quoting a whole template) keeps its
+ * start and its end, where the reason is.
+ */
+const firstLine = (text: string) => {
+  const line = text.split("\n")[0]!.trim();
+  return line.length > 300 ? `${line.slice(0, 150)} … ${line.slice(-150)}` : line;
+};
 
 /** The models refused in mutate's dry run, from its summary: "<model> cannot be rendered, so its mutants cannot be listed: <why>". */
 function renderRefusals(summary: string): { name: string; construct: string }[] {
@@ -134,11 +142,7 @@ export function runProject(project: ManifestProject, root: string): ProjectResul
   }
 }
 
-/** A step as results.json keeps it: the summary's first 300 characters (the refusals are listed in full on their own). */
-const stepOf = (step: StepRun) => {
-  const summary = firstLine(step.summary);
-  return { exit: step.exit, ms: step.ms, summary: summary.length > 300 ? `${summary.slice(0, 300)}…` : summary };
-};
+const stepOf = (step: StepRun) => ({ exit: step.exit, ms: step.ms, summary: firstLine(step.summary) });
 
 /** A failed test's diff in one line: how many rows were missing and unexpected. */
 function failureDetail(diff: { rows: { side: string }[] } | null): string {
