@@ -49,6 +49,8 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_regexp_replace_all: {
     sql: "create macro __slp_regexp_replace_all(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'g')",
   },
+  // Boundaries of a part below a day crossed from a to b, on the timestamps (Snowflake DATEDIFF(minute, ...)).
+  __slp_time_diff: { sql: "create macro __slp_time_diff(part, a, b) as date_diff(part, cast(a as timestamp), cast(b as timestamp))" },
   // Whole units elapsed from a to b (BigQuery TIMESTAMP_DIFF), where DuckDB's date_diff counts boundaries.
   __slp_elapsed: { sql: "create macro __slp_elapsed(part, a, b) as date_sub(part, a, b)" },
   __slp_date_from_unix_date: { sql: "create macro __slp_date_from_unix_date(n) as cast('1970-01-01' as date) + cast(n as integer)" },

@@ -170,6 +170,37 @@ export function refuseWeekNamed(name: string, index: number) {
       : `${name}(${call.args.join(", ")})`;
 }
 
+/**
+ * Snowflake's parts below a day, by every name Snowflake accepts for them
+ * (https://docs.snowflake.com/en/sql-reference/functions-date-time#supported-date-and-time-parts),
+ * as DuckDB's date_diff names them.
+ */
+const SNOWFLAKE_TIME_PARTS: Record<string, string> = {
+  ...Object.fromEntries(["hour", "h", "hh", "hr", "hours", "hrs"].map((name) => [name, "hour"])),
+  ...Object.fromEntries(["minute", "m", "mi", "min", "minutes", "mins"].map((name) => [name, "minute"])),
+  ...Object.fromEntries(["second", "s", "sec", "seconds", "secs"].map((name) => [name, "second"])),
+  ...Object.fromEntries(["millisecond", "ms", "msec", "milliseconds"].map((name) => [name, "millisecond"])),
+  ...Object.fromEntries(["microsecond", "us", "usec", "microseconds"].map((name) => [name, "microsecond"])),
+};
+const SNOWFLAKE_NANOSECOND_PARTS = new Set(["nanosecond", "ns", "nsec", "nanosec", "nsecond", "nanoseconds", "nanosecs", "nseconds"]);
+
+/**
+ * Snowflake's DATEDIFF (and TIMESTAMPDIFF, TIMEDIFF) in a part below a day:
+ * the boundaries of that part crossed between two timestamps. The transpiler
+ * cast both values to DATE first, so every difference within a day came out
+ * 0; the rewrite keeps the time of day (DuckDB's date_diff counts boundaries
+ * too). Parts of a day and above are left to the transpiler.
+ */
+export function snowflakeDatediff(name: string) {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length !== 3) return { refuse: `slp reads ${name} as ${name}(part, value1, value2)` };
+    const part = (call.literal(0) ?? (call.args[0] as string)).trim().toLowerCase();
+    if (SNOWFLAKE_NANOSECOND_PARTS.has(part)) return { refuse: "slp has not verified nanoseconds (DuckDB's timestamps hold microseconds)" };
+    const timePart = SNOWFLAKE_TIME_PARTS[part];
+    return timePart ? `__slp_time_diff('${timePart}', ${call.args[1]}, ${call.args[2]})` : `${name}(${call.args.join(", ")})`;
+  };
+}
+
 /** to_number(x[, p, s]) as a cast to NUMBER(p, s) (default 38, 0); a format argument is refused. */
 export function toNumber(cast: "cast" | "try_cast") {
   return (call: Call): string | { refuse: string } => {

@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
@@ -47,7 +47,20 @@ export const SNOWFLAKE: Construct[] = [
     examples: [ex("select dateadd(month, 1, '2024-01-31'::date)", ["2024-02-29"], SF("dateadd")), ex("select dateadd(day, -1, '2024-03-01'::date)", ["2024-02-29"], SF("dateadd"))],
   },
   { name: "timestampadd", how: "corrected", note: "as dateadd", rewrite: parenthesized(1), examples: [ex("select timestampadd(day, -1, '2024-03-01'::date)", ["2024-02-29"], SF("dateadd"))] },
-  translated("datediff", [ex("select datediff(month, '2024-01-31'::date, '2024-02-01'::date)", ["1"], SF("datediff")), ex("select datediff(day, '2024-01-01'::date, '2024-03-05'::date)", ["64"], SF("datediff"))], "counts boundaries crossed, as Snowflake does"),
+  {
+    name: "datediff",
+    how: "corrected",
+    note: "counts boundaries crossed, as Snowflake does; a part below a day on the timestamps (the transpiler cast them to DATE); nanoseconds are refused",
+    rewrite: snowflakeDatediff("datediff"),
+    macros: ["__slp_time_diff"],
+    examples: [
+      ex("select datediff(month, '2024-01-31'::date, '2024-02-01'::date)", ["1"], SF("datediff")),
+      ex("select datediff(day, '2024-01-01'::date, '2024-03-05'::date)", ["64"], SF("datediff")),
+      ex("select datediff(hour, '2024-01-01 08:30:00'::timestamp, '2024-01-01 10:00:00'::timestamp)", ["2"], SF("datediff")),
+      ex("select datediff(minutes, '2024-01-01 10:00:59'::timestamp, '2024-01-01 10:01:00'::timestamp)", ["1"], SF("datediff")),
+      ex("select datediff('second', '2024-01-01 10:00:00'::timestamp, '2024-01-01 10:02:00'::timestamp)", ["120"], SF("datediff")),
+    ],
+  },
   translated("date_trunc", [ex("select date_trunc('month', '2024-03-05'::date)", ["2024-03-01"], SF("date_trunc"))]),
   translated("add_months", [ex("select add_months('2016-02-29'::date, 1)", ["2016-03-31"], SF("add_months")), ex("select add_months('2016-05-15'::date, 1)", ["2016-06-15"], SF("add_months"))], "month-end stays month-end"),
   translated("last_day", [ex("select last_day('2024-02-05'::date)", ["2024-02-29"], SF("last_day"))]),
@@ -223,7 +236,17 @@ export const SNOWFLAKE: Construct[] = [
       ex("select months_between('2020-05-01 13:11:20'::timestamp, '2020-08-21 01:30:05'::timestamp)", ["-3.629452"], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/1.11.1/api/snowflake.snowpark.functions.months_between"),
     ],
   },
-  translated("timestampdiff", [ex("select timestampdiff(month, '2021-01-01'::date, '2021-02-28'::date)", ["1"], SF("datediff"))]),
+  {
+    name: "timestampdiff",
+    how: "corrected",
+    note: "as datediff",
+    rewrite: snowflakeDatediff("timestampdiff"),
+    macros: ["__slp_time_diff"],
+    examples: [
+      ex("select timestampdiff(month, '2021-01-01'::date, '2021-02-28'::date)", ["1"], SF("datediff")),
+      ex("select timestampdiff(minute, '2024-01-01 10:00:00'::timestamp, '2024-01-01 11:30:00'::timestamp)", ["90"], SF("datediff")),
+    ],
+  },
   translated("dayofweek", [ex("select dayofweek('2016-01-02'::date)", ["6"], "https://docs.snowflake.com/en/sql-reference/functions-date-time#label-calendar-weeks-weekdays"), ex("select dayofweek('2016-01-03'::date)", ["0"], "https://docs.snowflake.com/en/sql-reference/functions-date-time#label-calendar-weeks-weekdays")], "0 (Sunday) to 6 with the default WEEK_START"),
   translated("dayofweekiso", [ex("select dayofweekiso('2016-01-03'::date)", ["7"], "https://docs.snowflake.com/en/sql-reference/functions-date-time#label-calendar-weeks-weekdays")]),
   translated("quarter", [ex("select quarter('2024-08-05'::date)", ["3"], SF("year"))]),
