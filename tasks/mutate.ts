@@ -100,8 +100,8 @@ export default defineTask({
     const settings = base.config.config.mutate ?? {};
     const maxMutants = Math.min(MAX_MUTANTS, settings.max_mutants ?? MAX_MUTANTS, input.maxMutants ?? MAX_MUTANTS);
     const martsPaths = (input.martsPath ?? base.config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
-    const project = await readUnitProject(openWorkTree(dir, environment.env), input.projectDir);
-    const models = project.refNodes.filter((node) => node.kind === "model" && node.file);
+    const project = await readUnitProject(openWorkTree(dir, environment.env, parseVarsOption(input.vars)), input.projectDir);
+    const models = project.refNodes.filter((node) => node.kind === "model" && node.enabled && node.file);
     const files = new Map(models.map((node) => [node.name, node.file as string]));
     const isMart = (name: string) => martsPaths.some((path) => (files.get(name) ?? "").startsWith(path));
 

@@ -77,7 +77,7 @@ export default defineTask({
     ]);
     let project: Awaited<ReturnType<typeof readUnitProject>>;
     try {
-      project = await readUnitProject(openWorkTree(projectDir, environment.env), input.projectDir);
+      project = await readUnitProject(openWorkTree(projectDir, environment.env, cliVars), input.projectDir);
     } catch (error) {
       if (!shared) closeWhenOpen(database);
       throw error;

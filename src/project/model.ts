@@ -30,6 +30,7 @@ import { RelationIndex } from "./resolve.ts";
 import { readSettings, type ConfigBlock, type DispatchRule, type ProjectSettings } from "./settings.ts";
 import type { FileSource, SourceFile } from "./source.ts";
 import type { DataTest } from "./tests.ts";
+import { judgeExpression, varScopes } from "./enabled-expression.ts";
 import { knownJsonExact, parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
 
 export type { ColumnDeclaration, Declaration, ModelDeclaration, PropertiesFile, SourceTableDeclaration, Testable, UnitTestDeclaration };
@@ -94,7 +95,10 @@ interface NodeBase {
   config: Mapping;
   /** Keys the SQL's `config()` sets to something that is not a literal (known only after rendering), as written. */
   dynamicConfig: Mapping;
+  /** False when dbt leaves the node out (`+enabled: false`, yml `config: {enabled: false}`, `config(enabled=...)`). */
   enabled: boolean;
+  /** The SQL's `config(enabled=<expression>)` when it is Jinja: what it renders to, or null and why slp cannot judge it. */
+  enabledExpression: EnabledExpression | null;
   columns: ColumnDeclaration[];
   /** The data tests its yml declares on it and its columns. */
   tests: DataTest[];
@@ -180,6 +184,16 @@ export interface MacroFileNode {
 }
 
 export type Node = RefNode | SourceNode | FileNode;
+
+/** A `config(enabled=...)` written as Jinja, judged as dbt renders it at parse time (see enabled-expression.ts). */
+export interface EnabledExpression {
+  /** As written. */
+  text: string;
+  /** What it renders to, or null when slp cannot judge it. */
+  value: boolean | null;
+  /** Why it cannot be judged (set when value is null). */
+  why?: string;
+}
 
 /** Every node of a project, each list in the order dbt lists files (path segments). */
 export interface Nodes {
@@ -282,6 +296,8 @@ export interface ProjectOptions {
   prefix?: string;
   /** The project a package is installed in (its folder configs have the last word). */
   root?: Project<FileSource>;
+  /** `--vars`, for the `var()` of a `config(enabled=...)` (dbt renders it at parse time); a package takes its root's. */
+  vars?: Mapping;
 }
 
 export class Project<S extends FileSource = FileSource> {
@@ -291,6 +307,8 @@ export class Project<S extends FileSource = FileSource> {
   readonly prefix: string;
   /** For an installed package, the project it is installed in; null for the project itself. */
   readonly root: Project<FileSource> | null;
+  /** `--vars` as given on the command line. */
+  readonly vars: Mapping;
   #settings?: Promise<ProjectSettings>;
   readonly #lists = new Map<string, Promise<SourceFile[]>>();
   readonly #texts = new Map<string, Promise<string>>();
@@ -304,6 +322,7 @@ export class Project<S extends FileSource = FileSource> {
     this.store = options.store ?? new ParseStore();
     this.prefix = options.prefix ?? "";
     this.root = options.root ?? null;
+    this.vars = options.vars ?? options.root?.vars ?? {};
   }
 
   /** dbt_project.yml, read and checked once. */
@@ -440,18 +459,50 @@ async function readNodes(project: Project): Promise<Nodes> {
     for (const snapshot of file.snapshots) declared.snapshots.set(snapshot.name, snapshot);
   }
 
+  // dbt adds a node whose folder configs and SQL leave it enabled to the manifest, and any other to its disabled
+  // list (parser/base.py add_result_node): only two enabled nodes of one id are dbt's DuplicateResourceNameError.
   const byId = new Map<string, Node>();
-  const add = <T extends Node>(node: T): T => {
+  const parsedEnabled = new Map<Node, boolean | null>();
+  const add = <T extends Node>(node: T, enabledAtParse: boolean | null = node.enabled): T => {
+    parsedEnabled.set(node, enabledAtParse);
     const earlier = byId.get(node.uniqueId);
-    if (earlier) {
-      throw new InputError(`${node.kind} ${node.name} is defined twice: ${earlier.file} and ${node.file}`, {
-        file: node.file ?? undefined,
-        line: node.line,
-        fix: "give each node of the project its own name (dbt refuses two with one name)",
-      });
+    if (earlier && enabledAtParse !== false) {
+      const earlierEnabled = parsedEnabled.get(earlier);
+      if (earlierEnabled === null || enabledAtParse === null) {
+        const [undecided, other] = enabledAtParse === null ? [node, earlier] : [earlier, node];
+        throw undecidedEnabled(node.kind, node.name, undecided.file, undecided.enabledExpression as EnabledExpression, other.file);
+      }
+      if (earlierEnabled !== false) throw definedTwice(node.kind, node.name, earlier.file, node.file, node.line);
     }
-    byId.set(node.uniqueId, node);
+    // A disabled node never displaces the one kept (dbt keeps it aside, on its disabled list).
+    if (!earlier || parsedEnabled.get(earlier) === false) {
+      if (!earlier || enabledAtParse !== false) byId.set(node.uniqueId, node);
+    }
     return node;
+  };
+
+  // A `config(enabled=<Jinja>)` is rendered at parse time with --vars and the project's vars.
+  const scopes = varScopes(
+    project.vars,
+    rootSettings?.vars ?? settings.vars,
+    name,
+    rootSettings?.name ?? name,
+    rootSettings ? settings.vars : null,
+  );
+  const enabledIn = (fromSql: { config: Mapping; dynamic: Mapping }): EnabledExpression | null => {
+    const raw = fromSql.dynamic.enabled;
+    if (raw === undefined) return null;
+    const text = String(raw);
+    const judged = judgeExpression(text, { vars: scopes });
+    if ("why" in judged) return { text, value: null, why: judged.why };
+    if (typeof judged.value === "boolean") return { text, value: judged.value };
+    return { text, value: null, why: `it renders to ${pythonStr(judged.value)}, which is not true or false` };
+  };
+  /** Enabled by its folder configs and SQL, before any yml (what dbt's parser decides a node's place by); null when undecided. */
+  const enabledAtParse = (folder: Mapping, fromSql: { config: Mapping } | null, expression: EnabledExpression | null): boolean | null => {
+    if (expression) return expression.value;
+    const fromFile = fromSql?.config.enabled;
+    return (fromFile !== undefined ? fromFile : folder.enabled) !== false;
   };
 
   // A package's own folder configs, then the root project's for it: the root project has the last word.
@@ -464,17 +515,27 @@ async function readNodes(project: Project): Promise<Nodes> {
 
   // Models: every .sql and .py under a model path; a yml entry with versions stands for one node per version.
   const codeFiles = sortBySegments(all.filter((file) => inModels(file) && /\.(sql|py)$/.test(file.path)));
-  const codeByStem = new Map<string, string>();
-  for (const file of codeFiles) {
-    const earlier = codeByStem.get(stem(file.path));
-    if (earlier) {
-      throw new InputError(`model ${stem(file.path)} is defined twice: ${earlier} and ${file.path}`, {
-        file: file.path,
-        line: 1,
-        fix: "give each model its own file name (dbt refuses two models with one name)",
-      });
+  const { kept: codeByStem, allDisabled } = await oneFilePerModel(codeFiles, async (file) => {
+    const fromSql = file.endsWith(".sql") ? sqlConfig(await project.text(file)) : null;
+    const expression = fromSql ? enabledIn(fromSql) : null;
+    return {
+      enabled: enabledAtParse(configFor("models", [name, ...folderOf(file, paths.model), stem(file)]), fromSql, expression),
+      expression,
+    };
+  });
+  for (const [modelName, files] of allDisabled) {
+    // dbt patches every disabled node of the name with the yml, and cannot choose which of them to enable (schemas.py).
+    const enabling = declared.models.get(modelName)?.entry.config;
+    if (isMapping(enabling) && enabling.enabled !== undefined && enabling.enabled !== false && enabling.enabled !== null) {
+      throw new InputError(
+        `Found ${files.length} matching disabled nodes for model '${modelName}' (${files.join(", ")}). Multiple nodes for the same unique id cannot be enabled in the schema file. They must be enabled in \`dbt_project.yml\` or in the sql files.`,
+        {
+          file: declared.models.get(modelName)?.file,
+          line: declared.models.get(modelName)?.line,
+          fix: "enable the one you mean in its SQL (config(enabled=true)) or its folder's +enabled, not in the yml",
+        },
+      );
     }
-    codeByStem.set(stem(file.path), file.path);
   }
   const models: RefNode[] = [];
   const claimed = new Set<string>();
@@ -492,10 +553,13 @@ async function readNodes(project: Project): Promise<Nodes> {
     if (versionEntry) mergeConfigs(config, versionEntry.config);
     const language = file === null ? null : file.endsWith(".py") ? "python" : "sql";
     let dynamicConfig: Mapping = {};
+    let enabledExpression: EnabledExpression | null = null;
     if (file !== null && language === "sql") {
       const fromSql = sqlConfig(await project.text(file));
       mergeConfigs(config, fromSql.config);
       dynamicConfig = fromSql.dynamic;
+      enabledExpression = enabledIn(fromSql);
+      if (enabledExpression?.value != null) config.enabled = enabledExpression.value;
     }
     let columns = declaration?.columns ?? [];
     if (versionEntry) {
@@ -526,6 +590,7 @@ async function readNodes(project: Project): Promise<Nodes> {
       config,
       dynamicConfig,
       enabled: config.enabled !== false,
+      enabledExpression,
       columns,
       tests: declaration?.tests ?? [],
       columnsComplete: isMapping(contract) && contract.enforced === true && columns.length > 0,
@@ -558,6 +623,7 @@ async function readNodes(project: Project): Promise<Nodes> {
     const declaration = declared.seeds.get(seedName) ?? null;
     const fqn = [name, ...folderOf(file.path, paths.seed), seedName];
     const config = configFor("seeds", fqn);
+    const atParse = config.enabled !== false;
     mergeConfigs(config, declaration?.entry.config);
     const columnTypes = isMapping(config.column_types) ? config.column_types : {};
     const { parseCsv } = await import("./csv.ts");
@@ -574,28 +640,32 @@ async function readNodes(project: Project): Promise<Nodes> {
       };
     });
     seeds.push(
-      add({
-        kind: "seed",
-        uniqueId: `seed.${name}.${seedName}`,
-        package: name,
-        name: seedName,
-        version: null,
-        latest: true,
-        language: null,
-        file: file.path,
-        line: 1,
-        ymlFile: declaration?.file ?? null,
-        declaration,
-        fqn,
-        config,
-        dynamicConfig: {},
-        enabled: config.enabled !== false,
-        columns,
-        tests: declaration?.tests ?? [],
-        columnsComplete: true,
-        materialized: "seed",
-        identifier: typeof config.alias === "string" ? config.alias : seedName,
-      }),
+      add(
+        {
+          kind: "seed",
+          uniqueId: `seed.${name}.${seedName}`,
+          package: name,
+          name: seedName,
+          version: null,
+          latest: true,
+          language: null,
+          file: file.path,
+          line: 1,
+          ymlFile: declaration?.file ?? null,
+          declaration,
+          fqn,
+          config,
+          dynamicConfig: {},
+          enabled: config.enabled !== false,
+          enabledExpression: null,
+          columns,
+          tests: declaration?.tests ?? [],
+          columnsComplete: true,
+          materialized: "seed",
+          identifier: typeof config.alias === "string" ? config.alias : seedName,
+        },
+        atParse,
+      ),
     );
   }
 
@@ -611,31 +681,38 @@ async function readNodes(project: Project): Promise<Nodes> {
     // dbt: "On snapshots, the fqn includes the filename" (its folders, then the file's stem, then the block's name).
     const fqn = [name, ...(file ? [...folderOf(file, paths.snapshot), basename(file, ".sql")] : []), snapshotName];
     const config = configFor("snapshots", fqn);
+    const enabledExpression = fromSql ? enabledIn(fromSql) : null;
+    const atParse = enabledAtParse(config, fromSql, enabledExpression);
     mergeConfigs(config, declaration?.entry.config);
     if (fromSql) mergeConfigs(config, fromSql.config);
+    if (enabledExpression?.value != null) config.enabled = enabledExpression.value;
     snapshots.push(
-      add({
-        kind: "snapshot",
-        uniqueId: `snapshot.${name}.${snapshotName}`,
-        package: name,
-        name: snapshotName,
-        version: null,
-        latest: true,
-        language: file ? "sql" : null,
-        file: file ?? declaration?.file ?? null,
-        line,
-        ymlFile: declaration?.file ?? null,
-        declaration,
-        fqn,
-        config,
-        dynamicConfig: fromSql?.dynamic ?? {},
-        enabled: config.enabled !== false,
-        columns: declaration?.columns ?? [],
-        tests: declaration?.tests ?? [],
-        columnsComplete: false,
-        materialized: "snapshot",
-        identifier: typeof config.alias === "string" ? config.alias : snapshotName,
-      }),
+      add(
+        {
+          kind: "snapshot",
+          uniqueId: `snapshot.${name}.${snapshotName}`,
+          package: name,
+          name: snapshotName,
+          version: null,
+          latest: true,
+          language: file ? "sql" : null,
+          file: file ?? declaration?.file ?? null,
+          line,
+          ymlFile: declaration?.file ?? null,
+          declaration,
+          fqn,
+          config,
+          dynamicConfig: fromSql?.dynamic ?? {},
+          enabled: config.enabled !== false,
+          enabledExpression,
+          columns: declaration?.columns ?? [],
+          tests: declaration?.tests ?? [],
+          columnsComplete: false,
+          materialized: "snapshot",
+          identifier: typeof config.alias === "string" ? config.alias : snapshotName,
+        },
+        atParse,
+      ),
     );
   };
   const inSnapshots = under(paths.snapshot);
@@ -675,6 +752,7 @@ async function readNodes(project: Project): Promise<Nodes> {
           config,
           dynamicConfig: {},
           enabled: config.enabled !== false,
+          enabledExpression: null,
           columns: table.columns,
           tests: table.tests,
         }),
@@ -694,7 +772,10 @@ async function readNodes(project: Project): Promise<Nodes> {
     const fqn = [name, ...folderOf(file, roots), nodeName];
     const config = configFor(block, fqn);
     const fromSql = sqlConfig(await project.text(file));
+    const enabledExpression = enabledIn(fromSql);
+    const atParse = enabledAtParse(config, fromSql, enabledExpression);
     mergeConfigs(config, fromSql.config);
+    if (enabledExpression?.value != null) config.enabled = enabledExpression.value;
     const node: FileNode = {
       kind,
       uniqueId:
@@ -713,10 +794,11 @@ async function readNodes(project: Project): Promise<Nodes> {
       config,
       dynamicConfig: fromSql.dynamic,
       enabled: config.enabled !== false,
+      enabledExpression,
       columns: [],
       tests: [],
     };
-    return kind === "generic_test" ? node : add(node);
+    return kind === "generic_test" ? node : add(node, atParse);
   };
   const analyses: FileNode[] = [];
   for (const file of sortBySegments(all.filter((f) => under(paths.analysis)(f) && f.path.endsWith(".sql")))) {
@@ -750,6 +832,12 @@ async function readNodes(project: Project): Promise<Nodes> {
       for (const block of blocks(text, "test"))
         genericTests.push(await fileNode("generic_test", file.path, block.name, paths.macro, "data_tests", block.line));
     }
+  }
+
+  // A disabled node of an id another node keeps takes no further part (dbt keeps it aside, on its disabled list).
+  for (const list of [models, seeds, snapshots, sources, analyses, singularTests] as Node[][]) {
+    const kept = list.filter((node) => byId.get(node.uniqueId) === node);
+    if (kept.length < list.length) list.splice(0, list.length, ...kept);
   }
 
   // Fixture files of unit tests: `<test-path>/fixtures/**.{csv,sql}`.
@@ -828,6 +916,73 @@ async function readNodes(project: Project): Promise<Nodes> {
     properties,
     byId,
   };
+}
+
+/** How one model file stands at parse time: enabled, disabled, or undecided (null) by a Jinja expression. */
+interface ParseState {
+  enabled: boolean | null;
+  expression: EnabledExpression | null;
+}
+
+/**
+ * The file dbt keeps for each model name: the only one, or the one enabled
+ * when the others are disabled (dbt puts those on its disabled list). Two
+ * enabled files of one name are dbt's DuplicateResourceNameError; when
+ * whether one is enabled only rendering can say, slp refuses, naming it.
+ * `allDisabled` holds the names all of whose files are disabled, with them.
+ */
+async function oneFilePerModel(
+  files: readonly SourceFile[],
+  stateOf: (file: string) => Promise<ParseState>,
+): Promise<{ kept: Map<string, string>; allDisabled: Map<string, string[]> }> {
+  const byStem = new Map<string, string[]>();
+  for (const file of files) byStem.set(stem(file.path), [...(byStem.get(stem(file.path)) ?? []), file.path]);
+  const kept = new Map<string, string>();
+  const allDisabled = new Map<string, string[]>();
+  for (const [modelName, paths] of byStem) {
+    if (paths.length === 1) {
+      kept.set(modelName, paths[0] as string);
+      continue;
+    }
+    const states = await Promise.all(paths.map(async (path) => ({ path, ...(await stateOf(path)) })));
+    const candidates = states.filter((state) => state.enabled !== false);
+    const undecided = candidates.find((state) => state.enabled === null);
+    if (candidates.length > 1 && undecided) {
+      const other = candidates.find((state) => state !== undecided) as (typeof candidates)[number];
+      throw undecidedEnabled("model", modelName, undecided.path, undecided.expression as EnabledExpression, other.path);
+    }
+    if (candidates.length > 1) throw definedTwice("model", modelName, candidates[0]?.path ?? null, candidates[1]?.path ?? null, 1);
+    if (candidates.length === 0) allDisabled.set(modelName, paths);
+    kept.set(modelName, (candidates[0] ?? states[0])?.path as string);
+  }
+  return { kept, allDisabled };
+}
+
+/** dbt's DuplicateResourceNameError, naming both files. */
+function definedTwice(kind: string, name: string, first: string | null, second: string | null, line: number): InputError {
+  return new InputError(`${kind} ${name} is defined twice: ${first} and ${second}`, {
+    file: second ?? undefined,
+    line,
+    fix: `give each ${kind} its own name, or disable one of them (dbt refuses two enabled ${kind}s with one name and ignores a disabled one)`,
+  });
+}
+
+/** Two nodes of one name, one of which only rendering can enable or disable: which one dbt keeps is not slp's to guess. */
+function undecidedEnabled(
+  kind: string,
+  name: string,
+  file: string | null,
+  expression: EnabledExpression,
+  other: string | null,
+): InputError {
+  return new InputError(
+    `${kind} ${name} is defined in ${other} and in ${file}, whose config(enabled=${expression.text}) slp cannot judge (${expression.why}); dbt keeps one of them only if the other is disabled`,
+    {
+      file: file ?? undefined,
+      line: 1,
+      fix: "write enabled as true/false, var('name', default) or a comparison of target.name, or give the two models different names",
+    },
+  );
 }
 
 /** Columns a version entry declares itself. */

@@ -103,6 +103,7 @@ class InventoryReader {
       packages: new Map(),
       protected: new Map(),
     };
+    const twins = new Map<string, string[]>();
     for (const file of files) {
       const { path } = file;
       const id = file.id as string;
@@ -112,7 +113,9 @@ class InventoryReader {
       } else if (isProtected(path)) {
         inventory.protected.set(path, id);
       } else if (path.endsWith(".sql") && this.#topDirs.some((top) => path.startsWith(top))) {
-        // A stem met twice keeps its later path (and that path's hash).
+        // A stem met twice keeps its later path (and that path's hash), unless dbt keeps the other (below).
+        if (inventory.sqls.has(stem(path)))
+          twins.set(stem(path), [...(twins.get(stem(path)) ?? [inventory.sqls.get(stem(path)) as string]), path]);
         inventory.sqls.set(stem(path), path);
         inventory.code.set(stem(path), id);
       } else if (tests.some((folder) => path.startsWith(folder))) {
@@ -120,6 +123,17 @@ class InventoryReader {
         if (path.endsWith(".sql") && !tests.some((folder) => path.startsWith(`${folder}generic/`))) inventory.singular.set(path, file);
       } else if ((PACKAGE_FILES as readonly string[]).includes(path)) {
         inventory.packages.set(path, id);
+      }
+    }
+    if (twins.size > 0) {
+      // Two models of one name: dbt keeps the enabled one and sets a disabled one aside (the model reader knows which).
+      const ids = new Map(files.map((file) => [file.path, file.id as string]));
+      const models = new Map((await project.nodes()).models.map((node) => [node.file, node]));
+      for (const [name, paths] of twins) {
+        const kept = paths.find((path) => models.get(path)?.enabled) ?? paths.find((path) => models.has(path));
+        if (kept === undefined) continue;
+        inventory.sqls.set(name, kept);
+        inventory.code.set(name, ids.get(kept) as string);
       }
     }
     const ymls = ymlIn(files).filter((file) => ymlFolders.some((top) => file.path.startsWith(top)));
