@@ -1,11 +1,49 @@
 /**
- * CODEOWNERS as GitHub reads it, to the extent S5 needs (spec/rules.md §6.2):
- * the last matching line wins, a line without owners un-owns, patterns are
- * anchored when they hold a slash other than a trailing one.
+ * CODEOWNERS as GitHub finds and reads it, to the extent S5 needs
+ * (spec/rules.md §6.2): the first of `.github/CODEOWNERS`, `CODEOWNERS`,
+ * `docs/CODEOWNERS` at the root of the git repository, wherever the dbt
+ * project sits in it, its patterns relative to that root; the last matching
+ * line wins, a line without owners un-owns, patterns are anchored when they
+ * hold a slash other than a trailing one. One lookup for check, init and
+ * (through the protected paths) gate and guard.
  */
+import { join, relative } from "node:path";
+import { repositoryRoot } from "./config.ts";
 import { isPresent, readProjectText } from "./files.ts";
 
+/** Where GitHub looks, in its order, from the repository root. */
 export const CODEOWNERS_LOCATIONS = [".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS"] as const;
+
+/** The first of GitHub's locations present under `root`, or null. Whatever is there counts: a FIFO or a dangling link is refused when read. */
+export function codeownersLocationAt(root: string): string | null {
+  return CODEOWNERS_LOCATIONS.find((location) => isPresent(root, location)) ?? null;
+}
+
+/** Where a project's CODEOWNERS was found. */
+export interface CodeownersPlace {
+  /** The folder its location is relative to: the repository root, or the project folder (see findCodeowners). */
+  dir: string;
+  /** `.github/CODEOWNERS`, `CODEOWNERS` or `docs/CODEOWNERS`. */
+  location: string;
+  /** The project folder relative to `dir` ("" when they are one): what the file's patterns see before a project path. */
+  prefix: string;
+}
+
+/**
+ * The CODEOWNERS that owns a project's files: the repository root's (the
+ * nearest folder holding `.git`; the project folder outside a repository),
+ * as GitHub finds it. Only when the root has none is one in a project folder
+ * below it read, its patterns relative to that folder: the way a project
+ * that travels as its own repository (slp's examples) carries it.
+ */
+export function findCodeowners(projectDir: string): CodeownersPlace | null {
+  const root = repositoryRoot(projectDir);
+  const prefix = relative(root, projectDir).split("\\").join("/");
+  const atRoot = codeownersLocationAt(root);
+  if (atRoot !== null) return { dir: root, location: atRoot, prefix };
+  const inProject = prefix === "" ? null : codeownersLocationAt(projectDir);
+  return inProject === null ? null : { dir: projectDir, location: inProject, prefix: "" };
+}
 
 interface OwnerLine {
   matches: (path: string) => boolean;
@@ -13,21 +51,24 @@ interface OwnerLine {
 }
 
 export interface Codeowners {
-  /** Project-relative path of the file that was read. */
+  /** The file that was read, relative to the project folder (`../.github/CODEOWNERS` for a project in a subfolder). */
   file: string;
-  /** True when the last line matching `path` names at least one owner. */
+  /** True when the last line matching `path` (project-relative) names at least one owner. */
   owns(path: string): boolean;
+  /** A project-relative path as the file's patterns see it (relative to the folder it was found in). */
+  pathOf(path: string): string;
 }
 
-/** Finds and reads the first CODEOWNERS of the three locations, or null when there is none. */
+/** Finds (findCodeowners) and reads a project's CODEOWNERS, or null when there is none. */
 export function readCodeowners(projectDir: string): Codeowners | null {
-  for (const location of CODEOWNERS_LOCATIONS) {
-    if (isPresent(projectDir, location)) return parseCodeowners(readProjectText(projectDir, location), location);
-  }
-  return null;
+  const place = findCodeowners(projectDir);
+  if (place === null) return null;
+  const shown = relative(projectDir, join(place.dir, place.location)).split("\\").join("/");
+  return parseCodeowners(readProjectText(place.dir, place.location), shown, place.prefix);
 }
 
-export function parseCodeowners(text: string, file: string): Codeowners {
+/** A CODEOWNERS text; `prefix` is the project folder relative to the folder it sits in. */
+export function parseCodeowners(text: string, file: string, prefix = ""): Codeowners {
   const lines: OwnerLine[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const words = raw.split("#")[0]?.trim().split(/\s+/).filter(Boolean) ?? [];
@@ -35,11 +76,14 @@ export function parseCodeowners(text: string, file: string): Codeowners {
     if (!pattern) continue;
     lines.push({ matches: patternMatcher(pattern), owned: owners.length > 0 });
   }
+  const pathOf = (path: string) => (prefix === "" ? path : `${prefix}/${path}`);
   return {
     file,
+    pathOf,
     owns(path: string): boolean {
+      const seen = pathOf(path);
       let owned = false;
-      for (const line of lines) if (line.matches(path)) owned = line.owned;
+      for (const line of lines) if (line.matches(seen)) owned = line.owned;
       return owned;
     },
   };

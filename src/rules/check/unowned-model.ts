@@ -36,7 +36,7 @@ export default defineCheckRule({
           report(
             "unowned",
             { file: path, model: model.name, line: path === model.file ? model.line : 1 },
-            { kind, why, path, codeowners: codeowners.file },
+            { kind, why, path: codeowners.pathOf(path), codeowners: codeowners.file },
           );
         }
       }
