@@ -321,6 +321,15 @@ describe("the real CLI", () => {
     expect(both.exitCode).toBe(2);
   });
 
+  test("slp unit as a subprocess: a package packages.yml names but dbt deps never installed says to run dbt deps", () => {
+    const result = runCli(["unit", "--project-dir", join(UNIT, "package_not_installed")], ROOT);
+    expect(result.stdout).toContain(
+      "models/stg_orders.sql:1: the model calls dbt_utils.deduplicate, but package dbt_utils is not installed: packages.yml:2 names it (dbt-labs/dbt_utils), and dbt_packages/dbt_utils/ does not exist; run `dbt deps`",
+    );
+    expect(result.exitCode).toBe(2);
+    expect(runCli(["unit", "--project-dir", join(UNIT, "package_installed")], ROOT).exitCode).toBe(0);
+  });
+
   test("slp check never loads DuckDB or nunjucks", () => {
     const probe = `
       const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});

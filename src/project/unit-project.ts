@@ -10,6 +10,7 @@ import { InputError } from "../core/errors.ts";
 import type { Mapping } from "../core/values.ts";
 import { readCatalog, type Catalog } from "./catalog.ts";
 import { readManifest, type Manifest } from "./manifest.ts";
+import { missingPackages, type PackageEntry } from "./package-entries.ts";
 import type { Column, DispatchRule, Project, RefNode, SourceNode, UnitTestNode } from "./model.ts";
 import { RelationIndex } from "./resolve.ts";
 import { PROJECT_FILE } from "./settings.ts";
@@ -39,6 +40,10 @@ export interface UnitProject {
   fixtures: Map<string, string[]>;
   /** Installed packages by name (only for the root project). */
   packages: Map<string, UnitProject>;
+  /** The entries of packages.yml and dependencies.yml that are not installed (root only). */
+  missingPackages: PackageEntry[];
+  /** dbt_project.yml's packages-install-path (`dbt_packages`). */
+  packagesInstallPath: string;
   /** target/manifest.json, when it exists (fresh or not); null when it does not. */
   manifest: Manifest | null;
   /** target/catalog.json, when it exists and can be read (only for the root project). */
@@ -62,6 +67,7 @@ export async function readUnitProject(model: Project<WorkTree>, dirAsGiven: stri
   const root = await view(model, null);
   root.manifest = await readManifest(model);
   root.catalog = readCatalog(model.source);
+  root.missingPackages = await missingPackages(model);
   for (const pkg of await model.packages()) {
     const read = await view(pkg, root);
     root.packages.set(read.name, read);
@@ -100,6 +106,8 @@ async function view(project: Project<WorkTree>, root: UnitProject | null): Promi
     macroFiles: nodes.macroFiles.map((file) => file.file),
     fixtures: nodes.fixtures,
     packages: new Map(),
+    missingPackages: [],
+    packagesInstallPath: settings.packagesInstallPath,
     manifest: null,
     catalog: null,
     index: root?.index ?? new RelationIndex(settings.name, [], []),
