@@ -4,6 +4,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { loadConfig, type LoadedConfig } from "./config.ts";
+import { readDbtPaths } from "./dbt-paths.ts";
 import { checkMartsPathsExist, DEFAULT_MARTS_PATHS, normaliseMartsPath } from "./paths.ts";
 
 export const ProjectDirOption = Type.String({
@@ -54,7 +55,13 @@ export function resolveProjectOptions(cwd: string, projectDir: string, martsPath
 export function resolveProjectOnDisk(cwd: string, projectDir: string, martsPath: string[] | undefined): ResolvedProject {
   requireProjectFolder(resolve(cwd, projectDir), projectDir);
   const resolved = resolveProjectOptions(cwd, projectDir, martsPath);
-  checkMartsPathsExist(resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
+  const origin = martsPath ? "--marts-path" : resolved.config.config.marts_paths ? "slp.yml" : "default";
+  // Read only to say which folders exist: a dbt_project.yml that cannot be read is refused by what reads it next.
+  let modelPaths = ["models"];
+  try {
+    modelPaths = readDbtPaths(resolved.dir)["model-paths"];
+  } catch {}
+  checkMartsPathsExist(resolved.dir, resolved.dirAsGiven, resolved.martsPaths, origin, modelPaths);
   return resolved;
 }
 

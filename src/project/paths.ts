@@ -1,5 +1,5 @@
 /** Paths inside a dbt project: marts folders, file listings and their order. */
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
@@ -18,20 +18,67 @@ export function normaliseMartsPath(path: string): string {
   return `${text}/`;
 }
 
-/** Each marts path must be a folder under the project: nothing to check is not OK. */
-export function checkMartsPathsExist(projectDir: string, projectDirAsGiven: string, martsPaths: readonly string[]): void {
+/** Where the marts paths came from, for what a missing one's message suggests. */
+export type MartsPathOrigin = "default" | "--marts-path" | "slp.yml";
+
+/**
+ * Each marts path must be a folder under the project: nothing to check is
+ * not OK (exit 2, the reference's sentence). What to do next is named: the
+ * model folders the project has (dbt_project.yml's model-paths and the
+ * folders in them), and the flag or slp.yml key that says which are marts.
+ */
+export function checkMartsPathsExist(
+  projectDir: string,
+  projectDirAsGiven: string,
+  martsPaths: readonly string[],
+  origin: MartsPathOrigin = "--marts-path",
+  modelPaths: readonly string[] = ["models"],
+): void {
   for (const marts of martsPaths) {
-    let isDirectory = false;
+    if (isDirectory(join(projectDir, marts))) continue;
+    const folders = modelFolders(projectDir, modelPaths);
+    const listed =
+      folders.length === 0
+        ? `it has no model folder (${modelPaths.map((path) => `${path}/`).join(", ")})`
+        : `its model folders are ${folders.slice(0, 12).join(", ")}${folders.length > 12 ? ` and ${folders.length - 12} more` : ""}`;
+    const hint = folders.find((folder) => /mart/i.test(folder)) ?? folders.find((folder) => MARTS_LIKE.test(folder));
+    const example = (hint ?? `${modelPaths[0] ?? "models"}/<folder>/`).replace(/\/$/, "");
+    const why =
+      origin === "default"
+        ? `slp looks for marts models (the ones whose numbers people read) in ${DEFAULT_MARTS_PATHS[0]}/ unless told otherwise; ${listed}`
+        : `${origin} names it; ${listed}`;
+    throw new InputError(`${marts} not found under ${projectDirAsGiven}; nothing to check is not OK`, {
+      fix: `${why}. Say which folders hold the marts: --marts-path ${example} (repeatable), or marts_paths: [${example}] in slp.yml`,
+    });
+  }
+}
+
+/** Folder names that usually hold what a dbt project serves to its readers. */
+const MARTS_LIKE = /(^|\/)(core|final|gold|present\w*|report\w*|business|analytics|serving|output)\/$/i;
+
+/** The model paths and the folders directly in them, project-relative with a trailing slash, sorted. */
+function modelFolders(projectDir: string, modelPaths: readonly string[]): string[] {
+  const folders: string[] = [];
+  for (const path of modelPaths) {
+    let names: string[] = [];
     try {
-      isDirectory = statSync(join(projectDir, marts)).isDirectory();
+      names = readdirSync(join(projectDir, path), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && !entry.name.startsWith("."))
+        .map((entry) => entry.name);
     } catch {
-      isDirectory = false;
+      continue;
     }
-    if (!isDirectory) {
-      throw new InputError(`${marts} not found under ${projectDirAsGiven}; nothing to check is not OK`, {
-        fix: "pass the folder that holds your marts models with --marts-path (or marts_paths in slp.yml)",
-      });
-    }
+    if (names.length === 0) folders.push(`${path}/`);
+    for (const name of names.sort(compareCodePoints)) folders.push(`${path}/${name}/`);
+  }
+  return folders;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 
