@@ -13,7 +13,6 @@ import { unitTestConfig, ymlIn, type ModelDeclaration, type Project, type UnitTe
 import type { WorkTree } from "../../project/source.ts";
 import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
 import { unitTestDisabled } from "../../project/tests.ts";
-import { isPresent } from "../../project/files.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 /** A model as check reads it: its yml declaration. */
