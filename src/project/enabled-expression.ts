@@ -4,7 +4,8 @@
  * `var('name'[, default])` (the `--vars`, then the root project's vars for
  * the package, then its global vars, then the package's own), `target.name`
  * (slp's target is `dev`, as when it renders models), `not`, `and`, `or`,
- * `==`, `!=`, `in`, `not in` and parentheses. Anything else (a macro, a
+ * `==`, `!=`, `in`, `not in`, parentheses and dbt's `as_bool`-style filters
+ * (which hand a value through when a model renders). Anything else (a macro, a
  * filter, env_var) is not guessed: the answer says why it cannot be judged,
  * so the caller can refuse naming the expression where the answer matters.
  */
@@ -26,7 +27,7 @@ export type Judged = { value: Value } | { why: string };
 
 type Token = { kind: "string" | "number" | "name" | "punct"; text: string; value?: Value };
 
-const TOKEN = /\s*(?:('(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")|(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|(==|!=|[()[\],.]))/y;
+const TOKEN = /\s*(?:('(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")|(\d+(?:\.\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|(==|!=|[()[\],.|]))/y;
 
 function tokenize(text: string): Token[] | null {
   const tokens: Token[] = [];
@@ -83,17 +84,30 @@ export function judgeExpression(text: string, scope: ExpressionScope): Judged {
     }
     return comparison();
   };
+  // Jinja's filter binds tighter than a comparison; dbt's as_bool, as_native, as_number and as_text hand a value
+  // through unchanged outside its native rendering (dbt_common's jinja filters), which is how a model renders.
+  const filtered = (): Value => {
+    const value = primary();
+    while (isPunct("|")) {
+      at++;
+      const filter = peek();
+      at++;
+      if (filter?.kind !== "name" || !/^as_(bool|native|number|text)$/.test(filter.text))
+        throw new CannotJudge(`it applies the filter ${filter?.text ?? ""}, which only rendering can answer`);
+    }
+    return value;
+  };
   const comparison = (): Value => {
-    const left = primary();
+    const left = filtered();
     if (isPunct("==") || isPunct("!=")) {
       const negate = peek()?.text === "!=";
       at++;
-      return pythonEquals(left, primary()) !== negate;
+      return pythonEquals(left, filtered()) !== negate;
     }
     const negate = isWord("not") && tokens[at + 1]?.kind === "name" && tokens[at + 1]?.text === "in";
     if (negate || isWord("in")) {
       at += negate ? 2 : 1;
-      const right = primary();
+      const right = filtered();
       if (!Array.isArray(right)) throw new CannotJudge("it tests membership in something that is not a list");
       return right.some((item) => pythonEquals(left, item)) !== negate;
     }
