@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { findCodeowners, parseCodeowners, readCodeowners } from "../src/project/codeowners.ts";
+import { findCodeowners, parseCodeowners, readCodeowners } from "../src/project/slp/codeowners.ts";
 import { runCli } from "./support/cli.ts";
 import { FIXTURES } from "./support/fixtures.ts";
 import { initRepo } from "./support/git-repo.ts";

@@ -10,9 +10,9 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Repository } from "../src/git/repository.ts";
-import { lineAt } from "../src/project/lines.ts";
+import { lineAt } from "../src/project/files/lines.ts";
 import { ParseStore, Project, type Node } from "../src/project/model.ts";
-import { CommitTree, WorkTree, type FileSource } from "../src/project/source.ts";
+import { CommitTree, WorkTree, type FileSource } from "../src/project/files/source.ts";
 import { FIXTURES, UPDATE } from "./support/fixtures.ts";
 import { commitAll, initRepo } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
@@ -168,7 +168,7 @@ describe("graph walks", () => {
 
 describe("lines", () => {
   test("every key and list item, also through flow collections, block scalars and a quoted key", async () => {
-    const { parseYamlWithLines } = await import("../src/project/yaml.ts");
+    const { parseYamlWithLines } = await import("../src/project/files/yaml.ts");
     const text =
       'version: 2\nmodels:\n  - name: a\n    description: |\n      two\n      lines\n    meta: {spec: {grain: x}}\n  - name: b\n    columns: [{name: c}, {name: d}]\n"quoted key": 1\n';
     const parsed = parseYamlWithLines(text, { file: "x.yml" });
@@ -183,7 +183,7 @@ describe("lines", () => {
   });
 
   test("a merge key's keys take the line of the mapping that holds them", async () => {
-    const { parseYamlWithLines } = await import("../src/project/yaml.ts");
+    const { parseYamlWithLines } = await import("../src/project/files/yaml.ts");
     const parsed = parseYamlWithLines("base: &b {x: 1}\nchild:\n  <<: *b\n  y: 2\n", { file: "x.yml" });
     expect(parsed.value).toEqual({ base: { x: 1 }, child: { x: 1, y: 2 } });
     expect(lineAt(parsed, ["child", "y"])).toBe(4);
@@ -246,7 +246,7 @@ describe("disabled nodes, as dbt sets them aside", () => {
 
 describe("config(enabled=<Jinja>)", () => {
   const judge = async (text: string, vars: Record<string, unknown> = {}) => {
-    const { judgeExpression } = await import("../src/project/enabled-expression.ts");
+    const { judgeExpression } = await import("../src/project/dbt/enabled-expression.ts");
     return judgeExpression(text, { vars: [vars as never] });
   };
   test("what dbt renders at parse time is judged", async () => {

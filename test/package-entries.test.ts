@@ -1,8 +1,8 @@
 /** Which folder dbt deps installs each package of packages.yml / dependencies.yml as, and which are not installed. */
 import { describe, expect, test } from "bun:test";
-import { missingPackages, packageEntries } from "../src/project/package-entries.ts";
+import { missingPackages, packageEntries } from "../src/project/dbt/package-entries.ts";
 import { Project } from "../src/project/model.ts";
-import { WorkTree } from "../src/project/source.ts";
+import { WorkTree } from "../src/project/files/source.ts";
 import { tempDir, writeTree } from "./support/temp.ts";
 
 const PACKAGES = `packages:

@@ -1,7 +1,7 @@
 /** The YAML adapter reads scalars the way PyYAML's safe_load does (YAML 1.1), and refuses what dbt would misread. */
 import { describe, expect, test } from "bun:test";
 import { InputError } from "../src/core/errors.ts";
-import { parseYaml, parseYamlWithPositions } from "../src/project/yaml.ts";
+import { parseYaml, parseYamlWithPositions } from "../src/project/files/yaml.ts";
 
 const read = (text: string) => parseYaml(text, { file: "models/x.yml" });
 /** The value of one plain scalar written after `v: `. */

@@ -11,10 +11,10 @@ import { basename } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { isMapping, pythonStr, type Mapping } from "../core/values.ts";
-import type { ParseCache } from "./cache.ts";
-import { folderConfig, mergeConfig, mergeConfigs, sqlConfig } from "./configs.ts";
-import { isYamlFile, sortPathsBySegments, stem } from "./paths.ts";
-import { EQUIVALENTS_NAME } from "./protected.ts";
+import type { ParseCache } from "./files/cache.ts";
+import { folderConfig, mergeConfig, mergeConfigs, sqlConfig } from "./dbt/node-config.ts";
+import { isYamlFile, sortPathsBySegments, stem } from "./files/paths.ts";
+import { EQUIVALENTS_NAME } from "./history/protected.ts";
 import {
   readProperties,
   type ColumnDeclaration,
@@ -24,14 +24,14 @@ import {
   type SourceTableDeclaration,
   type Testable,
   type UnitTestDeclaration,
-} from "./properties.ts";
-import { relationCalls, type FoundCall, type RelationCall } from "./relations.ts";
-import { RelationIndex } from "./resolve.ts";
-import { readSettings, type ConfigBlock, type DispatchRule, type ProjectSettings } from "./settings.ts";
-import type { FileSource, SourceFile } from "./source.ts";
-import type { DataTest } from "./tests.ts";
-import { judgeExpression, varScopes } from "./enabled-expression.ts";
-import { knownJsonExact, parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
+} from "./dbt/properties.ts";
+import { relationCalls, type FoundCall, type RelationCall } from "./dbt/relations.ts";
+import { RelationIndex } from "./dbt/resolve.ts";
+import { readSettings, type ConfigBlock, type DispatchRule, type ProjectSettings } from "./dbt/dbt-project.ts";
+import type { FileSource, SourceFile } from "./files/source.ts";
+import type { DataTest } from "./dbt/data-tests.ts";
+import { judgeExpression, varScopes } from "./dbt/enabled-expression.ts";
+import { knownJsonExact, parseYamlWithLines, type ParsedYaml } from "./files/yaml.ts";
 
 export type { ColumnDeclaration, Declaration, ModelDeclaration, PropertiesFile, SourceTableDeclaration, Testable, UnitTestDeclaration };
 
@@ -185,7 +185,7 @@ export interface MacroFileNode {
 
 export type Node = RefNode | SourceNode | FileNode;
 
-/** A `config(enabled=...)` written as Jinja, judged as dbt renders it at parse time (see enabled-expression.ts). */
+/** A `config(enabled=...)` written as Jinja, judged as dbt renders it at parse time (see dbt/enabled-expression.ts). */
 export interface EnabledExpression {
   /** As written. */
   text: string;
@@ -626,7 +626,7 @@ async function readNodes(project: Project): Promise<Nodes> {
     const atParse = config.enabled !== false;
     mergeConfigs(config, declaration?.entry.config);
     const columnTypes = isMapping(config.column_types) ? config.column_types : {};
-    const { parseCsv } = await import("./csv.ts");
+    const { parseCsv } = await import("./files/csv.ts");
     const header = parseCsv(await project.text(file.path), { file: file.path, fix: "save the seed as CSV with a header line" })[0] ?? [];
     const columns: ColumnDeclaration[] = header.map((column) => {
       const typed = Object.entries(columnTypes).find(([key]) => key.toLowerCase() === column.toLowerCase());

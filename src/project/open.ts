@@ -1,9 +1,9 @@
 /** Opening the project model the way commands do: the work tree, with the parse cache behind it. */
 import type { Mapping } from "../core/values.ts";
-import { ParseCache } from "./cache.ts";
+import { ParseCache } from "./files/cache.ts";
 import { ParseStore, Project } from "./model.ts";
-import { WorkTree } from "./source.ts";
-import type { ParsedYaml } from "./yaml.ts";
+import { WorkTree } from "./files/source.ts";
+import type { ParsedYaml } from "./files/yaml.ts";
 
 /**
  * The project in a folder on disk, its yml parses remembered between runs

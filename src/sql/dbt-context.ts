@@ -8,13 +8,13 @@
  */
 import { SlpError } from "../core/errors.ts";
 import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
-import { readText } from "../project/source.ts";
-import type { UnitProject as DbtProject } from "../project/unit-project.ts";
-import { parseYaml } from "../project/yaml.ts";
+import { readText } from "../project/files/source.ts";
+import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
+import { parseYaml } from "../project/files/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
-import { notInstalled } from "../project/package-entries.ts";
-import { parseRelationCall, type RelationCall } from "../project/relations.ts";
+import { notInstalled } from "../project/dbt/package-entries.ts";
+import { parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
 import {
   exposeMembers,
   JinjaTemplate,

@@ -8,12 +8,12 @@
  */
 import { compareCodePoints } from "../core/text.ts";
 import type { Value } from "../core/values.ts";
-import { parseRelationCall } from "../project/relations.ts";
-import { ambiguityMessage, undecidedEnabled } from "../project/resolve.ts";
-import { selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../project/select.ts";
-import { readText } from "../project/source.ts";
-import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
-import { readUnitTests, type DisabledTest, type GivenDefinition, type UnitTestDefinition } from "../project/unit-tests.ts";
+import { parseRelationCall } from "../project/dbt/relations.ts";
+import { ambiguityMessage, undecidedEnabled } from "../project/dbt/resolve.ts";
+import { selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../project/dbt/select.ts";
+import { readText } from "../project/files/source.ts";
+import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-project.ts";
+import { readUnitTests, type DisabledTest, type GivenDefinition, type UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import { cteName } from "./sql.ts";
 import type { TestError, UnitResult } from "./types.ts";
 

@@ -9,9 +9,9 @@
  */
 import { SlpError } from "../core/errors.ts";
 import type { Mapping, Value } from "../core/values.ts";
-import { callText, type RelationCall } from "../project/relations.ts";
-import { ambiguityMessage, disabledTargetMessage, RelationIndex, undecidedEnabled } from "../project/resolve.ts";
-import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
+import { callText, type RelationCall } from "../project/dbt/relations.ts";
+import { ambiguityMessage, disabledTargetMessage, RelationIndex, undecidedEnabled } from "../project/dbt/resolve.ts";
+import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-project.ts";
 import { DbtRenderer, RenderRefusal, type RenderSession } from "../sql/dbt-context.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { TemplateFailure } from "../sql/jinja.ts";

@@ -1,7 +1,7 @@
 /** S5: a critical or incremental model that no CODEOWNERS line owns. */
 import { sortByText } from "../../core/text.ts";
 import { isMapping } from "../../core/values.ts";
-import { CODEOWNERS_LOCATIONS } from "../../project/codeowners.ts";
+import { CODEOWNERS_LOCATIONS } from "../../project/slp/codeowners.ts";
 import { defineCheckRule, type CheckContext, type Model } from "../context/check.ts";
 
 const INCREMENTAL_IN_SQL = /materialized\s*=\s*['"]incremental['"]/;

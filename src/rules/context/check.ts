@@ -8,11 +8,11 @@
 import { InputError } from "../../core/errors.ts";
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
-import { readCodeowners, type Codeowners } from "../../project/codeowners.ts";
+import { readCodeowners, type Codeowners } from "../../project/slp/codeowners.ts";
 import { unitTestConfig, ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
-import type { WorkTree } from "../../project/source.ts";
-import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
-import { unitTestDisabled } from "../../project/tests.ts";
+import type { WorkTree } from "../../project/files/source.ts";
+import { sortPathsBySegments, stem, topDirectories } from "../../project/files/paths.ts";
+import { unitTestDisabled } from "../../project/dbt/data-tests.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 /** A model as check reads it: its yml declaration. */

@@ -4,11 +4,11 @@
  * declarations in between. Loaded only by gate, which alone reads git.
  */
 import { InputError } from "../../core/errors.ts";
-import { baseConfig, projectAt, type Branch } from "../../project/history.ts";
+import { baseConfig, projectAt, type Branch } from "../../project/history/history.ts";
 import { ParseStore, ymlIn } from "../../project/model.ts";
-import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/paths.ts";
-import { dbtPathsOf, type DbtPaths } from "../../project/dbt-paths.ts";
-import { joinPath, matchesProtected, protectedPatterns } from "../../project/protected.ts";
+import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/files/paths.ts";
+import { dbtPathsOf, type DbtPaths } from "../../project/dbt/dbt-paths.ts";
+import { joinPath, matchesProtected, protectedPatterns } from "../../project/history/protected.ts";
 import { mergeDeclared, PACKAGE_FILES, type BranchInventories, type Declared, type Inventory, type WalkStep } from "./gate-inventory.ts";
 
 export { sameInventory } from "./gate-inventory.ts";

@@ -1,9 +1,9 @@
 /** G14: a marts model of the base that leaves marts on the branch: moved out, renamed, deleted or disabled. */
 import { sortByText } from "../../core/text.ts";
 import { isMapping, type Value } from "../../core/values.ts";
-import { sqlConfig } from "../../project/configs.ts";
+import { sqlConfig } from "../../project/dbt/node-config.ts";
 import { declaredVersions, type Project, type RefNode } from "../../project/model.ts";
-import { isJinja } from "../../project/tests.ts";
+import { isJinja } from "../../project/dbt/data-tests.ts";
 import { defineGateRule, type GateContext } from "../context/gate.ts";
 
 /** Said of an `enabled` only rendering decides: the model may be built, or not. */
