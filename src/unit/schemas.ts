@@ -15,7 +15,7 @@
 import { canonicalJson, isMapping, type Mapping } from "../core/values.ts";
 import type { Database } from "../engine/duckdb.ts";
 import { ParseCache } from "../project/files/cache.ts";
-import { blocks } from "../project/model.ts";
+import { blocks } from "../project/nodes/sql-files.ts";
 import { callText, type RelationCall } from "../project/dbt/relations.ts";
 import { readText } from "../project/files/source.ts";
 import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-project.ts";

@@ -16,7 +16,9 @@
  */
 import { compareCodePoints, escapeRegExp } from "../../core/text.ts";
 import { canonicalJson, isMapping, type Mapping, type Value } from "../../core/values.ts";
-import { blocks, refReads, type Graph, type Node, type Nodes, type Project } from "../model.ts";
+import type { Graph, Node, Nodes, Project } from "../model.ts";
+import { refReads } from "../nodes/models.ts";
+import { blocks } from "../nodes/sql-files.ts";
 import type { Testable } from "./properties.ts";
 
 /** How far gate and compare follow a change downstream (slp.yml `lineage`, read from the base). */

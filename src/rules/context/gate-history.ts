@@ -5,7 +5,8 @@
  */
 import { InputError } from "../../core/errors.ts";
 import { baseConfig, projectAt, type Branch } from "../../project/history/history.ts";
-import { ParseStore, ymlIn } from "../../project/model.ts";
+import { ParseStore } from "../../project/model.ts";
+import { ymlIn } from "../../project/nodes/context.ts";
 import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/files/paths.ts";
 import { dbtPathsOf, type DbtPaths } from "../../project/dbt/dbt-paths.ts";
 import { joinPath, matchesProtected, protectedPatterns } from "../../project/history/protected.ts";

@@ -19,7 +19,7 @@ import type { TcrRecord } from "../../tcr/record.ts";
 import type { Config } from "../../schemas/config.ts";
 import type { DbtPaths } from "../../project/dbt/dbt-paths.ts";
 import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/dbt/lineage.ts";
-import { declaredVersions, refReads } from "../../project/model.ts";
+import { declaredVersions, refReads } from "../../project/nodes/models.ts";
 import { samePreRegistration } from "../../project/artifacts/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 

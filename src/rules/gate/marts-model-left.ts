@@ -2,7 +2,8 @@
 import { sortByText } from "../../core/text.ts";
 import { isMapping, type Value } from "../../core/values.ts";
 import { sqlConfig } from "../../project/dbt/node-config.ts";
-import { declaredVersions, type Project, type RefNode } from "../../project/model.ts";
+import type { Project, RefNode } from "../../project/model.ts";
+import { declaredVersions } from "../../project/nodes/models.ts";
 import { isJinja } from "../../project/dbt/data-tests.ts";
 import { defineGateRule, type GateContext } from "../context/gate.ts";
 
