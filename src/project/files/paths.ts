@@ -36,21 +36,43 @@ export function checkMartsPathsExist(
 ): void {
   for (const marts of martsPaths) {
     if (isDirectory(join(projectDir, marts))) continue;
-    const folders = modelFolders(projectDir, modelPaths);
-    const listed =
-      folders.length === 0
-        ? `it has no model folder (${modelPaths.map((path) => `${path}/`).join(", ")})`
-        : `its model folders are ${folders.slice(0, 12).join(", ")}${folders.length > 12 ? ` and ${folders.length - 12} more` : ""}`;
-    const hint = folders.find((folder) => /mart/i.test(folder)) ?? folders.find((folder) => MARTS_LIKE.test(folder));
-    const example = (hint ?? `${modelPaths[0] ?? "models"}/<folder>/`).replace(/\/$/, "");
-    const why =
-      origin === "default"
-        ? `slp looks for marts models (the ones whose numbers people read) in ${DEFAULT_MARTS_PATHS[0]}/ unless told otherwise; ${listed}`
-        : `${origin} names it; ${listed}`;
     throw new InputError(`${marts} not found under ${projectDirAsGiven}; nothing to check is not OK`, {
-      fix: `${why}. Say which folders hold the marts: --marts-path ${example} (repeatable), or marts_paths: [${example}] in slp.yml`,
+      fix: missingMartsFix(origin, modelFolders(projectDir, modelPaths), modelPaths),
     });
   }
+}
+
+/**
+ * What to do about a marts path that is not there: where it came from, the
+ * project's model folders (`folders`: the model paths and the folders
+ * directly in them), and the flag and slp.yml key that name the marts, with
+ * a folder that looks like marts or a placeholder rather than a guess.
+ */
+export function missingMartsFix(origin: MartsPathOrigin, folders: readonly string[], modelPaths: readonly string[]): string {
+  const listed =
+    folders.length === 0
+      ? `it has no model folder (${modelPaths.map((path) => `${path}/`).join(", ")})`
+      : `its model folders are ${folders.slice(0, 12).join(", ")}${folders.length > 12 ? ` and ${folders.length - 12} more` : ""}`;
+  const hint = folders.find((folder) => /mart/i.test(folder)) ?? folders.find((folder) => MARTS_LIKE.test(folder));
+  const example = (hint ?? `${modelPaths[0] ?? "models"}/<folder>/`).replace(/\/$/, "");
+  const why =
+    origin === "default"
+      ? `slp looks for marts models (the ones whose numbers people read) in ${DEFAULT_MARTS_PATHS[0]}/ unless told otherwise; ${listed}`
+      : `${origin} names it; ${listed}`;
+  return `${why}. Say which folders hold the marts: --marts-path ${example} (repeatable), or marts_paths: [${example}] in slp.yml`;
+}
+
+/** The model paths and the folders directly in them, from a list of project-relative file paths, with a trailing slash, sorted. */
+export function modelFoldersOf(files: readonly string[], modelPaths: readonly string[]): string[] {
+  const folders = new Set<string>();
+  for (const path of modelPaths) {
+    const inside = files.filter((file) => file.startsWith(`${path}/`)).map((file) => file.slice(path.length + 1));
+    if (inside.length === 0) continue;
+    const subfolders = inside.filter((rest) => rest.includes("/")).map((rest) => `${path}/${rest.slice(0, rest.indexOf("/"))}/`);
+    if (subfolders.length === 0) folders.add(`${path}/`);
+    for (const folder of subfolders) if (!folder.slice(path.length + 1).startsWith(".")) folders.add(folder);
+  }
+  return [...folders].sort(compareCodePoints);
 }
 
 /** Folder names that usually hold what a dbt project serves to its readers. */

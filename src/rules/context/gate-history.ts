@@ -7,7 +7,14 @@ import { InputError } from "../../core/errors.ts";
 import { baseConfig, projectAt, type Branch } from "../../project/history/history.ts";
 import { ParseStore } from "../../project/model.ts";
 import { ymlIn } from "../../project/nodes/context.ts";
-import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/files/paths.ts";
+import {
+  DEFAULT_MARTS_PATHS,
+  missingMartsFix,
+  modelFoldersOf,
+  normaliseMartsPath,
+  stem,
+  topDirectories,
+} from "../../project/files/paths.ts";
 import { dbtPathsOf, type DbtPaths } from "../../project/dbt/dbt-paths.ts";
 import { joinPath, matchesProtected, protectedPatterns } from "../../project/history/protected.ts";
 import { mergeDeclared, PACKAGE_FILES, type BranchInventories, type Declared, type Inventory, type WalkStep } from "./gate-inventory.ts";
@@ -27,14 +34,25 @@ export async function readInventories(
   const { repo, prefix } = branch;
   const config = await baseConfig(branch);
   const martsPaths = (martsPath ?? config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
+  const dbtPaths = await baseDbtPaths(branch, store);
   for (const marts of martsPaths) {
     if ((await repo.filesIn(branch.headCommit, [joinPath(prefix, marts)])).length === 0) {
+      // What to do next names the model folders head has (dbt_project.yml's model-paths on the base).
+      const modelPaths = dbtPaths["model-paths"];
+      const files = await repo.filesIn(
+        branch.headCommit,
+        modelPaths.map((path) => joinPath(prefix, `${path}/`)),
+      );
+      const folders = modelFoldersOf(
+        files.map((file) => file.path.slice(prefix === "" ? 0 : prefix.length + 1)),
+        modelPaths,
+      );
+      const origin = martsPath ? "--marts-path" : config.config.marts_paths ? "slp.yml" : "default";
       throw new InputError(`${marts} holds no file at ${branch.headRef}; nothing to check is not OK`, {
-        fix: "pass the folder that holds your marts models with --marts-path (or marts_paths in slp.yml on the base branch)",
+        fix: `${missingMartsFix(origin, folders, modelPaths)} (slp.yml as the base branch has it)`,
       });
     }
   }
-  const dbtPaths = await baseDbtPaths(branch, store);
   const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? [], dbtPaths);
   const short = (oid: string) => repo.shortSha(oid);
   const before = await reader.full(branch.mergeBase, `commit ${short(branch.mergeBase)}`);
