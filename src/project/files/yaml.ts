@@ -13,6 +13,7 @@
 import type * as JsYaml from "js-yaml";
 import { InputError } from "../../core/errors.ts";
 import { limit, LimitError } from "../../core/limits.ts";
+import { indentFlowLines } from "./flow-indent.ts";
 import type { Value } from "../../core/values.ts";
 import { encodeLines, lineAt, type LineTree, type WithLines } from "./lines.ts";
 import { readFast, type FastReading } from "./yaml-fast.ts";
@@ -257,15 +258,28 @@ export function knownJsonExact(parsed: ParsedYaml): boolean {
 
 /** js-yaml with PyYAML's resolvers: every text the fast path does not take, and every error's message. */
 export function parseWithJsYaml(text: string, source: YamlSource): ParsedYaml {
-  let documents: unknown[];
-  let events: ReturnType<typeof JsYaml.parseEvents>;
+  let documents: unknown[] = [];
+  let events: ReturnType<typeof JsYaml.parseEvents> = [];
   const values = limit("yaml_values");
+  const { parseEvents, constructFromEvents } = jsYaml();
+  const read = (input: string) => {
+    events = parseEvents(input, { maxDepth: limit("nesting_depth") });
+    documents = constructFromEvents(events, { schema: pyyamlSafeSchema(), source: input, maxTotalMergeKeys: values }) as unknown[];
+  };
+  // The text the events' offsets point into: the yml's, or the one with its flow collections indented (same lines).
+  let input = text;
   try {
-    const { parseEvents, constructFromEvents } = jsYaml();
-    events = parseEvents(text, { maxDepth: limit("nesting_depth") });
-    documents = constructFromEvents(events, { schema: pyyamlSafeSchema(), source: text, maxTotalMergeKeys: values }) as unknown[];
+    read(text);
   } catch (error) {
-    throw yamlError(error, text, source);
+    // A flow collection left of its key's indentation: PyYAML reads it, js-yaml does not (flow-indent.ts).
+    const relaxed = /deficient indentation/.test(String((error as Error).message)) ? indentFlowLines(text) : text;
+    if (relaxed === text) throw yamlError(error, text, source);
+    try {
+      read(relaxed);
+      input = relaxed;
+    } catch {
+      throw yamlError(error, text, source);
+    }
   }
   boundExpansion(documents, text, source);
   if (documents.length > 1) {
@@ -277,7 +291,7 @@ export function parseWithJsYaml(text: string, source: YamlSource): ParsedYaml {
   }
   let lines: string;
   try {
-    lines = documents.length === 1 ? encodeLines(documents[0] as Value, linesOf(events, text)) : "";
+    lines = documents.length === 1 ? encodeLines(documents[0] as Value, linesOf(events, input)) : "";
   } catch (error) {
     throw yamlError(error, text, source);
   }
