@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import { asSlpError, InputError, UsageError, type SlpError } from "./core/errors.ts";
 import { EXIT } from "./core/exit-codes.ts";
 import { configureLimits } from "./core/limits.ts";
-import { forgetFolders } from "./project/files.ts";
+import { forgetFolders } from "./project/files/files.ts";
 import { isReport, type Report } from "./core/report.ts";
 import { pathLocator, summaryOf, type RenderContext, type Rendered } from "./report/format.ts";
 import { isFormatName, loadFormat } from "./report/renderers.ts";

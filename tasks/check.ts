@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import { plural } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
-import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
 import { checkRules } from "../src/rules/check-rules.ts";

@@ -1,7 +1,7 @@
 /** `slp ci`: every stage task (check, gate, unit, ...) in order, one combined report and exit code. */
 import { Type } from "@sinclair/typebox";
 import type { Report } from "../src/core/report.ts";
-import { MartsPathOption, ProjectDirOption } from "../src/project/options.ts";
+import { MartsPathOption, ProjectDirOption } from "../src/project/slp/options.ts";
 import { combineReports, inputFor, runStage, type StageResult } from "../src/runner/compose.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 import { registryOf } from "../src/runner/registry.ts";

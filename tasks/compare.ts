@@ -3,9 +3,9 @@ import { Type } from "@sinclair/typebox";
 import type { Report } from "../src/core/report.ts";
 import { isMapping } from "../src/core/values.ts";
 import { plural, sortByText } from "../src/core/text.ts";
-import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles } from "../src/project/diff-files.ts";
-import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
-import { lineageMode } from "../src/project/lineage.ts";
+import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles } from "../src/project/history/diff-files.ts";
+import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
+import { lineageMode } from "../src/project/dbt/lineage.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
 import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
@@ -43,7 +43,7 @@ export default defineTask({
     const facts =
       input.base === undefined
         ? null
-        : await (await import("../src/project/stale.ts")).readBaseFacts(project, input.base, project.model.store);
+        : await (await import("../src/project/history/stale.ts")).readBaseFacts(project, input.base, project.model.store);
     const stale = facts?.stale ?? null;
     const config = (facts?.changes.config ?? resolved.config).config;
     const settings = { changed: facts?.changes.changed ?? null, lineage: lineageMode(config.lineage), ceilings: config.band_ceilings };

@@ -4,8 +4,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
-import { readInputText } from "../src/project/diff-files.ts";
-import { diffFromRow, diffJsonText, readRow } from "../src/project/diff-row.ts";
+import { readInputText } from "../src/project/history/diff-files.ts";
+import { diffFromRow, diffJsonText, readRow } from "../src/project/artifacts/diff-row.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({

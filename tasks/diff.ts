@@ -7,7 +7,7 @@ import { plural } from "../src/core/text.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
-import { resolveProjectOnDisk } from "../src/project/options.ts";
+import { resolveProjectOnDisk } from "../src/project/slp/options.ts";
 import { StageOptions, writeDiffs } from "../src/data/output.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 import { dialect, DIALECTS } from "../src/data/dialect.ts";
@@ -49,7 +49,7 @@ export default defineTask({
       { assertTemplatePerModel },
       { unusedMetricKeys },
     ] = await Promise.all([
-      import("../src/data/settings.ts"),
+      import("../src/data/stage-e-settings.ts"),
       import("../src/data/targets.ts"),
       import("../src/data/diff.ts"),
       import("../src/data/relation.ts"),

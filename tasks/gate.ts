@@ -3,8 +3,8 @@ import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import { plural, sortByText } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
-import { loadConfig } from "../src/project/config.ts";
-import { MartsPathOption, ProjectDirOption, requireProjectFolder } from "../src/project/options.ts";
+import { loadConfig } from "../src/project/slp/slp-yml.ts";
+import { MartsPathOption, ProjectDirOption, requireProjectFolder } from "../src/project/slp/options.ts";
 import { parseStore } from "../src/project/open.ts";
 import { GateContext } from "../src/rules/context/gate.ts";
 import { gateRules, tcrRecordRules } from "../src/rules/index.ts";
@@ -35,7 +35,7 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     // Loaded here, not at start-up: reading git costs every other task nothing.
     const [{ judgedBase, openBranch }, { readInventories, sameInventory }] = await Promise.all([
-      import("../src/project/history.ts"),
+      import("../src/project/history/history.ts"),
       import("../src/rules/context/gate-history.ts"),
     ]);
     const dir = resolve(environment.cwd, input.projectDir);

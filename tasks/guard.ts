@@ -12,7 +12,7 @@ import type { Report } from "../src/core/report.ts";
 import type { Finding } from "../src/schemas/finding.ts";
 import { answer, commandWrites, HOOK_AGENTS, readToolCall, type HookAgent } from "../src/guard/hooks.ts";
 import { judge, loadProtection, repositoryPath, type Protection, type Verdict } from "../src/guard/protection.ts";
-import { ProjectDirOption } from "../src/project/options.ts";
+import { ProjectDirOption } from "../src/project/slp/options.ts";
 import { gateRules } from "../src/rules/index.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 

@@ -12,9 +12,9 @@ import { InputError, UsageError } from "../src/core/errors.ts";
 import { isMapping, type Mapping, type Value } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
 import { AGENT_LOGIN, initFiles, type InitFile } from "../src/init/files.ts";
-import { CODEOWNERS_LOCATIONS } from "../src/project/codeowners.ts";
-import { DBT_PROJECT_FILE } from "../src/project/dbt-paths.ts";
-import { ProjectDirOption, requireProjectFolder, resolveProjectOptions } from "../src/project/options.ts";
+import { codeownersLocationAt } from "../src/project/slp/codeowners.ts";
+import { DBT_PROJECT_FILE } from "../src/project/dbt/dbt-paths.ts";
+import { ProjectDirOption, requireProjectFolder, resolveProjectOptions } from "../src/project/slp/options.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
 import { modelsToOwn } from "../src/rules/check/unowned-model.ts";
@@ -56,10 +56,16 @@ export default defineTask({
     });
     const plan = files.map((file) => ({ file, ...planFor(root, file, input.force === true) }));
     const conflicts = plan.filter((step) => step.action === "conflict");
-    const elsewhere = CODEOWNERS_LOCATIONS.filter((location) => location !== "CODEOWNERS" && existsSync(join(root, location)));
+    // GitHub reads one CODEOWNERS: a .github/CODEOWNERS would leave the one slp writes unread, and it would leave a docs/CODEOWNERS unread.
+    const elsewhere = codeownersLocationAt(root);
     const codeownersFile = files.find((file) => file.path === "CODEOWNERS") as InitFile;
-    if (elsewhere.length > 0 && input.force !== true)
-      conflicts.push({ file: codeownersFile, action: "conflict", content: "", why: `GitHub reads ${elsewhere[0]} first` });
+    if (elsewhere !== null && elsewhere !== "CODEOWNERS" && input.force !== true)
+      conflicts.push({
+        file: codeownersFile,
+        action: "conflict",
+        content: "",
+        why: elsewhere === ".github/CODEOWNERS" ? `GitHub reads ${elsewhere} first` : `GitHub would read it instead of ${elsewhere}`,
+      });
     if (conflicts.length > 0) {
       throw new InputError(
         `slp init would change ${conflicts.length === 1 ? "a file that already exists" : `${conflicts.length} files that already exist`}: ${conflicts

@@ -6,11 +6,11 @@ import { InputError } from "../src/core/errors.ts";
 import { makeOutputDir } from "../src/core/output-dir.ts";
 import type { Report } from "../src/core/report.ts";
 import { canonicalJson, isMapping } from "../src/core/values.ts";
-import { defaultBase, loadConfig } from "../src/project/config.ts";
-import { DEFAULT_MARTS_PATHS, normaliseMartsPath } from "../src/project/paths.ts";
+import { defaultBase, loadConfig } from "../src/project/slp/slp-yml.ts";
+import { DEFAULT_MARTS_PATHS, normaliseMartsPath } from "../src/project/files/paths.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
-import { DialectOption, MartsPathOption, NoManifestOption, ProjectDirOption } from "../src/project/options.ts";
+import { DialectOption, MartsPathOption, NoManifestOption, ProjectDirOption } from "../src/project/slp/options.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
 /** The reference's cap and ours: --max-mutants and slp.yml may only lower it. */
@@ -87,7 +87,7 @@ export default defineTask({
     const { Database } = await import("../src/engine/duckdb.ts");
     if (!dryRun) await Database.load();
     const [{ readUnitProject }, scope, { dialectOption, parseVarsOption }] = await Promise.all([
-      import("../src/project/unit-project.ts"),
+      import("../src/project/dbt/unit-project.ts"),
       import("../src/mutate/scope.ts"),
       import("./unit.ts"),
     ]);
@@ -100,8 +100,8 @@ export default defineTask({
     const settings = base.config.config.mutate ?? {};
     const maxMutants = Math.min(MAX_MUTANTS, settings.max_mutants ?? MAX_MUTANTS, input.maxMutants ?? MAX_MUTANTS);
     const martsPaths = (input.martsPath ?? base.config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
-    const project = await readUnitProject(openWorkTree(dir, environment.env), input.projectDir);
-    const models = project.refNodes.filter((node) => node.kind === "model" && node.file);
+    const project = await readUnitProject(openWorkTree(dir, environment.env, parseVarsOption(input.vars)), input.projectDir);
+    const models = project.refNodes.filter((node) => node.kind === "model" && node.enabled && node.file);
     const files = new Map(models.map((node) => [node.name, node.file as string]));
     const isMart = (name: string) => martsPaths.some((path) => (files.get(name) ?? "").startsWith(path));
 
@@ -110,7 +110,7 @@ export default defineTask({
       const [{ selectedModels }, { testSetOf }, { SelectorError }] = await Promise.all([
         import("../src/unit/plan.ts"),
         import("../src/unit/run.ts"),
-        import("../src/project/select.ts"),
+        import("../src/project/dbt/select.ts"),
       ]);
       try {
         const set = dryRun ? null : testSetOf(project, { cliVars: parseVarsOption(input.vars), env: environment.env, dialect });

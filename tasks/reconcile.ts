@@ -5,10 +5,10 @@ import { InputError } from "../src/core/errors.ts";
 import type { Report } from "../src/core/report.ts";
 import { plural } from "../src/core/text.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
-import { readDiffFiles } from "../src/project/diff-files.ts";
+import { readDiffFiles } from "../src/project/history/diff-files.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
-import { resolveProjectOnDisk } from "../src/project/options.ts";
+import { resolveProjectOnDisk } from "../src/project/slp/options.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 import { StageOptions, writeDiffs } from "../src/data/output.ts";
 
@@ -42,10 +42,10 @@ export default defineTask({
     const model = openWorkTree(resolved.dir, environment.env);
     const project = await readCheckProject(model, resolved.dir, resolved.dirAsGiven, resolved.martsPaths);
     const [{ stageSettings, required, openEngine }, { stageTargets }, reconcile, { readUnitProject }, { dialect }] = await Promise.all([
-      import("../src/data/settings.ts"),
+      import("../src/data/stage-e-settings.ts"),
       import("../src/data/targets.ts"),
       import("../src/data/reconcile.ts"),
-      import("../src/project/unit-project.ts"),
+      import("../src/project/dbt/unit-project.ts"),
       import("../src/data/dialect.ts"),
     ]);
     const settings = stageSettings(input, environment.cwd, resolved.dir, resolved.config);

@@ -12,9 +12,9 @@ import { InputError } from "../src/core/errors.ts";
 import { summaryLine } from "../src/core/findings.ts";
 import type { Report } from "../src/core/report.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
-import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles, readInputText } from "../src/project/diff-files.ts";
-import { parseJson } from "../src/project/json.ts";
-import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/options.ts";
+import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles, readInputText } from "../src/project/history/diff-files.ts";
+import { parseJson } from "../src/project/files/json.ts";
+import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { buildReview, type MutationRead } from "../src/report/review.ts";
 import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
@@ -67,7 +67,7 @@ export default defineTask({
     const stale =
       input.base === undefined
         ? null
-        : await (await import("../src/project/stale.ts")).readStaleSet(project, input.base, project.model.store);
+        : await (await import("../src/project/history/stale.ts")).readStaleSet(project, input.base, project.model.store);
 
     // The unit tests wait on DuckDB's start; compare runs meanwhile.
     const [compared, unitReport] = await Promise.all([

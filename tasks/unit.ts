@@ -4,11 +4,11 @@ import { resolve } from "node:path";
 import { UsageError } from "../src/core/errors.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
-import { loadConfig } from "../src/project/config.ts";
-import { DialectOption, NoManifestOption, ProjectDirOption } from "../src/project/options.ts";
+import { loadConfig } from "../src/project/slp/slp-yml.ts";
+import { DialectOption, NoManifestOption, ProjectDirOption } from "../src/project/slp/options.ts";
 import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
 import { projectDialect } from "../src/sql/dialect/profile.ts";
-import { parseYaml } from "../src/project/yaml.ts";
+import { parseYaml } from "../src/project/files/yaml.ts";
 import { defineTask, type TaskEnvironment } from "../src/runner/define-task.ts";
 import type { DialectChoice } from "../src/sql/dialect/dialects.ts";
 import type { Database } from "../src/engine/duckdb.ts";
@@ -71,13 +71,13 @@ export default defineTask({
     }
     const [{ openWorkTree }, { readUnitProject }, { runUnitTests }, { unitReport }] = await Promise.all([
       import("../src/project/open.ts"),
-      import("../src/project/unit-project.ts"),
+      import("../src/project/dbt/unit-project.ts"),
       import("../src/unit/run.ts"),
       import("../src/report/unit.ts"),
     ]);
     let project: Awaited<ReturnType<typeof readUnitProject>>;
     try {
-      project = await readUnitProject(openWorkTree(projectDir, environment.env), input.projectDir);
+      project = await readUnitProject(openWorkTree(projectDir, environment.env, cliVars), input.projectDir);
     } catch (error) {
       if (!shared) closeWhenOpen(database);
       throw error;

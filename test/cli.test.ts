@@ -21,6 +21,15 @@ describe("slp (subprocess)", () => {
     expect(result.exitCode).toBe(0);
   });
 
+  test("check on a project without models/marts is exit 2 naming its model folders and how to say which are marts", () => {
+    const dir = join(ROOT, "test", "fixtures", "input", "default_marts_path_missing");
+    const result = runCli(["check", "--project-dir", dir], ROOT);
+    expect(result.stderr).toContain("its model folders are models/core/. Say which folders hold the marts: --marts-path models/core");
+    expect(result.stdout).toBe("");
+    expect(result.exitCode).toBe(2);
+    expect(runCli(["check", "--project-dir", dir, "--marts-path", "models/core"], ROOT).exitCode).toBe(0);
+  });
+
   test("--version prints the bare version", () => {
     const result = runCli(["--version"], ROOT);
     expect(result.stdout).toBe(`${VERSION}\n`);

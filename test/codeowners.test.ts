@@ -1,6 +1,11 @@
-/** CODEOWNERS matching as S5 reads it (spec/rules.md §6.2). */
+/** CODEOWNERS as S5 finds and matches it (spec/rules.md §6.2): GitHub's locations at the repository root. */
 import { describe, expect, test } from "bun:test";
-import { parseCodeowners, readCodeowners } from "../src/project/codeowners.ts";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { findCodeowners, parseCodeowners, readCodeowners } from "../src/project/slp/codeowners.ts";
+import { runCli } from "./support/cli.ts";
+import { FIXTURES } from "./support/fixtures.ts";
+import { initRepo } from "./support/git-repo.ts";
 import { tempDir, writeTree } from "./support/temp.ts";
 
 /** Whether `path` is owned under a CODEOWNERS holding `lines`. */
@@ -161,5 +166,67 @@ describe("hostile patterns", () => {
       if (pattern.trim() === "" || path === "") continue;
       expect({ pattern, path, owned: owns(`${pattern} @a`, path) }).toEqual({ pattern, path, owned: reference(pattern, path) });
     }
+  });
+});
+
+describe("a project in a subfolder of its repository", () => {
+  const project = (root: string, files: Record<string, string>) => {
+    mkdirSync(join(root, ".git"), { recursive: true });
+    writeTree(root, files);
+    return join(root, "analytics");
+  };
+
+  test("the repository root's CODEOWNERS is read, its patterns relative to the root", () => {
+    using dir = tempDir();
+    const dbt = project(dir.path, { ".github/CODEOWNERS": "/analytics/models/marts/ @data\n", "analytics/dbt_project.yml": "name: a\n" });
+    const codeowners = readCodeowners(dbt);
+    expect(codeowners?.file).toBe("../.github/CODEOWNERS");
+    expect(codeowners?.owns("models/marts/fct.sql")).toBe(true);
+    expect(codeowners?.owns("models/staging/stg.sql")).toBe(false);
+    expect(codeowners?.pathOf("models/marts/fct.sql")).toBe("analytics/models/marts/fct.sql");
+  });
+
+  test("a pattern written relative to the project folder does not own it (GitHub reads it from the root)", () => {
+    using dir = tempDir();
+    const dbt = project(dir.path, { CODEOWNERS: "/models/marts/ @data\n", "analytics/CODEOWNERS": "* @ignored\n" });
+    expect(readCodeowners(dbt)?.file).toBe("../CODEOWNERS");
+    expect(readCodeowners(dbt)?.owns("models/marts/fct.sql")).toBe(false);
+  });
+
+  test("the root first, in GitHub's order, then docs/; only when the root has none is the project folder's read", () => {
+    using dir = tempDir();
+    const dbt = project(dir.path, { "analytics/.github/CODEOWNERS": "/models/ @project\n" });
+    expect(findCodeowners(dbt)).toEqual({ dir: dbt, location: ".github/CODEOWNERS", prefix: "" });
+    expect(readCodeowners(dbt)?.owns("models/fct.sql")).toBe(true);
+    writeTree(dir.path, { "docs/CODEOWNERS": "/analytics/models/ @root\n" });
+    expect(findCodeowners(dbt)).toEqual({ dir: dir.path, location: "docs/CODEOWNERS", prefix: "analytics" });
+    expect(readCodeowners(dbt)?.file).toBe("../docs/CODEOWNERS");
+    expect(readCodeowners(dbt)?.owns("models/fct.sql")).toBe(true);
+  });
+
+  test("without a git repository the project folder is the root", () => {
+    using dir = tempDir();
+    writeTree(dir.path, { "analytics/CODEOWNERS": "/models/ @a\n", CODEOWNERS: "* @outside\n" });
+    const codeowners = readCodeowners(join(dir.path, "analytics"));
+    expect(codeowners?.file).toBe("CODEOWNERS");
+    expect(codeowners?.owns("models/x.sql")).toBe(true);
+  });
+});
+
+describe("S5 from the real CLI, on a project in a subfolder", () => {
+  test("a root .github/CODEOWNERS owning the project's marts is silent; one naming project-relative paths fires, naming the root-relative path", () => {
+    using dir = tempDir();
+    const source = join(FIXTURES, "S5", "fires", "no_codeowners_file");
+    cpSync(source, join(dir.path, "analytics"), { recursive: true });
+    rmSync(join(dir.path, "analytics", "expected"), { force: true });
+    initRepo(dir.path);
+    writeTree(dir.path, { ".github/CODEOWNERS": "/analytics/models/ @data\n" });
+    const owned = runCli(["check", "--project-dir", "analytics"], dir.path);
+    expect(owned.stdout).not.toContain("[S5]");
+    writeTree(dir.path, { ".github/CODEOWNERS": "/models/ @data\n" });
+    const unowned = runCli(["check", "--project-dir", "analytics"], dir.path);
+    expect(unowned.stdout).toContain("no line of ../.github/CODEOWNERS owns analytics/models/marts/");
+    expect(unowned.stdout).toContain("[S5]");
+    expect(unowned.exitCode).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { InputError } from "../src/core/errors.ts";
 import type { Value } from "../src/core/values.ts";
-import { cannotFailReason, DEAD_KEYS, MUTE_KEYS, readDataTest } from "../src/project/tests.ts";
+import { cannotFailReason, DEAD_KEYS, MUTE_KEYS, readDataTest } from "../src/project/dbt/data-tests.ts";
 
 const read = (item: Value, column = "order_id") =>
   readDataTest(item, column, "column fct_orders.order_id", "models/x.yml", { value: { t: ["unique"] }, lines: "1:3,6:2,7" }, ["t", 0]);

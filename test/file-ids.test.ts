@@ -1,5 +1,5 @@
 /**
- * The work tree's index of content ids (src/project/file-ids.ts): a file's
+ * The work tree's index of content ids (src/project/files/file-ids.ts): a file's
  * stat vouches for its content only while nothing about it moved, never for a
  * file still changing when it was hashed, and a stamp the cache file holds in
  * any other shape is ignored. A rewritten file is read again, so a warm run
@@ -9,11 +9,11 @@ import { describe, expect, test } from "bun:test";
 import { renameSync, statSync, type Stats, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configureLimits, LimitError } from "../src/core/limits.ts";
-import { FileIds } from "../src/project/file-ids.ts";
-import { ParseCache } from "../src/project/cache.ts";
+import { FileIds } from "../src/project/files/file-ids.ts";
+import { ParseCache } from "../src/project/files/cache.ts";
 import { ParseStore } from "../src/project/model.ts";
-import { WorkTree } from "../src/project/source.ts";
-import type { ParsedYaml } from "../src/project/yaml.ts";
+import { WorkTree } from "../src/project/files/source.ts";
+import type { ParsedYaml } from "../src/project/files/yaml.ts";
 import { tempDir } from "./support/temp.ts";
 
 const HASHED_LATER = () => Date.now() + 60_000;

@@ -225,6 +225,24 @@ describe("could not judge (exit 2)", () => {
     expect(result.stderr).toStartWith("ERROR models/core/ holds no file at HEAD; nothing to check is not OK");
   });
 
+  test("a project in a subfolder without models/marts at head: exit 2 naming the model folders head has", async () => {
+    using repo = tempDir("slp-gate-");
+    initRepo(repo.path);
+    const tree = {
+      "analytics/dbt_project.yml": "name: shop\nversion: '1.0'\nprofile: shop\n",
+      "analytics/models/staging/stg_orders.sql": "select 1 as id\n",
+      "analytics/models/reporting/fct_orders.sql": "select 1 as id\n",
+    };
+    commit(repo.path, tree);
+    git(repo.path, ["checkout", "-q", "-b", "agent/work"]);
+    commit(repo.path, { "analytics/models/staging/stg_orders.sql": "select 2 as id\n" });
+    const result = await runMain(["gate", "--base", "main", "--project-dir", "analytics"], repo.path);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain(
+      "ERROR models/marts/ holds no file at HEAD; nothing to check is not OK; slp looks for marts models (the ones whose numbers people read) in models/marts/ unless told otherwise; its model folders are models/reporting/, models/staging/. Say which folders hold the marts: --marts-path models/reporting (repeatable), or marts_paths: [models/reporting] in slp.yml (slp.yml as the base branch has it)",
+    );
+  });
+
   test("a yml that cannot be read at a commit in the middle of the walk is exit 2 naming file and commit", async () => {
     using repo = repoWithBranch();
     const bad = commit(repo.path, { "models/staging/stg_orders.yml": "models: [\n" });

@@ -8,10 +8,10 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseCodeowners } from "../src/project/codeowners.ts";
-import { parseConfig } from "../src/project/config.ts";
-import { DEFAULT_MARTS_PATHS } from "../src/project/paths.ts";
-import { protectedEntries, protectedPatterns } from "../src/project/protected.ts";
+import { parseCodeowners } from "../src/project/slp/codeowners.ts";
+import { parseConfig } from "../src/project/slp/slp-yml.ts";
+import { DEFAULT_MARTS_PATHS } from "../src/project/files/paths.ts";
+import { protectedEntries, protectedPatterns } from "../src/project/history/protected.ts";
 import { codeowners, MODELS_SECTION, PROTECTED_SECTION, WORKFLOW_FILE } from "../src/init/files.ts";
 import { Config } from "../src/schemas/config.ts";
 import { VERSION } from "../src/version.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { LimitError } from "../src/core/limits.ts";
 import { InputError } from "../src/core/errors.ts";
-import { parseJson } from "../src/project/json.ts";
+import { parseJson } from "../src/project/files/json.ts";
 
 const source = { file: "diff/a.json", fix: "write JSON" };
 const parse = (text: string) => parseJson(text, source);

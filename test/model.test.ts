@@ -10,9 +10,9 @@ import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Repository } from "../src/git/repository.ts";
-import { lineAt } from "../src/project/lines.ts";
+import { lineAt } from "../src/project/files/lines.ts";
 import { ParseStore, Project, type Node } from "../src/project/model.ts";
-import { CommitTree, WorkTree, type FileSource } from "../src/project/source.ts";
+import { CommitTree, WorkTree, type FileSource } from "../src/project/files/source.ts";
 import { FIXTURES, UPDATE } from "./support/fixtures.ts";
 import { commitAll, initRepo } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
@@ -168,7 +168,7 @@ describe("graph walks", () => {
 
 describe("lines", () => {
   test("every key and list item, also through flow collections, block scalars and a quoted key", async () => {
-    const { parseYamlWithLines } = await import("../src/project/yaml.ts");
+    const { parseYamlWithLines } = await import("../src/project/files/yaml.ts");
     const text =
       'version: 2\nmodels:\n  - name: a\n    description: |\n      two\n      lines\n    meta: {spec: {grain: x}}\n  - name: b\n    columns: [{name: c}, {name: d}]\n"quoted key": 1\n';
     const parsed = parseYamlWithLines(text, { file: "x.yml" });
@@ -183,10 +183,88 @@ describe("lines", () => {
   });
 
   test("a merge key's keys take the line of the mapping that holds them", async () => {
-    const { parseYamlWithLines } = await import("../src/project/yaml.ts");
+    const { parseYamlWithLines } = await import("../src/project/files/yaml.ts");
     const parsed = parseYamlWithLines("base: &b {x: 1}\nchild:\n  <<: *b\n  y: 2\n", { file: "x.yml" });
     expect(parsed.value).toEqual({ base: { x: 1 }, child: { x: 1, y: 2 } });
     expect(lineAt(parsed, ["child", "y"])).toBe(4);
     expect(lineAt(parsed, ["child", "x"])).toBe(2);
+  });
+});
+
+describe("disabled nodes, as dbt sets them aside", () => {
+  const TWINS = join(FIXTURES, "unit", "disabled_twins");
+  const kept = async (project: Project) => {
+    const nodes = await project.nodes();
+    return Object.fromEntries(nodes.models.map((node) => [node.name, `${node.file} ${node.enabled ? "enabled" : "disabled"}`]));
+  };
+
+  test("one enabled and one disabled model of a name: the enabled one is kept, whichever way the other is disabled", async () => {
+    expect(await kept(new Project(new WorkTree(TWINS)))).toEqual({
+      dim_flags: "models/flags/dim_flags.sql disabled",
+      int_orders: "models/marts/int_orders.sql enabled",
+      prod_audit: "models/flags/prod_audit.sql disabled",
+      stg_customers: "models/staging_v2/stg_customers.sql enabled",
+      stg_orders: "models/staging_v2/stg_orders.sql enabled",
+    });
+    const pkg = (await new Project(new WorkTree(TWINS)).packages())[0] as Project;
+    expect(await kept(pkg)).toEqual({ calendar: "dbt_packages/pkg/models/current/calendar.sql enabled" });
+  });
+
+  test("--vars decide a config(enabled=var(...)) before dbt_project.yml's vars do", async () => {
+    const project = new Project(new WorkTree(TWINS), { vars: { use_new_orders: true } });
+    expect((await kept(project)).stg_customers).toBe("models/staging/stg_customers.sql enabled");
+    const node = (await project.nodes()).models.find((model) => model.name === "stg_customers");
+    expect(node?.enabledExpression).toEqual({ text: "var('use_new_orders', false)", value: true });
+  });
+
+  test("a ref to a disabled model finds nothing, and says which disabled node it names", async () => {
+    const graph = await new Project(new WorkTree(join(FIXTURES, "unit", "disabled_ref"))).graph();
+    const resolved = graph.index.ref({ kind: "ref", package: null, name: "stg_orders", version: null }, "shop");
+    expect("missing" in resolved && resolved.disabled?.file).toBe("models/a/stg_orders.sql");
+    const enabled = graph.index.ref({ kind: "ref", package: null, name: "fct_orders", version: null }, "shop");
+    expect("node" in enabled).toBe(true);
+  });
+
+  test("two enabled models of one name are refused, naming both files", async () => {
+    const reading = new Project(new WorkTree(join(FIXTURES, "unit", "disabled_twins_both_enabled"))).nodes();
+    await expect(reading).rejects.toThrow("model stg_orders is defined twice: models/a/stg_orders.sql and models/b/stg_orders.sql");
+  });
+
+  test("a yml cannot enable one of several disabled models of a name (dbt cannot choose either)", async () => {
+    using dir = tempDir("slp-model-");
+    cpSync(join(FIXTURES, "unit", "disabled_twins"), dir.path, { recursive: true });
+    writeFileSync(join(dir.path, "models", "legacy", "dim_flags.sql"), "select 2 as flag\n");
+    writeFileSync(join(dir.path, "models", "flags", "flags.yml"), "models:\n  - name: dim_flags\n    config:\n      enabled: false\n");
+    expect((await kept(new Project(new WorkTree(dir.path)))).dim_flags).toBe("models/flags/dim_flags.sql disabled");
+    writeFileSync(join(dir.path, "models", "flags", "dim_flags.sql"), "{{ config(enabled=false) }}\nselect 1 as flag\n");
+    writeFileSync(join(dir.path, "models", "flags", "flags.yml"), "models:\n  - name: dim_flags\n    config:\n      enabled: true\n");
+    await expect(new Project(new WorkTree(dir.path)).nodes()).rejects.toThrow(
+      "Found 2 matching disabled nodes for model 'dim_flags' (models/flags/dim_flags.sql, models/legacy/dim_flags.sql)",
+    );
+  });
+});
+
+describe("config(enabled=<Jinja>)", () => {
+  const judge = async (text: string, vars: Record<string, unknown> = {}) => {
+    const { judgeExpression } = await import("../src/project/dbt/enabled-expression.ts");
+    return judgeExpression(text, { vars: [vars as never] });
+  };
+  test("what dbt renders at parse time is judged", async () => {
+    expect(await judge("var('x', false)")).toEqual({ value: false });
+    expect(await judge("var('x', false)", { x: true })).toEqual({ value: true });
+    expect(await judge("target.name == 'prod'")).toEqual({ value: false });
+    expect(await judge("target.name in ['dev', 'ci'] and not var('off', False)")).toEqual({ value: true });
+    expect(await judge("(var('n', 1) != 1) or var('m', none) == None")).toEqual({ value: true });
+    // dbt's as_bool hands the value through when a model renders (only its native rendering of yml converts).
+    expect(await judge("var('claims_enabled', False) | as_bool")).toEqual({ value: false });
+    expect(await judge("var('claims_enabled', False) | as_bool", { claims_enabled: true })).toEqual({ value: true });
+  });
+  test("what only rendering answers is not guessed: the reason is named", async () => {
+    expect(await judge("var('x')")).toEqual({ why: "var 'x' is set nowhere and has no default (dbt stops: Required var 'x' not found)" });
+    expect(await judge("target.type == 'bigquery'")).toEqual({ why: "it reads target.type, which depends on the profile" });
+    expect(await judge("env_var('X') == '1'")).toEqual({ why: "it calls or reads 'env_var', which only rendering can answer" });
+    expect(await judge("var('x') | lower == 'true'", { x: "TRUE" })).toEqual({
+      why: "it applies the filter lower, which only rendering can answer",
+    });
   });
 });

@@ -402,6 +402,24 @@ describe("slp mutate --dry-run: what a real run would plant, nothing run", () =>
     expect(envelope.errors[0].message).toStartWith("fct_new cannot be rendered, so its mutants cannot be listed: ");
     expect(envelope.data.models.map((model: { model: string }) => model.model)).toEqual(["fct_orders"]);
   });
+
+  test("a model calling a package packages.yml names but dbt deps never installed is exit 2 saying to run dbt deps", () => {
+    using repo = quickstartBranch(
+      {},
+      {
+        "packages.yml": "packages:\n  - package: dbt-labs/dbt_utils\n    version: 1.3.0\n",
+        "models/marts/fct_new.sql": "select {{ dbt_utils.generate_surrogate_key(['id']) }} as id\n",
+      },
+    );
+    const result = runCli(["mutate", "--dry-run", "--base", "main", "--format", "json"], repo.path);
+    const envelope = JSON.parse(result.stdout);
+    expect(result.exitCode).toBe(2);
+    expect(envelope.errors[0].file).toBe("models/marts/fct_new.sql");
+    expect(envelope.errors[0].message).toContain(
+      "the model calls dbt_utils.generate_surrogate_key, but package dbt_utils is not installed: packages.yml:2 names it (dbt-labs/dbt_utils)",
+    );
+    expect(envelope.errors[0].fix).toStartWith("run `dbt deps` in the project folder");
+  });
 });
 
 describe("slp mutate as a tcr step, and in explain", () => {

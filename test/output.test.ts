@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { sortFindings, summaryLine } from "../src/core/findings.ts";
 import { formatNumber } from "../src/core/numbers.ts";
 import { collapseWhitespace, compareCodePoints, sortByText } from "../src/core/text.ts";
-import { normaliseMartsPath, sortPathsBySegments } from "../src/project/paths.ts";
+import { normaliseMartsPath, sortPathsBySegments } from "../src/project/files/paths.ts";
 import type { Finding } from "../src/schemas/finding.ts";
 import { runMain } from "./support/cli.ts";
 import { tempDir, writeTree } from "./support/temp.ts";

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PostgresDatabase } from "../src/engine/postgres.ts";
-import { diffFromRow } from "../src/project/diff-row.ts";
+import { diffFromRow } from "../src/project/artifacts/diff-row.ts";
 import { runCli, runMain } from "./support/cli.ts";
 import { FIXTURES } from "./support/fixtures.ts";
 import { startPostgres } from "./support/postgres.ts";

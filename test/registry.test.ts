@@ -69,12 +69,12 @@ describe("task registry", () => {
 describe("adapters", () => {
   /** Each third-party package, and the one module allowed to import it. */
   const ADAPTERS: Record<string, string[]> = {
-    "js-yaml": ["src/project/yaml.ts"],
+    "js-yaml": ["src/project/files/yaml.ts"],
     "@duckdb/node-api": ["src/engine/duckdb.ts"],
     nunjucks: ["src/sql/jinja.ts"],
     "@polyglot-sql/sdk": ["src/sql/dialect/transpiler.ts"],
     "isomorphic-git": ["src/git/repository.ts"],
-    "csv-parse": ["src/project/csv.ts"],
+    "csv-parse": ["src/project/files/csv.ts"],
     "sql-parser-cst": ["src/sql/parser.ts"],
     diff: ["src/mutate/source-map.ts"],
     "mutation-testing-elements": ["src/report/mutation-html.ts"],

@@ -1,10 +1,10 @@
 /**
- * dbt's node selection (src/project/select.ts) on its own: the criterion
+ * dbt's node selection (src/project/dbt/select.ts) on its own: the criterion
  * grammar, methods, graph operators, set operators and eager indirect
  * selection of unit tests, over a small hand-made DAG.
  */
 import { describe, expect, test } from "bun:test";
-import { fnmatch, selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../src/project/select.ts";
+import { fnmatch, selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../src/project/dbt/select.ts";
 
 function node(id: string, extra: Partial<SelectableNode> = {}): SelectableNode {
   const [kind, pkg, name] = id.split(".") as [SelectableNode["resourceType"], string, string];

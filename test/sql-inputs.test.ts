@@ -1,6 +1,6 @@
 /** The ref/source calls T3 reads from a model's SQL text (spec/rules.md §2.1 T3). */
 import { describe, expect, test } from "bun:test";
-import { sqlInputs } from "../src/project/sql-inputs.ts";
+import { sqlInputs } from "../src/project/dbt/sql-inputs.ts";
 
 const inputs = (sql: string) => [...sqlInputs(sql)].sort();
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Mapping } from "../src/core/values.ts";
 import { Database } from "../src/engine/duckdb.ts";
 import { openWorkTree } from "../src/project/open.ts";
-import { readUnitProject, type UnitProject } from "../src/project/unit-project.ts";
+import { readUnitProject, type UnitProject } from "../src/project/dbt/unit-project.ts";
 import { DbtRenderer, RenderRefusal } from "../src/sql/dbt-context.ts";
 import { diffOf, expectedQuery } from "../src/unit/compare.ts";
 import { executeTest, type DescribeCache } from "../src/unit/execute.ts";

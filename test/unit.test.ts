@@ -310,6 +310,26 @@ describe("the real CLI", () => {
     expect(junit.exitCode).toBe(1);
   });
 
+  test("slp unit as a subprocess: a disabled twin is set aside, two enabled ones are refused naming both, --vars decide enabled=var()", () => {
+    const twins = runCli(["unit", "--project-dir", join(UNIT, "disabled_twins")], ROOT);
+    expect(twins.stdout).toContain("PASS\tint_orders::joins_the_enabled_copies");
+    expect(twins.exitCode).toBe(0);
+    const flipped = runCli(["unit", "--project-dir", join(UNIT, "disabled_twins"), "--vars", "{use_new_orders: true}"], ROOT);
+    expect(flipped.stdout).toContain("PASS\tint_orders::joins_the_enabled_copies");
+    const both = runCli(["unit", "--project-dir", join(UNIT, "disabled_twins_both_enabled")], ROOT);
+    expect(both.stderr).toContain("model stg_orders is defined twice: models/a/stg_orders.sql and models/b/stg_orders.sql");
+    expect(both.exitCode).toBe(2);
+  });
+
+  test("slp unit as a subprocess: a package packages.yml names but dbt deps never installed says to run dbt deps", () => {
+    const result = runCli(["unit", "--project-dir", join(UNIT, "package_not_installed")], ROOT);
+    expect(result.stdout).toContain(
+      "models/stg_orders.sql:1: the model calls dbt_utils.deduplicate, but package dbt_utils is not installed: packages.yml:2 names it (dbt-labs/dbt_utils), and dbt_packages/dbt_utils/ does not exist; run `dbt deps`",
+    );
+    expect(result.exitCode).toBe(2);
+    expect(runCli(["unit", "--project-dir", join(UNIT, "package_installed")], ROOT).exitCode).toBe(0);
+  });
+
   test("slp check never loads DuckDB or nunjucks", () => {
     const probe = `
       const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { initFiles, WORKFLOW_FILE } from "../src/init/files.ts";
-import { parseYaml } from "../src/project/yaml.ts";
+import { parseYaml } from "../src/project/files/yaml.ts";
 import { parseArgs } from "../src/runner/args.ts";
 import { VERSION } from "../src/version.ts";
 import { builtInTasks } from "../tasks/index.ts";

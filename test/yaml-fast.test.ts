@@ -1,5 +1,5 @@
 /**
- * The YAML fast path (src/project/yaml-fast.ts) reads what it reads exactly
+ * The YAML fast path (src/project/files/yaml-fast.ts) reads what it reads exactly
  * as js-yaml with PyYAML's resolvers does: the same value (same types, same
  * key order), the same lines, and every text it cannot vouch for left to
  * js-yaml, so errors and their messages stay js-yaml's.
@@ -9,9 +9,9 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { InputError } from "../src/core/errors.ts";
 import { configureLimits, LimitError } from "../src/core/limits.ts";
-import { lineAt } from "../src/project/lines.ts";
-import { parseFast, parseWithJsYaml, parseYamlWithLines, type ParsedYaml } from "../src/project/yaml.ts";
-import { type FastReading, readFast } from "../src/project/yaml-fast.ts";
+import { lineAt } from "../src/project/files/lines.ts";
+import { parseFast, parseWithJsYaml, parseYamlWithLines, type ParsedYaml } from "../src/project/files/yaml.ts";
+import { type FastReading, readFast } from "../src/project/files/yaml-fast.ts";
 import { DIVERGENT, FEATURES, type Feature, generate, rng, writeDocument, type WrittenDocument } from "./support/yaml-documents.ts";
 
 const ROOT = join(import.meta.dir, "..");

@@ -1,7 +1,9 @@
 /** The YAML adapter reads scalars the way PyYAML's safe_load does (YAML 1.1), and refuses what dbt would misread. */
 import { describe, expect, test } from "bun:test";
 import { InputError } from "../src/core/errors.ts";
-import { parseYaml, parseYamlWithPositions } from "../src/project/yaml.ts";
+import { indentFlowLines } from "../src/project/files/flow-indent.ts";
+import { lineAt } from "../src/project/files/lines.ts";
+import { parseYaml, parseYamlWithLines, parseYamlWithPositions } from "../src/project/files/yaml.ts";
 
 const read = (text: string) => parseYaml(text, { file: "models/x.yml" });
 /** The value of one plain scalar written after `v: `. */
@@ -184,5 +186,101 @@ describe("positions", () => {
     expect(parsed.lineOf(["b", 1, "c"])).toBe(4);
     // A missing step answers with the deepest line found.
     expect(parsed.lineOf(["b", 7])).toBe(2);
+  });
+});
+
+describe("a flow collection left of its key's indentation, as PyYAML reads it", () => {
+  // Each text with the value PyYAML 6 (yaml.safe_load, what dbt uses) reads from it; js-yaml alone refuses each one.
+  const CASES: Record<string, [string, unknown]> = {
+    closing: [
+      'a:\n  values: [\n    "x",\n    "y"\n  ]\n',
+      {
+        a: {
+          values: ["x", "y"],
+        },
+      },
+    ],
+    left_of_key: [
+      "models:\n  - name: a\n    tests:\n      - accepted_values:\n          values: [\n          \"x\", 'it''s [not] a list'\n        ]\n",
+      {
+        models: [
+          {
+            name: "a",
+            tests: [
+              {
+                accepted_values: {
+                  values: ["x", "it's [not] a list"],
+                },
+              },
+            ],
+          },
+        ],
+      },
+    ],
+    nested: [
+      'a:\n  b: {c: [\n  1, 2], d: "e"\n  }\n',
+      {
+        a: {
+          b: {
+            c: [1, 2],
+            d: "e",
+          },
+        },
+      },
+    ],
+    dash: [
+      "- values: [\n  1,\n  2\n]\n",
+      [
+        {
+          values: [1, 2],
+        },
+      ],
+    ],
+    block_scalar: [
+      "d: |\n  text [ with bracket\nv: [\n  1\n]\n",
+      {
+        d: "text [ with bracket\n",
+        v: [1],
+      },
+    ],
+    comment: [
+      "a: 1 # [ not flow\nb: [\n 2\n]\n",
+      {
+        a: 1,
+        b: [2],
+      },
+    ],
+    plain: [
+      "d: see [docs] here\nv: [\n  3\n]\n",
+      {
+        d: "see [docs] here",
+        v: [3],
+      },
+    ],
+    multiline_quoted: [
+      'v: [\n"one\n two"\n]\n',
+      {
+        v: ["one two"],
+      },
+    ],
+  };
+  for (const [name, [text, value]] of Object.entries(CASES)) {
+    test(name, () => {
+      expect(parseYamlWithLines(text, { file: "x.yml" }).value).toEqual(value as never);
+    });
+  }
+
+  test("lines stay where they were: a key after the collection keeps its line", () => {
+    const parsed = parseYamlWithLines("a:\n  values: [\n    1\n  ]\n  after: 2\n", { file: "x.yml" });
+    expect(lineAt(parsed, ["a", "after"])).toBe(5);
+  });
+
+  test("what PyYAML refuses too stays refused, with js-yaml's first reason", () => {
+    expect(() => parseYamlWithLines("a: [\n1,\nb: c\n", { file: "x.yml" })).toThrow("not valid YAML: deficient indentation (column 1)");
+  });
+
+  test("a text that needs nothing is returned as it is", () => {
+    const text = "a: [1, 2]\nb: |\n  [\n";
+    expect(indentFlowLines(text)).toBe(text);
   });
 });

@@ -9,8 +9,8 @@
 import { InputError } from "../core/errors.ts";
 import { compareCodePoints, sortByText } from "../core/text.ts";
 import { isMapping, isStringList, type Mapping, type Value } from "../core/values.ts";
-import { diffFromRow } from "../project/diff-row.ts";
-import { sqlConfig } from "../project/configs.ts";
+import { diffFromRow } from "../project/artifacts/diff-row.ts";
+import { sqlConfig } from "../project/dbt/node-config.ts";
 import type { ModelDeclaration as Model } from "../project/model.ts";
 import { stringLiteral, type Dialect } from "./dialect.ts";
 import { type COUNT_COLUMNS, diffQuery, type ComparedColumn } from "./diff-query.ts";

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { InputError } from "../core/errors.ts";
 import { makeOutputDir } from "../core/output-dir.ts";
 import type { Mapping } from "../core/values.ts";
-import { diffJsonText } from "../project/diff-row.ts";
-import { MartsPathOption, ProjectDirOption } from "../project/options.ts";
+import { diffJsonText } from "../project/artifacts/diff-row.ts";
+import { MartsPathOption, ProjectDirOption } from "../project/slp/options.ts";
 
 export const StageOptions = {
   prod: Type.Optional(

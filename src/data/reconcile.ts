@@ -9,9 +9,9 @@
 import { InputError } from "../core/errors.ts";
 import { isMapping, type Mapping } from "../core/values.ts";
 import type { ModelDeclaration as Model } from "../project/model.ts";
-import { readText } from "../project/source.ts";
-import type { UnitProject as DbtProject } from "../project/unit-project.ts";
-import type { RelationCall } from "../project/relations.ts";
+import { readText } from "../project/files/source.ts";
+import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
+import type { RelationCall } from "../project/dbt/relations.ts";
 import type { RenderSession } from "../sql/dbt-context.ts";
 import { parseSql } from "../sql/parser.ts";
 import type { Template } from "./diff.ts";

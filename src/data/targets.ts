@@ -8,9 +8,9 @@
 import { InputError } from "../core/errors.ts";
 import type { CheckProject } from "../rules/context/check.ts";
 import type { DiffTarget } from "./diff.ts";
-import { loadConfig } from "../project/config.ts";
-import { lineageMode } from "../project/lineage.ts";
-import { describeReason, modelSqlFiles, owedDiffs } from "../project/owed-diffs.ts";
+import { loadConfig } from "../project/slp/slp-yml.ts";
+import { lineageMode } from "../project/dbt/lineage.ts";
+import { describeReason, modelSqlFiles, owedDiffs } from "../project/history/owed-diffs.ts";
 
 export interface Targets {
   targets: DiffTarget[];
@@ -26,7 +26,8 @@ export async function stageTargets(
   base: string | undefined,
 ): Promise<Targets> {
   const sqlFiles = await modelSqlFiles(project);
-  const facts = base === undefined ? null : await (await import("../project/stale.ts")).readBaseFacts(project, base, project.model.store);
+  const facts =
+    base === undefined ? null : await (await import("../project/history/stale.ts")).readBaseFacts(project, base, project.model.store);
   let names: string[];
   let reasons: Map<string, string>;
   if (requested && requested.length > 0) {

@@ -10,11 +10,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { CONFIG_FILE } from "../project/config.ts";
+import { CONFIG_FILE } from "../project/slp/slp-yml.ts";
 import { GitError } from "../core/errors.ts";
 import type { FileAt, Repository } from "./repository.ts";
 import { assertSafePath } from "./worktree.ts";
-import { trustLinksInto } from "../project/files.ts";
+import { trustLinksInto } from "../project/files/files.ts";
 
 const SYMLINK = "120000";
 const GITLINK = "160000";

@@ -254,7 +254,7 @@ export class Repository {
    * subtrees that changed. Paths are repository-relative and sorted as plain
    * strings.
    *
-   * Symbolic links are read the way the work tree reads them (files.ts): a
+   * Symbolic links are read the way the work tree reads them (project/files/files.ts): a
    * link to a file of the commit is listed as that file's content under the
    * link's path (so a model's SQL behind a link is hashed by what it says); a
    * link to a folder inside the repository is listed as that folder's files

@@ -6,9 +6,9 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { escapeRegExp } from "../core/text.ts";
-import { loadConfig, repositoryRoot } from "../project/config.ts";
-import { readDbtPaths } from "../project/dbt-paths.ts";
-import { mayAddUnderTests, protectedEntries, type ProtectedEntry } from "../project/protected.ts";
+import { loadConfig, repositoryRoot } from "../project/slp/slp-yml.ts";
+import { readDbtPaths } from "../project/dbt/dbt-paths.ts";
+import { mayAddUnderTests, protectedEntries, type ProtectedEntry } from "../project/history/protected.ts";
 
 export interface Protection {
   /** The repository root, absolute. */

@@ -5,9 +5,9 @@
  * tcr.sh and, with --hooks, each agent's pre-tool hook settings.
  */
 import { relative } from "node:path";
-import { repositoryRoot } from "../project/config.ts";
-import { readDbtPaths } from "../project/dbt-paths.ts";
-import { protectedEntries, type ProtectedEntry } from "../project/protected.ts";
+import { repositoryRoot } from "../project/slp/slp-yml.ts";
+import { readDbtPaths } from "../project/dbt/dbt-paths.ts";
+import { protectedEntries, type ProtectedEntry } from "../project/history/protected.ts";
 import agentsTemplate from "./templates/AGENTS.md.txt";
 import slpYmlTemplate from "./templates/slp.yml.txt";
 import workflowTemplate from "./templates/workflow.yml.txt";

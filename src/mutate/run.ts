@@ -7,8 +7,8 @@
  */
 import { compareCodePoints } from "../core/text.ts";
 import { NothingSelected, prepareUnitTests, type ExecutedTest, type PreparedTest, type UnitRunOptions } from "../unit/run.ts";
-import { readText } from "../project/source.ts";
-import type { UnitProject as DbtProject } from "../project/unit-project.ts";
+import { readText } from "../project/files/source.ts";
+import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import type { MutationEquivalent } from "../schemas/mutation.ts";
 import { parseSql } from "../sql/parser.ts";
 import { SqlTree } from "./define-operator.ts";

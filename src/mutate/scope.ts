@@ -11,17 +11,17 @@ import { join } from "node:path";
 import { GitError, InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
 import { Repository } from "../git/repository.ts";
-import { loadConfig, type LoadedConfig } from "../project/config.ts";
-import type { RefNode, UnitProject as DbtProject } from "../project/unit-project.ts";
-import { configAt } from "../project/history.ts";
-import { normaliseMartsPath } from "../project/paths.ts";
-import { blobId, readText } from "../project/source.ts";
-import { sqlInputs } from "../project/sql-inputs.ts";
-import { parseYamlWithPositions } from "../project/yaml.ts";
+import { loadConfig, type LoadedConfig } from "../project/slp/slp-yml.ts";
+import type { RefNode, UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
+import { configAt } from "../project/history/history.ts";
+import { normaliseMartsPath } from "../project/files/paths.ts";
+import { blobId, readText } from "../project/files/source.ts";
+import { sqlInputs } from "../project/dbt/sql-inputs.ts";
+import { parseYamlWithPositions } from "../project/files/yaml.ts";
 import { MutationEquivalents, type MutationEquivalent } from "../schemas/mutation.ts";
 import { schemaProblems } from "../schemas/validate.ts";
-import { readProjectBytes } from "../project/files.ts";
-import { EQUIVALENTS_FILE } from "../project/protected.ts";
+import { readProjectBytes } from "../project/files/files.ts";
+import { EQUIVALENTS_FILE } from "../project/history/protected.ts";
 
 export interface BaseReading {
   /** The base as given, and the commit it names; null when the project is in no git repository. */

@@ -5,16 +5,15 @@
  * unit tests) with its config put together the way dbt does it, the DAG read
  * statically from the SQL, and the installed packages. It reads from a
  * FileSource, so the work tree and any commit are read alike, and everything
- * is lazy and memoized: a command pays only for what its rules ask.
+ * is lazy and memoized: a command pays only for what its rules ask. This
+ * file holds the shapes and the Project; nodes/ reads them, one file per
+ * kind of node (models, seeds, snapshots, sources, SQL files, unit and data
+ * tests) and the DAG.
  */
-import { basename } from "node:path";
-import { InputError } from "../core/errors.ts";
 import { compareCodePoints } from "../core/text.ts";
-import { isMapping, pythonStr, type Mapping } from "../core/values.ts";
-import type { ParseCache } from "./cache.ts";
-import { folderConfig, mergeConfig, mergeConfigs, sqlConfig } from "./configs.ts";
-import { isYamlFile, sortPathsBySegments, stem } from "./paths.ts";
-import { EQUIVALENTS_NAME } from "./protected.ts";
+import type { Mapping } from "../core/values.ts";
+import type { DataTest } from "./dbt/data-tests.ts";
+import { readSettings, type DispatchRule, type ProjectSettings } from "./dbt/dbt-project.ts";
 import {
   readProperties,
   type ColumnDeclaration,
@@ -24,50 +23,18 @@ import {
   type SourceTableDeclaration,
   type Testable,
   type UnitTestDeclaration,
-} from "./properties.ts";
-import { relationCalls, type FoundCall, type RelationCall } from "./relations.ts";
-import { RelationIndex } from "./resolve.ts";
-import { readSettings, type ConfigBlock, type DispatchRule, type ProjectSettings } from "./settings.ts";
-import type { FileSource, SourceFile } from "./source.ts";
-import type { DataTest } from "./tests.ts";
-import { knownJsonExact, parseYamlWithLines, type ParsedYaml } from "./yaml.ts";
+} from "./dbt/properties.ts";
+import type { RelationCall } from "./dbt/relations.ts";
+import type { RelationIndex } from "./dbt/resolve.ts";
+import type { ParseCache } from "./files/cache.ts";
+import type { FileSource, SourceFile } from "./files/source.ts";
+import { knownJsonExact, parseYamlWithLines, type ParsedYaml } from "./files/yaml.ts";
+import { projectFolders } from "./nodes/context.ts";
+import { readGraph } from "./nodes/graph.ts";
+import { readNodes } from "./nodes/read.ts";
 
 export type { ColumnDeclaration, Declaration, ModelDeclaration, PropertiesFile, SourceTableDeclaration, Testable, UnitTestDeclaration };
 
-/** One version a model's yml declares (dbt's model versions). */
-export interface DeclaredVersion {
-  /** The version as text ("1", "2"). */
-  label: string;
-  /** True for `latest_version`, or the highest version when the yml names none. */
-  latest: boolean;
-  /** The stem of the file defining it: `defined_in`, else `<model>_v<label>`. */
-  definedIn: string;
-  entry: Mapping;
-}
-
-/** The stem of the file an unversioned ref() to a declared model reads: its latest version's, else its own name's. */
-export function refReads(declaration: { name: string; entry: Mapping }): string {
-  return declaredVersions(declaration).find((version) => version.latest)?.definedIn ?? declaration.name;
-}
-
-/** The versions a model's yml declares, in their order; none for an unversioned model. */
-export function declaredVersions(declaration: { name: string; entry: Mapping }): DeclaredVersion[] {
-  const versions = Array.isArray(declaration.entry.versions) ? declaration.entry.versions.filter(isMapping) : [];
-  const labels = versions.map((entry) => pythonStr(entry.v ?? null));
-  const latest =
-    declaration.entry.latest_version !== undefined && declaration.entry.latest_version !== null
-      ? pythonStr(declaration.entry.latest_version)
-      : [...labels].sort((a, b) => Number(a) - Number(b) || compareCodePoints(a, b)).at(-1);
-  return versions.map((entry, i) => {
-    const label = labels[i] as string;
-    return {
-      label,
-      latest: label === latest,
-      definedIn: typeof entry.defined_in === "string" ? entry.defined_in : `${declaration.name}_v${label}`,
-      entry,
-    };
-  });
-}
 export type { DispatchRule, ProjectSettings };
 
 /** A column as a node has it: its name and the data type its yml (or a seed's column_types) gives, else null. */
@@ -94,7 +61,10 @@ interface NodeBase {
   config: Mapping;
   /** Keys the SQL's `config()` sets to something that is not a literal (known only after rendering), as written. */
   dynamicConfig: Mapping;
+  /** False when dbt leaves the node out (`+enabled: false`, yml `config: {enabled: false}`, `config(enabled=...)`). */
   enabled: boolean;
+  /** The SQL's `config(enabled=<expression>)` when it is Jinja: what it renders to, or null and why slp cannot judge it. */
+  enabledExpression: EnabledExpression | null;
   columns: ColumnDeclaration[];
   /** The data tests its yml declares on it and its columns. */
   tests: DataTest[];
@@ -180,6 +150,16 @@ export interface MacroFileNode {
 }
 
 export type Node = RefNode | SourceNode | FileNode;
+
+/** A `config(enabled=...)` written as Jinja, judged as dbt renders it at parse time (see dbt/enabled-expression.ts). */
+export interface EnabledExpression {
+  /** As written. */
+  text: string;
+  /** What it renders to, or null when slp cannot judge it. */
+  value: boolean | null;
+  /** Why it cannot be judged (set when value is null). */
+  why?: string;
+}
 
 /** Every node of a project, each list in the order dbt lists files (path segments). */
 export interface Nodes {
@@ -282,6 +262,8 @@ export interface ProjectOptions {
   prefix?: string;
   /** The project a package is installed in (its folder configs have the last word). */
   root?: Project<FileSource>;
+  /** `--vars`, for the `var()` of a `config(enabled=...)` (dbt renders it at parse time); a package takes its root's. */
+  vars?: Mapping;
 }
 
 export class Project<S extends FileSource = FileSource> {
@@ -291,6 +273,8 @@ export class Project<S extends FileSource = FileSource> {
   readonly prefix: string;
   /** For an installed package, the project it is installed in; null for the project itself. */
   readonly root: Project<FileSource> | null;
+  /** `--vars` as given on the command line. */
+  readonly vars: Mapping;
   #settings?: Promise<ProjectSettings>;
   readonly #lists = new Map<string, Promise<SourceFile[]>>();
   readonly #texts = new Map<string, Promise<string>>();
@@ -304,6 +288,7 @@ export class Project<S extends FileSource = FileSource> {
     this.store = options.store ?? new ParseStore();
     this.prefix = options.prefix ?? "";
     this.root = options.root ?? null;
+    this.vars = options.vars ?? options.root?.vars ?? {};
   }
 
   /** dbt_project.yml, read and checked once. */
@@ -378,493 +363,6 @@ export class Project<S extends FileSource = FileSource> {
   }
 }
 
-/** A file's folders below the project folder (of `roots`) it sits in: the middle of its fqn. */
-function folderOf(file: string, roots: readonly string[]): string[] {
-  const root = roots.find((path) => file.startsWith(`${path}/`)) ?? "";
-  return file
-    .slice(root.length + 1)
-    .split("/")
-    .slice(0, -1);
-}
-
-/**
- * A unit test's config as dbt puts it together for the project itself: the
- * `unit_tests:` folder configs along its fqn (project, its yml's folders,
- * the model, its name), then its own `config:`. What nodes() gives a unit
- * test, for a reader that needs no other node.
- */
-export function unitTestConfig(settings: ProjectSettings, unit: UnitTestDeclaration): Mapping {
-  // No unit_tests: folder config (most projects): its own config is the whole of it, and check asks this of every unit test.
-  if (Object.keys(settings.configs.unit_tests).length === 0) return mergeConfigs({}, unit.entry.config);
-  const model = typeof unit.model === "string" ? unit.model : "";
-  const fqn = [settings.name, ...folderOf(unit.file, projectFolders(settings)), model, unit.name];
-  return mergeConfigs(folderConfig(settings.configs.unit_tests, fqn), unit.entry.config);
-}
-
-/** The folders dbt reads a project's files from, without trailing slashes. */
-export function projectFolders(settings: ProjectSettings): string[] {
-  const { paths } = settings;
-  return [...paths.model, ...paths.seed, ...paths.snapshot, ...paths.analysis, ...paths.macro, ...paths.test, ...paths.function];
-}
-
-/** Yml under the folders, as a list of files. */
-export function ymlIn(files: readonly SourceFile[]): SourceFile[] {
-  return files.filter((file) => isYamlFile(file.path));
-}
-
-// --- nodes ---
-
-async function readNodes(project: Project): Promise<Nodes> {
-  const settings = await project.settings();
-  const rootSettings = project.root ? await project.root.settings() : null;
-  const name = settings.name;
-  const { paths } = settings;
-  const roots = projectFolders(settings);
-  const all = await project.files();
-  const under = (list: readonly string[]) => (file: SourceFile) => list.some((path) => file.path.startsWith(`${path}/`));
-  const inModels = under(paths.model);
-
-  // Yml of every folder, in dbt's file order; a yml under two folders is read once.
-  // tests/mutation_equivalents.yml is slp mutate's list of equivalent mutants, not a properties file.
-  const ymls = sortBySegments(ymlIn(all).filter((file) => !paths.test.some((path) => file.path === `${path}/${EQUIVALENTS_NAME}`)));
-  const properties = await project.propertiesOf(ymls);
-
-  const declared = {
-    models: new Map<string, ModelDeclaration>(),
-    seeds: new Map<string, Testable>(),
-    snapshots: new Map<string, Testable>(),
-  };
-  for (const file of properties) {
-    for (const model of file.models) declared.models.set(model.name, model);
-    for (const seed of file.seeds) declared.seeds.set(seed.name, seed);
-    for (const snapshot of file.snapshots) declared.snapshots.set(snapshot.name, snapshot);
-  }
-
-  const byId = new Map<string, Node>();
-  const add = <T extends Node>(node: T): T => {
-    const earlier = byId.get(node.uniqueId);
-    if (earlier) {
-      throw new InputError(`${node.kind} ${node.name} is defined twice: ${earlier.file} and ${node.file}`, {
-        file: node.file ?? undefined,
-        line: node.line,
-        fix: "give each node of the project its own name (dbt refuses two with one name)",
-      });
-    }
-    byId.set(node.uniqueId, node);
-    return node;
-  };
-
-  // A package's own folder configs, then the root project's for it: the root project has the last word.
-  const configFor = (block: ConfigBlock, fqn: string[]): Mapping => {
-    const config = folderConfig(settings.configs[block], fqn);
-    if (rootSettings)
-      for (const [key, value] of Object.entries(folderConfig(rootSettings.configs[block], fqn))) mergeConfig(config, key, value);
-    return config;
-  };
-
-  // Models: every .sql and .py under a model path; a yml entry with versions stands for one node per version.
-  const codeFiles = sortBySegments(all.filter((file) => inModels(file) && /\.(sql|py)$/.test(file.path)));
-  const codeByStem = new Map<string, string>();
-  for (const file of codeFiles) {
-    const earlier = codeByStem.get(stem(file.path));
-    if (earlier) {
-      throw new InputError(`model ${stem(file.path)} is defined twice: ${earlier} and ${file.path}`, {
-        file: file.path,
-        line: 1,
-        fix: "give each model its own file name (dbt refuses two models with one name)",
-      });
-    }
-    codeByStem.set(stem(file.path), file.path);
-  }
-  const models: RefNode[] = [];
-  const claimed = new Set<string>();
-  const makeModel = async (
-    modelName: string,
-    version: string | null,
-    latest: boolean,
-    file: string | null,
-    declaration: ModelDeclaration | null,
-    versionEntry: Mapping | null,
-  ): Promise<RefNode> => {
-    const fqn = [name, ...(file ? folderOf(file, paths.model) : []), modelName, ...(version === null ? [] : [`v${version}`])];
-    const config = configFor("models", fqn);
-    mergeConfigs(config, declaration?.entry.config);
-    if (versionEntry) mergeConfigs(config, versionEntry.config);
-    const language = file === null ? null : file.endsWith(".py") ? "python" : "sql";
-    let dynamicConfig: Mapping = {};
-    if (file !== null && language === "sql") {
-      const fromSql = sqlConfig(await project.text(file));
-      mergeConfigs(config, fromSql.config);
-      dynamicConfig = fromSql.dynamic;
-    }
-    let columns = declaration?.columns ?? [];
-    if (versionEntry) {
-      const own = versionColumns(versionEntry, declaration?.line ?? 1);
-      const excluded = new Set<string>();
-      for (const item of Array.isArray(versionEntry.columns) ? versionEntry.columns : []) {
-        if (isMapping(item) && Array.isArray(item.exclude)) for (const excludedName of item.exclude) excluded.add(String(excludedName));
-      }
-      columns = [
-        ...columns.filter((column) => !excluded.has(column.name)).map((column) => own.find((o) => o.name === column.name) ?? column),
-        ...own.filter((o) => !columns.some((c) => c.name === o.name)),
-      ];
-    }
-    const contract = config.contract;
-    return add({
-      kind: "model",
-      uniqueId: `model.${name}.${modelName}${version === null ? "" : `.v${version}`}`,
-      package: name,
-      name: modelName,
-      version,
-      latest,
-      language,
-      file,
-      line: file ? 1 : (declaration?.line ?? 1),
-      ymlFile: declaration?.file ?? null,
-      declaration,
-      fqn,
-      config,
-      dynamicConfig,
-      enabled: config.enabled !== false,
-      columns,
-      tests: declaration?.tests ?? [],
-      columnsComplete: isMapping(contract) && contract.enforced === true && columns.length > 0,
-      // dbt's default is a view, but a Python model cannot be one: dbt builds it as a table unless a config says otherwise.
-      materialized: typeof config.materialized === "string" ? config.materialized : language === "python" ? "table" : "view",
-      identifier: typeof config.alias === "string" ? config.alias : version === null ? modelName : `${modelName}_v${version}`,
-    });
-  };
-  for (const declaration of declared.models.values()) {
-    for (const { label, latest, definedIn, entry } of declaredVersions(declaration)) {
-      // The latest version may live in the unsuffixed <name>.sql (dbt >= 1.5, dbt-core #7443).
-      const unsuffixed =
-        latest && typeof entry.defined_in !== "string" && !codeByStem.has(definedIn) ? codeByStem.get(declaration.name) : undefined;
-      const file = codeByStem.get(definedIn) ?? unsuffixed ?? null;
-      if (file) claimed.add(stem(file));
-      models.push(await makeModel(declaration.name, label, latest, file, declaration, entry));
-    }
-  }
-  for (const [modelName, file] of codeByStem) {
-    if (claimed.has(modelName)) continue;
-    const declaration = declared.models.get(modelName);
-    if (declaration && Array.isArray(declaration.entry.versions) && declaration.entry.versions.length > 0) continue;
-    models.push(await makeModel(modelName, null, true, file, declaration ?? null, null));
-  }
-
-  // Seeds: every .csv under a seed path; the header is its columns.
-  const seeds: RefNode[] = [];
-  for (const file of sortBySegments(all.filter((f) => under(paths.seed)(f) && f.path.endsWith(".csv")))) {
-    const seedName = stem(file.path);
-    const declaration = declared.seeds.get(seedName) ?? null;
-    const fqn = [name, ...folderOf(file.path, paths.seed), seedName];
-    const config = configFor("seeds", fqn);
-    mergeConfigs(config, declaration?.entry.config);
-    const columnTypes = isMapping(config.column_types) ? config.column_types : {};
-    const { parseCsv } = await import("./csv.ts");
-    const header = parseCsv(await project.text(file.path), { file: file.path, fix: "save the seed as CSV with a header line" })[0] ?? [];
-    const columns: ColumnDeclaration[] = header.map((column) => {
-      const typed = Object.entries(columnTypes).find(([key]) => key.toLowerCase() === column.toLowerCase());
-      const fromYaml = declaration?.columns.find((c) => c.name.toLowerCase() === column.toLowerCase());
-      return {
-        name: column,
-        line: fromYaml?.line ?? 1,
-        entry: fromYaml?.entry ?? {},
-        sensitive: fromYaml?.sensitive ?? false,
-        dataType: typed ? pythonStr(typed[1]) : (fromYaml?.dataType ?? null),
-      };
-    });
-    seeds.push(
-      add({
-        kind: "seed",
-        uniqueId: `seed.${name}.${seedName}`,
-        package: name,
-        name: seedName,
-        version: null,
-        latest: true,
-        language: null,
-        file: file.path,
-        line: 1,
-        ymlFile: declaration?.file ?? null,
-        declaration,
-        fqn,
-        config,
-        dynamicConfig: {},
-        enabled: config.enabled !== false,
-        columns,
-        tests: declaration?.tests ?? [],
-        columnsComplete: true,
-        materialized: "seed",
-        identifier: typeof config.alias === "string" ? config.alias : seedName,
-      }),
-    );
-  }
-
-  // Snapshots: `{% snapshot name %}` blocks in .sql under a snapshot path, and snapshots a yml defines whole (dbt >= 1.9).
-  const snapshots: RefNode[] = [];
-  const snapshotFile = (
-    snapshotName: string,
-    file: string | null,
-    line: number,
-    declaration: Testable | null,
-    fromSql: { config: Mapping; dynamic: Mapping } | null,
-  ) => {
-    // dbt: "On snapshots, the fqn includes the filename" (its folders, then the file's stem, then the block's name).
-    const fqn = [name, ...(file ? [...folderOf(file, paths.snapshot), basename(file, ".sql")] : []), snapshotName];
-    const config = configFor("snapshots", fqn);
-    mergeConfigs(config, declaration?.entry.config);
-    if (fromSql) mergeConfigs(config, fromSql.config);
-    snapshots.push(
-      add({
-        kind: "snapshot",
-        uniqueId: `snapshot.${name}.${snapshotName}`,
-        package: name,
-        name: snapshotName,
-        version: null,
-        latest: true,
-        language: file ? "sql" : null,
-        file: file ?? declaration?.file ?? null,
-        line,
-        ymlFile: declaration?.file ?? null,
-        declaration,
-        fqn,
-        config,
-        dynamicConfig: fromSql?.dynamic ?? {},
-        enabled: config.enabled !== false,
-        columns: declaration?.columns ?? [],
-        tests: declaration?.tests ?? [],
-        columnsComplete: false,
-        materialized: "snapshot",
-        identifier: typeof config.alias === "string" ? config.alias : snapshotName,
-      }),
-    );
-  };
-  const inSnapshots = under(paths.snapshot);
-  for (const file of sortBySegments(all.filter((f) => inSnapshots(f) && f.path.endsWith(".sql")))) {
-    const text = await project.text(file.path);
-    for (const block of blocks(text, "snapshot")) {
-      snapshotFile(block.name, file.path, block.line, declared.snapshots.get(block.name) ?? null, sqlConfig(block.body));
-    }
-  }
-  for (const [snapshotName, declaration] of declared.snapshots) {
-    // dbt >= 1.9 defines a snapshot in yml alone: a name, a relation and its config.
-    if (!byId.has(`snapshot.${name}.${snapshotName}`) && declaration.entry.relation !== undefined)
-      snapshotFile(snapshotName, null, declaration.line, declaration, null);
-  }
-
-  // Sources: one node per table.
-  const sources: SourceNode[] = [];
-  for (const file of properties) {
-    for (const table of file.sources) {
-      const fqn = [name, ...folderOf(file.file, roots), table.source, table.name];
-      const config = configFor("sources", fqn);
-      mergeConfigs(config, table.sourceEntry.config);
-      mergeConfigs(config, table.entry.config);
-      sources.push(
-        add({
-          kind: "source",
-          uniqueId: `source.${name}.${table.source}.${table.name}`,
-          package: name,
-          name: table.name,
-          source: table.source,
-          table: table.name,
-          file: file.file,
-          line: table.line,
-          ymlFile: file.file,
-          declaration: table,
-          fqn,
-          config,
-          dynamicConfig: {},
-          enabled: config.enabled !== false,
-          columns: table.columns,
-          tests: table.tests,
-        }),
-      );
-    }
-  }
-
-  // Analyses, singular tests and generic test definitions: SQL files dbt compiles but does not build.
-  const fileNode = async (
-    kind: FileNode["kind"],
-    file: string,
-    nodeName: string,
-    roots: readonly string[],
-    block: ConfigBlock,
-    line = 1,
-  ): Promise<FileNode> => {
-    const fqn = [name, ...folderOf(file, roots), nodeName];
-    const config = configFor(block, fqn);
-    const fromSql = sqlConfig(await project.text(file));
-    mergeConfigs(config, fromSql.config);
-    const node: FileNode = {
-      kind,
-      uniqueId:
-        kind === "analysis"
-          ? `analysis.${name}.${nodeName}`
-          : kind === "generic_test"
-            ? `macro.${name}.test_${nodeName}`
-            : `test.${name}.${nodeName}`,
-      package: name,
-      name: nodeName,
-      file,
-      line,
-      ymlFile: null,
-      declaration: null,
-      fqn,
-      config,
-      dynamicConfig: fromSql.dynamic,
-      enabled: config.enabled !== false,
-      columns: [],
-      tests: [],
-    };
-    return kind === "generic_test" ? node : add(node);
-  };
-  const analyses: FileNode[] = [];
-  for (const file of sortBySegments(all.filter((f) => under(paths.analysis)(f) && f.path.endsWith(".sql")))) {
-    analyses.push(await fileNode("analysis", file.path, stem(file.path), paths.analysis, "analyses"));
-  }
-  const singularTests: FileNode[] = [];
-  const genericTests: FileNode[] = [];
-  const macroFiles: MacroFileNode[] = [];
-  const inTests = under(paths.test);
-  for (const file of sortBySegments(all.filter((f) => inTests(f) && f.path.endsWith(".sql")))) {
-    const generic = paths.test.some((path) => file.path.startsWith(`${path}/generic/`));
-    if (!generic) {
-      singularTests.push(await fileNode("singular_test", file.path, stem(file.path), paths.test, "data_tests"));
-      continue;
-    }
-    const text = await project.text(file.path);
-    for (const block of blocks(text, "test"))
-      genericTests.push(await fileNode("generic_test", file.path, block.name, paths.test, "data_tests", block.line));
-  }
-  // Macros: every .sql under a macro path (and tests/generic/, which dbt reads as macros too).
-  const macroSources = sortBySegments(
-    all.filter(
-      (f) => f.path.endsWith(".sql") && (under(paths.macro)(f) || paths.test.some((path) => f.path.startsWith(`${path}/generic/`))),
-    ),
-  );
-  for (const file of macroSources) {
-    const text = await project.text(file.path);
-    const macros = [...blocks(text, "macro"), ...blocks(text, "test").map((block) => ({ ...block, name: `test_${block.name}` }))];
-    macroFiles.push({ package: name, file: file.path, macros: macros.map(({ name: macroName, line }) => ({ name: macroName, line })) });
-    if (under(paths.macro)(file)) {
-      for (const block of blocks(text, "test"))
-        genericTests.push(await fileNode("generic_test", file.path, block.name, paths.macro, "data_tests", block.line));
-    }
-  }
-
-  // Fixture files of unit tests: `<test-path>/fixtures/**.{csv,sql}`.
-  const fixtures = new Map<string, string[]>();
-  for (const file of sortBySegments(all.filter((f) => paths.test.some((path) => f.path.startsWith(`${path}/fixtures/`))))) {
-    const base = file.path.slice(file.path.lastIndexOf("/") + 1);
-    if (/^[.#~]/.test(base) || !/\.(csv|sql)$/.test(base)) continue;
-    const list = fixtures.get(stem(file.path)) ?? [];
-    list.push(file.path);
-    fixtures.set(stem(file.path), list);
-  }
-
-  // Unit tests, with the `unit_tests:` folder configs of their yml's folders.
-  const unitTests: UnitTestNode[] = [];
-  for (const file of properties) {
-    const folders = folderOf(file.file, roots);
-    for (const unit of file.unitTests) {
-      const model = typeof unit.model === "string" ? unit.model : "";
-      const fqn = [name, ...folders, model, unit.name];
-      const config = configFor("unit_tests", fqn);
-      mergeConfigs(config, unit.entry.config);
-      unitTests.push({
-        uniqueId: `unit_test.${name}.${model}.${unit.name}`,
-        package: name,
-        name: unit.name,
-        model,
-        file: unit.file,
-        line: unit.line,
-        index: unit.index,
-        entry: unit.entry,
-        declaration: unit,
-        folders,
-        fqn,
-        config,
-        enabled: config.enabled !== false,
-      });
-    }
-  }
-
-  // Data tests, with the `data_tests:` folder configs of their yml's folders.
-  const dataTests: DataTestNode[] = [];
-  for (const node of [...models, ...seeds, ...snapshots, ...sources]) {
-    const declaration = node.declaration;
-    if (!declaration) continue;
-    const folders = folderOf(declaration.file, roots);
-    for (const test of node.tests) {
-      const fqn = [name, ...folders, test.name];
-      dataTests.push({
-        on: node.uniqueId,
-        name: test.name,
-        column: test.column,
-        file: declaration.file,
-        get line() {
-          return test.line;
-        },
-        fqn,
-        config: mergeConfigs(configFor("data_tests", fqn), test.config),
-        args: test.args,
-        declaration: test,
-      });
-    }
-  }
-
-  return {
-    models,
-    seeds,
-    snapshots,
-    sources,
-    analyses,
-    singularTests,
-    genericTests,
-    unitTests,
-    dataTests,
-    macroFiles,
-    fixtures,
-    properties,
-    byId,
-  };
-}
-
-/** Columns a version entry declares itself. */
-function versionColumns(entry: Mapping, line: number): ColumnDeclaration[] {
-  const list = Array.isArray(entry.columns) ? entry.columns.filter(isMapping) : [];
-  return list
-    .filter((column) => typeof column.name === "string")
-    .map((column) => ({
-      name: column.name as string,
-      line,
-      entry: column,
-      sensitive: false,
-      dataType: typeof column.data_type === "string" && column.data_type.trim() !== "" ? column.data_type : null,
-    }));
-}
-
-/** `{% snapshot name %}`, `{% test name(...) %}`, `{% macro name(...) %}` blocks: name, line and body. */
-export function blocks(text: string, tag: "snapshot" | "test" | "macro"): { name: string; line: number; body: string }[] {
-  const found: { name: string; line: number; body: string }[] = [];
-  const pattern = new RegExp(`\\{%-?\\s*${tag}\\s+([A-Za-z_][\\w]*)`, "g");
-  for (const match of text.matchAll(pattern)) {
-    const start = match.index ?? 0;
-    const end = text.slice(start).search(new RegExp(`\\{%-?\\s*end${tag}\\s*-?%\\}`));
-    found.push({
-      name: match[1] as string,
-      line: text.slice(0, start).split("\n").length,
-      body: end === -1 ? text.slice(start) : text.slice(start, start + end),
-    });
-  }
-  return found;
-}
-
-function sortBySegments(files: readonly SourceFile[]): SourceFile[] {
-  const byPath = new Map(files.map((file) => [file.path, file]));
-  return sortPathsBySegments([...byPath.keys()]).map((path) => byPath.get(path) as SourceFile);
-}
-
 // --- packages ---
 
 async function readPackages<S extends FileSource>(project: Project<S>): Promise<Project<S>[]> {
@@ -883,75 +381,4 @@ async function readPackages<S extends FileSource>(project: Project<S>): Promise<
     );
   }
   return packages;
-}
-
-// --- the DAG ---
-
-async function readGraph(project: Project): Promise<Graph> {
-  const all: { project: Project; name: string; nodes: Nodes }[] = [];
-  for (const one of [project, ...(await project.packages())])
-    all.push({ project: one, name: (await one.settings()).name, nodes: await one.nodes() });
-  const index = new RelationIndex(
-    all[0]?.name ?? "",
-    all.flatMap(({ nodes }) => [...nodes.models, ...nodes.seeds, ...nodes.snapshots]),
-    all.flatMap(({ nodes }) => nodes.sources),
-  );
-  const parents = new Map<string, Edge[]>();
-  const children = new Map<string, Set<string>>();
-  const unresolved: Edge[] = [];
-  for (const { project: owner, nodes } of all) {
-    const withCode = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter(
-      (node) => node.file !== null && /\.(sql|py)$/.test(node.file),
-    );
-    const sources: [RefNode | FileNode, FoundCall[]][] = [];
-    for (const node of withCode) {
-      const file = node.file as string;
-      sources.push([node, relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql")]);
-    }
-    // A snapshot defined in yml alone (dbt >= 1.9) reads what its `relation:` names: a ref() or a source().
-    for (const node of nodes.snapshots) {
-      const relation = node.declaration?.entry.relation;
-      if (node.language !== null || typeof relation !== "string") continue;
-      sources.push([node, relationCalls(relation).map((found) => ({ ...found, line: node.line }))]);
-    }
-    for (const [node, calls] of sources) {
-      const edges: Edge[] = calls.map((found) => {
-        const resolved = found.call ? index.resolve(found.call, node.package) : null;
-        const to = resolved && "node" in resolved ? resolved.node.uniqueId : null;
-        return { from: node.uniqueId, to, call: found.call, text: found.text, line: found.line };
-      });
-      parents.set(node.uniqueId, edges);
-      for (const edge of edges) {
-        if (edge.to === null) unresolved.push(edge);
-        else {
-          const set = children.get(edge.to) ?? new Set<string>();
-          set.add(node.uniqueId);
-          children.set(edge.to, set);
-        }
-      }
-    }
-  }
-  const sortedChildren = new Map([...children].map(([id, set]) => [id, [...set].sort(compareCodePoints)]));
-  const walk = (start: Iterable<string>, next: (id: string) => Iterable<string>): string[] => {
-    const seen = new Set<string>();
-    const starts = new Set(start);
-    const queue = [...starts];
-    while (queue.length > 0) {
-      const id = queue.pop() as string;
-      for (const other of next(id)) {
-        if (seen.has(other) || starts.has(other)) continue;
-        seen.add(other);
-        queue.push(other);
-      }
-    }
-    return [...seen].sort(compareCodePoints);
-  };
-  return {
-    parents,
-    children: sortedChildren,
-    unresolved,
-    index,
-    downstream: (ids) => walk(ids, (id) => sortedChildren.get(id) ?? []),
-    upstream: (ids) => walk(ids, (id) => (parents.get(id) ?? []).flatMap((edge) => (edge.to === null ? [] : [edge.to]))),
-  };
 }

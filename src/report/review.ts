@@ -11,8 +11,8 @@
 import { collapseWhitespace, sortByText } from "../core/text.ts";
 import { isMapping, isStringList, pythonStr, type Mapping, type Value } from "../core/values.ts";
 import { formatNumber } from "../core/numbers.ts";
-import { parseCsv } from "../project/csv.ts";
-import type { DiffFile } from "../project/diff-files.ts";
+import { parseCsv } from "../project/files/csv.ts";
+import type { DiffFile } from "../project/history/diff-files.ts";
 import type { Model } from "../rules/context/check.ts";
 import type { CheckContext } from "../rules/context/check.ts";
 import { keyUniqueness } from "../rules/shared/primary-key.ts";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
 import type { Report } from "../core/report.ts";
-import { CONFIG_FILE, loadConfig, repositoryRoot } from "../project/config.ts";
+import { CONFIG_FILE, loadConfig, repositoryRoot } from "../project/slp/slp-yml.ts";
 import { defineTask, type Task } from "./define-task.ts";
 import { selfCommand } from "./self.ts";
 

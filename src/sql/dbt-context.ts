@@ -8,12 +8,13 @@
  */
 import { SlpError } from "../core/errors.ts";
 import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
-import { readText } from "../project/source.ts";
-import type { UnitProject as DbtProject } from "../project/unit-project.ts";
-import { parseYaml } from "../project/yaml.ts";
+import { readText } from "../project/files/source.ts";
+import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
+import { parseYaml } from "../project/files/yaml.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
-import { parseRelationCall, type RelationCall } from "../project/relations.ts";
+import { notInstalled } from "../project/dbt/package-entries.ts";
+import { parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
 import {
   exposeMembers,
   JinjaTemplate,
@@ -408,8 +409,13 @@ export class DbtRenderer {
     const found = this.#resolve(name, pkg);
     if (bare !== null && found !== undefined) return overrideOf(found, overrides[bare] as Value);
     if (found !== undefined) return found;
-    // An override's package (dbt_utils in `dbt_utils.star`) is a namespace even when the package is not installed.
-    if (Object.keys(overrides).some((key) => key.startsWith(`${name}.`))) return this.#namespace(name);
+    // An override's package (dbt_utils in `dbt_utils.star`) is a namespace even when the package is not installed;
+    // so is a package packages.yml names but `dbt deps` never installed, whose macros then say so.
+    if (
+      Object.keys(overrides).some((key) => key.startsWith(`${name}.`)) ||
+      this.project.missingPackages.some((entry) => entry.names.includes(name))
+    )
+      return this.#namespace(name);
     return undefined;
   }
 
@@ -467,6 +473,8 @@ export class DbtRenderer {
         'override it: overrides: {macros: {dbt_utils.star: "col_a, col_b"}}',
       );
     }
+    const missing = this.#installed(pkg) ? null : notInstalled(pkg, this.project.missingPackages, this.project.packagesInstallPath);
+    if (missing) return refuser(`the model calls ${pkg}.${name}, but ${missing.message}`, missing.fix);
     return refuser(
       `${pkg}.${name} is not a macro of an installed package`,
       `install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`,
@@ -693,6 +701,11 @@ export class DbtRenderer {
     };
   }
 
+  /** The project itself, dbt, or an installed package: a name whose missing macro is no missing package's. */
+  #installed(pkg: string): boolean {
+    return pkg === "dbt" || pkg === this.project.name || this.project.packages.has(pkg);
+  }
+
   /** adapter.dispatch: duckdb__name, then default__name, in each package of the search order. */
   #dispatch(name: string, namespace: string | null): JinjaCallable {
     const rule = namespace === null ? undefined : this.project.dispatch.find((candidate) => candidate.namespace === namespace);
@@ -706,6 +719,11 @@ export class DbtRenderer {
       }
     }
     if ((namespace === null || namespace === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
+    const missing =
+      namespace === null || this.#installed(namespace)
+        ? null
+        : notInstalled(namespace, this.project.missingPackages, this.project.packagesInstallPath);
+    if (missing) throw new RenderRefusal(`adapter.dispatch('${name}', '${namespace}') found no macro, and ${missing.message}`, missing.fix);
     throw new RenderRefusal(
       `adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`,
       "install the package that defines it, or override the calling macro in overrides.macros",

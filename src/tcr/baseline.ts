@@ -16,7 +16,7 @@ import { isMapping } from "../core/values.ts";
 import { TreeCheckout } from "../git/checkout.ts";
 import type { Repository } from "../git/repository.ts";
 import type { Change } from "../git/worktree.ts";
-import { parseYaml } from "../project/yaml.ts";
+import { parseYaml } from "../project/files/yaml.ts";
 import { runStage, stageSummary, takesInput } from "../runner/compose.ts";
 import type { TaskEnvironment } from "../runner/define-task.ts";
 import { findingKey, stageFindings } from "../runner/stage-findings.ts";

@@ -5,9 +5,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { Repository } from "../git/repository.ts";
-import { CONFIG_FILE, type LoadedConfig } from "../project/config.ts";
-import { configAt } from "../project/history.ts";
-import { readProjectText } from "../project/files.ts";
+import { CONFIG_FILE, type LoadedConfig } from "../project/slp/slp-yml.ts";
+import { configAt } from "../project/history/history.ts";
+import { readProjectText } from "../project/files/files.ts";
 
 export async function headConfig(projectDir: string): Promise<LoadedConfig & { notes: string[] }> {
   const repo = Repository.open(projectDir);

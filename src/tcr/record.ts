@@ -9,7 +9,7 @@ import { EXIT } from "../core/exit-codes.ts";
 import { describeReportError } from "../core/report.ts";
 import { TreeCheckout } from "../git/checkout.ts";
 import type { Repository } from "../git/repository.ts";
-import type { Branch } from "../project/history.ts";
+import type { Branch } from "../project/history/history.ts";
 import type { BranchInventories, WalkStep } from "../rules/context/gate-inventory.ts";
 import { inputFor, runStage, stageSummary, type StageResult } from "../runner/compose.ts";
 import type { Task, TaskEnvironment } from "../runner/define-task.ts";

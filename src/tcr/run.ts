@@ -14,7 +14,7 @@ import { gitText } from "../git/cli.ts";
 import { Hooks, type HookRun } from "../git/hooks.ts";
 import { Repository } from "../git/repository.ts";
 import { WorkTree, type Change, type Identity, type RestoreOutcome, type SavedChange, type Snapshot } from "../git/worktree.ts";
-import { baseFallbackNote } from "../project/history.ts";
+import { baseFallbackNote } from "../project/history/history.ts";
 import { runStage, stageSummary, type StageResult } from "../runner/compose.ts";
 import type { Task, TaskEnvironment } from "../runner/define-task.ts";
 import { CANNOT_JUDGE, errorFindings, findingKey, stageDetails, stageFindings } from "../runner/stage-findings.ts";

@@ -9,10 +9,10 @@
  */
 import { SlpError } from "../core/errors.ts";
 import { isMapping, type Value } from "../core/values.ts";
-import { parseCsv } from "../project/csv.ts";
-import { readText } from "../project/source.ts";
-import type { UnitProject } from "../project/unit-project.ts";
-import type { UnitTestDefinition } from "../project/unit-tests.ts";
+import { parseCsv } from "../project/files/csv.ts";
+import { readText } from "../project/files/source.ts";
+import type { UnitProject } from "../project/dbt/unit-project.ts";
+import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import { RenderRefusal, type DbtRenderer } from "../sql/dbt-context.ts";
 import type { PlannedInput } from "./plan.ts";
 import { parseSession } from "./render.ts";

@@ -6,8 +6,8 @@
  * the code names is one the test mocks, each then read from its fixture.
  */
 import { isMapping, type Mapping } from "../core/values.ts";
-import type { RefNode, UnitProject } from "../project/unit-project.ts";
-import type { UnitTestDefinition } from "../project/unit-tests.ts";
+import type { RefNode, UnitProject } from "../project/dbt/unit-project.ts";
+import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 
 export interface CompiledModels {
   stale: boolean;

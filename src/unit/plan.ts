@@ -8,12 +8,12 @@
  */
 import { compareCodePoints } from "../core/text.ts";
 import type { Value } from "../core/values.ts";
-import { parseRelationCall } from "../project/relations.ts";
-import { ambiguityMessage } from "../project/resolve.ts";
-import { selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../project/select.ts";
-import { readText } from "../project/source.ts";
-import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
-import { readUnitTests, type DisabledTest, type GivenDefinition, type UnitTestDefinition } from "../project/unit-tests.ts";
+import { parseRelationCall } from "../project/dbt/relations.ts";
+import { ambiguityMessage, undecidedEnabled } from "../project/dbt/resolve.ts";
+import { selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../project/dbt/select.ts";
+import { readText } from "../project/files/source.ts";
+import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-project.ts";
+import { readUnitTests, type DisabledTest, type GivenDefinition, type UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import { cteName } from "./sql.ts";
 import type { TestError, UnitResult } from "./types.ts";
 
@@ -235,6 +235,8 @@ export function planTest(test: UnitTestDefinition, owner: UnitProject, root: Uni
     return { error: { message: problem.message, file: problem.file ?? test.file, line: null, fix: problem.fix } };
   }
   const node = test.node as RefNode;
+  const undecided = undecidedEnabled(node);
+  if (undecided) return refuse(undecided.message, undecided.fix, node.file);
   if (!node.file)
     return refuse(
       `model ${test.model} has no .sql file slp can run`,
@@ -285,9 +287,13 @@ export function planTest(test: UnitTestDefinition, owner: UnitProject, root: Uni
       const { message, fix } = ambiguityMessage(call.kind === "ref" ? call.name : label, resolved.ambiguous);
       return refuse(message, fix);
     }
+    if ("node" in resolved) {
+      const undecidedInput = undecidedEnabled(resolved.node);
+      if (undecidedInput) return refuse(undecidedInput.message, undecidedInput.fix, resolved.node.file);
+    }
     if ("missing" in resolved) {
       return refuse(
-        `Unit test '${test.name}' had an input (${given.input}) which was not found in the manifest.`,
+        `Unit test '${test.name}' had an input (${given.input}) which was not found in the manifest.${resolved.disabled ? ` (${resolved.disabled.name} is disabled: ${resolved.disabled.file})` : ""}`,
         "name a model, seed, snapshot or source the project declares",
       );
     }

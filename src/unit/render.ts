@@ -9,9 +9,9 @@
  */
 import { SlpError } from "../core/errors.ts";
 import type { Mapping, Value } from "../core/values.ts";
-import { callText, type RelationCall } from "../project/relations.ts";
-import { ambiguityMessage, RelationIndex } from "../project/resolve.ts";
-import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
+import { callText, type RelationCall } from "../project/dbt/relations.ts";
+import { ambiguityMessage, disabledTargetMessage, RelationIndex, undecidedEnabled } from "../project/dbt/resolve.ts";
+import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-project.ts";
 import { DbtRenderer, RenderRefusal, type RenderSession } from "../sql/dbt-context.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { TemplateFailure } from "../sql/jinja.ts";
@@ -72,11 +72,18 @@ export function renderModel(
         const { message, fix } = ambiguityMessage(call.kind === "ref" ? call.name : label, resolved.ambiguous);
         throw new RenderRefusal(message, fix);
       }
+      if ("missing" in resolved && resolved.disabled)
+        throw new RenderRefusal(
+          disabledTargetMessage(node, call),
+          `enable ${resolved.disabled.name} (${resolved.disabled.file}), or stop calling ${label} (dbt refuses an enabled node that reads a disabled one)`,
+        );
       if ("missing" in resolved)
         throw new RenderRefusal(
           `model ${test.model} calls ${label}, which names nothing in the project`,
           "check the name (and the package or version) in the model's SQL",
         );
+      const undecided = undecidedEnabled(resolved.node);
+      if (undecided) throw new RenderRefusal(undecided.message, undecided.fix);
       const input = mocked(inputs.get(resolved.node.uniqueId)) ?? servedByFixtureWorld(call, label);
       if (!input) {
         throw new RenderRefusal(

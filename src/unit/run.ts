@@ -8,9 +8,9 @@
  */
 import type { Mapping } from "../core/values.ts";
 import { Database, type Column } from "../engine/duckdb.ts";
-import { ParseCache } from "../project/cache.ts";
-import type { DisabledTest } from "../project/unit-tests.ts";
-import type { UnitProject } from "../project/unit-project.ts";
+import { ParseCache } from "../project/files/cache.ts";
+import type { DisabledTest } from "../project/dbt/unit-test-definitions.ts";
+import type { UnitProject } from "../project/dbt/unit-project.ts";
 import { DbtRenderer } from "../sql/dbt-context.ts";
 import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
 import { executeTest, type DescribeCache, type ExecutedTest, type KeptOutputs } from "./execute.ts";

@@ -14,11 +14,11 @@
  */
 import { canonicalJson, isMapping, type Mapping } from "../core/values.ts";
 import type { Database } from "../engine/duckdb.ts";
-import { ParseCache } from "../project/cache.ts";
-import { blocks } from "../project/model.ts";
-import { callText, type RelationCall } from "../project/relations.ts";
-import { readText } from "../project/source.ts";
-import type { RefNode, SourceNode, UnitProject } from "../project/unit-project.ts";
+import { ParseCache } from "../project/files/cache.ts";
+import { blocks } from "../project/nodes/sql-files.ts";
+import { callText, type RelationCall } from "../project/dbt/relations.ts";
+import { readText } from "../project/files/source.ts";
+import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-project.ts";
 import type { DbtRenderer, RenderSession } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
 import { mapType } from "../sql/dialect/types.ts";

@@ -8,9 +8,9 @@
  * upstream's SQL read for its columns goes through the same translation.
  */
 import type { Database } from "../engine/duckdb.ts";
-import { readText } from "../project/source.ts";
+import { readText } from "../project/files/source.ts";
 import { divisionMacros } from "../sql/dialect/arithmetic.ts";
-import { ParseCache } from "../project/cache.ts";
+import { ParseCache } from "../project/files/cache.ts";
 import { MACROS, macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { Translator, type Untranslatable } from "../sql/dialect/translator.ts";

@@ -8,7 +8,7 @@ import type { Static } from "@sinclair/typebox";
 import type { Value } from "../core/values.ts";
 import type { FixtureColumnInfo, UnitTestError, UnitTestResult } from "../schemas/unit.ts";
 import type { DialectChoice } from "../sql/dialect/dialects.ts";
-import type { DisabledTest, UnitTestDefinition } from "../project/unit-tests.ts";
+import type { DisabledTest, UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 
 export type Verdict = "pass" | "fail" | "error";
 

@@ -1,7 +1,7 @@
 /** S5: a critical or incremental model that no CODEOWNERS line owns. */
 import { sortByText } from "../../core/text.ts";
 import { isMapping } from "../../core/values.ts";
-import { CODEOWNERS_LOCATIONS } from "../../project/codeowners.ts";
+import { CODEOWNERS_LOCATIONS } from "../../project/slp/codeowners.ts";
 import { defineCheckRule, type CheckContext, type Model } from "../context/check.ts";
 
 const INCREMENTAL_IN_SQL = /materialized\s*=\s*['"]incremental['"]/;
@@ -36,7 +36,7 @@ export default defineCheckRule({
           report(
             "unowned",
             { file: path, model: model.name, line: path === model.file ? model.line : 1 },
-            { kind, why, path, codeowners: codeowners.file },
+            { kind, why, path: codeowners.pathOf(path), codeowners: codeowners.file },
           );
         }
       }

@@ -4,7 +4,7 @@
  * nothing.
  */
 import { isMapping } from "../../core/values.ts";
-import { topDirectories } from "../../project/paths.ts";
+import { topDirectories } from "../../project/files/paths.ts";
 import { Diff } from "../../schemas/diff.ts";
 import { schemaProblems } from "../../schemas/validate.ts";
 import inconsistentPreRegistration from "../check/inconsistent-pre-registration.ts";

@@ -8,12 +8,13 @@
 import { InputError } from "../../core/errors.ts";
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
-import { parseCodeowners, CODEOWNERS_LOCATIONS, type Codeowners } from "../../project/codeowners.ts";
-import { unitTestConfig, ymlIn, type ModelDeclaration, type Project, type UnitTestDeclaration } from "../../project/model.ts";
-import type { WorkTree } from "../../project/source.ts";
-import { sortPathsBySegments, stem, topDirectories } from "../../project/paths.ts";
-import { unitTestDisabled } from "../../project/tests.ts";
-import { isPresent } from "../../project/files.ts";
+import { readCodeowners, type Codeowners } from "../../project/slp/codeowners.ts";
+import type { ModelDeclaration, Project, UnitTestDeclaration } from "../../project/model.ts";
+import { ymlIn } from "../../project/nodes/context.ts";
+import { unitTestConfig } from "../../project/nodes/unit-tests.ts";
+import type { WorkTree } from "../../project/files/source.ts";
+import { sortPathsBySegments, stem, topDirectories } from "../../project/files/paths.ts";
+import { unitTestDisabled } from "../../project/dbt/data-tests.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 /** A model as check reads it: its yml declaration. */
@@ -154,13 +155,9 @@ export class CheckContext {
     return this.#unitTests.get(model) ?? { enabled: [], disabled: [] };
   }
 
-  /** The first CODEOWNERS of the three locations, or null. */
+  /** The project's CODEOWNERS as GitHub finds it (at the repository root), or null. */
   codeowners(): Codeowners | null {
-    if (this.#codeowners === undefined) {
-      // Whatever is there counts as there: a CODEOWNERS that is a FIFO or a link to nothing is refused when read.
-      const location = CODEOWNERS_LOCATIONS.find((path) => isPresent(this.project.dir, path));
-      this.#codeowners = location ? parseCodeowners(this.text(location), location) : null;
-    }
+    if (this.#codeowners === undefined) this.#codeowners = readCodeowners(this.project.dir);
     return this.#codeowners;
   }
 

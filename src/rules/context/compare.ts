@@ -7,16 +7,16 @@
  */
 import { compareCodePoints } from "../../core/text.ts";
 import { isMapping, type Mapping } from "../../core/values.ts";
-import type { DiffFile } from "../../project/diff-files.ts";
+import type { DiffFile } from "../../project/history/diff-files.ts";
 import type { CheckProject, Model } from "./check.ts";
-import { DEFAULT_LINEAGE, type LineageMode } from "../../project/lineage.ts";
-import { owedDiffs, type OwedDiffs } from "../../project/owed-diffs.ts";
+import { DEFAULT_LINEAGE, type LineageMode } from "../../project/dbt/lineage.ts";
+import { owedDiffs, type OwedDiffs } from "../../project/history/owed-diffs.ts";
 import type { Config } from "../../schemas/config.ts";
-import type { StaleSet } from "../../project/stale.ts";
+import type { StaleSet } from "../../project/history/stale.ts";
 import type { Diff } from "../../schemas/diff.ts";
 import type { PreRegistration } from "../../schemas/pre-registration.ts";
 import type { Spec } from "../../schemas/spec.ts";
-import { lineAt } from "../../project/lines.ts";
+import { lineAt } from "../../project/files/lines.ts";
 import { ruleDefiner } from "../define-rule.ts";
 
 /** How a compare run reads what the branch changed (with `--base`, from git), how far downstream it follows changes, and the band ceilings. */

@@ -4,11 +4,19 @@
  * declarations in between. Loaded only by gate, which alone reads git.
  */
 import { InputError } from "../../core/errors.ts";
-import { baseConfig, projectAt, type Branch } from "../../project/history.ts";
-import { ParseStore, ymlIn } from "../../project/model.ts";
-import { DEFAULT_MARTS_PATHS, normaliseMartsPath, stem, topDirectories } from "../../project/paths.ts";
-import { dbtPathsOf, type DbtPaths } from "../../project/dbt-paths.ts";
-import { joinPath, matchesProtected, protectedPatterns } from "../../project/protected.ts";
+import { baseConfig, projectAt, type Branch } from "../../project/history/history.ts";
+import { ParseStore } from "../../project/model.ts";
+import { ymlIn } from "../../project/nodes/context.ts";
+import {
+  DEFAULT_MARTS_PATHS,
+  missingMartsFix,
+  modelFoldersOf,
+  normaliseMartsPath,
+  stem,
+  topDirectories,
+} from "../../project/files/paths.ts";
+import { dbtPathsOf, type DbtPaths } from "../../project/dbt/dbt-paths.ts";
+import { joinPath, matchesProtected, protectedPatterns } from "../../project/history/protected.ts";
 import { mergeDeclared, PACKAGE_FILES, type BranchInventories, type Declared, type Inventory, type WalkStep } from "./gate-inventory.ts";
 
 export { sameInventory } from "./gate-inventory.ts";
@@ -26,14 +34,25 @@ export async function readInventories(
   const { repo, prefix } = branch;
   const config = await baseConfig(branch);
   const martsPaths = (martsPath ?? config.config.marts_paths ?? DEFAULT_MARTS_PATHS).map(normaliseMartsPath);
+  const dbtPaths = await baseDbtPaths(branch, store);
   for (const marts of martsPaths) {
     if ((await repo.filesIn(branch.headCommit, [joinPath(prefix, marts)])).length === 0) {
+      // What to do next names the model folders head has (dbt_project.yml's model-paths on the base).
+      const modelPaths = dbtPaths["model-paths"];
+      const files = await repo.filesIn(
+        branch.headCommit,
+        modelPaths.map((path) => joinPath(prefix, `${path}/`)),
+      );
+      const folders = modelFoldersOf(
+        files.map((file) => file.path.slice(prefix === "" ? 0 : prefix.length + 1)),
+        modelPaths,
+      );
+      const origin = martsPath ? "--marts-path" : config.config.marts_paths ? "slp.yml" : "default";
       throw new InputError(`${marts} holds no file at ${branch.headRef}; nothing to check is not OK`, {
-        fix: "pass the folder that holds your marts models with --marts-path (or marts_paths in slp.yml on the base branch)",
+        fix: `${missingMartsFix(origin, folders, modelPaths)} (slp.yml as the base branch has it)`,
       });
     }
   }
-  const dbtPaths = await baseDbtPaths(branch, store);
   const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? [], dbtPaths);
   const short = (oid: string) => repo.shortSha(oid);
   const before = await reader.full(branch.mergeBase, `commit ${short(branch.mergeBase)}`);
@@ -103,6 +122,7 @@ class InventoryReader {
       packages: new Map(),
       protected: new Map(),
     };
+    const twins = new Map<string, string[]>();
     for (const file of files) {
       const { path } = file;
       const id = file.id as string;
@@ -112,7 +132,9 @@ class InventoryReader {
       } else if (isProtected(path)) {
         inventory.protected.set(path, id);
       } else if (path.endsWith(".sql") && this.#topDirs.some((top) => path.startsWith(top))) {
-        // A stem met twice keeps its later path (and that path's hash).
+        // A stem met twice keeps its later path (and that path's hash), unless dbt keeps the other (below).
+        if (inventory.sqls.has(stem(path)))
+          twins.set(stem(path), [...(twins.get(stem(path)) ?? [inventory.sqls.get(stem(path)) as string]), path]);
         inventory.sqls.set(stem(path), path);
         inventory.code.set(stem(path), id);
       } else if (tests.some((folder) => path.startsWith(folder))) {
@@ -120,6 +142,17 @@ class InventoryReader {
         if (path.endsWith(".sql") && !tests.some((folder) => path.startsWith(`${folder}generic/`))) inventory.singular.set(path, file);
       } else if ((PACKAGE_FILES as readonly string[]).includes(path)) {
         inventory.packages.set(path, id);
+      }
+    }
+    if (twins.size > 0) {
+      // Two models of one name: dbt keeps the enabled one and sets a disabled one aside (the model reader knows which).
+      const ids = new Map(files.map((file) => [file.path, file.id as string]));
+      const models = new Map((await project.nodes()).models.map((node) => [node.file, node]));
+      for (const [name, paths] of twins) {
+        const kept = paths.find((path) => models.get(path)?.enabled) ?? paths.find((path) => models.has(path));
+        if (kept === undefined) continue;
+        inventory.sqls.set(name, kept);
+        inventory.code.set(name, ids.get(kept) as string);
       }
     }
     const ymls = ymlIn(files).filter((file) => ymlFolders.some((top) => file.path.startsWith(top)));

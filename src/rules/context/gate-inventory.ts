@@ -8,12 +8,13 @@
  */
 import { compareCodePoints } from "../../core/text.ts";
 import { canonicalJson, isMapping, looseEqual, type Mapping, type Value } from "../../core/values.ts";
-import type { LoadedConfig } from "../../project/config.ts";
-import type { DbtPaths } from "../../project/dbt-paths.ts";
-import { declaredVersions, type ModelDeclaration, type Project } from "../../project/model.ts";
-import type { PropertiesFile, Testable } from "../../project/properties.ts";
-import type { SourceFile } from "../../project/source.ts";
-import type { DataTest } from "../../project/tests.ts";
+import type { LoadedConfig } from "../../project/slp/slp-yml.ts";
+import type { DbtPaths } from "../../project/dbt/dbt-paths.ts";
+import type { ModelDeclaration, Project } from "../../project/model.ts";
+import { declaredVersions } from "../../project/nodes/models.ts";
+import type { PropertiesFile, Testable } from "../../project/dbt/properties.ts";
+import type { SourceFile } from "../../project/files/source.ts";
+import type { DataTest } from "../../project/dbt/data-tests.ts";
 
 export type ModelAt = ModelDeclaration;
 
@@ -105,7 +106,7 @@ export interface BranchInventories {
   walk: WalkStep[];
 }
 
-export { PACKAGE_FILES } from "../../project/protected.ts";
+export { PACKAGE_FILES } from "../../project/history/protected.ts";
 
 export function groupKey(model: string, column: string, name: string, kind: TestedKind = "model"): string {
   return JSON.stringify(kind === "model" ? [model, column, name] : [model, column, name, kind]);

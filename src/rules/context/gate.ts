@@ -17,10 +17,10 @@ import {
 } from "./gate-inventory.ts";
 import type { TcrRecord } from "../../tcr/record.ts";
 import type { Config } from "../../schemas/config.ts";
-import type { DbtPaths } from "../../project/dbt-paths.ts";
-import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/lineage.ts";
-import { declaredVersions, refReads } from "../../project/model.ts";
-import { samePreRegistration } from "../../project/pre-registration.ts";
+import type { DbtPaths } from "../../project/dbt/dbt-paths.ts";
+import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } from "../../project/dbt/lineage.ts";
+import { declaredVersions, refReads } from "../../project/nodes/models.ts";
+import { samePreRegistration } from "../../project/artifacts/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
 
 /** One test (model, column, name) on both sides; either side may lack it. */

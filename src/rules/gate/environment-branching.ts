@@ -1,7 +1,7 @@
 /** G16: SQL that reads the environment (target, env_var, invocation_id, run_started_at, flags, execute), added to a mart or to anything upstream of one. */
 import { sortByText } from "../../core/text.ts";
 import { isMapping, type Mapping, type Value } from "../../core/values.ts";
-import { addedReferences, type EnvironmentReference } from "../../project/environment.ts";
+import { addedReferences, type EnvironmentReference } from "../../project/dbt/environment.ts";
 import type { Graph, RefNode } from "../../project/model.ts";
 import { defineGateRule } from "../context/gate.ts";
 

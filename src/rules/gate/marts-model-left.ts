@@ -1,9 +1,10 @@
 /** G14: a marts model of the base that leaves marts on the branch: moved out, renamed, deleted or disabled. */
 import { sortByText } from "../../core/text.ts";
 import { isMapping, type Value } from "../../core/values.ts";
-import { sqlConfig } from "../../project/configs.ts";
-import { declaredVersions, type Project, type RefNode } from "../../project/model.ts";
-import { isJinja } from "../../project/tests.ts";
+import { sqlConfig } from "../../project/dbt/node-config.ts";
+import type { Project, RefNode } from "../../project/model.ts";
+import { declaredVersions } from "../../project/nodes/models.ts";
+import { isJinja } from "../../project/dbt/data-tests.ts";
 import { defineGateRule, type GateContext } from "../context/gate.ts";
 
 /** Said of an `enabled` only rendering decides: the model may be built, or not. */
@@ -12,8 +13,10 @@ const RENDERING_DECIDES = "which only rendering decides";
 /** How a model is kept from being built at head (or may be: an enabled only rendering decides), or null when it is built. */
 async function disabledBy(project: Project, node: RefNode): Promise<string | null> {
   const enabled: Value | undefined = node.config.enabled;
-  if (node.dynamicConfig.enabled !== undefined)
-    return `its SQL sets enabled to ${String(node.dynamicConfig.enabled)}, ${RENDERING_DECIDES}`;
+  // An expression true with the project's vars and slp's target may still be false under another --vars or target.
+  const expression = node.enabledExpression;
+  if (expression?.value === false) return `config(enabled=${expression.text}) in ${node.file}, which renders to false`;
+  if (expression) return `its SQL sets enabled to ${expression.text}, ${RENDERING_DECIDES}`;
   if (isJinja(enabled)) return `its enabled is the Jinja ${enabled}, ${RENDERING_DECIDES}`;
   if (enabled === undefined || enabled === true) return null;
   if (node.file !== null && node.language === "sql" && sqlConfig(await project.text(node.file)).config.enabled !== undefined) {

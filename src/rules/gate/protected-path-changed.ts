@@ -1,6 +1,6 @@
 /** G9: a protected path added, removed or edited, or a generic test definition added. */
 import { sortByText } from "../../core/text.ts";
-import { mayAddUnderTests } from "../../project/protected.ts";
+import { mayAddUnderTests } from "../../project/history/protected.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 export default defineGateRule({

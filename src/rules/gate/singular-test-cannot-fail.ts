@@ -1,7 +1,7 @@
 /** G10: a new singular test whose config() keeps it from failing the build. */
 import type { Mapping } from "../../core/values.ts";
 import { sortByText } from "../../core/text.ts";
-import { cannotFailReason, DEAD_KEYS } from "../../project/tests.ts";
+import { cannotFailReason, DEAD_KEYS } from "../../project/dbt/data-tests.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 /**

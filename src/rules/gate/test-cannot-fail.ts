@@ -1,6 +1,6 @@
 /** G3: a test's severity lowered to warn, a new threshold key, or a test born unable to fail. */
 import { looseEqual, pythonStr, type Mapping } from "../../core/values.ts";
-import { cannotFailReason, DEAD_KEYS, FAILING_KEYS, isJinja, jinjaReason } from "../../project/tests.ts";
+import { cannotFailReason, DEAD_KEYS, FAILING_KEYS, isJinja, jinjaReason } from "../../project/dbt/data-tests.ts";
 import { configValue, defineGateRule, testOn, whichSuffix } from "../context/gate.ts";
 
 function severity(config: Mapping): string {

@@ -1,6 +1,6 @@
 /** G15: a marts model downstream of something this branch changed, without a pre-registration of this branch's own. */
 import { sortByText } from "../../core/text.ts";
-import { isCriticalSpec } from "../../project/lineage.ts";
+import { isCriticalSpec } from "../../project/dbt/lineage.ts";
 import { defineGateRule } from "../context/gate.ts";
 
 const OWN_CODE = new Set(["new", "its SQL", "its code"]);

@@ -1,7 +1,7 @@
 /** Whether a model's primary key has a uniqueness test that can fail: T1 judges it, review reports it. */
 import type { Value } from "../../core/values.ts";
-import type { ModelDeclaration as Model } from "../../project/properties.ts";
-import { cannotFailReason, MUTE_KEYS, type DataTest } from "../../project/tests.ts";
+import type { ModelDeclaration as Model } from "../../project/dbt/properties.ts";
+import { cannotFailReason, MUTE_KEYS, type DataTest } from "../../project/dbt/data-tests.ts";
 
 const COMBINATION_TESTS = new Set(["unique_combination_of_columns", "dbt_utils.unique_combination_of_columns"]);
 

@@ -5,8 +5,8 @@
  */
 import { collapseWhitespace, sortByText } from "../../core/text.ts";
 import { isMapping, isStringList, pythonStr, type Value } from "../../core/values.ts";
-import { sqlInputs } from "../../project/sql-inputs.ts";
-import { unitTestDisabled } from "../../project/tests.ts";
+import { sqlInputs } from "../../project/dbt/sql-inputs.ts";
+import { unitTestDisabled } from "../../project/dbt/data-tests.ts";
 import type { CheckContext, Model, UnitTest } from "../context/check.ts";
 
 /** Rule 2, cited after a gap that blocks (T2, T3) and after a reading (I7). */

@@ -11,8 +11,8 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import { isMapping, type Value } from "../../core/values.ts";
-import { readText } from "../../project/source.ts";
-import { parseYaml } from "../../project/yaml.ts";
+import { readText } from "../../project/files/source.ts";
+import { parseYaml } from "../../project/files/yaml.ts";
 import { DIALECTS, dialectOfAdapter, type DialectChoice } from "./dialects.ts";
 
 /** profiles.yml is a small file; a larger one is not read. */

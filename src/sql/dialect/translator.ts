@@ -3,7 +3,7 @@
  * runs: a warm run reads the cache and never loads the construct table, the
  * rewrites or the transpiler (translate.ts is imported on a miss only).
  */
-import { ParseCache } from "../../project/cache.ts";
+import { ParseCache } from "../../project/files/cache.ts";
 import type { Dialect } from "./dialects.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
