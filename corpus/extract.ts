@@ -165,7 +165,7 @@ export function extractProject(project: ManifestProject, dataDir = corpusDataDir
   const files = new Map<string, Buffer | string>();
   for (const [path, content] of dbtProjectFiles(gitDir, project.commit, project.subfolder)) files.set(projectRoot + path, content);
   files.set(`${projectRoot}profiles.yml`, profilesYml(project));
-  files.set(project.license.file, showFile(gitDir, project.commit, project.license.file));
+  if (project.license.file) files.set(project.license.file, showFile(gitDir, project.commit, project.license.file));
   const repoFiles = new Set(listTree(gitDir, project.commit, ".").map((blob) => blob.path));
   for (const place of CODEOWNERS_PLACES) if (repoFiles.has(place)) files.set(place, showFile(gitDir, project.commit, place));
   for (const pkg of project.packages) {

@@ -32,8 +32,11 @@ export const Project = Type.Object(
     commit: Commit,
     license: Type.Object(
       {
-        spdx: Type.String({ description: "SPDX id as read from the LICENSE file" }),
-        file: Type.String({ description: "the LICENSE file's path in the repository" }),
+        spdx: Type.String({
+          description:
+            "SPDX id as read from the LICENSE file, or `none`: a public repository without one is measured locally, never redistributed",
+        }),
+        file: Type.Optional(Type.String({ description: "the LICENSE file's path in the repository (absent when spdx is none)" })),
       },
       { additionalProperties: false },
     ),
@@ -49,6 +52,11 @@ export const Project = Type.Object(
         description: "variables passed as --vars to every run, as the project's own CI or integration project sets them",
       }),
     ),
+    exclude: Type.Optional(
+      Type.Array(Type.String(), {
+        description: "dbt selectors the project's own CI leaves out of its test run (--exclude), passed to `slp unit` likewise",
+      }),
+    ),
     packages: Type.Array(Package, { description: "the packages the project installs, at the versions installed in the extract" }),
     notes: Type.Optional(Type.String({ description: "what is special about this project's extract" })),
   },
@@ -62,6 +70,16 @@ export type ManifestProject = Static<typeof Project>;
 
 export const CORPUS_DIR = import.meta.dir;
 
+/** The arguments every `slp unit` of a project takes: its vars, its CI's exclusions, its adapter's dialect. */
+export function unitArgs(project: ManifestProject): string[] {
+  return [
+    ...(project.vars ? ["--vars", JSON.stringify(project.vars)] : []),
+    ...(project.exclude ?? []).flatMap((selector) => ["--exclude", selector]),
+    "--dialect",
+    project.adapter,
+  ];
+}
+
 /** The manifest, validated: a malformed entry stops the corpus with the path of the bad field. */
 export function readManifest(file = join(CORPUS_DIR, "projects.yml")): ManifestProject[] {
   const data = load(readFileSync(file, "utf8"));
@@ -71,6 +89,8 @@ export function readManifest(file = join(CORPUS_DIR, "projects.yml")): ManifestP
   const names = new Set<string>();
   for (const project of projects) {
     if (names.has(project.name)) throw new Error(`${file}: project '${project.name}' is listed twice`);
+    if ((project.license.spdx === "none") !== (project.license.file === undefined))
+      throw new Error(`${file}: project '${project.name}': a license names its file, and only license none has none`);
     names.add(project.name);
   }
   return projects;

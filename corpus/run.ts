@@ -9,7 +9,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { corpusDataDir, extractRoot, type ManifestProject, readManifest } from "./manifest.ts";
+import { corpusDataDir, extractRoot, type ManifestProject, readManifest, unitArgs } from "./manifest.ts";
 import { type ProjectResultT, RESULTS_JSON, RESULTS_MD, type ResultsT, readResults, readTriage, resultsMarkdown } from "./results.ts";
 
 const CLI = join(import.meta.dir, "..", "src", "cli.ts");
@@ -111,7 +111,7 @@ export function runProject(project: ManifestProject, root: string): ProjectResul
     const listed: { model: string; file: string }[] = models.envelope?.data?.models ?? [];
     const modelRefusals = renderRefusals(models.envelope?.summary ?? "");
 
-    const unit = slp(["unit", ...vars, ...dialect], dir);
+    const unit = slp(["unit", ...unitArgs(project)], dir);
     const tests: any[] = unit.envelope?.data?.tests ?? [];
     const key = (test: any) => `${test.model}::${test.name}`;
     const passed = tests.filter((test) => test.status === "pass").map(key);

@@ -5,9 +5,10 @@
  * gets, from `slp unit`, no worse than its committed results.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { corpusDataDir, extractRoot, readManifest } from "../corpus/manifest.ts";
+import { corpusDataDir, extractRoot, readManifest, unitArgs } from "../corpus/manifest.ts";
 import { type ProjectResultT, RESULTS_MD, readResults, readTriage, regressions, resultsMarkdown } from "../corpus/results.ts";
 import { slp } from "../corpus/run.ts";
 
@@ -25,6 +26,31 @@ describe("corpus results", () => {
       const entry = manifest.find((candidate) => candidate.name === project.name)!;
       expect([project.repo, project.commit, project.adapter]).toEqual([entry.repo, entry.commit, entry.adapter]);
     }
+  });
+});
+
+describe("the manifest", () => {
+  const entry = (license: string) =>
+    `projects:\n  - { name: p, repo: o/p, commit: "${"0".repeat(40)}", license: ${license}, subfolder: ., adapter: duckdb, adapterEvidence: x, profile: p, packages: [], exclude: [tag:skip+] }\n`;
+  const read = (text: string) => {
+    const dir = mkdtempSync(join(tmpdir(), "slp-manifest-"));
+    try {
+      writeFileSync(join(dir, "projects.yml"), text);
+      return readManifest(join(dir, "projects.yml"));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  test("a project without a LICENSE says none and names no file; its CI's exclusions reach slp unit", () => {
+    const [project] = read(entry("{ spdx: none }"));
+    expect(unitArgs(project!)).toEqual(["--exclude", "tag:skip+", "--dialect", "duckdb"]);
+    expect(read(entry("{ spdx: MIT, file: LICENSE }"))[0]!.license.file).toBe("LICENSE");
+  });
+
+  test("refuses a license that names no file, and license none that names one", () => {
+    expect(() => read(entry("{ spdx: MIT }"))).toThrow("only license none has none");
+    expect(() => read(entry("{ spdx: none, file: LICENSE }"))).toThrow("only license none has none");
   });
 });
 
@@ -80,8 +106,7 @@ const present = manifest.flatMap((project) => {
 describe.each(present.map((entry) => [entry.project.name, entry]))("corpus project %s", (_name, { project, root }) => {
   test("keeps its committed unit results", () => {
     const committed = results.projects.find((result) => result.name === project.name)!;
-    const vars = project.vars ? ["--vars", JSON.stringify(project.vars)] : [];
-    const unit = slp(["unit", ...vars, "--dialect", project.adapter], join(root, project.subfolder));
+    const unit = slp(["unit", ...unitArgs(project)], join(root, project.subfolder));
     const tests: { model: string; name: string; status: string }[] = unit.envelope?.data?.tests ?? [];
     const named = (status: string) => tests.filter((test) => test.status === status).map((test) => `${test.model}::${test.name}`);
     const now = {
