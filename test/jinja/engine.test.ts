@@ -38,6 +38,11 @@ describe("lexing and parsing as Jinja2 does", () => {
     expect(render("{% if true %}\nline\n{% endif %}\n")).toBe("\nline\n");
   });
 
+  test("`-%}` on a {% set %} block's tag trims the block's first line, as on any tag (nunjucks kept it)", () => {
+    expect(render("{%- set x -%}\n  (select 1)\n{%- endset -%}\nwhere a between {{ x }} and 2")).toBe("where a between (select 1) and 2");
+    expect(render("{% set x %}\n  a\n{% endset %}[{{ x }}]")).toBe("[\n  a\n]");
+  });
+
   test("raw blocks print their text untouched", () => {
     expect(render("{% raw %}{{ not_rendered }}{% endraw %}")).toBe("{{ not_rendered }}");
     expect(render("a {%- raw -%} {{ x }} {%- endraw -%} b")).toBe("a{{ x }}b");
