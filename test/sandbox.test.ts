@@ -54,7 +54,7 @@ const ATTEMPTS: Record<string, string> = {
   dict_literal_proto: `{% set d = {"__proto__": range} %}{{ ${escapeThrough("d.constructor")} }}`,
   dict_get_inherited: escapeThrough('{}.get("constructor").constructor'),
   function_call_method: escapeThrough("range.call.constructor"),
-  globals_of_nunjucks: escapeThrough("cycler.constructor"),
+  jinja_global: escapeThrough("cycler.constructor"),
   lipsum: escapeThrough("lipsum.constructor"),
   modules: escapeThrough("modules.os.system"),
   name_code_injection: '{% set a"^Function`globalThis\\x2eSLP_SANDBOX_BROKEN\\x3d1```^" = 1 %}x',
@@ -126,7 +126,7 @@ describe("no escapeThrough from the template sandbox", () => {
     for (const verdict of tests) expect(verdict.error?.message ?? "").not.toContain("unexpected");
   });
 
-  test("a views/ folder in the working directory is never read by {% include %} (nunjucks's default loader)", async () => {
+  test("a views/ folder in the working directory is never read by {% include %} (a loader's default folder)", async () => {
     const dir = join(workspace.path, "views-project");
     writeTree(dir, {
       "dbt_project.yml": "name: views\nversion: '1.0'\nprofile: views\n",
@@ -134,7 +134,7 @@ describe("no escapeThrough from the template sandbox", () => {
       "models/m.sql": "select '{% include \"secret.sql\" %}' as x\n",
       "models/_unit.yml": "unit_tests:\n  - name: t\n    model: m\n    given: []\n    expect:\n      rows: [{x: TOP-SECRET}]\n",
     });
-    // nunjucks's default loader reads ./views of the process's working directory: run slp from the project.
+    // A template engine's default loader reads a folder of the working directory (nunjucks read ./views): run slp from the project.
     const result = runCli(["unit"], dir);
     expect(result.exitCode).toBe(2);
     expect(result.stdout).not.toContain("PASS");

@@ -380,7 +380,8 @@ export class DbtRenderer {
     if (!entry) return undefined;
     if (!entry.macros) {
       const owner = pkg === this.project.name ? this.project : this.project.packages.get(pkg);
-      const text = dbtMacroSource(readText(owner?.dir ?? this.project.dir, entry.file));
+      // The engine reads dbt's own tags: `{% test %}` defines the macro test_<name>, `{% materialization %}` is skipped.
+      const text = readText(owner?.dir ?? this.project.dir, entry.file);
       entry.template ??= new JinjaTemplate(text, entry.file);
       entry.macros = entry.template.macros(this.#scope(pkg));
     }
@@ -732,7 +733,7 @@ function digest(text: string): string {
   return new Bun.CryptoHasher("sha1").update(text).digest("hex");
 }
 
-/** A compiled template: nunjucks', or the pieces of one whose only Jinja is literal ref()/source() calls. */
+/** A parsed template, or the pieces of one whose only Jinja is literal ref()/source() calls. */
 type Compiled = JinjaTemplate | StaticTemplate;
 
 /** `{{ name('literal', 30) }}`: a macro called with string and integer literals only. */
@@ -744,7 +745,7 @@ interface MacroCall {
 
 interface StaticTemplate {
   parts: (string | { call: RelationCall; line: number } | MacroCall)[];
-  /** The same text compiled by nunjucks (when an override of ref or source must be honoured). */
+  /** The same text parsed by the Jinja engine (when an override of ref or source must be honoured). */
   jinja(): JinjaTemplate;
 }
 
@@ -759,7 +760,7 @@ function compileTemplate(text: string, file: string): Compiled {
  * The pieces of a template whose every `{{ }}` is one ref()/source() call of
  * literals and that has no tag or comment: literal text and calls, with
  * `{{-`/`-}}` trimming the whitespace beside them as Jinja does. Null for
- * any other template (nunjucks renders it).
+ * any other template (the Jinja engine renders it).
  */
 function staticParts(text: string): StaticTemplate["parts"] | null {
   if (text.includes("{%") || text.includes("{#")) return null;
@@ -790,7 +791,7 @@ function staticParts(text: string): StaticTemplate["parts"] | null {
 
 /**
  * `name('day', 30, 'x')`: a call whose every argument is a quoted string
- * without escapes or an integer, as nunjucks would pass them; null for
+ * without escapes or an integer, as the Jinja engine would pass them; null for
  * anything else (a keyword argument, an expression, a filter).
  */
 function literalCall(inner: string): Omit<MacroCall, "line"> | null {
@@ -865,16 +866,4 @@ function runStartedAt(date: Date): object {
         return parts[code] as string;
       }),
   };
-}
-
-/**
- * A macro file as nunjucks can compile it: `{% test %}` blocks are macros
- * named `test_<name>` (as dbt makes them), and materializations, which never
- * run in a unit test, are blanked out line for line.
- */
-function dbtMacroSource(text: string): string {
-  return text
-    .replace(/\{%(-?)\s*test\s+(\w+)\s*\(/g, "{%$1 macro test_$2(")
-    .replace(/\{%(-?)\s*endtest\s*(-?)%\}/g, "{%$1 endmacro $2%}")
-    .replace(/\{%-?\s*materialization\b[\s\S]*?\{%-?\s*endmaterialization\s*-?%\}/g, (block) => block.replace(/[^\n]/g, ""));
 }

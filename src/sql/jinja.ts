@@ -21,11 +21,12 @@ import { tooDeepIfOverflow, withBudget } from "./jinja/budget.ts";
 import { TemplateFailure, TemplateSyntaxError } from "./jinja/errors.ts";
 
 export { TemplateFailure } from "./jinja/errors.ts";
-import { isMacroReturn, Run, type Scope } from "./jinja/interpreter.ts";
-import { parseTemplate } from "./jinja/parser.ts";
+import type { Run, Scope } from "./jinja/interpreter.ts";
+import { MacroReturn } from "./jinja/return.ts";
 import { type JinjaCallable, memberOf } from "./jinja/values.ts";
 
-export { macroReturn, type Scope } from "./jinja/interpreter.ts";
+export type { Scope } from "./jinja/interpreter.ts";
+export { macroReturn } from "./jinja/return.ts";
 export {
   exposeMembers,
   type JinjaCallable,
@@ -41,37 +42,24 @@ export function templateMember(obj: unknown, key: unknown): unknown {
   return memberOf(obj, key, "attr");
 }
 
-/**
- * TEMPORARY, for the differential test only: render with the nunjucks engine slp used before,
- * to compare the two on every template the tests render. Removed with nunjucks.
- */
-let differentialNunjucks = false;
-export function useNunjucksForDifferential(on: boolean): void {
-  differentialNunjucks = on;
-}
-interface OtherEngine {
-  render(scope: Scope): string;
-  macros(scope: Scope): Map<string, JinjaCallable>;
+/** The parser and interpreter, loaded on first use: a template whose only Jinja is literal ref()/source() calls never needs them. */
+type Engine = typeof import("./jinja/parser.ts") & typeof import("./jinja/interpreter.ts");
+let engine: Engine | undefined;
+function loadEngine(): Engine {
+  engine ??= { ...require("./jinja/parser.ts"), ...require("./jinja/interpreter.ts") } as Engine;
+  return engine;
 }
 
 /** A parsed template: a model's SQL, a macro file, a fixture. */
 export class JinjaTemplate {
   readonly file: string;
-  readonly #body: Stmt[] = [];
-  readonly #other: OtherEngine | null = null;
+  readonly #body: Stmt[];
 
   /** Parses `source`; a syntax error is a TemplateFailure naming `file` and the line. */
   constructor(source: string, file: string) {
     this.file = file;
-    if (differentialNunjucks) {
-      const { NunjucksTemplate } = require("./jinja-nunjucks.ts") as {
-        NunjucksTemplate: new (source: string, file: string) => OtherEngine;
-      };
-      this.#other = new NunjucksTemplate(source, file);
-      return;
-    }
     try {
-      this.#body = parseTemplate(source).body;
+      this.#body = loadEngine().parseTemplate(source).body;
     } catch (error) {
       throw failure(tooDeepIfOverflow(error), file);
     }
@@ -79,14 +67,12 @@ export class JinjaTemplate {
 
   /** Renders with `scope` for every name the template does not set itself. */
   render(scope: Scope): string {
-    if (this.#other) return this.#other.render(scope);
-    return this.#run(new Run(this.file, scope));
+    return this.#run(new (loadEngine().Run)(this.file, scope));
   }
 
   /** Runs the file's top level and returns the macros it defines, each callable with dbt's `return()`. */
   macros(scope: Scope): Map<string, JinjaCallable> {
-    if (this.#other) return this.#other.macros(scope);
-    const run = new Run(this.file, scope);
+    const run = new (loadEngine().Run)(this.file, scope);
     this.#run(run);
     return run.exported;
   }
@@ -96,7 +82,7 @@ export class JinjaTemplate {
       return withBudget(() => run.render(this.#body));
     } catch (error) {
       // `{{ return(x) }}` at a template's top level ends it, as dbt's does.
-      if (isMacroReturn(error)) return "";
+      if (error instanceof MacroReturn) return "";
       throw failure(tooDeepIfOverflow(error), this.file);
     }
   }

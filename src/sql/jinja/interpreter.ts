@@ -10,6 +10,7 @@ import type { Arguments, Expr, MacroDef, Stmt, Target } from "./ast.ts";
 import { bounded, deeper, spend, withBudget, written } from "./budget.ts";
 import { TemplateRuntimeError } from "./errors.ts";
 import { applyFilter, type FilterEnv } from "./filters.ts";
+import { MacroReturn } from "./return.ts";
 import { applyTest } from "./tests.ts";
 import {
   arithmetic,
@@ -39,20 +40,6 @@ import {
 /** Where a template looks up the names it does not define itself. */
 export interface Scope {
   lookup(name: string): unknown;
-}
-
-/** `{{ return(x) }}`: leaves the macro being run with the value x, as dbt's MacroReturn does. */
-export class MacroReturn {
-  constructor(readonly value: unknown) {}
-}
-
-export function macroReturn(value: unknown): never {
-  throw new MacroReturn(value);
-}
-
-/** True for a value thrown by return() (it ends a render quietly at the top level). */
-export function isMacroReturn(value: unknown): boolean {
-  return value instanceof MacroReturn;
 }
 
 /** Marks the functions that are a template's own macros (they take Python values as they are). */

@@ -75,7 +75,7 @@ export class SandboxError extends SlpError {
 /** A macro or context function as templates call it: positional arguments, then maybe a keyword object. */
 export type JinjaCallable = (...args: unknown[]) => unknown;
 
-/** Marks the keyword object a template's call passes last (as nunjucks did, so context functions read it the same way). */
+/** Marks the keyword object a template's call passes last, after the positional arguments (splitArgs reads it). */
 export const KEYWORDS = "__keywords";
 
 /** Splits what a template passed to a function into positional and keyword arguments. */
