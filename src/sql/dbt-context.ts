@@ -11,6 +11,7 @@ import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.t
 import { readText } from "../project/source.ts";
 import type { UnitProject as DbtProject } from "../project/unit-project.ts";
 import { parseYaml } from "../project/yaml.ts";
+import { dbtModules } from "./dbt-modules.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
 import { parseRelationCall, type RelationCall } from "../project/relations.ts";
@@ -91,6 +92,16 @@ export class Relation {
   toString(): string {
     return this.identifier;
   }
+  /**
+   * dbt's relations are mappings of their fields (FakeAPIObject), and
+   * `metadata.type` names the class: dbt_utils' _is_relation reads both.
+   */
+  get(key: unknown, fallback: unknown = null): unknown {
+    const name = printable(key);
+    if (name === "metadata") return { type: "BaseRelation" };
+    const value = this[TEMPLATE_LOOKUP](name);
+    return value === undefined || name === "get" ? fallback : value;
+  }
   /** What templates may read of a relation (the sandbox shows them nothing else). */
   readonly [TEMPLATE_LOOKUP] = exposeMembers(this, [
     "schema",
@@ -103,6 +114,7 @@ export class Relation {
     "incorporate",
     "quote",
     "render",
+    "get",
   ]);
 }
 
@@ -584,7 +596,13 @@ export class DbtRenderer {
       case "flags":
         return { FULL_REFRESH: false, STORE_FAILURES: false, WHICH: "test" };
       case "modules":
-        return {};
+        return dbtModules(this.#options.startedAt);
+      case "graph":
+        return unprovided("graph", "dbt's graph of every node in the project, read at parse time");
+      case "api":
+        return unprovided("api", "dbt's adapter classes (api.Column, api.Relation)");
+      case "builtins":
+        return unprovided("builtins", "dbt's own ref/source/config, reached past a project's overrides of them");
       default:
         return undefined;
     }
@@ -813,6 +831,24 @@ function literalCall(inner: string): Omit<MacroCall, "line"> | null {
 /** A context value replaced by an override: a macro returns the YAML value verbatim, whatever its arguments. */
 function overrideOf(found: unknown, value: Value): unknown {
   return typeof found === "function" ? () => value : value;
+}
+
+/** A context member dbt has and slp does not: any use of it is a refusal that names it. */
+function unprovided(name: string, what: string): object {
+  return {
+    [TEMPLATE_LOOKUP]: (member: string) => {
+      throw new RenderRefusal(
+        `${name}.${member}: ${name} is ${what}, which slp does not provide`,
+        "override the macro that reads it in the test's overrides.macros",
+      );
+    },
+    toString: () => {
+      throw new RenderRefusal(
+        `${name} is ${what}, which slp does not provide`,
+        "override the macro that prints it in the test's overrides.macros",
+      );
+    },
+  };
 }
 
 function refuser(message: string, fix: string): JinjaCallable {

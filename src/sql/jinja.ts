@@ -30,6 +30,8 @@ export { macroReturn } from "./jinja/return.ts";
 export {
   exposeMembers,
   type JinjaCallable,
+  PY_OPERATORS,
+  type PyOperators,
   printable,
   pythonRange,
   SandboxError,

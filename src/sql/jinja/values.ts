@@ -61,6 +61,22 @@ export function exposeMembers(target: object, names: readonly string[]): (name: 
   };
 }
 
+/**
+ * What an object of slp's context does with Python's operators (a datetime
+ * and a timedelta of `modules.datetime`): `binary` answers `self op other`
+ * (or `other op self` when reflected), `compare` orders against another
+ * value; each answers undefined where Python would say "not supported".
+ */
+export const PY_OPERATORS: unique symbol = Symbol("slp.pyOperators");
+export interface PyOperators {
+  binary?(op: string, other: unknown, reflected: boolean): unknown;
+  compare?(other: unknown): number | undefined;
+}
+
+function operatorsOf(value: unknown): PyOperators | undefined {
+  return value !== null && typeof value === "object" ? (value as { [PY_OPERATORS]?: PyOperators })[PY_OPERATORS] : undefined;
+}
+
 /** A template reached for something the sandbox never gives: a constructor, a prototype, an internal. */
 export class SandboxError extends SlpError {
   constructor(what: string) {
@@ -207,6 +223,8 @@ export function pyEquals(a: unknown, b: unknown, depth = 0): boolean {
     return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && pyEquals(a[key], b[key], depth + 1));
   }
   if (a instanceof Undefined && b instanceof Undefined) return true;
+  const ordered = operatorsOf(a)?.compare?.(b);
+  if (ordered !== undefined) return ordered === 0;
   // A relation compares as its rendered name (dbt's relations compare by their parts).
   if (typeof a === "object" && a !== null && TEMPLATE_LOOKUP in a && typeof b === "object" && b !== null && TEMPLATE_LOOKUP in b)
     return printable(a) === printable(b);
@@ -215,6 +233,8 @@ export function pyEquals(a: unknown, b: unknown, depth = 0): boolean {
 
 /** Python's ordering (`<`): numbers with numbers, strings with strings, lists item by item; anything else a TypeError. */
 export function pyCompare(a: unknown, b: unknown): number {
+  const ordered = operatorsOf(a)?.compare?.(b);
+  if (ordered !== undefined) return ordered;
   const x = numberOf(a);
   const y = numberOf(b);
   if (x !== null && y !== null) return x < y ? -1 : x > y ? 1 : 0;
@@ -257,6 +277,8 @@ function numbers(op: string, a: unknown, b: unknown): [number, number, boolean] 
 
 /** Python's binary operators. */
 export function arithmetic(op: string, a: unknown, b: unknown): unknown {
+  const own = operatorsOf(a)?.binary?.(op, b, false) ?? operatorsOf(b)?.binary?.(op, a, true);
+  if (own !== undefined) return own;
   switch (op) {
     case "+":
       if (typeof a === "string" && typeof b === "string") return a + b;
