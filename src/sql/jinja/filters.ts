@@ -178,6 +178,19 @@ function escapeHtml(value: unknown): string {
 
 const identity: Filter = { params: [], run: (value) => value };
 
+/** `max` (sign 1) and `min` (sign -1): the first item whose key is largest, or smallest. */
+function extreme(sign: 1 | -1): Filter {
+  return {
+    params: ["case_sensitive", "attribute"],
+    run: (value, a) => {
+      const items = list(value);
+      if (items.length === 0) return new Undefined("No aggregated item, sequence was empty.");
+      const key = attributeGetter(a.attribute, truthy(a.case_sensitive));
+      return items.reduce((best, item) => (pyCompare(key(item), key(best)) * sign > 0 ? item : best));
+    },
+  };
+}
+
 const FILTERS: Record<string, Filter> = {
   abs: {
     params: [],
@@ -317,24 +330,8 @@ const FILTERS: Record<string, Filter> = {
       return items.map((item) => env.filter(text(name), item, args, kwargs));
     },
   },
-  max: {
-    params: ["case_sensitive", "attribute"],
-    run: (value, a) => {
-      const items = list(value);
-      if (items.length === 0) return new Undefined("No aggregated item, sequence was empty.");
-      const key = attributeGetter(a.attribute, truthy(a.case_sensitive));
-      return items.reduce((best, item) => (pyCompare(key(item), key(best)) > 0 ? item : best));
-    },
-  },
-  min: {
-    params: ["case_sensitive", "attribute"],
-    run: (value, a) => {
-      const items = list(value);
-      if (items.length === 0) return new Undefined("No aggregated item, sequence was empty.");
-      const key = attributeGetter(a.attribute, truthy(a.case_sensitive));
-      return items.reduce((best, item) => (pyCompare(key(item), key(best)) < 0 ? item : best));
-    },
-  },
+  max: extreme(1),
+  min: extreme(-1),
   pprint: { params: [], run: (value) => repr(value) },
   reject: { params: [], open: true, run: (value, _a, rest, env, kwargs) => selectOrReject(value, rest, kwargs, env, false, false) },
   rejectattr: { params: [], open: true, run: (value, _a, rest, env, kwargs) => selectOrReject(value, rest, kwargs, env, false, true) },

@@ -269,7 +269,11 @@ class Parser {
   }
 
   #parseMacroRest(name: string, endTag: string, line: number): MacroDef {
-    const params = this.#parseSignature();
+    return this.#macroBody(name, this.#parseSignature(), endTag, line);
+  }
+
+  /** A macro's (or a call block's caller's) body up to `endTag`, noting which of caller, varargs and kwargs it reads. */
+  #macroBody(name: string, params: MacroDef["params"], endTag: string, line: number): MacroDef {
     const names = new Set<string>();
     this.#macroNames.push(names);
     try {
@@ -308,27 +312,7 @@ class Parser {
     const params = this.#isOp("(") ? this.#parseSignature() : [];
     const call = this.#parseExpression();
     if (call.kind !== "call") this.#fail("expected call");
-    const names = new Set<string>();
-    this.#macroNames.push(names);
-    try {
-      const body = this.#block("endcall");
-      return {
-        kind: "callblock",
-        call,
-        macro: {
-          name: "caller",
-          params,
-          body,
-          usesCaller: names.has("caller"),
-          usesVarargs: names.has("varargs"),
-          usesKwargs: names.has("kwargs"),
-          line,
-        },
-        line,
-      };
-    } finally {
-      this.#macroNames.pop();
-    }
+    return { kind: "callblock", call, macro: this.#macroBody("caller", params, "endcall", line), line };
   }
 
   #parseAssignTarget(options: { endNames?: string[]; namespace?: boolean }): Target {
@@ -359,19 +343,19 @@ class Parser {
   }
 
   #parseOr(): Expr {
-    let left = this.#parseAnd();
-    while (this.#isName("or")) {
-      const line = this.#next().line;
-      left = { kind: "or", left, right: this.#parseAnd(), line };
-    }
-    return left;
+    return this.#parseLogical("or", () => this.#parseAnd());
   }
 
   #parseAnd(): Expr {
-    let left = this.#parseNot();
-    while (this.#isName("and")) {
+    return this.#parseLogical("and", () => this.#parseNot());
+  }
+
+  /** `a or b or c`, `a and b`: left-associative, each operand one level down. */
+  #parseLogical(op: "and" | "or", operand: () => Expr): Expr {
+    let left = operand();
+    while (this.#isName(op)) {
       const line = this.#next().line;
-      left = { kind: "and", left, right: this.#parseNot(), line };
+      left = { kind: op, left, right: operand(), line };
     }
     return left;
   }
