@@ -24,6 +24,7 @@ import {
   splitArgs,
   TEMPLATE_LOOKUP,
   TemplateFailure,
+  toJson,
   type JinjaCallable,
   type Scope,
 } from "./jinja.ts";
@@ -573,7 +574,11 @@ export class DbtRenderer {
       case "print":
         return () => "";
       case "tojson":
-        return (value: unknown) => JSON.stringify(value);
+        // dbt's tojson(value, default=None, sort_keys=False): json.dumps, Python's separators.
+        return (...args: unknown[]) => {
+          const { positional, keywords } = splitArgs(args);
+          return toJson(positional[0], undefined, Boolean(positional[2] ?? keywords.sort_keys ?? false));
+        };
       case "fromjson":
         return (text: unknown) => JSON.parse(printable(text));
       case "fromyaml":

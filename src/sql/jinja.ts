@@ -21,6 +21,7 @@ import { tooDeepIfOverflow, withBudget } from "./jinja/budget.ts";
 import { TemplateFailure, TemplateSyntaxError } from "./jinja/errors.ts";
 
 export { TemplateFailure } from "./jinja/errors.ts";
+export { toJson } from "./jinja/filters.ts";
 import type { Run, Scope } from "./jinja/interpreter.ts";
 import { MacroReturn } from "./jinja/return.ts";
 import { type JinjaCallable, memberOf } from "./jinja/values.ts";

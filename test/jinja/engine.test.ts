@@ -228,6 +228,10 @@ describe("filters and tests", () => {
     expect(render("{{ '%s=%s' | format('a', 1) }}|{{ {'b': 1, 'a': 2} | dictsort }}|{{ 'abc' | length }}|{{ [1, 2] | count }}")).toBe(
       "a=1|[('a', 2), ('b', 1)]|3|2",
     );
+    // Jinja's htmlsafe_json_dumps over Python's json.dumps (ensure_ascii): sorted keys, <>&' and non-ASCII escaped.
+    expect(render(`{{ {'b': "<é>", 'a': "it's"} | tojson }}|{{ [1.0, none, true] | tojson }}`)).toBe(
+      '{"a": "it\\u0027s", "b": "\\u003c\\u00e9\\u003e"}|[1.0, null, true]',
+    );
     expect(failure("{{ 1 | nosuchfilter }}").message).toBe("filter not found: nosuchfilter");
   });
 

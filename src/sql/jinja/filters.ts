@@ -22,7 +22,6 @@ import {
   PyFloat,
   replaceText,
   repr,
-  setKey,
   truthy,
   tuple,
   typeName,
@@ -131,45 +130,44 @@ function pyRound(value: number, precision: number, method: string): number {
   return (halfway && rounded % 2 !== 0 ? rounded - 1 : rounded) / factor;
 }
 
-/** Python's json.dumps as Jinja's tojson calls it (sort_keys=True), with `<>&'` escaped as Jinja escapes them. */
+/** Python's json.dumps (ensure_ascii, its separators, `indent`), keys sorted unless `sortKeys` is false. */
 export function toJson(value: unknown, indent?: unknown, sortKeys = true): string {
-  const convert = (v: unknown, depth: number): unknown => {
+  const width = numberOf(indent);
+  const newline = (depth: number) => (width === null ? "" : `\n${" ".repeat(width * depth)}`);
+  const comma = width === null ? ", " : ",";
+  const dump = (v: unknown, depth: number): string => {
     if (depth > 256) throw new TemplateRuntimeError("tojson: the value nests too deeply");
-    if (v instanceof PyFloat) return v.value;
-    if (v instanceof Undefined || v === undefined) return null;
-    if (Array.isArray(v)) return v.map((item) => convert(item, depth + 1));
+    if (v === null || v === undefined || v instanceof Undefined) return "null";
+    if (v === true || v === false) return String(v);
+    if (v instanceof PyFloat || typeof v === "number") {
+      const n = numberOf(v) as number;
+      if (!Number.isFinite(n)) return Number.isNaN(n) ? "NaN" : n > 0 ? "Infinity" : "-Infinity";
+      return printable(v);
+    }
+    if (typeof v === "string") return JSON.stringify(v);
+    if (typeof v === "function") throw new TemplateRuntimeError("Object of type function is not JSON serializable");
+    const inner = (items: string[], open: string, close: string) =>
+      items.length === 0
+        ? `${open}${close}`
+        : `${open}${newline(depth + 1)}${items.join(`${comma}${newline(depth + 1)}`)}${newline(depth)}${close}`;
+    if (Array.isArray(v))
+      return inner(
+        v.map((item) => dump(item, depth + 1)),
+        "[",
+        "]",
+      );
     if (isPlainMapping(v)) {
       const keys = Object.keys(v);
       if (sortKeys) keys.sort();
-      const out: Record<string, unknown> = Object.create(null);
-      for (const key of keys) setKey(out, key, convert(v[key], depth + 1));
-      return out;
+      return inner(
+        keys.map((key) => `${JSON.stringify(key)}: ${dump(v[key], depth + 1)}`),
+        "{",
+        "}",
+      );
     }
-    if (typeof v === "function") throw new TemplateRuntimeError("Object of type function is not JSON serializable");
-    if (v !== null && typeof v === "object") return printable(v);
-    return v;
+    return JSON.stringify(printable(v));
   };
-  const width = numberOf(indent);
-  const json = JSON.stringify(convert(value, 0), null, width === null ? undefined : width);
-  // Python's separators: ", " and ": " when not indented.
-  const spaced = width === null ? pythonSeparators(json) : json;
-  return spaced;
-}
-
-/** JSON.stringify's compact text with Python's default separators (", " and ": ") outside strings. */
-function pythonSeparators(json: string): string {
-  let out = "";
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json[i] as string;
-    out += c;
-    if (inString) {
-      if (c === "\\") out += json[++i] ?? "";
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === "," || c === ":") out += " ";
-  }
-  return out;
+  return dump(value, 0).replace(/[\u0080-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 function escapeHtml(value: unknown): string {
@@ -409,7 +407,12 @@ const FILTERS: Record<string, Filter> = {
     params: [],
     run: (value) => text(value).replace(/[A-Za-z]+('[A-Za-z]+)?/g, (w) => (w[0] as string).toUpperCase() + w.slice(1).toLowerCase()),
   },
-  tojson: { params: ["indent"], run: (value, a) => toJson(value, a.indent) },
+  // Jinja's htmlsafe_json_dumps: sorted keys, and <, >, & and ' escaped so the text is safe in HTML.
+  tojson: {
+    params: ["indent"],
+    run: (value, a) =>
+      toJson(value, a.indent).replace(/</g, "\\u003c").replace(/>/g, "\\u003e").replace(/&/g, "\\u0026").replace(/'/g, "\\u0027"),
+  },
   trim: {
     params: ["chars"],
     run: (value, a) => {
