@@ -103,6 +103,13 @@ describe("Python's values", () => {
       render("{{ '%s-%d' % ('a', 3) }} {{ '%05.1f' % 3.14159 }} {{ '%(n)s!' % {'n': 'x'} }} {{ '%r' % 'q' }} {{ '100%%' % () }}"),
     ).toBe("a-3 003.1 x! 'q' 100%");
     expect(render("{{ '{}_{}'.format('a', 1) }} {{ '{0}{0}'.format('x') }} {{ '{name}'.format(name='n') }}")).toBe("a_1 xx n");
+    // Format specs, a nested width as dbt_project_evaluator writes it.
+    expect(
+      render(
+        "[{{ '{:{w}}'.format('ab', w=4) }}|{{ '{:^6}'.format('ab') }}|{{ '{:05d}'.format(42) }}|{{ '{:,}'.format(1234567) }}|{{ '{:.1%}'.format(0.256) }}|{{ '{:08.3f}'.format(-3.14159) }}]",
+      ),
+    ).toBe("[ab  |  ab  |00042|1,234,567|25.6%|-003.142]");
+    expect(failure("{{ '{:d}'.format(1.5) }}").message).toBe("Unknown format code 'd' for object of type 'float'");
   });
 
   test("string methods dbt code calls", () => {

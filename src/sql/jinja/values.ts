@@ -742,25 +742,97 @@ export function center(t: string, width: unknown, fill?: unknown): string {
 function pyFormat(template: string, args: unknown[]): string {
   const { positional, keywords: named } = splitArgs(args);
   let auto = 0;
-  return template.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, field: string) => {
-    if (match === "{{") return "{";
-    if (match === "}}") return "}";
-    const parsed = /^([^.[!:]*)((?:\.[^.[!:]+|\[[^\]]+\])*)(?:!([rsa]))?(?::(.*))?$/s.exec(field);
+  const resolve = (field: string): unknown => {
+    const parsed = /^([^.[]*)((?:\.[^.[]+|\[[^\]]+\])*)$/s.exec(field);
     if (!parsed) throw new TemplateRuntimeError(`'{${field}}' is not a format field slp can read`);
-    const [, key = "", path = "", conversion, spec] = parsed;
-    if ((conversion && conversion !== "s" && conversion !== "r") || (spec !== undefined && spec !== "")) {
-      throw new TemplateRuntimeError(
-        `'{${field}}': slp's str.format() reads plain fields only (no conversion or format spec); format the value with a filter instead`,
-      );
-    }
+    const [, key = "", path = ""] = parsed;
     const base = key === "" ? positional[auto++] : /^\d+$/.test(key) ? positional[Number(key)] : named[key];
     if (base === undefined) throw new TemplateRuntimeError(`'{${field}}' names no argument given to format()`);
     let value: unknown = base;
     for (const [, attribute, index] of path.matchAll(/\.([^.[]+)|\[([^\]]+)\]/g)) {
       value = memberOf(value, attribute ?? (/^\d+$/.test(index as string) ? Number(index) : index), attribute ? "attr" : "item");
     }
-    return conversion === "r" ? repr(value) : printable(value);
+    return value;
+  };
+  // A field may hold one level of nested fields in its spec: '{:{width}}'.
+  return template.replace(/\{\{|\}\}|\{((?:[^{}]|\{[^{}]*\})*)\}/g, (match, field: string) => {
+    if (match === "{{") return "{";
+    if (match === "}}") return "}";
+    const parsed = /^([^!:]*)(?:!([rsa]))?(?::(.*))?$/s.exec(field);
+    if (!parsed) throw new TemplateRuntimeError(`'{${field}}' is not a format field slp can read`);
+    const [, name = "", conversion, spec = ""] = parsed;
+    const value = resolve(name);
+    const shown = conversion === "r" || conversion === "a" ? repr(value) : conversion === "s" ? printable(value) : value;
+    return formatSpec(
+      shown,
+      spec.replace(/\{([^{}]*)\}/g, (_m, inner: string) => printable(resolve(inner))),
+      field,
+    );
   });
+}
+
+/** Python's format-spec mini-language ([[fill]align][sign][#][0][width][,][.precision][type]) for str and numbers. */
+function formatSpec(value: unknown, spec: string, field: string): string {
+  if (spec === "") return printable(value);
+  const parsed = /^(?:([\s\S])?([<>=^]))?([-+ ])?(#)?(0)?(\d+)?([,_])?(?:\.(\d+))?([bcdeEfFgGnosxX%])?$/.exec(spec);
+  if (!parsed) throw new TemplateRuntimeError(`'{${field}}': the format spec '${spec}' is not one slp reads`);
+  const [, fillGiven, alignGiven, sign = "-", , zero, widthText, grouping, precisionText, type] = parsed;
+  const n = numberOf(value);
+  const isNumber = n !== null && typeof value !== "string";
+  const precision = precisionText === undefined ? undefined : Number(precisionText);
+  let body: string;
+  if (!isNumber) {
+    if (type !== undefined && type !== "s")
+      throw new TemplateRuntimeError(`Unknown format code '${type}' for object of type '${typeName(value)}'`);
+    body = printable(value);
+    if (precision !== undefined) body = [...body].slice(0, precision).join("");
+  } else {
+    const abs = Math.abs(n);
+    switch (type) {
+      case "f":
+      case "F":
+        body = abs.toFixed(precision ?? 6);
+        break;
+      case "%":
+        body = `${(abs * 100).toFixed(precision ?? 6)}%`;
+        break;
+      case "e":
+      case "E":
+        body = abs.toExponential(precision ?? 6).replace(/e([+-])(\d)$/, "e$10$2");
+        if (type === "E") body = body.toUpperCase();
+        break;
+      case "d":
+      case "n":
+        if (!Number.isInteger(n) || isFloat(value)) throw new TemplateRuntimeError("Unknown format code 'd' for object of type 'float'");
+        body = String(abs);
+        break;
+      case "x":
+      case "X":
+      case "o":
+      case "b":
+        body = Math.trunc(abs).toString(type === "o" ? 8 : type === "b" ? 2 : 16);
+        if (type === "X") body = body.toUpperCase();
+        break;
+      default:
+        body = precision === undefined ? printable(isFloat(value) ? makeFloat(abs) : abs) : Number(abs.toPrecision(precision)).toString();
+    }
+    if (grouping) {
+      const [whole = "", fraction] = body.split(".");
+      body = whole.replace(/\B(?=(\d{3})+(?!\d))/g, grouping) + (fraction === undefined ? "" : `.${fraction}`);
+    }
+    const negative = n < 0 || Object.is(n, -0);
+    body = (negative ? "-" : sign === "+" ? "+" : sign === " " ? " " : "") + body;
+  }
+  const width = widthText === undefined ? 0 : sized(widthText);
+  const fill = fillGiven ?? (zero && !alignGiven ? "0" : " ");
+  const align = alignGiven ?? (zero && isNumber ? "=" : isNumber ? ">" : "<");
+  const missing = width - [...body].length;
+  if (missing <= 0) return body;
+  if (align === "<") return body + fill.repeat(missing);
+  if (align === ">") return fill.repeat(missing) + body;
+  if (align === "^") return fill.repeat(Math.floor(missing / 2)) + body + fill.repeat(Math.ceil(missing / 2));
+  const signed = /^[-+ ]/.test(body) ? (body[0] as string) : "";
+  return signed + fill.repeat(missing) + body.slice(signed.length);
 }
 
 /** Sets a mapping's key as data: `__proto__` is a key like any other. */
