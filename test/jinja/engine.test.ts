@@ -193,6 +193,16 @@ describe("statements", () => {
     expect(render("{% macro m(a, b, c) %}{{ a }}{{ b }}{{ c }}{% endmacro %}{{ m(*[1, 2], **{'c': 3}) }}")).toBe("123");
   });
 
+  test("Jinja2's globals: joiner, cycler, namespace, dict, range", () => {
+    expect(render("{% set pipe = joiner(' | ') %}{% for x in ['a', 'b', 'c'] %}{{ pipe() }}{{ x }}{% endfor %}")).toBe("a | b | c");
+    expect(
+      render(
+        "{% set row = cycler('odd', 'even') %}{{ row.next() }} {{ row.next() }} {{ row.current }} {% do row.reset() %}{{ row.next() }}",
+      ),
+    ).toBe("odd even odd odd");
+    expect(render("{{ dict(a=1) }} {{ range(1, 7, 2) | list }} {{ namespace(x=1).x }}")).toBe("{'a': 1} [1, 3, 5] 1");
+  });
+
   test("a conditional expression without else prints nothing", () => {
     expect(render("[{{ 'x' if false }}]{{ 'a' if true else 'b' }}")).toBe("[]a");
   });

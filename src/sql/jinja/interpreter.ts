@@ -31,6 +31,7 @@ import {
   setKey,
   slice,
   splitArgs,
+  TEMPLATE_LOOKUP,
   truthy,
   tuple,
   typeName,
@@ -57,6 +58,40 @@ const GLOBALS: Record<string, unknown> = {
     return namespace;
   },
   dict: (...args: unknown[]) => Object.assign(Object.create(null), splitArgs(args).keywords),
+  /** `joiner(', ')`: a callable that returns "" the first time and the separator after. */
+  joiner: (...args: unknown[]) => {
+    const { positional, keywords } = splitArgs(args);
+    const separator = positional[0] ?? keywords.sep ?? ", ";
+    let used = false;
+    return () => {
+      const text = used ? separator : "";
+      used = true;
+      return text;
+    };
+  },
+  /** `cycler('odd', 'even')`: next() walks the items round, `current` is the one next() returns next. */
+  cycler: (...args: unknown[]) => {
+    const items = splitArgs(args).positional;
+    if (items.length === 0) throw new TemplateRuntimeError("at least one item has to be provided");
+    let at = 0;
+    return {
+      [TEMPLATE_LOOKUP]: (name: string) => {
+        if (name === "current") return items[at];
+        if (name === "next")
+          return () => {
+            const item = items[at];
+            at = (at + 1) % items.length;
+            return item;
+          };
+        if (name === "reset")
+          return () => {
+            at = 0;
+            return null;
+          };
+        return undefined;
+      },
+    };
+  },
 };
 
 const NOT_FOUND: unique symbol = Symbol("not found");
