@@ -25,6 +25,8 @@ import {
   TEMPLATE_LOOKUP,
   TemplateFailure,
   toJson,
+  tuple,
+  iterate,
   type JinjaCallable,
   type Scope,
 } from "./jinja.ts";
@@ -584,9 +586,11 @@ export class DbtRenderer {
       case "fromyaml":
         return (text: unknown) => parseYaml(printable(text), { file: "<fromyaml>" });
       case "zip":
-        return (...lists: unknown[][]) => {
-          const length = Math.min(...lists.map((list) => list.length));
-          return Array.from({ length }, (_, i) => lists.map((list) => list[i]));
+        // Python's zip: tuples, as long as the shortest iterable (none given: none).
+        return (...args: unknown[]) => {
+          const lists = splitArgs(args).positional.map(iterate);
+          const length = lists.length === 0 ? 0 : Math.min(...lists.map((list) => list.length));
+          return Array.from({ length }, (_, i) => tuple(lists.map((list) => list[i])));
         };
       case "range":
         return pythonRange;

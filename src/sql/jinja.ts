@@ -30,6 +30,7 @@ export type { Scope } from "./jinja/interpreter.ts";
 export { macroReturn } from "./jinja/return.ts";
 export {
   exposeMembers,
+  iterate,
   type JinjaCallable,
   PY_OPERATORS,
   type PyOperators,
@@ -38,6 +39,7 @@ export {
   SandboxError,
   splitArgs,
   TEMPLATE_LOOKUP,
+  tuple,
 } from "./jinja/values.ts";
 
 /** The member `key` of `obj` as a template's `obj.key` sees it (undefined when there is none). */
