@@ -609,7 +609,7 @@ export class DbtRenderer {
       case "graph":
         return unprovided("graph", "dbt's graph of every node in the project, read at parse time");
       case "api":
-        return unprovided("api", "dbt's adapter classes (api.Column, api.Relation)");
+        return apiNamespace(this.#adapterType);
       case "builtins":
         return unprovided("builtins", "dbt's own ref/source/config, reached past a project's overrides of them");
       default:
@@ -840,6 +840,35 @@ function literalCall(inner: string): Omit<MacroCall, "line"> | null {
 /** A context value replaced by an override: a macro returns the YAML value verbatim, whatever its arguments. */
 function overrideOf(found: unknown, value: Value): unknown {
   return typeof found === "function" ? () => value : value;
+}
+
+/**
+ * The type labels of each adapter's Column class (dbt-adapters: base Column
+ * maps STRING to TEXT, BigQueryColumn TEXT/FLOAT/INTEGER to its own,
+ * SparkColumn and so Databricks' translate nothing).
+ */
+function typeLabels(adapter: Dialect): Record<string, string> | null {
+  if (adapter === "bigquery") return { TEXT: "STRING", FLOAT: "FLOAT64", INTEGER: "INT64" };
+  if (adapter === "spark" || adapter === "databricks") return null;
+  return { STRING: "TEXT" };
+}
+
+/** `api`: dbt's adapter classes. Column's translate_type and create are pure; api.Relation would name a warehouse table. */
+function apiNamespace(adapter: Dialect): object {
+  const labels = typeLabels(adapter);
+  const translate = (dtype: unknown) => {
+    const type = printable(dtype);
+    return labels && Object.hasOwn(labels, type.toUpperCase()) ? (labels[type.toUpperCase()] as string) : type;
+  };
+  const Column = Object.assign((name: unknown, dtype: unknown) => columnObject(printable(name), printable(dtype)), {
+    translate_type: translate,
+    create: (name: unknown, dtype: unknown) => columnObject(printable(name), translate(dtype)),
+  });
+  const refused = unprovided("api", "dbt's adapter classes, of which slp provides api.Column");
+  return {
+    [TEMPLATE_LOOKUP]: (member: string) =>
+      member === "Column" ? Column : (refused as { [TEMPLATE_LOOKUP]: (m: string) => unknown })[TEMPLATE_LOOKUP](member),
+  };
 }
 
 /** A context member dbt has and slp does not: any use of it is a refusal that names it. */
