@@ -864,25 +864,29 @@ function apiNamespace(adapter: Dialect): object {
     translate_type: translate,
     create: (name: unknown, dtype: unknown) => columnObject(printable(name), translate(dtype)),
   });
-  const refused = unprovided("api", "dbt's adapter classes, of which slp provides api.Column");
-  return {
-    [TEMPLATE_LOOKUP]: (member: string) =>
-      member === "Column" ? Column : (refused as { [TEMPLATE_LOOKUP]: (m: string) => unknown })[TEMPLATE_LOOKUP](member),
-  };
+  // BaseRelation.add_ephemeral_prefix: the name dbt gives an ephemeral model's CTE (dbt_utils' _is_ephemeral reads it).
+  const Relation = unprovided("api.Relation", "dbt's relation class, of which slp provides add_ephemeral_prefix", {
+    add_ephemeral_prefix: (name: unknown) => `__dbt__cte__${printable(name)}`,
+  });
+  return unprovided("api", "dbt's adapter classes, of which slp provides api.Column and api.Relation.add_ephemeral_prefix", {
+    Column,
+    Relation,
+  });
 }
 
 /** A context member dbt has and slp does not: any use of it is a refusal that names it. */
-function unprovided(name: string, what: string): object {
+function unprovided(name: string, what: string, provided: Record<string, unknown> = {}): object {
   return {
     [TEMPLATE_LOOKUP]: (member: string) => {
+      if (Object.hasOwn(provided, member)) return provided[member];
       throw new RenderRefusal(
-        `${name}.${member}: ${name} is ${what}, which slp does not provide`,
+        `${name}.${member} is not provided by slp: ${name} is ${what}`,
         "override the macro that reads it in the test's overrides.macros",
       );
     },
     toString: () => {
       throw new RenderRefusal(
-        `${name} is ${what}, which slp does not provide`,
+        `${name} is not provided by slp: ${name} is ${what}`,
         "override the macro that prints it in the test's overrides.macros",
       );
     },
