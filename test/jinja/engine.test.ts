@@ -136,6 +136,18 @@ describe("Python's values", () => {
     ).toBe("{'a': 1, 'b': [2]} 1 {'b': [2]}");
   });
 
+  test("a key that is a whole number written as text keeps Python's order, or the mapping is not iterated", () => {
+    // Inserted in ascending order, before any other key: JavaScript's order is Python's.
+    expect(render("{% set d = {'1': 'a', '2': 'b', 'x': 'c'} %}{{ d }} {{ d | list }} {{ d['2'] }}")).toBe(
+      "{'1': 'a', '2': 'b', 'x': 'c'} ['1', '2', 'x'] b",
+    );
+    // After another key (or a larger one), Python lists it where it was inserted and JavaScript first: refused, not reordered.
+    const misordered = "{% set d = {'x': 'c', '2020': 'b'} %}";
+    expect(render(`${misordered}{{ d['2020'] }} {{ d.get('x') }} {{ d | length }}`)).toBe("b c 2");
+    expect(failure(`${misordered}{% for k in d %}{{ k }}{% endfor %}`).message).toContain("whole number written as text");
+    expect(failure("{% set d = {'2': 1} %}{% do d.update({'1': 2}) %}{{ d }}").message).toContain("whole number written as text");
+  });
+
   test("slicing and item access", () => {
     expect(
       render("{{ 'abcdef'[1:4] }} {{ [1, 2, 3, 4][::2] }} {{ [1, 2, 3][-1] }} {{ 'abc'[::-1] }} {{ {'a': 1}['a'] }} {{ [[1, 2]][0][1] }}"),

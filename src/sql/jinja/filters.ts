@@ -13,6 +13,8 @@ import {
   isPlainMapping,
   iterate,
   makeFloat,
+  mappingItems,
+  mappingKeys,
   memberOf,
   numberOf,
   percentFormat,
@@ -157,8 +159,7 @@ export function toJson(value: unknown, indent?: unknown, sortKeys = true): strin
         "]",
       );
     if (isPlainMapping(v)) {
-      const keys = Object.keys(v);
-      if (sortKeys) keys.sort();
+      const keys = sortKeys ? Object.keys(v).sort() : mappingKeys(v);
       return inner(
         keys.map((key) => `${JSON.stringify(key)}: ${dump(v[key], depth + 1)}`),
         "{",
@@ -284,7 +285,7 @@ const FILTERS: Record<string, Filter> = {
     run: (value) => {
       if (value === undefined || value instanceof Undefined) return [];
       if (!isPlainMapping(value)) throw new TemplateRuntimeError(`Can only get item pairs from a mapping, not ${typeName(value)}`);
-      return Object.entries(value).map(tuple);
+      return mappingItems(value);
     },
   },
   join: {
@@ -461,8 +462,8 @@ const FILTERS: Record<string, Filter> = {
     params: [],
     run: (value) =>
       isPlainMapping(value)
-        ? Object.entries(value)
-            .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(text(v))}`)
+        ? mappingItems(value)
+            .map(([k, v]) => `${encodeURIComponent(text(k))}=${encodeURIComponent(text(v))}`)
             .join("&")
         : encodeURIComponent(text(value)).replace(/%2F/g, "/"),
   },

@@ -179,7 +179,7 @@ export function repr(value: unknown, seen: Set<object> = new Set()): string {
         if (!TUPLES.has(value)) return `[${items.join(", ")}]`;
         return items.length === 1 ? `(${items[0]},)` : `(${items.join(", ")})`;
       }
-      return `{${Object.entries(value)
+      return `{${mappingItems(value)
         .map(([k, v]) => `${repr(k, seen)}: ${repr(v, seen)}`)
         .join(", ")}}`;
     } finally {
@@ -501,8 +501,8 @@ export function iterate(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (typeof value === "string") return [...value];
   if (value === undefined || value instanceof Undefined) return [];
-  if (isPlainMapping(value)) return Object.keys(value);
-  if (value instanceof Namespace) return Object.keys(value.attrs);
+  if (isPlainMapping(value)) return mappingKeys(value);
+  if (value instanceof Namespace) return mappingKeys(value.attrs);
   throw new TemplateRuntimeError(`'${typeName(value)}' object is not iterable`);
 }
 
@@ -835,9 +835,54 @@ function formatSpec(value: unknown, spec: string, field: string): string {
   return signed + fill.repeat(missing) + body.slice(signed.length);
 }
 
+/**
+ * A JavaScript object lists keys that look like array indexes ('0', '2020')
+ * first, in ascending order, and Python's dict lists keys as inserted. Where
+ * a template inserts such a key after a larger one or after any other key,
+ * the two orders differ: the mapping is marked, and iterating or printing
+ * it is an error rather than a silently reordered text.
+ */
+const MISORDERED = new WeakSet<object>();
+const KEY_ORDER = new WeakMap<object, { maxIndex: number; hasName: boolean }>();
+const ARRAY_INDEX = /^(?:0|[1-9]\d{0,9})$/;
+
+function isIndexKey(key: string): boolean {
+  return ARRAY_INDEX.test(key) && Number(key) <= 4_294_967_294;
+}
+
 /** Sets a mapping's key as data: `__proto__` is a key like any other. */
 export function setKey(mapping: object, key: string, value: unknown): void {
+  if (!Object.hasOwn(mapping, key)) {
+    let order = KEY_ORDER.get(mapping);
+    if (!order) {
+      order = { maxIndex: -1, hasName: false };
+      for (const existing of Object.keys(mapping)) {
+        if (isIndexKey(existing)) order.maxIndex = Math.max(order.maxIndex, Number(existing));
+        else order.hasName = true;
+      }
+      KEY_ORDER.set(mapping, order);
+    }
+    if (isIndexKey(key)) {
+      if (order.hasName || order.maxIndex > Number(key)) MISORDERED.add(mapping);
+      order.maxIndex = Math.max(order.maxIndex, Number(key));
+    } else order.hasName = true;
+  }
   Object.defineProperty(mapping, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** A mapping's keys in Python's order; an error where JavaScript's order would differ (see MISORDERED). */
+export function mappingKeys(mapping: object): string[] {
+  if (MISORDERED.has(mapping)) {
+    throw new TemplateRuntimeError(
+      "this mapping has a key that is a whole number written as text (such as '2020') added after other keys; slp's mappings would list it in another order than Python's dict, so slp does not iterate or print it (use a list of pairs instead)",
+    );
+  }
+  return Object.keys(mapping);
+}
+
+/** A mapping's (key, value) pairs in Python's order. */
+export function mappingItems(mapping: Record<string, unknown>): unknown[][] {
+  return mappingKeys(mapping).map((key) => tuple([key, mapping[key]]));
 }
 
 /** A dict's key: Python keys may be any hashable value; a JavaScript object keeps strings, so print them. */
@@ -904,12 +949,12 @@ const LIST_METHODS: Record<string, (list: unknown[], ...args: any[]) => unknown>
 
 /** Python's dict methods, for `d.items()`, `d.get('k')`; own keys only. */
 const DICT_METHODS: Record<string, (mapping: Record<string, unknown>, ...args: any[]) => unknown> = {
-  items: (mapping) => Object.entries(mapping).map(tuple),
-  iteritems: (mapping) => Object.entries(mapping).map(tuple),
-  keys: (mapping) => Object.keys(mapping),
-  iterkeys: (mapping) => Object.keys(mapping),
-  values: (mapping) => Object.values(mapping),
-  itervalues: (mapping) => Object.values(mapping),
+  items: (mapping) => mappingItems(mapping),
+  iteritems: (mapping) => mappingItems(mapping),
+  keys: (mapping) => mappingKeys(mapping),
+  iterkeys: (mapping) => mappingKeys(mapping),
+  values: (mapping) => mappingKeys(mapping).map((key) => mapping[key]),
+  itervalues: (mapping) => mappingKeys(mapping).map((key) => mapping[key]),
   get: (mapping, key, fallback = null) => (Object.hasOwn(mapping, keyOf(key)) ? mapping[keyOf(key)] : fallback),
   has_key: (mapping, key) => Object.hasOwn(mapping, keyOf(key)),
   pop(mapping, key, ...fallback) {
@@ -923,7 +968,7 @@ const DICT_METHODS: Record<string, (mapping: Record<string, unknown>, ...args: a
     return value;
   },
   popitem(mapping) {
-    const keys = Object.keys(mapping);
+    const keys = mappingKeys(mapping);
     const last = keys[keys.length - 1];
     if (last === undefined) throw new TemplateRuntimeError("popitem(): dictionary is empty");
     const value = mapping[last];
@@ -947,7 +992,11 @@ const DICT_METHODS: Record<string, (mapping: Record<string, unknown>, ...args: a
     }
     return null;
   },
-  copy: (mapping) => Object.assign(Object.create(null), mapping),
+  copy: (mapping) => {
+    const copied = Object.assign(Object.create(null), mapping);
+    if (MISORDERED.has(mapping)) MISORDERED.add(copied);
+    return copied;
+  },
   clear(mapping) {
     for (const key of Object.keys(mapping)) delete mapping[key];
     return null;
