@@ -83,7 +83,7 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const dir = resolve(environment.cwd, input.projectDir);
     const dryRun = input.dryRun === true;
-    // Loaded on use: git, the parser, nunjucks and DuckDB are for this task only (a dry run opens no DuckDB).
+    // Loaded on use: git, the parser, the template engine and DuckDB are for this task only (a dry run opens no DuckDB).
     const { Database } = await import("../src/engine/duckdb.ts");
     if (!dryRun) await Database.load();
     const [{ readUnitProject }, scope, { dialectOption, parseVarsOption }] = await Promise.all([

@@ -39,7 +39,7 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const cliVars = parseVarsOption(input.vars);
     const projectDir = resolve(environment.cwd, input.projectDir);
-    // Loaded here, not at the top: the engine brings nunjucks and DuckDB, which no other task needs.
+    // Loaded here, not at the top: the engine brings the Jinja interpreter and DuckDB, which no other task needs.
     // DuckDB first: its library loads on this thread, then the database is created on DuckDB's
     // while this thread works out the dialect (the settings follow once it is known), loads the
     // rest and reads the project.

@@ -71,7 +71,6 @@ describe("adapters", () => {
   const ADAPTERS: Record<string, string[]> = {
     "js-yaml": ["src/project/files/yaml.ts"],
     "@duckdb/node-api": ["src/engine/duckdb.ts"],
-    nunjucks: ["src/sql/jinja.ts"],
     "@polyglot-sql/sdk": ["src/sql/dialect/transpiler.ts"],
     "isomorphic-git": ["src/git/repository.ts"],
     "csv-parse": ["src/project/files/csv.ts"],

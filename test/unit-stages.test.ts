@@ -1,6 +1,6 @@
 /**
  * The unit runner's stages one at a time (src/unit/): SQL text, the static
- * render path against nunjucks', fixtures from a schema, upstream schemas
+ * render path against the Jinja engine's, fixtures from a schema, upstream schemas
  * read over a real DuckDB and from the cache, the plan's refusals, the
  * execute stage's reading of the model's output, and the compare stage's
  * expected rows.
@@ -56,7 +56,7 @@ describe("render", () => {
   beforeAll(async () => {
     of = await project("upstream_inferred");
   });
-  test("a template with only literal ref()/source() calls renders as nunjucks renders it", () => {
+  test("a template with only literal ref()/source() calls renders as the Jinja engine renders it", () => {
     const render = renderer(of);
     const session = {
       ...parseSession("t"),
@@ -68,11 +68,11 @@ describe("render", () => {
       "select * from {{ source('s', 't') }} join {{ ref('p', 'm', v=2) }} using (id)",
       "no jinja at all",
     ]) {
-      // A comment makes the same text a template only nunjucks can render.
+      // A comment makes the same text a template only the Jinja engine can render.
       expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
     }
   });
-  test("a call of a dbt macro slp provides, with literal arguments, renders as nunjucks renders it, in each adapter's words", () => {
+  test("a call of a dbt macro slp provides, with literal arguments, renders as the Jinja engine renders it, in each adapter's words", () => {
     const session = parseSession("t");
     for (const adapter of ["duckdb", "snowflake", "bigquery"] as const) {
       const render = new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0), adapter });
@@ -86,10 +86,10 @@ describe("render", () => {
       }
     }
   });
-  test("a call that is not literal, or a name that is not slp's macro, is left to nunjucks", () => {
+  test("a call that is not literal, or a name that is not slp's macro, is left to the Jinja engine", () => {
     const session = parseSession("t");
     const render = renderer(of);
-    // An escape, an expression, a filter: nunjucks' own reading.
+    // An escape, an expression, a filter: the engine's own reading.
     expect(render.renderText("{{ dateadd('day', 1, 'it\\'s') }}", "x.sql", session)).toContain("it's");
     expect(render.renderText("{{ dateadd('day', 1 + 1, 'd') }}", "x.sql", session)).toContain("cast(2 as bigint)");
     expect(render.renderText("{{ type_string() | lower }}", "x.sql", session)).toBe("varchar");

@@ -330,11 +330,11 @@ describe("the real CLI", () => {
     expect(runCli(["unit", "--project-dir", join(UNIT, "package_installed")], ROOT).exitCode).toBe(0);
   });
 
-  test("slp check never loads DuckDB or nunjucks", () => {
+  test("slp check never loads DuckDB or the template engine", () => {
     const probe = `
       const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
       await main(["check", "--project-dir", ${JSON.stringify(join(ROOT, "examples", "quickstart"))}], { stdout() {}, stderr() {}, cwd: process.cwd(), env: {} });
-      const loaded = Object.keys(require.cache).filter((path) => /@duckdb|nunjucks/.test(path));
+      const loaded = Object.keys(require.cache).filter((path) => /@duckdb|sql[/]jinja[/](lexer|parser|interpreter)[.]ts/.test(path));
       console.log(JSON.stringify(loaded));
     `;
     const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
@@ -346,13 +346,13 @@ describe("the real CLI", () => {
 describe("warehouse dialects", () => {
   const SHOP = join(ROOT, "examples", "snowflake-shop");
 
-  test("the Snowflake example warm loads neither the transpiler nor nunjucks (its dateadd is a call of literals)", () => {
+  test("the Snowflake example warm loads neither the transpiler nor the template engine (its dateadd is a call of literals)", () => {
     using cache = tempDir("slp-cache-");
     const probe = `
       const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
       const env = { ...process.env, SLP_CACHE_DIR: ${JSON.stringify(cache.path)} };
       const code = await main(["unit", "--project-dir", ${JSON.stringify(SHOP)}], { stdout() {}, stderr() {}, cwd: process.cwd(), env });
-      console.log(JSON.stringify({ code, loaded: Object.keys(require.cache).filter((path) => /polyglot|nunjucks/.test(path)).length > 0 }));
+      console.log(JSON.stringify({ code, loaded: Object.keys(require.cache).filter((path) => /polyglot|sql[/]jinja[/](lexer|parser|interpreter)[.]ts/.test(path)).length > 0 }));
     `;
     const run = () => {
       const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });

@@ -96,7 +96,7 @@ function pythonRepr(value: unknown, seen: Set<object> = new Set()): string {
  * holds a single quote and no double one, so `["ref('x')"]` keeps `ref('x')`
  * readable to T3's pattern. Control characters are escaped.
  */
-function pythonStringRepr(text: string): string {
+export function pythonStringRepr(text: string): string {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   let body = "";
   for (const char of text) {
@@ -118,7 +118,7 @@ function pythonStringRepr(text: string): string {
  * An integral value prints as an integer: the parser does not say whether
  * the YAML held `5` or `5.0` (Python would print `5.0` for the latter).
  */
-function pythonNumber(value: number): string {
+export function pythonNumber(value: number): string {
   if (Number.isNaN(value)) return "nan";
   if (!Number.isFinite(value)) return value > 0 ? "inf" : "-inf";
   if (Number.isInteger(value) && Math.abs(value) < 1e16) return String(value);

@@ -11,6 +11,7 @@ import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.t
 import { readText } from "../project/files/source.ts";
 import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import { parseYaml } from "../project/files/yaml.ts";
+import { dbtModules } from "./dbt-modules.ts";
 import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
 import { notInstalled } from "../project/dbt/package-entries.ts";
@@ -24,6 +25,9 @@ import {
   splitArgs,
   TEMPLATE_LOOKUP,
   TemplateFailure,
+  toJson,
+  tuple,
+  iterate,
   type JinjaCallable,
   type Scope,
 } from "./jinja.ts";
@@ -92,6 +96,16 @@ export class Relation {
   toString(): string {
     return this.identifier;
   }
+  /**
+   * dbt's relations are mappings of their fields (FakeAPIObject), and
+   * `metadata.type` names the class: dbt_utils' _is_relation reads both.
+   */
+  get(key: unknown, fallback: unknown = null): unknown {
+    const name = printable(key);
+    if (name === "metadata") return { type: "BaseRelation" };
+    const value = this[TEMPLATE_LOOKUP](name);
+    return value === undefined || name === "get" ? fallback : value;
+  }
   /** What templates may read of a relation (the sandbox shows them nothing else). */
   readonly [TEMPLATE_LOOKUP] = exposeMembers(this, [
     "schema",
@@ -104,6 +118,7 @@ export class Relation {
     "incorporate",
     "quote",
     "render",
+    "get",
   ]);
 }
 
@@ -381,7 +396,8 @@ export class DbtRenderer {
     if (!entry) return undefined;
     if (!entry.macros) {
       const owner = pkg === this.project.name ? this.project : this.project.packages.get(pkg);
-      const text = dbtMacroSource(readText(owner?.dir ?? this.project.dir, entry.file));
+      // The engine reads dbt's own tags: `{% test %}` defines the macro test_<name>, `{% materialization %}` is skipped.
+      const text = readText(owner?.dir ?? this.project.dir, entry.file);
       entry.template ??= new JinjaTemplate(text, entry.file);
       entry.macros = entry.template.macros(this.#scope(pkg));
     }
@@ -568,15 +584,21 @@ export class DbtRenderer {
       case "print":
         return () => "";
       case "tojson":
-        return (value: unknown) => JSON.stringify(value);
+        // dbt's tojson(value, default=None, sort_keys=False): json.dumps, Python's separators.
+        return (...args: unknown[]) => {
+          const { positional, keywords } = splitArgs(args);
+          return toJson(positional[0], undefined, Boolean(positional[2] ?? keywords.sort_keys ?? false));
+        };
       case "fromjson":
         return (text: unknown) => JSON.parse(printable(text));
       case "fromyaml":
         return (text: unknown) => parseYaml(printable(text), { file: "<fromyaml>" });
       case "zip":
-        return (...lists: unknown[][]) => {
-          const length = Math.min(...lists.map((list) => list.length));
-          return Array.from({ length }, (_, i) => lists.map((list) => list[i]));
+        // Python's zip: tuples, as long as the shortest iterable (none given: none).
+        return (...args: unknown[]) => {
+          const lists = splitArgs(args).positional.map(iterate);
+          const length = lists.length === 0 ? 0 : Math.min(...lists.map((list) => list.length));
+          return Array.from({ length }, (_, i) => tuple(lists.map((list) => list[i])));
         };
       case "range":
         return pythonRange;
@@ -591,7 +613,13 @@ export class DbtRenderer {
       case "flags":
         return { FULL_REFRESH: false, STORE_FAILURES: false, WHICH: "test" };
       case "modules":
-        return {};
+        return dbtModules(this.#options.startedAt);
+      case "graph":
+        return unprovided("graph", "dbt's graph of every node in the project, read at parse time");
+      case "api":
+        return apiNamespace(this.#adapterType);
+      case "builtins":
+        return unprovided("builtins", "dbt's own ref/source/config, reached past a project's overrides of them");
       default:
         return undefined;
     }
@@ -750,7 +778,7 @@ function digest(text: string): string {
   return new Bun.CryptoHasher("sha1").update(text).digest("hex");
 }
 
-/** A compiled template: nunjucks', or the pieces of one whose only Jinja is literal ref()/source() calls. */
+/** A parsed template, or the pieces of one whose only Jinja is literal ref()/source() calls. */
 type Compiled = JinjaTemplate | StaticTemplate;
 
 /** `{{ name('literal', 30) }}`: a macro called with string and integer literals only. */
@@ -762,7 +790,7 @@ interface MacroCall {
 
 interface StaticTemplate {
   parts: (string | { call: RelationCall; line: number } | MacroCall)[];
-  /** The same text compiled by nunjucks (when an override of ref or source must be honoured). */
+  /** The same text parsed by the Jinja engine (when an override of ref or source must be honoured). */
   jinja(): JinjaTemplate;
 }
 
@@ -777,7 +805,7 @@ function compileTemplate(text: string, file: string): Compiled {
  * The pieces of a template whose every `{{ }}` is one ref()/source() call of
  * literals and that has no tag or comment: literal text and calls, with
  * `{{-`/`-}}` trimming the whitespace beside them as Jinja does. Null for
- * any other template (nunjucks renders it).
+ * any other template (the Jinja engine renders it).
  */
 function staticParts(text: string): StaticTemplate["parts"] | null {
   if (text.includes("{%") || text.includes("{#")) return null;
@@ -808,7 +836,7 @@ function staticParts(text: string): StaticTemplate["parts"] | null {
 
 /**
  * `name('day', 30, 'x')`: a call whose every argument is a quoted string
- * without escapes or an integer, as nunjucks would pass them; null for
+ * without escapes or an integer, as the Jinja engine would pass them; null for
  * anything else (a keyword argument, an expression, a filter).
  */
 function literalCall(inner: string): Omit<MacroCall, "line"> | null {
@@ -830,6 +858,57 @@ function literalCall(inner: string): Omit<MacroCall, "line"> | null {
 /** A context value replaced by an override: a macro returns the YAML value verbatim, whatever its arguments. */
 function overrideOf(found: unknown, value: Value): unknown {
   return typeof found === "function" ? () => value : value;
+}
+
+/**
+ * The type labels of each adapter's Column class (dbt-adapters: base Column
+ * maps STRING to TEXT, BigQueryColumn TEXT/FLOAT/INTEGER to its own,
+ * SparkColumn and so Databricks' translate nothing).
+ */
+function typeLabels(adapter: Dialect): Record<string, string> | null {
+  if (adapter === "bigquery") return { TEXT: "STRING", FLOAT: "FLOAT64", INTEGER: "INT64" };
+  if (adapter === "spark" || adapter === "databricks") return null;
+  return { STRING: "TEXT" };
+}
+
+/** `api`: dbt's adapter classes. Column's translate_type and create are pure; api.Relation would name a warehouse table. */
+function apiNamespace(adapter: Dialect): object {
+  const labels = typeLabels(adapter);
+  const translate = (dtype: unknown) => {
+    const type = printable(dtype);
+    return labels && Object.hasOwn(labels, type.toUpperCase()) ? (labels[type.toUpperCase()] as string) : type;
+  };
+  const Column = Object.assign((name: unknown, dtype: unknown) => columnObject(printable(name), printable(dtype)), {
+    translate_type: translate,
+    create: (name: unknown, dtype: unknown) => columnObject(printable(name), translate(dtype)),
+  });
+  // BaseRelation.add_ephemeral_prefix: the name dbt gives an ephemeral model's CTE (dbt_utils' _is_ephemeral reads it).
+  const Relation = unprovided("api.Relation", "dbt's relation class, of which slp provides add_ephemeral_prefix", {
+    add_ephemeral_prefix: (name: unknown) => `__dbt__cte__${printable(name)}`,
+  });
+  return unprovided("api", "dbt's adapter classes, of which slp provides api.Column and api.Relation.add_ephemeral_prefix", {
+    Column,
+    Relation,
+  });
+}
+
+/** A context member dbt has and slp does not: any use of it is a refusal that names it. */
+function unprovided(name: string, what: string, provided: Record<string, unknown> = {}): object {
+  return {
+    [TEMPLATE_LOOKUP]: (member: string) => {
+      if (Object.hasOwn(provided, member)) return provided[member];
+      throw new RenderRefusal(
+        `${name}.${member} is not provided by slp: ${name} is ${what}`,
+        "override the macro that reads it in the test's overrides.macros",
+      );
+    },
+    toString: () => {
+      throw new RenderRefusal(
+        `${name} is not provided by slp: ${name} is ${what}`,
+        "override the macro that prints it in the test's overrides.macros",
+      );
+    },
+  };
 }
 
 function refuser(message: string, fix: string): JinjaCallable {
@@ -883,16 +962,4 @@ function runStartedAt(date: Date): object {
         return parts[code] as string;
       }),
   };
-}
-
-/**
- * A macro file as nunjucks can compile it: `{% test %}` blocks are macros
- * named `test_<name>` (as dbt makes them), and materializations, which never
- * run in a unit test, are blanked out line for line.
- */
-function dbtMacroSource(text: string): string {
-  return text
-    .replace(/\{%(-?)\s*test\s+(\w+)\s*\(/g, "{%$1 macro test_$2(")
-    .replace(/\{%(-?)\s*endtest\s*(-?)%\}/g, "{%$1 endmacro $2%}")
-    .replace(/\{%-?\s*materialization\b[\s\S]*?\{%-?\s*endmaterialization\s*-?%\}/g, (block) => block.replace(/[^\n]/g, ""));
 }
