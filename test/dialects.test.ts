@@ -211,4 +211,51 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("redshift", "select lag(x, 1, 0) over (order by x) from (select 1 as x) as t")).toBe("refused: lag()");
     expect(await run("redshift", "select regexp_replace('a1', '(?=a)a', 'b', 1, 'p')")).toBe("refused: regexp_replace()");
   });
+
+  test("Snowflake JSON_EXTRACT_PATH_TEXT: an object, an array or a fraction at the path is an error, not a text of slp's own; a path slp cannot read is refused", async () => {
+    const doc = `'{"level_1_key": {"level_2_key": ["zero", "one", "two"]}, "n": 1.5, "i": -12, "t": true}'`;
+    expect(await run("snowflake", `select json_extract_path_text(${doc}, 'level_1_key')`)).toMatch(
+      /^error: .*JSON_EXTRACT_PATH_TEXT of a JSON object value/,
+    );
+    expect(await run("snowflake", `select json_extract_path_text(${doc}, 'level_1_key.level_2_key')`)).toMatch(
+      /^error: .*JSON_EXTRACT_PATH_TEXT of a JSON array value/,
+    );
+    expect(await run("snowflake", `select json_extract_path_text(${doc}, 'n')`)).toMatch(
+      /^error: .*JSON_EXTRACT_PATH_TEXT of a JSON double value/,
+    );
+    expect(
+      await run(
+        "snowflake",
+        `select json_extract_path_text(${doc}, 'i'), json_extract_path_text(${doc}, 't'), json_extract_path_text(${doc}, 'level_1_key:level_2_key[2]')`,
+      ),
+    ).toEqual(["-12", "true", "two"]);
+    expect(
+      await run(
+        "snowflake",
+        `select json_extract_path_text(${doc}, 'level_1_key.level_2_key[9]'), json_extract_path_text(${doc}, 'i[0]'), json_extract_path_text(${doc}, 'Level_1_key')`,
+      ),
+    ).toEqual([null, null, null]);
+    expect(await run("snowflake", "select json_extract_path_text('{}', p) from (select 'a' as p)")).toBe(
+      "refused: json_extract_path_text()",
+    );
+    expect(await run("snowflake", "select json_extract_path_text('{}', 'a[-1]')")).toBe("refused: json_extract_path_text()");
+    expect(await run("snowflake", "select json_extract_path_text('{}', 'a b')")).toBe("refused: json_extract_path_text()");
+  });
+
+  test("Snowflake TRY_PARSE_JSON runs only as the text JSON_EXTRACT_PATH_TEXT reads; elsewhere it is a VARIANT, refused", async () => {
+    expect(await run("snowflake", "select try_parse_json('{}')")).toBe("refused: try_parse_json()");
+    expect(await run("snowflake", "select json_extract_path_text(upper(try_parse_json('a')), 'a')")).toBe("refused: try_parse_json()");
+    expect(
+      await run("snowflake", "select json_extract_path_text(try_parse_json(''), 'a'), json_extract_path_text(try_parse_json(null), 'a')"),
+    ).toEqual([null, null]);
+  });
+
+  test("Snowflake ARRAY_DISTINCT keeps the first of each element in order, one NULL, and NULL for NULL; ARRAY_CAT is NULL when either array is", async () => {
+    expect(
+      await run(
+        "snowflake",
+        "select array_distinct([3, 1, 3, null, null, 1]), array_distinct(array_cat([1], null)), array_distinct(['b', 'a'])",
+      ),
+    ).toEqual(["[3, 1, NULL]", null, "['b', 'a']"]);
+  });
 });

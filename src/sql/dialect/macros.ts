@@ -88,6 +88,21 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_strtok: {
     sql: "create macro __slp_strtok(s, delimiters, n) as list_filter(string_split(translate(s, delimiters, repeat(chr(1), length(delimiters))), chr(1)), lambda part: part <> '')[n]",
   },
+  // Snowflake ARRAY_DISTINCT: the first of each element, in order; NULLs are equal to each other, so one stays.
+  __slp_array_distinct: {
+    sql: "create macro __slp_array_distinct(a) as list_filter(a, lambda x, i: list_position(a, x) = i)",
+  },
+  // Snowflake JSON_EXTRACT_PATH_TEXT: the text of a string, integer or boolean at the path; NULL where the path
+  // leads nowhere or to a JSON null. Snowflake writes an object, an array or a fraction its own way (key order,
+  // number format), which slp does not reproduce: an error naming it, never another text.
+  __slp_json_path_text: {
+    sql: "create macro __slp_json_path_text(j, p) as list_transform([json_extract(j, p)], lambda v: case when v is null or json_type(v) = 'NULL' then null when json_type(v) = 'VARCHAR' then json_extract_string(v, '$') when json_type(v) in ('BIGINT', 'UBIGINT', 'BOOLEAN') then cast(v as varchar) else error('JSON_EXTRACT_PATH_TEXT of a JSON ' || lower(json_type(v)) || ' value: slp does not reproduce Snowflake''s text of an object, an array or a fraction') end)[1]",
+  },
+  // TRY_PARSE_JSON read by JSON_EXTRACT_PATH_TEXT: the text when it is JSON, else NULL. A JSON string would reach
+  // JSON_EXTRACT_PATH_TEXT as its bare value, which Snowflake parses again: an error naming it.
+  __slp_try_parse_json_text: {
+    sql: "create macro __slp_try_parse_json_text(x) as case when json_valid(x) then case when json_type(x) = 'VARCHAR' then error('TRY_PARSE_JSON of a JSON string read as JSON again: slp has not verified it') else x end end",
+  },
   __slp_array_agg_ignore_nulls: {
     sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
   },
