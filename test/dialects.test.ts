@@ -250,6 +250,12 @@ describe("errors and refusals the warehouses document", () => {
     ).toEqual([null, null]);
   });
 
+  test("a NULL cast to a type DuckDB has no faithful one for is an untyped NULL; any other value of that type stays refused", async () => {
+    expect(await run("snowflake", "select array_cat(cast(null as array), ['a'])")).toEqual([null]);
+    expect(await run("snowflake", "select cast('[1]' as array)")).toBe("refused: array");
+    expect(await run("snowflake", "select cast(null as variant) is null")).toEqual(["true"]);
+  });
+
   test("Snowflake ARRAY_DISTINCT keeps the first of each element in order, one NULL, and NULL for NULL; ARRAY_CAT is NULL when either array is", async () => {
     expect(
       await run(

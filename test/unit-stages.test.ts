@@ -20,7 +20,7 @@ import { planTest, readTestSet } from "../src/unit/plan.ts";
 import { parseSession } from "../src/unit/render.ts";
 import { runUnitTests } from "../src/unit/run.ts";
 import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
-import { UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
+import { missingColumn, UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
 import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
 import { FIXTURES } from "./support/fixtures.ts";
@@ -233,12 +233,14 @@ describe("schemas", () => {
     using dir = tempDir("slp-schemas-project-");
     using cache = tempDir("slp-schemas-");
     const env = { SLP_CACHE_DIR: cache.path };
+    // Two inputs known in part: slp cannot tell which of them has the column the SQL reads.
     const sourcesYml = (columns: string) =>
-      `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}`;
+      `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}      - name: customers\n        columns:\n          - {name: id, data_type: integer}\n`;
     writeTree(dir.path, {
       "dbt_project.yml": "name: fx\nversion: '1.0'\nprofile: fx\n",
       "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n"),
-      "models/stg_orders.sql": "select id, note from {{ source('shop', 'orders') }}\n",
+      "models/stg_orders.sql":
+        "select o.id, note from {{ source('shop', 'orders') }} as o join {{ source('shop', 'customers') }} as c on o.id = c.id\n",
     });
     const open = async () => readUnitProject(openWorkTree(dir.path, env), "p");
     const schemasOf = async (db: Database) => {
@@ -303,6 +305,17 @@ describe("schemas", () => {
     expect(written).toContain("DBT_REGION");
     expect(written).not.toContain("TOPSECRET");
     expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1.5" })).toEqual(["region VARCHAR", "width DECIMAL(2,1)"]);
+  });
+
+  test("DuckDB's three ways of saying a column the SQL reads is missing name it; other errors name none", () => {
+    expect(missingColumn('Binder Error: Referenced column "note" not found in FROM clause!')).toBe("note");
+    expect(missingColumn('Binder Error: Table "o" does not have a column named "note"')).toBe("note");
+    expect(
+      missingColumn(
+        'Binder Error: Column "location_id" referenced that exists in the SELECT clause - but this column cannot be referenced before it is defined',
+      ),
+    ).toBe("location_id");
+    expect(missingColumn("Binder Error: No function matches the given name and argument types 'upper(INTEGER)'")).toBeNull();
   });
 
   test("a source has what its yml declares, and says what it lacks", async () => {
@@ -374,6 +387,7 @@ describe("execute", () => {
     columns: [{ name: "id", type: "INTEGER", from: "declared" }],
     typedOnlySql: null,
     untyped: [],
+    untypedWhy: {},
     open: null,
     declaredIn: null,
   });
