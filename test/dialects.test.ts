@@ -250,6 +250,26 @@ describe("errors and refusals the warehouses document", () => {
     ).toEqual([null, null]);
   });
 
+  test("BigQuery SUBSTR and SUBSTRING of a negative length are an error; a NULL argument gives NULL", async () => {
+    expect(await run("bigquery", "select substr('apple', 2, -1)")).toMatch(/^error: .*negative length is an error in BigQuery/);
+    expect(await run("bigquery", "select substring('apple', 1, -1)")).toMatch(/^error: .*negative length is an error in BigQuery/);
+    expect(await run("bigquery", "select substring(cast(null as string), 1), substr('apple', null), substr('apple', 1, null)")).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  test("Postgres NUMERIC(p, s) and NUMERIC(p) (scale 0) are exact DECIMALs; an unconstrained NUMERIC is refused", async () => {
+    expect(await run("postgres", "select cast(1.25 as numeric(28,6)), cast(2.4 as numeric(5)), cast(3 as decimal(10, 2))")).toEqual([
+      "1.250000",
+      "2",
+      "3.00",
+    ]);
+    expect(await run("postgres", "select 1::numeric")).toBe("refused: numeric");
+    expect(await run("postgres", "select cast(1 as decimal)")).toBe("refused: decimal");
+  });
+
   test("a NULL cast to a type DuckDB has no faithful one for is an untyped NULL; any other value of that type stays refused", async () => {
     expect(await run("snowflake", "select array_cat(cast(null as array), ['a'])")).toEqual([null]);
     expect(await run("snowflake", "select cast('[1]' as array)")).toBe("refused: array");

@@ -103,6 +103,11 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_try_parse_json_text: {
     sql: "create macro __slp_try_parse_json_text(x) as case when json_valid(x) then case when json_type(x) = 'VARCHAR' then error('TRY_PARSE_JSON of a JSON string read as JSON again: slp has not verified it') else x end end",
   },
+  // BigQuery SUBSTR: a position of 0, or before the start of the text, starts at 1; -1 is the last character; a
+  // negative length is an error. DuckDB's substring counts the characters before the start against the length.
+  __slp_bigquery_substr: {
+    sql: "create macro __slp_bigquery_substr(s, p, n, has_length) as case when has_length and n < 0 then error('SUBSTR of a negative length is an error in BigQuery') else substring(s, case when p = 0 or p < -length(s) then 1 when p < 0 then length(s) + p + 1 else p end, case when has_length then n else greatest(length(s), 0) end) end",
+  },
   __slp_array_agg_ignore_nulls: {
     sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
   },
