@@ -270,6 +270,21 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("postgres", "select cast(1 as decimal)")).toBe("refused: decimal");
   });
 
+  test("Databricks and Spark TIMESTAMPADD by each unit; a fraction of a unit is an error, an unknown unit refused", async () => {
+    for (const dialect of ["databricks", "spark"] as const) {
+      expect(
+        await run(
+          dialect,
+          "select timestampadd(hour, -1, timestamp'2022-03-01 00:30:00'), timestampadd(quarter, 1, timestamp'2022-11-30 00:00:00'), timestampadd(week, 1, timestamp'2022-02-28 00:00:00'), dateadd(year, 1, timestamp'2024-02-29 00:00:00')",
+        ),
+      ).toEqual(["2022-02-28 23:30:00", "2023-02-28 00:00:00", "2022-03-07 00:00:00", "2025-02-28 00:00:00"]);
+      expect(await run(dialect, "select timestampadd(minute, 1.5, timestamp'2022-03-01 00:00:00')")).toMatch(
+        /^error: .*a fraction of a unit/,
+      );
+      expect(await run(dialect, "select timestampadd(fortnight, 1, timestamp'2022-03-01 00:00:00')")).toBe("refused: timestampadd()");
+    }
+  });
+
   test("a NULL cast to a type DuckDB has no faithful one for is an untyped NULL; any other value of that type stays refused", async () => {
     expect(await run("snowflake", "select array_cat(cast(null as array), ['a'])")).toEqual([null]);
     expect(await run("snowflake", "select cast('[1]' as array)")).toBe("refused: array");

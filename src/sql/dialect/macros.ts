@@ -108,6 +108,10 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_bigquery_substr: {
     sql: "create macro __slp_bigquery_substr(s, p, n, has_length) as case when has_length and n < 0 then error('SUBSTR of a negative length is an error in BigQuery') else substring(s, case when p = 0 or p < -length(s) then 1 when p < 0 then length(s) + p + 1 else p end, case when has_length then n else greatest(length(s), 0) end) end",
   },
+  // A count of units to add (Databricks TIMESTAMPADD): a whole number; a fraction is an error slp names.
+  __slp_whole_count: {
+    sql: "create macro __slp_whole_count(n) as case when n <> trunc(n) then error('a fraction of a unit (' || cast(n as varchar) || '): slp has not verified how the warehouse counts it') else cast(n as bigint) end",
+  },
   __slp_array_agg_ignore_nulls: {
     sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
   },

@@ -542,3 +542,32 @@ export function jsonPathText(call: Call): string | { refuse: string } {
   if (typeof duckdb !== "string") return duckdb;
   return `__slp_json_path_text(${call.args[0]}, '${duckdb}')`;
 }
+
+/** DuckDB's interval of `n` units, for each unit Databricks' TIMESTAMPADD names (QUARTER is three months; DAYOFYEAR a day). */
+const INTERVAL_OF: Record<string, (n: string) => string> = {
+  microsecond: (n) => `to_microseconds(${n})`,
+  millisecond: (n) => `to_milliseconds(${n})`,
+  second: (n) => `to_seconds(${n})`,
+  minute: (n) => `to_minutes(${n})`,
+  hour: (n) => `to_hours(${n})`,
+  day: (n) => `to_days(${n})`,
+  dayofyear: (n) => `to_days(${n})`,
+  week: (n) => `to_weeks(${n})`,
+  month: (n) => `to_months(${n})`,
+  quarter: (n) => `to_months(3 * ${n})`,
+  year: (n) => `to_years(${n})`,
+};
+
+/**
+ * Databricks TIMESTAMPADD(unit, value, expr) (and its synonym DATEADD) as the
+ * timestamp plus DuckDB's interval of that unit: a month added to a month's
+ * last days lands on the shorter month's last day in both; a fraction of a
+ * unit is an error (slp has not verified how Spark counts it).
+ */
+export function timestampAdd(call: Call): string | { refuse: string } {
+  const unit = call.args[0]?.trim().toLowerCase() ?? "";
+  const interval = INTERVAL_OF[unit];
+  if (call.args.length !== 3) return { refuse: `${call.name} takes a unit, a number of units and a timestamp` };
+  if (!interval) return { refuse: `${call.name} by '${call.args[0]?.trim()}': slp runs the units ${Object.keys(INTERVAL_OF).join(", ")}` };
+  return `(${call.args[2]} + ${interval(`__slp_whole_count(${call.args[1]})`)})`;
+}

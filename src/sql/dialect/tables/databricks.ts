@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat } from "../rewrites.ts";
+import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat, timestampAdd } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -35,6 +35,19 @@ export const DATABRICKS: Construct[] = [
   same("concat_ws", [ex("select concat_ws(' ', 'Spark', 'SQL')", ["Spark SQL"], DBX("concat_ws")), ex("select concat_ws('s', 'a', null, 'b')", ["asb"], DBX("concat_ws"))]),
   { name: "date_add", how: "corrected", note: "a DATE; a negative count is parenthesized (the transpiler wrote INTERVAL -1 DAY, which DuckDB rejects)", rewrite: daysFrom("date_add"), examples: [ex("select date_add('2016-07-30', 1)", ["2016-07-31"], DBX("date_add")), ex("select date_add('2016-07-30', -1)", ["2016-07-29"], DBX("date_add"))] },
   translated("datediff", [ex("select datediff('2009-07-31', '2009-07-30')", ["1"], DBX("datediff"))]),
+  ...["timestampadd", "dateadd"].map(
+    (name): Construct => ({
+      name,
+      how: "corrected",
+      note: `${name === "dateadd" ? "a synonym of TIMESTAMPADD: " : ""}the timestamp plus an interval of the unit; a month from a month's last days lands on the shorter month's last day; a fraction of a unit is an error`,
+      rewrite: timestampAdd,
+      macros: ["__slp_whole_count"],
+      examples: [
+        ex(`select ${name}(MICROSECOND, 5, TIMESTAMP'2022-02-28 00:00:00')`, ["2022-02-28 00:00:00.000005"], DBX(name)),
+        ex(`select ${name}(MONTH, -1, TIMESTAMP'2022-03-31 00:00:00')`, ["2022-02-28 00:00:00"], DBX(name)),
+      ],
+    }),
+  ),
   translated("date_trunc", [ex("select date_trunc('MONTH', timestamp '2015-03-05 09:32:05.359')", ["2015-03-01 00:00:00"], DBX("date_trunc"))]),
   {
     name: "date_format",
