@@ -86,6 +86,30 @@ describe("render", () => {
       }
     }
   });
+  test("dbt's listagg places the caller's whole order_by_clause as each adapter does, and runs ordered on DuckDB; a limit_num is refused by name", async () => {
+    const session = parseSession("t");
+    const { translateSql } = await import("../src/sql/dialect/translate.ts");
+    const db = await Database.open();
+    try {
+      for (const adapter of ["snowflake", "bigquery", "postgres", "redshift"] as const) {
+        const render = new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0), adapter });
+        const sql = render.renderText(
+          `select {{ listagg("x", "', '", "order by x desc") }} as xs from (select 'a' as x union all select 'b' as x) as t`,
+          "x.sql",
+          session,
+        );
+        expect(sql.match(/order by/g)?.length).toBe(1);
+        const translated = await translateSql(sql, adapter);
+        if (!translated.ok) throw new Error(`${adapter}: ${JSON.stringify(translated.untranslatable)}`);
+        expect((await db.query(translated.translation.sql)).rows).toEqual([["b, a"]]);
+        const limited = render.renderText(`select {{ listagg("x", "','", "order by x", 2) }} from t`, "x.sql", session);
+        const refused = await translateSql(limited, adapter);
+        expect(refused.ok ? "translated" : refused.untranslatable.construct).toBe("listagg_with_limit_num_is_not_translated()");
+      }
+    } finally {
+      db.close();
+    }
+  });
   test("a call that is not literal, or a name that is not slp's macro, is left to nunjucks", () => {
     const session = parseSession("t");
     const render = renderer(of);
