@@ -285,6 +285,16 @@ describe("errors and refusals the warehouses document", () => {
     }
   });
 
+  test("MAKE_DATE out of bounds: NULL in Spark (ANSI mode off), an error naming it in Databricks, whose SQL warehouses and ANSI clusters differ", async () => {
+    expect(await run("spark", "select make_date(2024, 2, 29), make_date(2023, 2, 29), make_date(0, 1, 1)")).toEqual([
+      "2024-02-29",
+      null,
+      null,
+    ]);
+    expect(await run("databricks", "select make_date(2024, 2, 29)")).toEqual(["2024-02-29"]);
+    expect(await run("databricks", "select make_date(2019, 13, 1)")).toMatch(/^error: .*DATETIME_FIELD_OUT_OF_BOUNDS/);
+  });
+
   test("a NULL cast to a type DuckDB has no faithful one for is an untyped NULL; any other value of that type stays refused", async () => {
     expect(await run("snowflake", "select array_cat(cast(null as array), ['a'])")).toEqual([null]);
     expect(await run("snowflake", "select cast('[1]' as array)")).toBe("refused: array");

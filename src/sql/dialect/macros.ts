@@ -112,6 +112,11 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_whole_count: {
     sql: "create macro __slp_whole_count(n) as case when n <> trunc(n) then error('a fraction of a unit (' || cast(n as varchar) || '): slp has not verified how the warehouse counts it') else cast(n as bigint) end",
   },
+  // MAKE_DATE (Databricks, Spark): a date from fields in bounds; out of bounds NULL (lenient) or an error. The
+  // bounds are checked on clamped fields, so no call of DuckDB's make_date sees a field it rejects.
+  __slp_make_date: {
+    sql: "create macro __slp_make_date(y, m, d, strict) as case when y is null or m is null or d is null then null when y between 1 and 9999 and m between 1 and 12 and d between 1 and day(last_day(make_date(cast(least(greatest(y, 1), 9999) as bigint), cast(least(greatest(m, 1), 12) as bigint), 1))) then make_date(cast(y as bigint), cast(m as bigint), cast(d as bigint)) when strict then error('[DATETIME_FIELD_OUT_OF_BOUNDS] make_date(' || y || ', ' || m || ', ' || d || '): Databricks SQL returns NULL, Databricks Runtime in ANSI mode raises this error; slp cannot tell which runs the model') end",
+  },
   __slp_array_agg_ignore_nulls: {
     sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
   },
