@@ -211,4 +211,102 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("redshift", "select lag(x, 1, 0) over (order by x) from (select 1 as x) as t")).toBe("refused: lag()");
     expect(await run("redshift", "select regexp_replace('a1', '(?=a)a', 'b', 1, 'p')")).toBe("refused: regexp_replace()");
   });
+
+  test("Snowflake JSON_EXTRACT_PATH_TEXT: an object, an array or a fraction at the path is an error, not a text of slp's own; a path slp cannot read is refused", async () => {
+    const doc = `'{"level_1_key": {"level_2_key": ["zero", "one", "two"]}, "n": 1.5, "i": -12, "t": true}'`;
+    expect(await run("snowflake", `select json_extract_path_text(${doc}, 'level_1_key')`)).toMatch(
+      /^error: .*JSON_EXTRACT_PATH_TEXT of a JSON object value/,
+    );
+    expect(await run("snowflake", `select json_extract_path_text(${doc}, 'level_1_key.level_2_key')`)).toMatch(
+      /^error: .*JSON_EXTRACT_PATH_TEXT of a JSON array value/,
+    );
+    expect(await run("snowflake", `select json_extract_path_text(${doc}, 'n')`)).toMatch(
+      /^error: .*JSON_EXTRACT_PATH_TEXT of a JSON double value/,
+    );
+    expect(
+      await run(
+        "snowflake",
+        `select json_extract_path_text(${doc}, 'i'), json_extract_path_text(${doc}, 't'), json_extract_path_text(${doc}, 'level_1_key:level_2_key[2]')`,
+      ),
+    ).toEqual(["-12", "true", "two"]);
+    expect(
+      await run(
+        "snowflake",
+        `select json_extract_path_text(${doc}, 'level_1_key.level_2_key[9]'), json_extract_path_text(${doc}, 'i[0]'), json_extract_path_text(${doc}, 'Level_1_key')`,
+      ),
+    ).toEqual([null, null, null]);
+    expect(await run("snowflake", "select json_extract_path_text('{}', p) from (select 'a' as p)")).toBe(
+      "refused: json_extract_path_text()",
+    );
+    expect(await run("snowflake", "select json_extract_path_text('{}', 'a[-1]')")).toBe("refused: json_extract_path_text()");
+    expect(await run("snowflake", "select json_extract_path_text('{}', 'a b')")).toBe("refused: json_extract_path_text()");
+  });
+
+  test("Snowflake TRY_PARSE_JSON runs only as the text JSON_EXTRACT_PATH_TEXT reads; elsewhere it is a VARIANT, refused", async () => {
+    expect(await run("snowflake", "select try_parse_json('{}')")).toBe("refused: try_parse_json()");
+    expect(await run("snowflake", "select json_extract_path_text(upper(try_parse_json('a')), 'a')")).toBe("refused: try_parse_json()");
+    expect(
+      await run("snowflake", "select json_extract_path_text(try_parse_json(''), 'a'), json_extract_path_text(try_parse_json(null), 'a')"),
+    ).toEqual([null, null]);
+  });
+
+  test("BigQuery SUBSTR and SUBSTRING of a negative length are an error; a NULL argument gives NULL", async () => {
+    expect(await run("bigquery", "select substr('apple', 2, -1)")).toMatch(/^error: .*negative length is an error in BigQuery/);
+    expect(await run("bigquery", "select substring('apple', 1, -1)")).toMatch(/^error: .*negative length is an error in BigQuery/);
+    expect(await run("bigquery", "select substring(cast(null as string), 1), substr('apple', null), substr('apple', 1, null)")).toEqual([
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  test("Postgres NUMERIC(p, s) and NUMERIC(p) (scale 0) are exact DECIMALs; an unconstrained NUMERIC is refused", async () => {
+    expect(await run("postgres", "select cast(1.25 as numeric(28,6)), cast(2.4 as numeric(5)), cast(3 as decimal(10, 2))")).toEqual([
+      "1.250000",
+      "2",
+      "3.00",
+    ]);
+    expect(await run("postgres", "select 1::numeric")).toBe("refused: numeric");
+    expect(await run("postgres", "select cast(1 as decimal)")).toBe("refused: decimal");
+  });
+
+  test("Databricks and Spark TIMESTAMPADD by each unit; a fraction of a unit is an error, an unknown unit refused", async () => {
+    for (const dialect of ["databricks", "spark"] as const) {
+      expect(
+        await run(
+          dialect,
+          "select timestampadd(hour, -1, timestamp'2022-03-01 00:30:00'), timestampadd(quarter, 1, timestamp'2022-11-30 00:00:00'), timestampadd(week, 1, timestamp'2022-02-28 00:00:00'), dateadd(year, 1, timestamp'2024-02-29 00:00:00')",
+        ),
+      ).toEqual(["2022-02-28 23:30:00", "2023-02-28 00:00:00", "2022-03-07 00:00:00", "2025-02-28 00:00:00"]);
+      expect(await run(dialect, "select timestampadd(minute, 1.5, timestamp'2022-03-01 00:00:00')")).toMatch(
+        /^error: .*a fraction of a unit/,
+      );
+      expect(await run(dialect, "select timestampadd(fortnight, 1, timestamp'2022-03-01 00:00:00')")).toBe("refused: timestampadd()");
+    }
+  });
+
+  test("MAKE_DATE out of bounds: NULL in Spark (ANSI mode off), an error naming it in Databricks, whose SQL warehouses and ANSI clusters differ", async () => {
+    expect(await run("spark", "select make_date(2024, 2, 29), make_date(2023, 2, 29), make_date(0, 1, 1)")).toEqual([
+      "2024-02-29",
+      null,
+      null,
+    ]);
+    expect(await run("databricks", "select make_date(2024, 2, 29)")).toEqual(["2024-02-29"]);
+    expect(await run("databricks", "select make_date(2019, 13, 1)")).toMatch(/^error: .*DATETIME_FIELD_OUT_OF_BOUNDS/);
+  });
+
+  test("a NULL cast to a type DuckDB has no faithful one for is an untyped NULL; any other value of that type stays refused", async () => {
+    expect(await run("snowflake", "select array_cat(cast(null as array), ['a'])")).toEqual([null]);
+    expect(await run("snowflake", "select cast('[1]' as array)")).toBe("refused: array");
+    expect(await run("snowflake", "select cast(null as variant) is null")).toEqual(["true"]);
+  });
+
+  test("Snowflake ARRAY_DISTINCT keeps the first of each element in order, one NULL, and NULL for NULL; ARRAY_CAT is NULL when either array is", async () => {
+    expect(
+      await run(
+        "snowflake",
+        "select array_distinct([3, 1, 3, null, null, 1]), array_distinct(array_cat([1], null)), array_distinct(['b', 'a'])",
+      ),
+    ).toEqual(["[3, 1, NULL]", null, "['b', 'a']"]);
+  });
 });

@@ -20,7 +20,7 @@ import { planTest, readTestSet } from "../src/unit/plan.ts";
 import { parseSession } from "../src/unit/render.ts";
 import { runUnitTests } from "../src/unit/run.ts";
 import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
-import { UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
+import { missingColumn, UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
 import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
 import { FIXTURES } from "./support/fixtures.ts";
@@ -84,6 +84,30 @@ describe("render", () => {
       ]) {
         expect(render.renderText(text, "x.sql", session)).toBe(render.renderText(`${text}{# #}`, "x.sql", session));
       }
+    }
+  });
+  test("dbt's listagg places the caller's whole order_by_clause as each adapter does, and runs ordered on DuckDB; a limit_num is refused by name", async () => {
+    const session = parseSession("t");
+    const { translateSql } = await import("../src/sql/dialect/translate.ts");
+    const db = await Database.open();
+    try {
+      for (const adapter of ["snowflake", "bigquery", "postgres", "redshift"] as const) {
+        const render = new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0), adapter });
+        const sql = render.renderText(
+          `select {{ listagg("x", "', '", "order by x desc") }} as xs from (select 'a' as x union all select 'b' as x) as t`,
+          "x.sql",
+          session,
+        );
+        expect(sql.match(/order by/g)?.length).toBe(1);
+        const translated = await translateSql(sql, adapter);
+        if (!translated.ok) throw new Error(`${adapter}: ${JSON.stringify(translated.untranslatable)}`);
+        expect((await db.query(translated.translation.sql)).rows).toEqual([["b, a"]]);
+        const limited = render.renderText(`select {{ listagg("x", "','", "order by x", 2) }} from t`, "x.sql", session);
+        const refused = await translateSql(limited, adapter);
+        expect(refused.ok ? "translated" : refused.untranslatable.construct).toBe("listagg_with_limit_num_is_not_translated()");
+      }
+    } finally {
+      db.close();
     }
   });
   test("a call that is not literal, or a name that is not slp's macro, is left to the Jinja engine", () => {
@@ -233,12 +257,14 @@ describe("schemas", () => {
     using dir = tempDir("slp-schemas-project-");
     using cache = tempDir("slp-schemas-");
     const env = { SLP_CACHE_DIR: cache.path };
+    // Two inputs known in part: slp cannot tell which of them has the column the SQL reads.
     const sourcesYml = (columns: string) =>
-      `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}`;
+      `version: 2\nsources:\n  - name: shop\n    tables:\n      - name: orders\n        columns:\n${columns}      - name: customers\n        columns:\n          - {name: id, data_type: integer}\n`;
     writeTree(dir.path, {
       "dbt_project.yml": "name: fx\nversion: '1.0'\nprofile: fx\n",
       "models/_sources.yml": sourcesYml("          - {name: id, data_type: integer}\n"),
-      "models/stg_orders.sql": "select id, note from {{ source('shop', 'orders') }}\n",
+      "models/stg_orders.sql":
+        "select o.id, note from {{ source('shop', 'orders') }} as o join {{ source('shop', 'customers') }} as c on o.id = c.id\n",
     });
     const open = async () => readUnitProject(openWorkTree(dir.path, env), "p");
     const schemasOf = async (db: Database) => {
@@ -303,6 +329,17 @@ describe("schemas", () => {
     expect(written).toContain("DBT_REGION");
     expect(written).not.toContain("TOPSECRET");
     expect(await schemaWith({ DBT_REGION: "eu-north-TOPSECRET", DBT_WIDTH: "1.5" })).toEqual(["region VARCHAR", "width DECIMAL(2,1)"]);
+  });
+
+  test("DuckDB's three ways of saying a column the SQL reads is missing name it; other errors name none", () => {
+    expect(missingColumn('Binder Error: Referenced column "note" not found in FROM clause!')).toBe("note");
+    expect(missingColumn('Binder Error: Table "o" does not have a column named "note"')).toBe("note");
+    expect(
+      missingColumn(
+        'Binder Error: Column "location_id" referenced that exists in the SELECT clause - but this column cannot be referenced before it is defined',
+      ),
+    ).toBe("location_id");
+    expect(missingColumn("Binder Error: No function matches the given name and argument types 'upper(INTEGER)'")).toBeNull();
   });
 
   test("a source has what its yml declares, and says what it lacks", async () => {
@@ -374,6 +411,7 @@ describe("execute", () => {
     columns: [{ name: "id", type: "INTEGER", from: "declared" }],
     typedOnlySql: null,
     untyped: [],
+    untypedWhy: {},
     open: null,
     declaredIn: null,
   });

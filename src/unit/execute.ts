@@ -157,12 +157,22 @@ function unknownColumn(plan: TestPlan, error: DatabaseError): TestError | null {
   const untyped = plan.fixtures.find((fixture) => fixture.untyped.some((name) => name.toLowerCase() === lower));
   const where = (fixture: Fixture) => `model ${plan.test.model} reads column '${column}' of ${fixture.input}`;
   if (untyped) {
-    return {
-      message: `${where(untyped)}, whose yml declares it without a data_type, and this test gives it no value`,
-      file: plan.test.file,
-      line: null,
-      fix: `give ${column} a data_type in ${untyped.declaredIn ?? `the yml of ${untyped.input}`}, or a value in the test's rows`,
-    };
+    // Why the upstream's own SQL did not type it either is the cause to name (an untranslatable construct, an untyped input of its own).
+    const cause = untyped.untypedWhy[untyped.untyped.find((name) => name.toLowerCase() === lower) as string] ?? null;
+    const declaredIn = untyped.declaredIn ?? `the yml of ${untyped.input}`;
+    return cause === null
+      ? {
+          message: `${where(untyped)}, whose yml declares it without a data_type, and this test gives it no value`,
+          file: plan.test.file,
+          line: null,
+          fix: `give ${column} a data_type in ${declaredIn}, or a value in the test's rows`,
+        }
+      : {
+          message: `${where(untyped)}, which this test gives no value and slp cannot type: ${cause}`,
+          file: plan.test.file,
+          line: null,
+          fix: `give ${column} a value in the test's rows, or a data_type in ${declaredIn}`,
+        };
   }
   const open = plan.fixtures.filter((fixture) => fixture.open !== null);
   if (open.length === 0) return null;

@@ -45,7 +45,17 @@ export function buildFixture(
   if (given.format === "sql") {
     const file = given.fixture ? fixtureFile(given.fixture, owner, "sql", test) : test.file;
     const sql = renderer.renderText(text as string, file, parseSession(test.name), test.package);
-    return { ...base, fromSql: true, sql: trimStatement(sql), columns: [], typedOnlySql: null, untyped: [], open: null, declaredIn: null };
+    return {
+      ...base,
+      fromSql: true,
+      sql: trimStatement(sql),
+      columns: [],
+      typedOnlySql: null,
+      untyped: [],
+      untypedWhy: {},
+      open: null,
+      declaredIn: null,
+    };
   }
   if (node.kind === "model" && node.materialized === "ephemeral" && !input.isThis) {
     throw new RenderRefusal(
@@ -77,7 +87,7 @@ function typedRows(
   schema: RelationSchema | null,
   rows: FixtureRow[],
   csv: boolean,
-): Pick<Fixture, "sql" | "columns" | "typedOnlySql" | "untyped" | "open" | "declaredIn"> {
+): Pick<Fixture, "sql" | "columns" | "typedOnlySql" | "untyped" | "untypedWhy" | "open" | "declaredIn"> {
   const known = schema?.columns ?? [];
   const columns: { name: string; type: string | null; from: FixtureColumn["from"] | null }[] = known.map((column) => {
     if (column.refused)
@@ -146,7 +156,9 @@ function typedRows(
         why: schema?.gap ?? `slp knows only the columns the yml of ${label} declares`,
         fix: schema?.fix ?? `declare {column} (with its data_type) in the yml of ${label}, or give it a value in the test's rows`,
       };
-  return { sql, columns: typed, typedOnlySql, untyped, open, declaredIn: schema?.file ?? null };
+  const untypedWhy: Record<string, string> = {};
+  for (const column of known) if (column.untypedWhy && untyped.includes(column.name)) untypedWhy[column.name] = column.untypedWhy;
+  return { sql, columns: typed, typedOnlySql, untyped, untypedWhy, open, declaredIn: schema?.file ?? null };
 }
 
 /** The expected rows of a dict or csv expectation. */

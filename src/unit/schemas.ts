@@ -28,13 +28,15 @@ import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql
 import type { ColumnSource } from "./types.ts";
 
 /** Bumped when what an inferred schema depends on changes, so an older cache entry is never used. */
-const INFERENCE_FORMAT = 4;
+const INFERENCE_FORMAT = 6;
 
 export interface SchemaColumn {
   name: string;
   /** The DuckDB type; null when nothing types the column (a source column declared without a data_type). */
   type: string | null;
   from: ColumnSource | null;
+  /** When type is null and the relation's SQL was read: why that SQL does not fix the column's type. */
+  untypedWhy?: string;
   /** Why its declared warehouse type has no faithful DuckDB type (the test is then untranslatable). */
   refused?: string;
   /** The line declaring it, in `RelationSchema.file`. */
@@ -142,13 +144,24 @@ export class UpstreamSchemas {
     const declared = this.#declared(node);
     if (node.kind === "model" && node.columnsComplete) return { ...declared, complete: true, gap: null, fix: null };
     const inferred = await this.#infer(node);
-    if ("gap" in inferred) return { ...declared, complete: false, gap: inferred.gap, fix: inferred.fix };
+    if ("gap" in inferred) {
+      // A declared column without a data_type stays untyped: why the SQL did not type it is the cause to name.
+      const columns = declared.columns.map((column) =>
+        column.type === null && !column.refused ? { ...column, untypedWhy: inferred.gap } : column,
+      );
+      return { ...declared, columns, complete: false, gap: inferred.gap, fix: inferred.fix };
+    }
     // Declared types (dbt's manifest, then the yml) go before what the SQL gives, column by column.
     const byName = new Map(declared.columns.map((column) => [column.name.toLowerCase(), column]));
     const columns = inferred.columns.map((column): SchemaColumn => {
       const own = byName.get(column.name.toLowerCase());
       if (own && (own.type !== null || own.refused)) return { ...own, name: column.name };
-      return { name: column.name, type: column.type, from: column.type === null ? null : column.snapshot ? "snapshot" : "inferred" };
+      return {
+        name: column.name,
+        type: column.type,
+        from: column.type === null ? null : column.snapshot ? "snapshot" : "inferred",
+        ...(column.type === null && column.why ? { untypedWhy: column.why } : {}),
+      };
     });
     return { columns, complete: true, gap: null, fix: null, file: declared.file };
   }
@@ -362,10 +375,19 @@ export class UpstreamSchemas {
     }
     // Each input an empty relation of its columns, named as the SQL names it (so `stg_orders.id` binds as in the warehouse).
     const untyped = used.some((id) => (this.#known.get(id) as RelationSchema).columns.some((column) => column.type === null));
-    const bind = async (variant: "typed" | "full"): Promise<{ name: string; type: string }[] | { error: string }> => {
+    // "probe": every column, the untyped ones (and those `extra` adds) as `untypedAs`, and a marker column in each
+    // input slp knows only in part, which shows in the output when the SQL passes that input's columns through (select *).
+    const bind = async (
+      variant: "typed" | "full" | "probe",
+      untypedAs = "VARCHAR",
+      extra: ReadonlyMap<string, string[]> = new Map(),
+    ): Promise<{ name: string; type: string }[] | { error: string }> => {
       const ctes = used.map((id) => {
-        const columns = (this.#known.get(id) as RelationSchema).columns.filter((column) => variant === "full" || column.type !== null);
-        const typedColumns = columns.map((column) => ({ name: column.name, type: column.type ?? "VARCHAR" }));
+        const schema = this.#known.get(id) as RelationSchema;
+        const columns = schema.columns.filter((column) => variant !== "typed" || column.type !== null);
+        const typedColumns = columns.map((column) => ({ name: column.name, type: column.type ?? untypedAs }));
+        for (const name of extra.get(id) ?? []) typedColumns.push({ name, type: untypedAs });
+        if (variant === "probe" && !schema.complete) typedColumns.push({ name: UNKNOWN_COLUMNS, type: untypedAs });
         return {
           name: quoteIdentifier(this.#relationName(id)),
           sql: typedColumns.length === 0 ? `select null::INTEGER as ${quoteIdentifier(NO_COLUMN)} limit 0` : emptyRelation(typedColumns),
@@ -378,6 +400,22 @@ export class UpstreamSchemas {
       }
     };
     const typed = await bind(untyped ? "typed" : "full");
+    const incomplete = used.filter((id) => !(this.#known.get(id) as RelationSchema).complete);
+    if ("error" in typed && (untyped || incomplete.length === 1)) {
+      const probed = await probeTypes(bind, incomplete.length === 1 ? (incomplete[0] as string) : null);
+      if (probed) {
+        const from = this.#untypedColumns(used, probed.extra);
+        let columns: Inferred[] = probed.columns.map((column) =>
+          column.type === null ? { ...column, why: `${label} computes it from ${from}` } : column,
+        );
+        if (columns.some((column) => column.name === NO_COLUMN || column.name === UNKNOWN_COLUMNS))
+          return cannot("it reads every column of an input whose columns slp does not know (select *)");
+        if (node.kind === "snapshot")
+          columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
+        return { columns };
+      }
+    }
+    const untypedInputs = untyped ? this.#untypedColumns(used, new Map()) : "";
     if ("error" in typed) {
       const missing = missingColumn(typed.error);
       const culprit = missing === null ? null : this.#lacking(used, missing);
@@ -390,7 +428,9 @@ export class UpstreamSchemas {
       if ("error" in full) return cannot(`DuckDB cannot bind it over empty inputs (${full.error})`);
       // A column only the untyped inputs bring (select *) has no type slp knows.
       const bound = new Set(typed.map((column) => column.name.toLowerCase()));
-      columns = full.map((column) => (bound.has(column.name.toLowerCase()) ? column : { name: column.name, type: null }));
+      columns = full.map((column) =>
+        bound.has(column.name.toLowerCase()) ? column : { name: column.name, type: null, why: `${label} takes it from ${untypedInputs}` },
+      );
     }
     if (columns.some((column) => column.name === NO_COLUMN))
       return cannot("it reads every column of an input whose columns slp does not know (select *)");
@@ -480,6 +520,22 @@ export class UpstreamSchemas {
     return name;
   }
 
+  /** The untyped columns of the inputs (and those their yml does not list, `extra`), for a message. */
+  #untypedColumns(used: string[], extra: ReadonlyMap<string, string[]>): string {
+    const named: string[] = [];
+    for (const id of used) {
+      const schema = this.#known.get(id) as RelationSchema;
+      const columns = [
+        ...schema.columns.filter((column) => column.type === null).map((column) => column.name),
+        ...(extra.get(id) ?? []),
+      ].map((name) => `'${name}'`);
+      if (columns.length === 0) continue;
+      const shown = columns.length > 3 ? `${columns.slice(0, 3).join(", ")} and ${columns.length - 3} more` : columns.join(", ");
+      named.push(`${columns.length === 1 ? "column" : "columns"} ${shown} of ${this.#label(id)}`);
+    }
+    return `${named.join(" or ")}, which slp cannot type (no data_type in the yml, and not from its SQL)`;
+  }
+
   /** The input a missing column most likely belongs to: one that has it untyped, or one whose columns slp knows only in part. */
   #lacking(used: string[], column: string): { label: string; why: string; fix: string } | null {
     const lower = column.toLowerCase();
@@ -519,8 +575,65 @@ export class UpstreamSchemas {
 interface Inferred {
   name: string;
   type: string | null;
+  /** When type is null: why the SQL does not fix it. */
+  why?: string;
   snapshot?: boolean;
 }
+
+/**
+ * The types an untyped input column is bound as, to see which output columns
+ * keep one type whatever it is: text, integer, fraction, boolean, date, time.
+ * Only text casts to every type, so a model casting its input binds as text
+ * alone; JSON is a second text type (DuckDB casts it as it casts VARCHAR, but
+ * names it apart), so a column that passes the input through shows it.
+ */
+const PROBE_TYPES = ["VARCHAR", "JSON", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "TIMESTAMP"];
+
+type Bind = (
+  variant: "probe",
+  untypedAs: string,
+  extra: ReadonlyMap<string, string[]>,
+) => Promise<{ name: string; type: string }[] | { error: string }>;
+
+/**
+ * The output columns of SQL that reads input columns nothing types: bound
+ * with them as each of PROBE_TYPES, a column whose type is the same in every
+ * binding that succeeds (at least two) keeps it; the others are untyped. A
+ * column the SQL reads that the one input slp knows only in part does not
+ * list is added to it, untyped, as the warehouse relation would have it.
+ * Null when fewer than two bindings succeed.
+ */
+async function probeTypes(
+  bind: Bind,
+  partial: string | null,
+): Promise<{ columns: { name: string; type: string | null }[]; extra: Map<string, string[]> } | null> {
+  const extra = new Map<string, string[]>();
+  for (let round = 0; round < MAX_ADDED_COLUMNS; round++) {
+    const bound = await bind("probe", "VARCHAR", extra);
+    const missing = "error" in bound ? missingColumn(bound.error) : null;
+    if (missing === null || partial === null) break;
+    const added = extra.get(partial) ?? [];
+    if (added.some((name) => name.toLowerCase() === missing.toLowerCase())) break;
+    extra.set(partial, [...added, missing]);
+  }
+  const bindings: { name: string; type: string }[][] = [];
+  for (const probe of PROBE_TYPES) {
+    const bound = await bind("probe", probe, extra);
+    if (!("error" in bound)) bindings.push(bound);
+  }
+  const [first, ...others] = bindings;
+  if (!first || others.length === 0 || others.some((other) => other.length !== first.length)) return null;
+  const columns = first.map((column, i) =>
+    others.every((other) => other[i]?.name === column.name && other[i]?.type === column.type) ? column : { name: column.name, type: null },
+  );
+  return { columns, extra };
+}
+
+/** At most this many columns are added to an input its yml lists in part, one binding each. */
+const MAX_ADDED_COLUMNS = 200;
+
+/** The marker column of an input slp knows only in part: in the output, the SQL passed that input's columns through. */
+const UNKNOWN_COLUMNS = "__slp_unknown_columns";
 
 /** The placeholder column of an input slp knows no column of (a table needs one). */
 const NO_COLUMN = "__slp_no_column";
@@ -558,8 +671,12 @@ function snapshotColumns(node: RefNode, body: { name: string; type: string | nul
 
 /** The column a DuckDB binder error says is missing, or null. */
 export function missingColumn(message: string): string | null {
-  const match = /Referenced column "([^"]+)" not found|does not have a column named "([^"]+)"/.exec(message);
-  return match ? ((match[1] ?? match[2]) as string) : null;
+  // DuckDB says the third when the column is missing from the input but the SELECT defines an alias of that name.
+  const match =
+    /Referenced column "([^"]+)" not found|does not have a column named "([^"]+)"|Column "([^"]+)" referenced that exists in the SELECT clause - but this column cannot be referenced before it is defined/.exec(
+      message,
+    );
+  return match ? ((match[1] ?? match[2] ?? match[3]) as string) : null;
 }
 
 /** An env var's value as the cache keeps it: a digest, so a secret a model reads is never written to disk. */

@@ -78,6 +78,8 @@ export interface Fixture {
   typedOnlySql: string | null;
   /** Those untyped columns (VARCHAR NULLs in `sql`). */
   untyped: string[];
+  /** Why slp could not type an untyped column from its relation's SQL, by column name (its yml gives no data_type either). */
+  untypedWhy: Record<string, string>;
   /** The relation may have columns slp does not know (a source its yml lists in part): why, and what to do (`{column}`: the column the model reads). */
   open: { why: string; fix: string } | null;
   /** Where the untyped columns are declared, for the fix. */

@@ -38,6 +38,12 @@ export interface Construct {
   window?: boolean;
   /** slp's DuckDB macros the corrected SQL calls. */
   macros?: string[];
+  /**
+   * The construct runs only as the first argument of one of these calls, and
+   * is refused anywhere else (Snowflake's TRY_PARSE_JSON gives a VARIANT slp
+   * cannot hold, but as the text JSON_EXTRACT_PATH_TEXT reads it is only text).
+   */
+  within?: string[];
   /** For `[]`: a 0-based index the translation moves to DuckDB's 1-based one. */
   subscript?: "zero-based" | "one-based";
   examples: Example[];

@@ -31,8 +31,7 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => `concat(${list(fields).join(", ")})`,
     hash: (field) => `md5(cast(${text(field)} as varchar))`,
     split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
-    listagg: (measure, delimiter, orderBy) =>
-      `listagg(${text(measure)}, ${delimiter ? text(delimiter) : "','"})${orderBy ? ` within group (order by ${text(orderBy)})` : ""}`,
+    listagg: (measure, delimiter, orderBy, limit) => withinGroupListagg(measure, delimiter, orderBy, limit),
   },
   bigquery: {
     current_timestamp: () => "current_timestamp()",
@@ -50,8 +49,7 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => `concat(${list(fields).join(", ")})`,
     hash: (field) => `to_hex(md5(cast(${text(field)} as string)))`,
     split_part: (string, delimiter, part) => `split(${text(string)}, ${text(delimiter)})[safe_offset(${text(part)} - 1)]`,
-    listagg: (measure, delimiter, orderBy) =>
-      `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` order by ${text(orderBy)}` : ""})`,
+    listagg: (measure, delimiter, orderBy, limit) => stringAggListagg(measure, delimiter, orderBy, limit),
   },
   databricks: {
     current_timestamp: () => "current_timestamp()",
@@ -93,8 +91,7 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => list(fields).join(" || "),
     hash: (field) => `md5(cast(${text(field)} as varchar))`,
     split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
-    listagg: (measure, delimiter, orderBy) =>
-      `listagg(${text(measure)}, ${delimiter ? text(delimiter) : "','"})${orderBy ? ` within group (order by ${text(orderBy)})` : ""}`,
+    listagg: (measure, delimiter, orderBy, limit) => withinGroupListagg(measure, delimiter, orderBy, limit),
   },
   postgres: {
     current_timestamp: () => "now()",
@@ -112,11 +109,27 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     concat: (fields) => list(fields).join(" || "),
     hash: (field) => `md5(cast(${text(field)} as varchar))`,
     split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
-    listagg: (measure, delimiter, orderBy) =>
-      `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` order by ${text(orderBy)}` : ""})`,
+    listagg: (measure, delimiter, orderBy, limit) => stringAggListagg(measure, delimiter, orderBy, limit),
   },
 };
 ADAPTER_MACROS.spark = ADAPTER_MACROS.databricks;
+
+/**
+ * dbt's listagg as dbt-snowflake and dbt-redshift write it: the caller's
+ * order_by_clause is a whole clause (`order by x desc`), placed in WITHIN
+ * GROUP as written. A limit_num (their regexp over the aggregate) is left
+ * to a refusal by name.
+ */
+function withinGroupListagg(measure: unknown, delimiter: unknown, orderBy: unknown, limit: unknown): string {
+  if (limit) return `listagg_with_limit_num_is_not_translated(${text(measure)})`;
+  return `listagg(${text(measure)}, ${delimiter ? text(delimiter) : "','"})${orderBy ? ` within group (${text(orderBy)})` : ""}`;
+}
+
+/** dbt's listagg as dbt-bigquery and dbt-postgres write it: string_agg with the caller's whole order_by_clause inside. */
+function stringAggListagg(measure: unknown, delimiter: unknown, orderBy: unknown, limit: unknown): string {
+  if (limit) return `listagg_with_limit_num_is_not_translated(${text(measure)})`;
+  return `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` ${text(orderBy)}` : ""})`;
+}
 
 /** dbt-postgres's datediff: calendar parts counted from date_part differences. */
 function postgresDatediff(first: string, second: string, part: string): string {

@@ -88,6 +88,35 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_strtok: {
     sql: "create macro __slp_strtok(s, delimiters, n) as list_filter(string_split(translate(s, delimiters, repeat(chr(1), length(delimiters))), chr(1)), lambda part: part <> '')[n]",
   },
+  // Snowflake ARRAY_DISTINCT: the first of each element, in order; NULLs are equal to each other, so one stays.
+  __slp_array_distinct: {
+    sql: "create macro __slp_array_distinct(a) as list_filter(a, lambda x, i: list_position(a, x) = i)",
+  },
+  // Snowflake JSON_EXTRACT_PATH_TEXT: the text of a string, integer or boolean at the path; NULL where the path
+  // leads nowhere or to a JSON null. Snowflake writes an object, an array or a fraction its own way (key order,
+  // number format), which slp does not reproduce: an error naming it, never another text.
+  __slp_json_path_text: {
+    sql: "create macro __slp_json_path_text(j, p) as list_transform([json_extract(j, p)], lambda v: case when v is null or json_type(v) = 'NULL' then null when json_type(v) = 'VARCHAR' then json_extract_string(v, '$') when json_type(v) in ('BIGINT', 'UBIGINT', 'BOOLEAN') then cast(v as varchar) else error('JSON_EXTRACT_PATH_TEXT of a JSON ' || lower(json_type(v)) || ' value: slp does not reproduce Snowflake''s text of an object, an array or a fraction') end)[1]",
+  },
+  // TRY_PARSE_JSON read by JSON_EXTRACT_PATH_TEXT: the text when it is JSON, else NULL. A JSON string would reach
+  // JSON_EXTRACT_PATH_TEXT as its bare value, which Snowflake parses again: an error naming it.
+  __slp_try_parse_json_text: {
+    sql: "create macro __slp_try_parse_json_text(x) as case when json_valid(x) then case when json_type(x) = 'VARCHAR' then error('TRY_PARSE_JSON of a JSON string read as JSON again: slp has not verified it') else x end end",
+  },
+  // BigQuery SUBSTR: a position of 0, or before the start of the text, starts at 1; -1 is the last character; a
+  // negative length is an error. DuckDB's substring counts the characters before the start against the length.
+  __slp_bigquery_substr: {
+    sql: "create macro __slp_bigquery_substr(s, p, n, has_length) as case when has_length and n < 0 then error('SUBSTR of a negative length is an error in BigQuery') else substring(s, case when p = 0 or p < -length(s) then 1 when p < 0 then length(s) + p + 1 else p end, case when has_length then n else greatest(length(s), 0) end) end",
+  },
+  // A count of units to add (Databricks TIMESTAMPADD): a whole number; a fraction is an error slp names.
+  __slp_whole_count: {
+    sql: "create macro __slp_whole_count(n) as case when n <> trunc(n) then error('a fraction of a unit (' || cast(n as varchar) || '): slp has not verified how the warehouse counts it') else cast(n as bigint) end",
+  },
+  // MAKE_DATE (Databricks, Spark): a date from fields in bounds; out of bounds NULL (lenient) or an error. The
+  // bounds are checked on clamped fields, so no call of DuckDB's make_date sees a field it rejects.
+  __slp_make_date: {
+    sql: "create macro __slp_make_date(y, m, d, strict) as case when y is null or m is null or d is null then null when y between 1 and 9999 and m between 1 and 12 and d between 1 and day(last_day(make_date(cast(least(greatest(y, 1), 9999) as bigint), cast(least(greatest(m, 1), 12) as bigint), 1))) then make_date(cast(y as bigint), cast(m as bigint), cast(d as bigint)) when strict then error('[DATETIME_FIELD_OUT_OF_BOUNDS] make_date(' || y || ', ' || m || ', ' || d || '): Databricks SQL returns NULL, Databricks Runtime in ANSI mode raises this error; slp cannot tell which runs the model') end",
+  },
   __slp_array_agg_ignore_nulls: {
     sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
   },

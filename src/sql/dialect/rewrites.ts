@@ -493,3 +493,81 @@ export function sha256Only(defaultIs256: boolean) {
       ? `sha256(${call.args[0]})`
       : { refuse: `slp translates sha2(value${defaultIs256 ? "[, 256]" : ", 256"}) only` };
 }
+
+/** A call whose result is NULL when any argument is NULL, where the DuckDB function it becomes skips a NULL (list_concat). */
+export function nullWhenAnyNull(duckdb: string, arity: number) {
+  return (call: Call): string | { refuse: string } =>
+    call.args.length !== arity
+      ? { refuse: `${call.name} takes ${arity} arguments` }
+      : `(case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else ${duckdb}(${call.args.join(", ")}) end)`;
+}
+
+/**
+ * A Snowflake JSON path (`a.b[0]`, `a["b c"]`, `a:b`, `['k']`: field names
+ * joined by periods or colons, the first without one, and index operators
+ * holding a non-negative integer or a quoted key) as DuckDB's JSONPath
+ * (`$."a"."b"[0]`), every key quoted so none is read as syntax. A key that
+ * holds a quote or a backslash, or anything else, is refused.
+ */
+export function snowflakeJsonPath(path: string): string | { refuse: string } {
+  const refuse = (why: string) => ({ refuse: `the JSON path '${path}': ${why}` });
+  let out = "$";
+  let i = 0;
+  while (i < path.length) {
+    const rest = path.slice(i);
+    if (rest.startsWith("[")) {
+      const index = /^\[(?:(\d+)|'([^'"\\]+)'|"([^'"\\]+)")\]/.exec(rest);
+      if (!index) return refuse("slp reads an index operator as [n], ['key'] or [\"key\"]");
+      out += index[1] !== undefined ? `[${Number(index[1])}]` : `."${index[2] ?? index[3]}"`;
+      i += index[0].length;
+      continue;
+    }
+    const separated = i > 0 && (rest.startsWith(".") || rest.startsWith(":"));
+    if (i > 0 && !separated) return refuse(`slp expected . or [ at character ${i + 1}`);
+    const field = /^(?:"([^'"\\]+)"|([A-Za-z0-9_$]+))/.exec(separated ? rest.slice(1) : rest);
+    if (!field) return refuse(`slp reads a field name as letters, digits, _ and $, or in double quotes (at character ${i + 1})`);
+    out += `."${field[1] ?? field[2]}"`;
+    i += field[0].length + (separated ? 1 : 0);
+  }
+  return out === "$" ? refuse("it is empty") : out;
+}
+
+/** Snowflake JSON_EXTRACT_PATH_TEXT(text, 'path') with a literal path, on slp's macro. */
+export function jsonPathText(call: Call): string | { refuse: string } {
+  const path = call.literal(1);
+  if (call.args.length !== 2) return { refuse: "json_extract_path_text takes a JSON text and a path" };
+  if (path === null || !/^\s*'/.test(call.args[1] as string))
+    return { refuse: "slp translates json_extract_path_text with a path written as a string literal" };
+  const duckdb = snowflakeJsonPath(path);
+  if (typeof duckdb !== "string") return duckdb;
+  return `__slp_json_path_text(${call.args[0]}, '${duckdb}')`;
+}
+
+/** DuckDB's interval of `n` units, for each unit Databricks' TIMESTAMPADD names (QUARTER is three months; DAYOFYEAR a day). */
+const INTERVAL_OF: Record<string, (n: string) => string> = {
+  microsecond: (n) => `to_microseconds(${n})`,
+  millisecond: (n) => `to_milliseconds(${n})`,
+  second: (n) => `to_seconds(${n})`,
+  minute: (n) => `to_minutes(${n})`,
+  hour: (n) => `to_hours(${n})`,
+  day: (n) => `to_days(${n})`,
+  dayofyear: (n) => `to_days(${n})`,
+  week: (n) => `to_weeks(${n})`,
+  month: (n) => `to_months(${n})`,
+  quarter: (n) => `to_months(3 * ${n})`,
+  year: (n) => `to_years(${n})`,
+};
+
+/**
+ * Databricks TIMESTAMPADD(unit, value, expr) (and its synonym DATEADD) as the
+ * timestamp plus DuckDB's interval of that unit: a month added to a month's
+ * last days lands on the shorter month's last day in both; a fraction of a
+ * unit is an error (slp has not verified how Spark counts it).
+ */
+export function timestampAdd(call: Call): string | { refuse: string } {
+  const unit = call.args[0]?.trim().toLowerCase() ?? "";
+  const interval = INTERVAL_OF[unit];
+  if (call.args.length !== 3) return { refuse: `${call.name} takes a unit, a number of units and a timestamp` };
+  if (!interval) return { refuse: `${call.name} by '${call.args[0]?.trim()}': slp runs the units ${Object.keys(INTERVAL_OF).join(", ")}` };
+  return `(${call.args[2]} + ${interval(`__slp_whole_count(${call.args[1]})`)})`;
+}

@@ -8,7 +8,8 @@ import type { Dialect } from "./dialects.ts";
 
 export type MappedType = { ok: true; type: string } | { ok: false; why: string };
 
-type Scalar = { duckdb: string } | { decimal: [precision: number, scale: number] } | { refuse: string };
+/** `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL. */
+type Scalar = { duckdb: string } | { decimal: [precision: number, scale: number] } | { refuse: string; unlessSized?: true };
 
 const TEXT: Scalar = { duckdb: "VARCHAR" };
 const DOUBLE: Scalar = { duckdb: "DOUBLE" };
@@ -150,9 +151,15 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     bytea: { duckdb: "BLOB" },
     uuid: { duckdb: "UUID" },
     interval: { duckdb: "INTERVAL" },
-    // Unconstrained numeric holds any precision; no DuckDB DECIMAL does.
-    numeric: { refuse: "unconstrained NUMERIC holds any number of digits; DuckDB's DECIMAL holds at most 38 (write numeric(p, s))" },
-    decimal: { refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))" },
+    // Unconstrained numeric holds any precision; no DuckDB DECIMAL does. NUMERIC(p) has scale 0, NUMERIC(p, s) is exact (PostgreSQL's datatype-numeric page).
+    numeric: {
+      refuse: "unconstrained NUMERIC holds any number of digits; DuckDB's DECIMAL holds at most 38 (write numeric(p, s))",
+      unlessSized: true,
+    },
+    decimal: {
+      refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))",
+      unlessSized: true,
+    },
     json: SEMI("JSON"),
     jsonb: SEMI("JSONB"),
     money: { refuse: "MONEY depends on the server's locale" },
@@ -232,9 +239,10 @@ class TypeParser {
   #scalar(name: string, args: number[]): string {
     const entry = DIALECT_TYPES[this.#dialect][name] ?? COMMON[name];
     if (!entry) throw new TypeRefusal(`slp has no DuckDB type for the ${this.#dialect} type '${name}'`);
-    if ("refuse" in entry) throw new TypeRefusal(entry.refuse);
-    if ("decimal" in entry) {
-      const [precision, scale] = [args[0] ?? entry.decimal[0], args[1] ?? (args.length > 0 ? 0 : entry.decimal[1])];
+    if ("refuse" in entry && !(entry.unlessSized && args.length > 0)) throw new TypeRefusal(entry.refuse);
+    if ("decimal" in entry || "refuse" in entry) {
+      const defaults: [number, number] = "decimal" in entry ? entry.decimal : [38, 0];
+      const [precision, scale] = [args[0] ?? defaults[0], args[1] ?? (args.length > 0 ? 0 : defaults[1])];
       if (precision > 38) throw new TypeRefusal(`${name}(${args.join(", ")}) has more digits than DuckDB's DECIMAL holds (38)`);
       return `DECIMAL(${precision},${scale})`;
     }

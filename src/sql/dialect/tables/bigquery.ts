@@ -158,7 +158,28 @@ export const BIGQUERY: Construct[] = [
   translated("ends_with", [ex("select ends_with('apple', 'e')", ["true"], BQ("ends_with", "string_functions"))]),
   translated("strpos", [ex("select strpos('foo@example.com', '@')", ["4"], BQ("strpos", "string_functions"))]),
   translated("length", [ex("select length('абвгд')", ["5"], BQ("length", "string_functions"))]),
-  translated("substr", [ex("select substr('apple', 2, 2)", ["pp"], BQ("substr", "string_functions")), ex("select substr('apple', -2)", ["le"], BQ("substr", "string_functions"))]),
+  ...["substr", "substring"].map(
+    (name): Construct => ({
+      name,
+      how: "corrected",
+      note: `${name === "substring" ? "an alias of SUBSTR: " : ""}a position of 0 or before the start is 1 (DuckDB counts characters before the string), a negative length is an error`,
+      rewrite: (call) =>
+        call.args.length === 2 || call.args.length === 3
+          ? `__slp_bigquery_substr(${call.args[0]}, ${call.args[1]}, ${call.args[2] ?? "null"}, ${call.args.length === 3})`
+          : { refuse: `${name} takes a value, a position and a length` },
+      macros: ["__slp_bigquery_substr"],
+      examples: [
+        ex(`select ${name}('apple', 2)`, ["pple"], BQ("substr", "string_functions")),
+        ex(`select ${name}('apple', 2, 2)`, ["pp"], BQ("substr", "string_functions")),
+        ex(`select ${name}('apple', -2)`, ["le"], BQ("substr", "string_functions")),
+        ex(`select ${name}('apple', 1, 123)`, ["apple"], BQ("substr", "string_functions")),
+        ex(`select ${name}('apple', 123)`, [""], BQ("substr", "string_functions")),
+        ex(`select ${name}('apple', 123, 5)`, [""], BQ("substr", "string_functions")),
+        ex(`select ${name}('apple', 0, 2)`, ["ap"], BQ("substr", "string_functions")),
+        ex(`select ${name}('apple', -7, 2)`, ["ap"], BQ("substr", "string_functions")),
+      ],
+    }),
+  ),
   same("lpad", [ex("select lpad('c', 3, 'a')", ["aac"], BQ("lpad", "string_functions"))]),
   same("round", [ex("select round(2.5)", ["3"], BQ("round", "mathematical_functions")), ex("select round(-2.5)", ["-3"], BQ("round", "mathematical_functions"))], "half away from zero"),
   translated("mod", [ex("select mod(-25, 12)", ["-1"], BQ("mod", "mathematical_functions"))]),

@@ -1,6 +1,6 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat } from "../rewrites.ts";
+import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat, timestampAdd } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -35,6 +35,20 @@ export const DATABRICKS: Construct[] = [
   same("concat_ws", [ex("select concat_ws(' ', 'Spark', 'SQL')", ["Spark SQL"], DBX("concat_ws")), ex("select concat_ws('s', 'a', null, 'b')", ["asb"], DBX("concat_ws"))]),
   { name: "date_add", how: "corrected", note: "a DATE; a negative count is parenthesized (the transpiler wrote INTERVAL -1 DAY, which DuckDB rejects)", rewrite: daysFrom("date_add"), examples: [ex("select date_add('2016-07-30', 1)", ["2016-07-31"], DBX("date_add")), ex("select date_add('2016-07-30', -1)", ["2016-07-29"], DBX("date_add"))] },
   translated("datediff", [ex("select datediff('2009-07-31', '2009-07-30')", ["1"], DBX("datediff"))]),
+  makeDate(true),
+  ...["timestampadd", "dateadd"].map(
+    (name): Construct => ({
+      name,
+      how: "corrected",
+      note: `${name === "dateadd" ? "a synonym of TIMESTAMPADD: " : ""}the timestamp plus an interval of the unit; a month from a month's last days lands on the shorter month's last day; a fraction of a unit is an error`,
+      rewrite: timestampAdd,
+      macros: ["__slp_whole_count"],
+      examples: [
+        ex(`select ${name}(MICROSECOND, 5, TIMESTAMP'2022-02-28 00:00:00')`, ["2022-02-28 00:00:00.000005"], DBX(name)),
+        ex(`select ${name}(MONTH, -1, TIMESTAMP'2022-03-31 00:00:00')`, ["2022-02-28 00:00:00"], DBX(name)),
+      ],
+    }),
+  ),
   translated("date_trunc", [ex("select date_trunc('MONTH', timestamp '2015-03-05 09:32:05.359')", ["2015-03-01 00:00:00"], DBX("date_trunc"))]),
   {
     name: "date_format",
@@ -173,6 +187,7 @@ const SPARK_FUNCTIONS = "https://spark.apache.org/docs/latest/api/sql/index.html
 /** Apache Spark (dbt-spark) runs with ANSI mode off, its 3.x default: what differs from Databricks SQL. */
 export const SPARK_OWN: Construct[] = [
   ...sparkCasts(false),
+  makeDate(false),
   ...["size", "cardinality"].map((name): Construct => ({
     name,
     how: "corrected",
@@ -187,6 +202,28 @@ export const SPARK_OWN: Construct[] = [
     examples: [ex("select 3 / 2", ["1.5"], "https://spark.apache.org/docs/latest/api/sql/index.html#_10"), ex("select 1 / 0", [null], "https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html")],
   },
 ];
+
+/**
+ * MAKE_DATE(year, month, day): a field out of bounds (month 13, February 30)
+ * is NULL in Databricks SQL and in Spark without ANSI mode, an error in
+ * Databricks Runtime with it; slp cannot tell a SQL warehouse from a cluster,
+ * so for Databricks that case is an error naming it (never a guessed value).
+ */
+export function makeDate(ansi: boolean): Construct {
+  const page = ansi ? DBX("make_date") : "https://spark.apache.org/docs/latest/api/sql/index.html#make_date";
+  return {
+    name: "make_date",
+    how: "corrected",
+    note: ansi ? "a field out of bounds is an error (Databricks SQL gives NULL, Databricks Runtime in ANSI mode the error)" : "a field out of bounds is NULL (ANSI mode off)",
+    rewrite: (call) => (call.args.length === 3 ? `__slp_make_date(${call.args.join(", ")}, ${ansi})` : { refuse: "make_date takes a year, a month and a day" }),
+    macros: ["__slp_make_date"],
+    examples: [
+      ex("select make_date(2013, 7, 15)", ["2013-07-15"], page),
+      ex("select make_date(2019, 7, null)", [null], page),
+      ...(ansi ? [] : [ex("select make_date(2019, 13, 1)", [null], DBX("make_date")), ex("select make_date(2019, 2, 30)", [null], DBX("make_date"))]),
+    ],
+  };
+}
 
 /** CAST and TRY_CAST in Databricks (ANSI mode) or Spark (without it). */
 export function sparkCasts(ansi: boolean): Construct[] {

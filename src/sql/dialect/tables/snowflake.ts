@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, formatted, guardedDivision, initcap, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { average, bareKeyword, formatted, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
@@ -132,6 +132,52 @@ export const SNOWFLAKE: Construct[] = [
     examples: [ex("select array_size(array_agg(x)) from (select 1 as x union all select null)", ["1"], SF("array_agg")), ex("select array_agg(x) within group (order by x) from (select 1 as x union all select null)", ["[1]"], SF("array_agg"))],
   },
   translated("array_size", [ex("select array_size(split('a,b', ','))", ["2"], SF("array_size"))]),
+  {
+    name: "array_distinct",
+    how: "corrected",
+    note: "the first of each element, in order, and one NULL (DuckDB's list_distinct drops NULLs and reorders); Snowflake does not promise an order, its documented examples keep this one",
+    rewrite: (call) => (call.args.length === 1 ? `__slp_array_distinct(${call.args[0]})` : { refuse: "array_distinct takes one array" }),
+    macros: ["__slp_array_distinct"],
+    examples: [
+      ex("select array_distinct(['A', 'A', 'B', null, null])", ["[A, B, NULL]"], SF("array_distinct")),
+      ex("select array_distinct([1, 1, 1, 2, 3, 2, 2])", ["[1, 2, 3]"], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.array_distinct"),
+    ],
+  },
+  {
+    name: "array_cat",
+    how: "corrected",
+    note: "NULL when either array is NULL (DuckDB's list_concat skips a NULL list)",
+    rewrite: nullWhenAnyNull("list_concat", 2),
+    examples: [ex("select array_cat([1, 2], [3, 4])", ["[1, 2, 3, 4]"], SF("array_cat")), ex("select array_cat([1, 2], null)", [null], SF("array_cat"))],
+  },
+  {
+    name: "json_extract_path_text",
+    how: "corrected",
+    note: "a literal path (a.b[0], a[\"b c\"], a:b) as DuckDB's JSONPath; NULL where it leads nowhere or to a JSON null; an object, an array or a fraction there is an error (Snowflake's text of them is its own)",
+    rewrite: jsonPathText,
+    macros: ["__slp_json_path_text"],
+    examples: [
+      ex(`select json_extract_path_text('{"level_1_key": "level_1_value"}', 'level_1_key')`, ["level_1_value"], SF("json_extract_path_text")),
+      ex(`select json_extract_path_text('{"level_1_key": {"level_2_key": "level_2_value"}}', 'level_1_key.level_2_key')`, ["level_2_value"], SF("json_extract_path_text")),
+      ex(`select json_extract_path_text('{"level_1_key": {"level_2_key": ["zero", "one", "two"]}}', 'level_1_key.level_2_key[1]')`, ["one"], SF("json_extract_path_text")),
+      ex(`select json_extract_path_text('{"level_1_key": "level_1_value"}', 'level_1_key.level_2_key')`, [null], SF("json_extract_path_text")),
+      ex(`select json_extract_path_text('{"level_1_key": {"level_2_key": "level_2_value"}}', 'level_1_key["level_2_key"]')`, ["level_2_value"], SF("get_path")),
+      ex(`select json_extract_path_text('{"a": null}', 'a')`, [null], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.json_extract_path_text"),
+      ex(`select json_extract_path_text('{"a": "foo"}', 'b')`, [null], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.json_extract_path_text"),
+    ],
+  },
+  {
+    name: "try_parse_json",
+    how: "corrected",
+    note: "only as the text json_extract_path_text reads (NULL when it is not JSON); elsewhere it is a VARIANT, refused",
+    within: ["json_extract_path_text"],
+    rewrite: (call) => (call.args.length === 1 ? `__slp_try_parse_json_text(${call.args[0]})` : { refuse: "slp translates try_parse_json of one text" }),
+    macros: ["__slp_try_parse_json_text"],
+    examples: [
+      ex(`select json_extract_path_text(try_parse_json('{"level_1_key": "level_1_value"}'), 'level_1_key')`, ["level_1_value"], SF("try_parse_json")),
+      ex("select json_extract_path_text(try_parse_json('{not json'), 'level_1_key')", [null], SF("try_parse_json")),
+    ],
+  },
   translated("boolor_agg", [ex("select boolor_agg(x) from (select true as x union all select false)", ["true"], SF("boolor_agg"))]),
   translated("booland_agg", [ex("select booland_agg(x) from (select true as x union all select false)", ["false"], SF("booland_agg"))]),
   translated("len", [ex("select len('abc')", ["3"], SF("length"))]),
@@ -267,7 +313,7 @@ export const SNOWFLAKE: Construct[] = [
   translated("max_by", [ex("select max_by(employee_id, salary) from (select column1 as employee_id, column2 as salary from values (1001, 10000), (1020, 9000), (1030, 8000))", ["1001"], SF("max_by"))]),
   translated("any_value", [ex("select any_value(x) from (select 1 as x union all select 1)", ["1"], SF("any_value"))]),
   ...framedValues([SF("first_value"), SF("last_value"), SF("nth_value")], { strict: true, ignoreNulls: (call) => `${call} ignore nulls` }),
-  ...semiStructured("get_path", "object_construct", "array_construct", "to_json", "to_variant", "try_parse_json", "object_keys", "check_json"),
+  ...semiStructured("get_path", "object_construct", "array_construct", "to_json", "to_variant", "object_keys", "check_json"),
   {
     name: "strtok",
     how: "corrected",
