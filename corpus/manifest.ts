@@ -57,6 +57,12 @@ export const Project = Type.Object(
         description: "dbt selectors the project's own CI leaves out of its test run (--exclude), passed to `slp unit` likewise",
       }),
     ),
+    marts: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          "where the project has no models/marts: the folders of its final layer, which a new user passes to check and gate as --marts-path (slp's first step says so)",
+      }),
+    ),
     packages: Type.Array(Package, { description: "the packages the project installs, at the versions installed in the extract" }),
     notes: Type.Optional(Type.String({ description: "what is special about this project's extract" })),
   },
@@ -78,6 +84,11 @@ export function unitArgs(project: ManifestProject): string[] {
     "--dialect",
     project.adapter,
   ];
+}
+
+/** The arguments `slp check` and `slp gate` take: the project's marts folders, where they are not models/marts. */
+export function martsArgs(project: ManifestProject): string[] {
+  return (project.marts ?? []).flatMap((path) => ["--marts-path", path]);
 }
 
 /** The manifest, validated: a malformed entry stops the corpus with the path of the bad field. */

@@ -9,7 +9,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { corpusDataDir, extractRoot, type ManifestProject, readManifest, unitArgs } from "./manifest.ts";
+import { corpusDataDir, extractRoot, type ManifestProject, martsArgs, readManifest, unitArgs } from "./manifest.ts";
 import { type ProjectResultT, RESULTS_JSON, RESULTS_MD, type ResultsT, readResults, readTriage, resultsMarkdown } from "./results.ts";
 
 const CLI = join(import.meta.dir, "..", "src", "cli.ts");
@@ -120,7 +120,7 @@ export function runProject(project: ManifestProject, root: string): ProjectResul
       .filter((test) => test.status === "error")
       .map((test) => ({ name: key(test), construct: firstLine(test.error?.message ?? "error") }));
 
-    const check = slp(["check"], dir);
+    const check = slp(["check", ...martsArgs(project)], dir);
 
     const changed = listed[0]?.file ?? firstModelFile(dir);
     const gate = syntheticGate(clone, project, changed);
@@ -167,7 +167,7 @@ function syntheticGate(clone: string, project: ManifestProject, changed: string)
   git(["checkout", "-q", "-b", "corpus-change"], clone);
   appendFileSync(join(dir, changed), "\n-- corpus: a synthetic one-line change\n");
   git(["commit", "-q", "--no-verify", "-am", "corpus: touch one model"], clone);
-  return slp(["gate", "--base", "main"], dir);
+  return slp(["gate", "--base", "main", ...martsArgs(project)], dir);
 }
 
 function slpCommit(): string {
