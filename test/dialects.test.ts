@@ -309,4 +309,37 @@ describe("errors and refusals the warehouses document", () => {
       ),
     ).toEqual(["[3, 1, NULL]", null, "['b', 'a']"]);
   });
+  test("LIKE escapes with the backslash where the warehouse does, for a pattern computed at run time too; Snowflake has no default escape, as DuckDB", async () => {
+    const rows = "(select 'emergency_1' as slot, 'emergency\\\\_%' as p union all select 'emergencyx', 'emergency\\\\_%')";
+    expect(
+      await run("bigquery", `select countif(slot like 'emergency\\\\_%'), countif(slot like p), countif(slot not like p) from ${rows}`),
+    ).toEqual(["1", "1", "1"]);
+    expect(
+      await run("databricks", "select count_if(slot like p) from (select 'a_c' as slot, 'a\\\\_c' as p union all select 'abc', 'a\\\\_c')"),
+    ).toEqual(["1"]);
+    expect(
+      await run(
+        "postgres",
+        "select count(*) filter (where slot like p) from (select 'a_c' as slot, 'a\\_c' as p union all select 'abc', 'a\\_c') as t",
+      ),
+    ).toEqual(["1"]);
+    expect(await run("redshift", "select 'a_c' ilike 'A\\\\_C', 'abc' ilike 'A\\\\_C'")).toEqual(["true", "false"]);
+    expect(await run("snowflake", "select 'a_c' like 'a\\\\_c', 'a_c' ilike p from (select 'A\\\\_C' as p)")).toEqual(["false", "false"]);
+  });
+
+  test("a LIKE pattern the warehouse rejects is an error (or, where undocumented, refused): a trailing escape, an escape of another character in Databricks and BigQuery", async () => {
+    expect(await run("postgres", "select 'a' like p from (select 'a\\' as p) as t")).toMatch(/^error: .*ends with the escape character/);
+    expect(await run("postgres", "select 'ab' like p from (select 'a\\b' as p) as t")).toEqual(["true"]);
+    expect(await run("databricks", "select 'ab' like 'a\\\\b'")).toMatch(/^error: .*escapes a character other than/);
+    expect(await run("bigquery", "select 'ab' like p from (select 'a\\\\b' as p)")).toMatch(/^error: .*escapes a character other than/);
+    expect(await run("bigquery", "select 'ab' like 'a\\\\b'")).toBe("refused: like");
+  });
+
+  test("LIKE ANY / ALL are the ORs / ANDs of their patterns, in parentheses; NOT LIKE ANY / ALL is refused", async () => {
+    expect(
+      await run("snowflake", "select false and 'ab' like any ('x', 'a%'), 'ab' like all ('a%', '%b'), 'ab' like any ('x', null)"),
+    ).toEqual(["false", "true", null]);
+    expect(await run("postgres", "select 'ab' like any (array['x', 'a%']), 'ab' like all (array['x', 'a%'])")).toEqual(["true", "false"]);
+    expect(await run("databricks", "select 'ab' not like all ('x', 'y')")).toBe("refused: like");
+  });
 });

@@ -12,7 +12,8 @@ import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
-import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
+import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
+import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
 
 export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
@@ -232,6 +233,16 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
           for (const macro of [used.wrapper, used.first, used.second]) macros.add(macro);
       rewritten = wrapped.value.sql;
     }
+  }
+  // LIKE and ILIKE keep the warehouse's escape character; LIKE ANY / ALL become their ORs / ANDs (like.ts).
+  if (/like/i.test(rewritten)) {
+    const liked = await rewriteTree(rewritten, dialect, likeRewrite(dialect));
+    if (!liked.ok) {
+      if ("refuse" in liked) return refused("like", liked.refuse, null);
+      return refused(`${dialect} SQL`, `the transpiler cannot read it: ${liked.error}`, liked.line);
+    }
+    rewritten = liked.value.sql;
+    if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
   }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);

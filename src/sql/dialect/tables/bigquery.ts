@@ -285,4 +285,13 @@ export const BIGQUERY: Construct[] = [
   refused("with offset", "UNNEST ... WITH OFFSET has no faithful DuckDB form in slp (WITH ORDINALITY counts from 1 and binds its alias differently)"),
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
   refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
+  {
+    name: "like",
+    how: "corrected",
+    note: "the backslash escapes \\, _ and % (ESCAPE '\\' in DuckDB); a pattern escaping another character or ending in a backslash is refused (checked when it runs if computed); LIKE ANY / ALL as ORs / ANDs",
+    examples: [
+      ex("select 'a_c' like 'a\\\\_c', 'abc' like 'a\\\\_c', 'a%' like 'a\\\\%', 'a\\\\b' like 'a\\\\\\\\b'", ["true", "false", "true", "true"], BQ("like_operator", "operators")),
+      ex("select 'apple' like any ('a%', 'x'), 'apple' like all ('a%', '%x')", ["true", "false"], BQ("like_operator_quantified", "operators")),
+    ],
+  },
 ];
