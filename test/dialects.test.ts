@@ -342,4 +342,35 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("postgres", "select 'ab' like any (array['x', 'a%']), 'ab' like all (array['x', 'a%'])")).toEqual(["true", "false"]);
     expect(await run("databricks", "select 'ab' not like all ('x', 'y')")).toBe("refused: like");
   });
+  test("NULLs sort where the warehouse sorts them when the SQL does not say, inside an aggregate too (DuckDB puts them last either way)", async () => {
+    expect(
+      await run(
+        "bigquery",
+        "select array_agg(x order by x limit 1)[offset(0)], array_agg(x order by x desc limit 1)[offset(0)] from unnest([2, null, 1]) as x",
+      ),
+    ).toEqual([null, "2"]);
+    expect(
+      await run(
+        "databricks",
+        "select max_by(x, r) from (select x, row_number() over (order by x) as r from (select 2 as x union all select null) as t) as w",
+      ),
+    ).toEqual(["2"]);
+    for (const dialect of ["postgres", "redshift", "snowflake"] as const)
+      expect(
+        await run(
+          dialect,
+          "select count(x) from (select x from (select 2 as x union all select null union all select 1) as t order by x desc limit 2) as w",
+        ),
+      ).toEqual(["1"]);
+  });
+
+  test("BigQuery ARRAY_AGG(... ORDER BY ... LIMIT n) keeps the first n, as dbt_utils.deduplicate reads it", async () => {
+    const rows = "(select 1 as k, 2 as v, 'a' as w union all select 1, 3, 'b' union all select 2, 5, 'c')";
+    expect(
+      await run(
+        "bigquery",
+        `select string_agg(w, ',' order by w) from (select unique.* from (select array_agg(original order by v desc limit 1)[offset(0)] unique from ${rows} original group by k))`,
+      ),
+    ).toEqual(["b,c"]);
+  });
 });

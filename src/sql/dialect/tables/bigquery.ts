@@ -137,14 +137,18 @@ export const BIGQUERY: Construct[] = [
   {
     name: "array_agg",
     how: "corrected",
-    note: "IGNORE NULLS is kept (the transpiler dropped it inside other calls); with ORDER BY or LIMIT it is refused",
+    note: "IGNORE NULLS is kept (the transpiler dropped it inside other calls), with ORDER BY or LIMIT refused; LIMIT n keeps the first n (dbt_utils.deduplicate)",
     rewrite: (call) => {
       const only = call.args.length === 1 ? /^([\s\S]*?)\s+ignore\s+nulls\s*$/i.exec(call.args[0] as string) : null;
       if (only) return /\b(order|limit)\b/i.test(only[1] as string) ? { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" } : `__slp_array_agg_ignore_nulls(${only[1]})`;
-      return /\bignore\s+nulls\b/i.test(call.args.join(",")) ? { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" } : `array_agg(${call.args.join(", ")})`;
+      if (/\bignore\s+nulls\b/i.test(call.args.join(","))) return { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" };
+      // LIMIT n (an integer literal in BigQuery) keeps the first n elements, after the ORDER BY.
+      const limited = call.args.length === 1 ? /^([\s\S]*?)\s+limit\s+(\d+)\s*$/i.exec(call.args[0] as string) : null;
+      if (limited) return `__slp_list_head(array_agg(${limited[1]}), ${limited[2]})`;
+      return /\blimit\b/i.test(call.args.join(",")) ? { refuse: "slp translates array_agg(... limit n) with n an integer literal" } : `array_agg(${call.args.join(", ")})`;
     },
-    macros: ["__slp_array_agg_ignore_nulls"],
-    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions"))],
+    macros: ["__slp_array_agg_ignore_nulls", "__slp_list_head"],
+    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions"))],
   },
   translated("array_length", [ex("select array_length([1, 2, 3])", ["3"], BQ("array_length", "array_functions"))]),
   translated("string_agg", [ex("select string_agg(fruit, ' & ' order by fruit) from unnest(['apple', 'pear', 'banana']) as fruit", ["apple & banana & pear"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit, ' & ' order by length(fruit)) from unnest(['apple', null, 'pear', 'banana', 'pear']) as fruit", ["pear & pear & apple & banana"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit) from unnest(['apple', null]) as fruit", ["apple"], BQ("string_agg", "aggregate_functions"))], "NULLs are skipped"),
