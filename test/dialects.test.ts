@@ -373,4 +373,48 @@ describe("errors and refusals the warehouses document", () => {
       ),
     ).toEqual(["b,c"]);
   });
+  test("BigQuery LEFT JOIN UNNEST without ON keeps a row whose array is empty or NULL, once, with NULL", async () => {
+    const rows = "(select 1 as id, [1, 2] as l union all select 2, [] union all select 3, null)";
+    expect(await run("bigquery", `select count(*), count(x), countif(x is null) from ${rows} as t left join unnest(t.l) as x`)).toEqual([
+      "4",
+      "2",
+      "2",
+    ]);
+    expect(await run("bigquery", `select count(*) from ${rows} as t cross join unnest(t.l) as x`)).toEqual(["2"]);
+  });
+
+  test("BigQuery FULL UNION ALL BY NAME is DuckDB's UNION ALL BY NAME; its other modes and CORRESPONDING are refused by name", async () => {
+    expect(
+      await run(
+        "bigquery",
+        "select count(*), count(a), sum(b) from (select * from (select 1 as a, 2 as b) full union all by name (select 3 as b))",
+      ),
+    ).toEqual(["2", "1", "5"]);
+    expect(await run("bigquery", "select * from (select 1 as a) union all by name (select 3 as a)")).toBe(
+      "refused: union by name without a mode",
+    );
+    expect(await run("bigquery", "select * from (select 1 as a) left union all by name (select 3 as a)")).toBe(
+      "refused: union by name left",
+    );
+    expect(await run("bigquery", "with p as (select 1 as a) select * from p full union all corresponding select * from p")).toBe(
+      "refused: union corresponding",
+    );
+  });
+
+  test("a set operation after an unnamed derived table stays outside it (the transpiler read `from (select ...) union all select 10` into the subquery)", async () => {
+    for (const dialect of ["bigquery", "snowflake", "databricks"] as const)
+      expect(await run(dialect, "select sum(x) from (select a + 1 as x from (select 1 as a) union all select 10)")).toEqual(["12"]);
+  });
+
+  test("BigQuery INTERVAL of a column's count, and a long CONCAT whose arguments the transpiler left untranslated", async () => {
+    expect(await run("bigquery", "select cast(date_add(d, interval n day) as date) from (select date '2024-01-31' as d, 2 as n)")).toEqual([
+      "2024-02-02",
+    ]);
+    expect(
+      await run(
+        "bigquery",
+        "select concat('a', 'b', 'c', 'd', safe_cast(1 as string), 'e', 'f', 'g', 'h'), concat('a', 'b', 'c', 'd', 'e', null)",
+      ),
+    ).toEqual(["abcd1efgh", null]);
+  });
 });

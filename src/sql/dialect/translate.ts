@@ -13,7 +13,8 @@ import type { Dialect } from "./dialects.ts";
 import { mapType } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
-import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
+import { queryRewrite } from "./query-rewrites.ts";
+import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
 
 export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
@@ -55,6 +56,16 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const token = tokens[i] as Token;
     const next = tokens[i + 1];
     const previous = tokens[i - 1];
+    // `from (select ...) union all select ...`: the transpiler reads the set operation into the unnamed derived table
+    // (from ((select ...) union all select ...)), which changes what the outer select computes; an alias keeps it out.
+    if (token.type === "L_PAREN" && /^(from|join)$/i.test(previous?.text ?? "") && previous?.type !== "QUOTED_IDENTIFIER") {
+      const close = closing.get(i);
+      // BigQuery's BY NAME modes come first: `) full union all by name`.
+      const mode = close !== undefined && /^(full|left|inner)$/i.test(tokens[close + 1]?.text ?? "") ? 1 : 0;
+      const after = close === undefined ? undefined : tokens[close + 1 + mode];
+      if (close !== undefined && /^(union|intersect|except|minus|outer)$/i.test(after?.text ?? "") && after?.type !== "QUOTED_IDENTIFIER")
+        edits.set(close, { end: close + 1, render: () => `) as __slp_derived_${close}` });
+    }
     // `x::type`
     if (token.type === "D_COLON") {
       const entry = table.get("::");
@@ -73,6 +84,20 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       edits.set(i + 1, { end: i + 3, render: () => `(-${amount})` });
       i += 2;
       continue;
+    }
+    // `interval days_supply day` (a column's count) as `interval (days_supply) day`: DuckDB's parser takes a literal or a parenthesized expression there.
+    if (token.type === "INTERVAL" && next && isWord(next) && next.type !== "STRING" && !SYNTAX_WORDS.has(next.text.toLowerCase())) {
+      let end = i + 2;
+      while (tokens[end]?.type === "DOT" && tokens[end + 1] && isWord(tokens[end + 1] as Token)) end += 2;
+      if (
+        tokens[end] &&
+        /^(microsecond|millisecond|second|minute|hour|day|week|month|quarter|year)s?$/i.test((tokens[end] as Token).text)
+      ) {
+        const count = source.slice(next.start, (tokens[end - 1] as Token).end).join("");
+        edits.set(i + 1, { end, render: () => `(${count})` });
+        i = end - 1;
+        continue;
+      }
     }
     // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
     if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
@@ -118,6 +143,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (next?.type !== "L_PAREN" || !isWord(token) || (SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER"))
       continue;
     if (previous && (previous.type === "AS" || previous.text.toLowerCase() === "as") && token.type !== "QUOTED_IDENTIFIER") continue;
+    // `UNION ALL BY NAME (SELECT ...)`: a set operation's mode, not a call.
+    if (previous?.text.toLowerCase() === "by" && token.text.toLowerCase() === "name" && token.type !== "QUOTED_IDENTIFIER") continue;
     const close = closing.get(i + 1);
     if (close === undefined) continue;
     // `name (a, b) as (`: a CTE's column list, not a call.
@@ -234,14 +261,23 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       rewritten = wrapped.value.sql;
     }
   }
-  // LIKE and ILIKE keep the warehouse's escape character; LIKE ANY / ALL become their ORs / ANDs (like.ts).
-  if (/like/i.test(rewritten)) {
-    const liked = await rewriteTree(rewritten, dialect, likeRewrite(dialect));
-    if (!liked.ok) {
-      if ("refuse" in liked) return refused("like", liked.refuse, null);
-      return refused(`${dialect} SQL`, `the transpiler cannot read it: ${liked.error}`, liked.line);
+  // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
+  // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
+  const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding)\b/i.test(rewritten);
+  if (/like/i.test(rewritten) || bigquery) {
+    const like = likeRewrite(dialect);
+    const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
+    const tree = await rewriteTree(rewritten, dialect, rule);
+    if (!tree.ok) {
+      if ("refuse" in tree)
+        return refused(
+          / BY NAME| CORRESPONDING/.test(tree.refuse) ? (tree.refuse.split(":")[0]?.toLowerCase() ?? "by name") : "like",
+          tree.refuse,
+          null,
+        );
+      return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tree.error}`, tree.line);
     }
-    rewritten = liked.value.sql;
+    rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
   }
   const translated = await toDuckdb(rewritten, dialect);

@@ -71,7 +71,8 @@ export const BIGQUERY: Construct[] = [
     name: "concat",
     how: "corrected",
     note: "NULL when any argument is NULL",
-    rewrite: strictConcat,
+    // Written as || (BigQuery's operator for it): the transpiler left the arguments of a long CONCAT untranslated (SAFE_CAST).
+    rewrite: (call) => (call.args.length < 2 ? strictConcat(call) : `(case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else ${call.args.map((arg) => `(${arg})`).join(" || ")} end)`),
     examples: [ex("select concat('The sun ', 'is ', 'shining')", ["The sun is shining"], BQ("concat", "string_functions")), ex("select concat('a', null)", [null], BQ("concat", "string_functions"))],
   },
   same("||", [ex("select 'a' || 'b'", ["ab"], BQ("concatenation_operator", "operators"))]),
