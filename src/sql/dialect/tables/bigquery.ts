@@ -134,6 +134,25 @@ export const BIGQUERY: Construct[] = [
     },
     examples: [ex("select extract(dayofweek from date '2024-03-05')", ["3"], BQ("extract", "date_functions")), ex("select extract(year from date '2024-03-05')", ["2024"], BQ("extract", "date_functions"))],
   },
+  translated(
+    "timestamp",
+    [
+      ex("select timestamp('2008-12-25 15:30:00+00')", ["2008-12-25 15:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp('2008-12-25 15:30:00', 'America/Los_Angeles')", ["2008-12-25 23:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp('2008-12-25 15:30:00 UTC')", ["2008-12-25 15:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp(datetime '2008-12-25 15:30:00')", ["2008-12-25 15:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp(date '2008-12-25')", ["2008-12-25 00:00:00+00"], BQ("timestamp", "timestamp_functions")),
+    ],
+    "a value without a time zone is read in UTC, or in the zone given",
+  ),
+  translated(
+    "datetime",
+    [
+      ex("select datetime(2008, 12, 25, 05, 30, 00)", ["2008-12-25 05:30:00"], BQ("datetime", "datetime_functions")),
+      ex("select datetime(timestamp '2008-12-25 05:30:00+00', 'America/Los_Angeles')", ["2008-12-24 21:30:00"], BQ("datetime", "datetime_functions")),
+      ex("select datetime(date '2008-12-25')", ["2008-12-25 00:00:00"], BQ("datetime", "datetime_functions")),
+    ],
+  ),
   translated("date", [ex("select date(2016, 12, 25)", ["2016-12-25"], BQ("date", "date_functions"))]),
   {
     name: "array_agg",
