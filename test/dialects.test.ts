@@ -340,7 +340,7 @@ describe("errors and refusals the warehouses document", () => {
       await run("snowflake", "select false and 'ab' like any ('x', 'a%'), 'ab' like all ('a%', '%b'), 'ab' like any ('x', null)"),
     ).toEqual(["false", "true", null]);
     expect(await run("postgres", "select 'ab' like any (array['x', 'a%']), 'ab' like all (array['x', 'a%'])")).toEqual(["true", "false"]);
-    expect(await run("databricks", "select 'ab' not like all ('x', 'y')")).toBe("refused: like");
+    expect(await run("databricks", "select 'ab' not like all ('x', 'y')")).toBe("refused: not like any / all");
   });
   test("NULLs sort where the warehouse sorts them when the SQL does not say, inside an aggregate too (DuckDB puts them last either way)", async () => {
     expect(
@@ -416,5 +416,19 @@ describe("errors and refusals the warehouses document", () => {
         "select concat('a', 'b', 'c', 'd', safe_cast(1 as string), 'e', 'f', 'g', 'h'), concat('a', 'b', 'c', 'd', 'e', null)",
       ),
     ).toEqual(["abcd1efgh", null]);
+  });
+  test("BigQuery PIVOT and UNPIVOT are refused by name where DuckDB names or fills the columns otherwise", async () => {
+    const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter)";
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q1'))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from (select 'Kale' as product, 51 as sales, 1 as q) pivot(sum(sales) for q in (1))`)).toBe(
+      "refused: pivot",
+    );
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) for quarter in ('Q1' as first))`)).toEqual(["Kale", "51"]);
+    const wide = "(select 'Kale' as product, 51 as q1, 23 as q2)";
+    expect(await run("bigquery", `select * from ${wide} unpivot(sales for quarter in (q1, q2))`)).toBe("refused: unpivot");
+    expect(await run("bigquery", `select product from ${wide} unpivot((a, b) for k in ((q1, q2) as 'x'))`)).toBe("refused: unpivot");
+    expect(
+      await run("bigquery", `select quarter, sales from ${wide} unpivot(sales for quarter in (q1, q2)) order by sales limit 1`),
+    ).toEqual(["q2", "23"]);
   });
 });

@@ -75,7 +75,7 @@ export function likeRewrite(dialect: Exclude<Dialect, "duckdb">) {
       const patterns = quantifiedPatterns(like.right);
       const joiner = /^(any|some)$/i.test(like.quantifier) ? "or" : /^all$/i.test(like.quantifier) ? "and" : null;
       if (!patterns || patterns.length === 0 || !joiner)
-        return { refuse: `LIKE ${like.quantifier} of anything but a list of patterns: slp has not verified it` };
+        return { refuse: `LIKE ${like.quantifier}: slp has not verified it of anything but a list of patterns` };
       const each = patterns.map(
         (pattern): TreeNode => ({ paren: { this: { [kind]: { ...like, right: pattern, quantifier: null } }, trailing_comments: [] } }),
       );
@@ -88,7 +88,7 @@ export function likeRewrite(dialect: Exclude<Dialect, "duckdb">) {
       if (wellEscaped(literal.value, other)) return { [kind]: { ...like, escape: string("\\") } };
       if (other === "unverified")
         return {
-          refuse: `the pattern '${literal.value}' escapes a character other than \\, _ or %, or ends with a backslash: BigQuery documents escaping \\, _ and % only`,
+          refuse: `LIKE: the pattern '${literal.value}' escapes a character other than \\, _ or %, or ends with a backslash: BigQuery documents escaping \\, _ and % only`,
         };
     }
     // A pattern computed at run time (or a literal the warehouse rejects) is checked when it runs, as the warehouse checks it.

@@ -143,8 +143,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (next?.type !== "L_PAREN" || !isWord(token) || (SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER"))
       continue;
     if (previous && (previous.type === "AS" || previous.text.toLowerCase() === "as") && token.type !== "QUOTED_IDENTIFIER") continue;
-    // `UNION ALL BY NAME (SELECT ...)`: a set operation's mode, not a call.
-    if (previous?.text.toLowerCase() === "by" && token.text.toLowerCase() === "name" && token.type !== "QUOTED_IDENTIFIER") continue;
+    // `UNION ALL BY NAME (SELECT ...)`, `UNPIVOT INCLUDE NULLS (...)`: an operation's mode, not a call.
+    if (/^(by name|include nulls|exclude nulls)$/i.test(`${previous?.text} ${token.text}`) && token.type !== "QUOTED_IDENTIFIER") continue;
     const close = closing.get(i + 1);
     if (close === undefined) continue;
     // `name (a, b) as (`: a CTE's column list, not a call.
@@ -263,18 +263,14 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   }
   // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
-  const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding)\b/i.test(rewritten);
+  const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
   if (/like/i.test(rewritten) || bigquery) {
     const like = likeRewrite(dialect);
     const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
-      if ("refuse" in tree)
-        return refused(
-          / BY NAME| CORRESPONDING/.test(tree.refuse) ? (tree.refuse.split(":")[0]?.toLowerCase() ?? "by name") : "like",
-          tree.refuse,
-          null,
-        );
+      // A tree rule's refusal reads `CONSTRUCT: why`.
+      if ("refuse" in tree) return refused((tree.refuse.split(":")[0] as string).toLowerCase(), tree.refuse, null);
       return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tree.error}`, tree.line);
     }
     rewritten = tree.value.sql;

@@ -318,4 +318,21 @@ export const BIGQUERY: Construct[] = [
       ex("select 'apple' like any ('a%', 'x'), 'apple' like all ('a%', '%x')", ["true", "false"], BQ("like_operator_quantified", "operators")),
     ],
   },
+  {
+    name: "pivot",
+    how: "corrected",
+    note: "one aggregate without an alias, FOR one column IN string literals or aliased values (the column names differ otherwise)",
+    examples: [
+      ex("select product, Q1, Q2, Q4 from (select product, sales, quarter from (select 'Kale' as product, 51 as sales, 'Q1' as quarter union all select 'Kale', 23, 'Q2' union all select 'Kale', 45, 'Q3')) pivot(sum(sales) for quarter in ('Q1', 'Q2', 'Q3', 'Q4'))", ["Kale", "51", "23", null], BQ("pivot_operator", "query-syntax")),
+    ],
+  },
+  {
+    name: "unpivot",
+    how: "corrected",
+    note: "one value column, the names plain or aliased by a string; NULL values left out unless INCLUDE NULLS; under a SELECT that names its columns (DuckDB orders the name column first)",
+    examples: [
+      ex("select count(*), sum(sales), min(quarter) from (select product, sales, quarter from (select 'Kale' as product, 51 as q1, 23 as q2, cast(null as int64) as q3) unpivot(sales for quarter in (q1, q2, q3)))", ["2", "74", "q1"], BQ("unpivot_operator", "query-syntax")),
+      ex("select count(*), max(quarter) from (select product, sales, quarter from (select 'Kale' as product, 51 as q1, cast(null as int64) as q2) unpivot include nulls (sales for quarter in (q1 as 'first', q2 as 'second')))", ["2", "second"], BQ("unpivot_operator", "query-syntax")),
+    ],
+  },
 ];
