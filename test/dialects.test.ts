@@ -365,6 +365,12 @@ describe("errors and refusals the warehouses document", () => {
   });
 
   test("BigQuery ARRAY_AGG(... ORDER BY ... LIMIT n) keeps the first n, as dbt_utils.deduplicate reads it", async () => {
+    expect(
+      await run(
+        "bigquery",
+        "select array_to_string(array_agg(w order by v desc, w limit 2), ',') from (select 'b' as w, 2 as v union all select 'a', 2 union all select 'c', 1)",
+      ),
+    ).toEqual(["a,b"]);
     const rows = "(select 1 as k, 2 as v, 'a' as w union all select 1, 3, 'b' union all select 2, 5, 'c')";
     expect(
       await run(
@@ -430,5 +436,13 @@ describe("errors and refusals the warehouses document", () => {
     expect(
       await run("bigquery", `select quarter, sales from ${wide} unpivot(sales for quarter in (q1, q2)) order by sales limit 1`),
     ).toEqual(["q2", "23"]);
+  });
+  test("BigQuery ARRAY(subquery): SELECT AS STRUCT is refused, and an UNNEST the transpiler left a table alias (inside ARRAY within a call) is refused, never read as a row", async () => {
+    expect(await run("bigquery", "select array(select as struct x as a from unnest([1]) as x)")).toBe("refused: array()");
+    expect(await run("bigquery", "select array_length(array(select x from unnest([1, 2]) as x))")).toBe("refused: unnest");
+    expect(await run("bigquery", "select 'unnest(a) as b', array(select x from unnest([2, 1]) as x order by x)")).toEqual([
+      "unnest(a) as b",
+      "[1, 2]",
+    ]);
   });
 });

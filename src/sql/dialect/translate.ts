@@ -279,6 +279,15 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
   let out = translated.value;
+  if (dialect === "bigquery") {
+    const alias = unnestTableAlias(out);
+    if (alias !== null)
+      return refused(
+        "unnest",
+        `the transpiler left UNNEST(...) AS ${alias} a table alias in DuckDB (inside ARRAY(...) within a call), so ${alias} would be a row, not the element`,
+        null,
+      );
+  }
   // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
   return { ok: true, translation: { sql: out, macros: [...macros].sort() } };
@@ -425,4 +434,22 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
 function redshiftString(text: string): string {
   const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
   return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
+}
+
+/** The alias of an UNNEST(...) the DuckDB SQL names as a table (`AS x`, not `AS t(x)`), where BigQuery names the element; else null. */
+function unnestTableAlias(written: string): string | null {
+  // String literals masked (DuckDB doubles a quote inside one), so only SQL is read.
+  const sql = written.replace(/'(?:[^']|'')*'/g, (literal) => " ".repeat(literal.length));
+  const pattern = /\bUNNEST\s*\(/gi;
+  for (let match = pattern.exec(sql); match !== null; match = pattern.exec(sql)) {
+    let depth = 0;
+    let i = match.index + match[0].length - 1;
+    for (; i < sql.length; i++) {
+      if (sql[i] === "(") depth++;
+      else if (sql[i] === ")" && --depth === 0) break;
+    }
+    const alias = /^\s+AS\s+("[^"]+"|\w+)(\s*\()?/i.exec(sql.slice(i + 1));
+    if (alias && !alias[2]) return alias[1] as string;
+  }
+  return null;
 }

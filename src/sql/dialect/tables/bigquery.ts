@@ -163,12 +163,27 @@ export const BIGQUERY: Construct[] = [
       if (only) return /\b(order|limit)\b/i.test(only[1] as string) ? { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" } : `__slp_array_agg_ignore_nulls(${only[1]})`;
       if (/\bignore\s+nulls\b/i.test(call.args.join(","))) return { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" };
       // LIMIT n (an integer literal in BigQuery) keeps the first n elements, after the ORDER BY.
-      const limited = call.args.length === 1 ? /^([\s\S]*?)\s+limit\s+(\d+)\s*$/i.exec(call.args[0] as string) : null;
+      // BigQuery's ARRAY_AGG takes one value: a comma here separates ORDER BY keys.
+      const limited = /^([\s\S]*?)\s+limit\s+(\d+)\s*$/i.exec(call.args.join(", "));
       if (limited) return `__slp_list_head(array_agg(${limited[1]}), ${limited[2]})`;
       return /\blimit\b/i.test(call.args.join(",")) ? { refuse: "slp translates array_agg(... limit n) with n an integer literal" } : `array_agg(${call.args.join(", ")})`;
     },
     macros: ["__slp_array_agg_ignore_nulls", "__slp_list_head"],
     examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions"))],
+  },
+  {
+    name: "array",
+    how: "corrected",
+    note: "ARRAY(subquery) of one column: its rows in the subquery's order, [] for none; SELECT AS STRUCT / AS VALUE refused",
+    rewrite: (call) =>
+      call.args.length === 1 && /^\s*\(?\s*(select|with)\b/i.test(call.args[0] as string) && !/^\s*\(?\s*select\s+(distinct\s+)?as\s+(struct|value)\b/i.test(call.args[0] as string)
+        ? `array((${call.args[0]}))` // in its own parentheses: the transpiler made ARRAY(SELECT ... UNION ALL ...) a LIST_VALUE
+        : { refuse: "slp runs ARRAY(subquery) of one column, without SELECT AS STRUCT or AS VALUE" },
+    examples: [
+      ex("select array(select 1 as x union all select 2 union all select 3 order by x)", ["[1, 2, 3]"], BQ("array", "array_functions")),
+      ex("select array(select x from unnest([3, 1, 2]) as x order by x desc)", ["[3, 2, 1]"], BQ("array", "array_functions")),
+      ex("select array(select x from unnest([1]) as x where x > 5)", ["[]"], BQ("array", "array_functions")),
+    ],
   },
   translated("array_length", [ex("select array_length([1, 2, 3])", ["3"], BQ("array_length", "array_functions"))]),
   translated("string_agg", [ex("select string_agg(fruit, ' & ' order by fruit) from unnest(['apple', 'pear', 'banana']) as fruit", ["apple & banana & pear"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit, ' & ' order by length(fruit)) from unnest(['apple', null, 'pear', 'banana', 'pear']) as fruit", ["pear & pear & apple & banana"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit) from unnest(['apple', null]) as fruit", ["apple"], BQ("string_agg", "aggregate_functions"))], "NULLs are skipped"),
