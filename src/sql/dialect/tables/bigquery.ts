@@ -239,6 +239,10 @@ export const BIGQUERY: Construct[] = [
   translated("logical_or", [ex("select logical_or(x) from unnest([true, false]) as x", ["true"], BQ("logical_or", "aggregate_functions"))]),
   translated("logical_and", [ex("select logical_and(x) from unnest([true, false]) as x", ["false"], BQ("logical_and", "aggregate_functions"))]),
   translated("qualify", [ex("select x from unnest([1, 2]) as x qualify row_number() over (order by x desc) = 1", ["2"], BQ("qualify_clause", "query-syntax"))]),
+  translated("* replace", [
+    ex(`with orders as (select 5 as order_id, "sprocket" as item_name, 200 as quantity) select * replace ("widget" as item_name) from orders`, ["5", "widget", "200"], BQ("select_replace", "query-syntax")),
+    ex(`with orders as (select 5 as order_id, "sprocket" as item_name, 200 as quantity) select * replace (quantity / 2 as quantity) from orders`, ["5", "sprocket", "100"], BQ("select_replace", "query-syntax")),
+  ]),
   translated("* except", [ex("select * except (b) from (select 1 as a, 2 as b)", ["1"], BQ("select_except", "query-syntax"))]),
   {
     name: "/",
