@@ -444,5 +444,8 @@ describe("errors and refusals the warehouses document", () => {
       "unnest(a) as b",
       "[1, 2]",
     ]);
+    expect(
+      await run("bigquery", "select array(select h.id, from (select 2 as id union all select null) as h where h.id is not null)"),
+    ).toEqual(["[2]"]);
   });
 });

@@ -175,10 +175,13 @@ export const BIGQUERY: Construct[] = [
     name: "array",
     how: "corrected",
     note: "ARRAY(subquery) of one column: its rows in the subquery's order, [] for none; SELECT AS STRUCT / AS VALUE refused",
-    rewrite: (call) =>
-      call.args.length === 1 && /^\s*\(?\s*(select|with)\b/i.test(call.args[0] as string) && !/^\s*\(?\s*select\s+(distinct\s+)?as\s+(struct|value)\b/i.test(call.args[0] as string)
-        ? `array((${call.args[0]}))` // in its own parentheses: the transpiler made ARRAY(SELECT ... UNION ALL ...) a LIST_VALUE
-        : { refuse: "slp runs ARRAY(subquery) of one column, without SELECT AS STRUCT or AS VALUE" },
+    // ARRAY takes one subquery: a comma here is the subquery's own (a select list, BigQuery's trailing comma).
+    rewrite: (call) => {
+      const subquery = call.args.join(", ");
+      return /^\s*\(?\s*(select|with)\b/i.test(subquery) && !/^\s*\(?\s*select\s+(distinct\s+)?as\s+(struct|value)\b/i.test(subquery)
+        ? `array((${subquery}))` // in its own parentheses: the transpiler made ARRAY(SELECT ... UNION ALL ...) a LIST_VALUE
+        : { refuse: "slp runs ARRAY(subquery) of one column, without SELECT AS STRUCT or AS VALUE" };
+    },
     examples: [
       ex("select array(select 1 as x union all select 2 union all select 3 order by x)", ["[1, 2, 3]"], BQ("array", "array_functions")),
       ex("select array(select x from unnest([3, 1, 2]) as x order by x desc)", ["[3, 2, 1]"], BQ("array", "array_functions")),
