@@ -309,4 +309,143 @@ describe("errors and refusals the warehouses document", () => {
       ),
     ).toEqual(["[3, 1, NULL]", null, "['b', 'a']"]);
   });
+  test("LIKE escapes with the backslash where the warehouse does, for a pattern computed at run time too; Snowflake has no default escape, as DuckDB", async () => {
+    const rows = "(select 'emergency_1' as slot, 'emergency\\\\_%' as p union all select 'emergencyx', 'emergency\\\\_%')";
+    expect(
+      await run("bigquery", `select countif(slot like 'emergency\\\\_%'), countif(slot like p), countif(slot not like p) from ${rows}`),
+    ).toEqual(["1", "1", "1"]);
+    expect(
+      await run("databricks", "select count_if(slot like p) from (select 'a_c' as slot, 'a\\\\_c' as p union all select 'abc', 'a\\\\_c')"),
+    ).toEqual(["1"]);
+    expect(
+      await run(
+        "postgres",
+        "select count(*) filter (where slot like p) from (select 'a_c' as slot, 'a\\_c' as p union all select 'abc', 'a\\_c') as t",
+      ),
+    ).toEqual(["1"]);
+    expect(await run("redshift", "select 'a_c' ilike 'A\\\\_C', 'abc' ilike 'A\\\\_C'")).toEqual(["true", "false"]);
+    expect(await run("snowflake", "select 'a_c' like 'a\\\\_c', 'a_c' ilike p from (select 'A\\\\_C' as p)")).toEqual(["false", "false"]);
+  });
+
+  test("a LIKE pattern the warehouse rejects is an error (or, where undocumented, refused): a trailing escape, an escape of another character in Databricks and BigQuery", async () => {
+    expect(await run("postgres", "select 'a' like p from (select 'a\\' as p) as t")).toMatch(/^error: .*ends with the escape character/);
+    expect(await run("postgres", "select 'ab' like p from (select 'a\\b' as p) as t")).toEqual(["true"]);
+    expect(await run("databricks", "select 'ab' like 'a\\\\b'")).toMatch(/^error: .*escapes a character other than/);
+    expect(await run("bigquery", "select 'ab' like p from (select 'a\\\\b' as p)")).toMatch(/^error: .*escapes a character other than/);
+    expect(await run("bigquery", "select 'ab' like 'a\\\\b'")).toBe("refused: like");
+  });
+
+  test("LIKE ANY / ALL are the ORs / ANDs of their patterns, in parentheses; NOT LIKE ANY / ALL is refused", async () => {
+    expect(
+      await run("snowflake", "select false and 'ab' like any ('x', 'a%'), 'ab' like all ('a%', '%b'), 'ab' like any ('x', null)"),
+    ).toEqual(["false", "true", null]);
+    expect(await run("postgres", "select 'ab' like any (array['x', 'a%']), 'ab' like all (array['x', 'a%'])")).toEqual(["true", "false"]);
+    expect(await run("databricks", "select 'ab' not like all ('x', 'y')")).toBe("refused: not like any / all");
+  });
+  test("NULLs sort where the warehouse sorts them when the SQL does not say, inside an aggregate too (DuckDB puts them last either way)", async () => {
+    expect(
+      await run(
+        "bigquery",
+        "select array_agg(x order by x limit 1)[offset(0)], array_agg(x order by x desc limit 1)[offset(0)] from unnest([2, null, 1]) as x",
+      ),
+    ).toEqual([null, "2"]);
+    expect(
+      await run(
+        "databricks",
+        "select max_by(x, r) from (select x, row_number() over (order by x) as r from (select 2 as x union all select null) as t) as w",
+      ),
+    ).toEqual(["2"]);
+    for (const dialect of ["postgres", "redshift", "snowflake"] as const)
+      expect(
+        await run(
+          dialect,
+          "select count(x) from (select x from (select 2 as x union all select null union all select 1) as t order by x desc limit 2) as w",
+        ),
+      ).toEqual(["1"]);
+  });
+
+  test("BigQuery ARRAY_AGG(... ORDER BY ... LIMIT n) keeps the first n, as dbt_utils.deduplicate reads it", async () => {
+    expect(
+      await run(
+        "bigquery",
+        "select array_to_string(array_agg(w order by v desc, w limit 2), ',') from (select 'b' as w, 2 as v union all select 'a', 2 union all select 'c', 1)",
+      ),
+    ).toEqual(["a,b"]);
+    const rows = "(select 1 as k, 2 as v, 'a' as w union all select 1, 3, 'b' union all select 2, 5, 'c')";
+    expect(
+      await run(
+        "bigquery",
+        `select string_agg(w, ',' order by w) from (select unique.* from (select array_agg(original order by v desc limit 1)[offset(0)] unique from ${rows} original group by k))`,
+      ),
+    ).toEqual(["b,c"]);
+  });
+  test("BigQuery LEFT JOIN UNNEST without ON keeps a row whose array is empty or NULL, once, with NULL", async () => {
+    const rows = "(select 1 as id, [1, 2] as l union all select 2, [] union all select 3, null)";
+    expect(await run("bigquery", `select count(*), count(x), countif(x is null) from ${rows} as t left join unnest(t.l) as x`)).toEqual([
+      "4",
+      "2",
+      "2",
+    ]);
+    expect(await run("bigquery", `select count(*) from ${rows} as t cross join unnest(t.l) as x`)).toEqual(["2"]);
+  });
+
+  test("BigQuery FULL UNION ALL BY NAME is DuckDB's UNION ALL BY NAME; its other modes and CORRESPONDING are refused by name", async () => {
+    expect(
+      await run(
+        "bigquery",
+        "select count(*), count(a), sum(b) from (select * from (select 1 as a, 2 as b) full union all by name (select 3 as b))",
+      ),
+    ).toEqual(["2", "1", "5"]);
+    expect(await run("bigquery", "select * from (select 1 as a) union all by name (select 3 as a)")).toBe(
+      "refused: union by name without a mode",
+    );
+    expect(await run("bigquery", "select * from (select 1 as a) left union all by name (select 3 as a)")).toBe(
+      "refused: union by name left",
+    );
+    expect(await run("bigquery", "with p as (select 1 as a) select * from p full union all corresponding select * from p")).toBe(
+      "refused: union corresponding",
+    );
+  });
+
+  test("a set operation after an unnamed derived table stays outside it (the transpiler read `from (select ...) union all select 10` into the subquery)", async () => {
+    for (const dialect of ["bigquery", "snowflake", "databricks"] as const)
+      expect(await run(dialect, "select sum(x) from (select a + 1 as x from (select 1 as a) union all select 10)")).toEqual(["12"]);
+  });
+
+  test("BigQuery INTERVAL of a column's count, and a long CONCAT whose arguments the transpiler left untranslated", async () => {
+    expect(await run("bigquery", "select cast(date_add(d, interval n day) as date) from (select date '2024-01-31' as d, 2 as n)")).toEqual([
+      "2024-02-02",
+    ]);
+    expect(
+      await run(
+        "bigquery",
+        "select concat('a', 'b', 'c', 'd', safe_cast(1 as string), 'e', 'f', 'g', 'h'), concat('a', 'b', 'c', 'd', 'e', null)",
+      ),
+    ).toEqual(["abcd1efgh", null]);
+  });
+  test("BigQuery PIVOT and UNPIVOT are refused by name where DuckDB names or fills the columns otherwise", async () => {
+    const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter)";
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q1'))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from (select 'Kale' as product, 51 as sales, 1 as q) pivot(sum(sales) for q in (1))`)).toBe(
+      "refused: pivot",
+    );
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) for quarter in ('Q1' as first))`)).toEqual(["Kale", "51"]);
+    const wide = "(select 'Kale' as product, 51 as q1, 23 as q2)";
+    expect(await run("bigquery", `select * from ${wide} unpivot(sales for quarter in (q1, q2))`)).toBe("refused: unpivot");
+    expect(await run("bigquery", `select product from ${wide} unpivot((a, b) for k in ((q1, q2) as 'x'))`)).toBe("refused: unpivot");
+    expect(
+      await run("bigquery", `select quarter, sales from ${wide} unpivot(sales for quarter in (q1, q2)) order by sales limit 1`),
+    ).toEqual(["q2", "23"]);
+  });
+  test("BigQuery ARRAY(subquery): SELECT AS STRUCT is refused, and an UNNEST the transpiler left a table alias (inside ARRAY within a call) is refused, never read as a row", async () => {
+    expect(await run("bigquery", "select array(select as struct x as a from unnest([1]) as x)")).toBe("refused: array()");
+    expect(await run("bigquery", "select array_length(array(select x from unnest([1, 2]) as x))")).toBe("refused: unnest");
+    expect(await run("bigquery", "select 'unnest(a) as b', array(select x from unnest([2, 1]) as x order by x)")).toEqual([
+      "unnest(a) as b",
+      "[1, 2]",
+    ]);
+    expect(
+      await run("bigquery", "select array(select h.id, from (select 2 as id union all select null) as h where h.id is not null)"),
+    ).toEqual(["[2]"]);
+  });
 });

@@ -31,11 +31,33 @@ export interface DialectChoice {
 }
 
 /**
+ * Where an ORDER BY without NULLS FIRST / LAST puts NULLs, in DuckDB's words
+ * (DuckDB's own default is last either way): first ascending and last
+ * descending in BigQuery and Spark/Databricks ("NULLs sort first if sort
+ * order is ASC and last if DESC"); as the largest values in Snowflake (its
+ * DEFAULT_NULL_ORDERING is LAST), Postgres and Redshift. Inside an aggregate
+ * (array_agg(x order by y), which the transpiler leaves as written) too.
+ */
+const NULL_ORDER: Record<Exclude<Dialect, "duckdb">, string> = {
+  bigquery: "nulls_first_on_asc_last_on_desc",
+  databricks: "nulls_first_on_asc_last_on_desc",
+  spark: "nulls_first_on_asc_last_on_desc",
+  snowflake: "nulls_last_on_asc_first_on_desc",
+  postgres: "nulls_last_on_asc_first_on_desc",
+  redshift: "nulls_last_on_asc_first_on_desc",
+};
+
+/**
  * The DuckDB settings a dialect's SQL needs to keep its meaning, as SET
  * statements run on every connection: the warehouses' functions work in UTC
- * unless told otherwise, and Postgres and Redshift divide integers to an integer.
+ * unless told otherwise, NULLs sort where the warehouse sorts them, and
+ * Postgres and Redshift divide integers to an integer.
  */
 export function duckdbSettings(dialect: Dialect): string[] {
   if (dialect === "duckdb") return [];
-  return ["set TimeZone = 'UTC'", ...(dialect === "postgres" || dialect === "redshift" ? ["set integer_division = true"] : [])];
+  return [
+    "set TimeZone = 'UTC'",
+    `set default_null_order = '${NULL_ORDER[dialect]}'`,
+    ...(dialect === "postgres" || dialect === "redshift" ? ["set integer_division = true"] : []),
+  ];
 }

@@ -11,6 +11,15 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_add_months_eom: {
     sql: "create macro __slp_add_months_eom(d, n) as case when last_day(d) = cast(d as date) then cast(last_day(d + to_months(cast(n as integer))) as timestamp) else cast(d as timestamp) + to_months(cast(n as integer)) end",
   },
+  // A LIKE pattern computed at run time, checked as the warehouse checks it with the backslash as its escape
+  // (like.ts): the last character must not be an unpaired escape (Postgres: "LIKE pattern must not end with escape
+  // character"); before any character but _, % and itself an escape is that character (itself), an error (error,
+  // Databricks), or undocumented (unverified, BigQuery). DuckDB would read a trailing escape as no match.
+  __slp_like_pattern: {
+    sql: "create macro __slp_like_pattern(p, other) as case when regexp_matches(regexp_replace(p, '\\\\[\\s\\S]', '', 'g'), '\\\\') then error('LIKE pattern ' || p || ' ends with the escape character \\') when other <> 'itself' and regexp_matches(regexp_replace(p, '\\\\[\\\\_%]', '', 'g'), '\\\\') then error('LIKE pattern ' || p || ' escapes a character other than \\, _ or %: ' || case when other = 'error' then 'an error in Databricks' else 'BigQuery documents escaping \\, _ and % only' end) else p end",
+  },
+  // BigQuery's ARRAY_AGG(... LIMIT n): the first n elements, after its ORDER BY (DuckDB's aggregates take no LIMIT).
+  __slp_list_head: { sql: "create macro __slp_list_head(l, n) as list_slice(l, 1, n)" },
   __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
   // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
   __slp_ansi_cast: {

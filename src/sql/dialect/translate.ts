@@ -12,7 +12,9 @@ import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
-import { tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token } from "./transpiler.ts";
+import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
+import { queryRewrite } from "./query-rewrites.ts";
+import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
 
 export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
@@ -54,6 +56,16 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const token = tokens[i] as Token;
     const next = tokens[i + 1];
     const previous = tokens[i - 1];
+    // `from (select ...) union all select ...`: the transpiler reads the set operation into the unnamed derived table
+    // (from ((select ...) union all select ...)), which changes what the outer select computes; an alias keeps it out.
+    if (token.type === "L_PAREN" && /^(from|join)$/i.test(previous?.text ?? "") && previous?.type !== "QUOTED_IDENTIFIER") {
+      const close = closing.get(i);
+      // BigQuery's BY NAME modes come first: `) full union all by name`.
+      const mode = close !== undefined && /^(full|left|inner)$/i.test(tokens[close + 1]?.text ?? "") ? 1 : 0;
+      const after = close === undefined ? undefined : tokens[close + 1 + mode];
+      if (close !== undefined && /^(union|intersect|except|minus|outer)$/i.test(after?.text ?? "") && after?.type !== "QUOTED_IDENTIFIER")
+        edits.set(close, { end: close + 1, render: () => `) as __slp_derived_${close}` });
+    }
     // `x::type`
     if (token.type === "D_COLON") {
       const entry = table.get("::");
@@ -72,6 +84,20 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       edits.set(i + 1, { end: i + 3, render: () => `(-${amount})` });
       i += 2;
       continue;
+    }
+    // `interval days_supply day` (a column's count) as `interval (days_supply) day`: DuckDB's parser takes a literal or a parenthesized expression there.
+    if (token.type === "INTERVAL" && next && isWord(next) && next.type !== "STRING" && !SYNTAX_WORDS.has(next.text.toLowerCase())) {
+      let end = i + 2;
+      while (tokens[end]?.type === "DOT" && tokens[end + 1] && isWord(tokens[end + 1] as Token)) end += 2;
+      if (
+        tokens[end] &&
+        /^(microsecond|millisecond|second|minute|hour|day|week|month|quarter|year)s?$/i.test((tokens[end] as Token).text)
+      ) {
+        const count = source.slice(next.start, (tokens[end - 1] as Token).end).join("");
+        edits.set(i + 1, { end, render: () => `(${count})` });
+        i = end - 1;
+        continue;
+      }
     }
     // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
     if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
@@ -117,6 +143,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (next?.type !== "L_PAREN" || !isWord(token) || (SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER"))
       continue;
     if (previous && (previous.type === "AS" || previous.text.toLowerCase() === "as") && token.type !== "QUOTED_IDENTIFIER") continue;
+    // `UNION ALL BY NAME (SELECT ...)`, `UNPIVOT INCLUDE NULLS (...)`: an operation's mode, not a call.
+    if (/^(by name|include nulls|exclude nulls)$/i.test(`${previous?.text} ${token.text}`) && token.type !== "QUOTED_IDENTIFIER") continue;
     const close = closing.get(i + 1);
     if (close === undefined) continue;
     // `name (a, b) as (`: a CTE's column list, not a call.
@@ -233,9 +261,33 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       rewritten = wrapped.value.sql;
     }
   }
+  // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
+  // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
+  const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
+  if (/like/i.test(rewritten) || bigquery) {
+    const like = likeRewrite(dialect);
+    const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
+    const tree = await rewriteTree(rewritten, dialect, rule);
+    if (!tree.ok) {
+      // A tree rule's refusal reads `CONSTRUCT: why`.
+      if ("refuse" in tree) return refused((tree.refuse.split(":")[0] as string).toLowerCase(), tree.refuse, null);
+      return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tree.error}`, tree.line);
+    }
+    rewritten = tree.value.sql;
+    if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
+  }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
   let out = translated.value;
+  if (dialect === "bigquery") {
+    const alias = unnestTableAlias(out);
+    if (alias !== null)
+      return refused(
+        "unnest",
+        `the transpiler left UNNEST(...) AS ${alias} a table alias in DuckDB (inside ARRAY(...) within a call), so ${alias} would be a row, not the element`,
+        null,
+      );
+  }
   // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
   return { ok: true, translation: { sql: out, macros: [...macros].sort() } };
@@ -382,4 +434,22 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
 function redshiftString(text: string): string {
   const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
   return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
+}
+
+/** The alias of an UNNEST(...) the DuckDB SQL names as a table (`AS x`, not `AS t(x)`), where BigQuery names the element; else null. */
+function unnestTableAlias(written: string): string | null {
+  // String literals masked (DuckDB doubles a quote inside one), so only SQL is read.
+  const sql = written.replace(/'(?:[^']|'')*'/g, (literal) => " ".repeat(literal.length));
+  const pattern = /\bUNNEST\s*\(/gi;
+  for (let match = pattern.exec(sql); match !== null; match = pattern.exec(sql)) {
+    let depth = 0;
+    let i = match.index + match[0].length - 1;
+    for (; i < sql.length; i++) {
+      if (sql[i] === "(") depth++;
+      else if (sql[i] === ")" && --depth === 0) break;
+    }
+    const alias = /^\s+AS\s+("[^"]+"|\w+)(\s*\()?/i.exec(sql.slice(i + 1));
+    if (alias && !alias[2]) return alias[1] as string;
+  }
+  return null;
 }

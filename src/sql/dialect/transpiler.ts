@@ -141,6 +141,49 @@ export async function wrapOperators(
   return { ok: true, value: { sql: generated.sql[0] as string, wrapped } };
 }
 
+/** A node of the transpiler's syntax tree: one key (its kind) holding its fields. */
+export type TreeNode = { [kind: string]: unknown };
+
+/**
+ * `sql` (in `dialect`) with every node `rewrite` answers for replaced by its
+ * answer, written back in `dialect`; `rewrite` returns undefined to keep a
+ * node, or `{ refuse: why }` to stop.
+ */
+export async function rewriteTree(
+  sql: string,
+  dialect: Exclude<Dialect, "duckdb">,
+  rewrite: (node: TreeNode) => TreeNode | undefined,
+): Promise<Outcome<{ sql: string; rewritten: number }> | { ok: false; refuse: string }> {
+  const polyglot = await loaded();
+  const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
+  if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
+  let rewritten = 0;
+  let refusal: string | null = null;
+  const children = (node: object): TreeNode =>
+    Object.fromEntries(Object.entries(node).map(([key, value]) => [key, walk(value)])) as TreeNode;
+  // Top-down, so a rewrite sees a node before its children are rewritten (NOT sees the LIKE ALL it negates);
+  // the children of a node's answer are walked in turn, never the answer itself again.
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== "object" || refusal !== null) return node;
+    const answer = Object.keys(node).length === 1 ? rewrite(node as TreeNode) : undefined;
+    if (answer === undefined) return children(node);
+    if (typeof answer.refuse === "string") {
+      refusal = answer.refuse;
+      return node;
+    }
+    rewritten++;
+    return children(answer);
+  };
+  const tree = walk(parsed.ast);
+  if (refusal !== null) return { ok: false, refuse: refusal };
+  if (rewritten === 0) return { ok: true, value: { sql, rewritten } };
+  const generated = polyglot.generate(tree, TRANSPILER_DIALECT[dialect]);
+  if (!generated.success || !generated.sql || generated.sql.length !== 1)
+    return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
+  return { ok: true, value: { sql: generated.sql[0] as string, rewritten } };
+}
+
 /** The transpiler's parse errors for `sql` read as `dialect`, [] when it parses (how slp's tests check emitted SQL). */
 export async function parseErrorsIn(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<string[]> {
   const result = (await loaded()).validate(sql, TRANSPILER_DIALECT[dialect]);

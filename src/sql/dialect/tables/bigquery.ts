@@ -71,7 +71,8 @@ export const BIGQUERY: Construct[] = [
     name: "concat",
     how: "corrected",
     note: "NULL when any argument is NULL",
-    rewrite: strictConcat,
+    // Written as || (BigQuery's operator for it): the transpiler left the arguments of a long CONCAT untranslated (SAFE_CAST).
+    rewrite: (call) => (call.args.length < 2 ? strictConcat(call) : `(case when ${call.args.map((arg) => `(${arg}) is null`).join(" or ")} then null else ${call.args.map((arg) => `(${arg})`).join(" || ")} end)`),
     examples: [ex("select concat('The sun ', 'is ', 'shining')", ["The sun is shining"], BQ("concat", "string_functions")), ex("select concat('a', null)", [null], BQ("concat", "string_functions"))],
   },
   same("||", [ex("select 'a' || 'b'", ["ab"], BQ("concatenation_operator", "operators"))]),
@@ -133,19 +134,74 @@ export const BIGQUERY: Construct[] = [
     },
     examples: [ex("select extract(dayofweek from date '2024-03-05')", ["3"], BQ("extract", "date_functions")), ex("select extract(year from date '2024-03-05')", ["2024"], BQ("extract", "date_functions"))],
   },
+  translated(
+    "timestamp",
+    [
+      ex("select timestamp('2008-12-25 15:30:00+00')", ["2008-12-25 15:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp('2008-12-25 15:30:00', 'America/Los_Angeles')", ["2008-12-25 23:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp('2008-12-25 15:30:00 UTC')", ["2008-12-25 15:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp(datetime '2008-12-25 15:30:00')", ["2008-12-25 15:30:00+00"], BQ("timestamp", "timestamp_functions")),
+      ex("select timestamp(date '2008-12-25')", ["2008-12-25 00:00:00+00"], BQ("timestamp", "timestamp_functions")),
+    ],
+    "a value without a time zone is read in UTC, or in the zone given",
+  ),
+  translated(
+    "datetime",
+    [
+      ex("select datetime(2008, 12, 25, 05, 30, 00)", ["2008-12-25 05:30:00"], BQ("datetime", "datetime_functions")),
+      ex("select datetime(timestamp '2008-12-25 05:30:00+00', 'America/Los_Angeles')", ["2008-12-24 21:30:00"], BQ("datetime", "datetime_functions")),
+      ex("select datetime(date '2008-12-25')", ["2008-12-25 00:00:00"], BQ("datetime", "datetime_functions")),
+    ],
+  ),
   translated("date", [ex("select date(2016, 12, 25)", ["2016-12-25"], BQ("date", "date_functions"))]),
   {
     name: "array_agg",
     how: "corrected",
-    note: "IGNORE NULLS is kept (the transpiler dropped it inside other calls); with ORDER BY or LIMIT it is refused",
+    note: "IGNORE NULLS is kept (the transpiler dropped it inside other calls), with ORDER BY or LIMIT refused; LIMIT n keeps the first n (dbt_utils.deduplicate)",
     rewrite: (call) => {
       const only = call.args.length === 1 ? /^([\s\S]*?)\s+ignore\s+nulls\s*$/i.exec(call.args[0] as string) : null;
       if (only) return /\b(order|limit)\b/i.test(only[1] as string) ? { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" } : `__slp_array_agg_ignore_nulls(${only[1]})`;
-      return /\bignore\s+nulls\b/i.test(call.args.join(",")) ? { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" } : `array_agg(${call.args.join(", ")})`;
+      if (/\bignore\s+nulls\b/i.test(call.args.join(","))) return { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" };
+      // LIMIT n (an integer literal in BigQuery) keeps the first n elements, after the ORDER BY.
+      // BigQuery's ARRAY_AGG takes one value: a comma here separates ORDER BY keys.
+      const limited = /^([\s\S]*?)\s+limit\s+(\d+)\s*$/i.exec(call.args.join(", "));
+      if (limited) return `__slp_list_head(array_agg(${limited[1]}), ${limited[2]})`;
+      return /\blimit\b/i.test(call.args.join(",")) ? { refuse: "slp translates array_agg(... limit n) with n an integer literal" } : `array_agg(${call.args.join(", ")})`;
     },
-    macros: ["__slp_array_agg_ignore_nulls"],
-    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions"))],
+    macros: ["__slp_array_agg_ignore_nulls", "__slp_list_head"],
+    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions"))],
   },
+  {
+    name: "array",
+    how: "corrected",
+    note: "ARRAY(subquery) of one column: its rows in the subquery's order, [] for none; SELECT AS STRUCT / AS VALUE refused",
+    // ARRAY takes one subquery: a comma here is the subquery's own (a select list, BigQuery's trailing comma).
+    rewrite: (call) => {
+      const subquery = call.args.join(", ");
+      return /^\s*\(?\s*(select|with)\b/i.test(subquery) && !/^\s*\(?\s*select\s+(distinct\s+)?as\s+(struct|value)\b/i.test(subquery)
+        ? `array((${subquery}))` // in its own parentheses: the transpiler made ARRAY(SELECT ... UNION ALL ...) a LIST_VALUE
+        : { refuse: "slp runs ARRAY(subquery) of one column, without SELECT AS STRUCT or AS VALUE" };
+    },
+    examples: [
+      ex("select array(select 1 as x union all select 2 union all select 3 order by x)", ["[1, 2, 3]"], BQ("array", "array_functions")),
+      ex("select array(select x from unnest([3, 1, 2]) as x order by x desc)", ["[3, 2, 1]"], BQ("array", "array_functions")),
+      ex("select array(select x from unnest([1]) as x where x > 5)", ["[]"], BQ("array", "array_functions")),
+    ],
+  },
+  translated(
+    "generate_date_array",
+    [
+      ex("select generate_date_array('2016-10-05', '2016-10-08')", ["[2016-10-05, 2016-10-06, 2016-10-07, 2016-10-08]"], BQ("generate_date_array", "array_functions")),
+      ex("select generate_date_array('2016-10-05', '2016-10-09', interval 2 day)", ["[2016-10-05, 2016-10-07, 2016-10-09]"], BQ("generate_date_array", "array_functions")),
+      ex("select generate_date_array('2016-10-05', '2016-10-01', interval -3 day)", ["[2016-10-05, 2016-10-02]"], BQ("generate_date_array", "array_functions")),
+      ex("select generate_date_array('2016-10-05', '2016-10-05')", ["[2016-10-05]"], BQ("generate_date_array", "array_functions")),
+      ex("select generate_date_array('2016-10-05', '2016-10-01', interval 1 day)", ["[]"], BQ("generate_date_array", "array_functions")),
+      ex("select generate_date_array('2016-10-05', null)", [null], BQ("generate_date_array", "array_functions")),
+      ex("select generate_date_array('2016-01-01', '2016-12-31', interval 2 month)", ["[2016-01-01, 2016-03-01, 2016-05-01, 2016-07-01, 2016-09-01, 2016-11-01]"], BQ("generate_date_array", "array_functions")),
+    ],
+    "the end included; a negative step counts down",
+  ),
+  translated("to_base64", [ex("select to_base64(b'abc'), to_base64(cast('a' as bytes))", ["YWJj", "YQ=="], BQ("to_base64", "string_functions"))], "standard base64 with padding (a bytes literal with escapes is not read)"),
   translated("array_length", [ex("select array_length([1, 2, 3])", ["3"], BQ("array_length", "array_functions"))]),
   translated("string_agg", [ex("select string_agg(fruit, ' & ' order by fruit) from unnest(['apple', 'pear', 'banana']) as fruit", ["apple & banana & pear"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit, ' & ' order by length(fruit)) from unnest(['apple', null, 'pear', 'banana', 'pear']) as fruit", ["pear & pear & apple & banana"], BQ("string_agg", "aggregate_functions")), ex("select string_agg(fruit) from unnest(['apple', null]) as fruit", ["apple"], BQ("string_agg", "aggregate_functions"))], "NULLs are skipped"),
   translated("split", [ex("select split('a,b,c', ',')[offset(1)]", ["b"], BQ("split", "string_functions"))]),
@@ -186,6 +242,10 @@ export const BIGQUERY: Construct[] = [
   translated("logical_or", [ex("select logical_or(x) from unnest([true, false]) as x", ["true"], BQ("logical_or", "aggregate_functions"))]),
   translated("logical_and", [ex("select logical_and(x) from unnest([true, false]) as x", ["false"], BQ("logical_and", "aggregate_functions"))]),
   translated("qualify", [ex("select x from unnest([1, 2]) as x qualify row_number() over (order by x desc) = 1", ["2"], BQ("qualify_clause", "query-syntax"))]),
+  translated("* replace", [
+    ex(`with orders as (select 5 as order_id, "sprocket" as item_name, 200 as quantity) select * replace ("widget" as item_name) from orders`, ["5", "widget", "200"], BQ("select_replace", "query-syntax")),
+    ex(`with orders as (select 5 as order_id, "sprocket" as item_name, 200 as quantity) select * replace (quantity / 2 as quantity) from orders`, ["5", "sprocket", "100"], BQ("select_replace", "query-syntax")),
+  ]),
   translated("* except", [ex("select * except (b) from (select 1 as a, 2 as b)", ["1"], BQ("select_except", "query-syntax"))]),
   {
     name: "/",
@@ -285,4 +345,30 @@ export const BIGQUERY: Construct[] = [
   refused("with offset", "UNNEST ... WITH OFFSET has no faithful DuckDB form in slp (WITH ORDINALITY counts from 1 and binds its alias differently)"),
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
   refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
+  {
+    name: "like",
+    how: "corrected",
+    note: "the backslash escapes \\, _ and % (ESCAPE '\\' in DuckDB); a pattern escaping another character or ending in a backslash is refused (checked when it runs if computed); LIKE ANY / ALL as ORs / ANDs",
+    examples: [
+      ex("select 'a_c' like 'a\\\\_c', 'abc' like 'a\\\\_c', 'a%' like 'a\\\\%', 'a\\\\b' like 'a\\\\\\\\b'", ["true", "false", "true", "true"], BQ("like_operator", "operators")),
+      ex("select 'apple' like any ('a%', 'x'), 'apple' like all ('a%', '%x')", ["true", "false"], BQ("like_operator_quantified", "operators")),
+    ],
+  },
+  {
+    name: "pivot",
+    how: "corrected",
+    note: "one aggregate without an alias, FOR one column IN string literals or aliased values (the column names differ otherwise)",
+    examples: [
+      ex("select product, Q1, Q2, Q4 from (select product, sales, quarter from (select 'Kale' as product, 51 as sales, 'Q1' as quarter union all select 'Kale', 23, 'Q2' union all select 'Kale', 45, 'Q3')) pivot(sum(sales) for quarter in ('Q1', 'Q2', 'Q3', 'Q4'))", ["Kale", "51", "23", null], BQ("pivot_operator", "query-syntax")),
+    ],
+  },
+  {
+    name: "unpivot",
+    how: "corrected",
+    note: "one value column, the names plain or aliased by a string; NULL values left out unless INCLUDE NULLS; under a SELECT that names its columns (DuckDB orders the name column first)",
+    examples: [
+      ex("select count(*), sum(sales), min(quarter) from (select product, sales, quarter from (select 'Kale' as product, 51 as q1, 23 as q2, cast(null as int64) as q3) unpivot(sales for quarter in (q1, q2, q3)))", ["2", "74", "q1"], BQ("unpivot_operator", "query-syntax")),
+      ex("select count(*), max(quarter) from (select product, sales, quarter from (select 'Kale' as product, 51 as q1, cast(null as int64) as q2) unpivot include nulls (sales for quarter in (q1 as 'first', q2 as 'second')))", ["2", "second"], BQ("unpivot_operator", "query-syntax")),
+    ],
+  },
 ];

@@ -179,6 +179,17 @@ export const DATABRICKS: Construct[] = [
     ex("select avg(distinct col) from values (1), (1), (2) as tab(col)", ["1.5"], DBX("avg")),
   ]),
   refused("bround", "DuckDB has no half-even rounding function"),
+  {
+    name: "like",
+    how: "corrected",
+    note: "the backslash is the default escape (ESCAPE '\\' in DuckDB); escaping another character is an error; LIKE ANY / ALL as ORs / ANDs",
+    examples: [
+      ex("select r'%SystemDrive%\\Users\\John' like r'%SystemDrive%\\\\Users%'", ["true"], DBX("like")),
+      ex("select r'%SystemDrive%\\Users\\John' like '%SystemDrive%\\\\\\\\Users%'", ["true"], DBX("like")),
+      ex("select '%SystemDrive%/Users/John' like '/%SystemDrive/%//Users%' escape '/'", ["true"], DBX("like")),
+      ex("select 'a_c' like 'a\\\\_c', 'abc' like 'a\\\\_c'", ["true", "false"], DBX("like")),
+    ],
+  },
 ];
 
 /** Apache Spark's function reference, for what Spark documents itself. */

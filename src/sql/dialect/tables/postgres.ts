@@ -95,4 +95,13 @@ export const POSTGRES: Construct[] = [
     ex("select avg(x) from (values (1), (2), (2)) as t(x)", ["1.6666666666666667"], PG("functions-aggregate")),
     ex("select avg(x) from (values (1), (2)) as t(x)", ["1.5000000000000000"], PG("functions-aggregate")),
   ]),
+  {
+    name: "like",
+    how: "corrected",
+    note: "the backslash is the default escape (ESCAPE '\\' in DuckDB); LIKE ANY (ARRAY[...]) as ORs",
+    examples: [
+      ex("select 'abc' like 'abc', 'abc' like 'a%', 'abc' like '_b_', 'abc' like 'c'", ["true", "true", "true", "false"], PG("functions-matching")),
+      ex("select 'a_c' like 'a\\_c', 'abc' like 'a\\_c', 'a\\c' like 'a\\\\c'", ["true", "false", "true"], PG("functions-matching")),
+    ],
+  },
 ];

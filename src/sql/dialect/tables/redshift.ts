@@ -91,4 +91,10 @@ export const REDSHIFT: Construct[] = [
     ex("select avg(x) from (select 1 as x union all select 2) as t", ["1"], RS("r_AVG")),
     ex("select avg(x) from (select 1.5::float8 as x union all select 2) as t", ["1.75"], RS("r_AVG")),
   ]),
+  {
+    name: "like",
+    how: "corrected",
+    note: "the backslash is the default escape, written '\\\\' in a literal (ESCAPE '\\' in DuckDB)",
+    examples: [ex("select 'start_time' like 'start\\\\_%', 'startxtime' like 'start\\\\_%'", ["true", "false"], RS("r_patternmatching_condition_like"))],
+  },
 ];

@@ -335,4 +335,14 @@ export const SNOWFLAKE: Construct[] = [
     ex("select avg(x) from (select 1 as x union all select 2)", ["1.5"], SF("avg")),
     ex("select avg(x) over (order by x rows between unbounded preceding and current row) from (select 1 as x union all select 2) qualify x = 2", ["1.5"], SF("avg")),
   ]),
+  {
+    name: "like",
+    how: "corrected",
+    note: "no default escape character, as in DuckDB; LIKE ANY / ALL as ORs / ANDs",
+    examples: [
+      ex("select 'SOMETHING%' like '%\\\\%%' escape '\\\\'", ["true"], SF("like")),
+      ex("select 'a_b' like 'a\\\\_b', 'a\\\\_b' like 'a\\\\_b'", ["false", "true"], SF("like")),
+      ex("select 'John Dddoe' like any ('%Jo%oe%', 'T%e'), 'Joe Doe' like all ('%Jo%oe%', 'T%e')", ["true", "false"], SF("like_any")),
+    ],
+  },
 ];
