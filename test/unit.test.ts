@@ -364,6 +364,28 @@ describe("warehouse dialects", () => {
     expect(run()).toEqual({ code: 0, loaded: false });
   });
 
+  test("a warm run keeps its refusals too: the same untranslatable verdicts, without loading the transpiler", () => {
+    using cache = tempDir("slp-cache-");
+    const project = join(UNIT, "dialect_untranslatable");
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      const env = { ...process.env, SLP_CACHE_DIR: ${JSON.stringify(cache.path)} };
+      let out = "";
+      const code = await main(["unit", "--project-dir", ${JSON.stringify(project)}], { stdout(text) { out += text; }, stderr() {}, cwd: process.cwd(), env });
+      console.log(JSON.stringify({ code, out, loaded: Object.keys(require.cache).some((path) => /polyglot/.test(path)) }));
+    `;
+    const run = () => {
+      const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+      expect(result.stderr.toString()).toBe("");
+      return JSON.parse(result.stdout.toString());
+    };
+    const cold = run();
+    expect(cold).toMatchObject({ code: 2, loaded: true });
+    expect(cold.out).toContain("untranslatable: lateral in snowflake SQL");
+    const warm = run();
+    expect(warm).toEqual({ ...cold, loaded: false });
+  });
+
   test("the Snowflake example's tests run translated, and a changed expectation fails", async () => {
     const passing = await runMain(["unit", "--project-dir", SHOP], ROOT);
     expect(passing.stdout).toContain("dialect snowflake: 3 translated");
