@@ -10,7 +10,7 @@ import { renameSync, statSync, type Stats, symlinkSync, utimesSync, writeFileSyn
 import { join } from "node:path";
 import { configureLimits, LimitError } from "../src/core/limits.ts";
 import { FileIds } from "../src/project/files/file-ids.ts";
-import { ParseCache } from "../src/project/files/cache.ts";
+import { KEEP_IDLE_RUNS, ParseCache } from "../src/project/files/cache.ts";
 import { ParseStore } from "../src/project/model.ts";
 import { WorkTree } from "../src/project/files/source.ts";
 import type { ParsedYaml } from "../src/project/files/yaml.ts";
@@ -61,6 +61,27 @@ describe("a stamp", () => {
     expect(warm.changed).toBe(false);
     warm.record("a.yml", stats({ size: 4 }), "id-b");
     expect(warm.changed).toBe(true);
+  });
+});
+
+describe("the cache's entries", () => {
+  test("one a run does not use is kept for the next runs (one test alone, then the suite), and dropped after KEEP_IDLE_RUNS", () => {
+    using dir = tempDir("slp-cache-");
+    const env = { SLP_CACHE_DIR: dir.path };
+    const run = (use: string[], add: Record<string, string> = {}) => {
+      const cache = ParseCache.open<string>(dir.path, env, "test");
+      const seen = use.map((key) => cache.get(key) ?? null);
+      for (const [key, value] of Object.entries(add)) cache.set(key, value);
+      cache.save();
+      return seen;
+    };
+    run([], { whole: "the suite's", one: "one test's" });
+    expect(run(["one"])).toEqual(["one test's"]);
+    expect(run(["whole", "one"])).toEqual(["the suite's", "one test's"]);
+    for (let i = 1; i < KEEP_IDLE_RUNS; i++) run(["one"]);
+    expect(run(["whole", "one"])).toEqual(["the suite's", "one test's"]);
+    for (let i = 1; i <= KEEP_IDLE_RUNS; i++) run(["one"]);
+    expect(run(["whole", "one"])).toEqual([null, "one test's"]);
   });
 });
 

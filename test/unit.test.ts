@@ -462,8 +462,9 @@ describe("warehouse dialects", () => {
     const changed = await tests();
     expect(changed.map((t: { status: string }) => t.status)).toEqual(["fail", "pass", "pass"]);
     const after = Object.keys(kept());
-    expect(after).toHaveLength(3);
-    expect(after.filter((key) => key in first)).toHaveLength(2);
+    // The changed model's new SQL is described again; its old SQL's entry stays for a few runs (an edit undone is warm).
+    expect(after).toHaveLength(4);
+    expect(after.filter((key) => key in first)).toHaveLength(3);
   });
 
   test("a warm run reads its translations from the cache", async () => {

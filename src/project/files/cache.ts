@@ -16,19 +16,25 @@ import { VERSION } from "../../version.ts";
 import { FileIds } from "./file-ids.ts";
 
 /** Bumped when what is cached changes shape, so an older cache is never read. */
-const FORMAT = 7;
+const FORMAT = 8;
+
+/** How many runs in a row may leave an entry unused before it is dropped: enough for an agent's alternating runs, few enough that stale parses do not pile up. */
+export const KEEP_IDLE_RUNS = 20;
 
 export class ParseCache<T> {
   readonly #file: string | null;
   readonly #previous: Map<string, T>;
+  /** How many runs in a row each previous entry has gone unused (absent: used by the last run). */
+  readonly #idle: Map<string, number>;
   readonly #used = new Map<string, T>();
   #changed = false;
   /** The content ids of the work-tree files read for this cache, by path and stat (file-ids.ts). */
   readonly files: FileIds;
 
-  private constructor(file: string | null, previous: Map<string, T>, files = new FileIds()) {
+  private constructor(file: string | null, previous: Map<string, T>, files = new FileIds(), idle = new Map<string, number>()) {
     this.#file = file;
     this.#previous = previous;
+    this.#idle = idle;
     this.files = files;
   }
 
@@ -42,22 +48,25 @@ export class ParseCache<T> {
     const root = env.SLP_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir() || tmpdir(), ".cache"), "slp");
     const file = join(root, `${kind}-${hash(`${FORMAT}\0${VERSION}\0${projectDir}`)}.json`);
     let previous = new Map<string, T>();
+    const idle = new Map<string, number>();
     let files: unknown;
     try {
       const stored = JSON.parse(readFileSync(file, "utf8")) as {
         format?: number;
         version?: string;
         entries?: Record<string, T>;
+        idle?: Record<string, unknown>;
         files?: unknown;
       };
       if (stored.format === FORMAT && stored.version === VERSION && stored.entries) {
         previous = new Map(Object.entries(stored.entries));
+        for (const [key, runs] of Object.entries(stored.idle ?? {})) if (typeof runs === "number") idle.set(key, runs);
         files = stored.files;
       }
     } catch {
       // No cache yet, or one we cannot read: start empty.
     }
-    return new ParseCache<T>(file, previous, new FileIds(files, now));
+    return new ParseCache<T>(file, previous, new FileIds(files, now), idle);
   }
 
   /** The cache key of a text. */
@@ -78,14 +87,25 @@ export class ParseCache<T> {
     this.#changed = true;
   }
 
-  /** Writes the entries this run used (stale ones drop out); failures are ignored. */
+  /** Writes the entries this run used, and those left unused for fewer than KEEP_IDLE_RUNS runs; failures are ignored. */
   save(): void {
-    if (!this.#file || (!this.#changed && this.#used.size === this.#previous.size && !this.files.changed)) return;
+    // Nothing new, every entry used by this run as by the last: the file on disk already says so.
+    const same = !this.#changed && this.#used.size === this.#previous.size && this.#idle.size === 0 && !this.files.changed;
+    if (!this.#file || same) return;
     try {
       mkdirSync(join(this.#file, ".."), { recursive: true });
       const temporary = `${this.#file}.${process.pid}.tmp`;
+      const entries = Object.fromEntries(this.#used);
+      const idle: Record<string, number> = {};
+      for (const [key, value] of this.#previous) {
+        if (this.#used.has(key)) continue;
+        const runs = (this.#idle.get(key) ?? 0) + 1;
+        if (runs >= KEEP_IDLE_RUNS) continue;
+        entries[key] = value;
+        idle[key] = runs;
+      }
       // Plain objects only: a toJSON anywhere sends JSON.stringify down its slow path for the whole text (twice the time).
-      const stored = { format: FORMAT, version: VERSION, entries: Object.fromEntries(this.#used), files: this.files.stamps() };
+      const stored = { format: FORMAT, version: VERSION, entries, idle, files: this.files.stamps() };
       writeFileSync(temporary, JSON.stringify(stored));
       renameSync(temporary, this.#file);
     } catch {
