@@ -5,7 +5,10 @@
  * folder; it never lives in the work tree. A value that JSON cannot carry
  * exactly (NaN, infinities, -0, binary) is not cached; an unreadable cache
  * is ignored and rewritten. `SLP_NO_CACHE=1` turns it off; `SLP_CACHE_DIR`
- * moves it. Errors are never cached: a file that fails is parsed again.
+ * moves it. Errors are never cached: a file that fails is parsed again. The
+ * file is written only when a run adds something; an entry left unused by
+ * the runs that write is kept for a number of them (an agent alternates one
+ * test alone with the whole suite, and edits a file back), then dropped.
  * Beside the parses it keeps the work tree's file stamps (file-ids.ts), so a
  * warm run knows an unchanged file's content id without reading it.
  */
@@ -18,13 +21,17 @@ import { FileIds } from "./file-ids.ts";
 /** Bumped when what is cached changes shape, so an older cache is never read. */
 const FORMAT = 8;
 
-/** How many runs in a row may leave an entry unused before it is dropped: enough for an agent's alternating runs, few enough that stale parses do not pile up. */
-export const KEEP_IDLE_RUNS = 20;
+/**
+ * How many writes in a row may leave an entry unused before it is dropped:
+ * enough for an agent's alternating runs, few enough that the parses of
+ * files long since edited do not pile up.
+ */
+export const KEEP_IDLE_SAVES = 20;
 
 export class ParseCache<T> {
   readonly #file: string | null;
   readonly #previous: Map<string, T>;
-  /** How many runs in a row each previous entry has gone unused (absent: used by the last run). */
+  /** How many writes in a row each previous entry has gone unused (absent: used when the file was last written). */
   readonly #idle: Map<string, number>;
   readonly #used = new Map<string, T>();
   #changed = false;
@@ -60,7 +67,7 @@ export class ParseCache<T> {
       };
       if (stored.format === FORMAT && stored.version === VERSION && stored.entries) {
         previous = new Map(Object.entries(stored.entries));
-        for (const [key, runs] of Object.entries(stored.idle ?? {})) if (typeof runs === "number") idle.set(key, runs);
+        for (const [key, saves] of Object.entries(stored.idle ?? {})) if (typeof saves === "number") idle.set(key, saves);
         files = stored.files;
       }
     } catch {
@@ -87,11 +94,14 @@ export class ParseCache<T> {
     this.#changed = true;
   }
 
-  /** Writes the entries this run used, and those left unused for fewer than KEEP_IDLE_RUNS runs; failures are ignored. */
+  /**
+   * Writes the file when this run added an entry or a file stamp: the
+   * entries it used, and those unused for fewer than KEEP_IDLE_SAVES writes.
+   * A run that adds nothing writes nothing (what it left unused ages only
+   * when something is written). Failures are ignored.
+   */
   save(): void {
-    // Nothing new, every entry used by this run as by the last: the file on disk already says so.
-    const same = !this.#changed && this.#used.size === this.#previous.size && this.#idle.size === 0 && !this.files.changed;
-    if (!this.#file || same) return;
+    if (!this.#file || (!this.#changed && !this.files.changed)) return;
     try {
       mkdirSync(join(this.#file, ".."), { recursive: true });
       const temporary = `${this.#file}.${process.pid}.tmp`;
@@ -99,10 +109,10 @@ export class ParseCache<T> {
       const idle: Record<string, number> = {};
       for (const [key, value] of this.#previous) {
         if (this.#used.has(key)) continue;
-        const runs = (this.#idle.get(key) ?? 0) + 1;
-        if (runs >= KEEP_IDLE_RUNS) continue;
+        const saves = (this.#idle.get(key) ?? 0) + 1;
+        if (saves >= KEEP_IDLE_SAVES) continue;
         entries[key] = value;
-        idle[key] = runs;
+        idle[key] = saves;
       }
       // Plain objects only: a toJSON anywhere sends JSON.stringify down its slow path for the whole text (twice the time).
       const stored = { format: FORMAT, version: VERSION, entries, idle, files: this.files.stamps() };
