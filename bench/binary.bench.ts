@@ -18,7 +18,7 @@ const ROOT = join(import.meta.dir, "..");
 let binary = "";
 
 /** Builds dist/slp into the bench folder once, and says how big it is. */
-function buildOnce(workDir: string): string {
+export function buildOnce(workDir: string): string {
   if (binary) return binary;
   binary = join(workDir, "slp");
   const result = Bun.spawnSync([process.execPath, CLI, "run", "build", "--outfile", binary], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });

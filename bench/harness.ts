@@ -14,8 +14,10 @@ export type Benchmark = Budget & {
   name: string;
   /** Prepares inputs once; returns the command to time and where to run it. */
   setup(workDir: string): Promise<Timed> | Timed;
-  /** Expected exit code of the timed command (a benchmark of a failing run measures nothing). */
-  expectExit?: number;
+  /** Expected exit code(s) of the timed command (a benchmark of a failing run measures nothing). */
+  expectExit?: number | readonly number[];
+  /** Why this benchmark cannot run on this machine (its input is absent): printed, never measured, never over budget. */
+  skip?: string;
   /** Runs before each timed run, untimed (tcr needs a fresh change each time). */
   beforeEach?(): void;
   runs?: number;
@@ -45,7 +47,7 @@ export interface Measurement {
   medianCpuMs?: number;
 }
 
-export function time(argv: string[], cwd: string, expectExit = 0, env: Record<string, string> = {}): number {
+export function time(argv: string[], cwd: string, expectExit: number | readonly number[] = 0, env: Record<string, string> = {}): number {
   return run(argv, cwd, expectExit, env).elapsedMs;
 }
 
@@ -53,13 +55,13 @@ export function time(argv: string[], cwd: string, expectExit = 0, env: Record<st
 function run(
   argv: string[],
   cwd: string,
-  expectExit = 0,
+  expectExit: number | readonly number[] = 0,
   env: Record<string, string> = {},
 ): { elapsedMs: number; maxRssMiB: number; cpuMs: number } {
   const start = performance.now();
   const result = Bun.spawnSync(argv, { cwd, stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1", ...env } });
   const elapsedMs = performance.now() - start;
-  if (result.exitCode !== expectExit) {
+  if (!([] as number[]).concat(expectExit).includes(result.exitCode)) {
     throw new Error(`${argv.join(" ")} exited ${result.exitCode}, expected ${expectExit}:\n${result.stderr.toString().slice(0, 2000)}`);
   }
   const usage = result.resourceUsage;

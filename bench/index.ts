@@ -2,7 +2,9 @@
  * `bun run bench [filter]`: runs every benchmark (or those whose name holds
  * the filter), prints median / min wall time against each budget, and writes
  * bench/.out/results.json. Exits 1 when a benchmark's median is over its
- * budget (the test suite never runs this: tests do not depend on timing).
+ * budget (the test suite never runs this: tests do not depend on timing). A
+ * benchmark whose input is not on this machine (a corpus extract) is listed
+ * as skipped, with the reason.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +12,7 @@ import { join } from "node:path";
 import { budgetFrom, measure, overBudget, type Benchmark, type Measurement } from "./harness.ts";
 import { benchmarks as binary } from "./binary.bench.ts";
 import { benchmarks as check } from "./check.bench.ts";
+import { benchmarks as corpus } from "./corpus.bench.ts";
 import { benchmarks as diff } from "./diff.bench.ts";
 import { benchmarks as gate } from "./gate.bench.ts";
 import { benchmarks as mutate } from "./mutate.bench.ts";
@@ -18,7 +21,7 @@ import { benchmarks as tcr } from "./tcr.bench.ts";
 import { benchmarks as inference } from "./inference.bench.ts";
 import { benchmarks as unit } from "./unit.bench.ts";
 
-const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...inference, ...mutate, ...report, ...diff, ...binary];
+const ALL: Benchmark[] = [...check, ...gate, ...tcr, ...unit, ...inference, ...mutate, ...report, ...diff, ...binary, ...corpus];
 
 const filter = process.argv[2];
 const chosen = ALL.filter((benchmark) => !filter || benchmark.name.includes(filter));
@@ -29,6 +32,10 @@ const workDir = mkdtempSync(join(tmpdir(), "slp-bench-"));
 const results: Measurement[] = [];
 try {
   for (const benchmark of selected) {
+    if (benchmark.skip !== undefined) {
+      console.log(`${benchmark.name.padEnd(48)} SKIPPED: ${benchmark.skip}`);
+      continue;
+    }
     const result = await measure(benchmark, workDir);
     result.budgetMs = budgetFrom(benchmark, results);
     results.push(result);

@@ -6,11 +6,11 @@
  * never judges an old parse of a changed yml.
  */
 import { describe, expect, test } from "bun:test";
-import { renameSync, statSync, type Stats, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, statSync, type Stats, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { configureLimits, LimitError } from "../src/core/limits.ts";
 import { FileIds } from "../src/project/files/file-ids.ts";
-import { ParseCache } from "../src/project/files/cache.ts";
+import { KEEP_IDLE_SAVES, ParseCache } from "../src/project/files/cache.ts";
 import { ParseStore } from "../src/project/model.ts";
 import { WorkTree } from "../src/project/files/source.ts";
 import type { ParsedYaml } from "../src/project/files/yaml.ts";
@@ -61,6 +61,37 @@ describe("a stamp", () => {
     expect(warm.changed).toBe(false);
     warm.record("a.yml", stats({ size: 4 }), "id-b");
     expect(warm.changed).toBe(true);
+  });
+});
+
+describe("the cache's entries", () => {
+  test("one a run does not use is kept (one test alone, then the suite), and dropped after KEEP_IDLE_SAVES writes without it", () => {
+    using dir = tempDir("slp-cache-");
+    const env = { SLP_CACHE_DIR: dir.path };
+    const file = () => join(dir.path, readdirSync(dir.path)[0] as string);
+    let edits = 0;
+    const run = (use: string[], edit = false) => {
+      const cache = ParseCache.open<string>(dir.path, env, "test");
+      const seen = use.map((key) => cache.get(key) ?? null);
+      // An edit: a file whose new content is parsed and cached.
+      if (edit) cache.set(`edit ${++edits}`, "a new parse");
+      cache.save();
+      return seen;
+    };
+    const first = ParseCache.open<string>(dir.path, env, "test");
+    first.set("whole", "the suite's");
+    first.set("one", "one test's");
+    first.save();
+    const written = readFileSync(file(), "utf8");
+    expect(run(["one"])).toEqual(["one test's"]);
+    // A run that adds nothing writes nothing.
+    expect(readFileSync(file(), "utf8")).toBe(written);
+    for (let i = 1; i < KEEP_IDLE_SAVES; i++) run(["one"], true);
+    expect(run(["whole", "one"], true)).toEqual(["the suite's", "one test's"]);
+    for (let i = 1; i <= KEEP_IDLE_SAVES; i++) run(["one"], true);
+    expect(run(["whole", "one"])).toEqual([null, "one test's"]);
+    // What the edits left behind ages the same way: the oldest are gone, the newest kept.
+    expect(run(["edit 1", `edit ${edits}`])).toEqual([null, "a new parse"]);
   });
 });
 

@@ -11,6 +11,8 @@ import { UnitData } from "../src/schemas/unit.ts";
 import { isValid } from "../src/schemas/validate.ts";
 import { runCli, runMain } from "./support/cli.ts";
 import { expectFixtureOutput, FIXTURES } from "./support/fixtures.ts";
+import { commitAll } from "./support/git-repo.ts";
+import { quickstartRepo } from "./support/tcr.ts";
 import { copyToTemp, tempDir } from "./support/temp.ts";
 
 const UNIT = join(FIXTURES, "unit");
@@ -343,6 +345,49 @@ describe("the real CLI", () => {
   });
 });
 
+describe("a command that renders nothing loads no template engine", () => {
+  /** The modules a command loaded, run in a process of its own in `dir`: the template engine's, DuckDB's. */
+  const loadedBy = (dir: string, argv: string[]) => {
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      const code = await main(${JSON.stringify(argv)}, { stdout() {}, stderr() {}, cwd: ${JSON.stringify(dir)}, env: { ...process.env, SLP_NO_CACHE: "1" } });
+      const loaded = Object.keys(require.cache).filter((path) => /@duckdb|sql[/]jinja[/](lexer|parser|interpreter)[.]ts/.test(path));
+      console.log(JSON.stringify({ code, engine: loaded.some((path) => /jinja/.test(path)), duckdb: loaded.some((path) => /@duckdb/.test(path)) }));
+    `;
+    const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    expect(result.stderr.toString()).toBe("");
+    return JSON.parse(result.stdout.toString());
+  };
+
+  // The quickstart's models call ref() and source() with literals only: nothing in them needs rendering.
+  test("check, gate, guard, compare, unit and tcr on the quickstart; unit and tcr's unit step load DuckDB, no other command does", () => {
+    using repo = quickstartRepo();
+    const dir = repo.path;
+    writeFileSync(join(dir, "NOTES.md"), "a step of the loop\n");
+    expect(loadedBy(dir, ["tcr", "a note", "--dry-run"])).toEqual({ code: 0, engine: false, duckdb: true });
+    expect(loadedBy(dir, ["check"])).toEqual({ code: 0, engine: false, duckdb: false });
+    expect(loadedBy(dir, ["unit"])).toEqual({ code: 0, engine: false, duckdb: true });
+    expect(loadedBy(dir, ["guard", "models/marts/fct_orders.sql"])).toEqual({ code: 0, engine: false, duckdb: false });
+    expect(loadedBy(dir, ["compare", "diff/fct_orders.json", "diff/fct_revenue_daily.json"])).toEqual({
+      code: 0,
+      engine: false,
+      duckdb: false,
+    });
+    const staging = join(dir, "models", "staging", "stg_orders.sql");
+    writeFileSync(staging, `${readFileSync(staging, "utf8")}-- a note\n`);
+    commitAll(dir, "a note on a staging model");
+    // Blocked: the marts downstream of the change owe a pre-registration (a verdict; a refusal would be exit 2).
+    expect(loadedBy(dir, ["gate", "--base", "main"])).toEqual({ code: 1, engine: false, duckdb: false });
+  });
+
+  test("a model whose Jinja is more than literal calls is rendered, and the engine is loaded for it", () => {
+    using repo = quickstartRepo();
+    const model = join(repo.path, "models", "marts", "fct_orders.sql");
+    writeFileSync(model, `{% set cents = 100.0 %}\n${readFileSync(model, "utf8")}`);
+    expect(loadedBy(repo.path, ["unit"])).toEqual({ code: 0, engine: true, duckdb: true });
+  });
+});
+
 describe("warehouse dialects", () => {
   const SHOP = join(ROOT, "examples", "snowflake-shop");
 
@@ -362,6 +407,28 @@ describe("warehouse dialects", () => {
     // The first run translates (and keeps the translations); the next reads them.
     expect(run()).toEqual({ code: 0, loaded: true });
     expect(run()).toEqual({ code: 0, loaded: false });
+  });
+
+  test("a warm run keeps its refusals too: the same untranslatable verdicts, without loading the transpiler", () => {
+    using cache = tempDir("slp-cache-");
+    const project = join(UNIT, "dialect_untranslatable");
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      const env = { ...process.env, SLP_CACHE_DIR: ${JSON.stringify(cache.path)} };
+      let out = "";
+      const code = await main(["unit", "--project-dir", ${JSON.stringify(project)}], { stdout(text) { out += text; }, stderr() {}, cwd: process.cwd(), env });
+      console.log(JSON.stringify({ code, out, loaded: Object.keys(require.cache).some((path) => /polyglot/.test(path)) }));
+    `;
+    const run = () => {
+      const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+      expect(result.stderr.toString()).toBe("");
+      return JSON.parse(result.stdout.toString());
+    };
+    const cold = run();
+    expect(cold).toMatchObject({ code: 2, loaded: true });
+    expect(cold.out).toContain("untranslatable: lateral in snowflake SQL");
+    const warm = run();
+    expect(warm).toEqual({ ...cold, loaded: false });
   });
 
   test("the Snowflake example's tests run translated, and a changed expectation fails", async () => {
@@ -440,8 +507,9 @@ describe("warehouse dialects", () => {
     const changed = await tests();
     expect(changed.map((t: { status: string }) => t.status)).toEqual(["fail", "pass", "pass"]);
     const after = Object.keys(kept());
-    expect(after).toHaveLength(3);
-    expect(after.filter((key) => key in first)).toHaveLength(2);
+    // The changed model's new SQL is described again; its old SQL's entry stays for a few runs (an edit undone is warm).
+    expect(after).toHaveLength(4);
+    expect(after.filter((key) => key in first)).toHaveLength(3);
   });
 
   test("a warm run reads its translations from the cache", async () => {

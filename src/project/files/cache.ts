@@ -5,7 +5,10 @@
  * folder; it never lives in the work tree. A value that JSON cannot carry
  * exactly (NaN, infinities, -0, binary) is not cached; an unreadable cache
  * is ignored and rewritten. `SLP_NO_CACHE=1` turns it off; `SLP_CACHE_DIR`
- * moves it. Errors are never cached: a file that fails is parsed again.
+ * moves it. Errors are never cached: a file that fails is parsed again. The
+ * file is written only when a run adds something; an entry left unused by
+ * the runs that write is kept for a number of them (an agent alternates one
+ * test alone with the whole suite, and edits a file back), then dropped.
  * Beside the parses it keeps the work tree's file stamps (file-ids.ts), so a
  * warm run knows an unchanged file's content id without reading it.
  */
@@ -16,19 +19,29 @@ import { VERSION } from "../../version.ts";
 import { FileIds } from "./file-ids.ts";
 
 /** Bumped when what is cached changes shape, so an older cache is never read. */
-const FORMAT = 7;
+const FORMAT = 8;
+
+/**
+ * How many writes in a row may leave an entry unused before it is dropped:
+ * enough for an agent's alternating runs, few enough that the parses of
+ * files long since edited do not pile up.
+ */
+export const KEEP_IDLE_SAVES = 20;
 
 export class ParseCache<T> {
   readonly #file: string | null;
   readonly #previous: Map<string, T>;
+  /** How many writes in a row each previous entry has gone unused (absent: used when the file was last written). */
+  readonly #idle: Map<string, number>;
   readonly #used = new Map<string, T>();
   #changed = false;
   /** The content ids of the work-tree files read for this cache, by path and stat (file-ids.ts). */
   readonly files: FileIds;
 
-  private constructor(file: string | null, previous: Map<string, T>, files = new FileIds()) {
+  private constructor(file: string | null, previous: Map<string, T>, files = new FileIds(), idle = new Map<string, number>()) {
     this.#file = file;
     this.#previous = previous;
+    this.#idle = idle;
     this.files = files;
   }
 
@@ -42,22 +55,25 @@ export class ParseCache<T> {
     const root = env.SLP_CACHE_DIR || join(env.XDG_CACHE_HOME || join(homedir() || tmpdir(), ".cache"), "slp");
     const file = join(root, `${kind}-${hash(`${FORMAT}\0${VERSION}\0${projectDir}`)}.json`);
     let previous = new Map<string, T>();
+    const idle = new Map<string, number>();
     let files: unknown;
     try {
       const stored = JSON.parse(readFileSync(file, "utf8")) as {
         format?: number;
         version?: string;
         entries?: Record<string, T>;
+        idle?: Record<string, unknown>;
         files?: unknown;
       };
       if (stored.format === FORMAT && stored.version === VERSION && stored.entries) {
         previous = new Map(Object.entries(stored.entries));
+        for (const [key, saves] of Object.entries(stored.idle ?? {})) if (typeof saves === "number") idle.set(key, saves);
         files = stored.files;
       }
     } catch {
       // No cache yet, or one we cannot read: start empty.
     }
-    return new ParseCache<T>(file, previous, new FileIds(files, now));
+    return new ParseCache<T>(file, previous, new FileIds(files, now), idle);
   }
 
   /** The cache key of a text. */
@@ -78,14 +94,28 @@ export class ParseCache<T> {
     this.#changed = true;
   }
 
-  /** Writes the entries this run used (stale ones drop out); failures are ignored. */
+  /**
+   * Writes the file when this run added an entry or a file stamp: the
+   * entries it used, and those unused for fewer than KEEP_IDLE_SAVES writes.
+   * A run that adds nothing writes nothing (what it left unused ages only
+   * when something is written). Failures are ignored.
+   */
   save(): void {
-    if (!this.#file || (!this.#changed && this.#used.size === this.#previous.size && !this.files.changed)) return;
+    if (!this.#file || (!this.#changed && !this.files.changed)) return;
     try {
       mkdirSync(join(this.#file, ".."), { recursive: true });
       const temporary = `${this.#file}.${process.pid}.tmp`;
+      const entries = Object.fromEntries(this.#used);
+      const idle: Record<string, number> = {};
+      for (const [key, value] of this.#previous) {
+        if (this.#used.has(key)) continue;
+        const saves = (this.#idle.get(key) ?? 0) + 1;
+        if (saves >= KEEP_IDLE_SAVES) continue;
+        entries[key] = value;
+        idle[key] = saves;
+      }
       // Plain objects only: a toJSON anywhere sends JSON.stringify down its slow path for the whole text (twice the time).
-      const stored = { format: FORMAT, version: VERSION, entries: Object.fromEntries(this.#used), files: this.files.stamps() };
+      const stored = { format: FORMAT, version: VERSION, entries, idle, files: this.files.stamps() };
       writeFileSync(temporary, JSON.stringify(stored));
       renameSync(temporary, this.#file);
     } catch {

@@ -1,7 +1,10 @@
 /**
  * Translations of one project's warehouse SQL, cached by content hash across
  * runs: a warm run reads the cache and never loads the construct table, the
- * rewrites or the transpiler (translate.ts is imported on a miss only).
+ * rewrites or the transpiler (translate.ts is imported on a miss only). A
+ * refusal is cached as a translation is: both follow from the SQL text and
+ * the dialect alone, and a project with one untranslatable model would
+ * otherwise start the transpiler (a third of a second) on every run.
  */
 import { ParseCache } from "../../project/files/cache.ts";
 import type { Dialect } from "./dialects.ts";
@@ -31,20 +34,20 @@ export type TranslationResult = { ok: true; translation: Translation } | { ok: f
 /** Translations of one project, cached by content across runs. */
 export class Translator {
   readonly dialect: Exclude<Dialect, "duckdb">;
-  readonly #cache: ParseCache<Translation>;
+  readonly #cache: ParseCache<TranslationResult>;
 
   constructor(dialect: Exclude<Dialect, "duckdb">, projectDir: string, env: Record<string, string | undefined>) {
     this.dialect = dialect;
-    this.#cache = ParseCache.open<Translation>(projectDir, env, "dialect");
+    this.#cache = ParseCache.open<TranslationResult>(projectDir, env, "dialect");
   }
 
   async translate(sql: string): Promise<TranslationResult> {
     const key = ParseCache.key(`${TRANSLATION_FORMAT}\0${this.dialect}\0${sql}`);
     const cached = this.#cache.get(key);
-    if (cached) return { ok: true, translation: cached };
+    if (cached) return cached;
     const { translateSql } = await import("./translate.ts");
     const result = await translateSql(sql, this.dialect);
-    if (result.ok) this.#cache.set(key, result.translation);
+    this.#cache.set(key, result);
     return result;
   }
 
