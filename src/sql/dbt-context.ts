@@ -30,6 +30,7 @@ import {
   iterate,
   type JinjaCallable,
   type Scope,
+  Undefined,
 } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
@@ -491,9 +492,10 @@ export class DbtRenderer {
     }
     const missing = this.#installed(pkg) ? null : notInstalled(pkg, this.project.missingPackages, this.project.packagesInstallPath);
     if (missing) return refuser(`the model calls ${pkg}.${name}, but ${missing.message}`, missing.fix);
-    return refuser(
-      `${pkg}.${name} is not a macro of an installed package`,
-      `install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`,
+    // dbt's namespace of an installed package is a dict: a name it lacks is Jinja's undefined (`is defined` is false),
+    // and calling it fails, naming it.
+    return new Undefined(
+      `${pkg}.${name} is not a macro of an installed package; install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`,
     );
   }
 

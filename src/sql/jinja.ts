@@ -40,6 +40,7 @@ export {
   splitArgs,
   TEMPLATE_LOOKUP,
   tuple,
+  Undefined,
 } from "./jinja/values.ts";
 
 /** The member `key` of `obj` as a template's `obj.key` sees it (undefined when there is none). */

@@ -421,13 +421,32 @@ export function percentFormat(template: string, values: unknown): string {
 /** Member names that lead to JavaScript's machinery: refused on everything but a mapping's own keys. */
 const JS_INTERNAL =
   /^(?:__.*|constructor|prototype|caller|callee|arguments|apply|bind|call|valueOf|toString|toLocaleString|hasOwnProperty|isPrototypeOf|propertyIsEnumerable)$/;
-/** Jinja's sandbox refuses `_` attributes too; a package's `_macro` is still reached through its namespace. */
+/**
+ * Jinja's sandbox refuses an attribute whose name starts with `_` when the
+ * Python object has it (a macro's `_func`, a relation's `_render_iterator`);
+ * when it has not, SandboxedEnvironment.getattr looks the name up as an item,
+ * which is how `dbt_utils._is_relation` finds a macro in a package's
+ * namespace (a dict). So `_` names are refused on objects whose Python
+ * attributes slp does not model, and are plain keys of a mapping.
+ */
 const PRIVATE = /^_/;
 /** Own properties every function has, which say nothing a template needs. */
 const FUNCTION_OWN = new Set(["name", "length", "prototype", "caller", "arguments"]);
 
 function refuseUnsafe(name: string): undefined {
   if (JS_INTERNAL.test(name) || PRIVATE.test(name)) throw new SandboxError(`access to '${name}' is refused`);
+  return undefined;
+}
+
+/**
+ * A name that a str, a list or a dict does not have: Jinja's sandbox then
+ * tries it as an item, which fails, and the result is undefined, whatever
+ * the name (Python's str, list and dict have no `_x` attribute of their own).
+ * JavaScript's machinery stays refused: a dunder is one of Python's attributes
+ * on every object, and so unsafe there too.
+ */
+function missingOfData(name: string): undefined {
+  if (JS_INTERNAL.test(name)) throw new SandboxError(`access to '${name}' is refused`);
   return undefined;
 }
 
@@ -451,15 +470,16 @@ export function memberOf(obj: unknown, key: unknown, first: "attr" | "item" = "a
   }
   if (typeof key !== "string" && typeof key !== "number" && typeof key !== "boolean") return undefined;
   const name = String(key);
-  if (typeof obj === "string") return Object.hasOwn(STRING_METHODS, name) ? bindMethod(STRING_METHODS, name, obj) : refuseUnsafe(name);
-  if (Array.isArray(obj)) return Object.hasOwn(LIST_METHODS, name) ? bindMethod(LIST_METHODS, name, obj) : refuseUnsafe(name);
+  if (typeof obj === "string") return Object.hasOwn(STRING_METHODS, name) ? bindMethod(STRING_METHODS, name, obj) : missingOfData(name);
+  if (Array.isArray(obj)) return Object.hasOwn(LIST_METHODS, name) ? bindMethod(LIST_METHODS, name, obj) : missingOfData(name);
   if (typeof obj === "function") {
     if (Object.hasOwn(obj, name) && !FUNCTION_OWN.has(name) && !JS_INTERNAL.test(name) && !PRIVATE.test(name))
       return (obj as unknown as Record<string, unknown>)[name];
     return refuseUnsafe(name);
   }
   if (typeof obj !== "object") return refuseUnsafe(name);
-  if (obj instanceof Namespace) return Object.hasOwn(obj.attrs, name) ? obj.attrs[name] : refuseUnsafe(name);
+  // namespace()'s attributes are Python attributes: one named `_x` is one the sandbox refuses.
+  if (obj instanceof Namespace) return Object.hasOwn(obj.attrs, name) && !PRIVATE.test(name) ? obj.attrs[name] : refuseUnsafe(name);
   const lookup = (obj as { [TEMPLATE_LOOKUP]?: (name: string) => unknown })[TEMPLATE_LOOKUP];
   if (typeof lookup === "function") {
     if (JS_INTERNAL.test(name)) return refuseUnsafe(name);
@@ -471,7 +491,7 @@ export function memberOf(obj: unknown, key: unknown, first: "attr" | "item" = "a
   if (first === "item" && own) return obj[name];
   if (Object.hasOwn(DICT_METHODS, name)) return bindMethod(DICT_METHODS, name, obj);
   if (own) return obj[name];
-  return refuseUnsafe(name);
+  return missingOfData(name);
 }
 
 function bindMethod<T>(methods: Record<string, (target: T, ...args: any[]) => unknown>, name: string, target: T): JinjaCallable {
