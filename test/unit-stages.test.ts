@@ -86,7 +86,7 @@ describe("render", () => {
       }
     }
   });
-  test("dbt's listagg places the caller's whole order_by_clause as each adapter does, and runs ordered on DuckDB; a limit_num is refused by name", async () => {
+  test("dbt's listagg places the caller's whole order_by_clause as each adapter does, and runs ordered on DuckDB; a limit_num is refused by name where it is not translated and kept on DuckDB", async () => {
     const session = parseSession("t");
     const { translateSql } = await import("../src/sql/dialect/translate.ts");
     const db = await Database.open();
@@ -106,6 +106,16 @@ describe("render", () => {
         const refused = await translateSql(limited, adapter);
         expect(refused.ok ? "translated" : refused.untranslatable.construct).toBe("listagg_with_limit_num_is_not_translated()");
       }
+      // DuckDB, as dbt-duckdb writes it: the order_by_clause once, and a limit_num keeps the first items.
+      const duckdb = new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0) });
+      const rows = "(select 'a' as x union all select 'b' as x union all select 'c' as x) as t";
+      const ordered = duckdb.renderText(`select {{ listagg("x", "', '", "order by x desc") }} from ${rows}`, "x.sql", session);
+      expect(ordered.match(/order by/g)?.length).toBe(1);
+      expect((await db.query(ordered)).rows).toEqual([["c, b, a"]]);
+      const limited = duckdb.renderText(`select {{ listagg("x", "'-'", "order by x desc", 2) }} from ${rows}`, "x.sql", session);
+      expect((await db.query(limited)).rows).toEqual([["c-b"]]);
+      const plain = duckdb.renderText(`select {{ listagg("x") }} from (select 'a' as x) as t`, "x.sql", session);
+      expect((await db.query(plain)).rows).toEqual([["a"]]);
     } finally {
       db.close();
     }

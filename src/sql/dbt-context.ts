@@ -12,7 +12,7 @@ import { readText } from "../project/files/source.ts";
 import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import { parseYaml } from "../project/files/yaml.ts";
 import { dbtModules } from "./dbt-modules.ts";
-import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
+import { adapterMacros, dispatchPrefixes, duckdbListagg } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
 import { notInstalled } from "../project/dbt/package-entries.ts";
 import { parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
@@ -159,8 +159,7 @@ const BUILTINS: Record<string, (...args: any[]) => string> = {
   position: (substring, text) => `position(${substring} in ${text})`,
   replace: (field, old, replacement) => `replace(${field}, ${old}, ${replacement})`,
   right: (text, length) => `right(${text}, ${length})`,
-  listagg: (measure, delimiter, orderBy, limit) =>
-    `string_agg(${measure}, ${delimiter ?? "','"}${orderBy ? ` order by ${orderBy}` : ""})${limit ? "" : ""}`,
+  listagg: duckdbListagg,
 };
 
 /**

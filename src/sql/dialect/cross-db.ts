@@ -131,6 +131,17 @@ function stringAggListagg(measure: unknown, delimiter: unknown, orderBy: unknown
   return `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` ${text(orderBy)}` : ""})`;
 }
 
+/**
+ * dbt's listagg as dbt-duckdb writes it: string_agg with the caller's whole
+ * order_by_clause inside; a limit_num keeps the first items of the ordered
+ * array_agg and joins them (list_aggr(..., 'string_agg', delimiter)).
+ */
+export function duckdbListagg(measure: unknown, delimiter: unknown, orderBy: unknown, limit: unknown): string {
+  if (!limit) return stringAggListagg(measure, delimiter, orderBy, null);
+  const ordered = `array_agg(${text(measure)}${orderBy ? ` ${text(orderBy)}` : ""})`;
+  return `list_aggr((${ordered})[1:${text(limit)}], 'string_agg', ${delimiter ? text(delimiter) : "','"})`;
+}
+
 /** dbt-postgres's datediff: calendar parts counted from date_part differences. */
 function postgresDatediff(first: string, second: string, part: string): string {
   const years = `(date_part('year', (${second})::date) - date_part('year', (${first})::date))`;
