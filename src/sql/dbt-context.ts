@@ -107,8 +107,17 @@ export class Relation {
     const value = this[TEMPLATE_LOOKUP](name);
     return value === undefined || name === "get" ? fallback : value;
   }
+  /** dbt's relation.information_schema(view): the warehouse's catalog of the relation's database, which a unit test has not got. */
+  information_schema(view: unknown = null): never {
+    const named = view === null || view === undefined ? "" : `'${printable(view)}'`;
+    throw new RenderRefusal(
+      `relation.information_schema(${named}) names the warehouse's catalog, which a unit test has not got`,
+      "override the macro that reads it in the test's overrides.macros",
+    );
+  }
   /** What templates may read of a relation (the sandbox shows them nothing else). */
   readonly [TEMPLATE_LOOKUP] = exposeMembers(this, [
+    "information_schema",
     "schema",
     "database",
     "is_cte",
@@ -160,6 +169,8 @@ const BUILTINS: Record<string, (...args: any[]) => string> = {
   replace: (field, old, replacement) => `replace(${field}, ${old}, ${replacement})`,
   right: (text, length) => `right(${text}, ${length})`,
   listagg: duckdbListagg,
+  intersect: () => "intersect",
+  except: () => "except",
 };
 
 /**
@@ -186,7 +197,30 @@ const PARAMETERS: Record<string, readonly string[]> = {
   replace: ["field", "old_chars", "new_chars"],
   right: ["string_text", "length_expression"],
   listagg: ["measure", "delimiter_text", "order_by_clause", "limit_num"],
+  intersect: [],
+  except: [],
+  last_day: ["date", "datepart"],
+  cast_bool_to_text: ["field"],
 };
+
+/**
+ * dbt's macros that compose others (global project, macros/utils): written
+ * over the adapter's own dateadd, date_trunc and type_string, as dbt's
+ * default__ versions call `dbt.dateadd(...)`, so each adapter's SQL comes out.
+ */
+function composedMacros(builtins: Record<string, (...args: any[]) => string>): Record<string, (...args: any[]) => string> {
+  const call = (name: string, ...args: unknown[]) => (builtins[name] as (...args: unknown[]) => string)(...args);
+  return {
+    // default_last_day; postgres__last_day adds 3 months for a quarter (Postgres has no quarter interval),
+    // which is the same day everywhere, so it is written that way for every adapter.
+    last_day: (date, datepart) => {
+      const part = printable(datepart);
+      const next = part === "quarter" ? call("dateadd", "month", "3", call("date_trunc", part, date)) : call("dateadd", part, "1", call("date_trunc", part, date));
+      return `cast(${call("dateadd", "day", "-1", next)} as date)`;
+    },
+    cast_bool_to_text: (field) => `cast(${printable(field)} as ${call("type_string")})`,
+  };
+}
 
 /** A macro slp provides, called as Jinja calls a macro: positional arguments, then keyword ones by dbt's parameter names. */
 function boundByName(name: string, macro: (...args: any[]) => string): (...args: unknown[]) => string {
@@ -289,8 +323,9 @@ export class DbtRenderer {
     this.project = project;
     this.#options = options;
     this.#adapterType = options.adapter ?? "duckdb";
+    const own = { ...BUILTINS, ...adapterMacros(this.#adapterType) };
     this.#builtins = Object.fromEntries(
-      Object.entries({ ...BUILTINS, ...adapterMacros(this.#adapterType) }).map(([name, macro]) => [name, boundByName(name, macro)]),
+      Object.entries({ ...own, ...composedMacros(own) }).map(([name, macro]) => [name, boundByName(name, macro)]),
     );
     this.#indexMacros(project);
     for (const pkg of project.packages.values()) this.#indexMacros(pkg);

@@ -50,6 +50,9 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     hash: (field) => `to_hex(md5(cast(${text(field)} as string)))`,
     split_part: (string, delimiter, part) => `split(${text(string)}, ${text(delimiter)})[safe_offset(${text(part)} - 1)]`,
     listagg: (measure, delimiter, orderBy, limit) => stringAggListagg(measure, delimiter, orderBy, limit),
+    // dbt-bigquery: BigQuery's set operators need their DISTINCT written out.
+    intersect: () => "intersect distinct",
+    except: () => "except distinct",
   },
   databricks: {
     current_timestamp: () => "current_timestamp()",
