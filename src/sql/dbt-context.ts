@@ -31,6 +31,7 @@ import {
   type JinjaCallable,
   type Scope,
   Undefined,
+  Unknowable,
 } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
@@ -215,7 +216,10 @@ function composedMacros(builtins: Record<string, (...args: any[]) => string>): R
     // which is the same day everywhere, so it is written that way for every adapter.
     last_day: (date, datepart) => {
       const part = printable(datepart);
-      const next = part === "quarter" ? call("dateadd", "month", "3", call("date_trunc", part, date)) : call("dateadd", part, "1", call("date_trunc", part, date));
+      const next =
+        part === "quarter"
+          ? call("dateadd", "month", "3", call("date_trunc", part, date))
+          : call("dateadd", part, "1", call("date_trunc", part, date));
       return `cast(${call("dateadd", "day", "-1", next)} as date)`;
     },
     cast_bool_to_text: (field) => `cast(${printable(field)} as ${call("type_string")})`,
@@ -260,7 +264,6 @@ const INTROSPECTION: Record<string, string> = {
   run_query: "run_query runs SQL against the warehouse, which a unit test has not got",
   statement: "{% call statement() %} runs SQL against the warehouse, which a unit test has not got",
   load_result: "load_result reads the result of a statement, which a unit test cannot run",
-  load_relation: "load_relation looks up a relation in the warehouse, which a unit test has not got",
 };
 
 const NODE_CONFIG_DEFAULTS: Mapping = {
@@ -481,6 +484,8 @@ export class DbtRenderer {
     if (member !== undefined) return member;
     if (name === "dbt" || this.project.packages.has(name) || name === this.project.name) return this.#namespace(name);
     if (Object.hasOwn(this.#builtins, name)) return this.#builtins[name];
+    // dbt's load_relation(relation) is adapter.get_relation(relation.database, relation.schema, relation.identifier).
+    if (name === "load_relation") return () => warehouseAnswer("load_relation");
     if (Object.hasOwn(INTROSPECTION, name))
       return refuser(INTROSPECTION[name] as string, `override the macro that calls ${name} in the test's overrides.macros`);
     return undefined;
@@ -754,10 +759,8 @@ export class DbtRenderer {
           );
         return columns.map((column) => columnObject(column.name, column.type));
       },
-      get_relation: refuser(
-        "adapter.get_relation asks the warehouse, which a unit test has not got",
-        "override the macro that calls it in overrides.macros",
-      ),
+      // dbt asks the warehouse whether the relation exists: its answer is held unread, and refused where it is read.
+      get_relation: () => warehouseAnswer("adapter.get_relation"),
       execute: refuser(
         "adapter.execute runs SQL against the warehouse, which a unit test has not got",
         "override the macro that calls it in overrides.macros",
@@ -945,6 +948,21 @@ function unprovided(name: string, what: string, provided: Record<string, unknown
       );
     },
   };
+}
+
+/**
+ * What adapter.get_relation answers in a unit test: dbt asks the warehouse
+ * (a unit test runs against one), so the relation may or may not exist.
+ * Held, it changes nothing (`is_incremental() and relation` with
+ * is_incremental false); read, it is a refusal naming the call.
+ */
+function warehouseAnswer(call: string): Unknowable {
+  return new Unknowable(() => {
+    throw new RenderRefusal(
+      `${call} asks the warehouse whether a relation exists, and the model's SQL depends on the answer, which a unit test has not got`,
+      "override the macro that reads it in overrides.macros, or set overrides.macros.is_incremental to false when the lookup only matters to an incremental run",
+    );
+  });
 }
 
 function refuser(message: string, fix: string): JinjaCallable {

@@ -41,6 +41,7 @@ export {
   TEMPLATE_LOOKUP,
   tuple,
   Undefined,
+  Unknowable,
 } from "./jinja/values.ts";
 
 /** The member `key` of `obj` as a template's `obj.key` sees it (undefined when there is none). */
