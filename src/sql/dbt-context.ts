@@ -709,13 +709,36 @@ export class DbtRenderer {
     const own = pkg === this.project.name ? null : (this.project.packages.get(pkg)?.vars ?? null);
     const sources = [session.overrides.vars, this.#options.cliVars, scopedIn(rootVars), rootVars, ...(own ? [scopedIn(own), own] : [])];
     for (const source of sources) {
-      if (Object.hasOwn(source, name)) return source[name];
+      if (Object.hasOwn(source, name)) return this.#renderedVar(name, source[name], pkg);
     }
     if (positional.length > 1 || Object.hasOwn(named, "default")) return fallback;
     throw new RenderRefusal(
       `Required var '${name}' not found in config`,
       `add ${name} to the test's overrides.vars, or to vars: in dbt_project.yml`,
     );
+  }
+
+  /** The vars whose text is being rendered: one that reaches itself is refused rather than recursed into. */
+  readonly #varsRendering = new Set<string>();
+
+  /**
+   * A var's value as dbt's var() returns it: a string is rendered with the
+   * context (Var.get_rendered_var; dbt leaves dbt_project.yml's vars block
+   * unrendered until then), so `'{{ run_started_at.strftime("%Y") }}'` is the year.
+   */
+  #renderedVar(name: string, value: unknown, pkg: string): unknown {
+    if (typeof value !== "string" || !/\{[{%#]/.test(value)) return value;
+    if (this.#varsRendering.has(name))
+      throw new RenderRefusal(
+        `var '${name}' renders to a text that reads var('${name}') again`,
+        `give ${name} a value that does not read itself`,
+      );
+    this.#varsRendering.add(name);
+    try {
+      return new JinjaTemplate(value, "dbt_project.yml").render(this.#scope(pkg));
+    } finally {
+      this.#varsRendering.delete(name);
+    }
   }
 
   #envVar(session: RenderSession, args: unknown[]): unknown {
