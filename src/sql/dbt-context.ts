@@ -769,8 +769,21 @@ export class DbtRenderer {
       quote: (identifier: unknown) => `"${printable(identifier).replace(/"/g, '""')}"`,
       dispatch: (...args: unknown[]) => {
         const { positional, keywords: named } = splitArgs(args);
-        const name = printable(positional[0]);
+        const name = printable(positional[0] ?? named.macro_name);
         const namespace = positional[1] ?? named.macro_namespace ?? null;
+        const packages = positional[2] ?? named.packages ?? null;
+        if (packages !== null && packages !== undefined)
+          throw new RenderRefusal(
+            `adapter.dispatch('${name}') got a packages argument, which dbt no longer accepts (MacroDispatchArgError)`,
+            `pass macro_namespace instead, and list the packages to search in dbt_project.yml's dispatch: config`,
+          );
+        if (name.includes(".")) {
+          const [suggestedNamespace, suggestedName] = [name.slice(0, name.indexOf(".")), name.slice(name.indexOf(".") + 1)];
+          throw new RenderRefusal(
+            `In adapter.dispatch, got a macro name of "${name}", but "." is not a valid macro name component (dbt refuses it too)`,
+            `write adapter.dispatch(macro_name="${suggestedName}", macro_namespace="${suggestedNamespace}")`,
+          );
+        }
         return this.#dispatch(name, namespace === null || namespace === undefined ? null : printable(namespace));
       },
       get_columns_in_relation: (relation: unknown) => {
@@ -796,19 +809,29 @@ export class DbtRenderer {
     return pkg === "dbt" || pkg === this.project.name || this.project.packages.has(pkg);
   }
 
-  /** adapter.dispatch: duckdb__name, then default__name, in each package of the search order. */
+  /**
+   * adapter.dispatch as dbt-core's BaseDatabaseWrapper does it: the search
+   * packages are the dispatch config's search_order for the namespace, else
+   * [root project, namespace] when the namespace is a loaded project (a
+   * package, the root, or dbt), else every macro by name (no namespace, or
+   * one that is not installed); in each, `<adapter>__name`, its parents'
+   * prefixes, then `default__name`. The calling package plays no part.
+   */
   #dispatch(name: string, namespace: string | null): JinjaCallable {
     const rule = namespace === null ? undefined : this.project.dispatch.find((candidate) => candidate.namespace === namespace);
-    const order = namespace === null ? [this.project.name] : rule ? rule.searchOrder : [this.project.name, namespace];
+    const order: (string | null)[] =
+      namespace === null ? [null] : rule ? rule.searchOrder : this.#installed(namespace) ? [this.project.name, namespace] : [null];
     const tried: string[] = [];
     for (const pkg of order) {
       for (const prefix of dispatchPrefixes(this.#adapterType)) {
-        const macro = pkg === "dbt" ? undefined : this.#macro(pkg, `${prefix}__${name}`);
-        tried.push(`${pkg}.${prefix}__${name}`);
+        const search = `${prefix}__${name}`;
+        tried.push(pkg === null ? search : `${pkg}.${search}`);
+        const macro = pkg === null ? this.#macroByName(search) : pkg === "dbt" ? undefined : this.#macro(pkg, search);
         if (macro) return macro;
       }
+      // dbt's own implementations (its internal package) are the builtins slp provides, by their macro's name.
+      if ((pkg === null || pkg === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
     }
-    if ((namespace === null || namespace === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
     const missing =
       namespace === null || this.#installed(namespace)
         ? null
@@ -818,6 +841,23 @@ export class DbtRenderer {
       `adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`,
       "install the package that defines it, or override the calling macro in overrides.macros",
     );
+  }
+
+  /**
+   * A macro by name across the project (dbt's macros_by_name): the root
+   * project's wins over packages'; two packages defining it leave dbt's choice
+   * to its parse order, so that is refused naming both.
+   */
+  #macroByName(name: string): JinjaCallable | undefined {
+    const root = this.#macro(this.project.name, name);
+    if (root) return root;
+    const owners = [...this.project.packages.keys()].filter((pkg) => this.#macroIndex.get(pkg)?.has(name));
+    if (owners.length > 1)
+      throw new RenderRefusal(
+        `adapter.dispatch finds ${name} in the packages ${owners.join(" and ")}, and which one dbt takes depends on its parse order`,
+        `pass adapter.dispatch a macro_namespace, or define ${name} in the project`,
+      );
+    return owners.length === 1 ? this.#macro(owners[0] as string, name) : undefined;
   }
 }
 
