@@ -120,6 +120,22 @@ describe("render", () => {
       db.close();
     }
   });
+  test("run_started_at is an aware UTC datetime, as dbt gives it: printed, converted to UTC, formatted", () => {
+    const session = parseSession("t");
+    const at = (startedAt: Date, text: string) =>
+      new DbtRenderer(of, { cliVars: {}, env: {}, startedAt }).renderText(text, "x.sql", session);
+    const start = new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
+    expect(at(start, "{{ run_started_at }}|{{ run_started_at.isoformat() }}")).toBe(
+      "2026-01-02 03:04:05.678000+00:00|2026-01-02T03:04:05.678000+00:00",
+    );
+    expect(at(new Date(Date.UTC(2026, 0, 2)), "{{ run_started_at }}")).toBe("2026-01-02 00:00:00+00:00");
+    expect(
+      at(start, '{{ run_started_at.astimezone(modules.pytz.timezone("UTC")) }}|{{ run_started_at.strftime("%Y-%j %z %Z %%z") }}'),
+    ).toBe("2026-01-02 03:04:05.678000+00:00|2026-002 +0000 UTC %z");
+    expect(() => at(start, "{{ run_started_at.astimezone(modules.pytz.timezone('America/New_York')) }}")).toThrow(
+      "modules.pytz.timezone('America/New_York') is not provided by slp",
+    );
+  });
   test("a call that is not literal, or a name that is not slp's macro, is left to the Jinja engine", () => {
     const session = parseSession("t");
     const render = renderer(of);

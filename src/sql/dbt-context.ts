@@ -11,7 +11,7 @@ import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.t
 import { readText } from "../project/files/source.ts";
 import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import { parseYaml } from "../project/files/yaml.ts";
-import { dbtModules } from "./dbt-modules.ts";
+import { DateTime, dbtModules, UTC_ZONE } from "./dbt-modules.ts";
 import { adapterMacros, dispatchPrefixes, duckdbListagg } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
 import { notInstalled } from "../project/dbt/package-entries.ts";
@@ -1060,23 +1060,31 @@ function refCall(args: readonly unknown[]): RelationCall {
   };
 }
 
+/**
+ * run_started_at: the run's start as dbt gives it, an aware datetime in UTC
+ * (it prints `2026-01-02 03:04:05.678000+00:00`, as Python prints one), which
+ * astimezone() keeps in UTC; any other zone is refused by modules.pytz.
+ */
 function runStartedAt(date: Date): object {
-  const iso = date.toISOString().replace("Z", "+00:00");
-  return {
+  const ms = date.getUTCMilliseconds();
+  const fraction = ms === 0 ? "" : `.${String(ms * 1000).padStart(6, "0")}`;
+  const iso = `${date.toISOString().slice(0, 19)}${fraction}+00:00`;
+  const started: Record<string, unknown> = {
     toString: () => iso.replace("T", " "),
-    isoformat: () => iso,
+    isoformat: (separator: unknown = "T") => iso.replace("T", printable(separator)),
+    astimezone: (zone: unknown) => {
+      if (zone !== UTC_ZONE)
+        throw new RenderRefusal(
+          "run_started_at.astimezone() is given a zone slp does not know: slp keeps run_started_at in UTC",
+          "pass modules.pytz.utc, or override the macro that converts it in overrides.macros",
+        );
+      return started;
+    },
+    // Python's strftime on an aware UTC datetime: %z is +0000 and %Z is UTC; the rest as modules.datetime formats.
     strftime: (format: unknown) =>
-      printable(format).replace(/%([YmdHMS%])/g, (_m, code: string) => {
-        const parts: Record<string, string> = {
-          Y: String(date.getUTCFullYear()),
-          m: String(date.getUTCMonth() + 1).padStart(2, "0"),
-          d: String(date.getUTCDate()).padStart(2, "0"),
-          H: String(date.getUTCHours()).padStart(2, "0"),
-          M: String(date.getUTCMinutes()).padStart(2, "0"),
-          S: String(date.getUTCSeconds()).padStart(2, "0"),
-          "%": "%",
-        };
-        return parts[code] as string;
-      }),
+      new DateTime(date.getTime(), false).strftime(
+        printable(format).replace(/%%|%z|%Z/g, (code) => (code === "%%" ? "%%" : code === "%z" ? "+0000" : "UTC")),
+      ),
   };
+  return started;
 }
