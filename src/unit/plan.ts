@@ -142,6 +142,7 @@ function selectableNodes(project: UnitProject, set: TestSet): SelectableNode[] {
         path: own(node.file),
         ymlPath: own(node.ymlFile),
         tags: tagsOf(node.config.tags),
+        ...(node.dynamicConfig.tags === undefined ? {} : { undecidedTags: String(node.dynamicConfig.tags) }),
         config: node.config,
         version: node.version,
         latest: node.latest,
