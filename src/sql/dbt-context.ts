@@ -17,6 +17,7 @@ import type { Dialect } from "./dialect/dialects.ts";
 import { notInstalled } from "../project/dbt/package-entries.ts";
 import { parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
 import {
+  evaluateExpression,
   exposeMembers,
   JinjaTemplate,
   macroReturn,
@@ -347,6 +348,11 @@ export class DbtRenderer {
   /** Renders a text (a `format: sql` fixture, a yml value, a snapshot's body) as if it were in `file`. */
   renderText(text: string, file: string, session: RenderSession, pkg = this.project.name): string {
     return this.#renderWith(compileTemplate(text, file), file, session, pkg);
+  }
+
+  /** The value of one Jinja expression written in `file` (a config() argument), in this context, for package `pkg`. */
+  evaluate(text: string, file: string, session: RenderSession, pkg = this.project.name): unknown {
+    return this.#with(session, () => evaluateExpression(text, file, this.#scope(pkg)).value);
   }
 
   #renderWith(template: Compiled, file: string, session: RenderSession, pkg: string): string {
