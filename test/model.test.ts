@@ -246,10 +246,10 @@ describe("disabled nodes, as dbt sets them aside", () => {
 
 describe("config(enabled=<Jinja>)", () => {
   const judge = async (text: string, vars: Record<string, unknown> = {}) => {
-    const { judgeExpression } = await import("../src/project/dbt/enabled-expression.ts");
+    const { judgeExpression } = await import("../src/project/dbt/config-expression.ts");
     return judgeExpression(text, { vars: [vars as never] });
   };
-  test("what dbt renders at parse time is judged", async () => {
+  test("what dbt renders at parse time is judged, by the Jinja interpreter", async () => {
     expect(await judge("var('x', false)")).toEqual({ value: false });
     expect(await judge("var('x', false)", { x: true })).toEqual({ value: true });
     expect(await judge("target.name == 'prod'")).toEqual({ value: false });
@@ -258,13 +258,35 @@ describe("config(enabled=<Jinja>)", () => {
     // dbt's as_bool hands the value through when a model renders (only its native rendering of yml converts).
     expect(await judge("var('claims_enabled', False) | as_bool")).toEqual({ value: false });
     expect(await judge("var('claims_enabled', False) | as_bool", { claims_enabled: true })).toEqual({ value: true });
+    // Jinja's filters and expressions, as Jinja evaluates them; a var written as Jinja is rendered first.
+    expect(await judge("var('x') | lower == 'true'", { x: "TRUE" })).toEqual({ value: true });
+    expect(await judge("['a'] + (['b'] if var('more', false) else [])", { more: true })).toEqual({ value: ["a", "b"] });
+    expect(await judge("var('flag') == 'on'", { flag: "{{ 'o' ~ 'n' }}" })).toEqual({ value: true });
   });
   test("what only rendering answers is not guessed: the reason is named", async () => {
     expect(await judge("var('x')")).toEqual({ why: "var 'x' is set nowhere and has no default (dbt stops: Required var 'x' not found)" });
     expect(await judge("target.type == 'bigquery'")).toEqual({ why: "it reads target.type, which depends on the profile" });
-    expect(await judge("env_var('X') == '1'")).toEqual({ why: "it calls or reads 'env_var', which only rendering can answer" });
-    expect(await judge("var('x') | lower == 'true'", { x: "TRUE" })).toEqual({
-      why: "it applies the filter lower, which only rendering can answer",
+    expect(await judge("['skip' if target.type in ['postgres'] else 'runnable']")).toEqual({
+      why: "it reads target.type, which depends on the profile",
     });
+    expect(await judge("env_var('X') == '1'")).toEqual({ why: "it reads env_var('X'), which depends on the environment dbt runs in" });
+    expect(await judge("my_macro()")).toEqual({ why: "it calls or reads 'my_macro', which only rendering can answer" });
+    expect(await judge("'a' + 1")).toEqual({ why: expect.stringContaining("rendering it fails") });
+    expect(await judge("1) or (2")).toEqual({ why: expect.stringContaining("is not one Jinja expression") });
+    expect(await judge("var('loop')", { loop: "{{ var('loop') }}" })).toEqual({
+      why: "var 'loop' renders to a text that reads var('loop') again",
+    });
+  });
+  test("a folder config of dbt_project.yml written as Jinja is rendered natively, var() seeing --vars only", async () => {
+    const { judgeProjectValue } = await import("../src/project/dbt/config-expression.ts");
+    expect(judgeProjectValue("{{ var('enable_dq', false) | as_bool }}", {})).toEqual({ value: false });
+    expect(judgeProjectValue("{{ var('enable_dq', false) | as_bool }}", { enable_dq: "true" })).toEqual({
+      why: "Could not convert value 'true' into type 'bool'",
+    });
+    expect(judgeProjectValue("{{ var('enable_dq', false) | as_bool }}", { enable_dq: true })).toEqual({ value: true });
+    expect(judgeProjectValue("{{ target.name == 'dev' }}", {})).toEqual({ value: true });
+    expect(judgeProjectValue("{{ 'x' }} y", {})).toEqual({ value: "x y" });
+    expect(judgeProjectValue("{{ target.name in ['prod'] }}", {})).toEqual({ value: false });
+    expect(judgeProjectValue("{{ target.type == 'x' }}", {})).toEqual({ why: "it reads target.type, which depends on the profile" });
   });
 });

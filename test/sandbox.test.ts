@@ -61,6 +61,15 @@ const ATTEMPTS: Record<string, string> = {
   is_test_injection: '{{ 1 is "x\\")+Function`globalThis.SLP_SANDBOX_BROKEN=1```+(\\"" }}',
   call_name_injection: '{{ range["\\\\"]() }}',
   regex_literal: '{{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"|replace(r/(a+)+$/, "") }}',
+  // `_` names: refused on what has Python attributes slp does not model, undefined on data (Jinja's getattr falls back to an item).
+  relation_private: escapeThrough("ref('stg')._render_iterator"),
+  relation_private_proto: escapeThrough("ref('stg')._x.constructor"),
+  function_private: escapeThrough("ref._x"),
+  macro_private: `{% macro m() %}x{% endmacro %}{{ ${escapeThrough("m._func")} }}`,
+  list_private: escapeThrough("[]._x.constructor"),
+  string_private: escapeThrough('"x"._x.constructor'),
+  dict_private_proto: escapeThrough("{}._x.__proto__"),
+  namespace_private: escapeThrough("dbt._x.constructor"),
   include: '{% include "/etc/passwd" %}',
   import: '{% import "/etc/passwd" as x %}',
   extends: '{% extends "/etc/passwd" %}',
@@ -114,6 +123,9 @@ describe("no escapeThrough from the template sandbox", () => {
       "map_attribute",
       "dict_literal_proto",
       "yml_value",
+      "relation_private",
+      "function_private",
+      "macro_private",
     ]) {
       expect(refused(name)).toContain("is refused: templates reach data and the dbt context only");
     }
@@ -217,6 +229,16 @@ describe("Python's constructs the sandbox implements itself", () => {
     expect(render("{% set l = [] %}{% do l.append(1) %}{% do l.extend([2, 3]) %}{{ l }}|{{ l.pop() }}|{{ l }}")).toBe("[1, 2, 3]|3|[1, 2]");
     expect(render("{{ 'ab'.center(5, '*') }}|{{ 'a_b'.split('_') }}|{{ ', '.join(['x', 'y']) }}")).toBe("**ab*|['a', 'b']|x, y");
     expect(render("{{ row.constructor }}", { row: { constructor: "a column named constructor" } })).toBe("a column named constructor");
+  });
+
+  test("a `_` name is an item of a mapping and undefined on data, as Jinja's sandboxed getattr falls back to getitem", () => {
+    // dbt's package namespaces are dicts: `dbt_utils._is_relation` is found as a key.
+    expect(render("{{ pkg._is_relation }}|{{ pkg['_is_relation'] }}", { pkg: { _is_relation: "macro" } })).toBe("macro|macro");
+    expect(render("{{ {'a': 1}._b is defined }}|{{ 'x'._y is defined }}|{{ [1]._y is defined }}")).toBe("False|False|False");
+    // A namespace()'s attribute is a Python attribute: one named `_x` is unsafe, as in Jinja's sandbox.
+    expect(() => render("{% set ns = namespace(_x=1) %}{{ ns._x }}")).toThrow("access to '_x' is refused");
+    expect(() => render("{{ f._x }}", { f: () => 1 })).toThrow("access to '_x' is refused");
+    expect(() => render("{{ 'x'.__class__ }}")).toThrow("access to '__class__' is refused");
   });
 
   test("filters that read attributes, through the sandbox", () => {

@@ -86,7 +86,7 @@ describe("render", () => {
       }
     }
   });
-  test("dbt's listagg places the caller's whole order_by_clause as each adapter does, and runs ordered on DuckDB; a limit_num is refused by name", async () => {
+  test("dbt's listagg places the caller's whole order_by_clause as each adapter does, and runs ordered on DuckDB; a limit_num is refused by name where it is not translated and kept on DuckDB", async () => {
     const session = parseSession("t");
     const { translateSql } = await import("../src/sql/dialect/translate.ts");
     const db = await Database.open();
@@ -106,9 +106,35 @@ describe("render", () => {
         const refused = await translateSql(limited, adapter);
         expect(refused.ok ? "translated" : refused.untranslatable.construct).toBe("listagg_with_limit_num_is_not_translated()");
       }
+      // DuckDB, as dbt-duckdb writes it: the order_by_clause once, and a limit_num keeps the first items.
+      const duckdb = new DbtRenderer(of, { cliVars: {}, env: {}, startedAt: new Date(0) });
+      const rows = "(select 'a' as x union all select 'b' as x union all select 'c' as x) as t";
+      const ordered = duckdb.renderText(`select {{ listagg("x", "', '", "order by x desc") }} from ${rows}`, "x.sql", session);
+      expect(ordered.match(/order by/g)?.length).toBe(1);
+      expect((await db.query(ordered)).rows).toEqual([["c, b, a"]]);
+      const limited = duckdb.renderText(`select {{ listagg("x", "'-'", "order by x desc", 2) }} from ${rows}`, "x.sql", session);
+      expect((await db.query(limited)).rows).toEqual([["c-b"]]);
+      const plain = duckdb.renderText(`select {{ listagg("x") }} from (select 'a' as x) as t`, "x.sql", session);
+      expect((await db.query(plain)).rows).toEqual([["a"]]);
     } finally {
       db.close();
     }
+  });
+  test("run_started_at is an aware UTC datetime, as dbt gives it: printed, converted to UTC, formatted", () => {
+    const session = parseSession("t");
+    const at = (startedAt: Date, text: string) =>
+      new DbtRenderer(of, { cliVars: {}, env: {}, startedAt }).renderText(text, "x.sql", session);
+    const start = new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678));
+    expect(at(start, "{{ run_started_at }}|{{ run_started_at.isoformat() }}")).toBe(
+      "2026-01-02 03:04:05.678000+00:00|2026-01-02T03:04:05.678000+00:00",
+    );
+    expect(at(new Date(Date.UTC(2026, 0, 2)), "{{ run_started_at }}")).toBe("2026-01-02 00:00:00+00:00");
+    expect(
+      at(start, '{{ run_started_at.astimezone(modules.pytz.timezone("UTC")) }}|{{ run_started_at.strftime("%Y-%j %z %Z %%z") }}'),
+    ).toBe("2026-01-02 03:04:05.678000+00:00|2026-002 +0000 UTC %z");
+    expect(() => at(start, "{{ run_started_at.astimezone(modules.pytz.timezone('America/New_York')) }}")).toThrow(
+      "modules.pytz.timezone('America/New_York') is not provided by slp",
+    );
   });
   test("a call that is not literal, or a name that is not slp's macro, is left to the Jinja engine", () => {
     const session = parseSession("t");

@@ -151,7 +151,7 @@ export interface MacroFileNode {
 
 export type Node = RefNode | SourceNode | FileNode;
 
-/** A `config(enabled=...)` written as Jinja, judged as dbt renders it at parse time (see dbt/enabled-expression.ts). */
+/** A `config(enabled=...)` written as Jinja, judged as dbt renders it at parse time (see dbt/config-expression.ts). */
 export interface EnabledExpression {
   /** As written. */
   text: string;

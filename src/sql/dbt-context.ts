@@ -11,12 +11,13 @@ import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.t
 import { readText } from "../project/files/source.ts";
 import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import { parseYaml } from "../project/files/yaml.ts";
-import { dbtModules } from "./dbt-modules.ts";
-import { adapterMacros, dispatchPrefixes } from "./dialect/cross-db.ts";
+import { DateTime, dbtModules, UTC_ZONE } from "./dbt-modules.ts";
+import { adapterMacros, dispatchPrefixes, duckdbListagg } from "./dialect/cross-db.ts";
 import type { Dialect } from "./dialect/dialects.ts";
 import { notInstalled } from "../project/dbt/package-entries.ts";
 import { parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
 import {
+  evaluateExpression,
   exposeMembers,
   JinjaTemplate,
   macroReturn,
@@ -30,6 +31,8 @@ import {
   iterate,
   type JinjaCallable,
   type Scope,
+  Undefined,
+  Unknowable,
 } from "./jinja.ts";
 
 /** A construct a unit test cannot render, with what to do about it. */
@@ -106,8 +109,17 @@ export class Relation {
     const value = this[TEMPLATE_LOOKUP](name);
     return value === undefined || name === "get" ? fallback : value;
   }
+  /** dbt's relation.information_schema(view): the warehouse's catalog of the relation's database, which a unit test has not got. */
+  information_schema(view: unknown = null): never {
+    const named = view === null || view === undefined ? "" : `'${printable(view)}'`;
+    throw new RenderRefusal(
+      `relation.information_schema(${named}) names the warehouse's catalog, which a unit test has not got`,
+      "override the macro that reads it in the test's overrides.macros",
+    );
+  }
   /** What templates may read of a relation (the sandbox shows them nothing else). */
   readonly [TEMPLATE_LOOKUP] = exposeMembers(this, [
+    "information_schema",
     "schema",
     "database",
     "is_cte",
@@ -158,8 +170,9 @@ const BUILTINS: Record<string, (...args: any[]) => string> = {
   position: (substring, text) => `position(${substring} in ${text})`,
   replace: (field, old, replacement) => `replace(${field}, ${old}, ${replacement})`,
   right: (text, length) => `right(${text}, ${length})`,
-  listagg: (measure, delimiter, orderBy, limit) =>
-    `string_agg(${measure}, ${delimiter ?? "','"}${orderBy ? ` order by ${orderBy}` : ""})${limit ? "" : ""}`,
+  listagg: duckdbListagg,
+  intersect: () => "intersect",
+  except: () => "except",
 };
 
 /**
@@ -186,7 +199,33 @@ const PARAMETERS: Record<string, readonly string[]> = {
   replace: ["field", "old_chars", "new_chars"],
   right: ["string_text", "length_expression"],
   listagg: ["measure", "delimiter_text", "order_by_clause", "limit_num"],
+  intersect: [],
+  except: [],
+  last_day: ["date", "datepart"],
+  cast_bool_to_text: ["field"],
 };
+
+/**
+ * dbt's macros that compose others (global project, macros/utils): written
+ * over the adapter's own dateadd, date_trunc and type_string, as dbt's
+ * default__ versions call `dbt.dateadd(...)`, so each adapter's SQL comes out.
+ */
+function composedMacros(builtins: Record<string, (...args: any[]) => string>): Record<string, (...args: any[]) => string> {
+  const call = (name: string, ...args: unknown[]) => (builtins[name] as (...args: unknown[]) => string)(...args);
+  return {
+    // default_last_day; postgres__last_day adds 3 months for a quarter (Postgres has no quarter interval),
+    // which is the same day everywhere, so it is written that way for every adapter.
+    last_day: (date, datepart) => {
+      const part = printable(datepart);
+      const next =
+        part === "quarter"
+          ? call("dateadd", "month", "3", call("date_trunc", part, date))
+          : call("dateadd", part, "1", call("date_trunc", part, date));
+      return `cast(${call("dateadd", "day", "-1", next)} as date)`;
+    },
+    cast_bool_to_text: (field) => `cast(${printable(field)} as ${call("type_string")})`,
+  };
+}
 
 /** A macro slp provides, called as Jinja calls a macro: positional arguments, then keyword ones by dbt's parameter names. */
 function boundByName(name: string, macro: (...args: any[]) => string): (...args: unknown[]) => string {
@@ -226,7 +265,6 @@ const INTROSPECTION: Record<string, string> = {
   run_query: "run_query runs SQL against the warehouse, which a unit test has not got",
   statement: "{% call statement() %} runs SQL against the warehouse, which a unit test has not got",
   load_result: "load_result reads the result of a statement, which a unit test cannot run",
-  load_relation: "load_relation looks up a relation in the warehouse, which a unit test has not got",
 };
 
 const NODE_CONFIG_DEFAULTS: Mapping = {
@@ -289,8 +327,9 @@ export class DbtRenderer {
     this.project = project;
     this.#options = options;
     this.#adapterType = options.adapter ?? "duckdb";
+    const own = { ...BUILTINS, ...adapterMacros(this.#adapterType) };
     this.#builtins = Object.fromEntries(
-      Object.entries({ ...BUILTINS, ...adapterMacros(this.#adapterType) }).map(([name, macro]) => [name, boundByName(name, macro)]),
+      Object.entries({ ...own, ...composedMacros(own) }).map(([name, macro]) => [name, boundByName(name, macro)]),
     );
     this.#indexMacros(project);
     for (const pkg of project.packages.values()) this.#indexMacros(pkg);
@@ -309,6 +348,11 @@ export class DbtRenderer {
   /** Renders a text (a `format: sql` fixture, a yml value, a snapshot's body) as if it were in `file`. */
   renderText(text: string, file: string, session: RenderSession, pkg = this.project.name): string {
     return this.#renderWith(compileTemplate(text, file), file, session, pkg);
+  }
+
+  /** The value of one Jinja expression written in `file` (a config() argument), in this context, for package `pkg`. */
+  evaluate(text: string, file: string, session: RenderSession, pkg = this.project.name): unknown {
+    return this.#with(session, () => evaluateExpression(text, file, this.#scope(pkg)).value);
   }
 
   #renderWith(template: Compiled, file: string, session: RenderSession, pkg: string): string {
@@ -446,6 +490,8 @@ export class DbtRenderer {
     if (member !== undefined) return member;
     if (name === "dbt" || this.project.packages.has(name) || name === this.project.name) return this.#namespace(name);
     if (Object.hasOwn(this.#builtins, name)) return this.#builtins[name];
+    // dbt's load_relation(relation) is adapter.get_relation(relation.database, relation.schema, relation.identifier).
+    if (name === "load_relation") return () => warehouseAnswer("load_relation");
     if (Object.hasOwn(INTROSPECTION, name))
       return refuser(INTROSPECTION[name] as string, `override the macro that calls ${name} in the test's overrides.macros`);
     return undefined;
@@ -491,9 +537,10 @@ export class DbtRenderer {
     }
     const missing = this.#installed(pkg) ? null : notInstalled(pkg, this.project.missingPackages, this.project.packagesInstallPath);
     if (missing) return refuser(`the model calls ${pkg}.${name}, but ${missing.message}`, missing.fix);
-    return refuser(
-      `${pkg}.${name} is not a macro of an installed package`,
-      `install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`,
+    // dbt's namespace of an installed package is a dict: a name it lacks is Jinja's undefined (`is defined` is false),
+    // and calling it fails, naming it.
+    return new Undefined(
+      `${pkg}.${name} is not a macro of an installed package; install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`,
     );
   }
 
@@ -668,13 +715,36 @@ export class DbtRenderer {
     const own = pkg === this.project.name ? null : (this.project.packages.get(pkg)?.vars ?? null);
     const sources = [session.overrides.vars, this.#options.cliVars, scopedIn(rootVars), rootVars, ...(own ? [scopedIn(own), own] : [])];
     for (const source of sources) {
-      if (Object.hasOwn(source, name)) return source[name];
+      if (Object.hasOwn(source, name)) return this.#renderedVar(name, source[name], pkg);
     }
     if (positional.length > 1 || Object.hasOwn(named, "default")) return fallback;
     throw new RenderRefusal(
       `Required var '${name}' not found in config`,
       `add ${name} to the test's overrides.vars, or to vars: in dbt_project.yml`,
     );
+  }
+
+  /** The vars whose text is being rendered: one that reaches itself is refused rather than recursed into. */
+  readonly #varsRendering = new Set<string>();
+
+  /**
+   * A var's value as dbt's var() returns it: a string is rendered with the
+   * context (Var.get_rendered_var; dbt leaves dbt_project.yml's vars block
+   * unrendered until then), so `'{{ run_started_at.strftime("%Y") }}'` is the year.
+   */
+  #renderedVar(name: string, value: unknown, pkg: string): unknown {
+    if (typeof value !== "string" || !/\{[{%#]/.test(value)) return value;
+    if (this.#varsRendering.has(name))
+      throw new RenderRefusal(
+        `var '${name}' renders to a text that reads var('${name}') again`,
+        `give ${name} a value that does not read itself`,
+      );
+    this.#varsRendering.add(name);
+    try {
+      return new JinjaTemplate(value, "dbt_project.yml").render(this.#scope(pkg));
+    } finally {
+      this.#varsRendering.delete(name);
+    }
   }
 
   #envVar(session: RenderSession, args: unknown[]): unknown {
@@ -705,8 +775,21 @@ export class DbtRenderer {
       quote: (identifier: unknown) => `"${printable(identifier).replace(/"/g, '""')}"`,
       dispatch: (...args: unknown[]) => {
         const { positional, keywords: named } = splitArgs(args);
-        const name = printable(positional[0]);
+        const name = printable(positional[0] ?? named.macro_name);
         const namespace = positional[1] ?? named.macro_namespace ?? null;
+        const packages = positional[2] ?? named.packages ?? null;
+        if (packages !== null && packages !== undefined)
+          throw new RenderRefusal(
+            `adapter.dispatch('${name}') got a packages argument, which dbt no longer accepts (MacroDispatchArgError)`,
+            `pass macro_namespace instead, and list the packages to search in dbt_project.yml's dispatch: config`,
+          );
+        if (name.includes(".")) {
+          const [suggestedNamespace, suggestedName] = [name.slice(0, name.indexOf(".")), name.slice(name.indexOf(".") + 1)];
+          throw new RenderRefusal(
+            `In adapter.dispatch, got a macro name of "${name}", but "." is not a valid macro name component (dbt refuses it too)`,
+            `write adapter.dispatch(macro_name="${suggestedName}", macro_namespace="${suggestedNamespace}")`,
+          );
+        }
         return this.#dispatch(name, namespace === null || namespace === undefined ? null : printable(namespace));
       },
       get_columns_in_relation: (relation: unknown) => {
@@ -718,10 +801,8 @@ export class DbtRenderer {
           );
         return columns.map((column) => columnObject(column.name, column.type));
       },
-      get_relation: refuser(
-        "adapter.get_relation asks the warehouse, which a unit test has not got",
-        "override the macro that calls it in overrides.macros",
-      ),
+      // dbt asks the warehouse whether the relation exists: its answer is held unread, and refused where it is read.
+      get_relation: () => warehouseAnswer("adapter.get_relation"),
       execute: refuser(
         "adapter.execute runs SQL against the warehouse, which a unit test has not got",
         "override the macro that calls it in overrides.macros",
@@ -734,19 +815,29 @@ export class DbtRenderer {
     return pkg === "dbt" || pkg === this.project.name || this.project.packages.has(pkg);
   }
 
-  /** adapter.dispatch: duckdb__name, then default__name, in each package of the search order. */
+  /**
+   * adapter.dispatch as dbt-core's BaseDatabaseWrapper does it: the search
+   * packages are the dispatch config's search_order for the namespace, else
+   * [root project, namespace] when the namespace is a loaded project (a
+   * package, the root, or dbt), else every macro by name (no namespace, or
+   * one that is not installed); in each, `<adapter>__name`, its parents'
+   * prefixes, then `default__name`. The calling package plays no part.
+   */
   #dispatch(name: string, namespace: string | null): JinjaCallable {
     const rule = namespace === null ? undefined : this.project.dispatch.find((candidate) => candidate.namespace === namespace);
-    const order = namespace === null ? [this.project.name] : rule ? rule.searchOrder : [this.project.name, namespace];
+    const order: (string | null)[] =
+      namespace === null ? [null] : rule ? rule.searchOrder : this.#installed(namespace) ? [this.project.name, namespace] : [null];
     const tried: string[] = [];
     for (const pkg of order) {
       for (const prefix of dispatchPrefixes(this.#adapterType)) {
-        const macro = pkg === "dbt" ? undefined : this.#macro(pkg, `${prefix}__${name}`);
-        tried.push(`${pkg}.${prefix}__${name}`);
+        const search = `${prefix}__${name}`;
+        tried.push(pkg === null ? search : `${pkg}.${search}`);
+        const macro = pkg === null ? this.#macroByName(search) : pkg === "dbt" ? undefined : this.#macro(pkg, search);
         if (macro) return macro;
       }
+      // dbt's own implementations (its internal package) are the builtins slp provides, by their macro's name.
+      if ((pkg === null || pkg === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
     }
-    if ((namespace === null || namespace === "dbt") && Object.hasOwn(this.#builtins, name)) return this.#builtins[name] as JinjaCallable;
     const missing =
       namespace === null || this.#installed(namespace)
         ? null
@@ -756,6 +847,23 @@ export class DbtRenderer {
       `adapter.dispatch('${name}'${namespace ? `, '${namespace}'` : ""}) found none of ${tried.join(", ")}`,
       "install the package that defines it, or override the calling macro in overrides.macros",
     );
+  }
+
+  /**
+   * A macro by name across the project (dbt's macros_by_name): the root
+   * project's wins over packages'; two packages defining it leave dbt's choice
+   * to its parse order, so that is refused naming both.
+   */
+  #macroByName(name: string): JinjaCallable | undefined {
+    const root = this.#macro(this.project.name, name);
+    if (root) return root;
+    const owners = [...this.project.packages.keys()].filter((pkg) => this.#macroIndex.get(pkg)?.has(name));
+    if (owners.length > 1)
+      throw new RenderRefusal(
+        `adapter.dispatch finds ${name} in the packages ${owners.join(" and ")}, and which one dbt takes depends on its parse order`,
+        `pass adapter.dispatch a macro_namespace, or define ${name} in the project`,
+      );
+    return owners.length === 1 ? this.#macro(owners[0] as string, name) : undefined;
   }
 }
 
@@ -911,6 +1019,21 @@ function unprovided(name: string, what: string, provided: Record<string, unknown
   };
 }
 
+/**
+ * What adapter.get_relation answers in a unit test: dbt asks the warehouse
+ * (a unit test runs against one), so the relation may or may not exist.
+ * Held, it changes nothing (`is_incremental() and relation` with
+ * is_incremental false); read, it is a refusal naming the call.
+ */
+function warehouseAnswer(call: string): Unknowable {
+  return new Unknowable(() => {
+    throw new RenderRefusal(
+      `${call} asks the warehouse whether a relation exists, and the model's SQL depends on the answer, which a unit test has not got`,
+      "override the macro that reads it in overrides.macros, or set overrides.macros.is_incremental to false when the lookup only matters to an incremental run",
+    );
+  });
+}
+
 function refuser(message: string, fix: string): JinjaCallable {
   return () => {
     throw new RenderRefusal(message, fix);
@@ -943,23 +1066,31 @@ function refCall(args: readonly unknown[]): RelationCall {
   };
 }
 
+/**
+ * run_started_at: the run's start as dbt gives it, an aware datetime in UTC
+ * (it prints `2026-01-02 03:04:05.678000+00:00`, as Python prints one), which
+ * astimezone() keeps in UTC; any other zone is refused by modules.pytz.
+ */
 function runStartedAt(date: Date): object {
-  const iso = date.toISOString().replace("Z", "+00:00");
-  return {
+  const ms = date.getUTCMilliseconds();
+  const fraction = ms === 0 ? "" : `.${String(ms * 1000).padStart(6, "0")}`;
+  const iso = `${date.toISOString().slice(0, 19)}${fraction}+00:00`;
+  const started: Record<string, unknown> = {
     toString: () => iso.replace("T", " "),
-    isoformat: () => iso,
+    isoformat: (separator: unknown = "T") => iso.replace("T", printable(separator)),
+    astimezone: (zone: unknown) => {
+      if (zone !== UTC_ZONE)
+        throw new RenderRefusal(
+          "run_started_at.astimezone() is given a zone slp does not know: slp keeps run_started_at in UTC",
+          "pass modules.pytz.utc, or override the macro that converts it in overrides.macros",
+        );
+      return started;
+    },
+    // Python's strftime on an aware UTC datetime: %z is +0000 and %Z is UTC; the rest as modules.datetime formats.
     strftime: (format: unknown) =>
-      printable(format).replace(/%([YmdHMS%])/g, (_m, code: string) => {
-        const parts: Record<string, string> = {
-          Y: String(date.getUTCFullYear()),
-          m: String(date.getUTCMonth() + 1).padStart(2, "0"),
-          d: String(date.getUTCDate()).padStart(2, "0"),
-          H: String(date.getUTCHours()).padStart(2, "0"),
-          M: String(date.getUTCMinutes()).padStart(2, "0"),
-          S: String(date.getUTCSeconds()).padStart(2, "0"),
-          "%": "%",
-        };
-        return parts[code] as string;
-      }),
+      new DateTime(date.getTime(), false).strftime(
+        printable(format).replace(/%%|%z|%Z/g, (code) => (code === "%%" ? "%%" : code === "%z" ? "+0000" : "UTC")),
+      ),
   };
+  return started;
 }

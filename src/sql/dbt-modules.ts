@@ -2,10 +2,10 @@
  * dbt's `modules` context member: `modules.datetime` (Python's datetime:
  * datetime, date and timedelta, their arithmetic, strftime/strptime,
  * isoformat) as models use it, with "now" being the run's start (as
- * run_started_at is), so a render is deterministic. `modules.re`,
- * `modules.pytz` and `modules.itertools` are named refusals: a regular
- * expression an agent writes could run for ever (slp's templates run no
- * regex), and time zones need the tz database.
+ * run_started_at is), so a render is deterministic. `modules.re` and
+ * `modules.itertools` are named refusals (a regular expression an agent
+ * writes could run for ever: slp's templates run no regex), and so is every
+ * zone of `modules.pytz` but UTC (the others need the tz database).
  */
 import { SlpError } from "../core/errors.ts";
 import { exposeMembers, type JinjaCallable, PY_OPERATORS, type PyOperators, printable, splitArgs, TEMPLATE_LOOKUP } from "./jinja.ts";
@@ -269,6 +269,31 @@ function classOf(call: JinjaCallable, members: Record<string, unknown>): JinjaCa
   return Object.assign((...args: unknown[]) => call(...args), members);
 }
 
+/**
+ * pytz's UTC zone, the one time zone slp knows without the tz database:
+ * `modules.pytz.utc`, `modules.pytz.timezone('UTC')` (what
+ * `run_started_at.astimezone(...)` takes, run_started_at being in UTC).
+ */
+export const UTC_ZONE = {
+  toString: () => "UTC",
+  [TEMPLATE_LOOKUP]: (name: string): unknown => (name === "zone" ? "UTC" : undefined),
+};
+
+function pytz(): object {
+  const why = "time zones other than UTC need the tz database, which slp's renderer does not carry";
+  return {
+    [TEMPLATE_LOOKUP]: (name: string) => {
+      if (name === "utc" || name === "UTC") return UTC_ZONE;
+      if (name === "timezone")
+        return (zone: unknown) => {
+          if (["UTC", "Etc/UTC", "utc"].includes(printable(zone))) return UTC_ZONE;
+          throw refusal(`modules.pytz.timezone('${printable(zone)}') is not provided by slp: ${why}`);
+        };
+      throw refusal(`modules.pytz.${name} is not provided by slp: ${why}`);
+    },
+  };
+}
+
 /** `modules` as dbt gives it, its now() being `startedAt`. */
 export function dbtModules(startedAt: Date): object {
   const now = () => new DateTime(startedAt.getTime(), false);
@@ -295,7 +320,7 @@ export function dbtModules(startedAt: Date): object {
   return {
     datetime,
     re: refused("re", "a regular expression written in a template could run for ever, and slp's templates run none"),
-    pytz: refused("pytz", "time zones need the tz database, which slp's renderer does not carry"),
+    pytz: pytz(),
     itertools: refused("itertools", "slp provides Jinja's filters (batch, groupby, unique ...) instead"),
   };
 }

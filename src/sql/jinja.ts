@@ -34,12 +34,15 @@ export {
   type JinjaCallable,
   PY_OPERATORS,
   type PyOperators,
+  PyFloat,
   printable,
   pythonRange,
   SandboxError,
   splitArgs,
   TEMPLATE_LOOKUP,
   tuple,
+  Undefined,
+  Unknowable,
 } from "./jinja/values.ts";
 
 /** The member `key` of `obj` as a template's `obj.key` sees it (undefined when there is none). */
@@ -91,6 +94,48 @@ export class JinjaTemplate {
       throw failure(tooDeepIfOverflow(error), this.file);
     }
   }
+}
+
+/** The name a wrapped expression hands its value to; an expression that names it is refused (it could forge its value). */
+const CAPTURE = "__slp_expression_value__";
+
+/**
+ * The value of one Jinja expression (a `config()` argument as dbt evaluates
+ * it at parse time), with `scope` for its names. `filter` is the name of the
+ * filter applied last at its top level (`as_bool` in `x | as_bool`), for
+ * dbt's native rendering. A text that is not exactly one expression is a
+ * TemplateFailure, as is anything the expression does that Jinja refuses.
+ */
+export function evaluateExpression(text: string, file: string, scope: Scope): { value: unknown; filter: string | null } {
+  if (text.includes(CAPTURE)) throw new TemplateFailure(`the expression names ${CAPTURE}`, file, 1);
+  const { parseTemplate, Run } = loadEngine();
+  let body: Stmt[];
+  try {
+    body = parseTemplate(`{% do ${CAPTURE}(${text}\n) %}`).body;
+  } catch (error) {
+    throw failure(tooDeepIfOverflow(error), file);
+  }
+  const [only] = body;
+  const call = only?.kind === "do" && only.expr.kind === "call" ? only.expr : null;
+  const argument = call && call.node.kind === "name" && call.node.name === CAPTURE && call.args.length === 1 ? call.args[0] : undefined;
+  if (body.length !== 1 || !call || argument === undefined || call.kwargs.length > 0 || call.dynArgs || call.dynKwargs)
+    throw new TemplateFailure(`'${text}' is not one Jinja expression`, file, 1);
+  let value: unknown;
+  const capturing: Scope = {
+    lookup: (name) =>
+      name === CAPTURE
+        ? (captured: unknown) => {
+            value = captured;
+            return null;
+          }
+        : scope.lookup(name),
+  };
+  try {
+    withBudget(() => new Run(file, capturing).render(body));
+  } catch (error) {
+    throw failure(tooDeepIfOverflow(error), file);
+  }
+  return { value, filter: argument.kind === "filter" ? argument.name : null };
 }
 
 /** Turns whatever the engine or a context function threw into a TemplateFailure with the innermost place. */

@@ -45,6 +45,12 @@ export interface TestSet {
   disabled: DisabledTest[];
   /** Each test's package. */
   owners: Map<UnitTestDefinition, UnitProject>;
+  /**
+   * A `config(tags=<Jinja>)` the project model could not judge (it reads the
+   * profile's target.type, a macro), evaluated in the run's dbt context: its
+   * tags, or null when it is not a list of strings or cannot be evaluated.
+   */
+  judgeTags?: (text: string, file: string, pkg: string) => string[] | null;
 }
 
 /** Every unit test of the project and of its installed packages, read with dbt's parse rules. */
@@ -141,7 +147,7 @@ function selectableNodes(project: UnitProject, set: TestSet): SelectableNode[] {
         fqn: node.fqn,
         path: own(node.file),
         ymlPath: own(node.ymlFile),
-        tags: tagsOf(node.config.tags),
+        ...tagsOfNode(node, owner, set),
         config: node.config,
         version: node.version,
         latest: node.latest,
@@ -195,6 +201,15 @@ function selectableNodes(project: UnitProject, set: TestSet): SelectableNode[] {
     });
   }
   return nodes;
+}
+
+/** A node's tags, with a `tags=<Jinja>` the run's context can evaluate joined to them; one it cannot stays undecided. */
+function tagsOfNode(node: RefNode, owner: UnitProject, set: TestSet | null): Pick<SelectableNode, "tags" | "undecidedTags"> {
+  const tags = tagsOf(node.config.tags);
+  if (node.dynamicConfig.tags === undefined) return { tags };
+  const text = String(node.dynamicConfig.tags);
+  const judged = set?.judgeTags && node.file !== null ? set.judgeTags(text, node.file, owner.name) : null;
+  return judged ? { tags: [...tags, ...judged] } : { tags, undecidedTags: text };
 }
 
 function tagsOf(value: Value | undefined): string[] {

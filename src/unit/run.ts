@@ -276,7 +276,17 @@ const OUTPUTS_FORMAT = 1;
 /** Every unit test of the project and its packages, their yml values rendered as dbt renders them at parse time. */
 function readTests(project: UnitProject, renderer: DbtRenderer): TestSet {
   const yml = parseSession("parse");
-  return readTestSet(project, (text, file) => nativeValue(renderer.renderText(text, file, yml)));
+  const judgeTags = (text: string, file: string, pkg: string): string[] | null => {
+    try {
+      const value = renderer.evaluate(text, file, yml, pkg);
+      const tags = typeof value === "string" ? [value] : value;
+      return Array.isArray(tags) && tags.every((tag) => typeof tag === "string") ? tags : null;
+    } catch {
+      // What cannot be evaluated stays undecided: a tag criterion that meets it is refused, naming the expression.
+      return null;
+    }
+  };
+  return { ...readTestSet(project, (text, file) => nativeValue(renderer.renderText(text, file, yml))), judgeTags };
 }
 
 /** The test set `slp mutate --select` selects from, read as `slp unit` reads it. */

@@ -52,7 +52,11 @@ describe("modules.datetime", () => {
   });
 });
 
-test("modules.re, pytz and itertools are refused by name", () => {
+test("modules.re and itertools are refused by name, and pytz's zones but UTC", () => {
   expect(() => render("{{ modules.re.sub('a', 'b', 'abc') }}")).toThrow("modules.re is not provided by slp");
-  expect(() => render("{{ modules.pytz.timezone('UTC') }}")).toThrow("modules.pytz is not provided by slp");
+  expect(render("{{ modules.pytz.timezone('UTC') }}|{{ modules.pytz.utc }}")).toBe("UTC|UTC");
+  expect(() => render("{{ modules.pytz.timezone('Europe/Paris') }}")).toThrow(
+    "modules.pytz.timezone('Europe/Paris') is not provided by slp",
+  );
+  expect(() => render("{{ modules.pytz.all_timezones }}")).toThrow("modules.pytz.all_timezones is not provided by slp");
 });

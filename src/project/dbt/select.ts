@@ -25,6 +25,8 @@ export interface SelectableNode {
   /** The yml that describes it, relative to its own project, when not `path`. */
   ymlPath: string | null;
   tags: string[];
+  /** A `config(tags=<Jinja>)` slp could not judge, as written: a tag criterion cannot say whether it matches. */
+  undecidedTags?: string;
   config: Mapping;
   version: string | null;
   latest: boolean;
@@ -261,7 +263,13 @@ function matches(spec: Criterion, node: SelectableNode): boolean {
         (selectedByFqn(node.fqn, value, node.version !== null) || selectedByFqn(node.fqn.slice(1), value, node.version !== null))
       );
     case "tag":
-      return node.tags.some((tag) => fnmatch(tag, value));
+      if (node.tags.some((tag) => fnmatch(tag, value))) return true;
+      if (node.undecidedTags !== undefined)
+        throw new SelectorError(
+          `whether ${node.name} has the tag '${value}' depends on config(tags=${node.undecidedTags}) in ${node.path ?? node.name}, which slp cannot judge at parse time`,
+          "write the tags as a list of strings, or an expression of var(...) and target.name, or select without tag:",
+        );
+      return false;
     case "group":
       return node.config.group === value;
     case "access":

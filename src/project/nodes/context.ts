@@ -8,7 +8,7 @@
 import { InputError } from "../../core/errors.ts";
 import { pythonStr, type Mapping } from "../../core/values.ts";
 import type { ConfigBlock, ProjectSettings } from "../dbt/dbt-project.ts";
-import { judgeExpression, varScopes } from "../dbt/enabled-expression.ts";
+import { judgeExpression, judgeProjectValue, varScopes } from "../dbt/config-expression.ts";
 import { folderConfig, mergeConfig } from "../dbt/node-config.ts";
 import type { ModelDeclaration, PropertiesFile, Testable } from "../dbt/properties.ts";
 import { EQUIVALENTS_NAME } from "../history/protected.ts";
@@ -93,6 +93,7 @@ export async function startReading(project: Project): Promise<NodeReading> {
     return node;
   };
 
+  const judgedProjectValues = new Map<string, ReturnType<typeof judgeProjectValue>>();
   // A `config(enabled=<Jinja>)` is rendered at parse time with --vars and the project's vars.
   const scopes = varScopes(
     project.vars,
@@ -102,6 +103,18 @@ export async function startReading(project: Project): Promise<NodeReading> {
     rootSettings ? settings.vars : null,
   );
   const enabledIn = (fromSql: { config: Mapping; dynamic: Mapping }): EnabledExpression | null => {
+    // tags=<Jinja> decides `--select tag:x` as enabled decides the node: judged as dbt evaluates it, it joins the
+    // literal config (a value that is not a list of strings, or one slp cannot judge, stays dynamic).
+    if (fromSql.dynamic.tags !== undefined) {
+      const tags = judgeExpression(String(fromSql.dynamic.tags), { vars: scopes });
+      if (
+        "value" in tags &&
+        (typeof tags.value === "string" || (Array.isArray(tags.value) && tags.value.every((t) => typeof t === "string")))
+      ) {
+        mergeConfig(fromSql.config, "tags", tags.value);
+        delete fromSql.dynamic.tags;
+      }
+    }
     const raw = fromSql.dynamic.enabled;
     if (raw === undefined) return null;
     const text = String(raw);
@@ -122,6 +135,13 @@ export async function startReading(project: Project): Promise<NodeReading> {
     const config = folderConfig(settings.configs[block], fqn);
     if (rootSettings)
       for (const [key, value] of Object.entries(folderConfig(rootSettings.configs[block], fqn))) mergeConfig(config, key, value);
+    // dbt renders dbt_project.yml's configs natively at load (`+enabled: "{{ var('x', false) | as_bool }}"`);
+    // a value slp cannot judge stays as written.
+    if (typeof config.enabled === "string" && config.enabled.includes("{{")) {
+      const judged = judgedProjectValues.get(config.enabled) ?? judgeProjectValue(config.enabled, project.vars);
+      judgedProjectValues.set(config.enabled, judged);
+      if ("value" in judged && typeof judged.value === "boolean") config.enabled = judged.value;
+    }
     return config;
   };
 

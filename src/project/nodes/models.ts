@@ -96,9 +96,10 @@ export async function readModels(r: NodeReading): Promise<RefNode[]> {
     let enabledExpression: EnabledExpression | null = null;
     if (file !== null && language === "sql") {
       const fromSql = sqlConfig(await project.text(file));
+      // Judged first: a tags=<Jinja> dbt can evaluate joins the SQL's literal config.
+      enabledExpression = enabledIn(fromSql);
       mergeConfigs(config, fromSql.config);
       dynamicConfig = fromSql.dynamic;
-      enabledExpression = enabledIn(fromSql);
       if (enabledExpression?.value != null) config.enabled = enabledExpression.value;
     }
     let columns = declaration?.columns ?? [];

@@ -50,6 +50,9 @@ const ADAPTER_MACROS: Record<Exclude<Dialect, "duckdb">, Record<string, Macro>> 
     hash: (field) => `to_hex(md5(cast(${text(field)} as string)))`,
     split_part: (string, delimiter, part) => `split(${text(string)}, ${text(delimiter)})[safe_offset(${text(part)} - 1)]`,
     listagg: (measure, delimiter, orderBy, limit) => stringAggListagg(measure, delimiter, orderBy, limit),
+    // dbt-bigquery: BigQuery's set operators need their DISTINCT written out.
+    intersect: () => "intersect distinct",
+    except: () => "except distinct",
   },
   databricks: {
     current_timestamp: () => "current_timestamp()",
@@ -129,6 +132,17 @@ function withinGroupListagg(measure: unknown, delimiter: unknown, orderBy: unkno
 function stringAggListagg(measure: unknown, delimiter: unknown, orderBy: unknown, limit: unknown): string {
   if (limit) return `listagg_with_limit_num_is_not_translated(${text(measure)})`;
   return `string_agg(${text(measure)}, ${delimiter ? text(delimiter) : "','"}${orderBy ? ` ${text(orderBy)}` : ""})`;
+}
+
+/**
+ * dbt's listagg as dbt-duckdb writes it: string_agg with the caller's whole
+ * order_by_clause inside; a limit_num keeps the first items of the ordered
+ * array_agg and joins them (list_aggr(..., 'string_agg', delimiter)).
+ */
+export function duckdbListagg(measure: unknown, delimiter: unknown, orderBy: unknown, limit: unknown): string {
+  if (!limit) return stringAggListagg(measure, delimiter, orderBy, null);
+  const ordered = `array_agg(${text(measure)}${orderBy ? ` ${text(orderBy)}` : ""})`;
+  return `list_aggr((${ordered})[1:${text(limit)}], 'string_agg', ${delimiter ? text(delimiter) : "','"})`;
 }
 
 /** dbt-postgres's datediff: calendar parts counted from date_part differences. */

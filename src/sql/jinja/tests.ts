@@ -9,6 +9,7 @@ import {
   pyCompare,
   pyEquals,
   PyFloat,
+  readable,
   TEMPLATE_LOOKUP,
   Undefined,
 } from "./values.ts";
@@ -64,5 +65,7 @@ TESTS["<="] = TESTS.le as (value: unknown) => boolean;
 /** Runs the test `name`; an unknown name is an error, as in Jinja2. */
 export function applyTest(name: string, value: unknown, args: unknown[]): boolean {
   if (!Object.hasOwn(TESTS, name)) throw new TemplateRuntimeError(`test not found: ${name}`);
+  // A warehouse's answer is defined (None or a relation), and reading anything more of it is its refusal.
+  if (name !== "defined" && name !== "undefined") readable(value);
   return (TESTS[name] as (value: unknown, ...args: unknown[]) => boolean)(value, ...args);
 }

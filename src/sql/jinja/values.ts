@@ -38,6 +38,22 @@ export class Undefined {
   }
 }
 
+/**
+ * A value only the warehouse knows (what `adapter.get_relation` answers):
+ * a template may hold it and pass it along, and any reading of it (truth,
+ * comparison, a test other than `defined`, printing, a member, iteration) is
+ * the refusal it carries, so the SQL never depends on a guess; left unread
+ * (under an `is_incremental()` that is false) it changes nothing.
+ */
+export class Unknowable {
+  constructor(readonly refuse: () => never) {}
+}
+
+/** Refuses when `value` is Unknowable: it is about to be read. */
+export function readable(value: unknown): void {
+  if (value instanceof Unknowable) value.refuse();
+}
+
 /** `namespace(...)`: the one object whose attributes `{% set ns.x = ... %}` may set. */
 export class Namespace {
   readonly attrs: Record<string, unknown> = Object.create(null);
@@ -141,6 +157,7 @@ export function plain(value: unknown): unknown {
 /** How a value prints in `{{ }}`, as Python's str() prints it. */
 export function printable(value: unknown): string {
   if (typeof value === "string") return value;
+  readable(value);
   if (value === undefined) return "";
   if (value instanceof Undefined) return "";
   return str(value, new Set());
@@ -202,6 +219,7 @@ export function isPlainMapping(value: unknown): value is Record<string, unknown>
 /** Python's truth: empty strings, lists and mappings are false, as are 0, None, False and undefined. */
 export function truthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
+  readable(value);
   if (value instanceof Undefined) return false;
   if (value instanceof PyFloat) return value.value !== 0;
   if (Array.isArray(value)) return value.length > 0;
@@ -212,6 +230,8 @@ export function truthy(value: unknown): boolean {
 
 /** Python's `==`: numbers by value (1 == 1.0 == True), lists and dicts item by item. */
 export function pyEquals(a: unknown, b: unknown, depth = 0): boolean {
+  readable(a);
+  readable(b);
   if (a === b) return true;
   const x = numberOf(a);
   const y = numberOf(b);
@@ -233,6 +253,8 @@ export function pyEquals(a: unknown, b: unknown, depth = 0): boolean {
 
 /** Python's ordering (`<`): numbers with numbers, strings with strings, lists item by item; anything else a TypeError. */
 export function pyCompare(a: unknown, b: unknown): number {
+  readable(a);
+  readable(b);
   const ordered = operatorsOf(a)?.compare?.(b);
   if (ordered !== undefined) return ordered;
   const x = numberOf(a);
@@ -421,13 +443,32 @@ export function percentFormat(template: string, values: unknown): string {
 /** Member names that lead to JavaScript's machinery: refused on everything but a mapping's own keys. */
 const JS_INTERNAL =
   /^(?:__.*|constructor|prototype|caller|callee|arguments|apply|bind|call|valueOf|toString|toLocaleString|hasOwnProperty|isPrototypeOf|propertyIsEnumerable)$/;
-/** Jinja's sandbox refuses `_` attributes too; a package's `_macro` is still reached through its namespace. */
+/**
+ * Jinja's sandbox refuses an attribute whose name starts with `_` when the
+ * Python object has it (a macro's `_func`, a relation's `_render_iterator`);
+ * when it has not, SandboxedEnvironment.getattr looks the name up as an item,
+ * which is how `dbt_utils._is_relation` finds a macro in a package's
+ * namespace (a dict). So `_` names are refused on objects whose Python
+ * attributes slp does not model, and are plain keys of a mapping.
+ */
 const PRIVATE = /^_/;
 /** Own properties every function has, which say nothing a template needs. */
 const FUNCTION_OWN = new Set(["name", "length", "prototype", "caller", "arguments"]);
 
 function refuseUnsafe(name: string): undefined {
   if (JS_INTERNAL.test(name) || PRIVATE.test(name)) throw new SandboxError(`access to '${name}' is refused`);
+  return undefined;
+}
+
+/**
+ * A name that a str, a list or a dict does not have: Jinja's sandbox then
+ * tries it as an item, which fails, and the result is undefined, whatever
+ * the name (Python's str, list and dict have no `_x` attribute of their own).
+ * JavaScript's machinery stays refused: a dunder is one of Python's attributes
+ * on every object, and so unsafe there too.
+ */
+function missingOfData(name: string): undefined {
+  if (JS_INTERNAL.test(name)) throw new SandboxError(`access to '${name}' is refused`);
   return undefined;
 }
 
@@ -441,6 +482,7 @@ function refuseUnsafe(name: string): undefined {
  */
 export function memberOf(obj: unknown, key: unknown, first: "attr" | "item" = "attr"): unknown {
   if (obj === null || obj === undefined || obj instanceof Undefined) return undefined;
+  readable(obj);
   const index = typeof key === "number" ? key : key instanceof PyFloat ? null : typeof key === "boolean" ? Number(key) : null;
   if (index !== null && Number.isInteger(index)) {
     if (typeof obj === "string") {
@@ -451,15 +493,16 @@ export function memberOf(obj: unknown, key: unknown, first: "attr" | "item" = "a
   }
   if (typeof key !== "string" && typeof key !== "number" && typeof key !== "boolean") return undefined;
   const name = String(key);
-  if (typeof obj === "string") return Object.hasOwn(STRING_METHODS, name) ? bindMethod(STRING_METHODS, name, obj) : refuseUnsafe(name);
-  if (Array.isArray(obj)) return Object.hasOwn(LIST_METHODS, name) ? bindMethod(LIST_METHODS, name, obj) : refuseUnsafe(name);
+  if (typeof obj === "string") return Object.hasOwn(STRING_METHODS, name) ? bindMethod(STRING_METHODS, name, obj) : missingOfData(name);
+  if (Array.isArray(obj)) return Object.hasOwn(LIST_METHODS, name) ? bindMethod(LIST_METHODS, name, obj) : missingOfData(name);
   if (typeof obj === "function") {
     if (Object.hasOwn(obj, name) && !FUNCTION_OWN.has(name) && !JS_INTERNAL.test(name) && !PRIVATE.test(name))
       return (obj as unknown as Record<string, unknown>)[name];
     return refuseUnsafe(name);
   }
   if (typeof obj !== "object") return refuseUnsafe(name);
-  if (obj instanceof Namespace) return Object.hasOwn(obj.attrs, name) ? obj.attrs[name] : refuseUnsafe(name);
+  // namespace()'s attributes are Python attributes: one named `_x` is one the sandbox refuses.
+  if (obj instanceof Namespace) return Object.hasOwn(obj.attrs, name) && !PRIVATE.test(name) ? obj.attrs[name] : refuseUnsafe(name);
   const lookup = (obj as { [TEMPLATE_LOOKUP]?: (name: string) => unknown })[TEMPLATE_LOOKUP];
   if (typeof lookup === "function") {
     if (JS_INTERNAL.test(name)) return refuseUnsafe(name);
@@ -471,7 +514,7 @@ export function memberOf(obj: unknown, key: unknown, first: "attr" | "item" = "a
   if (first === "item" && own) return obj[name];
   if (Object.hasOwn(DICT_METHODS, name)) return bindMethod(DICT_METHODS, name, obj);
   if (own) return obj[name];
-  return refuseUnsafe(name);
+  return missingOfData(name);
 }
 
 function bindMethod<T>(methods: Record<string, (target: T, ...args: any[]) => unknown>, name: string, target: T): JinjaCallable {
@@ -481,6 +524,7 @@ function bindMethod<T>(methods: Record<string, (target: T, ...args: any[]) => un
 
 /** Python's `in`: a list's items, a string's substrings, a mapping's own keys. */
 export function contains(container: unknown, item: unknown): boolean {
+  readable(container);
   if (typeof container === "string") {
     if (typeof item !== "string") throw new TemplateRuntimeError(`'in <string>' requires string as left operand, not ${typeName(item)}`);
     return container.includes(item);
@@ -499,6 +543,7 @@ export function contains(container: unknown, item: unknown): boolean {
 /** What a loop or filter iterates: a list's items, a string's characters, a mapping's keys. */
 export function iterate(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
+  readable(value);
   if (typeof value === "string") return [...value];
   if (value === undefined || value instanceof Undefined) return [];
   if (isPlainMapping(value)) return mappingKeys(value);
