@@ -69,6 +69,23 @@ describe("verdicts", () => {
     expect(result.exitCode).toBe(2);
   });
 
+  test("a column nothing types that the model reads shows the types it ran as; a test that gives every column stays as it was", async () => {
+    const result = await runMain(["unit", "--format", "json"], join(UNIT, "untyped_typings"));
+    const tests = JSON.parse(result.stdout).data.tests as {
+      name: string;
+      status: string;
+      fixtures: { columns: { name: string; type: string; from: string }[] }[];
+    }[];
+    const columnsOf = (name: string) => tests.find((test) => test.name === name)?.fixtures[0]?.columns ?? [];
+    const shipped = columnsOf("every_typing_passes").find((column) => column.name === "shipped_on");
+    expect(shipped?.from).toBe("typings");
+    expect(shipped?.type.split(" | ")).toContain("DATE");
+    expect(shipped?.type.split(" | ").length).toBeGreaterThan(1);
+    const events = columnsOf("only_typings_that_bind_count").find((column) => column.name === "cancelled_at");
+    expect(events?.type).toBe("DATE | TIMESTAMP | TIMESTAMPTZ");
+    expect(columnsOf("every_column_given").some((column) => column.from === "typings")).toBe(false);
+  });
+
   test("--format json is one envelope whose data holds every verdict and matches schemas/unit.schema.json", async () => {
     const result = await runMain(["unit", "--format", "json"], join(UNIT, "select_and_formats"));
     const envelope = JSON.parse(result.stdout);

@@ -89,7 +89,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
       return runTypings(
         plan,
         result,
-        unread,
+        { ...unread, column: missingColumn(error.message) as string },
         { database, lane, timeoutMs, dialect: context.dialectRun?.dialect ?? "duckdb" },
         (typedPlan) => runPlan(typedPlan, result, context, false),
       );

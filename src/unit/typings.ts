@@ -98,7 +98,7 @@ export type RunTyped = (plan: TestPlan) => Promise<ExecutedTest>;
 export async function runTypings(
   plan: TestPlan,
   result: UnitResult,
-  unread: TestError,
+  unread: TestError & { column: string },
   context: TypingsContext,
   run: RunTyped,
 ): Promise<ExecutedTest> {
@@ -107,7 +107,7 @@ export async function runTypings(
   const refuse = (why: string): ExecutedTest => ({
     ...result,
     refused: true,
-    error: { ...unread, message: `${unread.message}; ${why}` },
+    error: { message: `${unread.message}; ${why}`, file: unread.file, line: unread.line, fix: unread.fix },
     renderedSql: plan.modelSql,
   });
   // Tests of one model that leave the same columns untyped bind alike: the search is made once for them.
@@ -139,14 +139,15 @@ export async function runTypings(
   if (!first) return refuse(`DuckDB binds the model with them as no one typing of ${candidates.join(", ")}`);
   const other = outcomes.find((outcome) => outcome.result.status !== first.result.status);
   if (other) {
-    const differing = columns.filter((_, i) => first.typing[i] !== other.typing[i]);
-    const named = differing.slice(0, 3).map((column) => `'${column.name}'`);
-    const more = differing.length > 3 ? ` and ${differing.length - 3} more` : "";
-    const as = (outcome: { typing: Typing; result: ExecutedTest }) => {
-      const shown = [...new Set(differing.map((column) => outcome.typing[columns.indexOf(column)]))].join("/");
-      return `${outcome.result.status === "error" ? "an error" : outcome.result.status} as ${shown}`;
-    };
-    return refuse(`its verdict depends on the type of ${named.join(", ")}${more}: ${as(first)}, ${as(other)}`);
+    // Named by the column the model reads first, with its type in each run (the other untyped columns change with it).
+    const lower = unread.column.toLowerCase();
+    const at = Math.max(
+      0,
+      columns.findIndex((column) => column.name.toLowerCase() === lower),
+    );
+    const as = (outcome: { typing: Typing; result: ExecutedTest }) =>
+      `${outcome.result.status === "error" ? "an error" : outcome.result.status} as ${outcome.typing[at]}`;
+    return refuse(`its verdict depends on the type of the columns it leaves untyped: ${as(first)}, ${as(other)}`);
   }
   // Every typing agrees: the first one's result, each untyped column shown with the types it ran as.
   const ranAs = columns.map((_, i) => [...new Set(outcomes.map((outcome) => outcome.typing[i] as string))].join(" | "));
