@@ -179,6 +179,7 @@ async function searchTypings(
 ): Promise<{ typings: Typing[] } | { refusal: string }> {
   const refusal = (why: string) => ({ refusal: why });
   let bindings = 0;
+  let lastError = "";
   const binds = async (typing: Typing): Promise<boolean> => {
     bindings++;
     const typed = typedPlan(plan, columns, typing);
@@ -192,12 +193,27 @@ async function searchTypings(
         context.timeoutMs,
       );
       return true;
-    } catch {
+    } catch (error) {
+      lastError = (error instanceof Error ? error.message : String(error)).split("\n")[0] ?? "";
       return false;
     }
   };
-  const untypedBase: Typing = columns.map(() => null);
-  if (!(await binds(untypedBase))) return refusal(`DuckDB binds the model with it as none of ${candidates.join(", ")}`);
+  // Left untyped NULLs, the columns take the type each use asks for; where that is ambiguous (date_trunc of a NULL),
+  // every column as one candidate type is the base instead. A model that binds with neither fails for another reason, which is named.
+  let base: Typing | null = columns.map(() => null);
+  if (!(await binds(base))) {
+    const untypedError = lastError;
+    base = null;
+    for (const type of candidates) {
+      const uniform = columns.map(() => type);
+      if (await binds(uniform)) {
+        base = uniform;
+        break;
+      }
+    }
+    if (base === null) return refusal(`DuckDB binds the model with it as none of ${candidates.join(", ")}: ${untypedError}`);
+  }
+  const untypedBase = base;
 
   // Which columns bind as each type (the others left untyped NULLs), found by halving the set that does not.
   const accepted = new Map<string, Set<number>>();
@@ -207,7 +223,7 @@ async function searchTypings(
     const tryGroup = async (group: number[]): Promise<void> => {
       if (group.length === 0) return;
       if (bindings >= MAX_BINDINGS) return;
-      const typing = untypedBase.map((_, i) => (taken.has(i) || group.includes(i) ? type : null));
+      const typing = untypedBase.map((baseType, i) => (taken.has(i) || group.includes(i) ? type : baseType));
       if (await binds(typing)) {
         for (const i of group) taken.add(i);
         return;
