@@ -11,7 +11,7 @@ import { compareQuery, diffOf, expectedQuery, outputQuery } from "./compare.ts";
 import { renderError } from "./render.ts";
 import { missingColumn } from "./schemas.ts";
 import type { DialectRun } from "./translate.ts";
-import { runTypings } from "./typings.ts";
+import { runTypings, type KeptSearches } from "./typings.ts";
 import type { Fixture, TestError, TestPlan, UnitResult } from "./types.ts";
 
 /** A test's result, and why it errored when the model's SQL itself could not run. */
@@ -52,6 +52,8 @@ export interface ExecuteContext {
   timeoutMs?: number;
   described?: DescribeCache;
   kept?: KeptOutputs;
+  /** Typing searches kept from earlier runs (see typings.ts). */
+  searches?: KeptSearches;
 }
 
 export async function executeTest(plan: TestPlan, result: UnitResult, context: ExecuteContext): Promise<ExecutedTest> {
@@ -90,7 +92,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
         plan,
         result,
         { ...unread, column: missingColumn(error.message) as string },
-        { database, lane, timeoutMs, dialect: context.dialectRun?.dialect ?? "duckdb" },
+        { database, lane, timeoutMs, dialect: context.dialectRun?.dialect ?? "duckdb", kept: context.searches },
         (typedPlan) => runPlan(typedPlan, result, context, false),
       );
     }

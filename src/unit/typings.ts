@@ -85,6 +85,16 @@ export interface TypingsContext {
   lane: number;
   timeoutMs?: number;
   dialect: Dialect;
+  kept?: KeptSearches;
+}
+
+/** Which typings a test's model binds as, or why none: what a search finds. */
+export type TypingSearch = { typings: Typing[] } | { refusal: string };
+
+/** Searches kept between runs, by what binding depends on (the model's SQL, its fixtures' columns and types): a warm run binds nothing to find them. */
+export interface KeptSearches {
+  get(key: string): TypingSearch | undefined;
+  set(key: string, search: TypingSearch): void;
 }
 
 /** A run of the test under one typing, every column typed. */
@@ -112,6 +122,7 @@ export async function runTypings(
   });
   // Tests of one model that leave the same columns untyped bind alike: the search is made once for them.
   const key = JSON.stringify([
+    candidates,
     plan.modelSql,
     plan.fixtures.map((fixture) => [fixture.relation, fixture.columns.map((column) => [column.name, column.type]), fixture.untyped]),
   ]);
@@ -122,7 +133,13 @@ export async function runTypings(
   }
   let search = searches.get(key);
   if (!search) {
-    search = searchTypings(plan, columns, candidates, context);
+    const kept = context.kept?.get(key);
+    search = kept
+      ? Promise.resolve(kept)
+      : searchTypings(plan, columns, candidates, context).then((found) => {
+          context.kept?.set(key, found);
+          return found;
+        });
     searches.set(key, search);
   }
   const found = await search;
@@ -162,7 +179,7 @@ export async function runTypings(
 }
 
 /** The searches made in a run, by database (one per run) and by what binding depends on. */
-const searched = new WeakMap<Database, Map<string, Promise<{ typings: Typing[] } | { refusal: string }>>>();
+const searched = new WeakMap<Database, Map<string, Promise<TypingSearch>>>();
 
 /**
  * The typings to run: which candidate types each untyped column binds as
@@ -176,7 +193,7 @@ async function searchTypings(
   columns: readonly UntypedColumn[],
   candidates: readonly string[],
   context: TypingsContext,
-): Promise<{ typings: Typing[] } | { refusal: string }> {
+): Promise<TypingSearch> {
   const refusal = (why: string) => ({ refusal: why });
   let bindings = 0;
   let lastError = "";
