@@ -80,6 +80,7 @@ export function typedPlan(plan: TestPlan, columns: readonly UntypedColumn[], typ
   return { ...plan, fixtures };
 }
 
+/** Where the typings bind and run, and the warehouse dialect whose candidate types they take. */
 export interface TypingsContext {
   database: Database;
   lane: number;
@@ -102,8 +103,9 @@ export type RunTyped = (plan: TestPlan) => Promise<ExecutedTest>;
 
 /**
  * The test's verdict over the typings of its untyped columns, or a refusal
- * naming `column` (the first one the model reads) when they disagree or none
- * binds. `unread` is the refusal slp gave before it tried typings.
+ * naming `unread.column` (the first one the model reads) when they disagree
+ * or none binds. `unread` is the refusal slp gave before it tried typings,
+ * which names why slp cannot type the column.
  */
 export async function runTypings(
   plan: TestPlan,
@@ -153,7 +155,7 @@ export async function runTypings(
     if (!ran.unbound) outcomes.push({ typing, result: ran });
   }
   const first = outcomes[0];
-  if (!first) return refuse(`DuckDB binds the model with them as no one typing of ${candidates.join(", ")}`);
+  if (!first) return refuse("DuckDB binds the model under none of the typings of its untyped columns together");
   const other = outcomes.find((outcome) => outcome.result.status !== first.result.status);
   if (other) {
     // Named by the column the model reads first, with its type in each run (the other untyped columns change with it).
