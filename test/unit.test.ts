@@ -180,6 +180,17 @@ describe("upstream schemas", () => {
     ]);
   });
 
+  test("a warm run reads each model's typings from the cache and gives the same verdicts", async () => {
+    using cache = tempDir("slp-cache-");
+    const env = { SLP_CACHE_DIR: cache.path };
+    const cold = await runMain(["unit"], join(UNIT, "untyped_typings"), env);
+    const file = readdirSync(cache.path).find((name) => name.startsWith("typings-")) as string;
+    const entries = Object.values(JSON.parse(readFileSync(join(cache.path, file), "utf8")).entries) as object[];
+    expect(entries.length).toBe(5); // one per model that reads a column nothing types (two tests share fct_order_dates)
+    const warm = await runMain(["unit"], join(UNIT, "untyped_typings"), env);
+    expect(warm.stdout).toBe(cold.stdout);
+  });
+
   test("a warm run reads inferred schemas from the cache, and a changed upstream is read again", async () => {
     using cache = copyToTemp(join(UNIT, "fails_on_purpose"), "slp-cache-");
     using copy = copyToTemp(join(UNIT, "upstream_inferred"), "slp-unit-");
