@@ -22,6 +22,7 @@ import { runUnitTests } from "../src/unit/run.ts";
 import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
 import { missingColumn, UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
+import { candidateTypes, typedPlan } from "../src/unit/typings.ts";
 import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
 import { FIXTURES } from "./support/fixtures.ts";
 import { tempDir, writeTree } from "./support/temp.ts";
@@ -498,6 +499,57 @@ describe("execute", () => {
     const badValue = await executeTest(plan("select id from a", "(cast('x' as INTEGER))", [{ id: 1 }]), result, context);
     expect(badValue.refused).toBeUndefined();
     expect(badValue.error?.message).toStartWith("An error occurred during execution of unit test 't'");
+  });
+});
+
+describe("typings", () => {
+  test("one candidate per family of the warehouses' types; Snowflake's integers are NUMBER(38,0)", () => {
+    expect(candidateTypes("duckdb")).toEqual([
+      "VARCHAR",
+      "BIGINT",
+      "DOUBLE",
+      "DECIMAL(38,9)",
+      "BOOLEAN",
+      "DATE",
+      "TIMESTAMP",
+      "TIMESTAMPTZ",
+    ]);
+    expect(candidateTypes("snowflake")).toContain("DECIMAL(38,0)");
+    expect(candidateTypes("snowflake")).not.toContain("BIGINT");
+  });
+
+  test("a typing recasts only the untyped columns of their own fixture; null leaves one an untyped NULL", () => {
+    const fixture = (relation: string, untyped: string[]): Fixture => ({
+      fromSql: false,
+      key: `model.t.${relation}`,
+      input: `ref('${relation}')`,
+      relation,
+      sql: `select 1 as id, cast(null as VARCHAR) as note`,
+      columns: [
+        { name: "id", type: "INTEGER", from: "values" },
+        { name: "note", type: "VARCHAR", from: "values" },
+      ],
+      typedOnlySql: untyped.length > 0 ? "select 1 as id" : null,
+      untyped,
+      untypedWhy: {},
+      open: null,
+      declaredIn: null,
+    });
+    const plan: TestPlan = {
+      test: {} as TestPlan["test"],
+      projectDir: "",
+      modelFile: "m.sql",
+      modelSql: "select * from a, b",
+      fixtures: [fixture("a", ["note"]), fixture("b", [])],
+      expectSql: null,
+      expectRows: [],
+    };
+    const typed = typedPlan(plan, [{ fixture: 0, name: "note" }], ["DATE"]);
+    expect(typed.fixtures[0]?.sql).toContain('replace (cast(null as DATE) as "note")');
+    expect(typed.fixtures[0]?.columns.map((column) => column.type)).toEqual(["INTEGER", "DATE"]);
+    expect(typed.fixtures[0]?.untyped).toEqual([]);
+    expect(typed.fixtures[1]).toBe(plan.fixtures[1] as Fixture);
+    expect(typedPlan(plan, [{ fixture: 0, name: "note" }], [null]).fixtures[0]?.sql).toContain('replace (null as "note")');
   });
 });
 

@@ -71,6 +71,23 @@ describe("verdicts", () => {
     expect(result.exitCode).toBe(2);
   });
 
+  test("a column nothing types that the model reads shows the types it ran as; a test that gives every column stays as it was", async () => {
+    const result = await runMain(["unit", "--format", "json"], join(UNIT, "untyped_typings"));
+    const tests = JSON.parse(result.stdout).data.tests as {
+      name: string;
+      status: string;
+      fixtures: { columns: { name: string; type: string; from: string }[] }[];
+    }[];
+    const columnsOf = (name: string) => tests.find((test) => test.name === name)?.fixtures[0]?.columns ?? [];
+    const shipped = columnsOf("every_typing_passes").find((column) => column.name === "shipped_on");
+    expect(shipped?.from).toBe("typings");
+    expect(shipped?.type.split(" | ")).toContain("DATE");
+    expect(shipped?.type.split(" | ").length).toBeGreaterThan(1);
+    const events = columnsOf("only_typings_that_bind_count").find((column) => column.name === "cancelled_at");
+    expect(events?.type).toBe("DATE | TIMESTAMP | TIMESTAMPTZ");
+    expect(columnsOf("every_column_given").some((column) => column.from === "typings")).toBe(false);
+  });
+
   test("--format json is one envelope whose data holds every verdict and matches schemas/unit.schema.json", async () => {
     const result = await runMain(["unit", "--format", "json"], join(UNIT, "select_and_formats"));
     const envelope = JSON.parse(result.stdout);
@@ -163,6 +180,17 @@ describe("upstream schemas", () => {
       "placed_on DATE inferred",
       "is_large BOOLEAN inferred",
     ]);
+  });
+
+  test("a warm run reads each model's typings from the cache and gives the same verdicts", async () => {
+    using cache = tempDir("slp-cache-");
+    const env = { SLP_CACHE_DIR: cache.path };
+    const cold = await runMain(["unit"], join(UNIT, "untyped_typings"), env);
+    const file = readdirSync(cache.path).find((name) => name.startsWith("typings-")) as string;
+    const entries = Object.values(JSON.parse(readFileSync(join(cache.path, file), "utf8")).entries) as object[];
+    expect(entries.length).toBe(5); // one per model that reads a column nothing types (two tests share fct_order_dates)
+    const warm = await runMain(["unit"], join(UNIT, "untyped_typings"), env);
+    expect(warm.stdout).toBe(cold.stdout);
   });
 
   test("a warm run reads inferred schemas from the cache, and a changed upstream is read again", async () => {

@@ -31,10 +31,11 @@ export const FixtureColumnInfo = Type.Object(
         Type.Literal("seed"),
         Type.Literal("snapshot"),
         Type.Literal("values"),
+        Type.Literal("typings"),
       ],
       {
         description:
-          "catalog: target/catalog.json; manifest: a data_type in target/manifest.json; declared: the upstream's yml data_type (a contract, a seed's column_types); inferred: DuckDB's reading of the upstream's own SQL over empty inputs; seed: inferred from the seed's CSV; snapshot: a column dbt's snapshot adds; values: inferred from the fixture's own values (or, when it has none, a NULL the model never reads by name)",
+          "catalog: target/catalog.json; manifest: a data_type in target/manifest.json; declared: the upstream's yml data_type (a contract, a seed's column_types); inferred: DuckDB's reading of the upstream's own SQL over empty inputs; seed: inferred from the seed's CSV; snapshot: a column dbt's snapshot adds; values: inferred from the fixture's own values (or, when it has none, a NULL the model never reads by name); typings: a NULL nothing types that the model reads, run as each type listed (A | B | ...), every run giving this verdict",
       },
     ),
   },

@@ -11,6 +11,7 @@ import { compareQuery, diffOf, expectedQuery, outputQuery } from "./compare.ts";
 import { renderError } from "./render.ts";
 import { missingColumn } from "./schemas.ts";
 import type { DialectRun } from "./translate.ts";
+import { runTypings, type KeptSearches } from "./typings.ts";
 import type { Fixture, TestError, TestPlan, UnitResult } from "./types.ts";
 
 /** A test's result, and why it errored when the model's SQL itself could not run. */
@@ -19,6 +20,8 @@ export type ExecutedTest = UnitResult & {
   refused?: boolean;
   /** A query ran past the time limit and was interrupted. */
   timedOut?: boolean;
+  /** The model's output could not be described over these fixtures (a typing of untyped columns DuckDB does not bind). */
+  unbound?: boolean;
 };
 
 /**
@@ -49,11 +52,12 @@ export interface ExecuteContext {
   timeoutMs?: number;
   described?: DescribeCache;
   kept?: KeptOutputs;
+  /** Typing searches kept from earlier runs (see typings.ts). */
+  searches?: KeptSearches;
 }
 
 export async function executeTest(plan: TestPlan, result: UnitResult, context: ExecuteContext): Promise<ExecutedTest> {
-  const { database, lane, dialectRun, timeoutMs } = context;
-  const { test } = plan;
+  const { database, lane, dialectRun } = context;
   result = { ...result, ran: "native" };
   if (dialectRun) {
     const translated = await dialectRun.prepare(plan, database, lane);
@@ -61,6 +65,13 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
     plan = translated.plan;
     result.ran = "translated";
   }
+  return runPlan(plan, result, context, true);
+}
+
+/** The translated plan run: its output described, the expected rows cast to it, and the one compare query. */
+async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteContext, typings: boolean): Promise<ExecutedTest> {
+  const { database, lane, timeoutMs } = context;
+  const { test } = plan;
   const ctes = (typedOnly: boolean) =>
     plan.fixtures.map((fixture) => ({
       name: fixture.relation,
@@ -73,12 +84,23 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
     if (error instanceof QueryTimeout) return timedOut(result, error, plan.modelFile, plan.modelSql);
     // Binding folds constant casts, so a fixture value that cannot be cast may fail here rather than in the run: it is still the data's error.
     if (error instanceof DatabaseError && isDataError(error))
-      return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
+      return { ...result, unbound: true, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
     const unread = error instanceof DatabaseError ? unknownColumn(plan, error) : null;
-    if (unread) return { ...result, refused: true, error: unread, renderedSql: plan.modelSql };
+    // A column nothing types that the model reads: the test runs once per candidate type of such columns.
+    if (unread && typings && error instanceof DatabaseError && readsUntyped(plan, error)) {
+      return runTypings(
+        plan,
+        result,
+        { ...unread, column: missingColumn(error.message) as string },
+        { database, lane, timeoutMs, dialect: context.dialectRun?.dialect ?? "duckdb", kept: context.searches },
+        (typedPlan) => runPlan(typedPlan, result, context, false),
+      );
+    }
+    if (unread) return { ...result, refused: true, unbound: true, error: unread, renderedSql: plan.modelSql };
     return {
       ...result,
       refused: true,
+      unbound: true,
       error: databaseError(
         error,
         `DuckDB rejected the SQL of model ${test.model}`,
@@ -147,6 +169,12 @@ function describeKey(plan: TestPlan): string | null {
     plan.modelSql,
     plan.fixtures.map((fixture) => [fixture.relation, fixture.columns.map((column) => [column.name, column.type])]),
   ]);
+}
+
+/** The column DuckDB says is missing is one a fixture leaves untyped. */
+function readsUntyped(plan: TestPlan, error: DatabaseError): boolean {
+  const column = missingColumn(error.message)?.toLowerCase();
+  return column !== undefined && plan.fixtures.some((fixture) => fixture.untyped.some((name) => name.toLowerCase() === column));
 }
 
 /** A column the model reads that a fixture lacks: which input, and why slp does not have it. */

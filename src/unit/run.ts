@@ -13,7 +13,7 @@ import type { DisabledTest } from "../project/dbt/unit-test-definitions.ts";
 import type { UnitProject } from "../project/dbt/unit-project.ts";
 import { DbtRenderer } from "../sql/dbt-context.ts";
 import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
-import { executeTest, type DescribeCache, type ExecutedTest, type KeptOutputs } from "./execute.ts";
+import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
 import { buildFixture, expectedRows, expectedSql, UntranslatableType } from "./fixtures.ts";
 import { compiledModels } from "./manifest.ts";
 import { emptyResult, planTest, readTestSet, selectTests, type PlannedTest, type TestSet } from "./plan.ts";
@@ -21,6 +21,7 @@ import { nativeValue, parseSession, renderError, renderModel } from "./render.ts
 import { UpstreamSchemas } from "./schemas.ts";
 import { trimStatement } from "./sql.ts";
 import type { DialectRun } from "./translate.ts";
+import type { TypingSearch } from "./typings.ts";
 import type { Fixture, TestPlan, UnitResult, UnitRun } from "./types.ts";
 
 export type { ExecutedTest } from "./execute.ts";
@@ -189,11 +190,9 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
   let tables = 0;
   const shared = new Map<TestPlan, Promise<TestPlan>>();
   const described: DescribeCache = new Map();
-  const outputs = keptOutputs(project.dir, options.env, [
-    database.version,
-    ...duckdbSettings(dialect.dialect),
-    dialectRun?.macroDigest ?? "",
-  ]);
+  const engine = [database.version, ...duckdbSettings(dialect.dialect), dialectRun?.macroDigest ?? ""];
+  const outputs = keptBySql<Column[]>(project.dir, options.env, engine, "outputs");
+  const searches = keptBySql<TypingSearch>(project.dir, options.env, engine, "typings");
   /** The plan with its fixtures built into tables once: every later run reads them instead of re-reading VALUES. */
   const sharedPlan = (plan: TestPlan): Promise<TestPlan> => {
     let built = shared.get(plan);
@@ -234,7 +233,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       // Tests of one model whose inputs are typed alike share one reading of its output columns.
       const context = { database, lane: executeOptions.lane ?? 0, dialectRun, timeoutMs: executeOptions.timeoutMs, described };
       // A mutant's output is read afresh: mutants are many, each seen once.
-      if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, { ...context, kept: outputs });
+      if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, { ...context, kept: outputs, searches });
       let base: TestPlan;
       try {
         base = await sharedPlan(plan);
@@ -247,6 +246,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       dialectRun?.save();
       schemas.save();
       outputs.save();
+      searches.save();
       for (const result of results) {
         if (result.error && result.error.file === result.file && result.error.line === null) result.error.line = result.line;
       }
@@ -255,17 +255,18 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
   };
 }
 
-/** The output columns kept between runs of a project's tests, keyed by the SQL and what else its binding depends on (`engine`). */
-function keptOutputs(
+/** What a project's runs keep by the SQL it was read from (`kind`: output columns, typing searches), keyed also by what binding depends on (`engine`). */
+function keptBySql<T>(
   projectDir: string,
   env: Record<string, string | undefined>,
   engine: readonly string[],
-): KeptOutputs & { save(): void } {
-  const cache = ParseCache.open<Column[]>(projectDir, env, "outputs");
+  kind: string,
+): { get(sql: string): T | undefined; set(sql: string, value: T): void; save(): void } {
+  const cache = ParseCache.open<T>(projectDir, env, kind);
   const keyOf = (sql: string) => ParseCache.key([OUTPUTS_FORMAT, ...engine, sql].join("\0"));
   return {
     get: (sql) => cache.get(keyOf(sql)),
-    set: (sql, columns) => cache.set(keyOf(sql), columns, true),
+    set: (sql, value) => cache.set(keyOf(sql), value, true),
     save: () => cache.save(),
   };
 }

@@ -34,6 +34,11 @@ export class DialectRun {
   readonly #translator: Translator;
   readonly #projectDir: string;
 
+  /** The warehouse dialect the models are written in. */
+  get dialect(): DialectChoice["dialect"] {
+    return this.#choice.dialect;
+  }
+
   constructor(choice: DialectChoice, projectDir: string, env: Record<string, string | undefined>) {
     this.#choice = choice;
     this.#projectDir = projectDir;
