@@ -69,12 +69,13 @@ function git(args: string[], cwd: string): string {
 }
 
 /**
- * What slp said, as results.json keeps it: the first line, at most 300
- * characters; a longer one (a refusal quoting a whole template) keeps its
- * start and its end, where the reason is.
+ * What slp said, as results.json keeps it: on one line (a message can run over
+ * several, as a macro's compiler error does), at most 300 characters; a longer
+ * one (a refusal quoting a whole template) keeps its start and its end, where
+ * the reason is.
  */
 const firstLine = (text: string) => {
-  const line = text.split("\n")[0]!.trim();
+  const line = text.replace(/\s+/g, " ").trim();
   return line.length > 300 ? `${line.slice(0, 150)} … ${line.slice(-150)}` : line;
 };
 

@@ -618,7 +618,8 @@ export class DbtRenderer {
         return {
           raise_compiler_error: (message: unknown) => {
             throw new RenderRefusal(
-              `the model raised a compiler error: ${printable(message)}`,
+              // A message built in a {% set %} block starts and ends with its block's newlines.
+              `the model raised a compiler error: ${printable(message).trim()}`,
               "give the test inputs or overrides that satisfy the macro's check",
             );
           },
