@@ -96,21 +96,63 @@ const exitText = (step: Static<typeof Step>) => (step.exit === null ? "timeout" 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
- * The triage of one failure or refusal: by its exact name, else by the first
- * key that matches it: `prefix*` on its name, `~text` on what slp said
- * (the construct or the difference). A project's entries come before `all`'s.
+ * The triage entry of one failure or refusal: its exact name, else the first
+ * key that matches it: `prefix*` on its name, `~text` on what slp said (the
+ * construct or the difference). A project's entries come before `all`'s.
  */
+function triageEntry(triage: Triage, project: string, name: string, said: string): { scope: string; key: string; text: string } | null {
+  const own = triage[project] ?? {};
+  const entries: [string, string, string][] = [
+    ...Object.entries(own).map(([key, text]): [string, string, string] => [project, key, text]),
+    ...Object.entries(triage.all ?? {})
+      .filter(([key]) => !(key in own))
+      .map(([key, text]): [string, string, string] => ["all", key, text]),
+  ];
+  const exact = entries.find(([, key]) => key === name);
+  const found =
+    exact ??
+    entries.find(
+      ([, key]) => (key.endsWith("*") && name.startsWith(key.slice(0, -1))) || (key.startsWith("~") && said.includes(key.slice(1))),
+    );
+  return found ? { scope: found[0], key: found[1], text: found[2] } : null;
+}
+
 function triageOf(triage: Triage, project: string, name: string, said: string): string {
-  const entries = {
-    ...(triage[project] ?? {}),
-    ...Object.fromEntries(Object.entries(triage.all ?? {}).filter(([key]) => !(key in (triage[project] ?? {})))),
-  };
-  if (entries[name]) return entries[name]!;
-  for (const [key, text] of Object.entries(entries)) {
-    if (key.endsWith("*") && name.startsWith(key.slice(0, -1))) return text;
-    if (key.startsWith("~") && said.includes(key.slice(1))) return text;
-  }
-  return "not yet triaged";
+  return triageEntry(triage, project, name, said)?.text ?? "not yet triaged";
+}
+
+/** Everything results.json says went wrong, as the triage reads it: the name it is known by, and what slp said. */
+function judged(project: ProjectResultT): { name: string; said: string }[] {
+  const items = [
+    ...(project.refusedWhole ? [{ name: "*whole", said: project.refusedWhole }] : []),
+    ...project.unit.failed.map((failed) => ({ name: failed.name, said: failed.detail })),
+    ...project.unit.refused.map((refused) => ({ name: refused.name, said: refused.construct })),
+    ...project.models.refused.map((refused) => ({ name: `model:${refused.name}`, said: refused.construct })),
+  ];
+  if (project.check.exit === 2) items.push({ name: "check", said: project.check.summary });
+  if (project.gate.exit === 2) items.push({ name: "gate", said: project.gate.summary });
+  return items;
+}
+
+/**
+ * Whether the triage covers the results exactly: every failure and refusal has
+ * an entry, and every entry still answers one (a fixed cause leaves no stale line).
+ */
+export function triageAudit(results: ResultsT, triage: Triage): { untriaged: string[]; unused: string[] } {
+  const untriaged: string[] = [];
+  const used = new Set<string>();
+  for (const project of results.projects)
+    for (const item of judged(project)) {
+      const entry = triageEntry(triage, project.name, item.name, item.said);
+      if (entry) used.add(`${entry.scope}\u0000${entry.key}`);
+      else untriaged.push(`${project.name}: ${item.name}: ${item.said}`);
+    }
+  const unused = Object.entries(triage).flatMap(([scope, entries]) =>
+    Object.keys(entries ?? {})
+      .filter((key) => !used.has(`${scope}\u0000${key}`))
+      .map((key) => `${scope}: ${key}`),
+  );
+  return { untriaged, unused };
 }
 
 /** RESULTS.md: the table, then each project's failures and refusals with their triage. Deterministic. */

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { corpusDataDir, extractRoot, readManifest, unitArgs } from "../corpus/manifest.ts";
-import { type ProjectResultT, RESULTS_MD, readResults, readTriage, regressions, resultsMarkdown } from "../corpus/results.ts";
+import { type ProjectResultT, RESULTS_MD, readResults, readTriage, regressions, resultsMarkdown, triageAudit } from "../corpus/results.ts";
 import { slp } from "../corpus/run.ts";
 
 const manifest = readManifest();
@@ -18,6 +18,10 @@ const results = readResults();
 describe("corpus results", () => {
   test("RESULTS.md is what results.json and triage.yml generate", () => {
     expect(readFileSync(RESULTS_MD, "utf8")).toBe(resultsMarkdown(results, readTriage()));
+  });
+
+  test("every failure and refusal has its triage, and every triage entry still answers one", () => {
+    expect(triageAudit(results, readTriage())).toEqual({ untriaged: [], unused: [] });
   });
 
   test("every manifest project has results, and nothing else has", () => {
