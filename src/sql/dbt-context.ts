@@ -1069,29 +1069,10 @@ function refCall(args: readonly unknown[]): RelationCall {
 
 /**
  * run_started_at: the run's start as dbt gives it, an aware datetime in UTC
- * (it prints `2026-01-02 03:04:05.678000+00:00`, as Python prints one), which
- * astimezone() keeps in UTC; any other zone is refused by modules.pytz.
+ * (dbt takes `datetime.now(pytz.utc)`): it prints
+ * `2026-01-02 03:04:05.678000+00:00` and has a datetime's members
+ * (year, hour, tzinfo, astimezone, ...) as Python's does.
  */
-function runStartedAt(date: Date): object {
-  const ms = date.getUTCMilliseconds();
-  const fraction = ms === 0 ? "" : `.${String(ms * 1000).padStart(6, "0")}`;
-  const iso = `${date.toISOString().slice(0, 19)}${fraction}+00:00`;
-  const started: Record<string, unknown> = {
-    toString: () => iso.replace("T", " "),
-    isoformat: (separator: unknown = "T") => iso.replace("T", printable(separator)),
-    astimezone: (zone: unknown) => {
-      if (zone !== UTC_ZONE)
-        throw new RenderRefusal(
-          "run_started_at.astimezone() is given a zone slp does not know: slp keeps run_started_at in UTC",
-          "pass modules.pytz.utc, or override the macro that converts it in overrides.macros",
-        );
-      return started;
-    },
-    // Python's strftime on an aware UTC datetime: %z is +0000 and %Z is UTC; the rest as modules.datetime formats.
-    strftime: (format: unknown) =>
-      new DateTime(date.getTime(), false).strftime(
-        printable(format).replace(/%%|%z|%Z/g, (code) => (code === "%%" ? "%%" : code === "%z" ? "+0000" : "UTC")),
-      ),
-  };
-  return started;
+function runStartedAt(date: Date): DateTime {
+  return new DateTime(date.getTime(), false, UTC_ZONE);
 }
