@@ -72,6 +72,22 @@ export interface RenderSession {
   envRead?: Map<string, string | null>;
 }
 
+/** What templates may read of a relation (the sandbox shows them nothing else). */
+const RELATION_MEMBERS = [
+  "information_schema",
+  "schema",
+  "database",
+  "is_cte",
+  "identifier",
+  "name",
+  "table",
+  "include",
+  "incorporate",
+  "quote",
+  "render",
+  "get",
+];
+
 /** A CTE standing in for a relation: prints as its name, has a relation's attributes. */
 export class Relation {
   readonly schema = null;
@@ -106,7 +122,7 @@ export class Relation {
   get(key: unknown, fallback: unknown = null): unknown {
     const name = printable(key);
     if (name === "metadata") return { type: "BaseRelation" };
-    const value = this[TEMPLATE_LOOKUP](name);
+    const value = exposeMembers(this, RELATION_MEMBERS)(name);
     return value === undefined || name === "get" ? fallback : value;
   }
   /** dbt's relation.information_schema(view): the warehouse's catalog of the relation's database, which a unit test has not got. */
@@ -117,21 +133,8 @@ export class Relation {
       "override the macro that reads it in the test's overrides.macros",
     );
   }
-  /** What templates may read of a relation (the sandbox shows them nothing else). */
-  readonly [TEMPLATE_LOOKUP] = exposeMembers(this, [
-    "information_schema",
-    "schema",
-    "database",
-    "is_cte",
-    "identifier",
-    "name",
-    "table",
-    "include",
-    "incorporate",
-    "quote",
-    "render",
-    "get",
-  ]);
+  /** What templates may read of a relation; a CTE's schema and database print as nothing (Undefined), not as None. */
+  readonly [TEMPLATE_LOOKUP] = (name: string): unknown => exposeMembers(this, RELATION_MEMBERS)(name) ?? undefined;
 }
 
 interface MacroFile {

@@ -8,7 +8,16 @@
  * zone of `modules.pytz` but UTC (the others need the tz database).
  */
 import { SlpError } from "../core/errors.ts";
-import { exposeMembers, type JinjaCallable, PY_OPERATORS, type PyOperators, printable, splitArgs, TEMPLATE_LOOKUP } from "./jinja.ts";
+import {
+  exposeMembers,
+  type JinjaCallable,
+  makeFloat,
+  PY_OPERATORS,
+  type PyOperators,
+  printable,
+  splitArgs,
+  TEMPLATE_LOOKUP,
+} from "./jinja.ts";
 
 const DAY_MS = 86_400_000;
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
@@ -38,8 +47,8 @@ export class Timedelta {
   get microseconds(): number {
     return (this.ms % 1000) * 1000;
   }
-  total_seconds(): number {
-    return this.ms / 1000;
+  total_seconds(): unknown {
+    return makeFloat(this.ms / 1000);
   }
   toString(): string {
     const days = this.days;
@@ -153,8 +162,8 @@ export class DateTime {
     return new DateTime(Math.floor(this.ms / DAY_MS) * DAY_MS, true);
   }
   /** Seconds since the epoch; a naive datetime counts as UTC (Python takes the machine's zone, which a render must not depend on). */
-  timestamp(): number {
-    return this.#utc() / 1000;
+  timestamp(): unknown {
+    return makeFloat(this.#utc() / 1000);
   }
   utcoffset(): Timedelta | null {
     return this.tzinfo?.utcoffset() ?? null;
@@ -281,6 +290,8 @@ function construct(args: unknown[], dateOnly: boolean): DateTime {
     return value === undefined ? (i < 3 ? Number.NaN : 0) : whole(value, name);
   });
   const [year, month, day, hour, minute, second, microsecond] = parts as [number, number, number, number, number, number, number];
+  // slp keeps a datetime to the millisecond (a JavaScript instant): finer microseconds are refused, not dropped.
+  if (microsecond % 1000 !== 0) throw refusal(`datetime(..., microsecond=${microsecond}): slp keeps datetimes to the millisecond`);
   const ms = Date.UTC(year, month - 1, day, hour, minute, second, Math.floor(microsecond / 1000));
   const check = new Date(ms);
   if (Number.isNaN(ms) || check.getUTCDate() !== day || check.getUTCMonth() !== month - 1)
