@@ -1,7 +1,8 @@
 /**
  * dbt's `modules` context member: `modules.datetime` (Python's datetime:
- * datetime, date and timedelta, their arithmetic, strftime/strptime,
- * isoformat) as models use it, with "now" being the run's start (as
+ * datetime, naive or aware in UTC or a fixed offset, date and timedelta,
+ * their arithmetic, strftime/strptime, isoformat) as models use it, and the
+ * datetime run_started_at is, with "now" being the run's start (as
  * run_started_at is), so a render is deterministic. `modules.re` and
  * `modules.itertools` are named refusals (a regular expression an agent
  * writes could run for ever: slp's templates run no regex), and so is every
