@@ -133,6 +133,20 @@ describe("render", () => {
     expect(
       at(start, '{{ run_started_at.astimezone(modules.pytz.timezone("UTC")) }}|{{ run_started_at.strftime("%Y-%j %z %Z %%z") }}'),
     ).toBe("2026-01-02 03:04:05.678000+00:00|2026-002 +0000 UTC %z");
+    // A datetime's members, as dbt_date's to_compile_datetime tests them (hour defined, tzinfo set).
+    expect(
+      at(
+        start,
+        "{{ run_started_at.year }}-{{ run_started_at.month }}-{{ run_started_at.day }} {{ run_started_at.hour }}h {{ run_started_at.hour is defined }} {{ run_started_at.tzinfo is none }} {{ run_started_at.tzinfo }} {{ run_started_at.weekday() }}",
+      ),
+    ).toBe("2026-1-2 3h True False UTC 4");
+    expect(
+      at(
+        start,
+        "{{ (run_started_at - modules.datetime.timedelta(days=2)).date() }}|{{ run_started_at > modules.datetime.datetime.fromisoformat('2026-01-02T03:04:05Z') }}",
+      ),
+    ).toBe("2025-12-31|True");
+    expect(() => at(start, "{{ modules.pytz.utc.localize(run_started_at) }}")).toThrow("Not naive datetime");
     expect(() => at(start, "{{ run_started_at.astimezone(modules.pytz.timezone('America/New_York')) }}")).toThrow(
       "modules.pytz.timezone('America/New_York') is not provided by slp",
     );

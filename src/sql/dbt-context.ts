@@ -72,6 +72,22 @@ export interface RenderSession {
   envRead?: Map<string, string | null>;
 }
 
+/** What templates may read of a relation (the sandbox shows them nothing else). */
+const RELATION_MEMBERS = [
+  "information_schema",
+  "schema",
+  "database",
+  "is_cte",
+  "identifier",
+  "name",
+  "table",
+  "include",
+  "incorporate",
+  "quote",
+  "render",
+  "get",
+];
+
 /** A CTE standing in for a relation: prints as its name, has a relation's attributes. */
 export class Relation {
   readonly schema = null;
@@ -106,7 +122,7 @@ export class Relation {
   get(key: unknown, fallback: unknown = null): unknown {
     const name = printable(key);
     if (name === "metadata") return { type: "BaseRelation" };
-    const value = this[TEMPLATE_LOOKUP](name);
+    const value = exposeMembers(this, RELATION_MEMBERS)(name);
     return value === undefined || name === "get" ? fallback : value;
   }
   /** dbt's relation.information_schema(view): the warehouse's catalog of the relation's database, which a unit test has not got. */
@@ -117,21 +133,8 @@ export class Relation {
       "override the macro that reads it in the test's overrides.macros",
     );
   }
-  /** What templates may read of a relation (the sandbox shows them nothing else). */
-  readonly [TEMPLATE_LOOKUP] = exposeMembers(this, [
-    "information_schema",
-    "schema",
-    "database",
-    "is_cte",
-    "identifier",
-    "name",
-    "table",
-    "include",
-    "incorporate",
-    "quote",
-    "render",
-    "get",
-  ]);
+  /** What templates may read of a relation; a CTE's schema and database print as nothing (Undefined), not as None. */
+  readonly [TEMPLATE_LOOKUP] = (name: string): unknown => exposeMembers(this, RELATION_MEMBERS)(name) ?? undefined;
 }
 
 interface MacroFile {
@@ -1069,29 +1072,10 @@ function refCall(args: readonly unknown[]): RelationCall {
 
 /**
  * run_started_at: the run's start as dbt gives it, an aware datetime in UTC
- * (it prints `2026-01-02 03:04:05.678000+00:00`, as Python prints one), which
- * astimezone() keeps in UTC; any other zone is refused by modules.pytz.
+ * (dbt takes `datetime.now(pytz.utc)`): it prints
+ * `2026-01-02 03:04:05.678000+00:00` and has a datetime's members
+ * (year, hour, tzinfo, astimezone, ...) as Python's does.
  */
-function runStartedAt(date: Date): object {
-  const ms = date.getUTCMilliseconds();
-  const fraction = ms === 0 ? "" : `.${String(ms * 1000).padStart(6, "0")}`;
-  const iso = `${date.toISOString().slice(0, 19)}${fraction}+00:00`;
-  const started: Record<string, unknown> = {
-    toString: () => iso.replace("T", " "),
-    isoformat: (separator: unknown = "T") => iso.replace("T", printable(separator)),
-    astimezone: (zone: unknown) => {
-      if (zone !== UTC_ZONE)
-        throw new RenderRefusal(
-          "run_started_at.astimezone() is given a zone slp does not know: slp keeps run_started_at in UTC",
-          "pass modules.pytz.utc, or override the macro that converts it in overrides.macros",
-        );
-      return started;
-    },
-    // Python's strftime on an aware UTC datetime: %z is +0000 and %Z is UTC; the rest as modules.datetime formats.
-    strftime: (format: unknown) =>
-      new DateTime(date.getTime(), false).strftime(
-        printable(format).replace(/%%|%z|%Z/g, (code) => (code === "%%" ? "%%" : code === "%z" ? "+0000" : "UTC")),
-      ),
-  };
-  return started;
+function runStartedAt(date: Date): DateTime {
+  return new DateTime(date.getTime(), false, UTC_ZONE);
 }

@@ -32,6 +32,7 @@ export {
   exposeMembers,
   iterate,
   type JinjaCallable,
+  makeFloat,
   PY_OPERATORS,
   type PyOperators,
   PyFloat,

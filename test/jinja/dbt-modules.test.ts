@@ -52,6 +52,75 @@ describe("modules.datetime", () => {
   });
 });
 
+describe("aware datetimes, as Python 3.11 has them", () => {
+  const d = "modules.datetime";
+  test("fromisoformat reads offsets, Z, fractions, bare dates and the basic form; what Python rejects it rejects", () => {
+    expect(
+      render(
+        `{{ ${d}.datetime.fromisoformat('2026-08-15T12:00:00+00:00') }}|{{ ${d}.datetime.fromisoformat('2026-08-15T12:00:00Z').tzinfo }}`,
+      ),
+    ).toBe("2026-08-15 12:00:00+00:00|UTC");
+    expect(
+      render(`{% set t = ${d}.datetime.fromisoformat('2026-08-15 12:00:00.123000789-05:30') %}{{ t }}|{{ t.tzinfo }}|{{ t.utcoffset() }}`),
+    ).toBe("2026-08-15 12:00:00.123000-05:30|UTC-05:30|-1 day, 18:30:00");
+    expect(
+      render(
+        `{{ ${d}.datetime.fromisoformat('2026-08-15') }}|{{ ${d}.datetime.fromisoformat('20260815T1230') }}|{{ ${d}.date.fromisoformat('20260815') }}`,
+      ),
+    ).toBe("2026-08-15 00:00:00|2026-08-15 12:30:00|2026-08-15");
+    expect(() => render(`{{ ${d}.date.fromisoformat('2026-08-15T12:00') }}`)).toThrow("Invalid isoformat string: '2026-08-15T12:00'");
+    expect(() => render(`{{ ${d}.datetime.fromisoformat('2026-08-15T24:00') }}`)).toThrow("Invalid isoformat string");
+    expect(() => render(`{{ ${d}.datetime.fromisoformat('2026-08-15T12:00+24:00') }}`)).toThrow("Invalid isoformat string");
+    expect(() => render(`{{ ${d}.datetime.fromisoformat('2026-W33-6') }}`)).toThrow("ISO week dates are not read by slp");
+    expect(() => render(`{{ ${d}.datetime.fromisoformat('2026-08-15T12:00:00.1234') }}`)).toThrow("slp keeps datetimes to the millisecond");
+  });
+
+  test("tzinfo is none when naive; localize, replace, astimezone and now(tz) make aware ones", () => {
+    expect(
+      render(`{{ ${d}.datetime(2026, 1, 1).tzinfo is none }}|{{ ${d}.datetime(2026, 1, 1, tzinfo=modules.pytz.utc).tzinfo is none }}`),
+    ).toBe("True|False");
+    expect(
+      render(
+        `{{ modules.pytz.utc.localize(${d}.datetime(2026, 1, 1)) }}|{{ ${d}.datetime(2026, 1, 1).replace(tzinfo=modules.pytz.utc).isoformat() }}`,
+      ),
+    ).toBe("2026-01-01 00:00:00+00:00|2026-01-01T00:00:00+00:00");
+    expect(() => render(`{{ modules.pytz.utc.localize(${d}.datetime.fromisoformat('2026-01-01T00:00Z')) }}`)).toThrow(
+      "Not naive datetime (tzinfo is already set)",
+    );
+    // timezone.utc (what fromisoformat gives) is not pytz's: it has no localize.
+    expect(
+      render(
+        `{{ ${d}.datetime.fromisoformat('2026-01-01T00:00Z').tzinfo.localize is defined }}|{{ modules.pytz.utc.localize is defined }}`,
+      ),
+    ).toBe("False|True");
+    expect(
+      render(
+        `{{ ${d}.datetime.fromisoformat('2026-01-01T05:30+05:30').astimezone(modules.pytz.utc) }}|{{ ${d}.datetime.now(modules.pytz.utc) }}`,
+      ),
+    ).toBe("2026-01-01 00:00:00+00:00|2026-12-02 03:04:05+00:00");
+    expect(
+      render(
+        `{{ ${d}.datetime.fromisoformat('2026-01-01T12:00+01:00').strftime('%H:%M %z %Z') }}|{{ ${d}.datetime(2026, 1, 1).strftime('[%z%Z]') }}`,
+      ),
+    ).toBe("12:00 +0100 UTC+01:00|[]");
+    expect(() => render(`{{ ${d}.datetime(2026, 1, 1).astimezone() }}`)).toThrow("astimezone() without a zone");
+  });
+
+  test("aware datetimes compare and subtract by their instant; naive against aware is Python's TypeError", () => {
+    const a = `${d}.datetime.fromisoformat('2026-01-01T05:30+05:30')`;
+    const b = `${d}.datetime.fromisoformat('2026-01-01T00:00Z')`;
+    expect(render(`{{ ${a} == ${b} }}|{{ ${a} < ${b} + ${d}.timedelta(seconds=1) }}|{{ (${b} + ${d}.timedelta(hours=1)) - ${a} }}`)).toBe(
+      "True|True|1:00:00",
+    );
+    expect(render(`{{ ${a}.timestamp() }}|{{ ${d}.datetime(1970, 1, 2).timestamp() }}|{{ ${d}.timedelta(days=1).total_seconds() }}`)).toBe(
+      "1767225600.0|86400.0|86400.0",
+    );
+    expect(render(`{{ ${d}.datetime(2026, 1, 1) == ${b} }}`)).toBe("False");
+    expect(() => render(`{{ ${d}.datetime(2026, 1, 1) < ${b} }}`)).toThrow("'<' not supported");
+    expect(() => render(`{{ ${d}.datetime(2026, 1, 1) - ${b} }}`)).toThrow("unsupported operand type(s) for -");
+  });
+});
+
 test("modules.re and itertools are refused by name, and pytz's zones but UTC", () => {
   expect(() => render("{{ modules.re.sub('a', 'b', 'abc') }}")).toThrow("modules.re is not provided by slp");
   expect(render("{{ modules.pytz.timezone('UTC') }}|{{ modules.pytz.utc }}")).toBe("UTC|UTC");

@@ -506,7 +506,9 @@ export function memberOf(obj: unknown, key: unknown, first: "attr" | "item" = "a
   const lookup = (obj as { [TEMPLATE_LOOKUP]?: (name: string) => unknown })[TEMPLATE_LOOKUP];
   if (typeof lookup === "function") {
     if (JS_INTERNAL.test(name)) return refuseUnsafe(name);
-    return lookup.call(obj, name) ?? refuseUnsafe(name);
+    // null is a member that is None (a naive datetime's tzinfo); undefined is no member.
+    const found = lookup.call(obj, name);
+    return found === undefined ? refuseUnsafe(name) : found;
   }
   if (!isPlainMapping(obj)) return refuseUnsafe(name);
   // A mapping's own key is data, whatever it is called (a column may be named constructor).
