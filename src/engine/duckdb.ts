@@ -20,6 +20,7 @@ import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.
 import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
+import { registerSparkHash } from "./spark-hash.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -143,6 +144,8 @@ export class Database {
       throw error;
     }
     const connection = await instance.connect();
+    // Spark's xxhash64() as a translated model calls it (spark-hash.ts): slp's own functions, no IO.
+    registerSparkHash(connection, loaded);
     // Settings are made global (every connection has them), then the configuration is locked.
     const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
     const statements = [

@@ -200,6 +200,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
             ? (closing.get(over + 1) ?? over) + 1
             : over + 2
           : close + 1;
+      const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+      const raw = args.map(([from, to]) => text(from, to));
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
@@ -207,10 +209,10 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         next: after,
         window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
         castType,
+        written: raw,
+        sql,
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
-      const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
-      const raw = args.map(([from, to]) => text(from, to));
       const probe = rewrite({
         name,
         args: raw,
@@ -218,6 +220,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         next: after,
         window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "",
         castType,
+        written: raw,
+        sql,
       });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
       edits.set(i, { end: windowEnd, render: () => rewrite(call()) as string });
