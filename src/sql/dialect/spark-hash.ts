@@ -155,9 +155,13 @@ function closingParen(text: string, open: number): number {
  * audit_helper hashes its `row_number() over (...) as dbt_audit_pk_row_num`.
  */
 function rankingAlias(name: string, sql: string): boolean {
-  const escaped = name.replace(/[$]/g, "\\$&");
-  const aliases = sql.match(new RegExp(`\\bas\\s+\`?${escaped}\`?(?![\\w$])`, "gi"))?.length ?? 0;
-  const window = String.raw`\b(?:row_number|rank|dense_rank)\s*\(\s*\)\s*over\s*\((?:[^()'"]|'[^']*'|"[^"]*"|\((?:[^()'"]|'[^']*'|"[^"]*")*\))*\)`;
-  const rankings = sql.match(new RegExp(`${window}\\s*as\\s+\`?${escaped}\`?(?![\\w$])`, "gi"))?.length ?? 0;
+  const named = String.raw`as\s+\`?${name.replace(/[$]/g, "\\$&")}\`?(?![\w$])`;
+  const aliases = sql.match(new RegExp(String.raw`\b${named}`, "gi"))?.length ?? 0;
+  let rankings = 0;
+  const window = /\b(?:row_number|rank|dense_rank)\s*\(\s*\)\s*over\s*\(/gi;
+  for (let match = window.exec(sql); match !== null; match = window.exec(sql)) {
+    const close = closingParen(sql, match.index + match[0].length - 1);
+    if (close >= 0 && new RegExp(String.raw`^\s*${named}`, "i").test(sql.slice(close + 1))) rankings++;
+  }
   return aliases > 0 && rankings === aliases;
 }
