@@ -69,9 +69,11 @@ function hashedType(written: string, sql: string): { hashed: Hashed; value: (arg
   }
   const elements = arrayLiteral(written);
   if (elements !== null) {
-    if (elements.length > 0 && elements.every(isString)) return { hashed: "string_array", value: kept };
-    const integers = elements.map(integerLiteral);
-    if (elements.length > 0 && integers.every((each) => each !== null && !("refuse" in each) && !each.long))
+    // A NULL element takes the others' type (and leaves the seed); with no other element the type is unknown.
+    const typed = elements.filter((element) => !/^null$/i.test(element));
+    if (typed.length > 0 && typed.every(isString)) return { hashed: "string_array", value: kept };
+    const integers = typed.map(integerLiteral);
+    if (typed.length > 0 && integers.every((each) => each !== null && !("refuse" in each) && !each.long))
       return { hashed: "int_array", value: kept };
     return { refuse: `slp hashes an array in xxhash64() only as array(...) of string or int literals, not ${written}` };
   }
