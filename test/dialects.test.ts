@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import * as duckdb from "@duckdb/node-api";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { registerSparkHash } from "../src/engine/spark-hash.ts";
+import { registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
 import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";

@@ -1,21 +1,16 @@
 /**
- * Spark's xxhash64() on DuckDB: scalar functions that each hash one value of
- * one Spark type into a running seed, the way Spark's XxHash64 expression
- * (sql/catalyst expressions/hash.scala, XXH64.java) folds its arguments. The
- * translation (src/sql/dialect/spark-hash.ts) nests them, one per argument,
- * from Spark's seed 42, so `xxhash64(a, b)` is
+ * Spark's xxhash64() on DuckDB: what slp's scalar functions compute, each
+ * hashing one value of one Spark type into a running seed, the way Spark's
+ * XxHash64 expression (sql/catalyst expressions/hash.scala, XXH64.java) folds
+ * its arguments; duckdb.ts registers them. The translation
+ * (src/sql/dialect/spark-hash.ts) nests them, one per argument, from Spark's
+ * seed 42, so `xxhash64(a, b)` is
  * `__slp_xxhash64_<b's type>(b, __slp_xxhash64_<a's type>(a, 42))`.
  *
  * XXH64 itself is Bun's built-in Bun.hash.xxHash64 (the reference algorithm,
  * which Spark's XXH64.java is for every length on a little-endian machine):
- * no package to load, nothing to read, the same in the compiled binary. The
- * functions only compute: no IO, and each value's work is bounded by its size.
+ * no package to load, nothing to read, the same in the compiled binary.
  */
-import type { DuckDBConnection } from "@duckdb/node-api";
-
-/** Spark's seed for xxhash64(). */
-export const SPARK_XXHASH64_SEED = 42n;
-
 const utf8 = new TextEncoder();
 
 /** XXH64 of the bytes from a signed 64-bit seed, as Spark's signed long. */
@@ -43,7 +38,7 @@ export function xxhash64String(value: string, seed: bigint): bigint {
 }
 
 /** One value's hash into the seed, by the Spark type slp translated its argument as. */
-type Fold = (value: unknown, seed: bigint) => bigint;
+export type Fold = (value: unknown, seed: bigint) => bigint;
 
 const INT_MIN = -(2n ** 31n);
 const INT_MAX = 2n ** 31n - 1n;
@@ -67,53 +62,21 @@ const elements =
     return hash;
   };
 
-/** The DuckDB type of each function's value, by name; the function for each Spark type slp hashes. */
-const FUNCTIONS = {
-  __slp_xxhash64_int: { type: "BIGINT", fold: int },
-  __slp_xxhash64_long: { type: "BIGINT", fold: long },
-  __slp_xxhash64_string: { type: "VARCHAR", fold: string },
-  __slp_xxhash64_int_array: { type: "INTEGER[]", fold: elements(int) },
-  __slp_xxhash64_string_array: { type: "VARCHAR[]", fold: elements(string) },
-} as const;
-
-export type SparkHashFunction = keyof typeof FUNCTIONS;
-
 /**
- * Registers the functions on a connection (DuckDB keeps them in its catalog,
- * so every connection of the database has them). A NULL value leaves the
- * seed unchanged, as Spark skips a NULL argument.
+ * slp's functions by name: the DuckDB type of the value each takes (with a
+ * BIGINT seed, returning the BIGINT hash), and how it folds the value in.
+ * duckdb.ts registers them; a NULL value leaves the seed unchanged, as Spark
+ * skips a NULL argument.
  */
-export function registerSparkHash(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
-  const types = {
-    BIGINT: library.BIGINT,
-    VARCHAR: library.VARCHAR,
-    "INTEGER[]": library.LIST(library.INTEGER),
-    "VARCHAR[]": library.LIST(library.VARCHAR),
-  };
-  for (const [name, { type, fold }] of Object.entries(FUNCTIONS)) {
-    connection.registerScalarFunction(
-      library.DuckDBScalarFunction.create({
-        name,
-        returnType: library.BIGINT,
-        parameterTypes: [types[type], library.BIGINT],
-        // NULLs reach the function (a NULL value keeps the seed) instead of making the result NULL.
-        specialHandling: true,
-        mainFunction: (info, input, output) => {
-          const values = input.getColumnVector(0);
-          const seeds = input.getColumnVector(1);
-          try {
-            for (let row = 0; row < input.rowCount; row++) {
-              const value = values.getItem(row);
-              const seed = seeds.getItem(row) as bigint | null;
-              if (seed === null) throw new Error(`${name}: a NULL seed`);
-              output.setItem(row, value === null ? seed : fold(value, seed));
-            }
-            output.flush();
-          } catch (error) {
-            info.setError(error instanceof Error ? error.message : String(error));
-          }
-        },
-      }),
-    );
-  }
+export const SPARK_HASH_FUNCTIONS: Record<string, { value: "BIGINT" | "VARCHAR" | "BIGINT[]" | "VARCHAR[]"; fold: Fold }> = {
+  __slp_xxhash64_int: { value: "BIGINT", fold: int },
+  __slp_xxhash64_long: { value: "BIGINT", fold: long },
+  __slp_xxhash64_string: { value: "VARCHAR", fold: string },
+  __slp_xxhash64_int_array: { value: "BIGINT[]", fold: elements(int) },
+  __slp_xxhash64_string_array: { value: "VARCHAR[]", fold: elements(string) },
+};
+
+/** One row: the value folded into the seed, or the seed when the value is NULL. */
+export function foldValue(fold: Fold, value: unknown, seed: bigint): bigint {
+  return value === null ? seed : fold(value, seed);
 }
