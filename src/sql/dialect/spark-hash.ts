@@ -157,7 +157,8 @@ function closingParen(text: string, open: number): number {
  * audit_helper hashes its `row_number() over (...) as dbt_audit_pk_row_num`.
  */
 function rankingAlias(name: string, sql: string): boolean {
-  const named = String.raw`as\s+\`?${name.replace(/[$]/g, "\\$&")}\`?(?![\w$])`;
+  // The name is a plain identifier (\w+), so it goes into the pattern as it is.
+  const named = String.raw`as\s+\`?${name}\`?(?![\w$])`;
   const aliases = sql.match(new RegExp(String.raw`\b${named}`, "gi"))?.length ?? 0;
   let rankings = 0;
   const window = /\b(?:row_number|rank|dense_rank)\s*\(\s*\)\s*over\s*\(/gi;
