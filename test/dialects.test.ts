@@ -4,7 +4,9 @@
  * the vendor's documented result; every refused construct is refused by name.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import * as duckdb from "@duckdb/node-api";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
+import { registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
 import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
@@ -22,6 +24,7 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
       const connection = await instance.connect();
       for (const sql of duckdbSettings(dialect)) await connection.run(sql);
       for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
+      registerSparkHash(connection, duckdb);
       return connection;
     })();
     connections.set(dialect, open);
@@ -107,6 +110,44 @@ describe("errors and refusals the warehouses document", () => {
       expect(await run(dialect, "select cast(null as int) / 0")).toEqual([null]);
     }
     expect(await run("spark", "select 1 / 0")).toEqual([null]);
+  });
+
+  test("Databricks xxhash64() hashes each argument by the Spark type its writing shows, skips a NULL, and refuses a type it cannot see", async () => {
+    // Spark: xxhash64(NULL, 'a') = xxhash64('a'); a boolean is the int 1 (xxhash64(true) = xxhash64(1)); 1L is a BIGINT, 1 an INT.
+    expect(await run("databricks", "select xxhash64(null, 'a'), xxhash64('a'), xxhash64(true), xxhash64(1), xxhash64(1L)")).toEqual([
+      "-8582455328737087284",
+      "-8582455328737087284",
+      "-6698625589789238999",
+      "-6698625589789238999",
+      "-7001672635703045582",
+    ]);
+    // An array's NULL element is skipped too: array('a', NULL) hashes as array('a'), and as 'a'.
+    expect(await run("databricks", "select xxhash64(array('a', null)), xxhash64(cast(null as string))")).toEqual([
+      "-8582455328737087284",
+      "42",
+    ]);
+    expect(await run("databricks", "select xxhash64(x) from (select 1 as x)")).toBe("refused: xxhash64()");
+    expect(await run("databricks", "select xxhash64(cast(x as double)) from (select 1 as x)")).toBe("refused: xxhash64()");
+    expect(await run("databricks", "select xxhash64(array(1.5))")).toBe("refused: xxhash64()");
+    expect(await run("databricks", "select xxhash64(12345678901234567890)")).toBe("refused: xxhash64()");
+    // A name every definition of which is row_number() is Spark's INT; one defined otherwise too is refused.
+    expect(await run("databricks", "select row_number() over (order by 1) as n, xxhash64(n)")).toEqual(["1", "-6698625589789238999"]);
+    expect(await run("databricks", "select xxhash64(n) from (select 1 as n union all select row_number() over (order by 1) as n)")).toBe(
+      "refused: xxhash64()",
+    );
+  });
+
+  test("Databricks names an unaliased cast(column as T) after the column (Spark's analyzer), and nothing else after it", async () => {
+    const names = async (sql: string) => {
+      const result = await translateSql(sql, "databricks");
+      if (!result.ok) throw new Error(JSON.stringify(result.untranslatable));
+      const reader = await (await connection("databricks")).runAndReadAll(result.translation.sql);
+      return reader.columnNames();
+    };
+    const from = "from (select 1 as id, 2 as b) as t";
+    expect(await names(`select cast(id as string), cast(t.b as int) ${from}`)).toEqual(["id", "b"]);
+    expect(await names(`select cast(id as string) as x, cast(b as int) + 1 as y ${from}`)).toEqual(["x", "y"]);
+    expect(await names(`select coalesce(cast(b as int), 1) ${from}`)).not.toEqual(["b"]);
   });
 
   test("nested divisions over columns keep the scale at each step (Snowflake: 1/3 -> NUMBER(38,6), then /3 -> 12 decimals)", async () => {

@@ -20,6 +20,7 @@ import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.
 import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
+import { foldValue, SPARK_HASH_FUNCTIONS } from "./spark-hash.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -143,6 +144,8 @@ export class Database {
       throw error;
     }
     const connection = await instance.connect();
+    // Spark's xxhash64() as a translated model calls it (spark-hash.ts): slp's own functions, no IO.
+    registerSparkHash(connection, loaded);
     // Settings are made global (every connection has them), then the configuration is locked.
     const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
     const statements = [
@@ -532,4 +535,43 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
     );
   }
   return new DatabaseError(message);
+}
+
+/**
+ * Registers slp's Spark xxhash64 functions (spark-hash.ts) on a connection;
+ * DuckDB keeps them in its catalog, so every connection of the database has
+ * them. They only compute (no IO), each value's work bounded by its size.
+ */
+export function registerSparkHash(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+  const types = {
+    BIGINT: library.BIGINT,
+    VARCHAR: library.VARCHAR,
+    "BIGINT[]": library.LIST(library.BIGINT),
+    "VARCHAR[]": library.LIST(library.VARCHAR),
+  };
+  for (const [name, { value, fold }] of Object.entries(SPARK_HASH_FUNCTIONS)) {
+    connection.registerScalarFunction(
+      library.DuckDBScalarFunction.create({
+        name,
+        returnType: library.BIGINT,
+        parameterTypes: [types[value], library.BIGINT],
+        // NULLs reach the function (a NULL value keeps the seed) instead of making the result NULL.
+        specialHandling: true,
+        mainFunction: (info, input, output) => {
+          const values = input.getColumnVector(0);
+          const seeds = input.getColumnVector(1);
+          try {
+            for (let row = 0; row < input.rowCount; row++) {
+              const seed = seeds.getItem(row);
+              if (typeof seed !== "bigint") throw new Error(`${name}: a NULL seed`);
+              output.setItem(row, foldValue(fold, values.getItem(row), seed));
+            }
+            output.flush();
+          } catch (error) {
+            info.setError(error instanceof Error ? error.message : String(error));
+          }
+        },
+      }),
+    );
+  }
 }

@@ -776,7 +776,7 @@ export class DbtRenderer {
   #adapter(): object {
     return {
       type: () => this.#adapterType,
-      quote: (identifier: unknown) => `"${printable(identifier).replace(/"/g, '""')}"`,
+      quote: (identifier: unknown) => quoteIdentifier(this.#adapterType, printable(identifier)),
       dispatch: (...args: unknown[]) => {
         const { positional, keywords: named } = splitArgs(args);
         const name = printable(positional[0] ?? named.macro_name);
@@ -803,7 +803,7 @@ export class DbtRenderer {
             "adapter.get_columns_in_relation asks the warehouse, which a unit test has not got",
             "override the macro that calls it in overrides.macros",
           );
-        return columns.map((column) => columnObject(column.name, column.type));
+        return columns.map((column) => columnObject(column.name, column.type, this.#adapterType));
       },
       // dbt asks the warehouse whether the relation exists: its answer is held unread, and refused where it is read.
       get_relation: () => warehouseAnswer("adapter.get_relation"),
@@ -871,9 +871,21 @@ export class DbtRenderer {
   }
 }
 
+/**
+ * An identifier quoted as the adapter's quote() and Column.quoted quote it:
+ * in backticks for dbt-spark, dbt-databricks and dbt-bigquery (in their SQL a
+ * double-quoted word is a string), in double quotes elsewhere. A quote
+ * character inside is doubled, as the warehouse reads it (dbt leaves it).
+ */
+function quoteIdentifier(adapter: Dialect, name: string): string {
+  return adapter === "spark" || adapter === "databricks" || adapter === "bigquery"
+    ? `\`${name.replace(/`/g, "``")}\``
+    : `"${name.replace(/"/g, '""')}"`;
+}
+
 /** A column as dbt's adapter Column object reads it (name, quoted, data_type, dtype). */
-function columnObject(name: string, type: string): object {
-  const quoted = `"${name.replace(/"/g, '""')}"`;
+function columnObject(name: string, type: string, adapter: Dialect): object {
+  const quoted = quoteIdentifier(adapter, name);
   return {
     name,
     column: name,
@@ -990,9 +1002,9 @@ function apiNamespace(adapter: Dialect): object {
     const type = printable(dtype);
     return labels && Object.hasOwn(labels, type.toUpperCase()) ? (labels[type.toUpperCase()] as string) : type;
   };
-  const Column = Object.assign((name: unknown, dtype: unknown) => columnObject(printable(name), printable(dtype)), {
+  const Column = Object.assign((name: unknown, dtype: unknown) => columnObject(printable(name), printable(dtype), adapter), {
     translate_type: translate,
-    create: (name: unknown, dtype: unknown) => columnObject(printable(name), translate(dtype)),
+    create: (name: unknown, dtype: unknown) => columnObject(printable(name), translate(dtype), adapter),
   });
   // BaseRelation.add_ephemeral_prefix: the name dbt gives an ephemeral model's CTE (dbt_utils' _is_ephemeral reads it).
   const Relation = unprovided("api.Relation", "dbt's relation class, of which slp provides add_ephemeral_prefix", {

@@ -28,7 +28,7 @@ import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql
 import type { ColumnSource } from "./types.ts";
 
 /** Bumped when what an inferred schema depends on changes, so an older cache entry is never used. */
-const INFERENCE_FORMAT = 6;
+const INFERENCE_FORMAT = 7;
 
 export interface SchemaColumn {
   name: string;

@@ -22,6 +22,10 @@ export interface Call {
   window: string;
   /** For cast(x as T): the DuckDB type T maps to. */
   castType: string | null;
+  /** The arguments as written in the warehouse's SQL (before any rewrite or type mapping). */
+  written: string[];
+  /** The whole SQL being translated, as written (where a rewrite reads what an argument names). */
+  sql: string;
 }
 
 export interface Construct {

@@ -200,6 +200,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
             ? (closing.get(over + 1) ?? over) + 1
             : over + 2
           : close + 1;
+      const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+      const raw = args.map(([from, to]) => text(from, to));
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
@@ -207,10 +209,10 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         next: after,
         window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
         castType,
+        written: raw,
+        sql,
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
-      const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
-      const raw = args.map(([from, to]) => text(from, to));
       const probe = rewrite({
         name,
         args: raw,
@@ -218,9 +220,15 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         next: after,
         window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "",
         castType,
+        written: raw,
+        sql,
       });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
-      edits.set(i, { end: windowEnd, render: () => rewrite(call()) as string });
+      // Spark names an unaliased `cast(column as T)` in a select list after the column (its analyzer's ResolveAliases);
+      // the rewritten call would be named after its own text in DuckDB.
+      const column = (dialect === "databricks" || dialect === "spark") && CASTS.has(name) ? castColumn(tokens, i, close, args) : null;
+      const named = column === null ? null : source.slice(column.start, column.end).join("");
+      edits.set(i, { end: windowEnd, render: () => (named === null ? (rewrite(call()) as string) : `${rewrite(call())} as ${named}`) });
     }
   }
 
@@ -349,6 +357,45 @@ function lastTopLevel(tokens: Token[], from: number, to: number, word: string): 
     else if (depth === 0 && token.text.toLowerCase() === word) found = i;
   }
   return found;
+}
+
+/** Clauses that end a select list, read backwards from an item. */
+const SELECT_LIST_ENDS = new Set(
+  "from where group having order qualify window on join limit union intersect except minus values set by using".split(" "),
+);
+
+/**
+ * The column (its token) an unaliased select item `cast(column as T)` (or
+ * `cast(t.column as T)`) is named after; null for any other cast (an alias of its own,
+ * an expression inside it, a cast within an expression).
+ */
+function castColumn(tokens: Token[], at: number, close: number, args: [number, number][]): Token | null {
+  const before = tokens[at - 1]?.text.toLowerCase();
+  const after = tokens[close + 1];
+  if (!before || !["select", "distinct", "all", ","].includes(before)) return null;
+  if (after && !/^(,|\)|;|from|where|group|having|order|qualify|window|limit|union|intersect|except|minus)$/i.test(after.text)) return null;
+  const [from, to] = args[0] ?? [0, 0];
+  const as = lastTopLevel(tokens, from, to, "as");
+  // The operand: one name, or names joined by dots.
+  const operand = tokens.slice(from, as);
+  if (operand.length === 0 || operand.length % 2 === 0) return null;
+  if (!operand.every((token, n) => (n % 2 === 0 ? isWord(token) && token.type !== "STRING" : token.type === "DOT"))) return null;
+  const column = operand[operand.length - 1] as Token;
+  if (column.type !== "QUOTED_IDENTIFIER" && SYNTAX_WORDS.has(column.text.toLowerCase())) return null;
+  // In a select list: back to its `select` without leaving the parentheses or crossing a clause.
+  let depth = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const token = tokens[i] as Token;
+    if (token.type === "R_PAREN" || token.type === "R_BRACKET") depth++;
+    else if (token.type === "L_PAREN" || token.type === "L_BRACKET") {
+      if (--depth < 0) return null;
+    } else if (depth === 0 && token.type !== "QUOTED_IDENTIFIER" && token.type !== "STRING") {
+      const word = token.text.toLowerCase();
+      if (word === "select") return column;
+      if (SELECT_LIST_ENDS.has(word)) return null;
+    }
+  }
+  return null;
 }
 
 /** An argument that is one string or number literal, as its value; else null. */

@@ -1,6 +1,7 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat, timestampAdd } from "../rewrites.ts";
+import { sparkXxhash64 } from "../spark-hash.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -132,6 +133,13 @@ export const DATABRICKS: Construct[] = [
     examples: [ex("select sha2('Spark', 256)", ["529bc3b07127ecb7e53a4dcf1991d9152c24537d919178022b2c42657f79a26b"], DBX("sha2"))],
   },
   translated("sha1", [ex("select sha1('Spark')", ["85f5955f4b27a9a4c2aab6ffe5d7189fc298b92c"], DBX("sha1"))]),
+  {
+    name: "xxhash64",
+    how: "corrected",
+    note: "Spark's XXH64 from seed 42 by slp's DuckDB functions, each argument hashed by its Spark type: a string, int, bigint or boolean cast, a literal, an array of literals, or a row_number()/rank()/dense_rank() alias; others refused",
+    rewrite: sparkXxhash64,
+    examples: [ex("select xxhash64('Spark', array(123), 2)", ["5602566077635097486"], DBX("xxhash64"))],
+  },
   { name: "array_join", how: "corrected", note: "NULL elements are skipped; a replacement argument is refused", rewrite: (call) => (call.args.length === 2 ? `array_to_string(${call.args.join(", ")})` : { refuse: "slp translates array_join(array, delimiter) only" }), examples: [ex("select array_join(array('hello', 'world'), ' ')", ["hello world"], DBX("array_join")), ex("select array_join(array('hello', null ,'world'), ' ')", ["hello world"], DBX("array_join"))] },
   refused("element_at", "an index past the end is an error in ANSI mode, NULL in DuckDB"),
   refused("array_distinct", "DuckDB drops the NULL and reorders the elements Databricks keeps in order"),
