@@ -423,9 +423,27 @@ describe("errors and refusals the warehouses document", () => {
       ),
     ).toEqual(["abcd1efgh", null]);
   });
+  test("BigQuery PIVOT names an aliased aggregate's columns alias_value (by a value's alias too), in a FROM or a JOIN, under the PIVOT's alias", async () => {
+    const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter, true as ok)";
+    expect(
+      await run("bigquery", `select p.total_Q1, product from ${produce} pivot(sum(sales) as total for quarter in ('Q1')) as p`),
+    ).toEqual(["51", "Kale"]);
+    expect(
+      await run("bigquery", `select * from ${produce} pivot(max(sales) as s, logical_or(ok) as b for quarter in ('Q1' as first, 'Q2'))`),
+    ).toEqual(["Kale", "51", "true", null, null]);
+    expect(
+      await run(
+        "bigquery",
+        `select k.n, s_first from (select 'Kale' as product, 2 as n) as k join ${produce} pivot(max(sales) as s for quarter in ('Q1' as first)) using (product)`,
+      ),
+    ).toEqual(["2", "51"]);
+  });
   test("BigQuery PIVOT and UNPIVOT are refused by name where DuckDB names or fills the columns otherwise", async () => {
     const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter)";
-    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q1'))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total, count(*) for quarter in ('Q1'))`)).toBe(
+      "refused: pivot",
+    );
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q 1'))`)).toBe("refused: pivot");
     expect(await run("bigquery", `select * from (select 'Kale' as product, 51 as sales, 1 as q) pivot(sum(sales) for q in (1))`)).toBe(
       "refused: pivot",
     );

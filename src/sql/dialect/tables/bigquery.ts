@@ -357,8 +357,9 @@ export const BIGQUERY: Construct[] = [
   {
     name: "pivot",
     how: "corrected",
-    note: "one aggregate without an alias, FOR one column IN string literals or aliased values (the column names differ otherwise)",
+    note: "FOR one column IN string literals or aliased values; one aggregate without an alias, or each aliased (columns alias_value, renamed from DuckDB's value_alias)",
     examples: [
+      ex("select * from (select product, sales, quarter from (select 'Kale' as product, 51 as sales, 'Q1' as quarter union all select 'Kale', 70, 'Q1' union all select 'Kale', 23, 'Q2' union all select 'Kale', 85, 'Q2')) pivot(sum(sales) as total_sales, count(*) as num_records for quarter in ('Q1', 'Q2'))", ["Kale", "121", "2", "108", "2"], BQ("pivot_operator", "query-syntax")),
       ex("select product, Q1, Q2, Q4 from (select product, sales, quarter from (select 'Kale' as product, 51 as sales, 'Q1' as quarter union all select 'Kale', 23, 'Q2' union all select 'Kale', 45, 'Q3')) pivot(sum(sales) for quarter in ('Q1', 'Q2', 'Q3', 'Q4'))", ["Kale", "51", "23", null], BQ("pivot_operator", "query-syntax")),
     ],
   },
