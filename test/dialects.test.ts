@@ -438,6 +438,17 @@ describe("errors and refusals the warehouses document", () => {
       ),
     ).toEqual(["2", "51"]);
   });
+  test("BigQuery STRUCT names a field by its alias or its column, a typed STRUCT by its type (slp's mapping: NUMERIC keeps 9 decimals); an anonymous field is refused", async () => {
+    expect(await run("bigquery", "select s.n, s.b from (select struct(1 as n, t.b) as s from (select 'x' as b) as t)")).toEqual(["1", "x"]);
+    expect(await run("bigquery", "select struct<a int64, b numeric>(1, 2.5).b, array<numeric>[1.5][offset(0)]")).toEqual([
+      "2.500000000",
+      "1.500000000",
+    ]);
+    expect(await run("bigquery", "select struct(1, 2)")).toBe("refused: struct()");
+    expect(await run("bigquery", "select struct(true as ok, null)")).toBe("refused: struct()");
+    expect(await run("bigquery", "select struct<a int64>(1 as b)")).toBe("refused: struct<a int64>");
+    expect(await run("bigquery", "select struct<a int64, b int64>(1)")).toBe("refused: struct<a int64, b int64>");
+  });
   test("BigQuery PIVOT and UNPIVOT are refused by name where DuckDB names or fills the columns otherwise", async () => {
     const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter)";
     expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total, count(*) for quarter in ('Q1'))`)).toBe(

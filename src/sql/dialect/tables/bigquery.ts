@@ -188,6 +188,23 @@ export const BIGQUERY: Construct[] = [
       ex("select array(select x from unnest([1]) as x where x > 5)", ["[]"], BQ("array", "array_functions")),
     ],
   },
+  {
+    name: "struct",
+    how: "corrected",
+    note: "STRUCT(expr [AS name], ...): a field is named by its alias or, for a column, by the column's name (DuckDB's struct); STRUCT<name T, ...>(values) cast to slp's type; an anonymous field, and STRUCT(), refused",
+    rewrite: (call) => {
+      if (call.args.length === 0) return { refuse: "slp has no DuckDB struct for STRUCT() (DuckDB's structs have fields)" };
+      const anonymous = call.args.find((arg) => structFieldName(arg) === null);
+      if (anonymous !== undefined)
+        return { refuse: `the field ${anonymous.trim()} is anonymous in BigQuery (DuckDB would name it _0, _1, ...): name it with AS` };
+      return `struct(${call.args.join(", ")})`;
+    },
+    examples: [
+      ex("select struct(1 as a, 'abc' as b).b, struct(str_col as abc).abc from (select 'x' as str_col)", ["abc", "x"], BQ("typeless_struct_syntax", "data-types")),
+      ex("select s.a, s.str_col from (select struct(1 as a, t.str_col) as s from (select 'x' as str_col) as t)", ["1", "x"], BQ("typeless_struct_syntax", "data-types")),
+      ex("select s.x, s.y from (select struct<x int64, y string>(1, t.str_col) as s from (select 'abc' as str_col) as t)", ["1", "abc"], BQ("typed_struct_syntax", "data-types")),
+    ],
+  },
   translated(
     "generate_date_array",
     [
@@ -373,3 +390,14 @@ export const BIGQUERY: Construct[] = [
     ],
   },
 ];
+
+/** The name BigQuery gives a typeless STRUCT's field: its alias, or a column's name (t.col is col); null for an anonymous one. */
+function structFieldName(arg: string): string | null {
+  const name = "(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)";
+  const aliased = new RegExp(`\\sas\\s+(${name})\\s*$`, "i").exec(arg);
+  if (aliased) return aliased[1] as string;
+  const column = new RegExp(`^\\s*(?:${name}\\s*\\.\\s*)*(${name})\\s*$`).exec(arg);
+  // A bare word that is a literal or a niladic function is a value, not a column.
+  if (!column || /^(true|false|null|current_date|current_datetime|current_time|current_timestamp)$/i.test(column[1] as string)) return null;
+  return column[1] as string;
+}
