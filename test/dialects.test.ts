@@ -449,6 +449,15 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("bigquery", "select struct<a int64>(1 as b)")).toBe("refused: struct<a int64>");
     expect(await run("bigquery", "select struct<a int64, b int64>(1)")).toBe("refused: struct<a int64, b int64>");
   });
+  test("BigQuery list[safe_offset(n)].field and [safe_ordinal(n)].field: the element's field, NULL past the end", async () => {
+    const h = "(select [struct(1 as a), struct(2 as a)] as h)";
+    expect(await run("bigquery", `select h[safe_offset(1)].a, h[safe_offset(5)].a, h[safe_ordinal(1)].a from ${h}`)).toEqual([
+      "2",
+      null,
+      "1",
+    ]);
+    expect(await run("bigquery", `select h[safe_offset(0)], h[offset(1)] from ${h}`)).toEqual(["{'a': 1}", "{'a': 2}"]);
+  });
   test("BigQuery PIVOT and UNPIVOT are refused by name where DuckDB names or fills the columns otherwise", async () => {
     const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter)";
     expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total, count(*) for quarter in ('Q1'))`)).toBe(

@@ -158,6 +158,25 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       edits.set(i, { end: i + 1, render: () => `'${value.replace(/'/g, "''")}'` });
       continue;
     }
+    // BigQuery's `list[safe_offset(0)].field`: the transpiler writes SAFE_OFFSET through to DuckDB when a field follows. With a literal
+    // index it is DuckDB's 1-based subscript, NULL past the end as SAFE_ promises (OFFSET and ORDINAL raise an error there, so stay).
+    if (dialect === "bigquery" && token.type === "L_BRACKET" && /^safe_(offset|ordinal)$/i.test(next?.text ?? "")) {
+      const close = closing.get(i);
+      const index = tokens[i + 3];
+      const ordinal = /ordinal/i.test((next as Token).text) ? 1 : 0;
+      if (
+        close === i + 5 &&
+        tokens[i + 2]?.type === "L_PAREN" &&
+        index?.type === "NUMBER" &&
+        /^\d+$/.test(index.text) &&
+        Number(index.text) >= ordinal &&
+        tokens[close + 1]?.type === "DOT"
+      ) {
+        edits.set(i, { end: close + 1, render: () => `[${Number(index.text) + 1 - ordinal}]` });
+        i = close;
+        continue;
+      }
+    }
     const syntax = syntaxConstruct(tokens, i);
     if (syntax !== null) {
       const entry = table.get(syntax);

@@ -189,6 +189,17 @@ export const BIGQUERY: Construct[] = [
     ],
   },
   {
+    name: "code_points_to_string",
+    how: "corrected",
+    note: "each code point its character (DuckDB's chr); NULL if the array or an element is NULL",
+    rewrite: (call) => `__slp_code_points_to_string(${call.args.join(", ")})`,
+    macros: ["__slp_code_points_to_string"],
+    examples: [
+      ex("select code_points_to_string([65, 255, 513, 1024])", ["AÿȁЀ"], BQ("code_points_to_string", "string_functions")),
+      ex("select code_points_to_string([65, 255, null, 1024])", [null], BQ("code_points_to_string", "string_functions")),
+    ],
+  },
+  {
     name: "struct",
     how: "corrected",
     note: "STRUCT(expr [AS name], ...): a field is named by its alias or, for a column, by the column's name (DuckDB's struct); STRUCT<name T, ...>(values) cast to slp's type; an anonymous field, and STRUCT(), refused",
