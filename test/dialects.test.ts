@@ -438,6 +438,14 @@ describe("errors and refusals the warehouses document", () => {
       ),
     ).toEqual(["2", "51"]);
   });
+  test("Redshift divides by an integer SUM as by its BIGINT (r_SUM): 100.0 * count / sum(count) has 21 decimals, not an overflow", async () => {
+    const counts = "(select count(*) as n from (select 1 as x union all select 2 union all select 3) as t) as s";
+    expect(await run("redshift", `select 100.0 * n / sum(n) over (), round(100.0 * n / sum(n) over (), 2) from ${counts}`)).toEqual([
+      "100.000000000000000000000",
+      "100.00",
+    ]);
+    expect(await run("redshift", "select 1.0 / cast(3 as numeric(38, 0))")).toEqual(["0.33333333333333333333333333333333333333"]);
+  });
   test("BigQuery STRUCT names a field by its alias or its column, a typed STRUCT by its type (slp's mapping: NUMERIC keeps 9 decimals); an anonymous field is refused", async () => {
     expect(await run("bigquery", "select s.n, s.b from (select struct(1 as n, t.b) as s from (select 'x' as b) as t)")).toEqual(["1", "x"]);
     expect(await run("bigquery", "select struct<a int64, b numeric>(1, 2.5).b, array<numeric>[1.5][offset(0)]")).toEqual([
