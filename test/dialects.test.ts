@@ -472,6 +472,8 @@ describe("errors and refusals the warehouses document", () => {
       "refused: pivot",
     );
     expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q 1'))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q1', ''))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) for quarter in (''))`)).toBe("refused: pivot");
     expect(await run("bigquery", `select * from (select 'Kale' as product, 51 as sales, 1 as q) pivot(sum(sales) for q in (1))`)).toBe(
       "refused: pivot",
     );

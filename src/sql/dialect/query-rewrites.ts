@@ -77,10 +77,12 @@ const isString = (node: unknown) => (node as { literal?: { literal_type?: string
 
 /**
  * PIVOT and UNPIVOT in a SELECT's FROM, checked. PIVOT: FOR one column, its
- * values string literals or aliased (BigQuery names an integer's column _1);
+ * values non-empty string literals or aliased (BigQuery names an integer's
+ * column _1, the empty string's _empty_string_value);
  * the columns not named are the groups, first, in both. Aggregates: one
  * without an alias (its columns named by the values in both), or each with an
- * alias, whose columns BigQuery names alias_value where DuckDB names them
+ * alias, whose columns BigQuery names alias_value (one aliased aggregate too:
+ * sum_x_test in ZetaSQL's analyzer tests, pivot.test) where DuckDB names them
  * value_alias (both value by value, the aggregates in order): the PIVOT
  * becomes a subquery that renames them (pivotRenamed). Several aggregates
  * with one unaliased BigQuery rejects. UNPIVOT: one value column (which rows
@@ -99,7 +101,10 @@ function pivots(node: TreeNode): TreeNode | undefined {
       const field = (pivot.fields[0] as { in?: { expressions?: unknown[] } } | undefined)?.in;
       const values = (field?.expressions ?? []).map(pivotValueName);
       if (pivot.fields.length !== 1 || values.length === 0 || values.some((value) => value === null))
-        return { refuse: "PIVOT: slp runs FOR one column IN string literals or aliased values (BigQuery names an integer's column _1)" };
+        return {
+          refuse:
+            "PIVOT: slp runs FOR one column IN non-empty string literals or aliased values (BigQuery names an integer's column _1, the empty string's _empty_string_value)",
+        };
       const aliases = pivot.expressions.map((aggregate) => aggregateAlias(aggregate as TreeNode));
       if (aliases.every((alias) => alias === null)) {
         if (aliases.length !== 1) return { refuse: "PIVOT: several aggregates need an alias each (BigQuery names their columns by it)" };
@@ -135,7 +140,7 @@ function pivots(node: TreeNode): TreeNode | undefined {
   return undefined;
 }
 
-/** The column name a PIVOT value gives (its alias, or a string literal's value), or null for a value BigQuery names otherwise. */
+/** The column name a PIVOT value gives (its alias, or a non-empty string literal's value), or null for a value BigQuery names otherwise. */
 function pivotValueName(value: unknown): string | null {
   const node = value as {
     pivot_alias?: { alias: { column?: { name: { name: string } }; identifier?: { name: string } } };
@@ -144,7 +149,8 @@ function pivotValueName(value: unknown): string | null {
   };
   if (node.pivot_alias) return node.pivot_alias.alias.column?.name.name ?? node.pivot_alias.alias.identifier?.name ?? null;
   if (node.alias) return node.alias.alias.name;
-  return isString(value) ? (node.literal?.value ?? null) : null;
+  // BigQuery names the empty string's column _empty_string_value (ZetaSQL's analyzer tests, pivot.test); DuckDB does not.
+  return isString(value) && node.literal?.value !== "" ? (node.literal?.value ?? null) : null;
 }
 
 /** An aggregate's alias in a PIVOT, or null. */
