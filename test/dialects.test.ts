@@ -464,9 +464,57 @@ describe("errors and refusals the warehouses document", () => {
       ),
     ).toEqual(["abcd1efgh", null]);
   });
+  test("BigQuery PIVOT names an aliased aggregate's columns alias_value (by a value's alias too), in a FROM or a JOIN, under the PIVOT's alias", async () => {
+    const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter, true as ok)";
+    expect(
+      await run("bigquery", `select p.total_Q1, product from ${produce} pivot(sum(sales) as total for quarter in ('Q1')) as p`),
+    ).toEqual(["51", "Kale"]);
+    expect(
+      await run("bigquery", `select * from ${produce} pivot(max(sales) as s, logical_or(ok) as b for quarter in ('Q1' as first, 'Q2'))`),
+    ).toEqual(["Kale", "51", "true", null, null]);
+    expect(
+      await run(
+        "bigquery",
+        `select k.n, s_first from (select 'Kale' as product, 2 as n) as k join ${produce} pivot(max(sales) as s for quarter in ('Q1' as first)) using (product)`,
+      ),
+    ).toEqual(["2", "51"]);
+  });
+  test("Redshift divides by an integer SUM as by its BIGINT (r_SUM): 100.0 * count / sum(count) has 21 decimals, not an overflow", async () => {
+    const counts = "(select count(*) as n from (select 1 as x union all select 2 union all select 3) as t) as s";
+    expect(await run("redshift", `select 100.0 * n / sum(n) over (), round(100.0 * n / sum(n) over (), 2) from ${counts}`)).toEqual([
+      "100.000000000000000000000",
+      "100.00",
+    ]);
+    expect(await run("redshift", "select 1.0 / cast(3 as numeric(38, 0))")).toEqual(["0.33333333333333333333333333333333333333"]);
+  });
+  test("BigQuery STRUCT names a field by its alias or its column, a typed STRUCT by its type (slp's mapping: NUMERIC keeps 9 decimals); an anonymous field is refused", async () => {
+    expect(await run("bigquery", "select s.n, s.b from (select struct(1 as n, t.b) as s from (select 'x' as b) as t)")).toEqual(["1", "x"]);
+    expect(await run("bigquery", "select struct<a int64, b numeric>(1, 2.5).b, array<numeric>[1.5][offset(0)]")).toEqual([
+      "2.500000000",
+      "1.500000000",
+    ]);
+    expect(await run("bigquery", "select struct(1, 2)")).toBe("refused: struct()");
+    expect(await run("bigquery", "select struct(true as ok, null)")).toBe("refused: struct()");
+    expect(await run("bigquery", "select struct<a int64>(1 as b)")).toBe("refused: struct<a int64>");
+    expect(await run("bigquery", "select struct<a int64, b int64>(1)")).toBe("refused: struct<a int64, b int64>");
+  });
+  test("BigQuery list[safe_offset(n)].field and [safe_ordinal(n)].field: the element's field, NULL past the end", async () => {
+    const h = "(select [struct(1 as a), struct(2 as a)] as h)";
+    expect(await run("bigquery", `select h[safe_offset(1)].a, h[safe_offset(5)].a, h[safe_ordinal(1)].a from ${h}`)).toEqual([
+      "2",
+      null,
+      "1",
+    ]);
+    expect(await run("bigquery", `select h[safe_offset(0)], h[offset(1)] from ${h}`)).toEqual(["{'a': 1}", "{'a': 2}"]);
+  });
   test("BigQuery PIVOT and UNPIVOT are refused by name where DuckDB names or fills the columns otherwise", async () => {
     const produce = "(select 'Kale' as product, 51 as sales, 'Q1' as quarter)";
-    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q1'))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total, count(*) for quarter in ('Q1'))`)).toBe(
+      "refused: pivot",
+    );
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q 1'))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) as total for quarter in ('Q1', ''))`)).toBe("refused: pivot");
+    expect(await run("bigquery", `select * from ${produce} pivot(sum(sales) for quarter in (''))`)).toBe("refused: pivot");
     expect(await run("bigquery", `select * from (select 'Kale' as product, 51 as sales, 1 as q) pivot(sum(sales) for q in (1))`)).toBe(
       "refused: pivot",
     );

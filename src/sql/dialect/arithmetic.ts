@@ -158,7 +158,13 @@ const RULES: Record<Dividing, DivisionRule> = {
   // https://cloud.google.com/bigquery/docs/reference/standard-sql/operators#arithmetic_operators: INT64 / INT64 is FLOAT64; NUMERIC has 9 decimals
   bigquery: rule(() => "9", "float"),
   // https://docs.aws.amazon.com/redshift/latest/dg/r_numeric_computations201.html (division: scale = max(4, s1 + p2 - s2 + 1), at most 38)
-  redshift: rule((ta, tb) => `least(38, greatest(4, __slp_scale(${ta}) + __slp_precision(${tb}) - __slp_scale(${tb}) + 1))`, "integer"),
+  // A HUGEINT divisor is DuckDB's SUM of integers, which Redshift types BIGINT (https://docs.aws.amazon.com/redshift/latest/dg/r_SUM.html):
+  // 19 digits, not 38 (100.0 * count / sum(count) has 21 decimals in Redshift; with 38 none of its 3 integer digits would fit).
+  redshift: rule(
+    (ta, tb) =>
+      `least(38, greatest(4, __slp_scale(${ta}) + __slp_precision(replace(${tb}, 'HUGEINT', 'BIGINT')) - __slp_scale(${tb}) + 1))`,
+    "integer",
+  ),
   // https://www.postgresql.org/docs/current/functions-math.html (5.0 / 2 = 2.5000000000000000)
   postgres: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "integer", "__slp_pg_exact_quotient"),
   // https://docs.databricks.com/en/sql/language-manual/functions/slashsign.html: a fractional result; division by zero is an error in ANSI mode

@@ -20,6 +20,10 @@ export const MACROS: Record<string, MacroDefinition> = {
   },
   // BigQuery's ARRAY_AGG(... LIMIT n): the first n elements, after its ORDER BY (DuckDB's aggregates take no LIMIT).
   __slp_list_head: { sql: "create macro __slp_list_head(l, n) as list_slice(l, 1, n)" },
+  // BigQuery's CODE_POINTS_TO_STRING: each code point its character, NULL if the array or any element is NULL.
+  __slp_code_points_to_string: {
+    sql: "create macro __slp_code_points_to_string(a) as case when list_bool_or(list_transform(a, lambda x: x is null)) then null else array_to_string(list_transform(a, lambda x: chr(cast(x as integer))), '') end",
+  },
   __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
   // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
   __slp_ansi_cast: {

@@ -76,14 +76,20 @@ function byName(node: TreeNode): TreeNode | undefined {
 const isString = (node: unknown) => (node as { literal?: { literal_type?: string } }).literal?.literal_type === "string";
 
 /**
- * PIVOT and UNPIVOT in a SELECT's FROM, checked. PIVOT: one aggregate without
- * an alias (BigQuery names an aliased one's columns alias_value, DuckDB
- * value_alias) over one FOR column, its values string literals or aliased
- * (BigQuery names an integer's column _1); the columns not named are the
- * groups, first, in both. UNPIVOT: one value column (which rows BigQuery's
- * EXCLUDE NULLS drops for several slp has not verified), the names plain or
- * aliased by a string; under a SELECT that names its columns, as DuckDB puts
- * the name column before the value column where BigQuery puts it after.
+ * PIVOT and UNPIVOT in a SELECT's FROM, checked. PIVOT: FOR one column, its
+ * values non-empty string literals or aliased (BigQuery names an integer's
+ * column _1, the empty string's _empty_string_value);
+ * the columns not named are the groups, first, in both. Aggregates: one
+ * without an alias (its columns named by the values in both), or each with an
+ * alias, whose columns BigQuery names alias_value (one aliased aggregate too:
+ * sum_x_test in ZetaSQL's analyzer tests, pivot.test) where DuckDB names them
+ * value_alias (both value by value, the aggregates in order): the PIVOT
+ * becomes a subquery that renames them (pivotRenamed). Several aggregates
+ * with one unaliased BigQuery rejects. UNPIVOT: one value column (which rows
+ * BigQuery's EXCLUDE NULLS drops for several slp has not verified), the names
+ * plain or aliased by a string; under a SELECT that names its columns, as
+ * DuckDB puts the name column before the value column where BigQuery puts it
+ * after.
  */
 function pivots(node: TreeNode): TreeNode | undefined {
   const select = node.select as { expressions?: unknown[]; from?: { expressions?: unknown[] }; joins?: { this: unknown }[] } | undefined;
@@ -92,17 +98,27 @@ function pivots(node: TreeNode): TreeNode | undefined {
   for (const source of sources) {
     const pivot = source.pivot as { expressions: unknown[]; fields: unknown[]; unpivot?: boolean } | undefined;
     if (pivot && !pivot.unpivot) {
-      const [aggregate] = pivot.expressions;
       const field = (pivot.fields[0] as { in?: { expressions?: unknown[] } } | undefined)?.in;
-      if (pivot.expressions.length !== 1 || (aggregate as TreeNode).alias !== undefined)
-        return { refuse: "PIVOT: slp runs one aggregate without an alias (BigQuery and DuckDB name an aliased one's columns differently)" };
-      if (
-        pivot.fields.length !== 1 ||
-        !field?.expressions?.every(
-          (value) => isString(value) || (value as TreeNode).alias !== undefined || (value as TreeNode).pivot_alias !== undefined,
-        )
-      )
-        return { refuse: "PIVOT: slp runs FOR one column IN string literals or aliased values (BigQuery names an integer's column _1)" };
+      const values = (field?.expressions ?? []).map(pivotValueName);
+      if (pivot.fields.length !== 1 || values.length === 0 || values.some((value) => value === null))
+        return {
+          refuse:
+            "PIVOT: slp runs FOR one column IN non-empty string literals or aliased values (BigQuery names an integer's column _1, the empty string's _empty_string_value)",
+        };
+      const aliases = pivot.expressions.map((aggregate) => aggregateAlias(aggregate as TreeNode));
+      if (aliases.every((alias) => alias === null)) {
+        if (aliases.length !== 1) return { refuse: "PIVOT: several aggregates need an alias each (BigQuery names their columns by it)" };
+        continue;
+      }
+      if (aliases.some((alias) => alias === null))
+        return { refuse: "PIVOT: several aggregates need an alias each (BigQuery names their columns by it)" };
+      if (renamesPivot(select.expressions ?? [], values as string[], aliases as string[])) continue;
+      // The transpiler writes the names EXCEPT lists unquoted.
+      if (pivotColumns(values as string[], aliases as string[]).some((column) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(column.duckdb)))
+        return {
+          refuse: "PIVOT: slp names the columns of aliased aggregates where each value and alias is a plain name (letters, digits, _)",
+        };
+      return pivotRenamed(node, source, values as string[], aliases as string[]);
     }
     const unpivot = source.unpivot as { value_column_parenthesized?: boolean; columns?: unknown[] } | undefined;
     if (unpivot) {
@@ -123,6 +139,122 @@ function pivots(node: TreeNode): TreeNode | undefined {
   }
   return undefined;
 }
+
+/** The column name a PIVOT value gives (its alias, or a non-empty string literal's value), or null for a value BigQuery names otherwise. */
+function pivotValueName(value: unknown): string | null {
+  const node = value as {
+    pivot_alias?: { alias: { column?: { name: { name: string } }; identifier?: { name: string } } };
+    alias?: { alias: { name: string } };
+    literal?: { literal_type?: string; value?: string };
+  };
+  if (node.pivot_alias) return node.pivot_alias.alias.column?.name.name ?? node.pivot_alias.alias.identifier?.name ?? null;
+  if (node.alias) return node.alias.alias.name;
+  // BigQuery names the empty string's column _empty_string_value (ZetaSQL's analyzer tests, pivot.test); DuckDB does not.
+  return isString(value) && node.literal?.value !== "" ? (node.literal?.value ?? null) : null;
+}
+
+/** An aggregate's alias in a PIVOT, or null. */
+function aggregateAlias(aggregate: TreeNode): string | null {
+  return (aggregate.alias as { alias?: { name?: string } } | undefined)?.alias?.name ?? null;
+}
+
+const identifier = (name: string) => ({ name, quoted: true, trailing_comments: [] });
+const columnNamed = (name: string) => ({ column: { name: identifier(name), table: null, join_mark: false, trailing_comments: [] } });
+
+/** Each pivot column as DuckDB names it (value_alias) and as BigQuery does (alias_value), value by value. */
+function pivotColumns(values: string[], aliases: string[]): { duckdb: string; bigquery: string }[] {
+  return values.flatMap((value) => aliases.map((alias) => ({ duckdb: `${value}_${alias}`, bigquery: `${alias}_${value}` })));
+}
+
+/** The SELECT pivotRenamed writes around a PIVOT (so the walk, reaching it, leaves it as it is). */
+function renamesPivot(expressions: unknown[], values: string[], aliases: string[]): boolean {
+  const except = (expressions[0] as { star?: { except?: { name: string }[] | null } } | undefined)?.star?.except ?? [];
+  const columns = pivotColumns(values, aliases);
+  return except.length === columns.length && except.every((name, i) => name.name === columns[i]?.duckdb);
+}
+
+/**
+ * The SELECT with its PIVOT of aliased aggregates read from a subquery that
+ * keeps the group columns (SELECT * EXCEPT the pivot columns) and then names
+ * each pivot column as BigQuery does, in DuckDB's (and BigQuery's) order;
+ * the PIVOT's alias becomes the subquery's.
+ */
+function pivotRenamed(node: TreeNode, source: TreeNode, values: string[], aliases: string[]): TreeNode {
+  const pivot = source.pivot as { alias?: unknown };
+  const columns = pivotColumns(values, aliases);
+  const inner = {
+    select: {
+      expressions: [
+        { star: { table: null, except: columns.map((column) => identifier(column.duckdb)), replace: null, rename: null } },
+        ...columns.map((column) => ({
+          alias: {
+            this: columnNamed(column.duckdb),
+            alias: identifier(column.bigquery),
+            column_aliases: [],
+            alias_explicit_as: true,
+            pre_alias_comments: [],
+            trailing_comments: [],
+          },
+        })),
+      ],
+      from: { expressions: [{ pivot: { ...pivot, alias: null } }] },
+      ...EMPTY_SELECT,
+    },
+  };
+  const subquery = {
+    subquery: {
+      this: inner,
+      alias: pivot.alias ?? identifier("__slp_pivot"),
+      column_aliases: [],
+      alias_explicit_as: true,
+      alias_keyword: "as",
+      order_by: null,
+      limit: null,
+      offset: null,
+      lateral: false,
+      modifiers_inside: false,
+      trailing_comments: [],
+    },
+  };
+  const select = node.select as { from?: { expressions?: unknown[] }; joins?: { this: unknown }[] };
+  return {
+    select: {
+      ...select,
+      ...(select.from
+        ? { from: { ...select.from, expressions: (select.from.expressions ?? []).map((item) => (item === source ? subquery : item)) } }
+        : {}),
+      joins: (select.joins ?? []).map((join) => (join.this === source ? { ...join, this: subquery } : join)),
+    },
+  };
+}
+
+/** The clauses of a SELECT that has none but its list and FROM, as the transpiler's tree holds them. */
+const EMPTY_SELECT = {
+  joins: [],
+  lateral_views: [],
+  where_clause: null,
+  group_by: null,
+  having: null,
+  qualify: null,
+  order_by: null,
+  distribute_by: null,
+  cluster_by: null,
+  sort_by: null,
+  limit: null,
+  offset: null,
+  fetch: null,
+  distinct: false,
+  distinct_on: null,
+  top: null,
+  with: null,
+  sample: null,
+  windows: null,
+  hint: null,
+  connect: null,
+  into: null,
+  locks: [],
+  leading_comments: [],
+};
 
 /** The rewrite of one node of the syntax tree (transpiler.ts rewriteTree), or undefined to keep it. */
 export function queryRewrite(node: TreeNode): TreeNode | undefined {

@@ -10,7 +10,7 @@
  */
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
-import { mapType } from "./types.ts";
+import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { queryRewrite } from "./query-rewrites.ts";
@@ -99,6 +99,36 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         continue;
       }
     }
+    // BigQuery's typed constructors STRUCT<...>(values) and ARRAY<...>[values] take slp's mapping of the type (the transpiler's has NUMERIC
+    // without its scale): a struct's values named by the type's fields (DuckDB casts a struct to a struct by name), the array cast.
+    if (
+      dialect === "bigquery" &&
+      /^(struct|array)$/i.test(token.text) &&
+      next?.text.startsWith("<") &&
+      token.type !== "QUOTED_IDENTIFIER"
+    ) {
+      const typeStop = angleEnd(tokens, i + 1);
+      const open = tokens[typeStop];
+      const close = closing.get(typeStop);
+      const struct = token.text.toLowerCase() === "struct";
+      if (close !== undefined && open?.type === (struct ? "L_PAREN" : "L_BRACKET")) {
+        const written = source.slice(token.start, (tokens[typeStop - 1] as Token).end).join("");
+        const problem = typeEdit(i, typeStop);
+        if (problem) return { ok: false, untranslatable: problem };
+        const placeholder = `__slp_type_${types.length - 1}`;
+        if (!struct) edits.set(i, { end: close + 1, render: () => `cast(${emit(typeStop, close + 1)} as ${placeholder})` });
+        else {
+          const fields = structFieldNames(written, dialect) ?? [];
+          const values = argumentRanges(tokens, typeStop, close);
+          if (fields.length !== values.length || values.some(([from, to]) => lastTopLevel(tokens, from, to, "as") >= 0))
+            return refused(written, "a typed STRUCT takes one value, without AS, for each field of its type", token.line);
+          const named = () => values.map(([from, to], k) => `${emit(from, to)} as \`${fields[k]}\``).join(", ");
+          edits.set(i, { end: close + 1, render: () => `cast(struct(${named()}) as ${placeholder})` });
+        }
+        i = typeStop - 1;
+        continue;
+      }
+    }
     // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
     if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
       edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
@@ -127,6 +157,25 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       const value = redshiftString(token.text);
       edits.set(i, { end: i + 1, render: () => `'${value.replace(/'/g, "''")}'` });
       continue;
+    }
+    // BigQuery's `list[safe_offset(0)].field`: the transpiler writes SAFE_OFFSET through to DuckDB when a field follows. With a literal
+    // index it is DuckDB's 1-based subscript, NULL past the end as SAFE_ promises (OFFSET and ORDINAL raise an error there, so stay).
+    if (dialect === "bigquery" && token.type === "L_BRACKET" && /^safe_(offset|ordinal)$/i.test(next?.text ?? "")) {
+      const close = closing.get(i);
+      const index = tokens[i + 3];
+      const ordinal = /ordinal/i.test((next as Token).text) ? 1 : 0;
+      if (
+        close === i + 5 &&
+        tokens[i + 2]?.type === "L_PAREN" &&
+        index?.type === "NUMBER" &&
+        /^\d+$/.test(index.text) &&
+        Number(index.text) >= ordinal &&
+        tokens[close + 1]?.type === "DOT"
+      ) {
+        edits.set(i, { end: close + 1, render: () => `[${Number(index.text) + 1 - ordinal}]` });
+        i = close;
+        continue;
+      }
     }
     const syntax = syntaxConstruct(tokens, i);
     if (syntax !== null) {
@@ -438,6 +487,17 @@ function typeEnd(tokens: Token[], from: number): number {
   }
   while (tokens[i]?.type === "L_BRACKET" && tokens[i + 1]?.type === "R_BRACKET") i += 2;
   return i;
+}
+
+/** The token index after the `<...>` of a type starting at `from` (`<`; the tokenizer may read `>>` as one token). */
+function angleEnd(tokens: Token[], from: number): number {
+  let depth = 0;
+  for (let i = from; i < tokens.length; i++) {
+    const text = (tokens[i] as Token).text;
+    depth += [...text].filter((c) => c === "<").length - [...text].filter((c) => c === ">").length;
+    if (depth <= 0) return i + 1;
+  }
+  return tokens.length;
 }
 
 /** The syntax construct a token starts (an operator, a clause), by the name the table knows it by; else null. */

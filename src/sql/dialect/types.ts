@@ -182,6 +182,13 @@ export function mapType(written: string, dialect: Dialect): MappedType {
   }
 }
 
+/** The field names of a `struct<a T, ...>` type as written (without quotes), or null for another type or one slp cannot read. */
+export function structFieldNames(written: string, dialect: Dialect): string[] | null {
+  if (!/^\s*struct\s*</i.test(written) || !mapType(written, dialect).ok) return null;
+  const parser = new TypeParser(written.replace(/^\s*struct/i, ""), dialect);
+  return parser.fieldNames();
+}
+
 class TypeRefusal extends Error {}
 
 /** A small recursive reader of type names: `name[(p, s)]`, `array<T>`, `struct<a T, ...>`, `map<K, V>`, `T[]`. */
@@ -234,6 +241,16 @@ class TypeParser {
       type = `${type}[]`;
     }
     return type;
+  }
+
+  /** `<a T, ...>`: the field names, each type read past. */
+  fieldNames(): string[] {
+    return this.#list(() => {
+      const field = (this.#take() as string).replace(/^[`"]|[`"]$/g, "");
+      if (this.#peek() === ":") this.#at++;
+      this.type();
+      return field;
+    });
   }
 
   #scalar(name: string, args: number[]): string {

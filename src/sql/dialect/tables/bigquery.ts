@@ -188,6 +188,34 @@ export const BIGQUERY: Construct[] = [
       ex("select array(select x from unnest([1]) as x where x > 5)", ["[]"], BQ("array", "array_functions")),
     ],
   },
+  {
+    name: "code_points_to_string",
+    how: "corrected",
+    note: "each code point its character (DuckDB's chr); NULL if the array or an element is NULL",
+    rewrite: (call) => `__slp_code_points_to_string(${call.args.join(", ")})`,
+    macros: ["__slp_code_points_to_string"],
+    examples: [
+      ex("select code_points_to_string([65, 255, 513, 1024])", ["AÿȁЀ"], BQ("code_points_to_string", "string_functions")),
+      ex("select code_points_to_string([65, 255, null, 1024])", [null], BQ("code_points_to_string", "string_functions")),
+    ],
+  },
+  {
+    name: "struct",
+    how: "corrected",
+    note: "STRUCT(expr [AS name], ...): a field is named by its alias or, for a column, by the column's name (DuckDB's struct); STRUCT<name T, ...>(values) cast to slp's type; an anonymous field, and STRUCT(), refused",
+    rewrite: (call) => {
+      if (call.args.length === 0) return { refuse: "slp has no DuckDB struct for STRUCT() (DuckDB's structs have fields)" };
+      const anonymous = call.args.find((arg) => structFieldName(arg) === null);
+      if (anonymous !== undefined)
+        return { refuse: `the field ${anonymous.trim()} is anonymous in BigQuery (DuckDB would name it _0, _1, ...): name it with AS` };
+      return `struct(${call.args.join(", ")})`;
+    },
+    examples: [
+      ex("select struct(1 as a, 'abc' as b).b, struct(str_col as abc).abc from (select 'x' as str_col)", ["abc", "x"], BQ("typeless_struct_syntax", "data-types")),
+      ex("select s.a, s.str_col from (select struct(1 as a, t.str_col) as s from (select 'x' as str_col) as t)", ["1", "x"], BQ("typeless_struct_syntax", "data-types")),
+      ex("select s.x, s.y from (select struct<x int64, y string>(1, t.str_col) as s from (select 'abc' as str_col) as t)", ["1", "abc"], BQ("typed_struct_syntax", "data-types")),
+    ],
+  },
   translated(
     "generate_date_array",
     [
@@ -357,8 +385,9 @@ export const BIGQUERY: Construct[] = [
   {
     name: "pivot",
     how: "corrected",
-    note: "one aggregate without an alias, FOR one column IN string literals or aliased values (the column names differ otherwise)",
+    note: "FOR one column IN string literals or aliased values; one aggregate without an alias, or each aliased (columns alias_value, renamed from DuckDB's value_alias)",
     examples: [
+      ex("select * from (select product, sales, quarter from (select 'Kale' as product, 51 as sales, 'Q1' as quarter union all select 'Kale', 70, 'Q1' union all select 'Kale', 23, 'Q2' union all select 'Kale', 85, 'Q2')) pivot(sum(sales) as total_sales, count(*) as num_records for quarter in ('Q1', 'Q2'))", ["Kale", "121", "2", "108", "2"], BQ("pivot_operator", "query-syntax")),
       ex("select product, Q1, Q2, Q4 from (select product, sales, quarter from (select 'Kale' as product, 51 as sales, 'Q1' as quarter union all select 'Kale', 23, 'Q2' union all select 'Kale', 45, 'Q3')) pivot(sum(sales) for quarter in ('Q1', 'Q2', 'Q3', 'Q4'))", ["Kale", "51", "23", null], BQ("pivot_operator", "query-syntax")),
     ],
   },
@@ -372,3 +401,14 @@ export const BIGQUERY: Construct[] = [
     ],
   },
 ];
+
+/** The name BigQuery gives a typeless STRUCT's field: its alias, or a column's name (t.col is col); null for an anonymous one. */
+function structFieldName(arg: string): string | null {
+  const name = "(?:`[^`]+`|[A-Za-z_][A-Za-z0-9_]*)";
+  const aliased = new RegExp(`\\sas\\s+(${name})\\s*$`, "i").exec(arg);
+  if (aliased) return aliased[1] as string;
+  const column = new RegExp(`^\\s*(?:${name}\\s*\\.\\s*)*(${name})\\s*$`).exec(arg);
+  // A bare word that is a literal or a niladic function is a value, not a column.
+  if (!column || /^(true|false|null|current_date|current_datetime|current_time|current_timestamp)$/i.test(column[1] as string)) return null;
+  return column[1] as string;
+}
