@@ -227,7 +227,29 @@ function dictRows(rows: Value | undefined, label: string): FixtureRow[] {
       "write rows as a list of mappings ({column: value}), or set format: csv or sql",
     );
   }
+  for (const row of rows as FixtureRow[])
+    for (const [column, value] of Object.entries(row)) {
+      const rounded = roundedInteger(value);
+      if (rounded !== null)
+        throw new RenderRefusal(
+          `${label} gives column '${column}' an integer past 2^53, which slp reads rounded (as ${rounded}) where dbt (Python) keeps every digit`,
+          "quote the number ('...'): dbt casts the text to the column's type, so the test means the same",
+        );
+    }
   return rows as FixtureRow[];
+}
+
+/** An integer a YAML number cannot have kept exactly (beyond 2^53), anywhere in a value, as read; else null. */
+function roundedInteger(value: Value): number | null {
+  if (typeof value === "number") return Number.isInteger(value) && !Number.isSafeInteger(value) ? value : null;
+  if (Array.isArray(value)) return value.map(roundedInteger).find((found) => found !== null) ?? null;
+  if (isMapping(value))
+    return (
+      Object.values(value)
+        .map(roundedInteger)
+        .find((found) => found !== null) ?? null
+    );
+  return null;
 }
 
 /** CSV records read as Python's csv.DictReader yields them: a row shorter than the header is padded with null. */
