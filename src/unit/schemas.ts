@@ -21,13 +21,17 @@ import { readText } from "../project/files/source.ts";
 import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-project.ts";
 import type { DbtRenderer, RenderSession } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
+import { TRANSLATION_FORMAT } from "../sql/dialect/translator.ts";
 import { mapType } from "../sql/dialect/types.ts";
 import { csvTable, inferType } from "./fixtures.ts";
 import { parseSession, quoteRelation } from "./render.ts";
 import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { ColumnSource } from "./types.ts";
 
-/** Bumped when what an inferred schema depends on changes, so an older cache entry is never used. */
+/**
+ * Bumped when what an inferred schema depends on changes, so an older cache entry is never used.
+ * An inference binds translated SQL, so its key also carries the translation's format.
+ */
 const INFERENCE_FORMAT = 7;
 
 export interface SchemaColumn {
@@ -303,6 +307,7 @@ export class UpstreamSchemas {
     const key = ParseCache.key(
       [
         INFERENCE_FORMAT,
+        TRANSLATION_FORMAT,
         dialect,
         node.uniqueId,
         node.file,
