@@ -5,7 +5,14 @@
  * spark xxhash64 tests.
  */
 import { describe, expect, test } from "bun:test";
-import { xxhash64Bytes, xxhash64Int, xxhash64Long, xxhash64String } from "../src/engine/spark-hash.ts";
+import {
+  SPARK_HASH_FUNCTIONS,
+  SPARK_HASH_PREFIX,
+  xxhash64Bytes,
+  xxhash64Int,
+  xxhash64Long,
+  xxhash64String,
+} from "../src/engine/spark-hash.ts";
 
 const PRIME = 2654435761n;
 const signed = (hex: bigint) => BigInt.asIntN(64, hex);
@@ -62,4 +69,10 @@ describe("Spark XXH64", () => {
     expect(hash).toBe(5602566077635097486n);
     expect(xxhash64Int(123, xxhash64String("Spark", 42n))).not.toBe(hash);
   });
+});
+
+test("every Spark hash function's name starts with the prefix a query is searched for before they are registered", () => {
+  const names = Object.keys(SPARK_HASH_FUNCTIONS);
+  expect(names.length).toBeGreaterThan(0);
+  expect(names.filter((name) => !name.startsWith(SPARK_HASH_PREFIX))).toEqual([]);
 });

@@ -20,7 +20,7 @@ import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.
 import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
-import { foldValue, SPARK_HASH_FUNCTIONS } from "./spark-hash.ts";
+import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -99,6 +99,8 @@ export class Database {
   readonly #connections: DuckDBConnection[];
   readonly #library: typeof import("@duckdb/node-api");
   readonly #mode: Mode;
+  /** Whether slp's Spark hash functions are in the catalog: registered by the first query that calls one. */
+  #sparkHash = false;
   /** The last query queued on each connection. */
   readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
@@ -144,8 +146,6 @@ export class Database {
       throw error;
     }
     const connection = await instance.connect();
-    // Spark's xxhash64() as a translated model calls it (spark-hash.ts): slp's own functions, no IO.
-    registerSparkHash(connection, loaded);
     // Settings are made global (every connection has them), then the configuration is locked.
     const list = readable.map((dir) => `'${(dir.endsWith("/") ? dir : `${dir}/`).replace(/'/g, "''")}'`).join(", ");
     const statements = [
@@ -215,6 +215,18 @@ export class Database {
     return new Database(instance, [await instance.connect()], loaded, "file");
   }
 
+  /**
+   * Spark's xxhash64() as a translated model calls it (spark-hash.ts): slp's own
+   * functions, no IO, put in the catalog (every connection's) by the first SQL
+   * that names one, so no other run pays for them.
+   */
+  #functionsFor(sql: string, connection: DuckDBConnection): void {
+    // The transpiler may have written the names in capitals: DuckDB's names are case-insensitive.
+    if (this.#sparkHash || !SPARK_HASH_NAME.test(sql)) return;
+    registerSparkHash(connection, this.#library);
+    this.#sparkHash = true;
+  }
+
   /** Stops the query running on every connection (a time limit hit); the query then fails. */
   interrupt(): void {
     for (const connection of this.#connections) connection.interrupt();
@@ -223,6 +235,7 @@ export class Database {
   /** The kind of each statement in `sql` (SELECT, INSERT, ...), without running any; DatabaseError when it does not parse. */
   async statementKinds(sql: string): Promise<string[]> {
     const connection = this.#connections[0] as DuckDBConnection;
+    this.#functionsFor(sql, connection);
     const { StatementType } = this.#library;
     try {
       const extracted = await connection.extractStatements(sql);
@@ -279,6 +292,7 @@ export class Database {
   }
 
   async #describeNow(sql: string, connection: DuckDBConnection): Promise<Column[]> {
+    this.#functionsFor(sql, connection);
     let prepared: Awaited<ReturnType<DuckDBConnection["prepare"]>>;
     try {
       prepared = await connection.prepare(sql);
@@ -374,6 +388,7 @@ export class Database {
 
   async #runNow(sql: string, index: number, timeoutMs: number | undefined, kind: "SELECT" | "CREATE"): Promise<QueryResult> {
     const connection = this.#connections[index] as DuckDBConnection;
+    this.#functionsFor(sql, connection);
     const unit = this.#mode === "unit";
     // A unit test's query stops at unit_query_seconds; a caller's tighter limit is a QueryTimeout.
     const limitMs = unit ? limit("unit_query_seconds") * 1000 : Number.POSITIVE_INFINITY;
@@ -536,6 +551,8 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
   }
   return new DatabaseError(message);
 }
+
+const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");
 
 /**
  * Registers slp's Spark xxhash64 functions (spark-hash.ts) on a connection;

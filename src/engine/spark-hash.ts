@@ -62,6 +62,9 @@ const elements =
     return hash;
   };
 
+/** What every one of their names starts with: SQL that holds it may call one. */
+export const SPARK_HASH_PREFIX = "__slp_xxhash64_";
+
 /**
  * slp's functions by name: the DuckDB type of the value each takes (with a
  * BIGINT seed, returning the BIGINT hash), and how it folds the value in.
