@@ -15,7 +15,17 @@
  */
 import { SlpError } from "../../core/errors.ts";
 import { isMapping, type Mapping, type Value } from "../../core/values.ts";
-import { evaluateExpression, JinjaTemplate, PyFloat, printable, type Scope, splitArgs, TEMPLATE_LOOKUP } from "../../sql/jinja.ts";
+import type { Scope } from "../../sql/jinja.ts";
+
+/**
+ * The Jinja adapter, loaded on first use: most projects' config() arguments are
+ * literals, and a command that judges none (check on most projects) loads no engine.
+ */
+let loadedJinja: typeof import("../../sql/jinja.ts") | undefined;
+function jinja(): typeof import("../../sql/jinja.ts") {
+  loadedJinja ??= require("../../sql/jinja.ts") as typeof import("../../sql/jinja.ts");
+  return loadedJinja;
+}
 
 /** Where var() looks, in dbt's order: each mapping's `name` key, the first that has it wins. */
 export interface ExpressionScope {
@@ -44,7 +54,7 @@ const FILE = "config()";
 function parseScope(scope: ExpressionScope): Scope {
   const rendering = new Set<string>();
   const target = {
-    [TEMPLATE_LOOKUP]: (name: string) => {
+    [jinja().TEMPLATE_LOOKUP]: (name: string) => {
       if (name === "name") return "dev";
       throw new CannotJudge(`it reads target.${name}, which depends on the profile`);
     },
@@ -58,7 +68,7 @@ function parseScope(scope: ExpressionScope): Scope {
           return target;
         case "env_var":
           return (key: unknown) => {
-            throw new CannotJudge(`it reads env_var('${printable(key)}'), which depends on the environment dbt runs in`);
+            throw new CannotJudge(`it reads env_var('${jinja().printable(key)}'), which depends on the environment dbt runs in`);
           };
         default:
           return undefined;
@@ -69,7 +79,7 @@ function parseScope(scope: ExpressionScope): Scope {
 }
 
 function readVar(args: unknown[], scope: ExpressionScope, context: Scope, rendering: Set<string>): unknown {
-  const { positional, keywords } = splitArgs(args);
+  const { positional, keywords } = jinja().splitArgs(args);
   const name = positional[0];
   if (typeof name !== "string" || positional.length > 2) throw new CannotJudge("it calls var() with arguments slp cannot read");
   for (const vars of scope.vars) {
@@ -79,7 +89,7 @@ function readVar(args: unknown[], scope: ExpressionScope, context: Scope, render
     if (rendering.has(name)) throw new CannotJudge(`var '${name}' renders to a text that reads var('${name}') again`);
     rendering.add(name);
     try {
-      return new JinjaTemplate(value, FILE).render(context);
+      return new (jinja().JinjaTemplate)(value, FILE).render(context);
     } finally {
       rendering.delete(name);
     }
@@ -93,7 +103,7 @@ function readVar(args: unknown[], scope: ExpressionScope, context: Scope, render
 function asValue(value: unknown): Value | undefined {
   if (value === null || typeof value === "string" || typeof value === "boolean") return value;
   if (typeof value === "number") return value;
-  if (value instanceof PyFloat) return value.value;
+  if (value instanceof jinja().PyFloat) return value.value;
   if (Array.isArray(value)) {
     const items = value.map(asValue);
     return items.some((item) => item === undefined) ? undefined : (items as Value[]);
@@ -113,7 +123,7 @@ function asValue(value: unknown): Value | undefined {
 /** The value a `config()` argument evaluates to at parse time, or why slp cannot say. */
 export function judgeExpression(text: string, scope: ExpressionScope): Judged {
   try {
-    const { value } = evaluateExpression(text, FILE, parseScope(scope));
+    const { value } = jinja().evaluateExpression(text, FILE, parseScope(scope));
     const converted = asValue(value);
     if (converted === undefined) return { why: "it evaluates to something that is not data (an undefined name, a function)" };
     return { value: converted };
@@ -132,19 +142,19 @@ export function judgeProjectValue(text: string, cliVars: Mapping): Judged {
   try {
     const single = /^\{\{-?([\s\S]*?)-?\}\}$/.exec(text);
     if (!single || (single[1] as string).includes("}}") || (single[1] as string).includes("{{"))
-      return { value: new JinjaTemplate(text, FILE).render(scope) };
-    const { value, filter } = evaluateExpression(single[1] as string, FILE, scope);
-    if (filter === "as_text") return { value: printable(value) };
+      return { value: new (jinja().JinjaTemplate)(text, FILE).render(scope) };
+    const { value, filter } = jinja().evaluateExpression(single[1] as string, FILE, scope);
+    if (filter === "as_text") return { value: jinja().printable(value) };
     if (filter !== "as_bool" && filter !== "as_number" && filter !== "as_native") {
       const converted = asValue(value);
       return converted === undefined ? { why: "it renders to something that is not data" } : { value: converted };
     }
     // dbt's native rendering reads the printed value as a Python literal (ast.literal_eval) and checks its type.
-    const literal = pythonLiteral(printable(value));
+    const literal = pythonLiteral(jinja().printable(value));
     if (filter === "as_bool" && typeof literal !== "boolean")
-      return { why: `Could not convert value '${printable(value)}' into type 'bool'` };
+      return { why: `Could not convert value '${jinja().printable(value)}' into type 'bool'` };
     if (filter === "as_number" && typeof literal !== "number")
-      return { why: `Could not convert value '${printable(value)}' into type 'number'` };
+      return { why: `Could not convert value '${jinja().printable(value)}' into type 'number'` };
     return { value: literal };
   } catch (error) {
     return { why: whyOf(error) };
