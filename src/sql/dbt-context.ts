@@ -542,9 +542,14 @@ export class DbtRenderer {
     if (missing) return refuser(`the model calls ${pkg}.${name}, but ${missing.message}`, missing.fix);
     // dbt's namespace of an installed package is a dict: a name it lacks is Jinja's undefined (`is defined` is false),
     // and calling it fails, naming it.
-    return new Undefined(
-      `${pkg}.${name} is not a macro of an installed package; install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`,
-    );
+    const installed = this.#installed(pkg);
+    const message = installed ? `package ${pkg} has no macro ${name}` : `${pkg}.${name}: no installed package is named ${pkg}`;
+    const fix = installed
+      ? `call a macro ${pkg} defines, or override ${pkg}.${name} in overrides.macros`
+      : `install the package under dbt_packages/ (dbt deps), or override ${pkg}.${name} in overrides.macros`;
+    return new Undefined(message, () => {
+      throw new RenderRefusal(message, fix);
+    });
   }
 
   /** The context members that are not macros. */

@@ -31,9 +31,16 @@ export function tuple<T extends unknown[]>(items: T): T {
 
 /** A name or member a template reads and its context does not have (Jinja2's Undefined). */
 export class Undefined {
-  /** What Jinja2 would say on use: `'x' is undefined`, `'dict object' has no attribute 'y'`. */
-  constructor(readonly message: string) {}
+  /**
+   * `message`: what Jinja2 would say on use (`'x' is undefined`, `'dict object' has no attribute 'y'`);
+   * `refuse`: the context's own error for it, when the context knows the fix.
+   */
+  constructor(
+    readonly message: string,
+    private readonly refuse?: () => never,
+  ) {}
   fail(): never {
+    this.refuse?.();
     throw new TemplateRuntimeError(this.message);
   }
 }
