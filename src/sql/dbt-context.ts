@@ -23,6 +23,7 @@ import {
   macroReturn,
   printable,
   pythonRange,
+  renderedVar,
   splitArgs,
   TEMPLATE_LOOKUP,
   TemplateFailure,
@@ -736,24 +737,11 @@ export class DbtRenderer {
   /** The vars whose text is being rendered: one that reaches itself is refused rather than recursed into. */
   readonly #varsRendering = new Set<string>();
 
-  /**
-   * A var's value as dbt's var() returns it: a string is rendered with the
-   * context (Var.get_rendered_var; dbt leaves dbt_project.yml's vars block
-   * unrendered until then), so `'{{ run_started_at.strftime("%Y") }}'` is the year.
-   */
+  /** A var's value as dbt's var() returns it: a string holding Jinja is rendered with the context (renderedVar). */
   #renderedVar(name: string, value: unknown, pkg: string): unknown {
-    if (typeof value !== "string" || !/\{[{%#]/.test(value)) return value;
-    if (this.#varsRendering.has(name))
-      throw new RenderRefusal(
-        `var '${name}' renders to a text that reads var('${name}') again`,
-        `give ${name} a value that does not read itself`,
-      );
-    this.#varsRendering.add(name);
-    try {
-      return new JinjaTemplate(value, "dbt_project.yml").render(this.#scope(pkg));
-    } finally {
-      this.#varsRendering.delete(name);
-    }
+    return renderedVar(name, value, this.#scope(pkg), this.#varsRendering, (message) => {
+      throw new RenderRefusal(message, `give ${name} a value that does not read itself`);
+    });
   }
 
   #envVar(session: RenderSession, args: unknown[]): unknown {

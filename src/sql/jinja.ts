@@ -148,3 +148,27 @@ function failure(error: unknown, file: string): TemplateFailure {
   const origin = error instanceof SlpError || error instanceof LimitError ? error : undefined;
   return new TemplateFailure(message, place.slpFile ?? file, line, origin);
 }
+
+/**
+ * dbt's Var.get_rendered_var: a var whose value is text holding Jinja is
+ * rendered with `scope` when it is read (dbt leaves dbt_project.yml's vars
+ * unrendered until then); any other value is returned as it is. `rendering`
+ * holds the vars being rendered, so one that reaches itself is `refuse`d
+ * rather than recursed into.
+ */
+export function renderedVar(
+  name: string,
+  value: unknown,
+  scope: Scope,
+  rendering: Set<string>,
+  refuse: (message: string) => never,
+): unknown {
+  if (typeof value !== "string" || !/\{[{%#]/.test(value)) return value;
+  if (rendering.has(name)) refuse(`var '${name}' renders to a text that reads var('${name}') again`);
+  rendering.add(name);
+  try {
+    return new JinjaTemplate(value, "dbt_project.yml").render(scope);
+  } finally {
+    rendering.delete(name);
+  }
+}

@@ -84,15 +84,9 @@ function readVar(args: unknown[], scope: ExpressionScope, context: Scope, render
   if (typeof name !== "string" || positional.length > 2) throw new CannotJudge("it calls var() with arguments slp cannot read");
   for (const vars of scope.vars) {
     if (!Object.hasOwn(vars, name)) continue;
-    const value = vars[name];
-    if (typeof value !== "string" || !/\{[{%#]/.test(value)) return value;
-    if (rendering.has(name)) throw new CannotJudge(`var '${name}' renders to a text that reads var('${name}') again`);
-    rendering.add(name);
-    try {
-      return new (jinja().JinjaTemplate)(value, FILE).render(context);
-    } finally {
-      rendering.delete(name);
-    }
+    return jinja().renderedVar(name, vars[name], context, rendering, (message) => {
+      throw new CannotJudge(message);
+    });
   }
   if (positional.length === 2) return positional[1];
   if (Object.hasOwn(keywords, "default")) return keywords.default;
