@@ -76,14 +76,14 @@ export type ManifestProject = Static<typeof Project>;
 
 export const CORPUS_DIR = import.meta.dir;
 
-/** The arguments every `slp unit` of a project takes: its vars, its CI's exclusions, its adapter's dialect. */
+/** The arguments every render of a project's models takes: its vars and its adapter's dialect. */
+export function renderArgs(project: ManifestProject): string[] {
+  return [...(project.vars ? ["--vars", JSON.stringify(project.vars)] : []), "--dialect", project.adapter];
+}
+
+/** The arguments every `slp unit` of a project takes: those of a render, and its CI's exclusions. */
 export function unitArgs(project: ManifestProject): string[] {
-  return [
-    ...(project.vars ? ["--vars", JSON.stringify(project.vars)] : []),
-    ...(project.exclude ?? []).flatMap((selector) => ["--exclude", selector]),
-    "--dialect",
-    project.adapter,
-  ];
+  return [...renderArgs(project), ...(project.exclude ?? []).flatMap((selector) => ["--exclude", selector])];
 }
 
 /** The arguments `slp check` and `slp gate` take: the project's marts folders, where they are not models/marts. */

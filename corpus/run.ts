@@ -9,7 +9,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { corpusDataDir, extractRoot, type ManifestProject, martsArgs, readManifest, unitArgs } from "./manifest.ts";
+import { corpusDataDir, extractRoot, type ManifestProject, martsArgs, readManifest, renderArgs, unitArgs } from "./manifest.ts";
 import { type ProjectResultT, RESULTS_JSON, RESULTS_MD, type ResultsT, readResults, readTriage, resultsMarkdown } from "./results.ts";
 
 const CLI = join(import.meta.dir, "..", "src", "cli.ts");
@@ -104,11 +104,9 @@ export function runProject(project: ManifestProject, root: string): ProjectResul
   try {
     git(["clone", "-q", root, clone], tmpdir());
     const dir = join(clone, project.subfolder);
-    const vars = project.vars ? ["--vars", JSON.stringify(project.vars)] : [];
-    const dialect = ["--dialect", project.adapter];
 
     const selectAll = modelPaths(dir).flatMap((path) => ["--select", `path:${path}`]);
-    const models = slp(["mutate", "--dry-run", ...selectAll, ...vars, ...dialect], dir);
+    const models = slp(["mutate", "--dry-run", ...selectAll, ...renderArgs(project)], dir);
     const listed: { model: string; file: string }[] = models.envelope?.data?.models ?? [];
     const modelRefusals = renderRefusals(models.envelope?.summary ?? "");
 
