@@ -9,6 +9,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PROJECT_FILE, settingsFromText } from "../src/project/dbt/dbt-project.ts";
 import { corpusDataDir, extractRoot, type ManifestProject, martsArgs, readManifest, renderArgs, unitArgs } from "./manifest.ts";
 import { type ProjectResultT, RESULTS_JSON, RESULTS_MD, type ResultsT, readResults, readTriage, resultsMarkdown } from "./results.ts";
 
@@ -88,14 +89,9 @@ function renderRefusals(summary: string): { name: string; construct: string }[] 
   return refusals.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
+/** The project's model folders, as slp reads dbt_project.yml. */
 function modelPaths(projectDir: string): string[] {
-  const text = readFileSync(join(projectDir, "dbt_project.yml"), "utf8");
-  const match = /^(?:model-paths|source-paths):\s*\[([^\]]*)\]/m.exec(text);
-  if (!match) return ["models"];
-  return match[1]!
-    .split(",")
-    .map((path) => path.trim().replace(/^["']|["']$/g, ""))
-    .filter(Boolean);
+  return settingsFromText(readFileSync(join(projectDir, PROJECT_FILE), "utf8"), PROJECT_FILE, undefined).paths.model;
 }
 
 /** Runs the corpus on one project in a temporary clone of its extract. */
