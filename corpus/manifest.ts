@@ -76,14 +76,19 @@ export type ManifestProject = Static<typeof Project>;
 
 export const CORPUS_DIR = import.meta.dir;
 
-/** The arguments every render of a project's models takes: its vars and its adapter's dialect. */
-export function renderArgs(project: ManifestProject): string[] {
-  return [...(project.vars ? ["--vars", JSON.stringify(project.vars)] : []), "--dialect", project.adapter];
+/** The --vars a project's own CI or integration project sets. */
+function varsArgs(project: ManifestProject): string[] {
+  return project.vars ? ["--vars", JSON.stringify(project.vars)] : [];
 }
 
-/** The arguments every `slp unit` of a project takes: those of a render, and its CI's exclusions. */
+/** The arguments every render of a project's models takes: its vars and its adapter's dialect. */
+export function renderArgs(project: ManifestProject): string[] {
+  return [...varsArgs(project), "--dialect", project.adapter];
+}
+
+/** The arguments every `slp unit` of a project takes: its vars, its CI's exclusions, its adapter's dialect. */
 export function unitArgs(project: ManifestProject): string[] {
-  return [...renderArgs(project), ...(project.exclude ?? []).flatMap((selector) => ["--exclude", selector])];
+  return [...varsArgs(project), ...(project.exclude ?? []).flatMap((selector) => ["--exclude", selector]), "--dialect", project.adapter];
 }
 
 /** The arguments `slp check` and `slp gate` take: the project's marts folders, where they are not models/marts. */
