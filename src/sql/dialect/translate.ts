@@ -46,6 +46,12 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
+    if (mapped.jsonText)
+      return {
+        construct: written,
+        why: "a cast to a semi-structured type: slp has not verified it against DuckDB",
+        line: (tokens[from] as Token).line,
+      };
     const placeholder = `__slp_type_${types.length}`;
     types.push(mapped.type);
     edits.set(from, { end: to, render: () => placeholder });
@@ -227,7 +233,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       // A NULL cast to a type DuckDB has no faithful one for (a fixture's `cast(null as array)`) holds no value to
       // misread: an untyped NULL, which takes the type of what it meets (a union's other rows, a function's argument).
       const written = source.slice((tokens[as + 1] as Token).start, (tokens[close - 1] as Token).end).join("");
-      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && !mapType(written, dialect).ok) {
+      const target = mapType(written, dialect);
+      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && (!target.ok || target.jsonText)) {
         edits.set(i, { end: close + 1, render: () => "null" });
         i = close;
         continue;
