@@ -114,7 +114,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   }
   let expected: { columns: Column[]; sql: string };
   try {
-    expected = expectedQuery(plan, output, dialectRun !== null);
+    expected = expectedQuery(plan, output, dialectRun?.dialect ?? null);
   } catch (error) {
     return { ...result, error: renderError(error, test.file) };
   }

@@ -20,7 +20,8 @@
  */
 import { canonicalJson, type Value } from "../core/values.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
-import { JSON_TYPE, type JsonText } from "../sql/dialect/types.ts";
+import type { Dialect } from "../sql/dialect/dialects.ts";
+import { JSON_TYPE, type JsonText, pythonContainers } from "../sql/dialect/types.ts";
 
 export { JSON_TYPE, type JsonText };
 
@@ -32,11 +33,14 @@ export function isJsonType(type: string | null): boolean {
 /** slp's DuckDB macro (sql/dialect/macros.ts) giving a JSON value's canonical text. */
 export const JSON_CANONICAL_MACRO = "__slp_json_canon";
 
-/** How text reads in a JSON-backed column whose warehouse type slp does not know (DuckDB typed it from SQL: it says only JSON). */
-export const UNKNOWN_JSON_TEXT: JsonText = {
-  kind: "refused",
-  why: "it is text, and slp does not know which semi-structured type the warehouse gives the column (a Snowflake VARIANT holds text as a string; other types parse or reject it)",
-};
+/** How a JSON-backed column whose warehouse type slp does not know (DuckDB typed it from SQL: it says only JSON) reads a value. */
+export function unknownJsonText(dialect: Dialect): JsonText {
+  return {
+    kind: "refused",
+    why: "it is text, and slp does not know which semi-structured type the warehouse gives the column (a Snowflake VARIANT holds text as a string; other types parse or reject it)",
+    ...(pythonContainers(dialect) ? { pythonContainers: true as const } : {}),
+  };
+}
 
 /** A fixture value of a JSON-backed column as the JSON text it stands for; a `{ refuse }` when slp cannot say which. */
 export function jsonFixtureText(value: Value, text: JsonText): string | null | { refuse: string } {
@@ -51,6 +55,13 @@ export function jsonFixtureText(value: Value, text: JsonText): string | null | {
     }
   }
   if (typeof value === "number" && !Number.isFinite(value)) return { refuse: `${value} has no JSON form` };
+  if (text.pythonContainers && (Array.isArray(value) || typeof value === "object")) {
+    const unreadable = notPythonLiteral(value);
+    if (unreadable)
+      return {
+        refuse: `dbt writes the ${Array.isArray(value) ? "list" : "mapping"} as Python prints it, where ${unreadable}, which the warehouse cannot read (the test errors in dbt)`,
+      };
+  }
   return canonicalJson(value);
 }
 
@@ -60,7 +71,21 @@ export function jsonValue(value: Value, text: JsonText, column: string, label: s
   if (json !== null && typeof json === "object")
     throw new RenderRefusal(
       `untranslatable: the value of column '${column}' of ${label}: ${json.refuse}`,
-      "give it as a YAML mapping, list, number or boolean (format: dict), or write the rows with format: sql",
+      "give a value the column's type reads (a YAML mapping, list, number or boolean), or write the rows with format: sql (parse_json('...'), object_construct(...))",
     );
   return json;
+}
+
+/** What in a YAML mapping or list Python prints as something no SQL literal reads, or null. */
+function notPythonLiteral(value: Value): string | null {
+  if (value === null) return "a null is None";
+  if (typeof value === "string") return value.includes("'") && !value.includes('"') ? `'${value}' is written in double quotes` : null;
+  if (Array.isArray(value)) return value.map(notPythonLiteral).find((found) => found !== null) ?? null;
+  if (typeof value === "object")
+    return (
+      Object.entries(value)
+        .flatMap(([key, item]) => [notPythonLiteral(key), notPythonLiteral(item)])
+        .find((found) => found !== null) ?? null
+    );
+  return null;
 }

@@ -9,14 +9,22 @@ import type { Dialect } from "./dialects.ts";
 /** The DuckDB type every warehouse JSON-backed (semi-structured) type is held as. */
 export const JSON_TYPE = "JSON";
 
-/** How a warehouse's JSON-backed type reads a text value a fixture gives it (dbt casts the quoted text to the column's type). */
-export type JsonText =
-  /** The text is a JSON string (Snowflake VARIANT: dbt-snowflake writes cast('<text>' as VARIANT), which holds it as a string). */
+/**
+ * How a warehouse's JSON-backed type reads a fixture's value (dbt casts the value as it writes it to the column's
+ * type). `pythonContainers`: dbt writes a YAML mapping or list as Python prints it ({'k': 1}), which the warehouse
+ * reads as a literal (Snowflake's OBJECT and ARRAY constants), so a null inside (Python's None) or a string Python
+ * quotes with double quotes (one holding a single quote) is not SQL there: the test errors in dbt.
+ */
+export type JsonText = {
+  pythonContainers?: true;
+} & /** The text is a JSON string (Snowflake VARIANT: dbt-snowflake writes cast('<text>' as VARIANT), which holds it as a string). */
+(
   | { kind: "string" }
   /** The text is JSON, parsed (a cast from text that parses it, as Postgres casts text to json). */
   | { kind: "parsed" }
   /** slp does not reproduce how the type reads text: why. */
-  | { kind: "refused"; why: string };
+  | { kind: "refused"; why: string }
+);
 
 /** `jsonText`: for a JSON-backed type, how it reads a fixture's text. */
 export type MappedType = { ok: true; type: string; jsonText?: JsonText } | { ok: false; why: string };
@@ -65,6 +73,7 @@ const NUMBER_38: Scalar = { decimal: [38, 0] };
 /** dbt-snowflake's safe_cast writes try_cast('<text>' as OBJECT) for text: a reading slp has not verified. */
 const SNOWFLAKE_CONTAINER_TEXT = (type: string): JsonText => ({
   kind: "refused",
+  pythonContainers: true,
   why: `it is text, for which dbt-snowflake writes try_cast('<text>' as ${type}), a reading slp has not verified`,
 });
 
@@ -91,7 +100,7 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     binary: { duckdb: "BLOB" },
     varbinary: { duckdb: "BLOB" },
     // https://docs.snowflake.com/en/sql-reference/data-types-semistructured: held as DuckDB JSON (the values of each).
-    variant: { json: { kind: "string" } },
+    variant: { json: { kind: "string", pythonContainers: true } },
     object: { json: SNOWFLAKE_CONTAINER_TEXT("OBJECT") },
     array: { json: SNOWFLAKE_CONTAINER_TEXT("ARRAY") },
     vector: { refuse: "VECTOR has no DuckDB type with the same operations" },
@@ -191,6 +200,11 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
   duckdb: {},
 };
 DIALECT_TYPES.spark = DIALECT_TYPES.databricks;
+
+/** Whether dbt writes a fixture's mapping or list for the dialect's semi-structured types as Python prints it (JsonText.pythonContainers). */
+export function pythonContainers(dialect: Dialect): boolean {
+  return Object.values(DIALECT_TYPES[dialect]).some((entry) => "json" in entry && entry.json.pythonContainers === true);
+}
 
 /** The DuckDB type holding the values of warehouse type `written`, or why there is none. */
 export function mapType(written: string, dialect: Dialect): MappedType {
