@@ -463,7 +463,7 @@ describe("warehouse dialects", () => {
     };
     const cold = run();
     expect(cold).toMatchObject({ code: 2, loaded: true });
-    expect(cold.out).toContain("untranslatable: lateral in snowflake SQL");
+    expect(cold.out).toContain("untranslatable: flatten() in snowflake SQL");
     const warm = run();
     expect(warm).toEqual({ ...cold, loaded: false });
   });

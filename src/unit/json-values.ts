@@ -12,11 +12,12 @@
  * as JSON with the keys of an object in order), and daff compares those
  * strings (spec/dbt-unit-tests.md §3.5). Two values the warehouse holds as
  * equal therefore compare equal whatever order their keys were written in,
- * so slp compares a JSON column by its canonical text (the macro
- * `__slp_json_canon`: keys sorted, no blanks, strings re-escaped, a number
- * by its value, so 1.0 equals 1): a value's order or spacing never decides
- * a verdict. Fixture values are written in that form too (core/values.ts's
- * canonicalJson: keys in code point order, as DuckDB's list_sort orders them).
+ * so slp compares a JSON column by its canonical text (slp's DuckDB function
+ * `__slp_json_canon`, engine/json-text.ts: keys sorted, no blanks, strings
+ * re-escaped, a number by its value, so 1.0 equals 1): a value's key order
+ * or spacing never decides a verdict. Fixture values are written with their
+ * keys sorted too (core/values.ts's canonicalJson, code point order), as
+ * Snowflake keeps an object's keys.
  */
 import { canonicalJson, type Value } from "../core/values.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
@@ -30,7 +31,7 @@ export function isJsonType(type: string | null): boolean {
   return type !== null && type.trim().toUpperCase() === JSON_TYPE;
 }
 
-/** slp's DuckDB macro (sql/dialect/macros.ts) giving a JSON value's canonical text. */
+/** slp's DuckDB function (engine/json-text.ts) giving a JSON value's canonical text. */
 export const JSON_CANONICAL_MACRO = "__slp_json_canon";
 
 /** How a JSON-backed column whose warehouse type slp does not know (DuckDB typed it from SQL: it says only JSON) reads a value. */

@@ -1,63 +1,25 @@
 /** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
 import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
 
-/** How deep slp sorts a JSON value's objects' keys (an error past it, never another text). */
-const JSON_CANONICAL_DEPTH = 8;
-
 /**
- * A JSON value with its objects' keys sorted (code point order) and no
- * blanks, its strings re-escaped: `prefix` (each level its own macro, as
- * DuckDB macros cannot call themselves; the value bound once per level by
- * list_transform over a one-element list, so the text grows with the depth,
- * not past it), each scalar as `scalar` writes it. Two families:
- * `__slp_variant`, the form slp holds Snowflake's VARIANT, OBJECT and ARRAY
- * values in (Snowflake keeps an object's keys sorted: OBJECT_CONSTRUCT(*)
- * over (province, created_date) lists CREATED_DATE first), and
- * `__slp_json_canon`, the text a unit test compares (src/unit/json-values.ts),
- * which also writes a fraction by its value (1.0 is 1, 2.50 is 2.5).
+ * Snowflake's VARIANT, OBJECT and ARRAY values as DuckDB JSON (src/sql/dialect/variant.ts). `__slp_variant` (the
+ * form slp holds them in: an object's keys sorted, as Snowflake keeps them; OBJECT_CONSTRUCT(*) over (province,
+ * created_date) lists CREATED_DATE first) and `__slp_json_canon` (the text a unit test compares) are slp's DuckDB
+ * functions (src/engine/json-text.ts), not macros: they are in the catalog before any of these is created.
  */
-function sortedJsonMacros(prefix: string, scalar: string, depth: number): Record<string, MacroDefinition> {
-  const macros: Record<string, MacroDefinition> = {
-    [`${prefix}_0`]: {
-      sql: `create macro ${prefix}_0(x) as list_transform([cast(x as json)], lambda j: case when json_type(j) in ('OBJECT', 'ARRAY') then error('a JSON value nested deeper than ${depth} levels: slp does not read it') else ${scalar}(j) end)[1]`,
-      needs: [scalar],
-    },
-  };
-  for (let level = 1; level <= depth; level++) {
-    macros[`${prefix}_${level}`] = {
-      sql: `create macro ${prefix}_${level}(x) as list_transform([cast(x as json)], lambda j: case when json_type(j) in ('OBJECT', 'ARRAY') then list_transform([list_transform(case when json_type(j) = 'OBJECT' then list_transform(list_sort(json_keys(j)), lambda k: struct_pack(k := k, v := json_extract(j, '$.' || to_json(k)))) else list_transform(json_extract(j, '$[*]'), lambda v: struct_pack(k := '', v := v)) end, lambda e: struct_pack(k := e.k, v := ${prefix}_${level - 1}(e.v)))], lambda es: case when json_type(j) = 'OBJECT' then to_json(map_from_entries(es)) else to_json(list_transform(es, lambda e: e.v)) end)[1] else ${scalar}(j) end)[1]`,
-      needs: [`${prefix}_${level - 1}`, scalar],
-    };
-  }
-  macros[prefix] = { sql: `create macro ${prefix}(x) as ${prefix}_${depth}(x)`, needs: [`${prefix}_${depth}`] };
-  return macros;
-}
-
-/** Snowflake's VARIANT, OBJECT and ARRAY values as DuckDB JSON (src/sql/dialect/variant.ts), and the text unit tests compare them by. */
 const JSON_MACROS: Record<string, MacroDefinition> = {
-  __slp_json_string: {
-    sql: "create macro __slp_json_string(j) as case json_type(j) when 'VARCHAR' then to_json(json_extract_string(j, '$')) else json(j) end",
-  },
-  __slp_json_scalar: {
-    sql: "create macro __slp_json_scalar(j) as case json_type(j) when 'VARCHAR' then to_json(json_extract_string(j, '$')) when 'DOUBLE' then list_transform([cast(j as double)], lambda d: cast(case when d = trunc(d) and abs(d) < 1e15 then cast(cast(d as bigint) as varchar) else cast(d as varchar) end as json))[1] else json(j) end",
-  },
-  ...sortedJsonMacros("__slp_variant", "__slp_json_string", JSON_CANONICAL_DEPTH),
-  ...sortedJsonMacros("__slp_json_canon", "__slp_json_scalar", JSON_CANONICAL_DEPTH),
   // PARSE_JSON: NULL for NULL, an empty or blank text (Snowflake's usage notes); text that is not JSON is an error.
   __slp_parse_json: {
     sql: "create macro __slp_parse_json(x) as list_transform([cast(x as varchar)], lambda s: case when s is null or regexp_full_match(s, '\\s*') then null else __slp_variant(s) end)[1]",
-    needs: ["__slp_variant"],
   },
   __slp_try_parse_json: {
     sql: "create macro __slp_try_parse_json(x) as list_transform([cast(x as varchar)], lambda s: case when s is null or regexp_full_match(s, '\\s*') or not json_valid(s) then null else __slp_variant(s) end)[1]",
-    needs: ["__slp_variant"],
   },
   // TO_VARIANT (and ::VARIANT): a VARIANT stays; text is a string, a number a number, a list an array, a struct or
   // map an object; a whole DOUBLE a whole number (ARRAY_CONSTRUCT_COMPACT(..., 3::DOUBLE) shows 3). A time or a
   // timestamp is refused: Snowflake writes their text its own way.
   __slp_to_variant: {
     sql: "create macro __slp_to_variant(v) as list_transform([v], lambda x: case when typeof(x) = 'JSON' then cast(x as json) when x is null then null when typeof(x) like 'TIME%' or typeof(x) like 'INTERVAL%' or typeof(x) = 'BLOB' then error('a ' || typeof(x) || ' as a VARIANT: slp does not reproduce Snowflake''s text of it') else __slp_variant(case when typeof(x) in ('DOUBLE', 'FLOAT') then list_transform([cast(x as double)], lambda d: case when d = trunc(d) and abs(d) < 1e15 then to_json(cast(d as bigint)) else to_json(d) end)[1] else to_json(x) end) end)[1]",
-    needs: ["__slp_variant"],
   },
   __slp_to_object: {
     sql: "create macro __slp_to_object(x) as list_transform([__slp_to_variant(x)], lambda v: case when v is null then null when json_type(v) = 'OBJECT' then v else error('Failed to cast variant value ' || v || ' to OBJECT') end)[1]",
@@ -93,7 +55,6 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
   // OBJECT_CONSTRUCT(_KEEP_NULL): keys and VARIANT values side by side; a NULL key, or (not keep_null) a NULL value, leaves its pair out.
   __slp_object_construct: {
     sql: "create macro __slp_object_construct(keep_null, ks, vs) as __slp_variant(to_json(map_from_entries(list_filter(list_transform(range(1, len(ks) + 1), lambda i: struct_pack(k := cast(ks[i] as varchar), v := cast(vs[i] as json))), lambda e: e.k is not null and (keep_null or e.v is not null)))))",
-    needs: ["__slp_variant"],
   },
   // ARRAY_CONSTRUCT: a NULL element is Snowflake's `undefined`, which JSON has no form for: an error. _COMPACT leaves NULLs out.
   __slp_array_construct: {
@@ -105,7 +66,7 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
   // ARRAY_CONTAINS(value, array): whether a VARIANT equal to the value (by canonical JSON) is an element.
   __slp_array_contains: {
     sql: "create macro __slp_array_contains(v, a) as list_transform([struct_pack(v := __slp_to_variant(v), a := __slp_to_array(a))], lambda p: case when p.v is null or p.a is null then null else list_contains(list_transform(json_extract(p.a, '$[*]'), lambda e: __slp_json_canon(e)), __slp_json_canon(p.v)) end)[1]",
-    needs: ["__slp_to_variant", "__slp_to_array", "__slp_json_canon"],
+    needs: ["__slp_to_variant", "__slp_to_array"],
   },
   // ARRAY_TO_STRING: each element's text, a NULL (or JSON null) one empty.
   __slp_array_to_string: {
@@ -115,6 +76,19 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
   __slp_strip_null_value: {
     sql: "create macro __slp_strip_null_value(x) as list_transform([__slp_to_variant(x)], lambda v: case when json_type(v) = 'NULL' then null else v end)[1]",
     needs: ["__slp_to_variant"],
+  },
+  // FLATTEN's rows of one value: an array's elements (PATH [i], INDEX i), an object's fields in key order (KEY and
+  // PATH the key, ['key'] for one with other characters than letters, digits, _ and $); none for NULL; a scalar is an
+  // error (slp has not verified what Snowflake makes of one).
+  __slp_flatten_rows: {
+    sql: "create macro __slp_flatten_rows(x) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then [] when json_type(j) = 'ARRAY' then list_transform(range(cast(json_array_length(j) as bigint)), lambda i: struct_pack(k := cast(null as varchar), p := '[' || i || ']', i := i, v := json_extract(j, '$[' || i || ']'))) when json_type(j) = 'OBJECT' then list_transform(list_sort(json_keys(j)), lambda k: struct_pack(k := k, p := case when regexp_full_match(k, '[A-Za-z_$][A-Za-z0-9_$]*') then k else '[''' || k || ''']' end, i := cast(null as bigint), v := json_extract(j, '$.' || to_json(k)))) else error('FLATTEN of a VARIANT ' || lower(json_type(j)) || ': slp flattens arrays and objects') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // LATERAL FLATTEN(INPUT => x[, OUTER => b]) as a table: KEY, PATH, INDEX, VALUE, THIS (SEQ, an arbitrary number, is
+  // left out: a query that reads it is DuckDB's error); OUTER gives one row of NULLs for an input with none.
+  __slp_flatten: {
+    sql: "create macro __slp_flatten(x, outer_rows) as table select r.k as key, r.p as path, r.i as index, r.v as value, __slp_to_variant(x) as this from (select unnest(case when outer_rows and len(__slp_flatten_rows(x)) = 0 then [struct_pack(k := cast(null as varchar), p := cast(null as varchar), i := cast(null as bigint), v := cast(null as json))] else __slp_flatten_rows(x) end) as r)",
+    needs: ["__slp_flatten_rows", "__slp_to_variant"],
   },
   __slp_object_keys: {
     sql: "create macro __slp_object_keys(x) as list_transform([__slp_to_object(x)], lambda o: case when o is null then null else to_json(list_sort(json_keys(o))) end)[1]",

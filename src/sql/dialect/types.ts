@@ -17,8 +17,7 @@ export const JSON_TYPE = "JSON";
  */
 export type JsonText = {
   pythonContainers?: true;
-} & /** The text is a JSON string (Snowflake VARIANT: dbt-snowflake writes cast('<text>' as VARIANT), which holds it as a string). */
-(
+} /** The text is a JSON string (Snowflake VARIANT: dbt-snowflake writes cast('<text>' as VARIANT), which holds it as a string). */ & (
   | { kind: "string" }
   /** The text is JSON, parsed (a cast from text that parses it, as Postgres casts text to json). */
   | { kind: "parsed" }

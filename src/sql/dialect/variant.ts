@@ -147,3 +147,30 @@ export function arrayToString(call: Call): string | { refuse: string } {
     ? `__slp_array_to_string(${call.args[0]}, ${call.args[1]})`
     : { refuse: "array_to_string takes an array and a separator" };
 }
+
+/** FLATTEN(INPUT => x[, OUTER => TRUE|FALSE]) as slp's table macro; PATH, RECURSIVE and MODE are refused. */
+export function flatten(call: Call): string | { refuse: string } {
+  let input: string | null = null;
+  let outer = "false";
+  for (const [position, arg] of call.args.entries()) {
+    const named = /^\s*(\w+)\s*=>\s*([\s\S]+)$/.exec(arg);
+    const name = named ? (named[1] as string).toLowerCase() : position === 0 ? "input" : null;
+    const value = (named ? named[2] : arg)?.trim() ?? "";
+    if (name === "input") input = value;
+    else if (name === "outer" && /^(true|false)$/i.test(value)) outer = value.toLowerCase();
+    else
+      return {
+        refuse: `flatten with ${name === null ? "a positional argument after INPUT" : `${name.toUpperCase()} => ${value}`}: slp runs FLATTEN(INPUT => ...[, OUTER => TRUE|FALSE])`,
+      };
+  }
+  if (input === null) return { refuse: "flatten takes INPUT => the value to flatten" };
+  return `__slp_flatten(${input}, ${outer})`;
+}
+
+/** TABLE(FLATTEN(...)): the flattened rows, joined laterally as LATERAL FLATTEN is. */
+export function tableOfFlatten(call: Call): string | { refuse: string } {
+  // Checked on the call as written (flatten) and as rewritten (__slp_flatten).
+  return call.args.length === 1 && /^\s*(__slp_)?flatten\s*\(/i.test(call.args[0] as string)
+    ? `lateral ${(call.args[0] as string).trim()}`
+    : { refuse: "slp runs TABLE(...) only around FLATTEN(...)" };
+}

@@ -1,7 +1,7 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, bareKeyword, formatted, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
-import { arrayConstruct, arrayContains, arraySize, arrayToString, objectConstruct, objectKeys, parseJson, stripNullValue, toJson, toVariant, tryParseJson, variantGet } from "../variant.ts";
+import { arrayConstruct, arrayContains, arraySize, arrayToString, flatten, objectConstruct, objectKeys, parseJson, stripNullValue, tableOfFlatten, toJson, toVariant, tryParseJson, variantGet } from "../variant.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 /** Snowflake's guide to querying semi-structured data (paths, subscripts, casts). */
@@ -504,8 +504,30 @@ export const SNOWFLAKE: Construct[] = [
     examples: [ex("select strtok('a.b.c', '.', 1)", ["a"], SF("strtok")), ex("select strtok('user@snowflake.com', '@.', 1)", ["user"], SF("strtok")), ex("select strtok('user@snowflake.com', '@.', 3)", ["com"], SF("strtok")), ex("select strtok('user@snowflake.com', '@.', 4)", [null], SF("strtok")), ex("select strtok('a..b', '.', 2)", ["b"], SF("strtok"))],
   },
   translated("date_from_parts", [ex("select date_from_parts(1977, 8, 7)", ["1977-08-07"], SF("date_from_parts"))], "a month or day out of range (which Snowflake carries over) is DuckDB's error"),
-  refused("flatten", "LATERAL FLATTEN walks VARIANT values, which slp does not hold in DuckDB"),
-  refused("lateral", "LATERAL FLATTEN walks VARIANT values, which slp does not hold in DuckDB"),
+  {
+    name: "flatten",
+    how: "corrected",
+    note: "INPUT (and OUTER) of an array or object: KEY, PATH, INDEX, VALUE, THIS; SEQ is left out; PATH, RECURSIVE and MODE are refused; a scalar input is an error",
+    rewrite: flatten,
+    macros: ["__slp_flatten"],
+    examples: [
+      ex("select count(*), sum(f.value::number), min(f.index), max(f.index) from (select parse_json('[1, 77]') as v) as t, lateral flatten(input => t.v) as f", ["2", "78", "0", "1"], SF("flatten")),
+      ex(`select f.key, f.path, f.value::number, f.index from (select parse_json('{"a": 1}') as v) as t, lateral flatten(input => t.v) as f`, ["a", "a", "1", null], SF("flatten")),
+      ex("select f.path, f.this from (select parse_json('[1, 77]') as v) as t, lateral flatten(input => t.v) as f where f.index = 1", ["[1]", "[1,77]"], SF("flatten")),
+      ex("select count(*), max(f.value) from (select parse_json('[]') as v) as t, lateral flatten(input => t.v, outer => true) as f", ["1", null], SF("flatten")),
+      ex("select count(*) from (select parse_json('[]') as v) as t, lateral flatten(input => t.v) as f", ["0"], SF("flatten")),
+      ex("select count(*) from (select split('a,b', ',') as v) as t, table(flatten(input => t.v)) as f", ["2"], SF("flatten")),
+    ],
+  },
+  {
+    name: "lateral",
+    how: "translated",
+    note: "a subquery that reads the tables before it, or FLATTEN",
+    examples: [
+      ex("select count(*) from (select 1 as d union all select 2) as t, lateral (select t.d * 10 as e) as s where s.e > 10", ["1"], "https://docs.snowflake.com/en/sql-reference/constructs/join-lateral"),
+    ],
+  },
+  { name: "table", how: "corrected", note: "TABLE(FLATTEN(...)) only, as LATERAL FLATTEN", rewrite: tableOfFlatten, macros: ["__slp_flatten"], examples: [ex("select count(*) from (select parse_json('[1, 2, 3]') as v) as t, table(flatten(input => t.v)) as f", ["3"], SF("flatten"))] },
   refused("hash", "Snowflake's HASH is its own 64-bit function; DuckDB's hash() gives other numbers"),
   refused("uuid_string", "a random value cannot be compared with an expected one"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Snowflake's"),
