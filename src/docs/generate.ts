@@ -77,11 +77,13 @@ export function dialectPage(
   const parent = dialect.extends;
   const types = Object.entries(dialect.types).map(([name, scalar]) => {
     const held =
-      "duckdb" in scalar
-        ? `\`${scalar.duckdb}\``
-        : "decimal" in scalar
-          ? `\`DECIMAL(${scalar.decimal.join(",")})\``
-          : `refused: ${cell(scalar.refuse)}${scalar.unlessSized ? " (with a precision: that DECIMAL)" : ""}`;
+      scalar === null
+        ? "not a type of this dialect"
+        : "duckdb" in scalar
+          ? `\`${scalar.duckdb}\``
+          : "decimal" in scalar
+            ? `\`DECIMAL(${scalar.decimal.join(",")})\``
+            : `refused: ${cell(scalar.refuse)}${scalar.unlessSized ? " (with a precision: that DECIMAL)" : ""}`;
     return `| \`${cell(name)}\` | ${held} |`;
   });
   return [

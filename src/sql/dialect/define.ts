@@ -7,10 +7,10 @@
  *
  * A dialect that `extends` another takes each of the parent's parts and
  * overrides it entry by entry, by name (Spark is Databricks with ANSI mode
- * off). A part listed in `notInherited` is the dialect's own whole: Redshift
- * reads its text, sorts and divides as Postgres does and its adapter writes
- * dbt-postgres's macros, but a Postgres function or type is not Redshift's
- * until Redshift's documentation says so, so its constructs and types are its own.
+ * off; Redshift names its types as Postgres, but for those it overrides or
+ * has not). A part listed in `notInherited` is the dialect's own whole: a
+ * Postgres function is not Redshift's until Redshift's documentation says so,
+ * so Redshift's constructs are its own.
  */
 import type { Macro } from "./adapter-sql.ts";
 import type { Division } from "./arithmetic.ts";
@@ -46,8 +46,8 @@ export interface DialectParts {
   nullOrder: NullOrder;
   /** Whether an integer divided by an integer is an integer (DuckDB's `integer_division`). */
   integerDivision: boolean;
-  /** Type names as the DuckDB types that hold them (on top of type-names.ts's COMMON_TYPES). */
-  types: Record<string, Scalar>;
+  /** Type names as the DuckDB types that hold them (on top of type-names.ts's COMMON_TYPES); null: not a type of this dialect (one its parent has). */
+  types: Record<string, Scalar | null>;
   /** The construct table: each construct, how it runs on DuckDB, and its documented examples (a later entry of a name replaces an earlier one). */
   constructs: Construct[];
   /** The cross-database macros the adapter writes its own way (cross-db.ts). */

@@ -97,7 +97,8 @@ class TypeParser {
 
   #scalar(name: string, args: number[]): string {
     const own = this.#dialect === "duckdb" ? undefined : warehouse(this.#dialect).types[name];
-    const entry = own ?? COMMON_TYPES[name];
+    // null: a name the dialect's parent has and it has not.
+    const entry = own === null ? undefined : (own ?? COMMON_TYPES[name]);
     if (!entry) throw new TypeRefusal(`slp has no DuckDB type for the ${this.#dialect} type '${name}'`);
     if ("refuse" in entry && !(entry.unlessSized && args.length > 0)) throw new TypeRefusal(entry.refuse);
     if ("decimal" in entry || "refuse" in entry) {

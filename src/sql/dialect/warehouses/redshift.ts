@@ -5,7 +5,7 @@ import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "
 import { text, withinGroupListagg } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
-import { DOUBLE, SEMI, TEXT } from "../type-names.ts";
+import { SEMI, TEXT } from "../type-names.ts";
 import postgres from "./postgres.ts";
 
 export const REDSHIFT: Construct[] = [
@@ -106,30 +106,31 @@ export const REDSHIFT: Construct[] = [
 
 export default defineDialect({
   name: "redshift",
-  // Redshift reads its text, sorts NULLs and divides integers as Postgres does; dbt-redshift writes dbt-postgres's macros but these.
+  // Redshift reads its text, sorts NULLs and divides integers as Postgres does, names its types as Postgres but for those below, and dbt-redshift writes dbt-postgres's macros but these.
   extends: postgres,
-  // A Postgres function or type is not Redshift's until Redshift's documentation says so.
-  notInherited: ["types", "constructs"],
+  // A Postgres function is not Redshift's until Redshift's documentation says so.
+  notInherited: ["constructs"],
   transpiler: "redshift",
   adapterInherits: ["postgres"],
-  // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html
+  // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html: Postgres's names, but these.
   types: {
-    int2: { duckdb: "SMALLINT" },
-    int4: { duckdb: "INTEGER" },
-    int8: { duckdb: "BIGINT" },
-    float4: { duckdb: "FLOAT" },
-    float8: DOUBLE,
-    float: DOUBLE,
     nchar: TEXT,
-    bpchar: TEXT,
     nvarchar: TEXT,
-    timestamptz: { duckdb: "TIMESTAMPTZ" },
-    "timestamp with time zone": { duckdb: "TIMESTAMPTZ" },
-    "timestamp without time zone": { duckdb: "TIMESTAMP" },
-    timetz: { duckdb: "TIMETZ" },
     varbyte: { duckdb: "BLOB" },
     super: SEMI("SUPER"),
     hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
+    // DECIMAL without a precision is DECIMAL(18, 0) (https://docs.aws.amazon.com/redshift/latest/dg/r_Numeric_types201.html).
+    numeric: { decimal: [18, 0] },
+    decimal: { decimal: [18, 0] },
+    // Postgres types Redshift does not have, or slp has not verified there.
+    "time with time zone": null,
+    "time without time zone": null,
+    bytea: null,
+    uuid: null,
+    interval: null,
+    json: null,
+    jsonb: null,
+    money: null,
   },
   constructs: REDSHIFT,
   crossDbMacros: {
