@@ -1,5 +1,6 @@
 /** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
-import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
+import { divisionMacroDefinitions, type MacroDefinition } from "./arithmetic.ts";
+import { WAREHOUSES } from "./warehouses/index.ts";
 
 /**
  * Snowflake's VARIANT, OBJECT and ARRAY values as DuckDB JSON (src/sql/dialect/variant.ts). `__slp_variant` (the
@@ -98,7 +99,7 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
 
 /** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
 export const MACROS: Record<string, MacroDefinition> = {
-  ...DIVISION_MACROS,
+  ...divisionMacroDefinitions(Object.values(WAREHOUSES)),
   ...JSON_MACROS,
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
   __slp_regexp_extract: {
