@@ -91,6 +91,17 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_flatten(x, outer_rows) as table select r.k as key, r.p as path, r.i as index, r.v as value, __slp_to_variant(x) as this from (select unnest(case when outer_rows and len(__slp_flatten_rows(x)) = 0 then [struct_pack(k := cast(null as varchar), p := cast(null as varchar), i := cast(null as bigint), v := cast(null as json))] else __slp_flatten_rows(x) end) as r)",
     needs: ["__slp_flatten_rows", "__slp_to_variant"],
   },
+  // TYPEOF of a VARIANT: its JSON kind in Snowflake's words. A fraction is refused: Snowflake says DECIMAL or DOUBLE
+  // by how the number was written (123.12, 1.912e2), which slp's held form does not keep.
+  __slp_variant_typeof: {
+    sql: "create macro __slp_variant_typeof(x) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null when json_type(j) in ('BIGINT', 'UBIGINT', 'HUGEINT') then 'INTEGER' when json_type(j) = 'NULL' then 'NULL_VALUE' when json_type(j) in ('VARCHAR', 'BOOLEAN', 'OBJECT', 'ARRAY') then json_type(j) else error('TYPEOF of a VARIANT ' || lower(json_type(j)) || ': slp does not keep whether Snowflake reads it as a DECIMAL or a DOUBLE') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // IS_ARRAY, IS_OBJECT, IS_BOOLEAN, IS_VARCHAR (IS_CHAR), IS_NULL_VALUE: whether the VARIANT holds that kind; NULL for NULL.
+  __slp_variant_is: {
+    sql: "create macro __slp_variant_is(x, kind) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null else json_type(j) = kind end)[1]",
+    needs: ["__slp_to_variant"],
+  },
   __slp_object_keys: {
     sql: "create macro __slp_object_keys(x) as list_transform([__slp_to_object(x)], lambda o: case when o is null then null else to_json(list_sort(json_keys(o))) end)[1]",
     needs: ["__slp_to_object"],

@@ -174,3 +174,11 @@ export function tableOfFlatten(call: Call): string | { refuse: string } {
     ? `lateral ${(call.args[0] as string).trim()}`
     : { refuse: "slp runs TABLE(...) only around FLATTEN(...)" };
 }
+
+export const variantTypeof = one("typeof", "__slp_variant_typeof");
+
+/** IS_ARRAY, IS_OBJECT, ...: whether a VARIANT holds a value of the JSON kind `kind` (DuckDB's json_type name). */
+export function variantIs(kind: string) {
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === 1 ? `__slp_variant_is(${call.args[0]}, '${kind}')` : { refuse: `slp translates ${call.name} of one value` };
+}
