@@ -102,6 +102,17 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_variant_is(x, kind) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null else json_type(j) = kind end)[1]",
     needs: ["__slp_to_variant"],
   },
+  // A VARIANT compared with a literal (v:kind = 'click'). Snowflake's coercion direction is not one slp has verified,
+  // and it decides the answer only when the kinds differ (the number 55 and the text '55'; a JSON null and any text):
+  // equal kinds (or two numbers) compare as VARIANTs, by canonical JSON (5.0 = 5); other kinds are an error.
+  __slp_variant_eq: {
+    sql: "create macro __slp_variant_eq(v, lit) as list_transform([struct_pack(j := __slp_to_variant(v), l := __slp_to_variant(lit))], lambda p: case when p.j is null or p.l is null then null when json_type(p.j) = json_type(p.l) or (json_type(p.j) in ('BIGINT', 'UBIGINT', 'HUGEINT', 'DOUBLE') and json_type(p.l) in ('BIGINT', 'UBIGINT', 'HUGEINT', 'DOUBLE')) then __slp_json_canon(p.j) = __slp_json_canon(p.l) else error('comparing a VARIANT ' || lower(json_type(p.j)) || ' with a ' || lower(json_type(p.l)) || ': slp has not verified which way Snowflake coerces them (cast the VARIANT, e.g. v:a::string)') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  __slp_variant_in: {
+    sql: "create macro __slp_variant_in(v, lits) as case when v is null then null else list_bool_or(list_transform(lits, lambda l: __slp_variant_eq(v, l))) end",
+    needs: ["__slp_variant_eq"],
+  },
   __slp_object_keys: {
     sql: "create macro __slp_object_keys(x) as list_transform([__slp_to_object(x)], lambda o: case when o is null then null else to_json(list_sort(json_keys(o))) end)[1]",
     needs: ["__slp_to_object"],

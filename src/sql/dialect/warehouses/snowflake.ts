@@ -204,12 +204,13 @@ const SEMI_STRUCTURED: Construct[] = [
   {
     name: ":",
     how: "corrected",
-    note: "v:a.b[0] reads the value at the path (a VARIANT: a string keeps its quotes until cast to text); a quoted key with other characters than letters, digits, _ and $ is refused",
+    note: "v:a.b[0] reads the value at the path (a VARIANT: a string keeps its quotes until cast to text); compared (=, <>, IN) with a literal of its own kind as VARIANTs (text with a number or a JSON null is an error: slp has not verified Snowflake's coercion); a quoted key with other characters than letters, digits, _ and $ is refused",
     examples: [
       ex(`select parse_json('{"salesperson": {"name": "Frank Beasley"}}'):salesperson.name`, ['"Frank Beasley"'], SF_SEMI_QUERY),
       ex(`select parse_json('{"salesperson": {"name": "Frank Beasley"}}'):salesperson.name::string`, ["Frank Beasley"], SF_SEMI_QUERY),
       ex(`select parse_json('{"vehicle": [{"make": "Honda", "price": "20275"}]}'):vehicle[0].price::number`, ["20275"], SF_SEMI_QUERY),
       ex(`select parse_json('{"a": null}'):a::string, parse_json('{"a": null}'):b`, [null, null], SF_SEMI_QUERY),
+      ex(`select count(*) from (select parse_json('{"salesperson": {"name": "Frank Beasley", "id": 55}}') as src) as t where src:salesperson.name = 'Frank Beasley' and src:salesperson.id = 55`, ["1"], SF_SEMI_QUERY),
     ],
   },
 ];
