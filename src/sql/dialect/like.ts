@@ -7,24 +7,8 @@
  * is written out as the ORs / ANDs of its patterns, each in parentheses.
  */
 import type { Dialect } from "./dialects.ts";
+import { LEXICAL, type LikeOtherEscape } from "./lexical.ts";
 import type { TreeNode } from "./transpiler.ts";
-
-/**
- * What a backslash before a character other than _, % or itself means:
- * `itself` that character (Postgres, Redshift: as DuckDB reads it),
- * `error` an error (Databricks: "It is invalid to escape any other character"),
- * `unverified` not documented (BigQuery documents escaping \, _ and % only).
- */
-type OtherEscape = "itself" | "error" | "unverified";
-
-const DEFAULT_ESCAPE: Record<Exclude<Dialect, "duckdb">, OtherEscape | null> = {
-  bigquery: "unverified",
-  databricks: "error",
-  spark: "error",
-  postgres: "itself",
-  redshift: "itself",
-  snowflake: null,
-};
 
 /** slp's macro that checks a pattern computed at run time the way the warehouse does. */
 export const LIKE_PATTERN_MACRO = "__slp_like_pattern";
@@ -32,7 +16,7 @@ export const LIKE_PATTERN_MACRO = "__slp_like_pattern";
 const string = (value: string): TreeNode => ({ literal: { literal_type: "string", value } });
 
 /** Whether a pattern's backslashes are escapes the warehouse takes: none last, none before another character unless `itself`. */
-function wellEscaped(pattern: string, other: OtherEscape): boolean {
+function wellEscaped(pattern: string, other: LikeOtherEscape): boolean {
   const rest = other === "itself" ? pattern.replace(/\\[\s\S]/g, "") : pattern.replace(/\\[\\_%]/g, "");
   return !rest.includes("\\");
 }
@@ -52,11 +36,13 @@ function quantifiedPatterns(right: unknown): unknown[] | null {
 /**
  * The rewrite of one node of the syntax tree (transpiler.ts rewriteTree), or
  * undefined to keep it: a LIKE or ILIKE without ESCAPE gets the warehouse's
- * escape character; a pattern computed at run time is checked by slp's macro
+ * escape character (lexical.ts); a literal pattern is read by its value, as
+ * the warehouse reads the literal (lexer.ts wrote it in the transpiler's form,
+ * and translate.ts checks the transpiler reads that value); a pattern computed at run time is checked by slp's macro
  * as the warehouse checks it; a quantified LIKE becomes its ORs or ANDs.
  */
 export function likeRewrite(dialect: Exclude<Dialect, "duckdb">) {
-  const other = DEFAULT_ESCAPE[dialect];
+  const other = LEXICAL[dialect].likeEscape;
   return (node: TreeNode): TreeNode | undefined => {
     const [kind] = Object.keys(node);
     if (kind === "not") {

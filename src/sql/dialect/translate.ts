@@ -14,7 +14,8 @@ import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { queryRewrite } from "./query-rewrites.ts";
-import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
+import { duckdbLiterals, lex, type LexedSql, transpilerString } from "./lexer.ts";
+import { regenerate, rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
 
 export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
@@ -32,9 +33,23 @@ const SYNTAX_WORDS = new Set(
 const CASTS = new Set(["cast", "try_cast", "safe_cast"]);
 
 export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<TranslationResult> {
+  // The warehouse's reading of its literals and comments first (lexer.ts): the rest sees each literal's value in the transpiler's form.
+  const lexed = lex(sql, dialect);
+  if (!lexed.ok) return refused(lexed.construct, lexed.why, lexed.line);
+  const result = await translateLexed(lexed.value, dialect);
+  if (result.ok || result.untranslatable.line === null) return result;
+  return { ok: false, untranslatable: { ...result.untranslatable, line: lexed.value.sourceLine(result.untranslatable.line) } };
+}
+
+async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb">): Promise<TranslationResult> {
+  const { sql } = lexed;
   const tokenized = await tokenize(sql, dialect);
   if (!tokenized.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tokenized.error}`, tokenized.line);
   const tokens = tokenized.value;
+  const misread = misreadLiteral(lexed, tokens);
+  if (misread) return { ok: false, untranslatable: misread };
+  const keptInDialect = once(() => literalsWrittenBack(lexed, dialect, "dialect"));
+  const keptInDuckdb = once(() => literalsWrittenBack(lexed, dialect, "duckdb"));
   const source = Array.from(sql);
   const table = constructsOf(dialect);
   const closing = matchingParens(tokens);
@@ -152,12 +167,6 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       else edits.set(i, { end: end + 2 + as, render: () => `${values()} as ${alias.text}${columns}` });
       continue;
     }
-    // Redshift reads backslash escapes in string literals ('\\.' in a pattern is an escaped dot; its LIKE escape is written as two backslashes); the transpiler keeps them as written.
-    if (dialect === "redshift" && token.type === "STRING" && token.text.includes("\\")) {
-      const value = redshiftString(token.text);
-      edits.set(i, { end: i + 1, render: () => `'${value.replace(/'/g, "''")}'` });
-      continue;
-    }
     // BigQuery's `list[safe_offset(0)].field`: the transpiler writes SAFE_OFFSET through to DuckDB when a field follows. With a literal
     // index it is DuckDB's 1-based subscript, NULL past the end as SAFE_ promises (OFFSET and ORDINAL raise an error there, so stay).
     if (dialect === "bigquery" && token.type === "L_BRACKET" && /^safe_(offset|ordinal)$/i.test(next?.text ?? "")) {
@@ -260,6 +269,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         castType,
         written: raw,
         sql,
+        quote: (value: string) => transpilerString(value, dialect),
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
       const probe = rewrite({
@@ -271,6 +281,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         castType,
         written: raw,
         sql,
+        quote: (value: string) => transpilerString(value, dialect),
       });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
       // Spark names an unaliased `cast(column as T)` in a select list after the column (its analyzer's ResolveAliases);
@@ -309,6 +320,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       return { wrapper: "__slp_typed", first: names.value, second: names.type };
     };
     const wraps = { div: wrap("div"), ...(multiplies ? { mul: wrap("mul") } : {}) };
+    const kept = await keptInDialect();
+    if (kept) return { ok: false, untranslatable: kept };
     const wrapped = await wrapOperators(rewritten, dialect, wraps);
     if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
     if (wrapped.value.wrapped > 0) {
@@ -324,6 +337,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   if (/like/i.test(rewritten) || bigquery) {
     const like = likeRewrite(dialect);
     const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
+    const kept = await keptInDialect();
+    if (kept) return { ok: false, untranslatable: kept };
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -333,6 +348,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
   }
+  const kept = await keptInDuckdb();
+  if (kept) return { ok: false, untranslatable: kept };
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
   let out = translated.value;
@@ -348,6 +365,63 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
   return { ok: true, translation: { sql: out, macros: [...macros].sort() } };
+}
+
+/** The first literal the transpiler reads otherwise than the warehouse (lexer.ts wrote each in the form it should read), else null. */
+function misreadLiteral(lexed: LexedSql, tokens: Token[]): Untranslatable | null {
+  const strings = tokens.filter((token) => token.type.endsWith("STRING"));
+  const k = lexed.literals.findIndex((literal, n) => strings[n]?.text !== literal.value);
+  if (k < 0 && strings.length === lexed.literals.length) return null;
+  const at = lexed.literals[k] ?? lexed.literals[lexed.literals.length - 1];
+  const token = strings[k < 0 ? lexed.literals.length : k];
+  return {
+    construct: "string literal",
+    why: `the transpiler reads a string literal otherwise than the warehouse (${JSON.stringify(at?.value ?? token?.text ?? "")})`,
+    line: token?.line ?? null,
+  };
+}
+
+/** Literals that only letters, digits and plain punctuation write alike everywhere. */
+const PLAIN = /^[\x20-\x21\x23-\x26\x28-\x5b\x5d-\x7e]*$/;
+
+/**
+ * The first literal whose value the transpiler would not keep when it writes
+ * the SQL back in the dialect (wrapOperators, rewriteTree) or as DuckDB: each
+ * value is written by the transpiler and read again; else null.
+ */
+async function literalsWrittenBack(
+  lexed: LexedSql,
+  dialect: Exclude<Dialect, "duckdb">,
+  written: "dialect" | "duckdb",
+): Promise<Untranslatable | null> {
+  const risky = lexed.literals.filter((literal) => !PLAIN.test(literal.value));
+  if (risky.length === 0) return null;
+  const select = `select ${risky.map((literal) => transpilerString(literal.value, dialect)).join(", ")}`;
+  const lost = (values: (string | null)[] | null) => risky.find((literal, k) => values?.[k] !== literal.value);
+  const loses = (literal: { value: string; line: number } | undefined, where: string): Untranslatable | null =>
+    literal
+      ? {
+          construct: "string literal",
+          why: `the transpiler does not keep the value ${JSON.stringify(literal.value)} when it writes ${where}`,
+          line: literal.line,
+        }
+      : null;
+  if (written === "dialect") {
+    const back = await regenerate(select, dialect);
+    const reread = back.ok ? await tokenize(back.value, dialect) : null;
+    const inDialect = reread?.ok ? reread.value.filter((token) => token.type.endsWith("STRING")).map((token) => token.text) : null;
+    return loses(lost(inDialect), `${dialect} SQL back`);
+  }
+  const duckdb = await toDuckdb(select, dialect);
+  return loses(lost(duckdb.ok ? duckdbLiterals(duckdb.value) : null), "DuckDB SQL");
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
 }
 
 interface Edit {
@@ -535,12 +609,6 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
   if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*")
     return `* ${lower}`;
   return null;
-}
-
-/** A Redshift string literal's value: \\b \\f \\n \\r \\t are control characters, a backslash before any other character is that character. */
-function redshiftString(text: string): string {
-  const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-  return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
 }
 
 /** The alias of an UNNEST(...) the DuckDB SQL names as a table (`AS x`, not `AS t(x)`), where BigQuery names the element; else null. */
