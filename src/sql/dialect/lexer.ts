@@ -281,12 +281,7 @@ class Reader {
       if (i >= sql.length) this.#refuse(quote, "a string literal that does not end", at);
       if (sql.startsWith(delimiter, i)) {
         if (!triple && sql[i + 1] === quote) {
-          if (!rules.doubledQuote)
-            this.#refuse(
-              `${quote}${quote}`,
-              `${this.dialect} does not read ${quote}${quote} inside a string literal as one quote (slp has not verified how it reads it): write \\${quote}`,
-              i,
-            );
+          if (rules.doubledQuote !== true) this.#refuse(`${quote}${quote}`, `${rules.doubledQuote}: write \\${quote}`, i);
           value += quote;
           i += 2;
           continue;

@@ -42,8 +42,8 @@ export type LikeOtherEscape = "itself" | "error" | "unverified";
 export interface LexicalRules {
   /** `'...'`: with backslash escapes (and which), or standard (a backslash is itself). */
   singleQuoted: EscapeRules | "standard";
-  /** `''` inside a quoted string is one quote; false where the warehouse reads two literals (refused: slp has not verified it). */
-  doubledQuote: boolean;
+  /** `''` inside a quoted string is one quote (true), or why it is refused. */
+  doubledQuote: true | string;
   /** `"..."`: a string (read as `'...'` is) or a quoted identifier. */
   doubleQuoted: "string" | "identifier";
   /** `` `...` `` quotes an identifier; `backslash` where escapes apply inside it (refused when one is written). */
@@ -226,7 +226,8 @@ const REDSHIFT_EXAMPLES: Example[] = [
 
 const DATABRICKS: LexicalRules = {
   singleQuoted: SPARK_ESCAPES,
-  doubledQuote: false,
+  // Spark's lexer took '' as one quote only lately (before, 'a''b' was two adjacent literals, read as 'ab').
+  doubledQuote: "Spark versions read it as one quote or as two adjacent literals, and Databricks documents neither",
   doubleQuoted: "string",
   backticks: "identifier",
   raw: "plain",
@@ -268,7 +269,7 @@ const POSTGRES: LexicalRules = {
 export const LEXICAL: Record<Exclude<Dialect, "duckdb">, LexicalRules> = {
   bigquery: {
     singleQuoted: BIGQUERY_ESCAPES,
-    doubledQuote: false,
+    doubledQuote: "BigQuery documents no such escape (two literals must be separated by whitespace)",
     doubleQuoted: "string",
     backticks: "identifier-with-escapes",
     raw: "pairs",
