@@ -35,13 +35,14 @@ function quantifiedPatterns(right: unknown): unknown[] | null {
 
 /**
  * The rewrite of one node of the syntax tree (transpiler.ts rewriteTree), or
- * undefined to keep it: a LIKE or ILIKE without ESCAPE gets the warehouse's
+ * undefined to keep it (`valueOf` gives the value of a literal translate.ts
+ * carries as a placeholder): a LIKE or ILIKE without ESCAPE gets the warehouse's
  * escape character (lexical.ts); a literal pattern is read by its value, as
  * the warehouse reads the literal (lexer.ts wrote it in the transpiler's form,
  * and translate.ts checks the transpiler reads that value); a pattern computed at run time is checked by slp's macro
  * as the warehouse checks it; a quantified LIKE becomes its ORs or ANDs.
  */
-export function likeRewrite(dialect: Exclude<Dialect, "duckdb">) {
+export function likeRewrite(dialect: Exclude<Dialect, "duckdb">, valueOf: (literal: string) => string = (literal) => literal) {
   const other = LEXICAL[dialect].likeEscape;
   return (node: TreeNode): TreeNode | undefined => {
     const [kind] = Object.keys(node);
@@ -71,10 +72,11 @@ export function likeRewrite(dialect: Exclude<Dialect, "duckdb">) {
     if (like.escape !== null || other === null) return undefined;
     const literal = (like.right as { literal?: { literal_type?: string; value?: string } }).literal;
     if (literal?.literal_type === "string" && typeof literal.value === "string") {
-      if (wellEscaped(literal.value, other)) return { [kind]: { ...like, escape: string("\\") } };
+      const pattern = valueOf(literal.value);
+      if (wellEscaped(pattern, other)) return { [kind]: { ...like, escape: string("\\") } };
       if (other === "unverified")
         return {
-          refuse: `LIKE: the pattern '${literal.value}' escapes a character other than \\, _ or %, or ends with a backslash: BigQuery documents escaping \\, _ and % only`,
+          refuse: `LIKE: the pattern '${pattern}' escapes a character other than \\, _ or %, or ends with a backslash: BigQuery documents escaping \\, _ and % only`,
         };
     }
     // A pattern computed at run time (or a literal the warehouse rejects) is checked when it runs, as the warehouse checks it.

@@ -48,8 +48,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   const tokens = tokenized.value;
   const misread = misreadLiteral(lexed, tokens);
   if (misread) return { ok: false, untranslatable: misread };
-  const keptInDialect = once(() => literalsWrittenBack(lexed, dialect, "dialect"));
-  const keptInDuckdb = once(() => literalsWrittenBack(lexed, dialect, "duckdb"));
+  const keptInDuckdb = once(() => literalsWrittenBack(lexed, dialect));
   const source = Array.from(sql);
   const table = constructsOf(dialect);
   const closing = matchingParens(tokens);
@@ -311,6 +310,12 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   };
 
   let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
+  // A literal the transpiler would not keep when it writes the SQL back in the dialect (a quote in Redshift) goes through
+  // those rewrites as a placeholder of plain letters, and the rewrites read its value through `valueOf`.
+  const carried = await carryLiterals(rewritten, lexed, dialect);
+  if ("untranslatable" in carried) return { ok: false, untranslatable: carried.untranslatable };
+  rewritten = carried.sql;
+  const valueOf = (value: string) => carried.values.get(value) ?? value;
   // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
   // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
   const multiplies = multipliesOwnWay(dialect);
@@ -320,8 +325,6 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       return { wrapper: "__slp_typed", first: names.value, second: names.type };
     };
     const wraps = { div: wrap("div"), ...(multiplies ? { mul: wrap("mul") } : {}) };
-    const kept = await keptInDialect();
-    if (kept) return { ok: false, untranslatable: kept };
     const wrapped = await wrapOperators(rewritten, dialect, wraps);
     if (!wrapped.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${wrapped.error}`, wrapped.line);
     if (wrapped.value.wrapped > 0) {
@@ -335,10 +338,8 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
   const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
   if (/like/i.test(rewritten) || bigquery) {
-    const like = likeRewrite(dialect);
+    const like = likeRewrite(dialect, valueOf);
     const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
-    const kept = await keptInDialect();
-    if (kept) return { ok: false, untranslatable: kept };
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -348,6 +349,9 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
     rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
   }
+  rewritten = rewritten.replace(CARRIED, (placeholder) => transpilerString(valueOf(placeholder.slice(1, -1)), dialect));
+  if (/__slp_literal_/i.test(rewritten))
+    return refused("string literal", "the transpiler rewrote a literal slp carried through its rewrites", null);
   const kept = await keptInDuckdb();
   if (kept) return { ok: false, untranslatable: kept };
   const translated = await toDuckdb(rewritten, dialect);
@@ -384,36 +388,61 @@ function misreadLiteral(lexed: LexedSql, tokens: Token[]): Untranslatable | null
 /** Literals that only letters, digits and plain punctuation write alike everywhere. */
 const PLAIN = /^[\x20-\x21\x23-\x26\x28-\x5b\x5d-\x7e]*$/;
 
+/** A placeholder carryLiterals writes for a literal, as the transpiler writes it back. */
+const CARRIED = /'__slp_literal_\d+'/g;
+
 /**
- * The first literal whose value the transpiler would not keep when it writes
- * the SQL back in the dialect (wrapOperators, rewriteTree) or as DuckDB: each
- * value is written by the transpiler and read again; else null.
+ * `sql` with each literal the transpiler would not keep when it writes the SQL
+ * back in `dialect` (each value written by the transpiler and read again)
+ * replaced by a placeholder literal; `values` gives each placeholder's value.
  */
-async function literalsWrittenBack(
+async function carryLiterals(
+  sql: string,
   lexed: LexedSql,
   dialect: Exclude<Dialect, "duckdb">,
-  written: "dialect" | "duckdb",
-): Promise<Untranslatable | null> {
+): Promise<{ sql: string; values: Map<string, string> } | { untranslatable: Untranslatable }> {
+  const values = new Map<string, string>();
+  const risky = [...new Set(lexed.literals.map((literal) => literal.value).filter((value) => !PLAIN.test(value)))];
+  const lost = new Set<string>();
+  for (const value of risky) {
+    const back = await regenerate(`select ${transpilerString(value, dialect)}`, dialect);
+    const reread = back.ok ? await tokenize(back.value, dialect) : null;
+    const strings = reread?.ok ? reread.value.filter((token) => token.type.endsWith("STRING")) : [];
+    if (strings.length !== 1 || strings[0]?.text !== value) lost.add(value);
+  }
+  if (lost.size === 0) return { sql, values };
+  const tokenized = await tokenize(sql, dialect);
+  if (!tokenized.ok)
+    return {
+      untranslatable: { construct: `${dialect} SQL`, why: `the transpiler cannot read it: ${tokenized.error}`, line: tokenized.line },
+    };
+  const source = Array.from(sql);
+  let out = "";
+  let cursor = 0;
+  for (const token of tokenized.value) {
+    if (!token.type.endsWith("STRING") || !lost.has(token.text)) continue;
+    const placeholder = `__slp_literal_${values.size}`;
+    values.set(placeholder, token.text);
+    out += `${source.slice(cursor, token.start).join("")}'${placeholder}'`;
+    cursor = token.end;
+  }
+  return { sql: out + source.slice(cursor).join(""), values };
+}
+
+/** The first literal whose value the transpiler would not keep when it writes the SQL as DuckDB (each value written and read again), else null. */
+async function literalsWrittenBack(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb">): Promise<Untranslatable | null> {
   const risky = lexed.literals.filter((literal) => !PLAIN.test(literal.value));
   if (risky.length === 0) return null;
-  const select = `select ${risky.map((literal) => transpilerString(literal.value, dialect)).join(", ")}`;
-  const lost = (values: (string | null)[] | null) => risky.find((literal, k) => values?.[k] !== literal.value);
-  const loses = (literal: { value: string; line: number } | undefined, where: string): Untranslatable | null =>
-    literal
-      ? {
-          construct: "string literal",
-          why: `the transpiler does not keep the value ${JSON.stringify(literal.value)} when it writes ${where}`,
-          line: literal.line,
-        }
-      : null;
-  if (written === "dialect") {
-    const back = await regenerate(select, dialect);
-    const reread = back.ok ? await tokenize(back.value, dialect) : null;
-    const inDialect = reread?.ok ? reread.value.filter((token) => token.type.endsWith("STRING")).map((token) => token.text) : null;
-    return loses(lost(inDialect), `${dialect} SQL back`);
-  }
-  const duckdb = await toDuckdb(select, dialect);
-  return loses(lost(duckdb.ok ? duckdbLiterals(duckdb.value) : null), "DuckDB SQL");
+  const duckdb = await toDuckdb(`select ${risky.map((literal) => transpilerString(literal.value, dialect)).join(", ")}`, dialect);
+  const read = duckdb.ok ? duckdbLiterals(duckdb.value) : null;
+  const literal = risky.find((each, k) => read?.[k] !== each.value);
+  return literal
+    ? {
+        construct: "string literal",
+        why: `the transpiler does not keep the value ${JSON.stringify(literal.value)} when it writes DuckDB SQL`,
+        line: literal.line,
+      }
+    : null;
 }
 
 function once<T>(make: () => Promise<T>): () => Promise<T> {
