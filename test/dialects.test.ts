@@ -9,8 +9,9 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
-import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
-import { LEXICAL } from "../src/sql/dialect/lexical.ts";
+import type { Dialect, Warehouse } from "../src/sql/dialect/dialects.ts";
+import { duckdbSettings } from "../src/sql/dialect/settings.ts";
+import { WAREHOUSES } from "../src/sql/dialect/warehouses/index.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
 
 const connections = new Map<Dialect, Promise<DuckDBConnection>>();
@@ -93,7 +94,7 @@ for (const [dialect, constructs] of allConstructs()) {
 }
 
 describe("lexical rules: the documentation's examples of literals, comments and LIKE escapes give the documented values", () => {
-  for (const [dialect, rules] of Object.entries(LEXICAL) as [Exclude<Dialect, "duckdb">, (typeof LEXICAL)[keyof typeof LEXICAL]][]) {
+  for (const [dialect, { lexical: rules }] of Object.entries(WAREHOUSES) as [Warehouse, (typeof WAREHOUSES)[Warehouse]][]) {
     test(`${dialect} reads its literals and comments as documented`, async () => {
       expect(rules.examples.length).toBeGreaterThan(0);
       for (const example of rules.examples) {

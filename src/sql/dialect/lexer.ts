@@ -1,13 +1,15 @@
 /**
- * A model's SQL read as its warehouse reads it (lexical.ts), before anything
+ * A model's SQL read as its warehouse reads it (its lexical rules,
+ * lexical-rules.ts, in warehouses/<name>.ts), before anything
  * is translated: every string literal's value by the warehouse's rules,
  * comments dropped (a comment is whitespace), quoted identifiers kept as
  * written. Each literal is written back in the one form the transpiler reads
  * with the same value (transpilerString), so the rest of the translation sees
  * values, never a warehouse's escapes; what slp cannot carry is refused by name.
  */
-import type { Dialect } from "./dialects.ts";
-import { type EscapeRules, LEXICAL, type LexicalRules } from "./lexical.ts";
+import type { Warehouse } from "./dialects.ts";
+import type { EscapeRules, LexicalRules } from "./lexical-rules.ts";
+import { warehouse } from "./warehouses/index.ts";
 
 /** The SQL as the transpiler should read it, with the warehouse's literal values. */
 export interface LexedSql {
@@ -25,7 +27,7 @@ export type Lexed = { ok: true; value: LexedSql } | { ok: false; construct: stri
  * (\\ and \' among them), or standard (a backslash is itself, '' is a quote).
  * Measured on @polyglot-sql/sdk; test/lexer.test.ts proves each value reads back.
  */
-const TRANSPILER_READS: Record<Exclude<Dialect, "duckdb">, "backslash" | "standard"> = {
+const TRANSPILER_READS: Record<Warehouse, "backslash" | "standard"> = {
   bigquery: "backslash",
   snowflake: "backslash",
   databricks: "backslash",
@@ -35,7 +37,7 @@ const TRANSPILER_READS: Record<Exclude<Dialect, "duckdb">, "backslash" | "standa
 };
 
 /** `value` as a '...' literal the transpiler reads, in `dialect`, as exactly `value`. */
-export function transpilerString(value: string, dialect: Exclude<Dialect, "duckdb">): string {
+export function transpilerString(value: string, dialect: Warehouse): string {
   if (TRANSPILER_READS[dialect] === "standard") return `'${value.replace(/'/g, "''")}'`;
   const escaped = value.replace(/[\\'\n\r]/g, (char) => ({ "\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r" })[char] as string);
   return `'${escaped}'`;
@@ -56,7 +58,7 @@ class Refusal {
 }
 
 /** `sql` read by `dialect`'s lexical rules. */
-export function lex(sql: string, dialect: Exclude<Dialect, "duckdb">): Lexed {
+export function lex(sql: string, dialect: Warehouse): Lexed {
   try {
     return { ok: true, value: new Reader(sql, dialect).read() };
   } catch (error) {
@@ -78,9 +80,9 @@ class Reader {
 
   constructor(
     readonly sql: string,
-    readonly dialect: Exclude<Dialect, "duckdb">,
+    readonly dialect: Warehouse,
   ) {
-    this.rules = LEXICAL[dialect];
+    this.rules = warehouse(dialect).lexical;
   }
 
   read(): LexedSql {
@@ -96,7 +98,7 @@ class Reader {
       } else if (rest(2) === "/*") this.#blockComment();
       else if (char === "'" || (char === '"' && rules.doubleQuoted === "string")) this.#string("", at);
       else if (char === '"') this.#quotedIdentifier('"', at);
-      else if (char === "`" && rules.backticks) this.#quotedIdentifier("`", at);
+      else if (char === "`" && rules.identifierQuote === "`") this.#quotedIdentifier("`", at);
       else if (char === "$" && rules.dollarQuoted && !WORD.test(sql[at - 1] ?? " ") && this.#dollar(at)) continue;
       else if (/[A-Za-z_]/.test(char) && !WORD.test(sql[at - 1] ?? " ")) this.#word(at);
       else {
@@ -188,7 +190,7 @@ class Reader {
         }
         break;
       }
-      if (sql[i] === "\\" && quote === "`" && this.rules.backticks === "identifier-with-escapes")
+      if (sql[i] === "\\" && this.rules.identifierEscapes)
         this.#refuse(
           sql.slice(at, i + 2),
           `an escape in a quoted identifier: slp has not verified how ${this.dialect}'s names read it`,

@@ -3,12 +3,13 @@
  * none unless the query names one; BigQuery, Databricks/Spark, Postgres and
  * Redshift escape with the backslash by default (Snowflake has no default,
  * as DuckDB), so `x like 'a\_%'` matches 'a_1' there and not in DuckDB
- * unless `ESCAPE '\'` is written. Quantified LIKE ANY / ALL (p1, p2, ...)
+ * unless `ESCAPE '\'` is written (each warehouse's `lexical.likeEscape`). Quantified LIKE ANY / ALL (p1, p2, ...)
  * is written out as the ORs / ANDs of its patterns, each in parentheses.
  */
-import type { Dialect } from "./dialects.ts";
-import { LEXICAL, type LikeOtherEscape } from "./lexical.ts";
+import type { Warehouse } from "./dialects.ts";
+import type { OtherEscape } from "./lexical-rules.ts";
 import type { TreeNode } from "./transpiler.ts";
+import { warehouse } from "./warehouses/index.ts";
 
 /** slp's macro that checks a pattern computed at run time the way the warehouse does. */
 export const LIKE_PATTERN_MACRO = "__slp_like_pattern";
@@ -16,7 +17,7 @@ export const LIKE_PATTERN_MACRO = "__slp_like_pattern";
 const string = (value: string): TreeNode => ({ literal: { literal_type: "string", value } });
 
 /** Whether a pattern's backslashes are escapes the warehouse takes: none last, none before another character unless `itself`. */
-function wellEscaped(pattern: string, other: LikeOtherEscape): boolean {
+function wellEscaped(pattern: string, other: OtherEscape): boolean {
   const rest = other === "itself" ? pattern.replace(/\\[\s\S]/g, "") : pattern.replace(/\\[\\_%]/g, "");
   return !rest.includes("\\");
 }
@@ -35,15 +36,15 @@ function quantifiedPatterns(right: unknown): unknown[] | null {
 
 /**
  * The rewrite of one node of the syntax tree (transpiler.ts rewriteTree), or
- * undefined to keep it (`valueOf` gives the value of a literal translate.ts
+ * undefined to keep it (`literalValue` gives the value of a literal translate.ts
  * carries as a placeholder): a LIKE or ILIKE without ESCAPE gets the warehouse's
- * escape character (lexical.ts); a literal pattern is read by its value, as
+ * escape character (its lexical rules); a literal pattern is read by its value, as
  * the warehouse reads the literal (lexer.ts wrote it in the transpiler's form,
  * and translate.ts checks the transpiler reads that value); a pattern computed at run time is checked by slp's macro
  * as the warehouse checks it; a quantified LIKE becomes its ORs or ANDs.
  */
-export function likeRewrite(dialect: Exclude<Dialect, "duckdb">, valueOf: (literal: string) => string = (literal) => literal) {
-  const other = LEXICAL[dialect].likeEscape;
+export function likeRewrite(dialect: Warehouse, literalValue: (literal: string) => string = (literal) => literal) {
+  const other = warehouse(dialect).lexical.likeEscape;
   return (node: TreeNode): TreeNode | undefined => {
     const [kind] = Object.keys(node);
     if (kind === "not") {
@@ -72,7 +73,7 @@ export function likeRewrite(dialect: Exclude<Dialect, "duckdb">, valueOf: (liter
     if (like.escape !== null || other === null) return undefined;
     const literal = (like.right as { literal?: { literal_type?: string; value?: string } }).literal;
     if (literal?.literal_type === "string" && typeof literal.value === "string") {
-      const pattern = valueOf(literal.value);
+      const pattern = literalValue(literal.value);
       if (wellEscaped(pattern, other)) return { [kind]: { ...like, escape: string("\\") } };
       if (other === "unverified")
         return {

@@ -11,14 +11,15 @@
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType, structFieldNames } from "./types.ts";
-import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
+import { divisionMacros } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { duckdbLiterals, lex, type LexedSql, transpilerString } from "./lexer.ts";
 import { regenerate, rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
-import type { TranslationResult, Untranslatable } from "./translator.ts";
+import type { TranslationResult, Untranslatable } from "./translation.ts";
+import { warehouse } from "./warehouses/index.ts";
 
-export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
+export type { Translation, TranslationResult, Untranslatable } from "./translation.ts";
 
 /** Words that take a parenthesis without being a function call. */
 const SYNTAX_WORDS = new Set(
@@ -311,14 +312,14 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
 
   let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
   // A literal the transpiler would not keep when it writes the SQL back in the dialect (a quote in Redshift) goes through
-  // those rewrites as a placeholder of plain letters, and the rewrites read its value through `valueOf`.
+  // those rewrites as a placeholder of plain letters, and the rewrites read its value through `literalValue`.
   const carried = await carryLiterals(rewritten, lexed, dialect);
   if ("untranslatable" in carried) return { ok: false, untranslatable: carried.untranslatable };
   rewritten = carried.sql;
-  const valueOf = (value: string) => carried.values.get(value) ?? value;
+  const literalValue = (value: string) => carried.values.get(value) ?? value;
   // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
   // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
-  const multiplies = multipliesOwnWay(dialect);
+  const multiplies = warehouse(dialect).division.product !== undefined;
   if (rewritten.includes("/") || (multiplies && rewritten.includes("*"))) {
     const wrap = (of: "div" | "mul"): OperatorWrap => {
       const names = divisionMacros(dialect, of);
@@ -338,7 +339,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
   const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
   if (/like/i.test(rewritten) || bigquery) {
-    const like = likeRewrite(dialect, valueOf);
+    const like = likeRewrite(dialect, literalValue);
     const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
@@ -349,7 +350,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
     rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
   }
-  rewritten = rewritten.replace(CARRIED, (placeholder) => transpilerString(valueOf(placeholder.slice(1, -1)), dialect));
+  rewritten = rewritten.replace(CARRIED, (placeholder) => transpilerString(literalValue(placeholder.slice(1, -1)), dialect));
   if (/__slp_literal_/i.test(rewritten))
     return refused("string literal", "the transpiler rewrote a literal slp carried through its rewrites", null);
   const kept = await keptInDuckdb();

@@ -1,7 +1,13 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
-import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { RS, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
-import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "../common.ts";
+import { text, withinGroupListagg } from "../adapter-sql.ts";
+import { rule } from "../arithmetic.ts";
+import { defineDialect } from "../define.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
+import { SEMI, TEXT } from "../type-names.ts";
+import postgres from "./postgres.ts";
 
 export const REDSHIFT: Construct[] = [
   ...common((name, kind) => RS(kind === "window" ? `r_WF_${name.toUpperCase()}` : name === "%" ? "r_MOD" : `r_${name.toUpperCase()}`)),
@@ -98,3 +104,85 @@ export const REDSHIFT: Construct[] = [
     examples: [ex("select 'start_time' like 'start\\\\_%', 'startxtime' like 'start\\\\_%'", ["true", "false"], RS("r_patternmatching_condition_like"))],
   },
 ];
+
+// --- lexical rules (lexer.ts reads them) ---
+const REDSHIFT_LIKE = "https://docs.aws.amazon.com/redshift/latest/dg/r_patternmatching_condition_like.html";
+const REDSHIFT_QUOTE_LITERAL = "https://docs.aws.amazon.com/redshift/latest/dg/r_QUOTE_LITERAL.html";
+
+/**
+ * Redshift reads backslash escapes in '...' (its LIKE escape is written '\\\\',
+ * QUOTE_LITERAL doubles backslashes): \b \f \n \r \t, a backslash before any
+ * other character is that character; octal and hex escapes are not documented.
+ */
+const REDSHIFT_ESCAPES: EscapeRules = {
+  named: { ...CONTROL_ESCAPES, ...QUOTE_ESCAPES },
+  kept: [],
+  octal: null,
+  hex: null,
+  unicode: null,
+  other: "itself",
+  unverified: "0123456789xuU",
+};
+
+const REDSHIFT_EXAMPLES: Example[] = [
+  ex("select '''CAT'''", ["'CAT'"], REDSHIFT_QUOTE_LITERAL),
+  ex(String.raw`select 'start_x' like 'start\\_%', 'startx' like 'start\\_%', 'a\\b'`, ["true", "false", String.raw`a\b`], REDSHIFT_LIKE),
+];
+
+export default defineDialect({
+  name: "redshift",
+  // Redshift reads its text, sorts NULLs and divides integers as Postgres does, names its types as Postgres but for those below, and dbt-redshift writes dbt-postgres's macros but these.
+  extends: postgres,
+  // A Postgres function is not Redshift's until Redshift's documentation says so.
+  notInherited: ["constructs"],
+  transpiler: "redshift",
+  adapterInherits: ["postgres"],
+  lexical: {
+    singleQuoted: REDSHIFT_ESCAPES,
+    escapeStrings: null,
+    unicodeStrings: false,
+    dollarQuoted: null,
+    nestedComments: "unverified",
+    sources: [REDSHIFT_LIKE, REDSHIFT_QUOTE_LITERAL],
+    examples: REDSHIFT_EXAMPLES,
+  },
+  // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html: Postgres's names, but these.
+  types: {
+    nchar: TEXT,
+    nvarchar: TEXT,
+    varbyte: { duckdb: "BLOB" },
+    super: SEMI("SUPER"),
+    hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
+    // DECIMAL without a precision is DECIMAL(18, 0) (https://docs.aws.amazon.com/redshift/latest/dg/r_Numeric_types201.html).
+    numeric: { decimal: [18, 0] },
+    decimal: { decimal: [18, 0] },
+    // Postgres types Redshift does not have, or slp has not verified there.
+    "time with time zone": null,
+    "time without time zone": null,
+    bytea: null,
+    uuid: null,
+    interval: null,
+    json: null,
+    jsonb: null,
+    money: null,
+  },
+  constructs: REDSHIFT,
+  crossDbMacros: {
+    current_timestamp: () => "getdate()",
+    dateadd: (part, interval, from) => `dateadd(${text(part)}, ${text(interval)}, ${text(from)})`,
+    datediff: (first, second, part) => `datediff(${text(part)}, ${text(first)}, ${text(second)})`,
+    listagg: (measure, delimiter, orderBy, limit) => withinGroupListagg(measure, delimiter, orderBy, limit),
+  },
+  division: {
+    // https://docs.aws.amazon.com/redshift/latest/dg/r_numeric_computations201.html (division: scale = max(4, s1 + p2 - s2 + 1), at most 38)
+    // A HUGEINT divisor is DuckDB's SUM of integers, which Redshift types BIGINT (https://docs.aws.amazon.com/redshift/latest/dg/r_SUM.html):
+    // 19 digits, not 38 (100.0 * count / sum(count) has 21 decimals in Redshift; with 38 none of its 3 integer digits would fit).
+    quotient: rule(
+      (ta, tb) =>
+        `least(38, greatest(4, __slp_scale(${ta}) + __slp_precision(replace(${tb}, 'HUGEINT', 'BIGINT')) - __slp_scale(${tb}) + 1))`,
+      "integer",
+    ),
+    // https://docs.aws.amazon.com/redshift/latest/dg/r_AVG.html: BIGINT for integer arguments; a DECIMAL keeps its scale, rounded in a way slp has not verified.
+    average: rule({ refuse: "SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT" }, "integer"),
+  },
+});

@@ -1,7 +1,13 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
-import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, formatted, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
-import { common, framedValues, semiStructured } from "./common.ts";
+import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
+import { average, bareKeyword, formatted, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { common, framedValues, semiStructured } from "../common.ts";
+import { list, text, withinGroupListagg } from "../adapter-sql.ts";
+import { rule } from "../arithmetic.ts";
+import { defineDialect } from "../define.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
+import type { FormatTable } from "../rewrites.ts";
+import { DOUBLE, SEMI, type Scalar } from "../type-names.ts";
 
 export const SNOWFLAKE: Construct[] = [
   ...common((name) => SF(name === "cast" ? "cast" : name)),
@@ -346,3 +352,143 @@ export const SNOWFLAKE: Construct[] = [
     ],
   },
 ];
+
+/** Snowflake's date and time format elements: https://docs.snowflake.com/en/sql-reference/functions-conversion#date-and-time-formats-in-conversion-functions */
+const SNOWFLAKE_FORMAT: FormatTable = [
+  ["YYYY", "%Y"],
+  ["MMMM", "%B"],
+  ["HH24", "%H"],
+  ["HH12", "%I"],
+  ["FF9", "%n"],
+  ["FF6", "%f"],
+  ["FF3", "%g"],
+  ["MON", "%b"],
+  ["YY", "%y"],
+  ["MM", "%m"],
+  ["DD", "%d"],
+  ["DY", "%a"],
+  ["HH", "%H"],
+  ["MI", "%M"],
+  ["SS", "%S"],
+  ["AM", "%p"],
+  ["PM", "%p"],
+];
+
+const NUMBER_38: Scalar = { decimal: [38, 0] };
+
+// https://docs.snowflake.com/en/sql-reference/operators-arithmetic (division: S = max(S1, min(S1 + 6, 12))); AVG divides the same way (AVG of 1, 2, 2 is 1.666667).
+const QUOTIENT = rule((ta) => `greatest(__slp_scale(${ta}), least(__slp_scale(${ta}) + 6, 12))`, "fixed");
+
+// --- lexical rules (lexer.ts reads them) ---
+const SNOWFLAKE_TEXT = "https://docs.snowflake.com/en/sql-reference/data-types-text#escape-sequences-in-single-quoted-string-constants";
+const SNOWFLAKE_STRING_CONSTANTS = "https://docs.snowflake.com/en/sql-reference/data-types-text#single-quoted-string-constants";
+const SNOWFLAKE_DOLLAR = "https://docs.snowflake.com/en/sql-reference/data-types-text#dollar-quoted-string-constants";
+const SNOWFLAKE_COMMENTS = "https://docs.snowflake.com/en/sql-reference/constructs#comments";
+
+/** Snowflake: \' \" \\ \b \f \n \r \t \0, \ooo, \xhh, \uhhhh; a backslash before any other character is that character. */
+const SNOWFLAKE_ESCAPES: EscapeRules = {
+  named: { ...CONTROL_ESCAPES, ...QUOTE_ESCAPES, "0": "\0" },
+  kept: [],
+  octal: "three",
+  hex: "two",
+  unicode: { long: false },
+  other: "itself",
+};
+
+const SNOWFLAKE_EXAMPLES: Example[] = [
+  ex("select 'Today''s sales projections', '-''''-'", ["Today's sales projections", "-''-"], SNOWFLAKE_STRING_CONSTANTS),
+  ex("select $$Today's sales projections$$, $$-'''-$$", ["Today's sales projections", "-'''-"], SNOWFLAKE_DOLLAR),
+  ex(
+    String.raw`select 'Hello\tWorld', 'C:\\user', '-\041-', '-\x21-', '-\u26c4-', '\z'`,
+    ["Hello\tWorld", String.raw`C:\user`, "-!-", "-!-", "-\u26c4-", "z"],
+    SNOWFLAKE_TEXT,
+  ),
+  ex(String.raw`select 'a\nb\101', 'it\'s', 'say \"hi\"'`, ["a\nbA", "it's", 'say "hi"'], SNOWFLAKE_TEXT),
+  ex("select 1 -- a comment\n, 2 // another\n, /* a block */ 3", ["1", "2", "3"], SNOWFLAKE_COMMENTS),
+];
+
+export default defineDialect({
+  name: "snowflake",
+  transpiler: "snowflake",
+  adapterInherits: [],
+  lexical: {
+    likeEscape: null,
+    identifierQuote: '"',
+    identifierEscapes: false,
+    singleQuoted: SNOWFLAKE_ESCAPES,
+    doubledQuote: true,
+    doubleQuoted: "identifier",
+    raw: null,
+    tripleQuoted: false,
+    newlineEndsString: false,
+    bytes: false,
+    escapeStrings: null,
+    unicodeStrings: false,
+    dollarQuoted: "plain",
+    lineComments: ["//"],
+    nestedComments: "unverified",
+    unquotedCase: "upper",
+    sources: [SNOWFLAKE_TEXT, "https://docs.snowflake.com/en/sql-reference/functions/like"],
+    examples: SNOWFLAKE_EXAMPLES,
+  },
+  // DEFAULT_NULL_ORDERING is LAST: NULLs sort as the largest values.
+  nullOrder: "nulls_last_on_asc_first_on_desc",
+  integerDivision: false,
+  // https://docs.snowflake.com/en/sql-reference-data-types: integers are NUMBER(38,0); FLOAT is 64-bit.
+  types: {
+    number: NUMBER_38,
+    decimal: NUMBER_38,
+    numeric: NUMBER_38,
+    int: NUMBER_38,
+    integer: NUMBER_38,
+    bigint: NUMBER_38,
+    smallint: NUMBER_38,
+    tinyint: NUMBER_38,
+    byteint: NUMBER_38,
+    float: DOUBLE,
+    float4: DOUBLE,
+    float8: DOUBLE,
+    real: DOUBLE,
+    datetime: { duckdb: "TIMESTAMP" },
+    timestamp_ntz: { duckdb: "TIMESTAMP" },
+    timestamp_ltz: { duckdb: "TIMESTAMPTZ" },
+    timestamp_tz: { duckdb: "TIMESTAMPTZ" },
+    binary: { duckdb: "BLOB" },
+    varbinary: { duckdb: "BLOB" },
+    variant: SEMI("VARIANT"),
+    object: SEMI("OBJECT"),
+    array: SEMI("ARRAY"),
+    vector: { refuse: "VECTOR has no DuckDB type with the same operations" },
+  },
+  constructs: SNOWFLAKE,
+  crossDbMacros: {
+    current_timestamp: () => "current_timestamp()",
+    type_string: () => "varchar",
+    type_int: () => "int",
+    type_bigint: () => "bigint",
+    type_float: () => "float",
+    type_numeric: () => "numeric(28,6)",
+    type_timestamp: () => "timestamp_ntz",
+    type_boolean: () => "boolean",
+    dateadd: (part, interval, from) => `dateadd(${text(part)}, ${text(interval)}, ${text(from)})`,
+    datediff: (first, second, part) => `datediff(${text(part)}, ${text(first)}, ${text(second)})`,
+    date_trunc: (part, date) => `date_trunc('${text(part)}', ${text(date)})`,
+    safe_cast: (field, type) => `try_cast(${text(field)} as ${text(type)})`,
+    concat: (fields) => `concat(${list(fields).join(", ")})`,
+    hash: (field) => `md5(cast(${text(field)} as varchar))`,
+    split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
+    listagg: (measure, delimiter, orderBy, limit) => withinGroupListagg(measure, delimiter, orderBy, limit),
+  },
+  formats: { datetime: SNOWFLAKE_FORMAT },
+  division: {
+    quotient: QUOTIENT,
+    average: QUOTIENT,
+    // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (multiplication: S = min(S1 + S2, max(S1, S2, 12)))
+    product: {
+      scale: (ta, tb) => `least(__slp_scale(${ta}) + __slp_scale(${tb}), greatest(__slp_scale(${ta}), __slp_scale(${tb}), 12))`,
+      integers: "fixed",
+    },
+    byZero: "error",
+  },
+  fixtureRules: [],
+});
