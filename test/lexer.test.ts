@@ -116,8 +116,10 @@ describe("comments", () => {
     expect(output("postgres", "select a # b from t")).toBe("select a # b from t");
   });
 
-  test("block comments nest in Postgres; a /* inside one is refused where nesting is undocumented", () => {
+  test("block comments nest in Postgres and Databricks, end at the first */ in Snowflake; a /* inside one is refused where undocumented", () => {
     expect(output("postgres", "select /* a /* 'b */ c' */ 1")).toBe("select   1");
+    expect(output("databricks", "select /* a /* 'b */ c' */ 1")).toBe("select   1");
+    expect(values("snowflake", "select /* a /* b */ 'c'")).toEqual(["c"]);
     expect(values("bigquery", "select /* a /* b */ 'c' */ 1")).toBe("refused: /* inside a comment");
     expect(output("bigquery", "select /* it's */ 1")).toBe("select   1");
   });

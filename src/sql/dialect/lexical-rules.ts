@@ -21,9 +21,8 @@ export interface EscapeRules {
   /** `\uhhhh` (and `\Uhhhhhhhh` where `long`). */
   unicode: { long: boolean } | null;
   /**
-   * A backslash before any other character: `itself` that character,
-   * `error` the warehouse rejects the literal, `unverified` undocumented
-   * (both refused by name).
+   * A backslash before any other character: `itself` that character, or
+   * `error` the warehouse rejects the literal (refused by name).
    */
   other: "itself" | "error";
   /** Characters after a backslash slp refuses because the documentation does not say what they mean. */

@@ -260,6 +260,7 @@ const sparkScale = (ta: string, tb: string) => {
 
 // --- lexical rules (lexer.ts reads them) ---
 const DATABRICKS_STRING = "https://docs.databricks.com/en/sql/language-manual/data-types/string-type.html";
+const DATABRICKS_COMMENTS = "https://docs.databricks.com/en/sql/language-manual/sql-ref-syntax-comment.html";
 const DATABRICKS_LIKE = "https://docs.databricks.com/en/sql/language-manual/functions/like.html";
 
 /**
@@ -286,6 +287,7 @@ const DATABRICKS_EXAMPLES: Example[] = [
   ),
   ex(String.raw`select "Spark", '\b\r\t\Z', '\%\_', '\q'`, ["Spark", "\b\r\t\x1a", String.raw`\%\_`, "q"], DATABRICKS_STRING),
   ex(String.raw`select 'a_c' like 'a\\_c', 'abc' like 'a\\_c', 'a%' like 'a\%'`, ["true", "false", "true"], DATABRICKS_LIKE),
+  ex("select '-- This is not a comment' -- This is a comment\n, /* a bracketed /* nested */ comment */ 1", ["-- This is not a comment", "1"], DATABRICKS_COMMENTS),
 ];
 
 export default defineDialect({
@@ -309,9 +311,10 @@ export default defineDialect({
     unicodeStrings: false,
     dollarQuoted: null,
     lineComments: [],
-    nestedComments: "unverified",
+    // bracketed_comment: /* text [ bracketed_comment [...] ] text */
+    nestedComments: true,
     unquotedCase: "insensitive",
-    sources: [DATABRICKS_STRING, DATABRICKS_LIKE],
+    sources: [DATABRICKS_STRING, DATABRICKS_COMMENTS, DATABRICKS_LIKE],
     examples: DATABRICKS_EXAMPLES,
   },
   // "NULLs sort first if sort order is ASC and last if DESC".

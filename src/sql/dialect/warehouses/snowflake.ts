@@ -383,7 +383,10 @@ const QUOTIENT = rule((ta) => `greatest(__slp_scale(${ta}), least(__slp_scale(${
 const SNOWFLAKE_TEXT = "https://docs.snowflake.com/en/sql-reference/data-types-text#escape-sequences-in-single-quoted-string-constants";
 const SNOWFLAKE_STRING_CONSTANTS = "https://docs.snowflake.com/en/sql-reference/data-types-text#single-quoted-string-constants";
 const SNOWFLAKE_DOLLAR = "https://docs.snowflake.com/en/sql-reference/data-types-text#dollar-quoted-string-constants";
-const SNOWFLAKE_COMMENTS = "https://docs.snowflake.com/en/sql-reference/constructs#comments";
+const SNOWFLAKE_COMMENTS = "https://community.snowflake.com/s/article/how-to-comment-or-uncomment-multiple-lines-in-the-sql-worksheet";
+/** Snowflake ends a block comment at the first * / (as Oracle; Teradata and SQL Server nest them). */
+const SNOWFLAKE_BLOCK_COMMENTS =
+  "https://docs.snowflake.com/en/migrations/snowconvert-docs/general/getting-started/running-snowconvert/validation/ambiguous-comments-validations";
 
 /** Snowflake: \' \" \\ \b \f \n \r \t \0, \ooo, \xhh, \uhhhh; a backslash before any other character is that character. */
 const SNOWFLAKE_ESCAPES: EscapeRules = {
@@ -405,6 +408,7 @@ const SNOWFLAKE_EXAMPLES: Example[] = [
   ),
   ex(String.raw`select 'a\nb\101', 'it\'s', 'say \"hi\"'`, ["a\nbA", "it's", 'say "hi"'], SNOWFLAKE_TEXT),
   ex("select 1 -- a comment\n, 2 // another\n, /* a block */ 3", ["1", "2", "3"], SNOWFLAKE_COMMENTS),
+  ex("select /* a /* b */ 1", ["1"], SNOWFLAKE_BLOCK_COMMENTS),
 ];
 
 export default defineDialect({
@@ -426,9 +430,9 @@ export default defineDialect({
     unicodeStrings: false,
     dollarQuoted: "plain",
     lineComments: ["//"],
-    nestedComments: "unverified",
+    nestedComments: false,
     unquotedCase: "upper",
-    sources: [SNOWFLAKE_TEXT, "https://docs.snowflake.com/en/sql-reference/functions/like"],
+    sources: [SNOWFLAKE_TEXT, SNOWFLAKE_COMMENTS, SNOWFLAKE_BLOCK_COMMENTS, "https://docs.snowflake.com/en/sql-reference/functions/like"],
     examples: SNOWFLAKE_EXAMPLES,
   },
   // DEFAULT_NULL_ORDERING is LAST: NULLs sort as the largest values.
