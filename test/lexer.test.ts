@@ -83,6 +83,12 @@ describe("string literals", () => {
     expect(values("snowflake", "select 'two\nlines'")).toEqual(["two\nlines"]);
   });
 
+  test("Postgres joins two literals across a newline only; on one line they are refused, as Postgres rejects them", () => {
+    expect(values("postgres", "select 'foo'\n'bar', 'a'")).toEqual(["foo", "bar", "a"]);
+    expect(values("postgres", "select 'foo' 'bar'")).toBe("refused: string literal");
+    expect(values("bigquery", "select 'foo' 'bar'")).toEqual(["foo", "bar"]);
+  });
+
   test("Postgres E'...' reads C escapes, U&'...' Unicode escapes; UESCAPE is refused", () => {
     expect(values("postgres", String.raw`select E'a\nb\x41\101\u0041\'', e'\q'`)).toEqual(["a\nbAAA'", "q"]);
     expect(values("postgres", String.raw`select U&'d\0061t\+000061', U&'\\'`)).toEqual(["data", "\\"]);

@@ -328,6 +328,9 @@ class Reader {
     this.#literals.push({ value, line: this.#outLine });
     this.#i = end;
     this.#emit(transpilerString(value, this.dialect));
+    // Postgres joins two literals only across a newline ('foo'\n'bar'); on one line it is a syntax error the transpiler would join.
+    if (this.rules.adjacentStringsNeedNewline && /^[ \t]*(?:[eE]|[uU]&)?'/.test(this.sql.slice(end, end + 64)))
+      this.#refuse("string literal", `two string literals on one line, which ${this.dialect} rejects (a newline must separate them)`, end);
   }
 
   /** One backslash escape at `at`: its value and the index after it. */

@@ -63,6 +63,8 @@ export interface LexicalRules {
   unicodeStrings: boolean;
   /** Dollar quoting: `$$...$$` only, or `$tag$...$tag$` too; no escapes inside. */
   dollarQuoted: "plain" | "tagged" | null;
+  /** Two string literals with only whitespace between are one only across a newline (Postgres); on one line, an error (refused). */
+  adjacentStringsNeedNewline: boolean;
   /** Line comments, besides `--`. */
   lineComments: string[];
   /** Block comments nest (`/* a /* b *\/ c *\/`); `unverified` where undocumented: a `/*` inside one is refused. */

@@ -480,6 +480,7 @@ export default defineDialect({
     escapeStrings: null,
     unicodeStrings: false,
     dollarQuoted: null,
+    adjacentStringsNeedNewline: false,
     lineComments: ["#"],
     nestedComments: "unverified",
     unquotedCase: "insensitive",

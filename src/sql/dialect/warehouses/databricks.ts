@@ -310,6 +310,7 @@ export default defineDialect({
     escapeStrings: null,
     unicodeStrings: false,
     dollarQuoted: null,
+    adjacentStringsNeedNewline: false,
     lineComments: [],
     // bracketed_comment: /* text [ bracketed_comment [...] ] text */
     nestedComments: true,

@@ -184,6 +184,7 @@ export default defineDialect({
     escapeStrings: POSTGRES_ESCAPES,
     unicodeStrings: true,
     dollarQuoted: "tagged",
+    adjacentStringsNeedNewline: true,
     lineComments: [],
     nestedComments: true,
     unquotedCase: "lower",

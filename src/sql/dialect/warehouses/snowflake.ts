@@ -429,6 +429,7 @@ export default defineDialect({
     escapeStrings: null,
     unicodeStrings: false,
     dollarQuoted: "plain",
+    adjacentStringsNeedNewline: false,
     lineComments: ["//"],
     nestedComments: false,
     unquotedCase: "upper",
