@@ -79,14 +79,14 @@ const CASE_WORDS: Record<LexicalRules["unquotedCase"], string> = {
 /** A warehouse's string literals and comments, as its lexical rules read them (src/sql/dialect/lexer.ts). */
 function lexicalLines(rules: LexicalRules): string[] {
   const code = (text: string) => (text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``);
-  const escapes = (escape: EscapeRules) => {
-    const named = Object.keys(escape.named)
+  const escapes = (escaping: EscapeRules) => {
+    const named = Object.keys(escaping.named)
       .map((char) => code(`\\${char}`))
       .join(" ");
-    const numeric = [escape.octal && "octal", escape.hex && "hex", escape.unicode && "Unicode"].filter(Boolean).join(", ");
-    const kept = escape.kept.map((char) => code(`\\${char}`)).join(" ");
-    const unverified = escape.unverified ? ` (refused before ${[...escape.unverified].map(code).join(" ")}: not documented)` : "";
-    return `backslash escapes ${named}${numeric ? `, ${numeric} escapes` : ""}${kept ? `; ${kept} keep their backslash` : ""}; a backslash before another character is ${escape.other === "itself" ? "that character" : "an error"}${unverified}`;
+    const numeric = [escaping.octal && "octal", escaping.hex && "hex", escaping.unicode && "Unicode"].filter(Boolean).join(", ");
+    const kept = escaping.kept.map((char) => code(`\\${char}`)).join(" ");
+    const unverified = escaping.unverified ? ` (refused before ${[...escaping.unverified].map(code).join(" ")}: not documented)` : "";
+    return `backslash escapes ${named}${numeric ? `, ${numeric} escapes` : ""}${kept ? `; ${kept} keep their backslash` : ""}; a backslash before another character is ${escaping.other === "itself" ? "that character" : "an error"}${unverified}`;
   };
   const forms = [
     rules.raw && "raw `r'...'`",
