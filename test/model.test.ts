@@ -164,6 +164,20 @@ describe("graph walks", () => {
     ]);
     expect(graph.downstream(["model.shop.fct_orders"])).toEqual([]);
   });
+
+  test("a ref with a keyword of its own (a project's ref macro takes it, dbt's ref ignores it) reads the model it names; one whose value is not a literal stays unresolved", async () => {
+    const project = join(FIXTURES, "unit", "custom_ref_kwargs");
+    const graph = await new Project(new WorkTree(project)).graph();
+    expect(graph.upstream(["model.test.model_b"])).toEqual(["model.test.model_a"]);
+    const { relationCalls, parseRelationCall } = await import("../src/project/dbt/relations.ts");
+    expect(relationCalls("select * from {{ ref('model_a', label=var('layer')) }}").map((found) => found.call)).toEqual([null]);
+    expect(relationCalls("{{ ref('pkg', 'm', v=2, label=\"x\") }}").map((found) => found.call)).toEqual([
+      { kind: "ref", package: "pkg", name: "m", version: "2" },
+    ]);
+    // A unit test's input is read as dbt's static parser reads it: a keyword of its own is not a plain call.
+    expect(parseRelationCall("ref('model_a', label='staging')")).toBeNull();
+    expect(parseRelationCall("ref('model_a', v=1)")).toEqual({ kind: "ref", package: null, name: "model_a", version: "1" });
+  });
 });
 
 describe("lines", () => {

@@ -11,7 +11,9 @@ import { Database, type Column } from "../engine/duckdb.ts";
 import { ParseCache } from "../project/files/cache.ts";
 import type { DisabledTest } from "../project/dbt/unit-test-definitions.ts";
 import type { UnitProject } from "../project/dbt/unit-project.ts";
-import { DbtRenderer } from "../sql/dbt-context.ts";
+import { DbtRenderer, type RenderSession } from "../sql/dbt-context.ts";
+import { callText, type RelationCall } from "../project/dbt/relations.ts";
+import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
 import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
 import { buildFixture, expectedRows, expectedSql, UntranslatableType } from "./fixtures.ts";
@@ -133,7 +135,9 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     set = readTests(project, renderer);
     planned = selectTests(project, set, options.select, options.exclude ?? []).map((test) => {
       const result = emptyResult(test);
-      const plan = planTest(test, set.owners.get(test) as UnitProject, project);
+      const plan = planTest(test, set.owners.get(test) as UnitProject, project, (input, of, owner) =>
+        renderedInput(renderer, input, of, owner),
+      );
       return "error" in plan ? { result: { ...result, error: plan.error }, plan: null } : { result, plan };
     });
   } catch (error) {
@@ -324,4 +328,27 @@ async function fixturesOf(
   } catch (error) {
     return { error: renderError(error, test.file), untranslatable: error instanceof UntranslatableType };
   }
+}
+
+/**
+ * The relation a given's input names when dbt renders it (support_custom_ref_kwargs): `{{ <input> }}` in
+ * the test's package, through the project's own `ref` macro, which calls builtins.ref; the first ref it
+ * calls, else the first source (dbt's _extract_ref_or_source_via_jinja). Null when it calls neither or
+ * does not render (dbt's "must be either a 'ref', 'source' or 'this' call").
+ */
+function renderedInput(renderer: DbtRenderer, input: string, test: UnitTestDefinition, owner: UnitProject): RelationCall | null {
+  const calls: RelationCall[] = [];
+  const session: RenderSession = {
+    ...parseSession(test.name),
+    relation: (call) => {
+      calls.push(call);
+      return callText(call);
+    },
+  };
+  try {
+    renderer.renderText(`{{ ${input} }}`, test.file, session, owner.name);
+  } catch {
+    return null;
+  }
+  return calls.find((call) => call.kind === "ref") ?? calls[0] ?? null;
 }
