@@ -267,14 +267,21 @@ export class UpstreamSchemas {
   #seedOf(source: SourceNode): RefNode | null {
     const entry = source.declaration?.entry ?? {};
     const identifier = (typeof entry.identifier === "string" ? entry.identifier : source.table).toLowerCase();
-    const written =
-      source.declaration && "sourceEntry" in source.declaration ? (source.declaration.sourceEntry as Mapping).schema : undefined;
+    const sourceEntry = source.declaration && "sourceEntry" in source.declaration ? (source.declaration.sourceEntry as Mapping) : {};
+    const written = sourceEntry.schema;
     const schema = (typeof written === "string" ? this.#renderValue(written, source.file) : source.source)?.toLowerCase();
     if (!schema) return null;
-    const target = "main";
+    // The relation is database.schema.identifier: a source in another database is another relation, whatever its schema.
+    const { database: targetDatabase, schema: target } = TARGET_RELATION;
+    const database = (
+      typeof sourceEntry.database === "string" ? this.#renderValue(sourceEntry.database, source.file) : targetDatabase
+    )?.toLowerCase();
+    if (!database) return null;
     for (const project of [this.#sources.root, ...this.#sources.root.packages.values()]) {
       for (const seed of project.refNodes) {
         if (seed.kind !== "seed" || seed.identifier.toLowerCase() !== identifier) continue;
+        const seedDatabase = typeof seed.config.database === "string" ? seed.config.database.toLowerCase() : targetDatabase;
+        if (seedDatabase !== database) continue;
         const custom = typeof seed.config.schema === "string" ? seed.config.schema.toLowerCase() : null;
         const schemas = custom === null ? [target] : [custom, `${target}_${custom}`];
         if (schemas.includes(schema)) return seed;
@@ -575,6 +582,9 @@ export class UpstreamSchemas {
     return callText({ kind: "ref", package: null, name: node.name, version: node.version !== null && !node.latest ? node.version : null });
   }
 }
+
+/** The target slp renders for (dbt-context's target.database and target.schema): where a seed without its own lands. */
+const TARGET_RELATION = { database: "memory", schema: "main" };
 
 /** A column as the node's SQL gives it (or dbt's snapshot adds it). */
 interface Inferred {
