@@ -26,7 +26,7 @@ import { TRANSLATION_FORMAT } from "../sql/dialect/translator.ts";
 import { mapType } from "../sql/dialect/types.ts";
 import { csvTable, inferType } from "./fixtures.ts";
 import { parseSession, quoteRelation } from "./render.ts";
-import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
+import { quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { ColumnSource } from "./types.ts";
 
 /**
