@@ -144,6 +144,26 @@ describe("upstream schemas", () => {
     expect(result.exitCode).toBe(2);
   });
 
+  test("a source's columns come from a fresh catalog; a stale one types nothing and the test is left to its own values", async () => {
+    const dir = join(UNIT, "source_columns_catalog");
+    {
+      using fresh = withFreshManifest(dir);
+      const result = await runMain(["unit", "--format", "json"], fresh.path);
+      expect(result.exitCode).toBe(0);
+      expect(
+        JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map(
+          (c: { name: string; type: string; from: string }) => `${c.name} ${c.type} ${c.from}`,
+        ),
+      ).toEqual(["payment_id INTEGER inferred", "amount DECIMAL(10,2) inferred"]);
+    }
+    using stale = copyToTemp(dir, "slp-unit-");
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(stale.path, "target", "catalog.json"), past, past);
+    const result = await runMain(["unit"], stale.path);
+    expect(result.stdout).toContain("FAIL\tfct_payments::amount_keeps_its_scale");
+    expect(result.exitCode).toBe(1);
+  });
+
   test("a manifest older than the project's files types nothing: its decimals are gone and the tests fail", async () => {
     using stale = copyToTemp(join(UNIT, "upstream_manifest"), "slp-unit-");
     const past = new Date(Date.now() - 3_600_000);
