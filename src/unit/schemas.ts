@@ -33,7 +33,7 @@ import type { ColumnSource } from "./types.ts";
  * Bumped when what an inferred schema depends on changes, so an older cache entry is never used.
  * An inference binds translated SQL, so its key also carries the translation's format.
  */
-const INFERENCE_FORMAT = 12;
+const INFERENCE_FORMAT = 14;
 
 export interface SchemaColumn {
   name: string;
@@ -494,13 +494,19 @@ export class UpstreamSchemas {
     };
     const typed = await bind(untyped ? "typed" : "full");
     const incomplete = used.filter((id) => !(this.#known.get(id) as RelationSchema).complete);
-    if ("error" in typed && (untyped || incomplete.length === 1)) {
+    // The input a missing column belongs to: the one slp knows in part, or the one the SQL qualifies it by (`u.x`).
+    const owner = (error: string): string | null => {
+      if (incomplete.length === 1) return incomplete[0] as string;
+      const alias = missingFrom(error);
+      return alias === null ? null : (incomplete.find((id) => namesRelation(runnable, this.#relationName(id), alias)) ?? null);
+    };
+    if ("error" in typed && (untyped || incomplete.length > 0)) {
       const untypedColumns = used.flatMap((id) =>
         (this.#known.get(id) as RelationSchema).columns
           .filter((column) => column.type === null)
           .map((column) => ({ id, name: column.name })),
       );
-      const probed = await probeTypes(bind, incomplete.length === 1 ? (incomplete[0] as string) : null, untypedColumns);
+      const probed = await probeTypes(bind, owner, untypedColumns);
       // What slp needs typed: the columns the SQL reads that the yml does not list, and those it lists without a data_type.
       const declaredUntyped = new Map<string, string[]>();
       for (const column of untypedColumns) declaredUntyped.set(column.id, [...(declaredUntyped.get(column.id) ?? []), column.name]);
@@ -522,7 +528,7 @@ export class UpstreamSchemas {
     const untypedInputs = untyped ? this.#untypedColumns(used, new Map()) : "";
     if ("error" in typed) {
       const missing = missingColumn(typed.error);
-      const culprit = missing === null ? null : this.#lacking(used, missing);
+      const culprit = missing === null ? null : this.#lacking(used, missing, owner(typed.error));
       if (culprit && missing !== null && culprit.partial) this.#noteNeeds(reading, new Map([[culprit.id, [missing]]]));
       if (culprit) return { gap: `${label} reads column '${missing}' of ${culprit.label}, ${culprit.why}`, fix: culprit.fix };
       return cannot(`DuckDB cannot bind it over empty inputs (${typed.error})`);
@@ -661,7 +667,11 @@ export class UpstreamSchemas {
   }
 
   /** The input a missing column most likely belongs to: one that has it untyped, or one whose columns slp knows only in part. */
-  #lacking(used: string[], column: string): { id: string; partial: boolean; label: string; why: string; fix: string } | null {
+  #lacking(
+    used: string[],
+    column: string,
+    qualified: string | null = null,
+  ): { id: string; partial: boolean; label: string; why: string; fix: string } | null {
     const lower = column.toLowerCase();
     for (const id of used) {
       const schema = this.#known.get(id) as RelationSchema;
@@ -677,7 +687,8 @@ export class UpstreamSchemas {
         };
       }
     }
-    for (const id of used) {
+    // The SQL names the input it reads the column of (`u.x`): that input, when slp knows it in part.
+    for (const id of qualified === null ? used : [qualified, ...used.filter((other) => other !== qualified)]) {
       const schema = this.#known.get(id) as RelationSchema;
       if (!schema.complete)
         return {
@@ -746,13 +757,14 @@ interface Probed {
  * one type for all succeed (a model that divides one column and truncates
  * another to a day), the columns are typed one at a time (see probeEach).
  */
-async function probeTypes(bind: Bind, partial: string | null, untyped: readonly UntypedColumn[]): Promise<Probed> {
+async function probeTypes(bind: Bind, owner: (error: string) => string | null, untyped: readonly UntypedColumn[]): Promise<Probed> {
   const extra = new Map<string, string[]>();
   discovery: for (const probe of PROBE_TYPES) {
     for (let round = 0; round < MAX_ADDED_COLUMNS; round++) {
       const bound = await bind("probe", probe, extra);
       if (!("error" in bound)) break discovery;
       const missing = missingColumn(bound.error);
+      const partial = missing === null ? null : owner(bound.error);
       if (missing === null || partial === null) break;
       const added = extra.get(partial) ?? [];
       if (added.some((name) => name.toLowerCase() === missing.toLowerCase())) break;
@@ -919,6 +931,18 @@ export function missingColumn(message: string): string | null {
       message,
     );
   return match ? ((match[1] ?? match[2] ?? match[3]) as string) : null;
+}
+
+/** The table (or alias) a DuckDB binder error says lacks a column (`Table "u" does not have a column named "x"`), or null. */
+export function missingFrom(message: string): string | null {
+  return /(?:Table|Values list) "([^"]+)" does not have a column named "[^"]+"/.exec(message)?.[1] ?? null;
+}
+
+/** True when `alias` is how the SQL names the relation `name`: the name itself, or `name [as] alias` (quoted or not). */
+export function namesRelation(sql: string, name: string, alias: string): boolean {
+  if (alias.toLowerCase() === name.toLowerCase()) return true;
+  const quote = (text: string) => `[\`"]?${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\`"]?`;
+  return new RegExp(`${quote(name)}\\s+(?:as\\s+)?${quote(alias)}(?![\\w\`"])`, "i").test(sql);
 }
 
 /** An env var's value as the cache keeps it: a digest, so a secret a model reads is never written to disk. */
