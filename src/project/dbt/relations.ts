@@ -25,7 +25,8 @@ const CALL = /(?<![\w.])(ref|source)\s*\(/g;
 const PYTHON_CALL = /(?<![\w.])dbt\.(ref|source)\s*\(/g;
 
 /** Every ref/source call of a SQL file (or a Python model's dbt.ref/dbt.source), outside comments, in order. */
-export function relationCalls(code: string, language: "sql" | "python" = "sql"): FoundCall[] {
+/** `otherKeywords`: a ref's keywords besides v/version are let through (dbt's own ref ignores them); false where a project's `ref` macro reads them. */
+export function relationCalls(code: string, language: "sql" | "python" = "sql", otherKeywords = true): FoundCall[] {
   const sql = code;
   const text = language === "sql" ? blankComments(sql) : sql.replace(/#[^\n]*/g, (comment) => comment.replace(/[^\n]/g, " "));
   const found: FoundCall[] = [];
@@ -35,7 +36,11 @@ export function relationCalls(code: string, language: "sql" | "python" = "sql"):
     if (close === -1) continue;
     const whole = text.slice(match.index ?? 0, close + 1);
     const line = lineOf(sql, match.index ?? 0);
-    found.push({ call: parseCall(match[1] as "ref" | "source", text.slice(open, close), true), text: whole.replace(/\s+/g, " "), line });
+    found.push({
+      call: parseCall(match[1] as "ref" | "source", text.slice(open, close), otherKeywords),
+      text: whole.replace(/\s+/g, " "),
+      line,
+    });
   }
   return found;
 }
