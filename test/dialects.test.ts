@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import * as duckdb from "@duckdb/node-api";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { registerSparkHash } from "../src/engine/duckdb.ts";
+import { registerNestedFunctions, registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
 import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
@@ -23,8 +23,10 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
       });
       const connection = await instance.connect();
       for (const sql of duckdbSettings(dialect)) await connection.run(sql);
-      for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
+      // slp's functions before the macros that call them (DuckDB binds a macro's functions when it is created).
       registerSparkHash(connection, duckdb);
+      registerNestedFunctions(connection, duckdb);
+      for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
       return connection;
     })();
     connections.set(dialect, open);

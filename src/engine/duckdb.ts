@@ -21,6 +21,7 @@ import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
+import { NESTED_FUNCTIONS, NESTED_PREFIX, type NestedType } from "./spark-text.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -101,6 +102,7 @@ export class Database {
   readonly #mode: Mode;
   /** Whether slp's Spark hash functions are in the catalog: registered by the first query that calls one. */
   #sparkHash = false;
+  #nested = false;
   /** The last query queued on each connection. */
   readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
@@ -222,6 +224,10 @@ export class Database {
    */
   #functionsFor(sql: string, connection: DuckDBConnection): void {
     // The transpiler may have written the names in capitals: DuckDB's names are case-insensitive.
+    if (!this.#nested && NESTED_NAME.test(sql)) {
+      registerNestedFunctions(connection, this.#library);
+      this.#nested = true;
+    }
     if (this.#sparkHash || !SPARK_HASH_NAME.test(sql)) return;
     registerSparkHash(connection, this.#library);
     this.#sparkHash = true;
@@ -355,6 +361,8 @@ export class Database {
     if (statements.length === 0) return;
     await this.#queued(lane, async (connection) => {
       try {
+        // A macro that calls one of slp's functions is bound when it is created: the function first.
+        this.#functionsFor(statements.join("\n"), connection);
         await connection.run(statements.join(";\n"));
       } catch (error) {
         throw new DatabaseError(error instanceof Error ? error.message : String(error));
@@ -553,6 +561,38 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
 }
 
 const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");
+const NESTED_NAME = new RegExp(NESTED_PREFIX, "i");
+
+/**
+ * Registers slp's functions over nested values (spark-text.ts: Spark's text
+ * of an array, map or struct, and its size) on a connection; DuckDB keeps them
+ * in its catalog. Each takes a value of any type and reads it by the type
+ * DuckDB gives it; they only compute (no IO).
+ */
+export function registerNestedFunctions(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+  for (const [name, { returns, compute }] of Object.entries(NESTED_FUNCTIONS)) {
+    connection.registerScalarFunction(
+      library.DuckDBScalarFunction.create({
+        name,
+        returnType: returns === "BIGINT" ? library.BIGINT : library.VARCHAR,
+        parameterTypes: [library.ANY],
+        mainFunction: (info, input, output) => {
+          const values = input.getColumnVector(0);
+          const type = values.type as unknown as NestedType;
+          try {
+            for (let row = 0; row < input.rowCount; row++) {
+              const value = values.getItem(row);
+              output.setItem(row, value === null ? null : compute(value, type));
+            }
+            output.flush();
+          } catch (error) {
+            info.setError(error instanceof Error ? error.message : String(error));
+          }
+        },
+      }),
+    );
+  }
+}
 
 /**
  * Registers slp's Spark xxhash64 functions (spark-hash.ts) on a connection;

@@ -18,6 +18,8 @@ export interface Call {
   literal(index: number): string | null;
   /** The word after the call's closing parenthesis, lower case (`over`, `within`), else null. */
   next: string | null;
+  /** The two words before the call's name, lower case (`lateral view`, `view outer`), else null. */
+  before: string | null;
   /** For a construct that takes its window: ` over (...)` as written (rewritten), else empty. */
   window: string;
   /** For cast(x as T): the DuckDB type T maps to. */

@@ -13,6 +13,7 @@ import type { Dialect } from "./dialects.ts";
 import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
+import { subscriptOf } from "./nested.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
@@ -38,6 +39,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   const source = Array.from(sql);
   const table = constructsOf(dialect);
   const closing = matchingParens(tokens);
+  const opening = new Map([...closing].map(([open, close]) => [close, open]));
   const edits = new Map<number, Edit>();
   const macros = new Set<string>();
   const types: string[] = [];
@@ -184,9 +186,25 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       if (entry.how === "refused") return refused(syntax, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
       const close = entry.subscript === "zero-based" ? closing.get(i) : undefined;
       const only = close === i + 2 ? (tokens[i + 1] as Token) : null;
+      for (const macro of entry.macros ?? []) macros.add(macro);
       // A key (m['k']) is not an index; an index moves from 0-based to DuckDB's 1-based.
-      if (close !== undefined && close > i + 1 && !(only && only.type === "STRING"))
-        edits.set(i, { end: close + 1, render: () => `[(${emit(i + 1, close)}) + 1]` });
+      if (close !== undefined && close > i + 1 && !(only && only.type === "STRING")) {
+        // Databricks and Spark: `x[i]` is an array's index or a map's key, which only the value's type tells (a macro reads it).
+        const start = dialect === "databricks" || dialect === "spark" ? operandStart(tokens, i, opening) : -1;
+        if (start < 0) edits.set(i, { end: close + 1, render: () => `[(${emit(i + 1, close)}) + 1]` });
+        else {
+          const inner = edits.get(start);
+          const operand = () =>
+            inner && inner.end <= i
+              ? inner.render() +
+                (inner.end < i
+                  ? source.slice((tokens[inner.end - 1] as Token).end, (tokens[inner.end] as Token).start).join("") + emit(inner.end, i)
+                  : "")
+              : emit(start, i);
+          const subscript = subscriptOf(dialect === "databricks");
+          edits.set(start, { end: close + 1, render: () => subscript(operand(), emit(i + 1, close)) });
+        }
+      }
       continue;
     }
     if (next?.type !== "L_PAREN" || !isWord(token) || (SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER"))
@@ -242,20 +260,29 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       const after = tokens[close + 1]?.text.toLowerCase() ?? null;
       // A rewrite that takes the window replaces `over (...)` (or `over name`) too, and a `ignore nulls` / `respect nulls` before it.
       const nulls = (after === "ignore" || after === "respect") && tokens[close + 2]?.text.toLowerCase() === "nulls" ? 2 : 0;
-      const over = close + 1 + nulls;
+      // `filter (where ...)` after an aggregate: a rewrite that takes the window takes it too (before its `over`).
+      const filtered =
+        entry.window && nulls === 0 && after === "filter" && tokens[close + 2]?.type === "L_PAREN"
+          ? (closing.get(close + 2) ?? close + 1) - close
+          : 0;
+      const over = close + 1 + nulls + filtered;
       const windowEnd =
         entry.window && tokens[over]?.text.toLowerCase() === "over"
           ? tokens[over + 1]?.type === "L_PAREN"
             ? (closing.get(over + 1) ?? over) + 1
             : over + 2
-          : close + 1;
+          : filtered > 0
+            ? over
+            : close + 1;
       const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+      const before = i >= 2 ? `${(tokens[i - 2] as Token).text} ${(tokens[i - 1] as Token).text}`.toLowerCase() : null;
       const raw = args.map(([from, to]) => text(from, to));
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
         literal: (index: number) => literalOf(tokens, args[index]),
         next: after,
+        before,
         window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
         castType,
         written: raw,
@@ -267,6 +294,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         args: raw,
         literal: (index) => literalOf(tokens, args[index]),
         next: after,
+        before,
         window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "",
         castType,
         written: raw,
@@ -445,6 +473,40 @@ function castColumn(tokens: Token[], at: number, close: number, args: [number, n
     }
   }
   return null;
+}
+
+/**
+ * The token where the operand of the subscript at `bracket` starts: a name
+ * (`t.col`), a call (`f(x)`), a parenthesized expression, or one of these
+ * already subscripted (`a[1][2]`); -1 for anything else.
+ */
+function operandStart(tokens: Token[], bracket: number, opening: Map<number, number>): number {
+  let j = bracket - 1;
+  for (;;) {
+    const token = tokens[j];
+    if (!token) return -1;
+    if (token.type === "R_PAREN" || token.type === "R_BRACKET") {
+      const open = opening.get(j);
+      if (open === undefined) return -1;
+      j = open;
+      const name = tokens[j - 1];
+      // A call's name, or a subscript's operand, comes before the opening.
+      if (token.type === "R_BRACKET" || (name && isWord(name) && name.type !== "STRING" && !SYNTAX_WORDS.has(name.text.toLowerCase()))) {
+        j -= 1;
+        continue;
+      }
+    } else if (
+      !isWord(token) ||
+      token.type === "STRING" ||
+      (token.type !== "QUOTED_IDENTIFIER" && SYNTAX_WORDS.has(token.text.toLowerCase()))
+    )
+      return -1;
+    if (tokens[j - 1]?.type === "DOT") {
+      j -= 2;
+      continue;
+    }
+    return j;
+  }
 }
 
 /** An argument that is one string or number literal, as its value; else null. */

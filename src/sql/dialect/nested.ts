@@ -1,0 +1,472 @@
+/**
+ * Databricks/Spark nested values (arrays, maps, structs) on DuckDB: the
+ * constructors, accessors, generators and aggregates, each with Spark's NULL,
+ * bounds and ordering rules, as table entries (constructs.ts) and the DuckDB
+ * macros they call. What DuckDB cannot tell from the SQL text (is `x` an array
+ * or a map?) the macros read from the value's type at run time (`typeof`), and
+ * Spark's text of a nested value is slp's own function (src/engine/spark-text.ts).
+ * Databricks SQL runs in ANSI mode (an index out of bounds is an error); Spark
+ * (dbt-spark, 3.x defaults) without it (NULL).
+ */
+import { DBX, ex, refused, translated, type Call, type Construct } from "./construct.ts";
+import type { MacroDefinition } from "./arithmetic.ts";
+
+const SPARK = (name: string) => `https://spark.apache.org/docs/latest/api/sql/index.html#${name}`;
+/** Databricks' page on the cast of a value to STRING: an array `[e1, e2]`, a map `{k -> v}`, a struct `{v1, v2}`, a NULL member `null`. */
+const DBX_CAST = DBX("cast");
+
+/** CAST(x AS STRING) of an array, a map and a struct, as the cast page writes them. */
+export const NESTED_CAST_EXAMPLES = [
+  ex("select cast(array(1, null, 3) as string)", ["[1, null, 3]"], DBX_CAST),
+  ex("select cast(map('a', 1, 'b', cast(null as int)) as string)", ["{a -> 1, b -> null}"], DBX_CAST),
+  ex("select cast(named_struct('a', 1, 'b', 'hello') as string)", ["{1, hello}"], DBX_CAST),
+];
+
+/** A nested type as DuckDB's typeof() names it: a list, a fixed array, a map or a struct. */
+const NESTED_TYPE = "'^(MAP|STRUCT)\\(|\\]$'";
+
+export const NESTED_MACROS: Record<string, MacroDefinition> = {
+  // CAST(x AS STRING): Spark's text of an array, map or struct (slp's function); any other value as DuckDB casts it.
+  __slp_nested_spark_string: {
+    sql: `create macro __slp_nested_spark_string(x) as case when regexp_matches(typeof(x), ${NESTED_TYPE}) then __slp_nested_string(x) else cast(x as varchar) end`,
+  },
+  // MAP(k1, v1, ...) and MAP_FROM_ARRAYS: a duplicate or NULL key is an error in both (Spark's mapKeyDedupPolicy EXCEPTION).
+  __slp_spark_map: { sql: "create macro __slp_spark_map(k, v) as map(k, v)" },
+  // ELEMENT_AT(array, i): 1-based, negative from the end; 0 is an error; past the end an error in ANSI mode, else NULL.
+  // ELEMENT_AT(map, key): the value, NULL for a key it has not.
+  __slp_nested_element_at: {
+    sql: "create macro __slp_nested_element_at(c, i, ansi) as case when c is null or i is null then null when typeof(c) like 'MAP(%' then c[i] when try_cast(i as bigint) = 0 then error('[INVALID_INDEX_OF_ZERO] element_at counts from 1 (or from -1 at the end)') when abs(try_cast(i as bigint)) > __slp_nested_size(c) then case when ansi then error('[INVALID_ARRAY_INDEX_IN_ELEMENT_AT] The index ' || cast(i as varchar) || ' is out of bounds. The array has ' || cast(__slp_nested_size(c) as varchar) || ' elements.') end else c[i] end",
+  },
+  // array[i]: 0-based, out of bounds (negative too) an error in ANSI mode, else NULL; map[key]: the value or NULL.
+  __slp_nested_subscript: {
+    sql: "create macro __slp_nested_subscript(c, i, ansi) as case when c is null or i is null then null when typeof(c) like 'MAP(%' then c[i] when try_cast(i as bigint) < 0 or try_cast(i as bigint) >= __slp_nested_size(c) then case when ansi then error('[INVALID_ARRAY_INDEX] The index ' || cast(i as varchar) || ' is out of bounds. The array has ' || cast(__slp_nested_size(c) as varchar) || ' elements.') end else c[i + 1] end",
+  },
+  // ARRAY_CONTAINS: NULL for a NULL value, and for a value not found in an array that has a NULL.
+  __slp_spark_array_contains: {
+    sql: "create macro __slp_spark_array_contains(a, v) as case when a is null or v is null then null when list_contains(a, v) then true when list_bool_or(list_transform(a, lambda e: e is null)) then null else false end",
+  },
+  // FLATTEN: NULL when any inner array is NULL (DuckDB's flatten skips it).
+  __slp_spark_flatten: {
+    sql: "create macro __slp_spark_flatten(a) as case when list_bool_or(list_transform(a, lambda e: e is null)) then null else flatten(a) end",
+  },
+  // SEQUENCE(start, stop): both ends included, the step 1 or -1 by their order.
+  __slp_spark_sequence: {
+    sql: "create macro __slp_spark_sequence(a, b, step) as case when step = 0 then error('sequence() takes a step other than 0') when (b - a) * step < 0 then error('sequence(): the step ' || cast(step as varchar) || ' does not lead from ' || cast(a as varchar) || ' to ' || cast(b as varchar)) else generate_series(a, b, step) end",
+  },
+};
+
+/** The subscript's macro for a dialect: Databricks (ANSI mode) or Spark (without it). */
+export const subscriptOf = (ansi: boolean) => (container: string, index: string) =>
+  `__slp_nested_subscript(${container}, ${index}, ${ansi})`;
+
+/** `map(k1, v1, k2, v2, ...)` as the map of its keys' and values' arrays. */
+function sparkMap(call: Call): string | { refuse: string } {
+  if (call.args.length % 2 !== 0) return { refuse: "map() takes pairs of a key and a value" };
+  const keys = call.args.filter((_, i) => i % 2 === 0);
+  const values = call.args.filter((_, i) => i % 2 === 1);
+  return `__slp_spark_map(list_value(${keys.join(", ")}), list_value(${values.join(", ")}))`;
+}
+
+/**
+ * `struct(a, t.b, 1 + 1 as c, 2)`: a field is named by its alias, a column by
+ * its name, anything else colN (its position): Spark's CreateStruct.
+ */
+function sparkStruct(call: Call): string | { refuse: string } {
+  const fields: string[] = [];
+  for (let i = 0; i < call.args.length; i++) {
+    const written = (call.written[i] as string).trim();
+    const value = (call.args[i] as string).trim();
+    const aliased = /^([\s\S]+?)\s+as\s+(`[^`]+`|[A-Za-z_]\w*)$/i.exec(value);
+    const column = /^(?:(?:`[^`]+`|[A-Za-z_]\w*)\.)*(`[^`]+`|[A-Za-z_]\w*)$/.exec(written);
+    if (aliased) fields.push(field((aliased[2] as string).replace(/`/g, ""), aliased[1] as string));
+    else if (column && !/^(null|true|false)$/i.test(written)) fields.push(field((column[1] as string).replace(/`/g, ""), value));
+    else fields.push(field(`col${i + 1}`, value));
+  }
+  if (fields.length === 0) return { refuse: "struct() needs at least one field (DuckDB's structs have fields)" };
+  return `struct_pack(${fields.join(", ")})`;
+}
+
+/** One field of DuckDB's struct_pack: its name quoted (the transpiler writes the backticks as DuckDB's quotes). */
+function field(name: string, value: string): string {
+  return `\`${name.replace(/`/g, "``")}\` := ${value}`;
+}
+
+/** `named_struct('a', 1, 'b', x)`: the names string literals. */
+function namedStruct(call: Call): string | { refuse: string } {
+  if (call.args.length === 0 || call.args.length % 2 !== 0) return { refuse: "named_struct() takes pairs of a name and a value" };
+  const fields: string[] = [];
+  for (let i = 0; i < call.args.length; i += 2) {
+    const name = call.literal(i);
+    if (name === null || !/^'/.test((call.written[i] as string).trim()))
+      return { refuse: "named_struct() takes each field's name as a string literal" };
+    fields.push(field(name, call.args[i + 1] as string));
+  }
+  return `struct_pack(${fields.join(", ")})`;
+}
+
+/** `sort_array(a [, ascending])`: NULLs first ascending, last descending; the order a literal. */
+function sortArray(call: Call): string | { refuse: string } {
+  const ascending = call.args.length < 2 ? "true" : (call.args[1] as string).trim().toLowerCase();
+  if (call.args.length > 2 || !["true", "false"].includes(ascending))
+    return { refuse: "slp translates sort_array(array [, true|false]) with a literal order" };
+  return ascending === "true" ? `list_sort(${call.args[0]}, 'ASC', 'NULLS FIRST')` : `list_sort(${call.args[0]}, 'DESC', 'NULLS LAST')`;
+}
+
+/** COLLECT_LIST / COLLECT_SET: NULLs skipped, an empty array (not NULL) for a group with none; its window kept. */
+function collect(distinct: boolean) {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length !== 1) return { refuse: `${call.name}() takes one value` };
+    const value = (call.args[0] as string).replace(/^\s*distinct\s+/i, "");
+    const keyword = distinct || /^\s*distinct\s/i.test(call.args[0] as string) ? "distinct " : "";
+    // The call's own FILTER (WHERE ...) joins the one that skips NULLs (DuckDB takes one FILTER clause).
+    const filter = /^\s*filter\s*\(\s*where\s+([\s\S]*?)\)\s*(over\b[\s\S]*)?$/i.exec(call.window);
+    const condition = filter ? ` and (${filter[1]})` : "";
+    const window = filter ? ` ${filter[2] ?? ""}` : call.window;
+    return `coalesce(array_agg(${keyword}${value}) filter (where (${value}) is not null${condition})${window.trimEnd()}, [])`;
+  };
+}
+
+/** The generators in a select list (explode and kin): DuckDB's UNNEST, named as Spark names the column (col). */
+function explode(outer: boolean) {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length !== 1) return { refuse: `${call.name}() takes one array` };
+    // `LATERAL VIEW [OUTER] explode(x)`: the transpiler writes the join of its UNNEST itself.
+    if (call.before !== null && /(lateral view|view outer)$/.test(call.before)) return `${call.name}(${call.args[0]})`;
+    const array = outer ? `(case when len(${call.args[0]}) > 0 then ${call.args[0]} else [null] end)` : call.args[0];
+    // An alias after the call names the column; without one Spark names it col.
+    const named =
+      call.next !== null &&
+      /^[A-Za-z_`]/.test(call.next) &&
+      !/^(from|where|group|having|order|limit|union|intersect|except|window|qualify)$/.test(call.next);
+    return `unnest(${array})${named ? "" : " as col"}`;
+  };
+}
+
+export function sparkNested(ansi: boolean): Construct[] {
+  const page = (name: string) => (ansi ? DBX(name) : SPARK(name));
+  return [
+    {
+      name: "map",
+      how: "corrected",
+      note: "a MAP of the key and value pairs; a duplicate or NULL key is an error",
+      rewrite: sparkMap,
+      macros: ["__slp_spark_map"],
+      examples: [
+        ex("select cast(map(1.0, '2', 3.0, '4') as string)", ["{1.0 -> 2, 3.0 -> 4}"], DBX("map")),
+        ex("select element_at(map(1, 'a', 2, 'b'), 2)", ["b"], DBX("element_at")),
+        ex("select m[1] from values (map(1, 'Hello', 2, 'World')) as t(m)", ["Hello"], DBX("bracketsign")),
+      ],
+    },
+    {
+      name: "map_from_arrays",
+      how: "corrected",
+      note: "a MAP of the two arrays; a duplicate or NULL key, or arrays of unequal size, is an error",
+      rewrite: (call) =>
+        call.args.length === 2
+          ? `__slp_spark_map(${call.args.join(", ")})`
+          : { refuse: "map_from_arrays takes an array of keys and one of values" },
+      macros: ["__slp_spark_map"],
+      examples: [
+        ex("select cast(map_from_arrays(array(1.0, 3.0), array('2', '4')) as string)", ["{1.0 -> 2, 3.0 -> 4}"], DBX("map_from_arrays")),
+      ],
+    },
+    translated("map_keys", [ex("select map_keys(map(1, 'a', 2, 'b'))", ["[1, 2]"], DBX("map_keys"))]),
+    translated("map_values", [ex("select map_values(map(1, 'a', 2, 'b'))", ["[a, b]"], DBX("map_values"))]),
+    {
+      name: "named_struct",
+      how: "corrected",
+      note: "field names are string literals (the transpiler left a struct followed by .field uncalled)",
+      rewrite: namedStruct,
+      examples: [
+        ex("select to_json(named_struct('a', 1, 'b', 2, 'c', 3))", ['{"a":1,"b":2,"c":3}'], DBX("named_struct")),
+        ex("select named_struct('a', 1, 'b', 'x').b", ["x"], DBX("named_struct")),
+      ],
+    },
+    {
+      name: "array",
+      how: "corrected",
+      note: "a list of the values (the transpiler left array(...) uncalled inside VALUES and some calls)",
+      rewrite: (call) => `list_value(${call.args.join(", ")})`,
+      examples: [
+        ex("select size(array(1, 2, 3))", ["3"], DBX("array")),
+        ex("select array(1, 2, 3)", ["[1, 2, 3]"], DBX("array")),
+        ex("select max(a[1]) from values (array(10, 20)) as t(a)", ["20"], DBX("array")),
+      ],
+    },
+    translated(
+      "->",
+      [ex("select transform(array(1, 2, 3), x -> x + 1)", ["[2, 3, 4]"], DBX("transform"))],
+      "a lambda, in the functions that take one (transform, filter)",
+    ),
+    {
+      name: "struct",
+      how: "corrected",
+      note: "a field is named by its alias, a column by its name, any other value colN (the transpiler left those unnamed)",
+      rewrite: sparkStruct,
+      examples: [
+        ex("select to_json(struct(1, 'Hello'))", ['{"col1":1,"col2":"Hello"}'], DBX("struct")),
+        ex("select to_json(struct(c1, 2 as x)) from values (5) as t(c1)", ['{"c1":5,"x":2}'], DBX("struct")),
+      ],
+    },
+    {
+      name: "to_json",
+      how: "corrected",
+      note: "Spark's JSON of a struct, array or map (a NULL field left out); an options argument, and a float, timestamp or binary member, are refused",
+      rewrite: (call) =>
+        call.args.length === 1 ? `__slp_nested_json(${call.args[0]})` : { refuse: "slp translates to_json(expr) without options" },
+      examples: [
+        ex("select to_json(named_struct('a', 1, 'b', 2))", ['{"a":1,"b":2}'], DBX("to_json")),
+        ex("select to_json(array(named_struct('a', 1, 'b', 2)))", ['[{"a":1,"b":2}]'], DBX("to_json")),
+        ex("select to_json(map('a', named_struct('b', 1)))", ['{"a":{"b":1}}'], DBX("to_json")),
+        ex("select to_json(map('a', 1))", ['{"a":1}'], DBX("to_json")),
+        ex("select to_json(array((map('a', 1))))", ['[{"a":1}]'], DBX("to_json")),
+      ],
+    },
+    {
+      name: "element_at",
+      how: "corrected",
+      note: ansi
+        ? "1-based, negative from the end; index 0, and an index past the end, are errors (ANSI mode); a map's missing key is NULL"
+        : "1-based, negative from the end; index 0 is an error, past the end NULL (ANSI mode off); a map's missing key is NULL",
+      rewrite: (call) =>
+        call.args.length === 2
+          ? `__slp_nested_element_at(${call.args.join(", ")}, ${ansi})`
+          : { refuse: "element_at takes an array or map and an index or key" },
+      macros: ["__slp_nested_element_at"],
+      examples: [
+        ex("select element_at(array(1, 2, 3), 2)", ["2"], page("element_at")),
+        ex("select element_at(array(1, 2, 3), -1)", ["3"], page("element_at")),
+        ex("select element_at(map(1, 'a', 2, 'b'), 2)", ["b"], page("element_at")),
+        ex("select element_at(map(1, 'a', 2, 'b'), 3)", [null], page("element_at")),
+        ...(ansi ? [] : [ex("select element_at(array(1, 2, 3), 5)", [null], SPARK("element_at"))]),
+      ],
+    },
+    {
+      name: "try_element_at",
+      how: "corrected",
+      note: "as element_at, NULL past the end",
+      rewrite: (call) =>
+        call.args.length === 2
+          ? `__slp_nested_element_at(${call.args.join(", ")}, false)`
+          : { refuse: "try_element_at takes an array or map and an index or key" },
+      macros: ["__slp_nested_element_at"],
+      examples: [
+        ex("select try_element_at(array(1, 2, 3), 5)", [null], DBX("try_element_at")),
+        ex("select try_element_at(map(1, 'a', 2, 'b'), 3)", [null], DBX("try_element_at")),
+      ],
+    },
+    {
+      name: "[]",
+      how: "corrected",
+      note: ansi
+        ? "an array's index is 0-based, out of bounds an error (ANSI mode); a map's missing key is NULL"
+        : "an array's index is 0-based, out of bounds NULL (ANSI mode off); a map's missing key is NULL",
+      subscript: "zero-based",
+      macros: ["__slp_nested_subscript"],
+      examples: [
+        ex("select a[2] from values (array(10, 20, 30)) as t(a)", ["30"], page("bracketsign")),
+        ex("select m[1] from values (map(1, 'Hello', 2, 'World')) as t(m)", ["Hello"], page("bracketsign")),
+        ex("select m['k'] from values (map('k', 'v')) as t(m)", ["v"], page("bracketsign")),
+        ...(ansi ? [] : [ex("select array(1, 2, 3)[5]", [null], "https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html")]),
+      ],
+    },
+    ...(["size", "cardinality"] as const).map(
+      (name): Construct => ({
+        name,
+        how: "corrected",
+        note: ansi
+          ? "the elements of an array or entries of a map; NULL for NULL (ANSI mode)"
+          : "the elements of an array or entries of a map; -1 for NULL (spark.sql.legacy.sizeOfNull, on without ANSI mode)",
+        rewrite: (call) =>
+          call.args.length === 1
+            ? ansi
+              ? `__slp_nested_size(${call.args[0]})`
+              : `coalesce(__slp_nested_size(${call.args[0]}), -1)`
+            : { refuse: `${name} takes one array or map` },
+        examples: [
+          ex(`select ${name}(array('b', 'd', 'c', 'a'))`, ["4"], page(name)),
+          ex(`select ${name}(map('a', 1, 'b', 2))`, ["2"], page(name)),
+          ex(`select ${name}(cast(null as array<int>))`, [ansi ? null : "-1"], page(name)),
+        ],
+      }),
+    ),
+    {
+      name: "array_contains",
+      how: "corrected",
+      note: "NULL for a NULL value, and for a value not found in an array holding a NULL (DuckDB says false)",
+      rewrite: (call) =>
+        call.args.length === 2
+          ? `__slp_spark_array_contains(${call.args.join(", ")})`
+          : { refuse: "array_contains takes an array and a value" },
+      macros: ["__slp_spark_array_contains"],
+      examples: [
+        ex("select array_contains(array(1, 2, 3), 2)", ["true"], DBX("array_contains")),
+        ex("select array_contains(array(1, null, 3), 2)", [null], DBX("array_contains")),
+        ex("select array_contains(array(1, 2, 3), cast(null as int))", [null], DBX("array_contains")),
+        ex("select array_contains(array(1, 2, null, 3), cast(null as int))", [null], DBX("array_contains")),
+      ],
+    },
+    {
+      name: "collect_list",
+      how: "corrected",
+      note: "NULLs skipped; an empty array for a group without a value (DuckDB gives NULL)",
+      rewrite: collect(false),
+      window: true,
+      examples: [
+        ex("select collect_list(col) from values (1), (2), (null), (1) as tab(col)", ["[1, 2, 1]"], DBX("collect_list")),
+        ex("select size(collect_list(col)) from values (cast(null as int)) as tab(col)", ["0"], DBX("collect_list")),
+      ],
+    },
+    {
+      name: "collect_set",
+      how: "corrected",
+      note: "the distinct values, NULLs skipped, an empty array for a group without one; the order of the elements is unspecified in both",
+      rewrite: collect(true),
+      window: true,
+      examples: [
+        ex("select sort_array(collect_set(col)) from values (1), (2), (null), (1) as tab(col)", ["[1, 2]"], DBX("collect_set")),
+        ex(
+          "select size(collect_set(col1) filter (where col2 = 10)) from values (1, 10), (2, 10), (null, 10), (1, 10), (3, 12) as tab(col1, col2)",
+          ["2"],
+          DBX("collect_set"),
+        ),
+      ],
+    },
+    {
+      name: "sort_array",
+      how: "corrected",
+      note: "NULLs first ascending, last descending (the transpiler kept DuckDB's NULLS LAST)",
+      rewrite: sortArray,
+      examples: [
+        ex("select sort_array(array('b', 'd', null, 'c', 'a'), true)", ["[NULL, a, b, c, d]"], DBX("sort_array")),
+        ex("select sort_array(array('b', null, 'a'), false)", ["[b, a, NULL]"], DBX("sort_array")),
+      ],
+    },
+    {
+      name: "array_sort",
+      how: "corrected",
+      note: "ascending, NULLs last; a comparator lambda is refused",
+      rewrite: (call) =>
+        call.args.length === 1
+          ? `list_sort(${call.args[0]}, 'ASC', 'NULLS LAST')`
+          : { refuse: "slp translates array_sort(array) without a comparator" },
+      examples: [ex("select array_sort(array('b', 'd', null, 'c', 'a'))", ["[a, b, c, d, NULL]"], DBX("array_sort"))],
+    },
+    {
+      name: "flatten",
+      how: "corrected",
+      note: "NULL when an inner array is NULL (the transpiler wrote UNNEST)",
+      rewrite: (call) =>
+        call.args.length === 1 ? `__slp_spark_flatten(${call.args[0]})` : { refuse: "flatten takes one array of arrays" },
+      macros: ["__slp_spark_flatten"],
+      examples: [
+        ex("select flatten(array(array(1, 2), array(3, 4)))", ["[1, 2, 3, 4]"], DBX("flatten")),
+        ex("select flatten(array(array(1, 2), null))", [null], SPARK("flatten")),
+      ],
+    },
+    {
+      name: "sequence",
+      how: "corrected",
+      note: "integers from start to stop, both included, the step 1 or -1 by their order; a date or timestamp sequence (an interval step) is refused",
+      rewrite: (call) => {
+        if (call.args.length < 2 || call.args.length > 3 || /\binterval\b|\bdate\b|\btimestamp\b/i.test(call.written.join(" ")))
+          return { refuse: "slp translates sequence(start, stop [, step]) of integers" };
+        const [a, b] = call.args as [string, string];
+        const step = call.args[2] ?? `(case when (${a}) <= (${b}) then 1 else -1 end)`;
+        return `__slp_spark_sequence(${a}, ${b}, ${step})`;
+      },
+      macros: ["__slp_spark_sequence"],
+      examples: [
+        ex("select sequence(1, 5)", ["[1, 2, 3, 4, 5]"], DBX("sequence")),
+        ex("select sequence(5, 1)", ["[5, 4, 3, 2, 1]"], DBX("sequence")),
+        ex("select sequence(1, 9, 3)", ["[1, 4, 7]"], SPARK("sequence")),
+      ],
+    },
+    {
+      name: "explode",
+      how: "corrected",
+      note: "in a select list, a row per element, named col; an empty or NULL array gives no row; a map (key, value) is refused by DuckDB's UNNEST",
+      rewrite: explode(false),
+      examples: [
+        ex("select explode(array(10, 20)) order by 1 limit 1", ["10"], DBX("explode")),
+        ex("select count(*) from (select explode(array(10, 20)))", ["2"], DBX("explode")),
+        ex("select max(col) from (select explode(array(10, 20)))", ["20"], DBX("explode")),
+      ],
+    },
+    {
+      name: "explode_outer",
+      how: "corrected",
+      note: "as explode, but an empty or NULL array gives one row of NULL",
+      rewrite: explode(true),
+      examples: [
+        ex("select count(*) from (select explode_outer(array(10, 20)))", ["2"], DBX("explode_outer")),
+        ex("select count(*), count(col) from (select explode_outer(cast(array() as array<int>)))", ["1", "0"], DBX("explode_outer")),
+      ],
+    },
+    {
+      name: "posexplode",
+      how: "corrected",
+      note: "in a select list, a row per element: its position from 0 (pos) and the element (col); an alias list is refused (LATERAL VIEW posexplode names them)",
+      rewrite: (call) => {
+        if (call.before !== null && /(lateral view|view outer)$/.test(call.before)) return `posexplode(${call.args[0]})`;
+        if (call.args.length !== 1 || (call.next !== null && /^[A-Za-z_`]/.test(call.next) && call.next !== "from"))
+          return {
+            refuse:
+              "slp translates posexplode(array) in a select list without an alias (LATERAL VIEW posexplode(...) t AS pos, x names them)",
+          };
+        return `unnest(range(len(${call.args[0]}))) as pos, unnest(${call.args[0]}) as col`;
+      },
+      examples: [
+        ex("select max(pos), max(col) from (select posexplode(array(10, 20)))", ["1", "20"], DBX("posexplode")),
+        ex(
+          "select max(p), max(x) from values (1) as t(c1) lateral view posexplode(array(10, 20)) e as p, x",
+          ["1", "20"],
+          DBX("posexplode"),
+        ),
+      ],
+    },
+    translated(
+      "lateral view",
+      [
+        ex(
+          "select count(*), sum(c1) from values (1), (2) as t(c1) lateral view explode(array(10, 20)) e as x",
+          ["4", "6"],
+          "https://docs.databricks.com/en/sql/language-manual/sql-ref-syntax-qry-select-lateral-view.html",
+        ),
+        ex(
+          "select count(*) from values (1) as t(c1) lateral view outer explode(cast(array() as array<int>)) e as x",
+          ["1"],
+          "https://docs.databricks.com/en/sql/language-manual/sql-ref-syntax-qry-select-lateral-view.html",
+        ),
+      ],
+      "LATERAL VIEW [OUTER] explode(...) as a (left) join of its UNNEST",
+    ),
+    {
+      name: "transform",
+      how: "corrected",
+      note: "transform(array, x -> expr) as DuckDB's list_transform; a lambda with an index argument is refused (Spark's index is 0-based, DuckDB's 1-based)",
+      rewrite: (call) =>
+        call.args.length === 2 && /^\s*\(?\s*[A-Za-z_]\w*\s*\)?\s*->/.test(call.written[1] as string)
+          ? `list_transform(${call.args.join(", ")})`
+          : { refuse: "slp translates transform(array, x -> expr) with one lambda argument" },
+      examples: [ex("select transform(array(1, 2, 3), x -> x + 1)", ["[2, 3, 4]"], DBX("transform"))],
+    },
+    {
+      name: "filter",
+      how: "corrected",
+      note: "filter(array, x -> cond) as DuckDB's list_filter (a NULL condition drops the element); a lambda with an index argument is refused",
+      rewrite: (call) =>
+        call.args.length === 2 && /^\s*\(?\s*[A-Za-z_]\w*\s*\)?\s*->/.test(call.written[1] as string)
+          ? `list_filter(${call.args.join(", ")})`
+          : { refuse: "slp translates filter(array, x -> cond) with one lambda argument" },
+      examples: [ex("select filter(array(1, 2, 3), x -> x % 2 = 1)", ["[1, 3]"], DBX("filter"))],
+    },
+    refused("array_distinct", "DuckDB drops the NULL and reorders the elements Databricks keeps in order"),
+    refused("from_json", "the schema-driven parse of JSON text (PERMISSIVE mode, its type coercions) is not verified against DuckDB"),
+    refused("schema_of_json", "the schema Spark infers from JSON text is not verified against DuckDB"),
+    refused(
+      "get_json_object",
+      "Spark's JSON path over text (its number text, a malformed document as NULL) is not verified against DuckDB",
+    ),
+  ];
+}
