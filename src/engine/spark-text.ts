@@ -120,7 +120,6 @@ export function sparkString(value: unknown, type: NestedType): string {
 /** A JSON string as Jackson writes it: quotes, backslashes and control characters escaped, nothing else. */
 function jsonString(text: string): string {
   const short: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what JSON escapes
   return `"${text.replace(/["\\\u0000-\u001f]/g, (char) => short[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
 }
 

@@ -8,7 +8,7 @@
  * Databricks SQL runs in ANSI mode (an index out of bounds is an error); Spark
  * (dbt-spark, 3.x defaults) without it (NULL).
  */
-import { DBX, ex, refused, translated, type Call, type Construct } from "./construct.ts";
+import { BQ, DBX, ex, refused, translated, type Call, type Construct } from "./construct.ts";
 import type { MacroDefinition } from "./arithmetic.ts";
 
 const SPARK = (name: string) => `https://spark.apache.org/docs/latest/api/sql/index.html#${name}`;
@@ -48,6 +48,14 @@ export const NESTED_MACROS: Record<string, MacroDefinition> = {
   // FLATTEN: NULL when any inner array is NULL (DuckDB's flatten skips it).
   __slp_spark_flatten: {
     sql: "create macro __slp_spark_flatten(a) as case when list_bool_or(list_transform(a, lambda e: e is null)) then null else flatten(a) end",
+  },
+  // BigQuery's ARRAY_CONCAT: NULL when any argument is NULL (DuckDB's list_concat reads a NULL as an empty list).
+  __slp_bigquery_array_concat: {
+    sql: "create macro __slp_bigquery_array_concat(a, b) as case when a is null or b is null then null else list_concat(a, b) end",
+  },
+  // BigQuery's GENERATE_ARRAY: a step of 0 is an error (DuckDB's generate_series gives an empty list).
+  __slp_nonzero_step: {
+    sql: "create macro __slp_nonzero_step(s) as case when s = 0 then error('GENERATE_ARRAY: the step must not be 0') else s end",
   },
   // SEQUENCE(start, stop): both ends included, the step 1 or -1 by their order.
   __slp_spark_sequence: {
@@ -468,5 +476,70 @@ export function sparkNested(ansi: boolean): Construct[] {
       "get_json_object",
       "Spark's JSON path over text (its number text, a malformed document as NULL) is not verified against DuckDB",
     ),
+  ];
+}
+
+/** Spatial functions: DuckDB has no built-in GEOGRAPHY type and slp loads no extensions. */
+const SPATIAL = (
+  "st_angle st_area st_asbinary st_asgeojson st_astext st_azimuth st_boundary st_buffer st_bufferwithtolerance st_centroid st_centroid_agg " +
+  "st_closestpoint st_clusterdbscan st_contains st_convexhull st_coveredby st_covers st_difference st_dimension st_disjoint st_distance " +
+  "st_dump st_dwithin st_endpoint st_equals st_extent st_exteriorring st_geogfrom st_geogfromgeojson st_geogfromtext st_geogfromwkb " +
+  "st_geogpoint st_geogpointfromgeohash st_geohash st_geometrytype st_interiorrings st_intersection st_intersects st_intersectsbox " +
+  "st_isclosed st_iscollection st_isempty st_isring st_length st_lineinterpolatepoint st_linelocatepoint st_linesubstring st_makeline " +
+  "st_makepolygon st_makepolygonoriented st_maxdistance st_npoints st_numgeometries st_numpoints st_perimeter st_pointn st_simplify " +
+  "st_snaptogrid st_startpoint st_touches st_union st_union_agg st_within st_x st_y"
+).split(" ");
+
+/**
+ * BigQuery's ST_ functions, refused by name. A GEOGRAPHY fixture column stays
+ * refused too (types.ts): BigQuery normalizes the value it is given (its WKT
+ * text is not the text written), so even a model that only passes it through
+ * would not return the text a fixture holds.
+ */
+export const spatialRefusals = (): Construct[] =>
+  SPATIAL.map((name) =>
+    refused(name, "GEOGRAPHY has no DuckDB type in slp (DuckDB has no built-in spatial type and slp loads no extensions)"),
+  );
+
+/** BigQuery's arrays where DuckDB's NULL and step rules differ, and its spatial functions. */
+export function bigqueryNested(): Construct[] {
+  return [
+    {
+      name: "array_concat",
+      how: "corrected",
+      note: "NULL when any argument is NULL (DuckDB's list_concat skips it)",
+      rewrite: (call) => {
+        if (call.args.length === 0) return { refuse: "array_concat takes at least one array" };
+        return call.args
+          .slice(1)
+          .reduce((joined, next) => `__slp_bigquery_array_concat(${joined}, ${next})`, `__slp_bigquery_array_concat(${call.args[0]}, [])`);
+      },
+      macros: ["__slp_bigquery_array_concat"],
+      examples: [
+        ex("select array_concat([1, 2], [3, 4], [5, 6])", ["[1, 2, 3, 4, 5, 6]"], BQ("array_concat", "array_functions")),
+        ex("select array_concat([1, 2], null)", [null], BQ("array_concat", "array_functions")),
+      ],
+    },
+    {
+      name: "generate_array",
+      how: "corrected",
+      note: "both ends included; a step of 0 is an error (DuckDB gives an empty list)",
+      rewrite: (call) =>
+        call.args.length === 2
+          ? `generate_array(${call.args.join(", ")})`
+          : call.args.length === 3
+            ? `generate_array(${call.args[0]}, ${call.args[1]}, __slp_nonzero_step(${call.args[2]}))`
+            : { refuse: "generate_array takes a start, an end and an optional step" },
+      macros: ["__slp_nonzero_step"],
+      examples: [
+        ex("select generate_array(1, 5)", ["[1, 2, 3, 4, 5]"], BQ("generate_array", "array_functions")),
+        ex("select generate_array(0, 10, 3)", ["[0, 3, 6, 9]"], BQ("generate_array", "array_functions")),
+        ex("select generate_array(10, 0, -3)", ["[10, 7, 4, 1]"], BQ("generate_array", "array_functions")),
+        ex("select generate_array(4, 4)", ["[4]"], BQ("generate_array", "array_functions")),
+        ex("select generate_array(10, 0, 3)", ["[]"], BQ("generate_array", "array_functions")),
+        ex("select generate_array(5, null, 1)", [null], BQ("generate_array", "array_functions")),
+      ],
+    },
+    ...spatialRefusals(),
   ];
 }

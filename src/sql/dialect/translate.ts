@@ -43,6 +43,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   const edits = new Map<number, Edit>();
   const macros = new Set<string>();
   const types: string[] = [];
+  const offsets: { element: string; offset: string }[] = [];
 
   const typeEdit = (from: number, to: number): Untranslatable | null => {
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
@@ -180,6 +181,18 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       }
     }
     const syntax = syntaxConstruct(tokens, i);
+    // BigQuery's `UNNEST(array) AS x WITH OFFSET [AS o]`: the UNNEST keeps a placeholder alias, and after the transpiler the
+    // placeholder's relation becomes a subquery of (element, 0-based position) rows (withOffsets).
+    if (syntax === "with offset" && dialect === "bigquery") {
+      const offset = unnestWithOffset(tokens, i, opening);
+      if (offset === null)
+        return refused("with offset", "slp runs UNNEST(array) AS x WITH OFFSET [AS o] only (the element named by an alias)", token.line);
+      const placeholder = `__slp_offset_${offsets.length}`;
+      offsets.push({ element: offset.element, offset: offset.offset });
+      edits.set(offset.from, { end: offset.to, render: () => `as ${placeholder}` });
+      i = offset.to - 1;
+      continue;
+    }
     if (syntax !== null) {
       const entry = table.get(syntax);
       if (!entry) return refused(syntax, `slp has not verified ${syntax} in ${dialect} against DuckDB`, token.line);
@@ -372,6 +385,11 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         `the transpiler left UNNEST(...) AS ${alias} a table alias in DuckDB (inside ARRAY(...) within a call), so ${alias} would be a row, not the element`,
         null,
       );
+  }
+  if (offsets.length > 0) {
+    const rewritten = withOffsets(out, offsets);
+    if (rewritten === null) return refused("with offset", "the transpiler wrote UNNEST ... WITH OFFSET in a form slp does not read", null);
+    out = rewritten;
   }
   // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
@@ -597,6 +615,76 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
   if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*")
     return `* ${lower}`;
   return null;
+}
+
+/** Words that end an UNNEST's offset alias position (`with offset where ...`): a clause, a join, a set operation. */
+const AFTER_OFFSET = new Set(
+  "where group having order qualify window limit join left right full inner cross on using union intersect except select from".split(" "),
+);
+
+/**
+ * `UNNEST(...) [AS] x WITH OFFSET [[AS] o]` around the `with` at `at`: the
+ * token range from the element's alias to the end of the offset's, the two
+ * names (the offset `offset` when it has no alias); null for another shape.
+ */
+function unnestWithOffset(
+  tokens: Token[],
+  at: number,
+  opening: Map<number, number>,
+): { from: number; to: number; element: string; offset: string } | null {
+  const alias = tokens[at - 1];
+  if (!alias || !isWord(alias) || alias.type === "STRING" || alias.type === "L_PAREN") return null;
+  const as = tokens[at - 2]?.text.toLowerCase() === "as" ? 1 : 0;
+  const close = at - 2 - as;
+  const open = opening.get(close);
+  if (tokens[close]?.type !== "R_PAREN" || open === undefined || tokens[open - 1]?.text.toLowerCase() !== "unnest") return null;
+  let to = at + 2;
+  let offset = "offset";
+  const next = tokens[to];
+  const named = next?.text.toLowerCase() === "as" ? tokens[to + 1] : next;
+  if (
+    named &&
+    isWord(named) &&
+    named.type !== "STRING" &&
+    (next?.text.toLowerCase() === "as" || !AFTER_OFFSET.has(named.text.toLowerCase()))
+  ) {
+    offset = named.text;
+    to = tokens.indexOf(named) + 1;
+  }
+  const bare = (name: string) => name.replace(/^[`"]|[`"]$/g, "");
+  return { from: at - 1 - as, to, element: bare(alias.text), offset: bare(offset) };
+}
+
+/**
+ * The transpiler's `UNNEST(a) AS t(__slp_offset_k)` as a subquery of one row
+ * per element: the element under its alias and its 0-based position under the
+ * offset's (DuckDB's WITH ORDINALITY counts from 1); null when a placeholder is missing.
+ */
+function withOffsets(sql: string, offsets: { element: string; offset: string }[]): string | null {
+  let out = sql;
+  for (let k = 0; k < offsets.length; k++) {
+    const { element, offset } = offsets[k] as { element: string; offset: string };
+    const placeholder = new RegExp(`\\)\\s+AS\\s+(\\w+)\\s*\\(\\s*__slp_offset_${k}\\s*\\)`, "i");
+    const match = placeholder.exec(out);
+    if (!match) return null;
+    // Back from the `)` to the UNNEST( it closes.
+    let depth = 0;
+    let start = -1;
+    for (let i = match.index; i >= 0; i--) {
+      if (out[i] === ")") depth++;
+      else if (out[i] === "(" && --depth === 0) {
+        start = i;
+        break;
+      }
+    }
+    const keyword = start < 0 ? null : /UNNEST\s*$/i.exec(out.slice(0, start));
+    if (!keyword) return null;
+    const array = out.slice(start + 1, match.index);
+    const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+    const subquery = `(SELECT __slp_e.v AS ${quote(element)}, __slp_e.p AS ${quote(offset)} FROM UNNEST(LIST_TRANSFORM(${array}, lambda __slp_v, __slp_i: {'v': __slp_v, 'p': __slp_i - 1})) AS __slp_u(__slp_e)) AS ${match[1]}`;
+    out = out.slice(0, keyword.index) + subquery + out.slice(match.index + match[0].length);
+  }
+  return out;
 }
 
 /** A Redshift string literal's value: \\b \\f \\n \\r \\t are control characters, a backslash before any other character is that character. */

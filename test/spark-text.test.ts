@@ -1,0 +1,58 @@
+/**
+ * slp's DuckDB functions over nested values (src/engine/spark-text.ts): Spark's
+ * CAST(x AS STRING) and to_json() text of arrays, maps and structs, and the size
+ * of either; a member whose Spark text slp has not verified is an error.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import * as duckdb from "@duckdb/node-api";
+import { registerNestedFunctions } from "../src/engine/duckdb.ts";
+
+const instance = await duckdb.DuckDBInstance.create(":memory:", {
+  autoinstall_known_extensions: "false",
+  autoload_known_extensions: "false",
+});
+const connection = await instance.connect();
+registerNestedFunctions(connection, duckdb);
+afterAll(() => connection.closeSync());
+
+async function value(sql: string): Promise<unknown> {
+  const reader = await connection.runAndReadAll(sql);
+  return reader.getRowsJS()[0]?.[0];
+}
+
+describe("Spark's text of a nested value", () => {
+  const cases: [string, string][] = [
+    ["__slp_nested_string([1, null, 3])", "[1, null, 3]"],
+    ["__slp_nested_string(map(['a', 'b'], [1, null]))", "{a -> 1, b -> null}"],
+    ["__slp_nested_string({'x': 1, 'y': 'hello', 'z': [true, false]})", "{1, hello, [true, false]}"],
+    ["__slp_nested_string([date '2016-04-08'])", "[2016-04-08]"],
+    ["__slp_nested_string(map([1.0, 3.0], ['2', '4']))", "{1.0 -> 2, 3.0 -> 4}"],
+    ["__slp_nested_json({'a': 1, 'b': null::int, 'c': ['x\"y', null]})", '{"a":1,"c":["x\\"y",null]}'],
+    ["__slp_nested_json(map(['k'], [{'b': 1}]))", '{"k":{"b":1}}'],
+    ["__slp_nested_json([{'t': 'tab\there'}])", '[{"t":"tab\\there"}]'],
+  ];
+  for (const [call, text] of cases) test(call, async () => expect(await value(`select ${call}`)).toBe(text));
+
+  test("a NULL value is NULL, not its text", async () => {
+    expect(await value("select __slp_nested_string(cast(null as integer[]))")).toBeNull();
+  });
+
+  test("a floating-point or timestamp member is an error naming it, never DuckDB's text", async () => {
+    await expect(value("select __slp_nested_string([1.5::double])")).rejects.toThrow("slp has not verified Spark's text of a DOUBLE value");
+    await expect(value("select __slp_nested_json({'t': timestamp '2020-01-01 00:00:00'})")).rejects.toThrow("JSON of a TIMESTAMP value");
+  });
+
+  test("to_json of a scalar is an error; of a struct it is not", async () => {
+    await expect(value("select __slp_nested_json(1)")).rejects.toThrow("to_json() takes a struct, an array or a map");
+    expect(await value("select __slp_nested_json({'a': 1})")).toBe('{"a":1}');
+  });
+});
+
+describe("the size of an array or a map", () => {
+  test("elements and entries counted, NULL for NULL", async () => {
+    expect(await value("select __slp_nested_size([1, null, 3])")).toBe(3n);
+    expect(await value("select __slp_nested_size(map(['a'], [1]))")).toBe(1n);
+    expect(await value("select __slp_nested_size(cast(null as integer[]))")).toBeNull();
+    await expect(value("select __slp_nested_size('text')")).rejects.toThrow("size() takes an array or a map");
+  });
+});
