@@ -59,20 +59,32 @@ export function expectedQuery(plan: TestPlan, output: Column[]): { columns: Colu
   };
 }
 
+/**
+ * A column's value as the warehouse returns it to dbt, which compares what
+ * comes back: BigQuery returns a NULL array as an empty one, and cannot return
+ * an array holding a NULL (an error, "Array cannot have a null element").
+ */
+function returned(column: Column, dialect: string): string {
+  const name = quoteIdentifier(column.name);
+  if (dialect !== "bigquery" || !/\]$/.test(column.type.trim())) return name;
+  return `case when list_bool_or(list_transform(${name}, lambda e: e is null)) then error('BigQuery cannot return an array with a NULL element (column ${column.name.replace(/'/g, "''")})') else coalesce(${name}, cast([] as ${column.type})) end as ${name}`;
+}
+
 /** Actual against expected on the compared columns: the rows only in one side, as text, expected first. */
 export function compareQuery(
   fixtures: readonly { name: string; sql: string }[],
   modelSql: string,
   expected: { columns: Column[]; sql: string },
+  dialect = "duckdb",
 ): string {
-  const columns = expected.columns.map((column) => quoteIdentifier(column.name)).join(", ");
+  const columns = expected.columns.map((column) => returned(column, dialect)).join(", ");
   const shown = expected.columns.map((column) => `cast(${quoteIdentifier(column.name)} as VARCHAR)`).join(", ");
   const order = expected.columns.map((_, i) => `${i + 2}`).join(", ");
   return withClause(
     [
       ...fixtures,
       { name: "__slp_actual", sql: `select ${columns} from (\n${modelSql}\n) as __slp_model` },
-      { name: "__slp_expected", sql: expected.sql },
+      { name: "__slp_expected", sql: `select ${columns} from (\n${expected.sql}\n) as __slp_expected_values` },
       { name: "__slp_missing", sql: "select * from __slp_expected except all select * from __slp_actual" },
       { name: "__slp_extra", sql: "select * from __slp_actual except all select * from __slp_expected" },
     ],

@@ -118,7 +118,9 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   }
   let rows: (string | null)[][];
   try {
-    rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected), lane, timeoutMs)).rows;
+    rows = (
+      await database.query(compareQuery(ctes(false), plan.modelSql, expected, context.dialectRun?.dialect ?? "duckdb"), lane, timeoutMs)
+    ).rows;
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);
     return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
