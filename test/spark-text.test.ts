@@ -37,8 +37,15 @@ describe("Spark's text of a nested value", () => {
     expect(await value("select __slp_nested_string(cast(null as integer[]))")).toBeNull();
   });
 
-  test("a floating-point or timestamp member is an error naming it, never DuckDB's text", async () => {
-    await expect(value("select __slp_nested_string([1.5::double])")).rejects.toThrow("slp has not verified Spark's text of a DOUBLE value");
+  test("a DOUBLE as Java writes it: at least one digit after the point, an exponent below 1E-3 and from 1E7", async () => {
+    expect(await value("select __slp_nested_string([1.0::double, 2.5, 1e7, 0.0001, 123456.789])")).toBe(
+      "[1.0, 2.5, 1.0E7, 1.0E-4, 123456.789]",
+    );
+    expect(await value("select __slp_nested_json({'d': 1e20::double})")).toBe('{"d":1.0E20}');
+  });
+
+  test("a FLOAT or timestamp member is an error naming it, never DuckDB's text", async () => {
+    await expect(value("select __slp_nested_string([1.5::float])")).rejects.toThrow("slp has not verified Spark's text of a FLOAT value");
     await expect(value("select __slp_nested_json({'t': timestamp '2020-01-01 00:00:00'})")).rejects.toThrow("JSON of a TIMESTAMP value");
   });
 
@@ -54,5 +61,31 @@ describe("the size of an array or a map", () => {
     expect(await value("select __slp_nested_size(map(['a'], [1]))")).toBe(1n);
     expect(await value("select __slp_nested_size(cast(null as integer[]))")).toBeNull();
     await expect(value("select __slp_nested_size('text')")).rejects.toThrow("size() takes an array or a map");
+  });
+});
+
+describe("from_json by Spark's rules", () => {
+  const schema = (spark: Record<string, unknown>) => `'${JSON.stringify(spark)}'`;
+  const struct = schema({
+    kind: "struct",
+    fields: [
+      ["a", { kind: "integer", bits: 32 }],
+      ["b", { kind: "string" }],
+    ],
+  });
+
+  test("values of their fields' types pass, a missing field is NULL, an extra one is left out", async () => {
+    expect(await value(`select __slp_nested_from_json('{"a": 7, "c": true}', ${struct})`)).toBe('{"a":7,"b":null}');
+    expect(await value(`select __slp_nested_from_json(null, ${struct})`)).toBeNull();
+  });
+
+  test("what PERMISSIVE mode would read its own way is an error: a string for an INT, a number for a STRING, an INT past its range, malformed text", async () => {
+    await expect(value(`select __slp_nested_from_json('{"a": "12"}', ${struct})`)).rejects.toThrow(
+      'the string "12" at $.a for a integer field',
+    );
+    await expect(value(`select __slp_nested_from_json('{"b": 12}', ${struct})`)).rejects.toThrow("the number 12 at $.b for a string field");
+    await expect(value(`select __slp_nested_from_json('{"a": 3000000000}', ${struct})`)).rejects.toThrow("the number 3000000000");
+    await expect(value(`select __slp_nested_from_json('{"a": 1.5}', ${struct})`)).rejects.toThrow("the number 1.5");
+    await expect(value(`select __slp_nested_from_json('{a: 1}', ${struct})`)).rejects.toThrow("not JSON slp reads");
   });
 });

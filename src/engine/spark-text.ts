@@ -45,6 +45,7 @@ const ID = {
   ARRAY: 33,
 } as const;
 
+const DOUBLE = 11;
 const INTEGRAL = new Set<number>([
   ID.TINYINT,
   ID.SMALLINT,
@@ -83,11 +84,30 @@ function unverified(type: NestedType, what: string): never {
   );
 }
 
+/**
+ * A DOUBLE as Java's Double.toString writes it (Spark's cast to STRING, and
+ * Jackson's JSON): the shortest digits, at least one after the point, and
+ * below 1E-3 or from 1E7 on as d.dddE<n>.
+ */
+export function javaDouble(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-3 && magnitude < 1e7) {
+    const text = String(value);
+    return text.includes(".") ? text : `${text}.0`;
+  }
+  const [mantissa, exponent] = value.toExponential().split("e") as [string, string];
+  return `${mantissa.includes(".") ? mantissa : `${mantissa}.0`}E${exponent.replace(/^\+/, "")}`;
+}
+
 /** Spark's cast of a scalar member to STRING. */
 function scalarString(value: unknown, type: NestedType): string {
   if (type.typeId === ID.VARCHAR) return value as string;
   if (type.typeId === ID.BOOLEAN) return value ? "true" : "false";
   if (INTEGRAL.has(type.typeId) || type.typeId === ID.DECIMAL || type.typeId === ID.DATE) return String(value);
+  if (type.typeId === DOUBLE) return javaDouble(value as number);
   return unverified(type, "text");
 }
 
@@ -160,6 +180,8 @@ export function sparkJson(value: unknown, type: NestedType): string {
     }
     default:
       if (type.typeId === ID.BOOLEAN || INTEGRAL.has(type.typeId)) return scalarString(value, type);
+      // Jackson writes NaN and the infinities as strings unless told otherwise: not verified.
+      if (type.typeId === DOUBLE && Number.isFinite(value as number)) return javaDouble(value as number);
       return unverified(type, "JSON");
   }
 }

@@ -50,6 +50,8 @@ export interface Construct {
    * cannot hold, but as the text JSON_EXTRACT_PATH_TEXT reads it is only text).
    */
   within?: string[];
+  /** For `within`: the argument (from 0) it must be; the first unless given. */
+  withinArgument?: number;
   /** For `[]`: a 0-based index the translation moves to DuckDB's 1-based one. */
   subscript?: "zero-based" | "one-based";
   examples: Example[];

@@ -9,7 +9,9 @@
  * (dbt-spark, 3.x defaults) without it (NULL).
  */
 import { BQ, DBX, ex, refused, translated, type Call, type Construct } from "./construct.ts";
+import { type JsonSchema, SparkJsonError, schemaOfJson } from "../../core/spark-json.ts";
 import type { MacroDefinition } from "./arithmetic.ts";
+import { mapType } from "./types.ts";
 
 const SPARK = (name: string) => `https://spark.apache.org/docs/latest/api/sql/index.html#${name}`;
 /** Databricks' page on the cast of a value to STRING: an array `[e1, e2]`, a map `{k -> v}`, a struct `{v1, v2}`, a NULL member `null`. */
@@ -470,8 +472,38 @@ export function sparkNested(ansi: boolean): Construct[] {
       examples: [ex("select filter(array(1, 2, 3), x -> x % 2 = 1)", ["[1, 3]"], DBX("filter"))],
     },
     refused("array_distinct", "DuckDB drops the NULL and reorders the elements Databricks keeps in order"),
-    refused("from_json", "the schema-driven parse of JSON text (PERMISSIVE mode, its type coercions) is not verified against DuckDB"),
-    refused("schema_of_json", "the schema Spark infers from JSON text is not verified against DuckDB"),
+    {
+      name: "from_json",
+      how: "corrected",
+      note: "with a schema string (DDL, STRUCT<...>, ARRAY<...>, MAP<STRING, ...>) or schema_of_json of a literal: each value read by Spark's rules for its type (strings, booleans, integers in range, numbers, decimals that fit); a value Spark's PERMISSIVE mode would turn to NULL, malformed text, options, and date or timestamp fields are errors or refusals",
+      rewrite: fromJsonCall,
+      examples: [
+        ex(`select to_json(from_json('{"a":1, "b":0.8}', 'a INT, b DOUBLE'))`, ['{"a":1,"b":0.8}'], DBX("from_json")),
+        ex(
+          `select to_json(from_json('{"teacher": "Alice", "student": [{"name": "Bob", "rank": 1}, {"name": "Charlie", "rank": 2}]}', 'STRUCT<teacher: STRING, student: ARRAY<STRUCT<name: STRING, rank: INT>>>'))`,
+          ['{"teacher":"Alice","student":[{"name":"Bob","rank":1},{"name":"Charlie","rank":2}]}'],
+          DBX("from_json"),
+        ),
+        ex(`select from_json('{"a":1}', 'a INT, b STRING').b is null`, ["true"], DBX("from_json")),
+        ex(`select cast(from_json('{"k":1, "j":null}', 'MAP<STRING, INT>') as string)`, ["{k -> 1, j -> null}"], DBX("from_json")),
+      ],
+    },
+    {
+      name: "schema_of_json",
+      how: "corrected",
+      note: "of a string literal, inside from_json: fields sorted by name, integers BIGINT, other numbers DOUBLE, NULL and empty arrays STRING",
+      within: ["from_json"],
+      withinArgument: 1,
+      // from_json's rewrite reads it (schemaOfJson) and writes the schema in its place.
+      rewrite: () => "null",
+      examples: [
+        ex(
+          `select cast(from_json('{"b":[1, 2.5], "a":"x"}', schema_of_json('{"b":[1, 2.5], "a":"x"}')) as string)`,
+          ["{x, [1.0, 2.5]}"],
+          DBX("schema_of_json"),
+        ),
+      ],
+    },
     refused(
       "get_json_object",
       "Spark's JSON path over text (its number text, a malformed document as NULL) is not verified against DuckDB",
@@ -542,4 +574,87 @@ export function bigqueryNested(): Construct[] {
     },
     ...spatialRefusals(),
   ];
+}
+
+/** `from_json(text, schema)`: slp's function reads the text by Spark's rules, DuckDB's json_transform types it. */
+function fromJsonCall(call: Call): string | { refuse: string } {
+  if (call.args.length !== 2) return { refuse: "slp translates from_json(text, schema) without options" };
+  const written = (call.written[1] as string).trim();
+  let spark: string;
+  const inferred = /^schema_of_json\s*\(\s*'([^'\\]*)'\s*\)$/is.exec(written);
+  if (inferred) {
+    try {
+      spark = schemaOfJson(inferred[1] as string);
+    } catch (error) {
+      if (error instanceof SparkJsonError) return { refuse: error.message };
+      throw error;
+    }
+  } else if (/^'[^'\\]*'$/.test(written)) spark = written.slice(1, -1);
+  else return { refuse: "slp translates from_json with a schema string literal, or schema_of_json of a string literal" };
+  const type = /^\s*(struct|array|map)\s*</i.test(spark) ? spark : `struct<${spark}>`;
+  const mapped = mapType(type, "databricks");
+  if (!mapped.ok) return { refuse: `the schema '${spark}': ${mapped.why}` };
+  const schema = jsonSchemaOf(mapped.type);
+  if ("refuse" in schema) return schema;
+  return `json_transform(__slp_nested_from_json(${call.args[0]}, '${JSON.stringify(schema.schema)}'), '${JSON.stringify(schema.structure)}')`;
+}
+
+/** A DuckDB type (as types.ts writes it) as from_json's schema and json_transform's structure; other types refused. */
+function jsonSchemaOf(type: string): { schema: JsonSchema; structure: unknown } | { refuse: string } {
+  const text = type.trim();
+  if (text.endsWith("[]")) {
+    const element = jsonSchemaOf(text.slice(0, -2));
+    return "refuse" in element ? element : { schema: { kind: "array", element: element.schema }, structure: [element.structure] };
+  }
+  const inner = /^(STRUCT|MAP)\(([\s\S]*)\)$/.exec(text);
+  if (inner?.[1] === "STRUCT") {
+    const fields: [string, JsonSchema][] = [];
+    const structure: Record<string, unknown> = {};
+    for (const field of splitTopLevel(inner[2] as string)) {
+      const match = /^"((?:[^"]|"")*)"\s+([\s\S]+)$/.exec(field);
+      const name = match ? (match[1] as string).replace(/""/g, '"') : "";
+      if (!match || !/^[A-Za-z_][\w ]*$/.test(name))
+        return { refuse: `slp reads from_json's struct fields named by letters, digits and _ only (not '${name}')` };
+      const typed = jsonSchemaOf(match[2] as string);
+      if ("refuse" in typed) return typed;
+      fields.push([name, typed.schema]);
+      structure[name] = typed.structure;
+    }
+    return { schema: { kind: "struct", fields }, structure };
+  }
+  if (inner?.[1] === "MAP") {
+    const [key, value] = splitTopLevel(inner[2] as string);
+    if (key !== "VARCHAR" || value === undefined) return { refuse: "slp reads from_json's MAP<STRING, ...> only" };
+    const typed = jsonSchemaOf(value);
+    if ("refuse" in typed) return typed;
+    if (typeof typed.structure !== "string") return { refuse: "slp reads from_json's MAP<STRING, T> with T a scalar type" };
+    return { schema: { kind: "map", value: typed.schema }, structure: `MAP(VARCHAR, ${typed.structure})` };
+  }
+  const integers: Record<string, 8 | 16 | 32 | 64> = { TINYINT: 8, SMALLINT: 16, INTEGER: 32, BIGINT: 64 };
+  if (text in integers) return { schema: { kind: "integer", bits: integers[text] as 8 | 16 | 32 | 64 }, structure: text };
+  if (text === "VARCHAR") return { schema: { kind: "string" }, structure: text };
+  if (text === "BOOLEAN") return { schema: { kind: "boolean" }, structure: text };
+  if (text === "DOUBLE" || text === "FLOAT") return { schema: { kind: "double" }, structure: text };
+  const decimal = /^DECIMAL\((\d+),(\d+)\)$/.exec(text);
+  if (decimal) return { schema: { kind: "decimal", precision: Number(decimal[1]), scale: Number(decimal[2]) }, structure: text };
+  return { refuse: `slp has not verified how Spark's from_json reads a ${text} field` };
+}
+
+/** Splits on commas outside parentheses and double quotes. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let current = "";
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    if (!quoted && char === "(") depth++;
+    if (!quoted && char === ")") depth--;
+    if (!quoted && depth === 0 && char === ",") {
+      parts.push(current.trim());
+      current = "";
+    } else current += char;
+  }
+  if (current.trim() !== "") parts.push(current.trim());
+  return parts;
 }

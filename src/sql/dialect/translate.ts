@@ -244,10 +244,20 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (entry.how === "refused")
       return refused(`${token.text}()`, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
     if (entry.within) {
-      const outer = tokens[i - 2];
-      const first = previous?.type === "L_PAREN" && outer !== undefined && entry.within.includes(outer.text.toLowerCase());
-      if (!first || tokens[close + 1]?.type !== "COMMA")
-        return refused(`${token.text}()`, `slp runs ${name}() only as the first argument of ${entry.within.join("() or ")}()`, token.line);
+      const position = entry.withinArgument ?? 0;
+      const enclosing = enclosingCall(tokens, i);
+      const inside = enclosing !== null && enclosing.argument === position && entry.within.includes(enclosing.name);
+      // The whole argument, nothing around it.
+      const whole =
+        /^(,|\()$/.test(previous?.text ?? "") &&
+        /^(,|\))$/.test(tokens[close + 1]?.text ?? "") &&
+        (position > 0 || tokens[close + 1]?.type === "COMMA");
+      if (!inside || !whole)
+        return refused(
+          `${token.text}()`,
+          `slp runs ${name}() only as the ${position === 0 ? "first" : "second"} argument of ${entry.within.join("() or ")}()`,
+          token.line,
+        );
     }
     const args = argumentRanges(tokens, i + 1, close);
     let castType: string | null = null;
@@ -525,6 +535,24 @@ function operandStart(tokens: Token[], bracket: number, opening: Map<number, num
     }
     return j;
   }
+}
+
+/** The call whose argument list holds token `at`: its name (lower case) and which argument (from 0); null outside a call. */
+function enclosingCall(tokens: Token[], at: number): { name: string; argument: number } | null {
+  let depth = 0;
+  let argument = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const type = (tokens[i] as Token).type;
+    if (type === "R_PAREN" || type === "R_BRACKET") depth++;
+    else if (type === "L_PAREN" || type === "L_BRACKET") {
+      if (depth === 0) {
+        const name = tokens[i - 1];
+        return type === "L_PAREN" && name && isWord(name) ? { name: name.text.toLowerCase(), argument } : null;
+      }
+      depth--;
+    } else if (type === "COMMA" && depth === 0) argument++;
+  }
+  return null;
 }
 
 /** An argument that is one string or number literal, as its value; else null. */
