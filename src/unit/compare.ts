@@ -7,11 +7,13 @@
  */
 import type { Column } from "../engine/duckdb.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
+import type { Dialect } from "../sql/dialect/dialects.ts";
+import { refuseTextForNested } from "./fixtures.ts";
 import { castLiteral, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { DiffTable, FixtureRow, TestPlan } from "./types.ts";
 
 /** The expected rows as SQL, cast to the model's output types, and the columns compared. */
-export function expectedQuery(plan: TestPlan, output: Column[]): { columns: Column[]; sql: string } {
+export function expectedQuery(plan: TestPlan, output: Column[], dialect: Dialect = "duckdb"): { columns: Column[]; sql: string } {
   if (plan.expectSql !== null) {
     const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
     return { columns: output, sql: `select ${list} from (\n${plan.expectSql}\n) as __slp_expected_sql` };
@@ -50,6 +52,7 @@ export function expectedQuery(plan: TestPlan, output: Column[]): { columns: Colu
       );
     }
     const lower = new Map(own.map((key) => [key.toLowerCase(), row[key] ?? null]));
+    for (const column of columns) refuseTextForNested(dialect, "expected output", column, lower.get(column.name.toLowerCase()));
     return keys.map((key) => lower.get(key.toLowerCase()) ?? null);
   });
   const tuples = values.map((row) => `(${row.map((value, i) => castLiteral(value, (columns[i] as Column).type)).join(", ")})`);

@@ -112,7 +112,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   }
   let expected: { columns: Column[]; sql: string };
   try {
-    expected = expectedQuery(plan, output);
+    expected = expectedQuery(plan, output, context.dialectRun?.dialect ?? "duckdb");
   } catch (error) {
     return { ...result, error: renderError(error, test.file) };
   }
