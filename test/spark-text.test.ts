@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import * as duckdb from "@duckdb/node-api";
 import { registerNestedFunctions } from "../src/engine/duckdb.ts";
+import { translateSql } from "../src/sql/dialect/translate.ts";
 
 const instance = await duckdb.DuckDBInstance.create(":memory:", {
   autoinstall_known_extensions: "false",
@@ -87,5 +88,21 @@ describe("from_json by Spark's rules", () => {
     await expect(value(`select __slp_nested_from_json('{"a": 3000000000}', ${struct})`)).rejects.toThrow("the number 3000000000");
     await expect(value(`select __slp_nested_from_json('{"a": 1.5}', ${struct})`)).rejects.toThrow("the number 1.5");
     await expect(value(`select __slp_nested_from_json('{a: 1}', ${struct})`)).rejects.toThrow("not JSON slp reads");
+  });
+});
+
+describe("get_json_object by Spark's rules", () => {
+  test("a string unquoted, a number as Java writes it, an object compact; NULL where the path leads nowhere", async () => {
+    expect(await value(`select __slp_nested_get_json_object('{"a": {"b": "x y"}}', '$.a.b')`)).toBe("x y");
+    expect(await value(`select __slp_nested_get_json_object('{"a": [10, 1e2]}', '$.a[1]')`)).toBe("100.0");
+    expect(await value(`select __slp_nested_get_json_object('{"a": {"b": [1, "é"]}}', '$.a')`)).toBe('{"b":[1,"é"]}');
+    expect(await value(`select __slp_nested_get_json_object('{"a": null}', '$.a'), __slp_nested_get_json_object('[1]', '$.a')`)).toBeNull();
+  });
+
+  test("text that is not JSON, and a field given twice, are errors; a wildcard path is refused by name", async () => {
+    await expect(value(`select __slp_nested_get_json_object('{a: 1}', '$.a')`)).rejects.toThrow("not JSON slp reads");
+    await expect(value(`select __slp_nested_get_json_object('{"a": 1, "a": 2}', '$.a')`)).rejects.toThrow("given twice");
+    const wildcard = await translateSql("select get_json_object(doc, '$.a[*]') from t", "databricks");
+    expect(wildcard.ok ? "translated" : wildcard.untranslatable.construct).toBe("get_json_object()");
   });
 });

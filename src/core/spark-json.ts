@@ -258,3 +258,95 @@ export function schemaOfJson(text: string): string {
   };
   return write(infer(parseJson(text)));
 }
+
+/** A JSON string as Jackson writes it: quotes, backslashes and control characters escaped, nothing else. */
+export function jacksonString(text: string): string {
+  const short: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+  return `"${text.replace(/["\\\u0000-\u001f]/g, (char) => short[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
+}
+
+/**
+ * A DOUBLE as Java's Double.toString writes it (Spark's cast to STRING, and
+ * Jackson's JSON): the shortest digits, at least one after the point, and
+ * below 1E-3 or from 1E7 on as d.dddE<n>.
+ */
+export function javaDouble(value: number): string {
+  if (Number.isNaN(value)) return "NaN";
+  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
+  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-3 && magnitude < 1e7) {
+    const text = String(value);
+    return text.includes(".") ? text : `${text}.0`;
+  }
+  const [mantissa, exponent] = value.toExponential().split("e") as [string, string];
+  return `${mantissa.includes(".") ? mantissa : `${mantissa}.0`}E${exponent.replace(/^\+/, "")}`;
+}
+
+/** One step of a get_json_object path: a field or an array index. */
+type PathStep = { field: string } | { index: number };
+
+/** `$.a.b[0]['c d']` as its steps; null for a path slp does not read (wildcards, recursion, anything else). */
+export function jsonPath(path: string): PathStep[] | null {
+  if (!path.startsWith("$")) return null;
+  const steps: PathStep[] = [];
+  let rest = path.slice(1);
+  while (rest.length > 0) {
+    const field = /^\.([^.[\]*]+)/.exec(rest) ?? /^\['([^'*]+)'\]/.exec(rest);
+    const index = /^\[(\d+)\]/.exec(rest);
+    if (field) steps.push({ field: field[1] as string });
+    else if (index) steps.push({ index: Number(index[1]) });
+    else return null;
+    rest = rest.slice(((field ?? index) as RegExpExecArray)[0].length);
+  }
+  return steps;
+}
+
+/** A value as Jackson copies it (get_json_object's result for an object, array or number): compact, numbers as Java writes them. */
+function copied(node: JsonNode): string {
+  switch (node.kind) {
+    case "object":
+      return `{${node.entries.map(([key, item]) => `${jacksonString(key)}:${copied(item)}`).join(",")}}`;
+    case "array":
+      return `[${node.items.map(copied).join(",")}]`;
+    case "string":
+      return jacksonString(node.value);
+    case "number":
+      if (!node.integral) return javaDouble(Number(node.text));
+      return BigInt(node.text).toString();
+    case "boolean":
+      return String(node.value);
+    case "null":
+      return "null";
+  }
+}
+
+/**
+ * Spark's get_json_object(text, path): the value at the path, a string's text
+ * unquoted, anything else as Jackson writes it; NULL where the path leads
+ * nowhere or to a JSON null. Text that is not JSON is an error (Spark reads
+ * some of it leniently and returns NULL for the rest; slp has not verified which).
+ */
+export function getJsonObject(text: string, path: string): string | null {
+  const steps = jsonPath(path);
+  if (steps === null)
+    throw new SparkJsonError(`get_json_object(): slp reads the path $ followed by .field, ['field'] and [n] only, not ${path}`);
+  let node: JsonNode = parseJson(text);
+  for (const step of steps) {
+    if ("field" in step) {
+      if (node.kind !== "object") return null;
+      const found = node.entries.filter(([key]) => key === step.field);
+      if (found.length > 1)
+        throw new SparkJsonError(
+          `get_json_object(): the field ${JSON.stringify(step.field)} is given twice; slp has not verified which Spark reads`,
+        );
+      if (found.length === 0) return null;
+      node = (found[0] as [string, JsonNode])[1];
+    } else {
+      if (node.kind !== "array" || step.index >= node.items.length) return null;
+      node = node.items[step.index] as JsonNode;
+    }
+  }
+  if (node.kind === "null") return null;
+  return node.kind === "string" ? node.value : copied(node);
+}

@@ -21,7 +21,7 @@ import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
-import { fromJson } from "../core/spark-json.ts";
+import { fromJson, getJsonObject } from "../core/spark-json.ts";
 import { NESTED_FUNCTIONS, NESTED_PREFIX, type NestedType } from "./spark-text.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
@@ -571,6 +571,27 @@ const NESTED_NAME = new RegExp(NESTED_PREFIX, "i");
  * DuckDB gives it; they only compute (no IO).
  */
 export function registerNestedFunctions(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+  // Spark's get_json_object (core/spark-json.ts): the value at a path, as Spark returns it.
+  connection.registerScalarFunction(
+    library.DuckDBScalarFunction.create({
+      name: "__slp_nested_get_json_object",
+      returnType: library.VARCHAR,
+      parameterTypes: [library.VARCHAR, library.VARCHAR],
+      mainFunction: (info, input, output) => {
+        const texts = input.getColumnVector(0);
+        const paths = input.getColumnVector(1);
+        try {
+          for (let row = 0; row < input.rowCount; row++) {
+            const [text, path] = [texts.getItem(row), paths.getItem(row)];
+            output.setItem(row, text === null || path === null ? null : getJsonObject(text as string, path as string));
+          }
+          output.flush();
+        } catch (error) {
+          info.setError(error instanceof Error ? error.message : String(error));
+        }
+      },
+    }),
+  );
   // Spark's from_json (core/spark-json.ts): the text conformed to the schema, as JSON DuckDB's cast reads exactly.
   connection.registerScalarFunction(
     library.DuckDBScalarFunction.create({

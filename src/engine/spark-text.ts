@@ -15,6 +15,8 @@
  * default), an array a JSON array, a map an object keyed by its keys' text.
  */
 
+import { jacksonString, javaDouble } from "../core/spark-json.ts";
+
 /** The parts of @duckdb/node-api's type and value objects these functions read. */
 export interface NestedType {
   typeId: number;
@@ -84,24 +86,6 @@ function unverified(type: NestedType, what: string): never {
   );
 }
 
-/**
- * A DOUBLE as Java's Double.toString writes it (Spark's cast to STRING, and
- * Jackson's JSON): the shortest digits, at least one after the point, and
- * below 1E-3 or from 1E7 on as d.dddE<n>.
- */
-export function javaDouble(value: number): string {
-  if (Number.isNaN(value)) return "NaN";
-  if (!Number.isFinite(value)) return value > 0 ? "Infinity" : "-Infinity";
-  if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
-  const magnitude = Math.abs(value);
-  if (magnitude >= 1e-3 && magnitude < 1e7) {
-    const text = String(value);
-    return text.includes(".") ? text : `${text}.0`;
-  }
-  const [mantissa, exponent] = value.toExponential().split("e") as [string, string];
-  return `${mantissa.includes(".") ? mantissa : `${mantissa}.0`}E${exponent.replace(/^\+/, "")}`;
-}
-
 /** Spark's cast of a scalar member to STRING. */
 function scalarString(value: unknown, type: NestedType): string {
   if (type.typeId === ID.VARCHAR) return value as string;
@@ -137,12 +121,6 @@ export function sparkString(value: unknown, type: NestedType): string {
   }
 }
 
-/** A JSON string as Jackson writes it: quotes, backslashes and control characters escaped, nothing else. */
-function jsonString(text: string): string {
-  const short: Record<string, string> = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-  return `"${text.replace(/["\\\u0000-\u001f]/g, (char) => short[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`)}"`;
-}
-
 /** `to_json(value)` in Spark, for a value of any type DuckDB holds nested. */
 export function sparkJson(value: unknown, type: NestedType): string {
   if (value === null || value === undefined) return "null";
@@ -156,7 +134,7 @@ export function sparkJson(value: unknown, type: NestedType): string {
       return `{${(value as { entries: { key: unknown; value: unknown }[] }).entries
         .map(
           (entry) =>
-            `${jsonString(sparkString(entry.key, type.keyType as NestedType))}:${sparkJson(entry.value, type.valueType as NestedType)}`,
+            `${jacksonString(sparkString(entry.key, type.keyType as NestedType))}:${sparkJson(entry.value, type.valueType as NestedType)}`,
         )
         .join(",")}}`;
     case ID.STRUCT: {
@@ -164,14 +142,14 @@ export function sparkJson(value: unknown, type: NestedType): string {
       const fields: string[] = [];
       (type.entryNames ?? []).forEach((name, i) => {
         const field = entries[name] ?? null;
-        if (field !== null) fields.push(`${jsonString(name)}:${sparkJson(field, (type.entryTypes ?? [])[i] as NestedType)}`);
+        if (field !== null) fields.push(`${jacksonString(name)}:${sparkJson(field, (type.entryTypes ?? [])[i] as NestedType)}`);
       });
       return `{${fields.join(",")}}`;
     }
     case ID.VARCHAR:
-      return jsonString(value as string);
+      return jacksonString(value as string);
     case ID.DATE:
-      return jsonString(String(value));
+      return jacksonString(String(value));
     case ID.DECIMAL: {
       // Jackson writes a BigDecimal's toString, which turns to an exponent below 1E-6.
       const text = String(value);

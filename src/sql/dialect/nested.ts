@@ -9,7 +9,7 @@
  * (dbt-spark, 3.x defaults) without it (NULL).
  */
 import { BQ, DBX, ex, refused, translated, type Call, type Construct } from "./construct.ts";
-import { type JsonSchema, SparkJsonError, schemaOfJson } from "../../core/spark-json.ts";
+import { type JsonSchema, jsonPath, SparkJsonError, schemaOfJson } from "../../core/spark-json.ts";
 import type { MacroDefinition } from "./arithmetic.ts";
 import { mapType } from "./types.ts";
 
@@ -504,10 +504,27 @@ export function sparkNested(ansi: boolean): Construct[] {
         ),
       ],
     },
-    refused(
-      "get_json_object",
-      "Spark's JSON path over text (its number text, a malformed document as NULL) is not verified against DuckDB",
-    ),
+    {
+      name: "get_json_object",
+      how: "corrected",
+      note: "the value at a path of $, .field, ['field'] and [n]: a string unquoted, anything else as Jackson writes it (numbers as Java writes them), NULL where the path leads nowhere; a wildcard path, and text that is not JSON, are refused or errors",
+      rewrite: (call) => {
+        if (call.args.length !== 2) return { refuse: "get_json_object takes a JSON text and a path" };
+        const path = call.literal(1);
+        if (path !== null && /^'/.test((call.written[1] as string).trim()) && jsonPath(path) === null)
+          return { refuse: `slp reads get_json_object paths of $ followed by .field, ['field'] and [n] only, not ${path}` };
+        return `__slp_nested_get_json_object(${call.args.join(", ")})`;
+      },
+      examples: [
+        ex(`select get_json_object('{"a":"b"}', '$.a')`, ["b"], DBX("get_json_object")),
+        ex(`select get_json_object('{"a":{"b":[1, 2.50, {"c":true}]}}', '$.a.b')`, ['[1,2.5,{"c":true}]'], DBX("get_json_object")),
+        ex(
+          `select get_json_object('{"a":{"b":[1, 2.50, {"c":true}]}}', '$.a.b[2].c'), get_json_object('{"a":1}', '$.x')`,
+          ["true", null],
+          DBX("get_json_object"),
+        ),
+      ],
+    },
   ];
 }
 

@@ -10,7 +10,7 @@ import { ParseCache } from "../../project/files/cache.ts";
 import type { Dialect } from "./dialects.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used (the cache is shared by every checkout on a machine: a number no other branch uses). */
-export const TRANSLATION_FORMAT = 33;
+export const TRANSLATION_FORMAT = 34;
 
 export interface Translation {
   /** The SQL DuckDB runs. */
