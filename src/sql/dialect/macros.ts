@@ -1,10 +1,11 @@
 /** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
-import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
+import { divisionMacroDefinitions, type MacroDefinition } from "./arithmetic.ts";
 import { NESTED_MACROS } from "./nested.ts";
+import { WAREHOUSES } from "./warehouses/index.ts";
 
 /** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
 export const MACROS: Record<string, MacroDefinition> = {
-  ...DIVISION_MACROS,
+  ...divisionMacroDefinitions(Object.values(WAREHOUSES)),
   ...NESTED_MACROS,
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
   __slp_regexp_extract: {

@@ -1,0 +1,44 @@
+/**
+ * The type names every warehouse shares, and the shapes of a warehouse's own
+ * (warehouses/<name>.ts `types`): each as the DuckDB type that holds the same
+ * values, or a refusal naming why there is none.
+ */
+
+/** `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL. */
+export type Scalar = { duckdb: string } | { decimal: [precision: number, scale: number] } | { refuse: string; unlessSized?: true };
+
+export const TEXT: Scalar = { duckdb: "VARCHAR" };
+export const DOUBLE: Scalar = { duckdb: "DOUBLE" };
+export const SEMI = (what: string): Scalar => ({ refuse: `${what} holds semi-structured values DuckDB has no faithful type for` });
+// Not even as WKT text for a model that only passes it through: the warehouse normalizes a geography it is given
+// (BigQuery's POINT(1.0 2) comes back POINT(1 2)), so the text a fixture holds is not the value the model returns.
+export const SPATIAL: Scalar = {
+  refuse: "DuckDB has no built-in spatial type (slp loads no extensions), and the warehouse normalizes a geography's text",
+};
+
+/** Names shared by most warehouses, each dialect's own entries on top. */
+export const COMMON_TYPES: Record<string, Scalar> = {
+  boolean: { duckdb: "BOOLEAN" },
+  bool: { duckdb: "BOOLEAN" },
+  date: { duckdb: "DATE" },
+  time: { duckdb: "TIME" },
+  timestamp: { duckdb: "TIMESTAMP" },
+  varchar: TEXT,
+  char: TEXT,
+  character: TEXT,
+  "character varying": TEXT,
+  text: TEXT,
+  string: TEXT,
+  smallint: { duckdb: "SMALLINT" },
+  int: { duckdb: "INTEGER" },
+  integer: { duckdb: "INTEGER" },
+  bigint: { duckdb: "BIGINT" },
+  real: { duckdb: "FLOAT" },
+  float: DOUBLE,
+  double: DOUBLE,
+  "double precision": DOUBLE,
+  decimal: { decimal: [18, 0] },
+  numeric: { decimal: [18, 0] },
+  geography: SPATIAL,
+  geometry: SPATIAL,
+};
