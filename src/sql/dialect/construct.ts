@@ -28,6 +28,8 @@ export interface Call {
   written: string[];
   /** The whole SQL being translated, as written (where a rewrite reads what an argument names). */
   sql: string;
+  /** The DuckDB type holding the dialect's type written as `written` (types.ts), or why there is none. */
+  mapType(written: string): { ok: true; type: string } | { ok: false; why: string };
 }
 
 export interface Construct {

@@ -11,7 +11,6 @@
 import { BQ, DBX, ex, refused, translated, type Call, type Construct } from "./construct.ts";
 import { type JsonSchema, jsonPath, SparkJsonError, schemaOfJson } from "../../core/spark-json.ts";
 import type { MacroDefinition } from "./arithmetic.ts";
-import { mapType } from "./types.ts";
 
 const SPARK = (name: string) => `https://spark.apache.org/docs/latest/api/sql/index.html#${name}`;
 /** Databricks' page on the cast of a value to STRING: an array `[e1, e2]`, a map `{k -> v}`, a struct `{v1, v2}`, a NULL member `null`. */
@@ -609,7 +608,7 @@ function fromJsonCall(call: Call): string | { refuse: string } {
   } else if (/^'[^'\\]*'$/.test(written)) spark = written.slice(1, -1);
   else return { refuse: "slp translates from_json with a schema string literal, or schema_of_json of a string literal" };
   const type = /^\s*(struct|array|map)\s*</i.test(spark) ? spark : `struct<${spark}>`;
-  const mapped = mapType(type, "databricks");
+  const mapped = call.mapType(type);
   if (!mapped.ok) return { refuse: `the schema '${spark}': ${mapped.why}` };
   const schema = jsonSchemaOf(mapped.type);
   if ("refuse" in schema) return schema;

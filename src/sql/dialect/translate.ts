@@ -311,6 +311,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         castType,
         written: raw,
         sql,
+        mapType: (written: string) => mapType(written, dialect),
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
       const probe = rewrite({
@@ -323,6 +324,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         castType,
         written: raw,
         sql,
+        mapType: (written: string) => mapType(written, dialect),
       });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
       // Spark names an unaliased `cast(column as T)` in a select list after the column (its analyzer's ResolveAliases);
