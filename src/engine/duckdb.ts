@@ -617,7 +617,7 @@ export function registerNestedFunctions(connection: DuckDBConnection, library: t
     connection.registerScalarFunction(
       library.DuckDBScalarFunction.create({
         name,
-        returnType: returns === "BIGINT" ? library.BIGINT : library.VARCHAR,
+        returnType: returns === "BIGINT" ? library.BIGINT : returns === "VARCHAR[]" ? library.LIST(library.VARCHAR) : library.VARCHAR,
         parameterTypes: [library.ANY],
         mainFunction: (info, input, output) => {
           const values = input.getColumnVector(0);
@@ -625,7 +625,8 @@ export function registerNestedFunctions(connection: DuckDBConnection, library: t
           try {
             for (let row = 0; row < input.rowCount; row++) {
               const value = values.getItem(row);
-              output.setItem(row, value === null ? null : compute(value, type));
+              const computed = value === null ? null : compute(value, type);
+              output.setItem(row, Array.isArray(computed) ? library.listValue(computed) : computed);
             }
             output.flush();
           } catch (error) {

@@ -173,14 +173,23 @@ export function nestedSize(value: unknown, type: NestedType): bigint {
 
 const NESTED = new Set<number>([ID.LIST, ID.ARRAY, ID.MAP, ID.STRUCT]);
 
+/** concat_ws's arguments as text (Spark's ConcatWs): an array its elements, anything else one value, as Spark casts them to STRING. */
+export function textsOf(value: unknown, type: NestedType): (string | null)[] {
+  if (type.typeId === ID.LIST || type.typeId === ID.ARRAY)
+    return items(value).map((item) => (item === null ? null : sparkString(item, type.valueType as NestedType)));
+  if (type.typeId === ID.MAP || type.typeId === ID.STRUCT) throw new SparkTextError("concat_ws() takes strings and arrays of strings");
+  return [scalarString(value, type)];
+}
+
 /**
  * slp's functions by name: each takes one value of any type (a NULL gives
  * NULL) and returns its text (VARCHAR) or a count (BIGINT).
  */
 export const NESTED_FUNCTIONS: Record<
   string,
-  { returns: "VARCHAR" | "BIGINT"; compute: (value: unknown, type: NestedType) => string | bigint }
+  { returns: "VARCHAR" | "BIGINT" | "VARCHAR[]"; compute: (value: unknown, type: NestedType) => string | bigint | (string | null)[] }
 > = {
+  __slp_nested_texts: { returns: "VARCHAR[]", compute: textsOf },
   __slp_nested_string: { returns: "VARCHAR", compute: sparkString },
   __slp_nested_json: {
     returns: "VARCHAR",

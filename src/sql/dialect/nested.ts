@@ -58,6 +58,12 @@ export const NESTED_MACROS: Record<string, MacroDefinition> = {
   __slp_nonzero_step: {
     sql: "create macro __slp_nonzero_step(s) as case when s = 0 then error('GENERATE_ARRAY: the step must not be 0') else s end",
   },
+  // CONCAT_WS: NULL for a NULL separator (DuckDB's array_to_string joins with a comma), NULL arguments and elements skipped.
+  __slp_spark_concat_ws: {
+    sql: "create macro __slp_spark_concat_ws(sep, parts) as case when sep is null then null else array_to_string(parts, sep) end",
+  },
+  // ARRAY_DISTINCT: the first of each value in its order, one NULL kept (DuckDB's list_distinct drops it and reorders).
+  __slp_spark_array_distinct: { sql: "create macro __slp_spark_array_distinct(a) as list_filter(a, lambda x, i: list_position(a, x) = i)" },
   // SEQUENCE(start, stop): both ends included, the step 1 or -1 by their order.
   __slp_spark_sequence: {
     sql: "create macro __slp_spark_sequence(a, b, step) as case when step = 0 then error('sequence() takes a step other than 0') when (b - a) * step < 0 then error('sequence(): the step ' || cast(step as varchar) || ' does not lead from ' || cast(a as varchar) || ' to ' || cast(b as varchar)) else generate_series(a, b, step) end",
@@ -470,7 +476,51 @@ export function sparkNested(ansi: boolean): Construct[] {
           : { refuse: "slp translates filter(array, x -> cond) with one lambda argument" },
       examples: [ex("select filter(array(1, 2, 3), x -> x % 2 = 1)", ["[1, 3]"], DBX("filter"))],
     },
-    refused("array_distinct", "DuckDB drops the NULL and reorders the elements Databricks keeps in order"),
+    {
+      name: "array_distinct",
+      how: "corrected",
+      note: "the first of each value, in order, one NULL kept (DuckDB's list_distinct drops it and reorders)",
+      rewrite: (call) =>
+        call.args.length === 1 ? `__slp_spark_array_distinct(${call.args[0]})` : { refuse: "array_distinct takes one array" },
+      macros: ["__slp_spark_array_distinct"],
+      examples: [ex("select array_distinct(array(1, 2, 3, null, 3))", ["[1, 2, 3, NULL]"], DBX("array_distinct"))],
+    },
+    {
+      name: "concat_ws",
+      how: "corrected",
+      note: "strings and arrays of strings joined (an array's elements each a part); NULL arguments and elements skipped; NULL for a NULL separator",
+      rewrite: (call) => {
+        if (call.args.length === 0) return { refuse: "concat_ws takes a separator" };
+        const parts = call.args.slice(1).map((arg) => `__slp_nested_texts(${arg})`);
+        return `__slp_spark_concat_ws(${call.args[0]}, ${parts.length === 0 ? "list_value()" : parts.length === 1 ? parts[0] : `list_concat(${parts.join(", ")})`})`;
+      },
+      macros: ["__slp_spark_concat_ws"],
+      examples: [
+        ex("select concat_ws(' ', 'Spark', 'SQL')", ["Spark SQL"], DBX("concat_ws")),
+        ex("select concat_ws('s')", [""], DBX("concat_ws")),
+        ex("select concat_ws(',', 'Spark', array('S', 'Q', null, 'L'), null)", ["Spark,S,Q,L"], DBX("concat_ws")),
+        ex("select concat_ws('s', 'a', null, 'b')", ["asb"], DBX("concat_ws")),
+        ex("select concat_ws(null, 'a', 'b')", [null], DBX("concat_ws")),
+      ],
+    },
+    {
+      name: "array_join",
+      how: "corrected",
+      note: "NULL elements skipped, or replaced by a string literal given third; NULL for a NULL separator",
+      rewrite: (call) => {
+        const [array, separator, replacement] = call.args as [string, string, string | undefined];
+        if (call.args.length === 2) return `__slp_spark_concat_ws(${separator}, ${array})`;
+        if (call.args.length === 3 && /^'/.test((call.written[2] as string).trim()))
+          return `__slp_spark_concat_ws(${separator}, list_transform(${array}, e -> coalesce(e, ${replacement})))`;
+        return { refuse: "slp translates array_join(array, delimiter [, 'replacement'])" };
+      },
+      macros: ["__slp_spark_concat_ws"],
+      examples: [
+        ex("select array_join(array('hello', 'world'), ' ')", ["hello world"], DBX("array_join")),
+        ex("select array_join(array('hello', null ,'world'), ' ')", ["hello world"], DBX("array_join")),
+        ex("select array_join(array('hello', null ,'world'), ' ', ',')", ["hello , world"], DBX("array_join")),
+      ],
+    },
     {
       name: "from_json",
       how: "corrected",
