@@ -162,19 +162,21 @@ export const BIGQUERY: Construct[] = [
   {
     name: "array_agg",
     how: "corrected",
-    note: "IGNORE NULLS is kept (the transpiler dropped it inside other calls), with ORDER BY or LIMIT refused; LIMIT n keeps the first n (dbt_utils.deduplicate)",
+    note: "[DISTINCT] x [IGNORE NULLS | RESPECT NULLS] [ORDER BY ...] [LIMIT n]: IGNORE NULLS as a filter (the transpiler dropped it inside other calls), LIMIT n keeping the first n after the ORDER BY (dbt_utils.deduplicate)",
     rewrite: (call) => {
-      const only = call.args.length === 1 ? /^([\s\S]*?)\s+ignore\s+nulls\s*$/i.exec(call.args[0] as string) : null;
-      if (only) return /\b(order|limit)\b/i.test(only[1] as string) ? { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" } : `__slp_array_agg_ignore_nulls(${only[1]})`;
-      if (/\bignore\s+nulls\b/i.test(call.args.join(","))) return { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" };
-      // LIMIT n (an integer literal in BigQuery) keeps the first n elements, after the ORDER BY.
       // BigQuery's ARRAY_AGG takes one value: a comma here separates ORDER BY keys.
-      const limited = /^([\s\S]*?)\s+limit\s+(\d+)\s*$/i.exec(call.args.join(", "));
-      if (limited) return `__slp_list_head(array_agg(${limited[1]}), ${limited[2]})`;
-      return /\blimit\b/i.test(call.args.join(",")) ? { refuse: "slp translates array_agg(... limit n) with n an integer literal" } : `array_agg(${call.args.join(", ")})`;
+      const written = call.args.join(", ");
+      const parts = /^(distinct\s+)?([\s\S]+?)(\s+(ignore|respect)\s+nulls)?(\s+order\s+by\s+([\s\S]+?))?(\s+limit\s+(\S+))?\s*$/i.exec(written);
+      if (!parts) return { refuse: "slp translates array_agg([distinct] x [ignore nulls] [order by ...] [limit n])" };
+      const [, distinct = "", value = "", , nulls, , order, , limit] = parts;
+      if (/\b(ignore|respect)\s+nulls\b|\blimit\b/i.test(value)) return { refuse: "slp translates array_agg([distinct] x [ignore nulls] [order by ...] [limit n])" };
+      if (limit !== undefined && !/^\d+$/.test(limit)) return { refuse: "slp translates array_agg(... limit n) with n an integer literal" };
+      const ignored = nulls?.toLowerCase() === "ignore";
+      const aggregate = `array_agg(${distinct}${value}${order ? ` order by ${order}` : ""})${ignored ? ` filter (where (${value}) is not null)` : ""}`;
+      return limit !== undefined ? `__slp_list_head(${aggregate}, ${limit})` : aggregate;
     },
-    macros: ["__slp_array_agg_ignore_nulls", "__slp_list_head"],
-    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions"))],
+    macros: ["__slp_list_head"],
+    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x ignore nulls order by x desc limit 2), ',') from unnest(['a', null, 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(distinct x order by x), ',') from unnest(['b', 'a', 'b']) as x", ["a,b"], BQ("array_agg", "aggregate_functions"))],
   },
   {
     name: "array",
