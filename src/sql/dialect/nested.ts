@@ -64,6 +64,18 @@ export const NESTED_MACROS: Record<string, MacroDefinition> = {
   },
   // ARRAY_DISTINCT: the first of each value in its order, one NULL kept (DuckDB's list_distinct drops it and reorders).
   __slp_spark_array_distinct: { sql: "create macro __slp_spark_array_distinct(a) as list_filter(a, lambda x, i: list_position(a, x) = i)" },
+  // ARRAY_POSITION: 1-based, 0 when absent, NULL when the array or the value is NULL.
+  __slp_spark_array_position: {
+    sql: "create macro __slp_spark_array_position(a, v) as case when a is null or v is null then null else coalesce(list_position(a, v), 0) end",
+  },
+  // ARRAY_REMOVE: every element equal to the value dropped, NULL elements kept; NULL for a NULL value.
+  __slp_spark_array_remove: {
+    sql: "create macro __slp_spark_array_remove(a, v) as case when v is null then null else list_filter(a, lambda x: x is null or x <> v) end",
+  },
+  // SLICE(a, start, length): start 1-based or from the end when negative (0 an error), a negative length an error, [] before the start.
+  __slp_spark_slice: {
+    sql: "create macro __slp_spark_slice(a, s, n) as case when s = 0 then error('[INVALID_PARAMETER_VALUE.START] slice() counts from 1 (or from -1 at the end)') when n < 0 then error('[INVALID_PARAMETER_VALUE.LENGTH] slice() takes a length of 0 or more') when (case when s > 0 then s else len(a) + s + 1 end) < 1 then list_slice(a, 1, 0) else list_slice(a, case when s > 0 then s else len(a) + s + 1 end, (case when s > 0 then s else len(a) + s + 1 end) + n - 1) end",
+  },
   // SEQUENCE(start, stop): both ends included, the step 1 or -1 by their order.
   __slp_spark_sequence: {
     sql: "create macro __slp_spark_sequence(a, b, step) as case when step = 0 then error('sequence() takes a step other than 0') when (b - a) * step < 0 then error('sequence(): the step ' || cast(step as varchar) || ' does not lead from ' || cast(a as varchar) || ' to ' || cast(b as varchar)) else generate_series(a, b, step) end",
@@ -475,6 +487,44 @@ export function sparkNested(ansi: boolean): Construct[] {
           ? `list_filter(${call.args.join(", ")})`
           : { refuse: "slp translates filter(array, x -> cond) with one lambda argument" },
       examples: [ex("select filter(array(1, 2, 3), x -> x % 2 = 1)", ["[1, 3]"], DBX("filter"))],
+    },
+    {
+      name: "array_position",
+      how: "corrected",
+      note: "1-based, 0 when absent (DuckDB gives NULL)",
+      rewrite: (call) =>
+        call.args.length === 2
+          ? `__slp_spark_array_position(${call.args.join(", ")})`
+          : { refuse: "array_position takes an array and a value" },
+      macros: ["__slp_spark_array_position"],
+      examples: [
+        ex("select array_position(array(3, 2, 1), 1)", ["3"], DBX("array_position")),
+        ex("select array_position(array(3, 2, 1), 4)", ["0"], DBX("array_position")),
+      ],
+    },
+    {
+      name: "array_remove",
+      how: "corrected",
+      note: "every element equal to the value dropped, NULL elements kept",
+      rewrite: (call) =>
+        call.args.length === 2
+          ? `__slp_spark_array_remove(${call.args.join(", ")})`
+          : { refuse: "array_remove takes an array and a value" },
+      macros: ["__slp_spark_array_remove"],
+      examples: [ex("select array_remove(array(1, 2, 3, null, 3), 3)", ["[1, 2, NULL]"], DBX("array_remove"))],
+    },
+    {
+      name: "slice",
+      how: "corrected",
+      note: "start 1-based or from the end when negative, start 0 and a negative length errors",
+      rewrite: (call) =>
+        call.args.length === 3 ? `__slp_spark_slice(${call.args.join(", ")})` : { refuse: "slice takes an array, a start and a length" },
+      macros: ["__slp_spark_slice"],
+      examples: [
+        ex("select slice(array(1, 2, 3, 4), 2, 2)", ["[2, 3]"], DBX("slice")),
+        ex("select slice(array(1, 2, 3, 4), -2, 2)", ["[3, 4]"], DBX("slice")),
+        ex("select slice(array(1, 2, 3, 4), -9, 2)", ["[]"], SPARK("slice")),
+      ],
     },
     {
       name: "array_distinct",
