@@ -30,6 +30,8 @@ export interface Call {
   sql: string;
   /** The DuckDB type holding the dialect's type written as `written` (types.ts), or why there is none. */
   mapType(written: string): { ok: true; type: string } | { ok: false; why: string };
+  /** `value` as a string literal the transpiler reads, in this dialect, as exactly `value` (lexer.ts). */
+  quote(value: string): string;
 }
 
 export interface Construct {

@@ -712,7 +712,7 @@ function fromJsonCall(call: Call): string | { refuse: string } {
   if (!mapped.ok) return { refuse: `the schema '${spark}': ${mapped.why}` };
   const schema = jsonSchemaOf(mapped.type);
   if ("refuse" in schema) return schema;
-  return `json_transform(__slp_nested_from_json(${call.args[0]}, '${JSON.stringify(schema.schema)}'), '${JSON.stringify(schema.structure)}')`;
+  return `json_transform(__slp_nested_from_json(${call.args[0]}, ${call.quote(JSON.stringify(schema.schema))}), ${call.quote(JSON.stringify(schema.structure))})`;
 }
 
 /** A DuckDB type (as types.ts writes it) as from_json's schema and json_transform's structure; other types refused. */
