@@ -17,7 +17,7 @@ import { subscriptOf } from "./nested.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { duckdbLiterals, lex, type LexedSql, transpilerString } from "./lexer.ts";
 import { regenerate, rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
-import { VARIANT_TREE_MACROS, variantRewrite, type VariantCasts, type VariantKind } from "./variant.ts";
+import { givesVariantMacro, VARIANT_TREE_MACROS, variantRewrite, type VariantCasts, type VariantKind } from "./variant.ts";
 import type { TranslationResult, Untranslatable } from "./translation.ts";
 import { warehouse } from "./warehouses/index.ts";
 
@@ -417,7 +417,10 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
   const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
-  const variant = dialect === "snowflake" && (variantSyntax || variantCasts.text.size > 0 || variantCasts.semi.size > 0);
+  // A VARIANT the SQL makes goes through the tree too, where slp refuses one converted implicitly (variant.ts).
+  const variant =
+    dialect === "snowflake" &&
+    (variantSyntax || variantCasts.text.size > 0 || variantCasts.semi.size > 0 || [...macros].some(givesVariantMacro));
   if (/like/i.test(rewritten) || bigquery || variant) {
     const like = likeRewrite(dialect, literalValue);
     const semi = variantRewrite(variantCasts);

@@ -41,8 +41,10 @@ const string = (value: string): TreeNode => ({ literal: { literal_type: "string"
 
 /** The rewrite of one node of Snowflake SQL's syntax tree (transpiler.ts rewriteTree), or undefined to keep it. */
 export function variantRewrite(casts: VariantCasts) {
-  return (node: TreeNode): TreeNode | undefined => {
+  return (node: TreeNode): TreeNode | { refuse: string } | undefined => {
     const [kind] = Object.keys(node);
+    const misuse = implicitConversion(node, casts);
+    if (misuse !== null) return { refuse: misuse };
     if (kind === "cast" || kind === "try_cast") {
       const cast = node[kind] as { this: unknown; to?: { data_type?: string; name?: string } };
       const match = cast.to?.data_type === "custom" ? PLACEHOLDER.exec(cast.to.name ?? "") : null;
@@ -96,6 +98,144 @@ export function variantRewrite(casts: VariantCasts) {
 }
 
 type Sides = { left: unknown; right: unknown };
+
+/**
+ * slp's functions that take a VARIANT as Snowflake does (the construct
+ * table's rewrites and the tree's): anywhere else a VARIANT is converted
+ * implicitly, and there the two warehouses part. Snowflake casts it to the
+ * type the place needs (a string loses its quotes: `v:name || '!'` is
+ * `Ada!`), while DuckDB's JSON is its JSON text (`"Ada"!`).
+ */
+const TAKES_VARIANT = new Set([
+  "__slp_array_construct",
+  "__slp_array_contains",
+  "__slp_array_size",
+  "__slp_array_to_string",
+  "__slp_flatten",
+  // JSON_EXTRACT_PATH_TEXT reads a VARIANT string as the text it holds, and slp errors where that differs
+  "__slp_json_path_text",
+  "__slp_object_construct",
+  "__slp_object_keys",
+  "__slp_sf_element",
+  "__slp_sf_text",
+  "__slp_strip_null_value",
+  "__slp_to_array",
+  "__slp_to_object",
+  "__slp_to_variant",
+  "__slp_variant_eq",
+  "__slp_variant_get",
+  "__slp_variant_in",
+  "__slp_variant_is",
+  "__slp_variant_json",
+  "__slp_variant_typeof",
+  // the list of VARIANTs the IN rewrite below builds (Snowflake has no list_value: a model calling it is refused)
+  "list_value",
+]);
+
+/** slp's functions whose value is a VARIANT (JSON). */
+const GIVES_VARIANT = new Set([
+  "__slp_array_construct",
+  "__slp_object_construct",
+  "__slp_parse_json",
+  "__slp_sf_element",
+  "__slp_strip_null_value",
+  "__slp_to_array",
+  "__slp_to_object",
+  "__slp_to_variant",
+  "__slp_try_parse_json",
+  "__slp_variant",
+  "__slp_variant_get",
+]);
+
+/** Whether one of slp's macros gives a VARIANT (a function call the construct table rewrote). */
+export function givesVariantMacro(macro: string): boolean {
+  return GIVES_VARIANT.has(macro.toLowerCase());
+}
+
+/** Nodes that hold a VARIANT as it is: a select list's item, its alias, a cast, a path or subscript on it, a NULL test, COUNT. */
+const HOLDS_VARIANT = new Set([
+  "select",
+  "alias",
+  "cast",
+  "try_cast",
+  "j_s_o_n_extract",
+  "subscript",
+  "paren",
+  "is",
+  "is_null",
+  "not_null",
+  "count",
+  // a list of VARIANTs (slp's OBJECT_CONSTRUCT and ARRAY_CONSTRUCT pass their values as one)
+  "array_func",
+]);
+
+/** How a refusal names the place of a node kind that is not a function's own. */
+const PLACES: Record<string, string> = { this: "a condition or an argument", expressions: "ORDER BY or GROUP BY", concat: "||" };
+
+/** A function node's name, lower case; null for another node. */
+function functionName(node: unknown): string | null {
+  const name = (node as { function?: { name?: unknown } } | null)?.function?.name;
+  return typeof name === "string" ? name.toLowerCase() : null;
+}
+
+/** Whether a node's value is a VARIANT the SQL makes (a path, slp's VARIANT functions, a cast to VARIANT; not a column of one). */
+function givesVariant(node: unknown, casts: VariantCasts): boolean {
+  if (node === null || typeof node !== "object") return false;
+  if (isVariantPath(node)) return true;
+  const name = functionName(node);
+  if (name !== null) return GIVES_VARIANT.has(name);
+  const inner = node as { this?: unknown; paren?: { this?: unknown }; subscript?: { this?: unknown }; cast?: { to?: { name?: string } } };
+  if (inner.this) return givesVariant(inner.this, casts);
+  if (inner.paren) return givesVariant(inner.paren.this, casts);
+  if (inner.subscript) return givesVariant(inner.subscript.this, casts);
+  const placeholder = inner.cast ? PLACEHOLDER.exec(inner.cast.to?.name ?? "") : null;
+  return placeholder !== null && casts.semi.has(Number(placeholder[1]));
+}
+
+/** Whether a value is a node of the tree: one key (its kind) holding its fields. */
+const isNode = (value: unknown): boolean =>
+  value !== null && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 1;
+
+/** The nodes directly under a node: its payload when that is a node, else its fields' nodes, and those of a plain record in a list (an ORDER BY item). */
+function operands(node: TreeNode): unknown[] {
+  const payload = Object.values(node)[0];
+  if (isNode(payload)) return [payload];
+  const found: unknown[] = [];
+  const visit = (value: unknown, depth: number) => {
+    if (Array.isArray(value)) for (const item of value) visit(item, depth);
+    else if (isNode(value)) found.push(value);
+    else if (value !== null && typeof value === "object" && depth < 1) for (const field of Object.values(value)) visit(field, depth + 1);
+  };
+  if (Array.isArray(payload)) visit(payload, 0);
+  else if (payload !== null && typeof payload === "object") for (const field of Object.values(payload)) visit(field, 0);
+  return found;
+}
+
+/**
+ * Why a VARIANT the SQL makes is converted implicitly at this node, which
+ * slp cannot do as Snowflake does (see TAKES_VARIANT); null where it is not.
+ * Two VARIANTs compare as slp holds them (JSON text with sorted keys); a
+ * VARIANT and a literal compare by slp's macro (the eq/in rewrites below).
+ */
+function implicitConversion(node: TreeNode, casts: VariantCasts): string | null {
+  const [kind] = Object.keys(node) as [string];
+  if (HOLDS_VARIANT.has(kind)) return null;
+  const name = functionName(node);
+  if (name !== null && TAKES_VARIANT.has(name)) return null;
+  if (kind === "eq" || kind === "neq") {
+    const { left, right } = node[kind] as Sides;
+    const [leftVariant, rightVariant] = [givesVariant(left, casts), givesVariant(right, casts)];
+    if (leftVariant === rightVariant) return null;
+    if ((leftVariant && isVariantPath(left) && isLiteral(right)) || (rightVariant && isVariantPath(right) && isLiteral(left))) return null;
+  }
+  if (kind === "in") {
+    const list = node[kind] as { this: unknown; expressions?: unknown[]; query?: unknown };
+    if (isVariantPath(list.this) && !list.query && list.expressions?.length && list.expressions.every(isLiteral)) return null;
+  }
+  if (!operands(node).some((operand) => givesVariant(operand, casts))) return null;
+  const where = name ?? PLACES[kind] ?? kind.replace(/_/g, " ");
+  return `VARIANT used without a cast in ${where}: Snowflake converts a VARIANT to the type it needs (a string without its quotes), where slp holds it as JSON text; cast it where it is used (v:a::string, v:n::number)`;
+}
 
 /** A `v:a.b` path node. */
 function isVariantPath(node: unknown): boolean {
