@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import * as duckdb from "@duckdb/node-api";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { registerSparkHash } from "../src/engine/duckdb.ts";
+import { registerJsonFunctions, registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
 import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
@@ -25,6 +25,7 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
       for (const sql of duckdbSettings(dialect)) await connection.run(sql);
       for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
       registerSparkHash(connection, duckdb);
+      registerJsonFunctions(connection, duckdb);
       return connection;
     })();
     connections.set(dialect, open);

@@ -20,6 +20,7 @@ import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.
 import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
+import { JSON_FUNCTION_PREFIX, JSON_FUNCTIONS } from "./json-values.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
@@ -101,6 +102,7 @@ export class Database {
   readonly #mode: Mode;
   /** Whether slp's Spark hash functions are in the catalog: registered by the first query that calls one. */
   #sparkHash = false;
+  #jsonFunctions = false;
   /** The last query queued on each connection. */
   readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
@@ -222,6 +224,10 @@ export class Database {
    */
   #functionsFor(sql: string, connection: DuckDBConnection): void {
     // The transpiler may have written the names in capitals: DuckDB's names are case-insensitive.
+    if (!this.#jsonFunctions && JSON_FUNCTION_NAME.test(sql)) {
+      registerJsonFunctions(connection, this.#library);
+      this.#jsonFunctions = true;
+    }
     if (this.#sparkHash || !SPARK_HASH_NAME.test(sql)) return;
     registerSparkHash(connection, this.#library);
     this.#sparkHash = true;
@@ -553,6 +559,35 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
 }
 
 const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");
+const JSON_FUNCTION_NAME = new RegExp(JSON_FUNCTION_PREFIX, "i");
+
+/**
+ * Registers slp's JSON functions (json-values.ts) on a connection, in the
+ * catalog every connection shares. A NULL argument gives NULL; an error a
+ * function raises (a text slp does not reproduce) fails the query.
+ */
+export function registerJsonFunctions(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+  const types = { VARCHAR: library.VARCHAR, "VARCHAR[]": library.LIST(library.VARCHAR), BOOLEAN: library.BOOLEAN, BIGINT: library.BIGINT };
+  for (const [name, definition] of Object.entries(JSON_FUNCTIONS)) {
+    connection.registerScalarFunction(
+      library.DuckDBScalarFunction.create({
+        name,
+        returnType: types[definition.returns],
+        parameterTypes: definition.parameters.map((type) => types[type]),
+        mainFunction: (info, input, output) => {
+          const columns = definition.parameters.map((_, i) => input.getColumnVector(i));
+          try {
+            for (let row = 0; row < input.rowCount; row++)
+              output.setItem(row, definition.compute(...columns.map((column) => column.getItem(row))));
+            output.flush();
+          } catch (error) {
+            info.setError(error instanceof Error ? error.message : String(error));
+          }
+        },
+      }),
+    );
+  }
+}
 
 /**
  * Registers slp's Spark xxhash64 functions (spark-hash.ts) on a connection;

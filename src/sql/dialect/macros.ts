@@ -4,6 +4,8 @@ import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
 /** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
 export const MACROS: Record<string, MacroDefinition> = {
   ...DIVISION_MACROS,
+  // JSON text slp's JSON functions printed, typed JSON for what reads it (a fixture column, a set operation with one).
+  __slp_as_json: { sql: "create macro __slp_as_json(x) as cast(x as json)" },
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
   __slp_regexp_extract: {
     sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end",

@@ -14,6 +14,7 @@ import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { queryRewrite } from "./query-rewrites.ts";
+import { postgresJsonRule } from "./json.ts";
 import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
 
@@ -28,6 +29,10 @@ const SYNTAX_WORDS = new Set(
   ).split(" "),
 );
 
+/** Why a cast to Redshift's SUPER is refused: it makes a SUPER scalar of the value, never parses text. */
+const SUPER_CAST =
+  "a cast to SUPER makes a SUPER scalar of the value (text stays a string), which slp does not hold; json_parse(text) reads JSON";
+
 /** Functions whose argument list ends in `AS <type>`. */
 const CASTS = new Set(["cast", "try_cast", "safe_cast"]);
 
@@ -41,12 +46,15 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   const edits = new Map<number, Edit>();
   const macros = new Set<string>();
   const types: string[] = [];
+  // Type placeholders that stand for Postgres's jsonb, whose values slp holds as jsonb's own text (json.ts).
+  const jsonbTypes = new Set<string>();
 
   const typeEdit = (from: number, to: number): Untranslatable | null => {
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
     const placeholder = `__slp_type_${types.length}`;
+    if (dialect === "postgres" && /^\s*jsonb\s*$/i.test(written)) jsonbTypes.add(placeholder);
     types.push(mapped.type);
     edits.set(from, { end: to, render: () => placeholder });
     return null;
@@ -73,6 +81,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         return refused("::", entry?.why ?? `slp has not verified :: in ${dialect} against DuckDB: write cast(x as type)`, token.line);
       const end = typeEnd(tokens, i + 1);
       if (end === i + 1) return refused("::", "no type follows it", token.line);
+      if (dialect === "redshift" && end === i + 2 && /^super$/i.test((tokens[i + 1] as Token).text))
+        return refused("::super", SUPER_CAST, token.line);
       const problem = typeEdit(i + 1, end);
       if (problem) return { ok: false, untranslatable: problem };
       i = end - 1;
@@ -227,11 +237,13 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       // A NULL cast to a type DuckDB has no faithful one for (a fixture's `cast(null as array)`) holds no value to
       // misread: an untyped NULL, which takes the type of what it meets (a union's other rows, a function's argument).
       const written = source.slice((tokens[as + 1] as Token).start, (tokens[close - 1] as Token).end).join("");
-      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && !mapType(written, dialect).ok) {
+      const superCast = dialect === "redshift" && /^\s*super\s*$/i.test(written);
+      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && (!mapType(written, dialect).ok || superCast)) {
         edits.set(i, { end: close + 1, render: () => "null" });
         i = close;
         continue;
       }
+      if (superCast) return refused(`${token.text}()`, SUPER_CAST, token.line);
       const problem = typeEdit(as + 1, (last as [number, number])[1]);
       if (problem) return { ok: false, untranslatable: problem };
       castType = types[types.length - 1] as string;
@@ -321,9 +333,16 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
   const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
-  if (/like/i.test(rewritten) || bigquery) {
+  // Postgres's JSON operators and casts to jsonb (json.ts).
+  const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@/.test(rewritten) || jsonbTypes.size > 0);
+  if (/like/i.test(rewritten) || bigquery || postgresJson) {
     const like = likeRewrite(dialect);
-    const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
+    const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : null;
+    const rule = bigquery
+      ? (node: TreeNode) => like(node) ?? queryRewrite(node)
+      : json
+        ? (node: TreeNode) => like(node) ?? json(node)
+        : like;
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -521,7 +540,7 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
       break;
   }
   if (
-    ["~", "~*", "!~", "!~*", "@>", "<@", "->", "->>", "#>", "#>>", "?", "%"].includes(token.text) &&
+    ["~", "~*", "!~", "!~*", "@>", "<@", "->", "->>", "#>", "#>>", "?", "?|", "?&", "%"].includes(token.text) &&
     token.type !== "STRING" &&
     token.type !== "QUOTED_IDENTIFIER"
   )

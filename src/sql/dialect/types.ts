@@ -90,7 +90,8 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     // An absolute instant; slp's DuckDB runs in UTC, as BigQuery's functions do by default.
     timestamp: { duckdb: "TIMESTAMPTZ" },
     interval: { duckdb: "INTERVAL" },
-    json: SEMI("JSON"),
+    // JSON text, held as BigQuery prints it (compact, keys sorted): slp's JSON functions read and print it (json-values.ts).
+    json: { duckdb: "JSON" },
     range: { refuse: "RANGE has no DuckDB type" },
   },
   // https://docs.databricks.com/en/sql/language-manual/sql-ref-datatypes.html
@@ -130,7 +131,8 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     "timestamp without time zone": { duckdb: "TIMESTAMP" },
     timetz: { duckdb: "TIMETZ" },
     varbyte: { duckdb: "BLOB" },
-    super: SEMI("SUPER"),
+    // SUPER's objects and arrays as their JSON text (compact, as JSON_SERIALIZE prints it); a cast to SUPER is refused where it is written (translate.ts).
+    super: { duckdb: "JSON" },
     hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
   },
   // https://www.postgresql.org/docs/current/datatype.html
@@ -160,8 +162,9 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
       refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))",
       unlessSized: true,
     },
-    json: SEMI("JSON"),
-    jsonb: SEMI("JSONB"),
+    // json keeps its text as written; jsonb is held as its own text (keys sorted, ": " and ", "), which a cast to jsonb prints (json.ts).
+    json: { duckdb: "JSON" },
+    jsonb: { duckdb: "JSON" },
     money: { refuse: "MONEY depends on the server's locale" },
   },
   duckdb: {},

@@ -1,0 +1,270 @@
+/**
+ * JSON in Postgres, Redshift and BigQuery SQL, as calls of slp's JSON
+ * functions (src/engine/json-values.ts), which read and print JSON text the
+ * way each warehouse does: the call rewrites for the construct tables, and
+ * the syntax-tree rule for Postgres's JSON operators and casts to jsonb.
+ * Paths must be literals: slp reads them when it translates, so a path it
+ * cannot read is a refusal by name, never a guess at run time.
+ */
+import type { Call } from "./construct.ts";
+import type { TreeNode } from "./transpiler.ts";
+
+/** A path as the JSON functions take it: a JSON array of steps (`k` key, `i` index, `p` Postgres text step), each URI-encoded so no dialect's string escapes touch it. */
+export function encodedPath(steps: string[]): string {
+  return `'${JSON.stringify(steps.map((step) => encodeURIComponent(step)))}'`;
+}
+
+/** The value of a string literal argument as written in the call (quotes removed), or null. */
+function stringLiteral(call: Call, index: number): string | null {
+  const written = call.written[index]?.trim() ?? "";
+  return /^'/.test(written) ? call.literal(index) : null;
+}
+
+/** A trailing `true` / `false` argument (Redshift's null_if_invalid), or null. */
+function booleanArgument(call: Call, index: number): boolean | null {
+  const written = call.written[index]?.trim().toLowerCase();
+  return written === "true" || written === "t" ? true : written === "false" || written === "f" ? false : null;
+}
+
+/** Redshift JSON_EXTRACT_PATH_TEXT(json, key, ... [, null_if_invalid]): the keys as written, up to five. */
+export function redshiftPathText(call: Call): string | { refuse: string } {
+  const lenient = call.args.length > 2 ? booleanArgument(call, call.args.length - 1) : null;
+  const keys = call.args.slice(1, lenient === null ? undefined : -1).map((_, i) => stringLiteral(call, i + 1));
+  if (keys.length === 0 || keys.length > 5) return { refuse: "json_extract_path_text takes a JSON text and one to five path elements" };
+  if (keys.some((key) => key === null))
+    return { refuse: "slp translates json_extract_path_text with its path elements written as string literals" };
+  return `__slp_jsonf_get(${call.args[0]}, ${encodedPath(keys.map((key) => `k${key}`))}, 'redshift_text${lenient ? "?" : ""}')`;
+}
+
+/** Redshift JSON_EXTRACT_ARRAY_ELEMENT_TEXT(json, pos [, null_if_invalid]) with a literal position from 0. */
+export function redshiftArrayElementText(call: Call): string | { refuse: string } {
+  const lenient = call.args.length === 3 ? booleanArgument(call, 2) : false;
+  const position = call.literal(1);
+  if (call.args.length < 2 || call.args.length > 3 || lenient === null)
+    return { refuse: "json_extract_array_element_text takes a JSON array text, a position and null_if_invalid" };
+  if (position === null || !/^\d+$/.test(position))
+    return { refuse: "slp translates json_extract_array_element_text with a position written as a whole number (from 0)" };
+  return `__slp_jsonf_get(${call.args[0]}, ${encodedPath([`i${position}`])}, 'redshift_text${lenient ? "?" : ""}')`;
+}
+
+/** Postgres's text-array literal '{a,b,"c d"}' as its elements, or null when slp cannot read it. */
+export function postgresTextArray(literal: string): string[] | null {
+  const body = /^\s*\{(.*)\}\s*$/s.exec(literal)?.[1];
+  if (body === undefined) return null;
+  if (body.trim() === "") return [];
+  const elements: string[] = [];
+  const pattern = /\s*(?:"((?:[^"\\]|\\.)*)"|([^",{}\\]*?))\s*(,|$)/gy;
+  let at = 0;
+  while (at < body.length) {
+    pattern.lastIndex = at;
+    const match = pattern.exec(body);
+    if (!match || match[0] === "") return null;
+    const quoted = match[1];
+    const bare = (match[2] ?? "").trim();
+    if (quoted === undefined && /^null$/i.test(bare)) return null;
+    elements.push(quoted !== undefined ? quoted.replace(/\\(.)/g, "$1") : bare);
+    at = pattern.lastIndex;
+    if (match[3] === "") break;
+  }
+  return elements;
+}
+
+/** Postgres json(b)_extract_path[_text](json, VARIADIC text): steps as literals. */
+export function postgresExtractPath(reader: "pg" | "pg_text") {
+  return (call: Call): string | { refuse: string } => {
+    const steps = call.args.slice(1).map((_, i) => stringLiteral(call, i + 1));
+    if (steps.some((step) => step === null))
+      return { refuse: `slp translates ${call.name} with its path elements written as string literals` };
+    return `__slp_jsonf_get(${call.args[0]}, ${encodedPath(steps.map((step) => `p${step}`))}, '${reader}')`;
+  };
+}
+
+/**
+ * A BigQuery JSONPath ($, .key, ."quoted key", ['quoted key'], [index]) as
+ * steps, or null when slp cannot read it (recursive descent, wildcards,
+ * filters are not BigQuery's either).
+ */
+export function bigqueryPath(path: string): string[] | null {
+  if (!path.startsWith("$")) return null;
+  const steps: string[] = [];
+  let rest = path.slice(1);
+  while (rest.length > 0) {
+    const step =
+      /^\.([A-Za-z_][A-Za-z0-9_]*|[^.[\]"'\s]+)/.exec(rest) ??
+      /^\."((?:[^"\\]|\\.)*)"/.exec(rest) ??
+      /^\['((?:[^'\\]|\\.)*)'\]/.exec(rest) ??
+      /^\[(\d+)\]/.exec(rest);
+    if (!step) return null;
+    const text = step[1] as string;
+    steps.push(
+      step[0].startsWith("[") && /^\d+$/.test(text) && !step[0].startsWith("['") ? `i${text}` : `k${text.replace(/\\(.)/g, "$1")}`,
+    );
+    rest = rest.slice(step[0].length);
+  }
+  return steps;
+}
+
+/** BigQuery JSON_VALUE / JSON_QUERY (and the legacy JSON_EXTRACT_SCALAR / JSON_EXTRACT) with a literal JSONPath ('$' when left out). */
+export function bigqueryExtract(reader: "bigquery_value" | "bigquery_query") {
+  return (call: Call): string | { refuse: string } => {
+    if (call.args.length < 1 || call.args.length > 2) return { refuse: `${call.name} takes a JSON value (or JSON text) and a JSONPath` };
+    const path = call.args.length === 2 ? stringLiteral(call, 1) : "$";
+    if (path === null) return { refuse: `slp translates ${call.name} with its JSONPath written as a string literal` };
+    const steps = bigqueryPath(path);
+    if (steps === null) return { refuse: `slp cannot read the JSONPath '${path}' as BigQuery does` };
+    return `__slp_jsonf_get(${call.args[0]}, ${encodedPath(steps)}, '${reader}')`;
+  };
+}
+
+/** A call of one of slp's JSON functions with the arguments given and string literals after them. */
+export function jsonFunction(name: string, arity: number, ...literals: string[]) {
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === arity
+      ? `${name}(${[...call.args, ...literals.map((text) => `'${text}'`)].join(", ")})`
+      : { refuse: `${call.name} takes ${arity} argument${arity === 1 ? "" : "s"} in slp` };
+}
+
+// --- the syntax tree: Postgres's JSON operators and casts to jsonb ---
+
+const fn = (name: string, args: unknown[]): TreeNode => ({
+  function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false },
+});
+const text = (value: string): TreeNode => ({ literal: { literal_type: "string", value } });
+
+/** A step of `->` / `->>`: a string literal is a key, an integer literal (negative from the end) an index. */
+function arrowStep(path: unknown): string | null {
+  const node = path as {
+    literal?: { literal_type?: string; value?: string };
+    neg?: { this?: { literal?: { literal_type?: string; value?: string } } };
+  };
+  const literal = node.literal ?? node.neg?.this?.literal;
+  if (!literal || typeof literal.value !== "string") return null;
+  if (literal.literal_type === "string" && !node.neg) return `k${literal.value}`;
+  if (literal.literal_type === "number" && /^\d+$/.test(literal.value)) return `i${node.neg ? "-" : ""}${literal.value}`;
+  return null;
+}
+
+/** The steps of a `#>` / `#>>` path literal. */
+function hashSteps(path: unknown): string[] | null {
+  const literal = (path as { literal?: { literal_type?: string; value?: string } }).literal;
+  if (literal?.literal_type !== "string" || typeof literal.value !== "string") return null;
+  return postgresTextArray(literal.value)?.map((step) => `p${step}`) ?? null;
+}
+
+interface Extract {
+  this: unknown;
+  path?: unknown;
+  paths?: unknown[];
+  arrow_syntax?: boolean;
+  hash_arrow_syntax?: boolean;
+}
+
+/** A JSON-valued `->` or `#>` node: its operand and steps (a chain of them folded into one path), or a refusal, or null for another node. */
+function jsonValued(node: unknown): { operand: unknown; steps: string[] } | { refuse: string } | null {
+  const record = node as TreeNode;
+  const [kind] = Object.keys(record);
+  if (kind !== "json_extract" && kind !== "json_extract_path") return null;
+  const extract = record[kind] as Extract;
+  const steps = kind === "json_extract" ? [arrowStep(extract.path)] : extract.paths?.length === 1 ? hashSteps(extract.paths[0]) : null;
+  if (steps === null || steps.includes(null))
+    return { refuse: `${kind === "json_extract" ? "->" : "#>"}: slp translates a key, an index or a path written as a literal` };
+  const inner = jsonValued(extract.this);
+  if (inner && "refuse" in inner) return inner;
+  return inner
+    ? { operand: inner.operand, steps: [...inner.steps, ...(steps as string[])] }
+    : { operand: extract.this, steps: steps as string[] };
+}
+
+/**
+ * Postgres's JSON operators on the syntax tree, as calls of slp's JSON
+ * functions: `->` and `#>` (the value's text as Postgres holds it), `->>`
+ * and `#>>` (a string's characters), `?`, `?|`, `?&`, `@>` and `<@` of
+ * jsonb, `||` of two jsonb values, and a cast to jsonb (jsonb's own text:
+ * keys sorted, `": "` and `", "`). `jsonbType` tells a type placeholder
+ * that stands for jsonb.
+ */
+export function postgresJsonRule(jsonbType: (name: string) => boolean) {
+  const unwrap = (node: unknown): unknown =>
+    (node as { paren?: { this?: unknown } }).paren ? unwrap((node as { paren: { this: unknown } }).paren.this) : node;
+  const isJsonb = (node: unknown): boolean => {
+    const record = unwrap(node) as TreeNode;
+    const cast = record.cast as { to?: { name?: string } } | undefined;
+    if (cast?.to?.name && jsonbType(cast.to.name)) return true;
+    const [kind] = Object.keys(record);
+    return kind === "json_extract" || kind === "json_extract_path";
+  };
+  return (node: TreeNode): TreeNode | { refuse: string } | undefined => {
+    const [kind] = Object.keys(node);
+    const value = node[kind as string] as Record<string, unknown>;
+    switch (kind) {
+      case "json_extract":
+      case "json_extract_path": {
+        const found = jsonValued(node);
+        if (!found || "refuse" in found) return found ?? undefined;
+        return fn("__slp_jsonf_get", [found.operand, text(JSON.stringify(found.steps.map(encodeURIComponent))), text("pg")]);
+      }
+      case "json_extract_scalar": {
+        const extract = value as unknown as Extract;
+        const last = extract.hash_arrow_syntax ? hashSteps(extract.path) : [arrowStep(extract.path)];
+        if (last === null || last.includes(null))
+          return { refuse: `${extract.hash_arrow_syntax ? "#>>" : "->>"}: slp translates a key, an index or a path written as a literal` };
+        const inner = jsonValued(extract.this);
+        if (inner && "refuse" in inner) return inner;
+        const steps = [...(inner?.steps ?? []), ...(last as string[])];
+        return fn("__slp_jsonf_get", [
+          inner ? inner.operand : extract.this,
+          text(JSON.stringify(steps.map(encodeURIComponent))),
+          text("pg_text"),
+        ]);
+      }
+      case "j_s_o_n_b_contains":
+        return fn("__slp_jsonf_has", [
+          value.this,
+          { array_func: { expressions: [value.expression], bracket_notation: false, use_list_keyword: false } },
+          text("any"),
+        ]);
+      case "j_s_o_n_b_contains_any_top_keys":
+        return fn("__slp_jsonf_has", [value.left, value.right, text("any")]);
+      case "j_s_o_n_b_contains_all_top_keys":
+        return fn("__slp_jsonf_has", [value.left, value.right, text("all")]);
+      case "array_contains_all":
+      case "array_contained_by": {
+        const [outer, inner] = kind === "array_contains_all" ? [value.left, value.right] : [value.right, value.left];
+        const jsonLike = (side: unknown) =>
+          isJsonb(side) || (unwrap(side) as { literal?: { literal_type?: string } }).literal?.literal_type === "string";
+        if (isJsonb(value.left) || isJsonb(value.right) || (jsonLike(value.left) && jsonLike(value.right)))
+          return fn("__slp_jsonf_contains", [outer, inner]);
+        if ((value.left as TreeNode).array_func || (value.right as TreeNode).array_func) return undefined;
+        return {
+          refuse: `${kind === "array_contains_all" ? "@>" : "<@"}: slp cannot tell jsonb containment from array containment here; cast an operand (::jsonb)`,
+        };
+      }
+      case "concat": {
+        const [left, right] = [value.left, value.right];
+        const literal = (side: unknown) => (unwrap(side) as { literal?: { literal_type?: string } }).literal?.literal_type === "string";
+        if (isJsonb(left) && isJsonb(right)) return fn("__slp_jsonf_concat", [left, right]);
+        if ((isJsonb(left) && literal(right)) || (literal(left) && isJsonb(right))) return fn("__slp_jsonf_concat", [left, right]);
+        if (isJsonb(left) || isJsonb(right))
+          return { refuse: "||: slp cannot tell jsonb concatenation from text concatenation here; cast both operands (::jsonb or ::text)" };
+        return undefined;
+      }
+      case "cast": {
+        const cast = value as { this: unknown; to?: { name?: string } };
+        if (!cast.to?.name || !jsonbType(cast.to.name)) return undefined;
+        if ((cast.this as { null?: unknown }).null !== undefined) return undefined;
+        // jsonb's own text, still typed JSON (the placeholder's type) for what reads it.
+        return {
+          cast: {
+            ...value,
+            this: fn("__slp_jsonf_print", [
+              { cast: { this: cast.this, to: { data_type: "text" }, double_colon_syntax: false } },
+              text("jsonb"),
+            ]),
+          },
+        };
+      }
+      default:
+        return undefined;
+    }
+  };
+}
