@@ -100,6 +100,11 @@ export class DialectRun {
     return { sql: translated.translation.sql };
   }
 
+  /** Creates these of slp's macros in the database (once each), for SQL slp writes itself (the compare query). */
+  macros(names: Iterable<string>, database: Database, lane: number): Promise<void> {
+    return this.#macros(new Set(names), database, lane);
+  }
+
   /** A digest of every macro slp may create: what the types of SQL that calls them depend on. */
   get macroDigest(): string {
     return ParseCache.key(

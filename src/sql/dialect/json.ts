@@ -75,7 +75,8 @@ export function postgresExtractPath(reader: "pg" | "pg_text") {
     const steps = call.args.slice(1).map((_, i) => stringLiteral(call, i + 1));
     if (steps.some((step) => step === null))
       return { refuse: `slp translates ${call.name} with its path elements written as string literals` };
-    return `__slp_jsonf_get(${call.args[0]}, ${encodedPath(steps.map((step) => `p${step}`))}, '${reader}')`;
+    const get = `__slp_jsonf_get(${call.args[0]}, ${encodedPath(steps.map((step) => `p${step}`))}, '${reader}')`;
+    return reader === "pg" ? `__slp_as_json(${get})` : get;
   };
 }
 
@@ -201,7 +202,10 @@ export function postgresJsonRule(jsonbType: (name: string) => boolean) {
       case "json_extract_path": {
         const found = jsonValued(node);
         if (!found || "refuse" in found) return found ?? undefined;
-        return fn("__slp_jsonf_get", [found.operand, text(JSON.stringify(found.steps.map(encodeURIComponent))), text("pg")]);
+        // A JSON value (its text as Postgres holds it), typed JSON for what reads it.
+        return fn("__slp_as_json", [
+          fn("__slp_jsonf_get", [found.operand, text(JSON.stringify(found.steps.map(encodeURIComponent))), text("pg")]),
+        ]);
       }
       case "json_extract_scalar": {
         const extract = value as unknown as Extract;

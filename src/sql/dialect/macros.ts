@@ -1,6 +1,9 @@
 /** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
 import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
 
+/** How deep a JSON value's canonical text sorts its objects' keys (an error past it, never another text). */
+const JSON_CANONICAL_DEPTH = 8;
+
 /** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
 export const MACROS: Record<string, MacroDefinition> = {
   ...DIVISION_MACROS,
@@ -132,10 +135,42 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_make_date: {
     sql: "create macro __slp_make_date(y, m, d, strict) as case when y is null or m is null or d is null then null when y between 1 and 9999 and m between 1 and 12 and d between 1 and day(last_day(make_date(cast(least(greatest(y, 1), 9999) as bigint), cast(least(greatest(m, 1), 12) as bigint), 1))) then make_date(cast(y as bigint), cast(m as bigint), cast(d as bigint)) when strict then error('[DATETIME_FIELD_OUT_OF_BOUNDS] make_date(' || y || ', ' || m || ', ' || d || '): Databricks SQL returns NULL, Databricks Runtime in ANSI mode raises this error; slp cannot tell which runs the model') end",
   },
+  ...jsonCanonicalMacros(JSON_CANONICAL_DEPTH),
   __slp_array_agg_ignore_nulls: {
     sql: "create macro __slp_array_agg_ignore_nulls(value) as array_agg(value) filter (where value is not null)",
   },
 };
+
+/**
+ * A JSON value's canonical text, as slp holds and compares a warehouse's
+ * semi-structured values (src/unit/json-values.ts): an object's keys sorted
+ * (code point order), no blanks, a string re-escaped, a fraction by its value
+ * (1.0 is 1, 2.50 is 2.5). DuckDB macros cannot call themselves, so each level
+ * is its own macro, the value bound once per level (list_transform over a
+ * one-element list) so the text grows with the depth, not past it.
+ */
+function jsonCanonicalMacros(depth: number): Record<string, MacroDefinition> {
+  const macros: Record<string, MacroDefinition> = {
+    __slp_json_scalar: {
+      sql: "create macro __slp_json_scalar(j) as case json_type(j) when 'VARCHAR' then to_json(json_extract_string(j, '$')) when 'DOUBLE' then list_transform([cast(j as double)], lambda d: cast(case when d = trunc(d) and abs(d) < 1e15 then cast(cast(d as bigint) as varchar) else cast(d as varchar) end as json))[1] else json(j) end",
+    },
+    __slp_json_canon_0: {
+      sql: `create macro __slp_json_canon_0(x) as list_transform([cast(x as json)], lambda j: case when json_type(j) in ('OBJECT', 'ARRAY') then error('a JSON value nested deeper than ${depth} levels: slp does not compare it') else __slp_json_scalar(j) end)[1]`,
+      needs: ["__slp_json_scalar"],
+    },
+  };
+  for (let level = 1; level <= depth; level++) {
+    macros[`__slp_json_canon_${level}`] = {
+      sql: `create macro __slp_json_canon_${level}(x) as list_transform([cast(x as json)], lambda j: case when json_type(j) in ('OBJECT', 'ARRAY') then list_transform([list_transform(case when json_type(j) = 'OBJECT' then list_transform(list_sort(json_keys(j)), lambda k: struct_pack(k := k, v := json_extract(j, '$.' || to_json(k)))) else list_transform(json_extract(j, '$[*]'), lambda v: struct_pack(k := '', v := v)) end, lambda e: struct_pack(k := e.k, v := __slp_json_canon_${level - 1}(e.v)))], lambda es: case when json_type(j) = 'OBJECT' then to_json(map_from_entries(es)) else to_json(list_transform(es, lambda e: e.v)) end)[1] else __slp_json_scalar(j) end)[1]`,
+      needs: [`__slp_json_canon_${level - 1}`, "__slp_json_scalar"],
+    };
+  }
+  macros.__slp_json_canon = {
+    sql: `create macro __slp_json_canon(x) as __slp_json_canon_${depth}(x)`,
+    needs: [`__slp_json_canon_${depth}`],
+  };
+  return macros;
+}
 
 /** The CREATE MACRO statements for `names` and every macro they need, each once, a macro after those it needs. */
 export function macroStatements(names: Iterable<string>, created: Set<string> = new Set()): string[] {

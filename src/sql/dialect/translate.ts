@@ -53,6 +53,13 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
+    // Postgres's casts to json and jsonb parse text (jsonb is then held as its own text: json.ts); others are not verified.
+    if (mapped.jsonText && dialect !== "postgres")
+      return {
+        construct: written,
+        why: dialect === "redshift" ? SUPER_CAST : "a cast to a semi-structured type: slp has not verified it against DuckDB",
+        line: (tokens[from] as Token).line,
+      };
     const placeholder = `__slp_type_${types.length}`;
     if (dialect === "postgres" && /^\s*jsonb\s*$/i.test(written)) jsonbTypes.add(placeholder);
     types.push(mapped.type);
@@ -237,13 +244,12 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       // A NULL cast to a type DuckDB has no faithful one for (a fixture's `cast(null as array)`) holds no value to
       // misread: an untyped NULL, which takes the type of what it meets (a union's other rows, a function's argument).
       const written = source.slice((tokens[as + 1] as Token).start, (tokens[close - 1] as Token).end).join("");
-      const superCast = dialect === "redshift" && /^\s*super\s*$/i.test(written);
-      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && (!mapType(written, dialect).ok || superCast)) {
+      const target = mapType(written, dialect);
+      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && (!target.ok || target.jsonText)) {
         edits.set(i, { end: close + 1, render: () => "null" });
         i = close;
         continue;
       }
-      if (superCast) return refused(`${token.text}()`, SUPER_CAST, token.line);
       const problem = typeEdit(as + 1, (last as [number, number])[1]);
       if (problem) return { ok: false, untranslatable: problem };
       castType = types[types.length - 1] as string;
@@ -351,6 +357,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     }
     rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
+    if (rewritten.toLowerCase().includes("__slp_as_json")) macros.add("__slp_as_json");
   }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);

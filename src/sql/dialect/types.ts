@@ -6,10 +6,31 @@
  */
 import type { Dialect } from "./dialects.ts";
 
-export type MappedType = { ok: true; type: string } | { ok: false; why: string };
+/** The DuckDB type every warehouse JSON-backed (semi-structured) type is held as. */
+export const JSON_TYPE = "JSON";
+
+/** How a warehouse's JSON-backed type reads a text value a fixture gives it (dbt casts the quoted text to the column's type). */
+export type JsonText =
+  /** The text is a JSON string (Snowflake VARIANT: dbt-snowflake writes cast('<text>' as VARIANT), which holds it as a string). */
+  | { kind: "string" }
+  /**
+   * The text is JSON, parsed (a cast from text that parses it, as Postgres casts text to json). `held`: the text
+   * the warehouse then holds, which slp's JSON functions read (src/engine/json-values.ts): jsonb's own text
+   * (Postgres jsonb), the text as written (Postgres json); else compact.
+   */
+  | { kind: "parsed"; held?: "jsonb" | "as written" }
+  /** slp does not reproduce how the type reads text: why. */
+  | { kind: "refused"; why: string };
+
+/** `jsonText`: for a JSON-backed type, how it reads a fixture's text. */
+export type MappedType = { ok: true; type: string; jsonText?: JsonText } | { ok: false; why: string };
 
 /** `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL. */
-type Scalar = { duckdb: string } | { decimal: [precision: number, scale: number] } | { refuse: string; unlessSized?: true };
+type Scalar =
+  | { duckdb: string }
+  | { json: JsonText }
+  | { decimal: [precision: number, scale: number] }
+  | { refuse: string; unlessSized?: true };
 
 const TEXT: Scalar = { duckdb: "VARCHAR" };
 const DOUBLE: Scalar = { duckdb: "DOUBLE" };
@@ -45,6 +66,12 @@ const COMMON: Record<string, Scalar> = {
 
 const NUMBER_38: Scalar = { decimal: [38, 0] };
 
+/** dbt-snowflake's safe_cast writes try_cast('<text>' as OBJECT) for text: a reading slp has not verified. */
+const SNOWFLAKE_CONTAINER_TEXT = (type: string): JsonText => ({
+  kind: "refused",
+  why: `it is text, for which dbt-snowflake writes try_cast('<text>' as ${type}), a reading slp has not verified`,
+});
+
 const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
   // https://docs.snowflake.com/en/sql-reference-data-types: integers are NUMBER(38,0); FLOAT is 64-bit.
   snowflake: {
@@ -67,9 +94,10 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     timestamp_tz: { duckdb: "TIMESTAMPTZ" },
     binary: { duckdb: "BLOB" },
     varbinary: { duckdb: "BLOB" },
-    variant: SEMI("VARIANT"),
-    object: SEMI("OBJECT"),
-    array: SEMI("ARRAY"),
+    // https://docs.snowflake.com/en/sql-reference/data-types-semistructured: held as DuckDB JSON (the values of each).
+    variant: { json: { kind: "string" } },
+    object: { json: SNOWFLAKE_CONTAINER_TEXT("OBJECT") },
+    array: { json: SNOWFLAKE_CONTAINER_TEXT("ARRAY") },
     vector: { refuse: "VECTOR has no DuckDB type with the same operations" },
   },
   // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types
@@ -90,8 +118,14 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     // An absolute instant; slp's DuckDB runs in UTC, as BigQuery's functions do by default.
     timestamp: { duckdb: "TIMESTAMPTZ" },
     interval: { duckdb: "INTERVAL" },
-    // JSON text, held as BigQuery prints it (compact, keys sorted): slp's JSON functions read and print it (json-values.ts).
-    json: { duckdb: "JSON" },
+    // JSON text, held compact with its keys sorted, as BigQuery prints a JSON value; dbt-bigquery casts a fixture's
+    // text with safe_cast('<text>' as json), a reading slp has not verified.
+    json: {
+      json: {
+        kind: "refused",
+        why: "it is text, for which dbt-bigquery writes safe_cast('<text>' as json), a reading slp has not verified",
+      },
+    },
     range: { refuse: "RANGE has no DuckDB type" },
   },
   // https://docs.databricks.com/en/sql/language-manual/sql-ref-datatypes.html
@@ -132,7 +166,8 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     timetz: { duckdb: "TIMETZ" },
     varbyte: { duckdb: "BLOB" },
     // SUPER's objects and arrays as their JSON text (compact, as JSON_SERIALIZE prints it); a cast to SUPER is refused where it is written (translate.ts).
-    super: { duckdb: "JSON" },
+    // A text cast to SUPER is a SUPER string (json_parse parses text).
+    super: { json: { kind: "string" } },
     hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
   },
   // https://www.postgresql.org/docs/current/datatype.html
@@ -163,8 +198,8 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
       unlessSized: true,
     },
     // json keeps its text as written; jsonb is held as its own text (keys sorted, ": " and ", "), which a cast to jsonb prints (json.ts).
-    json: { duckdb: "JSON" },
-    jsonb: { duckdb: "JSON" },
+    json: { json: { kind: "parsed", held: "as written" } },
+    jsonb: { json: { kind: "parsed", held: "jsonb" } },
     money: { refuse: "MONEY depends on the server's locale" },
   },
   duckdb: {},
@@ -178,7 +213,10 @@ export function mapType(written: string, dialect: Dialect): MappedType {
   try {
     const type = parser.type();
     parser.end();
-    return { ok: true, type };
+    if (parser.jsonText === null) return { ok: true, type };
+    // A JSON-backed type inside a list or a struct would need its fixture values written inside another literal.
+    if (type !== JSON_TYPE) return { ok: false, why: `slp holds a semi-structured type only as a whole column, not inside '${written}'` };
+    return { ok: true, type, jsonText: parser.jsonText };
   } catch (error) {
     if (error instanceof TypeRefusal) return { ok: false, why: error.message };
     throw error;
@@ -200,6 +238,8 @@ class TypeParser {
   #at = 0;
   readonly #dialect: Dialect;
   readonly #written: string;
+  /** How the JSON-backed type read reads text, when the type read is one. */
+  jsonText: JsonText | null = null;
 
   constructor(written: string, dialect: Dialect) {
     this.#written = written;
@@ -260,6 +300,11 @@ class TypeParser {
     const entry = DIALECT_TYPES[this.#dialect][name] ?? COMMON[name];
     if (!entry) throw new TypeRefusal(`slp has no DuckDB type for the ${this.#dialect} type '${name}'`);
     if ("refuse" in entry && !(entry.unlessSized && args.length > 0)) throw new TypeRefusal(entry.refuse);
+    if ("json" in entry) {
+      if (args.length > 0) throw new TypeRefusal(`slp cannot read the type '${this.#written}'`);
+      this.jsonText = entry.json;
+      return JSON_TYPE;
+    }
     if ("decimal" in entry || "refuse" in entry) {
       const defaults: [number, number] = "decimal" in entry ? entry.decimal : [38, 0];
       const [precision, scale] = [args[0] ?? defaults[0], args[1] ?? (args.length > 0 ? 0 : defaults[1])];

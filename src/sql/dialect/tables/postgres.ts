@@ -138,6 +138,7 @@ export const POSTGRES: Construct[] = [
       how: "corrected",
       note: "path elements written as literals",
       rewrite: postgresExtractPath("pg"),
+      macros: ["__slp_as_json"],
       examples: [ex(`select ${name}('{"f2":{"f3":1},"f4":{"f5":99,"f6":"foo"}}', 'f4', 'f6')`, ['"foo"'], PG("functions-json"))],
     }),
   ),
