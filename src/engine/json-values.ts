@@ -179,6 +179,13 @@ export function printJson(value: JsonValue, style: JsonStyle, what: string): str
       return JSON.stringify(value.value);
     case "number":
       if (style === "jsonb") return numericText(value.raw);
+      // BigQuery holds a JSON number with a fraction or an exponent as a FLOAT64 and prints its shortest text (9.8, 1.5, 100).
+      if (style === "sorted" && !/^-?\d+$/.test(value.raw)) {
+        const printed = String(Number(value.raw));
+        if (/e/i.test(printed) || !Number.isFinite(Number(value.raw)))
+          throw new JsonTextError(`${what}: the number ${value.raw}, whose text as BigQuery prints it slp does not reproduce`);
+        return printed;
+      }
       if (!/^-?\d+$/.test(value.raw) || value.raw === "-0" || value.raw.replace("-", "").length > 18)
         throw new JsonTextError(
           `${what}: the number ${value.raw} (a fraction, an exponent or more than 18 digits), whose text slp does not reproduce`,
@@ -344,6 +351,11 @@ const read = (text: unknown, what: string): JsonValue => {
   }
 };
 
+/** A path as json.ts writes it: a JSON array of URI-encoded steps. */
+function decodedPath(path: unknown): string[] {
+  return (JSON.parse(String(path)) as string[]).map((step) => decodeURIComponent(step));
+}
+
 /** slp's JSON functions by name, registered on DuckDB by duckdb.ts. */
 export const JSON_FUNCTIONS: Record<string, JsonFunction> = {
   /** The text `style` prints the JSON text as: jsonb (Postgres), super (Redshift: compact, keys in ascending order), bigquery (compact, keys sorted). */
@@ -372,8 +384,43 @@ export const JSON_FUNCTIONS: Record<string, JsonFunction> = {
         throw error;
       }
       const postgres = name.startsWith("pg");
-      const found = follow(value, JSON.parse(String(path)) as string[], { fromEnd: postgres, uniqueKeys: !postgres, what: name });
+      const found = follow(value, decodedPath(path), { fromEnd: postgres, uniqueKeys: !postgres, what: name });
       return found === null ? null : (READS[name] as (value: JsonValue) => string | null)(found);
+    },
+  },
+  /** The elements of the JSON array `path` leads to, each read as `reader` reads a value, as the JSON text of a list of strings (NULL where it leads to no array). */
+  __slp_jsonf_items: {
+    parameters: ["VARCHAR", "VARCHAR", "VARCHAR"],
+    returns: "VARCHAR",
+    compute: (text, path, reader) => {
+      const name = String(reader);
+      const found = follow(read(text, name), decodedPath(path), { fromEnd: false, uniqueKeys: true, what: name });
+      if (found === null || found.kind !== "array") return null;
+      return JSON.stringify(
+        found.items.map((item) => {
+          if (name === "bigquery_value" && (item.kind === "object" || item.kind === "array" || item.kind === "null"))
+            throw new JsonTextError(
+              `JSON_VALUE_ARRAY of an array holding a JSON ${typeName(item)}: slp has not verified what BigQuery returns`,
+            );
+          return (READS[name] as (value: JsonValue) => string | null)(item);
+        }),
+      );
+    },
+  },
+  /** BigQuery's converters BOOL, INT64, FLOAT64 and STRING of a JSON value: its text for the cast, an error for another JSON type. */
+  __slp_jsonf_scalar: {
+    parameters: ["VARCHAR", "VARCHAR"],
+    returns: "VARCHAR",
+    compute: (text, want) => {
+      const value = read(text, String(want).toUpperCase());
+      const wanted = { bool: ["true", "false"], int64: ["number"], float64: ["number"], string: ["string"] }[String(want)] ?? [];
+      if (!wanted.includes(value.kind))
+        throw new JsonTextError(`${String(want).toUpperCase()} of a JSON ${typeName(value)} is an error in BigQuery`);
+      if (want === "int64" && !/^-?\d+$/.test(value.raw))
+        throw new JsonTextError(
+          `INT64 of the JSON number ${value.raw}: slp has not verified BigQuery's reading of a fraction or an exponent`,
+        );
+      return value.kind === "string" ? value.value : value.raw;
     },
   },
   /** Postgres jsonb ?, ?| (any) and ?& (all). */

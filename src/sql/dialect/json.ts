@@ -17,7 +17,7 @@ export function encodedPath(steps: string[]): string {
 /** The value of a string literal argument as written in the call (quotes removed), or null. */
 function stringLiteral(call: Call, index: number): string | null {
   const written = call.written[index]?.trim() ?? "";
-  return /^'/.test(written) ? call.literal(index) : null;
+  return /^['"]/.test(written) ? call.literal(index) : null;
 }
 
 /** A trailing `true` / `false` argument (Redshift's null_if_invalid), or null. */
@@ -81,40 +81,51 @@ export function postgresExtractPath(reader: "pg" | "pg_text") {
 }
 
 /**
- * A BigQuery JSONPath ($, .key, ."quoted key", ['quoted key'], [index]) as
- * steps, or null when slp cannot read it (recursive descent, wildcards,
- * filters are not BigQuery's either).
+ * A BigQuery JSONPath as steps: `$`, `.key`, `[index]`, and a key with
+ * other characters as `."a.b"` (the standard extractors) or `['a.b']` (the
+ * legacy ones); null when slp cannot read it (wildcards, filters, the other
+ * quoting), which BigQuery does not read either.
  */
-export function bigqueryPath(path: string): string[] | null {
+export function bigqueryPath(path: string, legacy: boolean): string[] | null {
   if (!path.startsWith("$")) return null;
   const steps: string[] = [];
   let rest = path.slice(1);
+  const quoted = legacy ? /^\['((?:[^'\\]|\\.)*)'\]/ : /^\."((?:[^"\\]|\\.)*)"/;
   while (rest.length > 0) {
-    const step =
-      /^\.([A-Za-z_][A-Za-z0-9_]*|[^.[\]"'\s]+)/.exec(rest) ??
-      /^\."((?:[^"\\]|\\.)*)"/.exec(rest) ??
-      /^\['((?:[^'\\]|\\.)*)'\]/.exec(rest) ??
-      /^\[(\d+)\]/.exec(rest);
+    const index = /^\[(\d+)\]/.exec(rest);
+    const step = index ?? quoted.exec(rest) ?? /^\.([^.[\]"'\s]+)/.exec(rest);
     if (!step) return null;
-    const text = step[1] as string;
-    steps.push(
-      step[0].startsWith("[") && /^\d+$/.test(text) && !step[0].startsWith("['") ? `i${text}` : `k${text.replace(/\\(.)/g, "$1")}`,
-    );
+    steps.push(index ? `i${index[1]}` : `k${(step[1] as string).replace(/\\(.)/g, "$1")}`);
     rest = rest.slice(step[0].length);
   }
   return steps;
 }
 
-/** BigQuery JSON_VALUE / JSON_QUERY (and the legacy JSON_EXTRACT_SCALAR / JSON_EXTRACT) with a literal JSONPath ('$' when left out). */
-export function bigqueryExtract(reader: "bigquery_value" | "bigquery_query") {
+/** BigQuery's extractors with a literal JSONPath ('$' when left out): JSON_VALUE, JSON_QUERY and the legacy JSON_EXTRACT_SCALAR, JSON_EXTRACT. */
+export function bigqueryExtract(reader: "bigquery_value" | "bigquery_query", legacy: boolean) {
   return (call: Call): string | { refuse: string } => {
-    if (call.args.length < 1 || call.args.length > 2) return { refuse: `${call.name} takes a JSON value (or JSON text) and a JSONPath` };
-    const path = call.args.length === 2 ? stringLiteral(call, 1) : "$";
-    if (path === null) return { refuse: `slp translates ${call.name} with its JSONPath written as a string literal` };
-    const steps = bigqueryPath(path);
-    if (steps === null) return { refuse: `slp cannot read the JSONPath '${path}' as BigQuery does` };
-    return `__slp_jsonf_get(${call.args[0]}, ${encodedPath(steps)}, '${reader}')`;
+    const path = bigqueryCallPath(call, legacy);
+    if (typeof path !== "string") return path;
+    return `__slp_jsonf_get(${call.args[0]}, ${path}, '${reader}')`;
   };
+}
+
+/** BigQuery's array extractors: JSON_QUERY_ARRAY / JSON_EXTRACT_ARRAY (JSON text of each element), JSON_VALUE_ARRAY / JSON_EXTRACT_STRING_ARRAY (each scalar's text). */
+export function bigqueryExtractArray(reader: "bigquery_value" | "bigquery_query", legacy: boolean) {
+  return (call: Call): string | { refuse: string } => {
+    const path = bigqueryCallPath(call, legacy);
+    if (typeof path !== "string") return path;
+    return `__slp_text_list(__slp_jsonf_items(${call.args[0]}, ${path}, '${reader}'))`;
+  };
+}
+
+function bigqueryCallPath(call: Call, legacy: boolean): string | { refuse: string } {
+  if (call.args.length < 1 || call.args.length > 2) return { refuse: `${call.name} takes a JSON value (or JSON text) and a JSONPath` };
+  const path = call.args.length === 2 ? stringLiteral(call, 1) : "$";
+  if (path === null) return { refuse: `slp translates ${call.name} with its JSONPath written as a string literal` };
+  const steps = bigqueryPath(path, legacy);
+  if (steps === null) return { refuse: `slp cannot read the JSONPath '${path}' as BigQuery's ${call.name} does` };
+  return encodedPath(steps);
 }
 
 /** A call of one of slp's JSON functions with the arguments given and string literals after them. */
@@ -271,4 +282,28 @@ export function postgresJsonRule(jsonbType: (name: string) => boolean) {
         return undefined;
     }
   };
+}
+
+/**
+ * BigQuery's `x[i]`, `x[OFFSET(i)]`, `x[ORDINAL(i)]` and their SAFE_ forms
+ * as slp's macro `__slp_bq_index`: DuckDB's index of an array is 1-based but
+ * of a JSON value 0-based, which only the value's type tells, at run time.
+ * A string key (`json['a']`) is DuckDB's own JSON field access.
+ */
+export function bigquerySubscript(node: TreeNode): TreeNode | undefined {
+  // The transpiler writes a cast of an array literal back as the typed literal `T[...]`, which it then cannot read
+  // as a cast to slp's type placeholder: parenthesized, the literal stays a cast.
+  const cast = node.cast as { this?: { array_func?: { bracket_notation?: boolean } }; to?: { data_type?: string } } | undefined;
+  if (cast?.this?.array_func && cast.to?.data_type === "custom")
+    return { cast: { ...cast, this: { paren: { this: cast.this, trailing_comments: [] } } } };
+  const subscript = node.subscript as { this: unknown; index: unknown } | undefined;
+  if (!subscript) return undefined;
+  const index = subscript.index as { literal?: { literal_type?: string }; function?: { name?: string; args?: unknown[] } };
+  if (index.literal?.literal_type === "string") return undefined;
+  const name = index.function?.name?.toLowerCase() ?? "";
+  const wrapped = /^(safe_)?(offset|ordinal)$/.test(name) && index.function?.args?.length === 1;
+  const at = wrapped ? (index.function?.args?.[0] as unknown) : index;
+  const base = { literal: { literal_type: "number", value: name.endsWith("ordinal") ? "1" : "0" } };
+  // A bare index is an OFFSET (an error past the end, as OFFSET is); SAFE_ gives NULL there.
+  return fn("__slp_bq_index", [subscript.this, at, base, { boolean: { value: !name.startsWith("safe_") } }]);
 }

@@ -14,7 +14,7 @@ import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { queryRewrite } from "./query-rewrites.ts";
-import { postgresJsonRule } from "./json.ts";
+import { bigquerySubscript, postgresJsonRule } from "./json.ts";
 import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
 
@@ -88,8 +88,6 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         return refused("::", entry?.why ?? `slp has not verified :: in ${dialect} against DuckDB: write cast(x as type)`, token.line);
       const end = typeEnd(tokens, i + 1);
       if (end === i + 1) return refused("::", "no type follows it", token.line);
-      if (dialect === "redshift" && end === i + 2 && /^super$/i.test((tokens[i + 1] as Token).text))
-        return refused("::super", SUPER_CAST, token.line);
       const problem = typeEdit(i + 1, end);
       if (problem) return { ok: false, untranslatable: problem };
       i = end - 1;
@@ -146,6 +144,20 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         continue;
       }
     }
+    // BigQuery's JSON literal `JSON '...'`: the text parsed, held as BigQuery prints a JSON value (json.ts).
+    if (
+      dialect === "bigquery" &&
+      /^json$/i.test(token.text) &&
+      token.type !== "QUOTED_IDENTIFIER" &&
+      next?.type === "STRING" &&
+      previous?.type !== "DOT"
+    ) {
+      const literal = source.slice(next.start, next.end).join("");
+      edits.set(i, { end: i + 2, render: () => `__slp_as_json(__slp_jsonf_print(${literal}, 'bigquery'))` });
+      macros.add("__slp_as_json");
+      i += 1;
+      continue;
+    }
     // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
     if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
       edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
@@ -174,25 +186,6 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       const value = redshiftString(token.text);
       edits.set(i, { end: i + 1, render: () => `'${value.replace(/'/g, "''")}'` });
       continue;
-    }
-    // BigQuery's `list[safe_offset(0)].field`: the transpiler writes SAFE_OFFSET through to DuckDB when a field follows. With a literal
-    // index it is DuckDB's 1-based subscript, NULL past the end as SAFE_ promises (OFFSET and ORDINAL raise an error there, so stay).
-    if (dialect === "bigquery" && token.type === "L_BRACKET" && /^safe_(offset|ordinal)$/i.test(next?.text ?? "")) {
-      const close = closing.get(i);
-      const index = tokens[i + 3];
-      const ordinal = /ordinal/i.test((next as Token).text) ? 1 : 0;
-      if (
-        close === i + 5 &&
-        tokens[i + 2]?.type === "L_PAREN" &&
-        index?.type === "NUMBER" &&
-        /^\d+$/.test(index.text) &&
-        Number(index.text) >= ordinal &&
-        tokens[close + 1]?.type === "DOT"
-      ) {
-        edits.set(i, { end: close + 1, render: () => `[${Number(index.text) + 1 - ordinal}]` });
-        i = close;
-        continue;
-      }
     }
     const syntax = syntaxConstruct(tokens, i);
     if (syntax !== null) {
@@ -338,14 +331,15 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   }
   // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
-  const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
+  // BigQuery's subscripts take slp's macro (json.ts: a JSON value's index is 0-based in DuckDB, an array's 1-based).
+  const bigquery = dialect === "bigquery" && (/\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten) || rewritten.includes("["));
   // Postgres's JSON operators and casts to jsonb (json.ts).
   const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@/.test(rewritten) || jsonbTypes.size > 0);
   if (/like/i.test(rewritten) || bigquery || postgresJson) {
     const like = likeRewrite(dialect);
     const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : null;
     const rule = bigquery
-      ? (node: TreeNode) => like(node) ?? queryRewrite(node)
+      ? (node: TreeNode) => like(node) ?? queryRewrite(node) ?? bigquerySubscript(node)
       : json
         ? (node: TreeNode) => like(node) ?? json(node)
         : like;
@@ -357,7 +351,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     }
     rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
-    if (rewritten.toLowerCase().includes("__slp_as_json")) macros.add("__slp_as_json");
+    for (const macro of ["__slp_as_json", "__slp_bq_index"]) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
