@@ -351,6 +351,19 @@ describe("the real CLI", () => {
     expect(both.exitCode).toBe(2);
   });
 
+  test("slp unit as a subprocess: warehouse JSON (Postgres jsonb, Redshift SUPER, BigQuery JSON) passes where the warehouse prints the same text, fails where it does not", () => {
+    const jsonb = runCli(["unit", "--project-dir", join(UNIT, "postgres_jsonb")], ROOT);
+    expect(jsonb.stdout).toContain("PASS\torder_facts::fields_of_jsonb_orders");
+    expect(jsonb.stdout).toContain('{"name": "Ann", "id": 42}→{"id": 42, "name": "Ann"}');
+    expect(jsonb.exitCode).toBe(1);
+    const superValues = runCli(["unit", "--project-dir", join(UNIT, "redshift_super")], ROOT);
+    expect(superValues.stdout).toContain("PASS\tevent_facts::super_from_json_parse_in_a_sql_fixture");
+    expect(superValues.stdout).toContain("FAIL\tevent_facts::serialized_super_is_compact");
+    const bigquery = runCli(["unit", "--project-dir", join(UNIT, "bigquery_json")], ROOT);
+    expect(bigquery.stdout).toContain("PASS\tevent_fields::fields_of_a_json_column");
+    expect(bigquery.stdout).toContain("FAIL\tevent_fields::json_subscripts_count_from_zero");
+  });
+
   test("slp unit as a subprocess: a package packages.yml names but dbt deps never installed says to run dbt deps", () => {
     const result = runCli(["unit", "--project-dir", join(UNIT, "package_not_installed")], ROOT);
     expect(result.stdout).toContain(

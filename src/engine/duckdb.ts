@@ -577,8 +577,11 @@ export function registerJsonFunctions(connection: DuckDBConnection, library: typ
         mainFunction: (info, input, output) => {
           const columns = definition.parameters.map((_, i) => input.getColumnVector(i));
           try {
-            for (let row = 0; row < input.rowCount; row++)
-              output.setItem(row, definition.compute(...columns.map((column) => column.getItem(row))));
+            for (let row = 0; row < input.rowCount; row++) {
+              const args = columns.map((column) => column.getItem(row));
+              // NULL in, NULL out, whatever reaches the function.
+              output.setItem(row, args.includes(null) ? null : definition.compute(...args));
+            }
             output.flush();
           } catch (error) {
             info.setError(error instanceof Error ? error.message : String(error));
