@@ -596,6 +596,12 @@ describe("JSON in Postgres, Redshift and BigQuery", () => {
     expect(await run("redshift", `select '{"a": 1}'::super`)).toBe("refused: super");
     expect(await run("redshift", `select c[0] from (select json_parse('[1]') as c) as t`)).toBe("refused: []");
     expect(await run("redshift", "select json_serialize(cast(null as super))")).toEqual(["null"]);
+    // PartiQL: navigation (DuckDB would run it as its own case-sensitive JSON field access) and unnesting.
+    const events = '(select 1 as id, json_parse(\'{"name": "a"}\') as payload) as e';
+    expect(await run("redshift", `select e.payload.name from ${events}`)).toBe("refused: c.a.b");
+    expect(await run("redshift", `select payload.name from ${events}`)).toBe("refused: payload.name");
+    expect(await run("redshift", "select x from events as c, c.arr as x")).toBe("refused: from c.arr");
+    expect(await run("redshift", `select e.id, json_serialize(e.payload) from ${events}`)).toEqual(["1", '{"name":"a"}']);
   });
 
   test("BigQuery: a JSON value's subscript is 0-based, an array's OFFSET too (an error past the end, NULL for SAFE_); field access; paths and numbers slp cannot read are refused", async () => {

@@ -307,3 +307,53 @@ export function bigquerySubscript(node: TreeNode): TreeNode | undefined {
   // A bare index is an OFFSET (an error past the end, as OFFSET is); SAFE_ gives NULL there.
   return fn("__slp_bq_index", [subscript.this, at, base, { boolean: { value: !name.startsWith("safe_") } }]);
 }
+
+const PARTIQL =
+  "PartiQL navigation into SUPER reads attribute names case-insensitively unless enable_case_sensitive_super_attribute is set, and gives NULL where a step leads nowhere (lax mode); slp has not verified either on DuckDB, whose JSON field access is case-sensitive";
+
+/**
+ * Redshift's PartiQL on the syntax tree, refused by name: a name of three
+ * parts or more in an expression (`c.a.b`), a qualified name whose qualifier
+ * is no table, alias or CTE of the statement (`payload.attr`), and unnesting
+ * (`FROM t AS c, c.arr AS x`). DuckDB would read the first two as its own
+ * JSON field access and refuse the last.
+ */
+export function redshiftPartiqlRule(): (node: TreeNode) => TreeNode | { refuse: string } | undefined {
+  // The names of the statement's tables, aliases and CTEs, read from the first node the walk meets (the statement).
+  let known: Set<string> | null = null;
+  const scan = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) scan(item);
+      return;
+    }
+    if (node === null || typeof node !== "object") return;
+    const record = node as Record<string, unknown>;
+    const keys = Object.keys(record);
+    // A table (its name and alias), a derived table's alias, a CTE's name; never a column's alias.
+    const source =
+      keys.length === 1 && (keys[0] === "table" || keys[0] === "subquery")
+        ? (record[keys[0]] as { name?: { name?: string }; alias?: { name?: string } })
+        : null;
+    for (const name of [source?.name?.name, source?.alias?.name]) if (typeof name === "string") known?.add(name.toLowerCase());
+    if (Array.isArray(record.ctes))
+      for (const cte of record.ctes as { alias?: { name?: string } }[])
+        if (typeof cte.alias?.name === "string") known?.add(cte.alias.name.toLowerCase());
+    for (const value of Object.values(record)) scan(value);
+  };
+  return (node) => {
+    if (known === null) {
+      known = new Set();
+      scan(node);
+    }
+    const [kind] = Object.keys(node);
+    if (kind === "dot") return { refuse: `c.a.b: ${PARTIQL}` };
+    const value = node[kind as string] as { table?: { name?: string }; schema?: { name?: string }; catalog?: unknown; name?: unknown };
+    if (kind === "column" && typeof value.table?.name === "string" && !known.has(value.table.name.toLowerCase()))
+      return { refuse: `${value.table.name}.${(value.name as { name?: string }).name}: ${PARTIQL}` };
+    if (kind === "table" && typeof value.schema?.name === "string" && !value.catalog && known.has(value.schema.name.toLowerCase()))
+      return {
+        refuse: `FROM ${value.schema.name}.${(value.name as { name?: string }).name}: PartiQL unnesting of a SUPER array, which slp does not run`,
+      };
+    return undefined;
+  };
+}

@@ -14,7 +14,7 @@ import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { queryRewrite } from "./query-rewrites.ts";
-import { bigquerySubscript, postgresJsonRule } from "./json.ts";
+import { bigquerySubscript, postgresJsonRule, redshiftPartiqlRule } from "./json.ts";
 import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
 
@@ -335,9 +335,11 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   const bigquery = dialect === "bigquery" && (/\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten) || rewritten.includes("["));
   // Postgres's JSON operators and casts to jsonb (json.ts).
   const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@/.test(rewritten) || jsonbTypes.size > 0);
-  if (/like/i.test(rewritten) || bigquery || postgresJson) {
+  // Redshift's PartiQL navigation and unnesting, refused by name (json.ts).
+  const partiql = dialect === "redshift" && /[\w"]\s*\.\s*[\w"]/.test(rewritten);
+  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql) {
     const like = likeRewrite(dialect);
-    const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : null;
+    const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : partiql ? redshiftPartiqlRule() : null;
     const rule = bigquery
       ? (node: TreeNode) => like(node) ?? queryRewrite(node) ?? bigquerySubscript(node)
       : json
