@@ -578,6 +578,13 @@ describe("JSON in Postgres, Redshift and BigQuery", () => {
       await run("postgres", `select x::jsonb @> y::jsonb, 'a' || y, array[1, 2] @> array[2] from (select '{"a": 1}' as x, '{}' as y) as t`),
     ).toEqual(["true", "a{}", "true"]);
     expect(await run("postgres", "select json_array_length('{}')")).toMatch(/^error: .*cannot get the array length of a JSON object/);
+    // || of two values slp cannot type: text and arrays concatenate; two jsonb values (as a fixture's columns hold them) are refused when met.
+    const pair = (a: string, b: string) => `select a || b from (select ${a} as a, ${b} as b) as t`;
+    expect(await run("postgres", pair("'x'", "'y'"))).toEqual(["xy"]);
+    expect(await run("postgres", pair("array[1]", "array[2]"))).toEqual(["[1, 2]"]);
+    expect(await run("postgres", pair(`'{"a": 1}'::jsonb`, `'{"b": 2}'::jsonb`))).toMatch(/^error: .*\|\| of two JSON values/);
+    expect(await run("redshift", pair("json_parse('[1]')", "json_parse('[2]')"))).toMatch(/^error: .*\|\| of two JSON values/);
+    expect(await run("redshift", pair("'x'", "'y'"))).toEqual(["xy"]);
   });
 
   test("Redshift SUPER: JSON_PARSE holds compact text; keys out of order, a fraction, a JSON null read as text, a cast to SUPER and PartiQL [] are refused", async () => {

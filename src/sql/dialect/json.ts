@@ -261,7 +261,9 @@ export function postgresJsonRule(jsonbType: (name: string) => boolean) {
         if ((isJsonb(left) && literal(right)) || (literal(left) && isJsonb(right))) return fn("__slp_jsonf_concat", [left, right]);
         if (isJsonb(left) || isJsonb(right))
           return { refuse: "||: slp cannot tell jsonb concatenation from text concatenation here; cast both operands (::jsonb or ::text)" };
-        return undefined;
+        if (literal(left) || literal(right)) return undefined;
+        // Two values slp cannot type here: text (or arrays) concatenate as written; two jsonb values (a fixture's columns) are refused when met.
+        return fn("__slp_pg_concat", [left, right]);
       }
       case "cast": {
         const cast = value as { this: unknown; to?: { name?: string } };
@@ -347,6 +349,12 @@ export function redshiftPartiqlRule(): (node: TreeNode) => TreeNode | { refuse: 
     }
     const [kind] = Object.keys(node);
     if (kind === "dot") return { refuse: `c.a.b: ${PARTIQL}` };
+    // || of two SUPER values (JSON in slp) is refused when met; text concatenates as written.
+    if (kind === "concat") {
+      const operands = node.concat as { left: unknown; right: unknown };
+      const literal = (side: unknown) => (side as { literal?: unknown }).literal !== undefined;
+      return literal(operands.left) || literal(operands.right) ? undefined : fn("__slp_pg_concat", [operands.left, operands.right]);
+    }
     const value = node[kind as string] as { table?: { name?: string }; schema?: { name?: string }; catalog?: unknown; name?: unknown };
     if (kind === "column" && typeof value.table?.name === "string" && !known.has(value.table.name.toLowerCase()))
       return { refuse: `${value.table.name}.${(value.name as { name?: string }).name}: ${PARTIQL}` };

@@ -19,6 +19,11 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_json_string: {
     sql: "create macro __slp_json_string(x, text) as case when typeof(x) in ('JSON', 'VARCHAR') then text else error('STRING of a ' || typeof(x) || ': slp runs STRING of a JSON value only') end",
   },
+  // Postgres's and Redshift's || of two values slp could not type when it translated: two JSON values (jsonb, which
+  // merge as jsonb; SUPER) are refused here; anything else concatenates as DuckDB's || does.
+  __slp_pg_concat: {
+    sql: "create macro __slp_pg_concat(a, b) as case when typeof(a) = 'JSON' and typeof(b) = 'JSON' then error('|| of two JSON values (Postgres jsonb, Redshift SUPER): slp cannot tell their concatenation from text concatenation where it translated it; cast both operands (::jsonb) in Postgres') else a || b end",
+  },
   // A list of text slp's JSON functions give as the JSON text of it.
   __slp_text_list: { sql: "create macro __slp_text_list(x) as from_json(x, '[\"VARCHAR\"]')" },
   // BigQuery's x[OFFSET(i)] (base 0) or x[ORDINAL(i)] (base 1): of a JSON value DuckDB's 0-based index (NULL out of

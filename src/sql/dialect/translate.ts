@@ -334,9 +334,9 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   // BigQuery's subscripts take slp's macro (json.ts: a JSON value's index is 0-based in DuckDB, an array's 1-based).
   const bigquery = dialect === "bigquery" && (/\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten) || rewritten.includes("["));
   // Postgres's JSON operators and casts to jsonb (json.ts).
-  const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@/.test(rewritten) || jsonbTypes.size > 0);
+  const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@|\|\|/.test(rewritten) || jsonbTypes.size > 0);
   // Redshift's PartiQL navigation and unnesting, refused by name (json.ts).
-  const partiql = dialect === "redshift" && /[\w"]\s*\.\s*[\w"]/.test(rewritten);
+  const partiql = dialect === "redshift" && /[\w"]\s*\.\s*[\w"]|\|\|/.test(rewritten);
   if (/like/i.test(rewritten) || bigquery || postgresJson || partiql) {
     const like = likeRewrite(dialect);
     const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : partiql ? redshiftPartiqlRule() : null;
@@ -353,7 +353,8 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     }
     rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
-    for (const macro of ["__slp_as_json", "__slp_bq_index"]) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
+    for (const macro of ["__slp_as_json", "__slp_bq_index", "__slp_pg_concat"])
+      if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);

@@ -190,11 +190,13 @@ const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
     interval: { duckdb: "INTERVAL" },
     // Unconstrained numeric holds any precision; no DuckDB DECIMAL does. NUMERIC(p) has scale 0, NUMERIC(p, s) is exact (PostgreSQL's datatype-numeric page).
     numeric: {
-      refuse: "unconstrained NUMERIC holds any number of digits; DuckDB's DECIMAL holds at most 38 (write numeric(p, s))",
+      refuse:
+        "numeric without a precision keeps each value's own scale (1.50 stays 1.50, 2 stays 2, and a quotient's scale follows its operands') and any number of digits, where DuckDB's DECIMAL has one scale per column and at most 38 digits (write numeric(p, s))",
       unlessSized: true,
     },
     decimal: {
-      refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))",
+      refuse:
+        "decimal without a precision keeps each value's own scale (1.50 stays 1.50, 2 stays 2, and a quotient's scale follows its operands') and any number of digits, where DuckDB's DECIMAL has one scale per column and at most 38 digits (write decimal(p, s))",
       unlessSized: true,
     },
     // json keeps its text as written; jsonb is held as its own text (keys sorted, ": " and ", "), which a cast to jsonb prints (json.ts).
