@@ -7,15 +7,17 @@
  */
 import type { Column } from "../engine/duckdb.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
-import { isJsonType, JSON_CANONICAL_MACRO, jsonValue, UNKNOWN_JSON_TEXT } from "./json-values.ts";
+import type { Dialect } from "../sql/dialect/dialects.ts";
+import { isJsonType, JSON_CANONICAL_MACRO, jsonValue, unknownJsonText } from "./json-values.ts";
 import { castLiteral, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { DiffTable, FixtureRow, TestPlan } from "./types.ts";
 
 /**
  * The expected rows as SQL, cast to the model's output types, and the columns compared. `semiStructured`: the
- * project's warehouse holds JSON-backed values (json-values.ts), so an expected value of a JSON column is its JSON text.
+ * dialect a translated project is written in, whose JSON-backed values an expected JSON column's values are written
+ * as (json-values.ts); null for DuckDB's own JSON, which keeps dbt-duckdb's cast.
  */
-export function expectedQuery(plan: TestPlan, output: Column[], semiStructured = false): { columns: Column[]; sql: string } {
+export function expectedQuery(plan: TestPlan, output: Column[], semiStructured: Dialect | null = null): { columns: Column[]; sql: string } {
   if (plan.expectSql !== null) {
     const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
     return { columns: output, sql: `select ${list} from (\n${plan.expectSql}\n) as __slp_expected_sql` };
@@ -60,8 +62,8 @@ export function expectedQuery(plan: TestPlan, output: Column[], semiStructured =
     const literals = row.map((value, i) => {
       const column = columns[i] as Column;
       // The output type says only JSON, not which warehouse type the model returns: text is refused (json-values.ts).
-      const json = semiStructured && isJsonType(column.type);
-      return castLiteral(json ? jsonValue(value, UNKNOWN_JSON_TEXT, column.name, "expected output") : value, column.type);
+      const json = semiStructured !== null && isJsonType(column.type);
+      return castLiteral(json ? jsonValue(value, unknownJsonText(semiStructured), column.name, "expected output") : value, column.type);
     });
     return `(${literals.join(", ")})`;
   });

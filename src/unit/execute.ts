@@ -10,7 +10,7 @@ import { DatabaseError, QueryTimeout, type Column, type Database } from "../engi
 import { compareQuery, diffOf, expectedQuery, outputQuery } from "./compare.ts";
 import { renderError } from "./render.ts";
 import { missingColumn } from "./schemas.ts";
-import { isJsonType, JSON_CANONICAL_MACRO } from "./json-values.ts";
+import { isJsonType } from "./json-values.ts";
 import type { DialectRun } from "./translate.ts";
 import { runTypings, type KeptSearches } from "./typings.ts";
 import type { Fixture, TestError, TestPlan, UnitResult } from "./types.ts";
@@ -114,7 +114,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   }
   let expected: { columns: Column[]; sql: string };
   try {
-    expected = expectedQuery(plan, output, dialectRun !== null);
+    expected = expectedQuery(plan, output, dialectRun?.dialect ?? null);
   } catch (error) {
     return { ...result, error: renderError(error, test.file) };
   }
@@ -122,7 +122,6 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   const canonical = dialectRun !== null && expected.columns.some((column) => isJsonType(column.type));
   let rows: (string | null)[][];
   try {
-    if (canonical && dialectRun) await dialectRun.macros([JSON_CANONICAL_MACRO], database, lane);
     rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected, canonical), lane, timeoutMs)).rows;
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);

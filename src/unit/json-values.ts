@@ -12,16 +12,18 @@
  * as JSON with the keys of an object in order), and daff compares those
  * strings (spec/dbt-unit-tests.md §3.5). Two values the warehouse holds as
  * equal therefore compare equal whatever order their keys were written in,
- * so slp compares a JSON column by its canonical text (the macro
- * `__slp_json_canon`: keys sorted, no blanks, strings re-escaped, a number
- * by its value, so 1.0 equals 1): a value's order or spacing never decides
- * a verdict. Fixture values are written in that form too (core/values.ts's
- * canonicalJson: keys in code point order, as DuckDB's list_sort orders them).
+ * so slp compares a JSON column by its canonical text (slp's DuckDB function
+ * `__slp_json_canon`, engine/json-text.ts: keys sorted, no blanks, strings
+ * re-escaped, a number by its value, so 1.0 equals 1): a value's key order
+ * or spacing never decides a verdict. Fixture values are written with their
+ * keys sorted too (core/values.ts's canonicalJson, code point order), as
+ * Snowflake keeps an object's keys.
  */
 import { canonicalJson, type Value } from "../core/values.ts";
 import { JsonTextError, printJson, readJson } from "../engine/json-values.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
-import { JSON_TYPE, type JsonText } from "../sql/dialect/types.ts";
+import type { Dialect } from "../sql/dialect/dialects.ts";
+import { JSON_TYPE, type JsonText, pythonContainers, semiStructuredReadings } from "../sql/dialect/types.ts";
 
 export { JSON_TYPE, type JsonText };
 
@@ -30,18 +32,38 @@ export function isJsonType(type: string | null): boolean {
   return type !== null && type.trim().toUpperCase() === JSON_TYPE;
 }
 
-/** slp's DuckDB macro (sql/dialect/macros.ts) giving a JSON value's canonical text. */
+/** slp's DuckDB function (engine/json-text.ts) giving a JSON value's canonical text. */
 export const JSON_CANONICAL_MACRO = "__slp_json_canon";
 
-/** How text reads in a JSON-backed column whose warehouse type slp does not know (DuckDB typed it from SQL: it says only JSON). */
-export const UNKNOWN_JSON_TEXT: JsonText = {
-  kind: "refused",
-  why: "it is text, and slp does not know which semi-structured type the warehouse gives the column (a Snowflake VARIANT holds text as a string; other types parse or reject it)",
-};
+/**
+ * How a JSON-backed column whose warehouse type slp does not know (DuckDB typed it from SQL: it says only JSON) reads
+ * a value: as every semi-structured type of the dialect reads it, where they agree (Postgres's json and jsonb parse
+ * text; Redshift has SUPER only; BigQuery JSON only), else text is refused.
+ */
+export function unknownJsonText(dialect: Dialect): JsonText {
+  const readings = dialect === "duckdb" ? [] : semiStructuredReadings(dialect);
+  const [first, ...rest] = readings;
+  if (first && rest.every((other) => other === first)) return JSON.parse(first) as JsonText;
+  return {
+    kind: "refused",
+    why: "it is text, and slp does not know which semi-structured type the warehouse gives the column (a Snowflake VARIANT holds text as a string; other types parse or reject it)",
+    ...(pythonContainers(dialect) ? { pythonContainers: true as const } : {}),
+  };
+}
 
 /** A fixture value of a JSON-backed column as the JSON text it stands for; a `{ refuse }` when slp cannot say which. */
-export function jsonFixtureText(value: Value, text: JsonText): string | null | { refuse: string } {
+export function jsonFixtureText(value: Value, text: JsonText): string | null | { refuse: string; fix?: string } {
   if (value === null) return null;
+  const kind = Array.isArray(value)
+    ? "list"
+    : typeof value === "object"
+      ? "mapping"
+      : typeof value === "number"
+        ? "number"
+        : typeof value === "boolean"
+          ? "boolean"
+          : null;
+  if (kind !== null && text.unread?.kinds.includes(kind)) return { refuse: text.unread.why, fix: text.unread.fix };
   if (typeof value === "string") {
     if (text.kind === "refused") return { refuse: text.why };
     if (text.kind === "string") return JSON.stringify(value);
@@ -55,6 +77,13 @@ export function jsonFixtureText(value: Value, text: JsonText): string | null | {
     return text.held === "jsonb" ? heldAsJsonb(value) : parsed;
   }
   if (typeof value === "number" && !Number.isFinite(value)) return { refuse: `${value} has no JSON form` };
+  if (text.pythonContainers && (Array.isArray(value) || typeof value === "object")) {
+    const unreadable = notPythonLiteral(value);
+    if (unreadable)
+      return {
+        refuse: `dbt writes the ${Array.isArray(value) ? "list" : "mapping"} as Python prints it, where ${unreadable}, which the warehouse cannot read (the test errors in dbt)`,
+      };
+  }
   return text.kind === "parsed" && text.held === "jsonb" ? heldAsJsonb(canonicalJson(value)) : canonicalJson(value);
 }
 
@@ -74,7 +103,22 @@ export function jsonValue(value: Value, text: JsonText, column: string, label: s
   if (json !== null && typeof json === "object")
     throw new RenderRefusal(
       `untranslatable: the value of column '${column}' of ${label}: ${json.refuse}`,
-      "give it as a YAML mapping, list, number or boolean (format: dict), or write the rows with format: sql",
+      json.fix ??
+        "give a value the column's type reads (a YAML mapping, list, number or boolean), or write the rows with format: sql (parse_json('...'), object_construct(...))",
     );
   return json;
+}
+
+/** What in a YAML mapping or list Python prints as something no SQL literal reads, or null. */
+function notPythonLiteral(value: Value): string | null {
+  if (value === null) return "a null is None";
+  if (typeof value === "string") return value.includes("'") && !value.includes('"') ? `'${value}' is written in double quotes` : null;
+  if (Array.isArray(value)) return value.map(notPythonLiteral).find((found) => found !== null) ?? null;
+  if (typeof value === "object")
+    return (
+      Object.entries(value)
+        .flatMap(([key, item]) => [notPythonLiteral(key), notPythonLiteral(item)])
+        .find((found) => found !== null) ?? null
+    );
+  return null;
 }

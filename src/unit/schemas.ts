@@ -23,7 +23,7 @@ import type { DbtRenderer, RenderSession } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
 import { TRANSLATION_FORMAT } from "../sql/dialect/translator.ts";
 import { mapType, type JsonText } from "../sql/dialect/types.ts";
-import { isJsonType, UNKNOWN_JSON_TEXT } from "./json-values.ts";
+import { isJsonType, unknownJsonText } from "./json-values.ts";
 import { csvTable, inferType } from "./fixtures.ts";
 import { parseSession, quoteRelation } from "./render.ts";
 import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
@@ -169,7 +169,7 @@ export class UpstreamSchemas {
         from: column.type === null ? null : column.snapshot ? "snapshot" : "inferred",
         ...(column.type === null && column.why ? { untypedWhy: column.why } : {}),
         // DuckDB says JSON, not which of the warehouse's semi-structured types the SQL returns, nor how that type reads text.
-        ...(this.#sources.dialect !== "duckdb" && isJsonType(column.type) ? { jsonText: UNKNOWN_JSON_TEXT } : {}),
+        ...(this.#sources.dialect !== "duckdb" && isJsonType(column.type) ? { jsonText: unknownJsonText(this.#sources.dialect) } : {}),
       };
     });
     return { columns, complete: true, gap: null, fix: null, file: declared.file };

@@ -13,7 +13,8 @@ import { divisionMacros } from "../sql/dialect/arithmetic.ts";
 import { ParseCache } from "../project/files/cache.ts";
 import { MACROS, macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
-import { Translator, type Untranslatable } from "../sql/dialect/translator.ts";
+import type { Untranslatable } from "../sql/dialect/translation.ts";
+import { Translator } from "../sql/dialect/translator.ts";
 import type { TestError, TestPlan } from "./types.ts";
 
 /**
@@ -98,11 +99,6 @@ export class DialectRun {
       };
     await this.#macros(new Set(translated.translation.macros), database, 0);
     return { sql: translated.translation.sql };
-  }
-
-  /** Creates these of slp's macros in the database (once each), for SQL slp writes itself (the compare query). */
-  macros(names: Iterable<string>, database: Database, lane: number): Promise<void> {
-    return this.#macros(new Set(names), database, lane);
   }
 
   /** A digest of every macro slp may create: what the types of SQL that calls them depend on. */

@@ -214,46 +214,7 @@ export function toNumber(cast: "cast" | "try_cast") {
 }
 
 /** A date format's elements (longest first) as strftime codes; a format with anything else is refused. */
-type FormatTable = [element: string, strftime: string][];
-
-export const SNOWFLAKE_FORMAT: FormatTable = [
-  ["YYYY", "%Y"],
-  ["MMMM", "%B"],
-  ["HH24", "%H"],
-  ["HH12", "%I"],
-  ["FF9", "%n"],
-  ["FF6", "%f"],
-  ["FF3", "%g"],
-  ["MON", "%b"],
-  ["YY", "%y"],
-  ["MM", "%m"],
-  ["DD", "%d"],
-  ["DY", "%a"],
-  ["HH", "%H"],
-  ["MI", "%M"],
-  ["SS", "%S"],
-  ["AM", "%p"],
-  ["PM", "%p"],
-];
-export const POSTGRES_FORMAT: FormatTable = [
-  ["FMMonth", "%B"],
-  ["FMDay", "%A"],
-  ["YYYY", "%Y"],
-  ["HH24", "%H"],
-  ["HH12", "%I"],
-  ["Mon", "%b"],
-  ["Dy", "%a"],
-  ["YY", "%y"],
-  ["MM", "%m"],
-  ["DD", "%d"],
-  ["HH", "%I"],
-  ["MI", "%M"],
-  ["SS", "%S"],
-  ["MS", "%g"],
-  ["US", "%f"],
-  ["AM", "%p"],
-  ["PM", "%p"],
-];
+export type FormatTable = [element: string, strftime: string][];
 
 export function formatted(call: Call, table: FormatTable): string | { refuse: string } {
   if (call.args.length === 1) return `cast(${call.args[0]} as varchar)`;

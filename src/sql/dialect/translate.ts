@@ -11,14 +11,16 @@
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType, structFieldNames } from "./types.ts";
-import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
+import { divisionMacros } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { bigquerySubscript, postgresJsonRule, redshiftPartiqlRule } from "./json.ts";
+import { VARIANT_TREE_MACROS, variantRewrite, type VariantCasts, type VariantKind } from "./variant.ts";
 import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
-import type { TranslationResult, Untranslatable } from "./translator.ts";
+import type { TranslationResult, Untranslatable } from "./translation.ts";
+import { warehouse } from "./warehouses/index.ts";
 
-export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
+export type { Translation, TranslationResult, Untranslatable } from "./translation.ts";
 
 /** Words that take a parenthesis without being a function call. */
 const SYNTAX_WORDS = new Set(
@@ -48,18 +50,26 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   const types: string[] = [];
   // Type placeholders that stand for Postgres's jsonb, whose values slp holds as jsonb's own text (json.ts).
   const jsonbTypes = new Set<string>();
+  const variantCasts: VariantCasts = { text: new Set(), semi: new Map() };
+  // Snowflake SQL with a path (v:a), a subscript or a cast variant.ts rewrites goes through the syntax tree.
+  let variantSyntax = false;
 
   const typeEdit = (from: number, to: number): Untranslatable | null => {
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
-    // Postgres's casts to json and jsonb parse text (jsonb is then held as its own text: json.ts); others are not verified.
-    if (mapped.jsonText && dialect !== "postgres")
+    // Postgres's casts to json and jsonb parse text (jsonb is then held as its own text: json.ts); Snowflake's are
+    // rewritten on the syntax tree (variant.ts); others are not verified.
+    if (mapped.jsonText && dialect !== "postgres" && dialect !== "snowflake")
       return {
         construct: written,
         why: dialect === "redshift" ? SUPER_CAST : "a cast to a semi-structured type: slp has not verified it against DuckDB",
         line: (tokens[from] as Token).line,
       };
+    // Snowflake: a cast to text or to VARIANT, OBJECT or ARRAY is rewritten on the syntax tree (variant.ts).
+    if (dialect === "snowflake" && mapped.jsonText)
+      variantCasts.semi.set(types.length, written.trim().toLowerCase().split(/\s/)[0] as VariantKind);
+    if (dialect === "snowflake" && mapped.type === "VARCHAR") variantCasts.text.add(types.length);
     const placeholder = `__slp_type_${types.length}`;
     if (dialect === "postgres" && /^\s*jsonb\s*$/i.test(written)) jsonbTypes.add(placeholder);
     types.push(mapped.type);
@@ -189,6 +199,17 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     }
     const syntax = syntaxConstruct(tokens, i);
     if (syntax !== null) {
+      if (dialect === "snowflake" && (syntax === ":" || syntax === "[]")) {
+        variantSyntax = true;
+        // The transpiler reads a path's quoted key without its quotes: one with other characters than a bare key's would read as another path.
+        const key = syntax === ":" ? tokens[i + 1] : undefined;
+        if (key?.type === "QUOTED_IDENTIFIER" && !/^[A-Za-z0-9_$]+$/.test(key.text.replace(/^"|"$/g, "")))
+          return refused(
+            ":",
+            `the quoted key ${key.text} in a VARIANT path: slp reads keys of letters, digits, _ and $ (write GET(v, '...'))`,
+            key.line,
+          );
+      }
       const entry = table.get(syntax);
       if (!entry) return refused(syntax, `slp has not verified ${syntax} in ${dialect} against DuckDB`, token.line);
       if (entry.how === "refused") return refused(syntax, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
@@ -313,7 +334,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
   // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
   // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
-  const multiplies = multipliesOwnWay(dialect);
+  const multiplies = warehouse(dialect).division.product !== undefined;
   if (rewritten.includes("/") || (multiplies && rewritten.includes("*"))) {
     const wrap = (of: "div" | "mul"): OperatorWrap => {
       const names = divisionMacros(dialect, of);
@@ -337,14 +358,18 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@|\|\|/.test(rewritten) || jsonbTypes.size > 0);
   // Redshift's PartiQL navigation and unnesting, refused by name (json.ts).
   const partiql = dialect === "redshift" && /[\w"]\s*\.\s*[\w"]|\|\|/.test(rewritten);
-  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql) {
+  const variant = dialect === "snowflake" && (variantSyntax || variantCasts.text.size > 0 || variantCasts.semi.size > 0);
+  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql || variant) {
     const like = likeRewrite(dialect);
     const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : partiql ? redshiftPartiqlRule() : null;
+    const semi = variantRewrite(variantCasts);
     const rule = bigquery
       ? (node: TreeNode) => like(node) ?? queryRewrite(node) ?? bigquerySubscript(node)
       : json
         ? (node: TreeNode) => like(node) ?? json(node)
-        : like;
+        : variant
+          ? (node: TreeNode) => like(node) ?? semi(node)
+          : like;
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -355,6 +380,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
     for (const macro of ["__slp_as_json", "__slp_bq_index", "__slp_pg_concat"])
       if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
+    if (variant) for (const macro of VARIANT_TREE_MACROS) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);

@@ -5,208 +5,31 @@
  * SUPER, BigQuery BIGNUMERIC, geography) is refused by name, never approximated.
  */
 import type { Dialect } from "./dialects.ts";
+import { COMMON_TYPES, type JsonText } from "./type-names.ts";
+import { warehouse } from "./warehouses/index.ts";
+
+export type { JsonText } from "./type-names.ts";
 
 /** The DuckDB type every warehouse JSON-backed (semi-structured) type is held as. */
 export const JSON_TYPE = "JSON";
 
-/** How a warehouse's JSON-backed type reads a text value a fixture gives it (dbt casts the quoted text to the column's type). */
-export type JsonText =
-  /** The text is a JSON string (Snowflake VARIANT: dbt-snowflake writes cast('<text>' as VARIANT), which holds it as a string). */
-  | { kind: "string" }
-  /**
-   * The text is JSON, parsed (a cast from text that parses it, as Postgres casts text to json). `held`: the text
-   * the warehouse then holds, which slp's JSON functions read (src/engine/json-values.ts): jsonb's own text
-   * (Postgres jsonb), the text as written (Postgres json); else compact.
-   */
-  | { kind: "parsed"; held?: "jsonb" | "as written" }
-  /** slp does not reproduce how the type reads text: why. */
-  | { kind: "refused"; why: string };
-
-/** `jsonText`: for a JSON-backed type, how it reads a fixture's text. */
+/** `jsonText`: for a JSON-backed type, how it reads a fixture's value. */
 export type MappedType = { ok: true; type: string; jsonText?: JsonText } | { ok: false; why: string };
 
-/** `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL. */
-type Scalar =
-  | { duckdb: string }
-  | { json: JsonText }
-  | { decimal: [precision: number, scale: number] }
-  | { refuse: string; unlessSized?: true };
+/** Whether dbt writes a fixture's mapping or list for the dialect's semi-structured types as Python prints it (JsonText.pythonContainers). */
+export function pythonContainers(dialect: Dialect): boolean {
+  if (dialect === "duckdb") return false;
+  return Object.values(warehouse(dialect).types).some((entry) => entry !== null && "json" in entry && entry.json.pythonContainers === true);
+}
 
-const TEXT: Scalar = { duckdb: "VARCHAR" };
-const DOUBLE: Scalar = { duckdb: "DOUBLE" };
-const SEMI = (what: string): Scalar => ({ refuse: `${what} holds semi-structured values DuckDB has no faithful type for` });
-const SPATIAL: Scalar = { refuse: "DuckDB has no built-in spatial type (slp loads no extensions)" };
-
-/** Names shared by most warehouses, each dialect's own entries on top. */
-const COMMON: Record<string, Scalar> = {
-  boolean: { duckdb: "BOOLEAN" },
-  bool: { duckdb: "BOOLEAN" },
-  date: { duckdb: "DATE" },
-  time: { duckdb: "TIME" },
-  timestamp: { duckdb: "TIMESTAMP" },
-  varchar: TEXT,
-  char: TEXT,
-  character: TEXT,
-  "character varying": TEXT,
-  text: TEXT,
-  string: TEXT,
-  smallint: { duckdb: "SMALLINT" },
-  int: { duckdb: "INTEGER" },
-  integer: { duckdb: "INTEGER" },
-  bigint: { duckdb: "BIGINT" },
-  real: { duckdb: "FLOAT" },
-  float: DOUBLE,
-  double: DOUBLE,
-  "double precision": DOUBLE,
-  decimal: { decimal: [18, 0] },
-  numeric: { decimal: [18, 0] },
-  geography: SPATIAL,
-  geometry: SPATIAL,
-};
-
-const NUMBER_38: Scalar = { decimal: [38, 0] };
-
-/** dbt-snowflake's safe_cast writes try_cast('<text>' as OBJECT) for text: a reading slp has not verified. */
-const SNOWFLAKE_CONTAINER_TEXT = (type: string): JsonText => ({
-  kind: "refused",
-  why: `it is text, for which dbt-snowflake writes try_cast('<text>' as ${type}), a reading slp has not verified`,
-});
-
-const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
-  // https://docs.snowflake.com/en/sql-reference-data-types: integers are NUMBER(38,0); FLOAT is 64-bit.
-  snowflake: {
-    number: NUMBER_38,
-    decimal: NUMBER_38,
-    numeric: NUMBER_38,
-    int: NUMBER_38,
-    integer: NUMBER_38,
-    bigint: NUMBER_38,
-    smallint: NUMBER_38,
-    tinyint: NUMBER_38,
-    byteint: NUMBER_38,
-    float: DOUBLE,
-    float4: DOUBLE,
-    float8: DOUBLE,
-    real: DOUBLE,
-    datetime: { duckdb: "TIMESTAMP" },
-    timestamp_ntz: { duckdb: "TIMESTAMP" },
-    timestamp_ltz: { duckdb: "TIMESTAMPTZ" },
-    timestamp_tz: { duckdb: "TIMESTAMPTZ" },
-    binary: { duckdb: "BLOB" },
-    varbinary: { duckdb: "BLOB" },
-    // https://docs.snowflake.com/en/sql-reference/data-types-semistructured: held as DuckDB JSON (the values of each).
-    variant: { json: { kind: "string" } },
-    object: { json: SNOWFLAKE_CONTAINER_TEXT("OBJECT") },
-    array: { json: SNOWFLAKE_CONTAINER_TEXT("ARRAY") },
-    vector: { refuse: "VECTOR has no DuckDB type with the same operations" },
-  },
-  // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types
-  bigquery: {
-    int64: { duckdb: "BIGINT" },
-    int: { duckdb: "BIGINT" },
-    integer: { duckdb: "BIGINT" },
-    smallint: { duckdb: "BIGINT" },
-    tinyint: { duckdb: "BIGINT" },
-    byteint: { duckdb: "BIGINT" },
-    float64: DOUBLE,
-    numeric: { decimal: [38, 9] },
-    decimal: { decimal: [38, 9] },
-    bignumeric: { refuse: "BIGNUMERIC has 76 digits of precision; DuckDB's DECIMAL has at most 38" },
-    bigdecimal: { refuse: "BIGDECIMAL has 76 digits of precision; DuckDB's DECIMAL has at most 38" },
-    bytes: { duckdb: "BLOB" },
-    datetime: { duckdb: "TIMESTAMP" },
-    // An absolute instant; slp's DuckDB runs in UTC, as BigQuery's functions do by default.
-    timestamp: { duckdb: "TIMESTAMPTZ" },
-    interval: { duckdb: "INTERVAL" },
-    // JSON text, held compact with its keys sorted, as BigQuery prints a JSON value; dbt-bigquery casts a fixture's
-    // text with safe_cast('<text>' as json), a reading slp has not verified.
-    json: {
-      json: {
-        kind: "refused",
-        why: "it is text, for which dbt-bigquery writes safe_cast('<text>' as json), a reading slp has not verified",
-      },
-    },
-    range: { refuse: "RANGE has no DuckDB type" },
-  },
-  // https://docs.databricks.com/en/sql/language-manual/sql-ref-datatypes.html
-  databricks: {
-    tinyint: { duckdb: "TINYINT" },
-    byte: { duckdb: "TINYINT" },
-    short: { duckdb: "SMALLINT" },
-    long: { duckdb: "BIGINT" },
-    float: { duckdb: "FLOAT" },
-    real: { duckdb: "FLOAT" },
-    dec: { decimal: [10, 0] },
-    decimal: { decimal: [10, 0] },
-    numeric: { decimal: [10, 0] },
-    binary: { duckdb: "BLOB" },
-    timestamp: { duckdb: "TIMESTAMPTZ" },
-    timestamp_ntz: { duckdb: "TIMESTAMP" },
-    timestamp_ltz: { duckdb: "TIMESTAMPTZ" },
-    time: { refuse: "Databricks has no TIME type" },
-    variant: SEMI("VARIANT"),
-    object: SEMI("OBJECT"),
-    interval: { refuse: "Databricks year-month and day-time intervals have no one DuckDB type" },
-  },
-  spark: {},
-  // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html
-  redshift: {
-    int2: { duckdb: "SMALLINT" },
-    int4: { duckdb: "INTEGER" },
-    int8: { duckdb: "BIGINT" },
-    float4: { duckdb: "FLOAT" },
-    float8: DOUBLE,
-    float: DOUBLE,
-    nchar: TEXT,
-    bpchar: TEXT,
-    nvarchar: TEXT,
-    timestamptz: { duckdb: "TIMESTAMPTZ" },
-    "timestamp with time zone": { duckdb: "TIMESTAMPTZ" },
-    "timestamp without time zone": { duckdb: "TIMESTAMP" },
-    timetz: { duckdb: "TIMETZ" },
-    varbyte: { duckdb: "BLOB" },
-    // SUPER's objects and arrays as their JSON text (compact, as JSON_SERIALIZE prints it); a cast to SUPER is refused where it is written (translate.ts).
-    // A text cast to SUPER is a SUPER string (json_parse parses text).
-    super: { json: { kind: "string" } },
-    hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
-  },
-  // https://www.postgresql.org/docs/current/datatype.html
-  postgres: {
-    int2: { duckdb: "SMALLINT" },
-    int4: { duckdb: "INTEGER" },
-    int8: { duckdb: "BIGINT" },
-    float4: { duckdb: "FLOAT" },
-    float8: DOUBLE,
-    float: DOUBLE,
-    bpchar: TEXT,
-    timestamptz: { duckdb: "TIMESTAMPTZ" },
-    "timestamp with time zone": { duckdb: "TIMESTAMPTZ" },
-    "timestamp without time zone": { duckdb: "TIMESTAMP" },
-    timetz: { duckdb: "TIMETZ" },
-    "time with time zone": { duckdb: "TIMETZ" },
-    "time without time zone": { duckdb: "TIME" },
-    bytea: { duckdb: "BLOB" },
-    uuid: { duckdb: "UUID" },
-    interval: { duckdb: "INTERVAL" },
-    // Unconstrained numeric holds any precision; no DuckDB DECIMAL does. NUMERIC(p) has scale 0, NUMERIC(p, s) is exact (PostgreSQL's datatype-numeric page).
-    numeric: {
-      refuse:
-        "numeric without a precision keeps each value's own scale (1.50 stays 1.50, 2 stays 2, and a quotient's scale follows its operands') and any number of digits, where DuckDB's DECIMAL has one scale per column and at most 38 digits (write numeric(p, s))",
-      unlessSized: true,
-    },
-    decimal: {
-      refuse:
-        "decimal without a precision keeps each value's own scale (1.50 stays 1.50, 2 stays 2, and a quotient's scale follows its operands') and any number of digits, where DuckDB's DECIMAL has one scale per column and at most 38 digits (write decimal(p, s))",
-      unlessSized: true,
-    },
-    // json keeps its text as written; jsonb is held as its own text (keys sorted, ": " and ", "), which a cast to jsonb prints (json.ts).
-    json: { json: { kind: "parsed", held: "as written" } },
-    jsonb: { json: { kind: "parsed", held: "jsonb" } },
-    money: { refuse: "MONEY depends on the server's locale" },
-  },
-  duckdb: {},
-};
-DIALECT_TYPES.spark = DIALECT_TYPES.databricks;
+/** How each of the dialect's semi-structured types reads a fixture's value (JSON text of each JsonText, without what it holds). */
+export function semiStructuredReadings(dialect: Exclude<Dialect, "duckdb">): string[] {
+  return Object.values(warehouse(dialect).types).flatMap((entry) => {
+    if (entry === null || !("json" in entry)) return [];
+    const { held: _held, ...reading } = entry.json as JsonText & { held?: string };
+    return [JSON.stringify(reading)];
+  });
+}
 
 /** The DuckDB type holding the values of warehouse type `written`, or why there is none. */
 export function mapType(written: string, dialect: Dialect): MappedType {
@@ -240,7 +63,7 @@ class TypeParser {
   #at = 0;
   readonly #dialect: Dialect;
   readonly #written: string;
-  /** How the JSON-backed type read reads text, when the type read is one. */
+  /** How the JSON-backed type read reads a fixture's value, when the type read is one. */
   jsonText: JsonText | null = null;
 
   constructor(written: string, dialect: Dialect) {
@@ -299,7 +122,9 @@ class TypeParser {
   }
 
   #scalar(name: string, args: number[]): string {
-    const entry = DIALECT_TYPES[this.#dialect][name] ?? COMMON[name];
+    const own = this.#dialect === "duckdb" ? undefined : warehouse(this.#dialect).types[name];
+    // null: a name the dialect's parent has and it has not.
+    const entry = own === null ? undefined : (own ?? COMMON_TYPES[name]);
     if (!entry) throw new TypeRefusal(`slp has no DuckDB type for the ${this.#dialect} type '${name}'`);
     if ("refuse" in entry && !(entry.unlessSized && args.length > 0)) throw new TypeRefusal(entry.refuse);
     if ("json" in entry) {

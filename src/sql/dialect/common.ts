@@ -1,6 +1,6 @@
 /** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
-import { ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
-import { POSTGRES_FORMAT, dateTruncPart, formatted, framedValue, oneArgument } from "../rewrites.ts";
+import { ex, refused, same, translated, type Construct, type Example } from "./construct.ts";
+import { dateTruncPart, formatted, framedValue, oneArgument, type FormatTable } from "./rewrites.ts";
 
 /** What a common construct is, for the address of the vendor's page on it. */
 export type Kind = "aggregate" | "statistical" | "window" | "math" | "string" | "conditional" | "conversion" | "operator";
@@ -58,6 +58,28 @@ export function common(page: (name: string, kind: Kind) => string): Construct[] 
     same("var_pop", [ex("select var_pop(x) from (select 1 as x union all select 3) as t", ["1"], source("var_pop"))]),
   ];
 }
+
+/** Postgres's (and Redshift's) date and time format elements (TO_CHAR): https://www.postgresql.org/docs/current/functions-formatting.html */
+export const POSTGRES_FORMAT: FormatTable = [
+  ["FMMonth", "%B"],
+  ["FMDay", "%A"],
+  ["YYYY", "%Y"],
+  ["HH24", "%H"],
+  ["HH12", "%I"],
+  ["Mon", "%b"],
+  ["Dy", "%a"],
+  ["YY", "%y"],
+  ["MM", "%m"],
+  ["DD", "%d"],
+  ["HH", "%I"],
+  ["MI", "%M"],
+  ["SS", "%S"],
+  ["MS", "%g"],
+  ["US", "%f"],
+  ["AM", "%p"],
+  ["PM", "%p"],
+];
+
 
 export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divisionExamples: Example[]): Construct[] => [
   { name: "/", how: "corrected", note: "integers divide to an integer (truncated); numerics keep the warehouse's scale; by zero is an error", examples: [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/")), ...divisionExamples] },
