@@ -1,11 +1,12 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
-import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { RS, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
 import { jsonFunction, redshiftArrayElementText, redshiftPathText } from "../json.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "../common.ts";
 import { text, withinGroupListagg } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import { TEXT } from "../type-names.ts";
 import postgres from "./postgres.ts";
 
@@ -184,6 +185,30 @@ export const REDSHIFT: Construct[] = [
   },
 ];
 
+// --- lexical rules (lexer.ts reads them) ---
+const REDSHIFT_LIKE = "https://docs.aws.amazon.com/redshift/latest/dg/r_patternmatching_condition_like.html";
+const REDSHIFT_QUOTE_LITERAL = "https://docs.aws.amazon.com/redshift/latest/dg/r_QUOTE_LITERAL.html";
+
+/**
+ * Redshift reads backslash escapes in '...' (its LIKE escape is written '\\\\',
+ * QUOTE_LITERAL doubles backslashes): \b \f \n \r \t, a backslash before any
+ * other character is that character; octal and hex escapes are not documented.
+ */
+const REDSHIFT_ESCAPES: EscapeRules = {
+  named: { ...CONTROL_ESCAPES, ...QUOTE_ESCAPES },
+  kept: [],
+  octal: null,
+  hex: null,
+  unicode: null,
+  other: "itself",
+  unverified: "0123456789xuU",
+};
+
+const REDSHIFT_EXAMPLES: Example[] = [
+  ex("select '''CAT'''", ["'CAT'"], REDSHIFT_QUOTE_LITERAL),
+  ex(String.raw`select 'start_x' like 'start\\_%', 'startx' like 'start\\_%', 'a\\b'`, ["true", "false", String.raw`a\b`], REDSHIFT_LIKE),
+];
+
 export default defineDialect({
   name: "redshift",
   // Redshift reads its text, sorts NULLs and divides integers as Postgres does, names its types as Postgres but for those below, and dbt-redshift writes dbt-postgres's macros but these.
@@ -192,6 +217,15 @@ export default defineDialect({
   notInherited: ["constructs"],
   transpiler: "redshift",
   adapterInherits: ["postgres"],
+  lexical: {
+    singleQuoted: REDSHIFT_ESCAPES,
+    escapeStrings: null,
+    unicodeStrings: false,
+    dollarQuoted: null,
+    nestedComments: "unverified",
+    sources: [REDSHIFT_LIKE, REDSHIFT_QUOTE_LITERAL],
+    examples: REDSHIFT_EXAMPLES,
+  },
   // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html: Postgres's names, but these.
   types: {
     nchar: TEXT,
