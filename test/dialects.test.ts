@@ -363,6 +363,21 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("databricks", "select make_date(2019, 13, 1)")).toMatch(/^error: .*DATETIME_FIELD_OUT_OF_BOUNDS/);
   });
 
+  test("Snowflake: a VARIANT path compared with a literal of its kind compares as VARIANTs; of another kind (the text 5 and the number 5) it is an error", async () => {
+    const v = `(select parse_json('{"k": "click", "n": 5.0, "s": "5", "z": null}') as v) as t`;
+    expect(
+      await run(
+        "snowflake",
+        `select v:k = 'click', v:k <> 'click', v:n = 5, v:k in ('a', 'click'), v:k not in ('click'), v:missing = 'x' from ${v}`,
+      ),
+    ).toEqual(["true", "false", "true", "true", "false", null]);
+    expect(await run("snowflake", `select v:s = 5 from ${v}`)).toMatch(
+      /^error: .*comparing a VARIANT varchar with a ubigint: slp has not verified/,
+    );
+    expect(await run("snowflake", `select v:z = 'x' from ${v}`)).toMatch(/^error: .*comparing a VARIANT null with a varchar/);
+    expect(await run("snowflake", `select v:k::string = 'click' from ${v}`)).toEqual(["true"]);
+  });
+
   test("a NULL cast to a semi-structured type is an untyped NULL; text cast to an ARRAY is an error", async () => {
     expect(await run("snowflake", "select array_cat(cast(null as array), ['a'])")).toEqual([null]);
     // Text cast to an ARRAY: Snowflake's reading of it is not one slp has verified, so it is an error, never a value.

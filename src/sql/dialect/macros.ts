@@ -91,6 +91,28 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_flatten(x, outer_rows) as table select r.k as key, r.p as path, r.i as index, r.v as value, __slp_to_variant(x) as this from (select unnest(case when outer_rows and len(__slp_flatten_rows(x)) = 0 then [struct_pack(k := cast(null as varchar), p := cast(null as varchar), i := cast(null as bigint), v := cast(null as json))] else __slp_flatten_rows(x) end) as r)",
     needs: ["__slp_flatten_rows", "__slp_to_variant"],
   },
+  // TYPEOF of a VARIANT: its JSON kind in Snowflake's words. A fraction is refused: Snowflake says DECIMAL or DOUBLE
+  // by how the number was written (123.12, 1.912e2), which slp's held form does not keep.
+  __slp_variant_typeof: {
+    sql: "create macro __slp_variant_typeof(x) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null when json_type(j) in ('BIGINT', 'UBIGINT', 'HUGEINT') then 'INTEGER' when json_type(j) = 'NULL' then 'NULL_VALUE' when json_type(j) in ('VARCHAR', 'BOOLEAN', 'OBJECT', 'ARRAY') then json_type(j) else error('TYPEOF of a VARIANT ' || lower(json_type(j)) || ': slp does not keep whether Snowflake reads it as a DECIMAL or a DOUBLE') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // IS_ARRAY, IS_OBJECT, IS_BOOLEAN, IS_VARCHAR (IS_CHAR), IS_NULL_VALUE: whether the VARIANT holds that kind; NULL for NULL.
+  __slp_variant_is: {
+    sql: "create macro __slp_variant_is(x, kind) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null else json_type(j) = kind end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // A VARIANT compared with a literal (v:kind = 'click'). Snowflake's coercion direction is not one slp has verified,
+  // and it decides the answer only when the kinds differ (the number 55 and the text '55'; a JSON null and any text):
+  // equal kinds (or two numbers) compare as VARIANTs, by canonical JSON (5.0 = 5); other kinds are an error.
+  __slp_variant_eq: {
+    sql: "create macro __slp_variant_eq(v, lit) as list_transform([struct_pack(j := __slp_to_variant(v), l := __slp_to_variant(lit))], lambda p: case when p.j is null or p.l is null then null when json_type(p.j) = json_type(p.l) or (json_type(p.j) in ('BIGINT', 'UBIGINT', 'HUGEINT', 'DOUBLE') and json_type(p.l) in ('BIGINT', 'UBIGINT', 'HUGEINT', 'DOUBLE')) then __slp_json_canon(p.j) = __slp_json_canon(p.l) else error('comparing a VARIANT ' || lower(json_type(p.j)) || ' with a ' || lower(json_type(p.l)) || ': slp has not verified which way Snowflake coerces them (cast the VARIANT, e.g. v:a::string)') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  __slp_variant_in: {
+    sql: "create macro __slp_variant_in(v, lits) as case when v is null then null else list_bool_or(list_transform(lits, lambda l: __slp_variant_eq(v, l))) end",
+    needs: ["__slp_variant_eq"],
+  },
   __slp_object_keys: {
     sql: "create macro __slp_object_keys(x) as list_transform([__slp_to_object(x)], lambda o: case when o is null then null else to_json(list_sort(json_keys(o))) end)[1]",
     needs: ["__slp_to_object"],

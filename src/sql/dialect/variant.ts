@@ -61,6 +61,30 @@ export function variantRewrite(casts: VariantCasts) {
       if (typeof duckdb !== "string") return { refuse: `variant path: ${duckdb.refuse}` };
       return call("__slp_variant_get", [extract.this, string(duckdb)]);
     }
+    // A VARIANT path compared with a literal (v:kind = 'click'): slp's macro compares them as VARIANTs where
+    // Snowflake's coercion cannot change the answer, and is an error where it could.
+    if (kind === "eq" || kind === "neq") {
+      const { left, right } = node[kind] as Sides;
+      const [path, literal] =
+        isVariantPath(left) && isLiteral(right) ? [left, right] : isVariantPath(right) && isLiteral(left) ? [right, left] : [null, null];
+      if (path !== null) {
+        const equal = call("__slp_variant_eq", [path, literal]);
+        return kind === "eq" ? equal : { not: { this: equal } };
+      }
+    }
+    if (kind === "in") {
+      const list = node[kind] as { this: unknown; expressions?: unknown[]; query?: unknown; not?: unknown };
+      if (isVariantPath(list.this) && !list.query && list.expressions?.length && list.expressions.every(isLiteral)) {
+        const within = call("__slp_variant_in", [
+          list.this,
+          call(
+            "list_value",
+            list.expressions.map((item) => call("__slp_to_variant", [item])),
+          ),
+        ]);
+        return list.not ? { not: { this: within } } : within;
+      }
+    }
     if (kind === "subscript") {
       const subscript = node[kind] as { this: unknown; index: { literal?: { literal_type?: string } } };
       // A key (v['k']) reads an object's field in DuckDB's JSON as in Snowflake; an index counts from 0 (slp's macro).
@@ -69,6 +93,24 @@ export function variantRewrite(casts: VariantCasts) {
     }
     return undefined;
   };
+}
+
+type Sides = { left: unknown; right: unknown };
+
+/** A `v:a.b` path node. */
+function isVariantPath(node: unknown): boolean {
+  const extract = (node as { j_s_o_n_extract?: { variant_extract?: unknown } } | null)?.j_s_o_n_extract;
+  return Boolean(extract?.variant_extract);
+}
+
+/** A string, number or boolean literal (not NULL). */
+function isLiteral(node: unknown): boolean {
+  const literal = (node as { literal?: { literal_type?: string } } | null)?.literal;
+  return (
+    literal?.literal_type === "string" ||
+    literal?.literal_type === "number" ||
+    (node as { boolean?: unknown } | null)?.boolean !== undefined
+  );
 }
 
 /** The macros the tree rewrite may call. */
@@ -173,4 +215,12 @@ export function tableOfFlatten(call: Call): string | { refuse: string } {
   return call.args.length === 1 && /^\s*(__slp_)?flatten\s*\(/i.test(call.args[0] as string)
     ? `lateral ${(call.args[0] as string).trim()}`
     : { refuse: "slp runs TABLE(...) only around FLATTEN(...)" };
+}
+
+export const variantTypeof = one("typeof", "__slp_variant_typeof");
+
+/** IS_ARRAY, IS_OBJECT, ...: whether a VARIANT holds a value of the JSON kind `kind` (DuckDB's json_type name). */
+export function variantIs(kind: string) {
+  return (call: Call): string | { refuse: string } =>
+    call.args.length === 1 ? `__slp_variant_is(${call.args[0]}, '${kind}')` : { refuse: `slp translates ${call.name} of one value` };
 }

@@ -8,7 +8,10 @@ import { defineDialect } from "../define.ts";
 import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import type { FormatTable } from "../rewrites.ts";
 import { DOUBLE, type JsonText, type Scalar } from "../type-names.ts";
-import { arrayConstruct, arrayContains, arraySize, arrayToString, flatten, objectConstruct, objectKeys, parseJson, stripNullValue, tableOfFlatten, toJson, toVariant, tryParseJson, variantGet } from "../variant.ts";
+import { arrayConstruct, arrayContains, arraySize, arrayToString, flatten, objectConstruct, objectKeys, parseJson, stripNullValue, tableOfFlatten, toJson, toVariant, tryParseJson, variantGet, variantIs, variantTypeof } from "../variant.ts";
+
+/** IS_OBJECT's documented table of VARIANTs (its row 5 and 6, fractions, left out: slp does not tell DECIMAL from DOUBLE). */
+const IS_OBJECT_ROWS = `(select parse_json(column1) as v from values ('null'), (null), ('true'), ('-17'), ('"Om ara pa ca na dhih"  '), ('[-1, 12, 289, 2188, false]'), ('{ "x" : "abc", "y" : false, "z": 10} '))`;
 
 /** Snowflake's guide to querying semi-structured data (paths, subscripts, casts). */
 const SF_SEMI_QUERY = "https://docs.snowflake.com/en/user-guide/querying-semistructured";
@@ -169,14 +172,46 @@ const SEMI_STRUCTURED: Construct[] = [
     examples: [ex(`select strip_null_value(parse_json('{"a": "1", "c": null}'):c), strip_null_value(parse_json('{"c": "3"}'):c)`, [null, '"3"'], SF("strip_null_value"))],
   },
   {
+    name: "typeof",
+    how: "corrected",
+    note: "of a VARIANT: INTEGER, VARCHAR, BOOLEAN, NULL_VALUE, OBJECT, ARRAY; a fraction (DECIMAL or DOUBLE by how it was written) is refused",
+    rewrite: variantTypeof,
+    macros: ["__slp_variant_typeof"],
+    examples: [
+      ex("select typeof(parse_json('null')), typeof(parse_json(null)), typeof(parse_json('true')), typeof(parse_json('-17'))", ["NULL_VALUE", null, "BOOLEAN", "INTEGER"], SF("is_object")),
+      ex(`select typeof(parse_json('"Om ara pa ca na dhih"  ')), typeof(parse_json('[-1, 12, 289, 2188, false]')), typeof(parse_json('{ "x" : "abc", "y" : false, "z": 10} '))`, ["VARCHAR", "ARRAY", "OBJECT"], SF("is_object")),
+    ],
+  },
+  ...(
+    [
+      ["is_object", "OBJECT"],
+      ["is_array", "ARRAY"],
+      ["is_boolean", "BOOLEAN"],
+      ["is_varchar", "VARCHAR"],
+      ["is_char", "VARCHAR"],
+      ["is_null_value", "NULL"],
+    ] as const
+  ).map(
+    ([name, kind]): Construct => ({
+      name,
+      how: "corrected",
+      note: `whether the VARIANT holds ${kind === "NULL" ? "a JSON null" : `${kind === "OBJECT" || kind === "ARRAY" ? "an" : "a"} ${kind}`}; NULL for NULL`,
+      rewrite: variantIs(kind),
+      macros: ["__slp_variant_is"],
+      // The rows of IS_OBJECT's documented example table (one of each kind and a SQL NULL), counted.
+      examples: [ex(`select count_if(${name}(v)), count(*) - count(${name}(v)) from ${IS_OBJECT_ROWS}`, ["1", "1"], SF(name === "is_array" ? name : "is_object"))],
+    }),
+  ),
+  {
     name: ":",
     how: "corrected",
-    note: "v:a.b[0] reads the value at the path (a VARIANT: a string keeps its quotes until cast to text); a quoted key with other characters than letters, digits, _ and $ is refused",
+    note: "v:a.b[0] reads the value at the path (a VARIANT: a string keeps its quotes until cast to text); compared (=, <>, IN) with a literal of its own kind as VARIANTs (text with a number or a JSON null is an error: slp has not verified Snowflake's coercion); a quoted key with other characters than letters, digits, _ and $ is refused",
     examples: [
       ex(`select parse_json('{"salesperson": {"name": "Frank Beasley"}}'):salesperson.name`, ['"Frank Beasley"'], SF_SEMI_QUERY),
       ex(`select parse_json('{"salesperson": {"name": "Frank Beasley"}}'):salesperson.name::string`, ["Frank Beasley"], SF_SEMI_QUERY),
       ex(`select parse_json('{"vehicle": [{"make": "Honda", "price": "20275"}]}'):vehicle[0].price::number`, ["20275"], SF_SEMI_QUERY),
       ex(`select parse_json('{"a": null}'):a::string, parse_json('{"a": null}'):b`, [null, null], SF_SEMI_QUERY),
+      ex(`select count(*) from (select parse_json('{"salesperson": {"name": "Frank Beasley", "id": 55}}') as src) as t where src:salesperson.name = 'Frank Beasley' and src:salesperson.id = 55`, ["1"], SF_SEMI_QUERY),
     ],
   },
 ];
