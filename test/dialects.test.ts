@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import * as duckdb from "@duckdb/node-api";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
-import { registerJsonText, registerNestedFunctions, registerSparkHash } from "../src/engine/duckdb.ts";
+import { registerJsonFunctions, registerJsonText, registerNestedFunctions, registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
 import type { Dialect, Warehouse } from "../src/sql/dialect/dialects.ts";
@@ -27,6 +27,7 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
       for (const sql of duckdbSettings(dialect)) await connection.run(sql);
       // slp's functions before the macros that call them (DuckDB binds a macro's functions when it is created).
       registerJsonText(connection, duckdb);
+      registerJsonFunctions(connection, duckdb);
       registerSparkHash(connection, duckdb);
       registerNestedFunctions(connection, duckdb);
       for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
@@ -619,5 +620,95 @@ describe("errors and refusals the warehouses document", () => {
     expect(
       await run("bigquery", "select array(select h.id, from (select 2 as id union all select null) as h where h.id is not null)"),
     ).toEqual(["[2]"]);
+  });
+});
+
+/** JSON read and printed as each warehouse does (src/engine/json-values.ts), and what slp refuses of it. */
+describe("JSON in Postgres, Redshift and BigQuery", () => {
+  async function run(dialect: Exclude<Dialect, "duckdb">, sql: string): Promise<(string | null)[] | string> {
+    const result = await translateSql(sql, dialect);
+    if (!result.ok) return `refused: ${result.untranslatable.construct}`;
+    try {
+      const reader = await (await connection(dialect)).runAndReadAll(result.translation.sql);
+      return (reader.getRows()[0] ?? []).map((value) => (value === null ? null : String(value)));
+    } catch (error) {
+      return `error: ${(error as Error).message.split("\n")[0]}`;
+    }
+  }
+
+  test("Postgres jsonb prints its own text (keys shorter first, then by bytes; the last duplicate; numbers as numeric), json its text as written", async () => {
+    expect(
+      await run(
+        "postgres",
+        `select ('{"bb": {"d": 1, "c": [1.50, 2e1]}, "a": 0, "a": 3}'::jsonb -> 'bb')::text, '{"bb": 1, "a": 2}'::jsonb::text`,
+      ),
+    ).toEqual(['{"c": [1.50, 20], "d": 1}', '{"a": 2, "bb": 1}']);
+    expect(
+      await run("postgres", `select '{"a": {"x" :  1}}'::json ->> 'a', '{"a": {"x" :  1}}'::jsonb ->> 'a', '{"a": null}'::jsonb ->> 'a'`),
+    ).toEqual(['{"x" :  1}', '{"x": 1}', null]);
+    expect(
+      await run("postgres", `select '[1, [2, 3]]'::jsonb #>> '{1,-1}', '[1, [2, 3]]'::jsonb -> 1 ->> 0, '{"a": 1}'::jsonb -> 0`),
+    ).toEqual(["3", "2", null]);
+  });
+
+  test("Postgres JSON operators with a key or path that is not a literal, and @> or || whose operands slp cannot type, are refused by name", async () => {
+    expect(await run("postgres", "select x -> k from (select '{}'::jsonb as x, 'a' as k) as t")).toBe("refused: ->");
+    expect(await run("postgres", "select x #>> p from (select '{}'::jsonb as x, '{a}' as p) as t")).toBe("refused: #>>");
+    expect(await run("postgres", "select x @> y from (select '{}'::jsonb as x, '{}'::jsonb as y) as t")).toBe("refused: @>");
+    expect(await run("postgres", "select (x -> 'a') || y from (select '{}'::jsonb as x, 'b' as y) as t")).toBe("refused: ||");
+    // Typed operands run: text || text, jsonb @> jsonb, array containment.
+    expect(
+      await run("postgres", `select x::jsonb @> y::jsonb, 'a' || y, array[1, 2] @> array[2] from (select '{"a": 1}' as x, '{}' as y) as t`),
+    ).toEqual(["true", "a{}", "true"]);
+    expect(await run("postgres", "select json_array_length('{}')")).toMatch(/^error: .*cannot get the array length of a JSON object/);
+    // || of two values slp cannot type: text and arrays concatenate; two jsonb values (as a fixture's columns hold them) are refused when met.
+    const pair = (a: string, b: string) => `select a || b from (select ${a} as a, ${b} as b) as t`;
+    expect(await run("postgres", pair("'x'", "'y'"))).toEqual(["xy"]);
+    expect(await run("postgres", pair("array[1]", "array[2]"))).toEqual(["[1, 2]"]);
+    expect(await run("postgres", pair(`'{"a": 1}'::jsonb`, `'{"b": 2}'::jsonb`))).toMatch(/^error: .*\|\| of two JSON values/);
+    expect(await run("redshift", pair("json_parse('[1]')", "json_parse('[2]')"))).toMatch(/^error: .*\|\| of two JSON values/);
+    expect(await run("redshift", pair("'x'", "'y'"))).toEqual(["xy"]);
+  });
+
+  test("Redshift SUPER: JSON_PARSE holds compact text; keys out of order, a fraction, a JSON null read as text, a cast to SUPER and PartiQL [] are refused", async () => {
+    expect(
+      await run(
+        "redshift",
+        `select json_serialize(json_parse('{"a": [1, {"b": "x"}], "c": true}')), json_extract_path_text('{"a": {"b": [1, 2]}}', 'a')`,
+      ),
+    ).toEqual(['{"a":[1,{"b":"x"}],"c":true}', '{"b": [1, 2]}']);
+    expect(await run("redshift", `select json_parse('{"b": 1, "a": 2}')`)).toMatch(/^error: .*keys are not in ascending order/);
+    expect(await run("redshift", `select json_parse('[1.5]')`)).toMatch(/^error: .*the number 1.5/);
+    expect(await run("redshift", `select json_extract_path_text('{"a": null}', 'a')`)).toMatch(/^error: .*a JSON null/);
+    expect(await run("redshift", `select json_extract_path_text('{"a": 1}', x) from (select 'a' as x) as t`)).toBe(
+      "refused: json_extract_path_text()",
+    );
+    expect(await run("redshift", `select '{"a": 1}'::super`)).toBe("refused: super");
+    expect(await run("redshift", `select c[0] from (select json_parse('[1]') as c) as t`)).toBe("refused: []");
+    expect(await run("redshift", "select json_serialize(cast(null as super))")).toEqual(["null"]);
+    // PartiQL: navigation (DuckDB would run it as its own case-sensitive JSON field access) and unnesting.
+    const events = '(select 1 as id, json_parse(\'{"name": "a"}\') as payload) as e';
+    expect(await run("redshift", `select e.payload.name from ${events}`)).toBe("refused: c.a.b");
+    expect(await run("redshift", `select payload.name from ${events}`)).toBe("refused: payload.name");
+    expect(await run("redshift", "select x from events as c, c.arr as x")).toBe("refused: from c.arr");
+    expect(await run("redshift", `select e.id, json_serialize(e.payload) from ${events}`)).toEqual(["1", '{"name":"a"}']);
+  });
+
+  test("BigQuery: a JSON value's subscript is 0-based, an array's OFFSET too (an error past the end, NULL for SAFE_); field access; paths and numbers slp cannot read are refused", async () => {
+    const j = `(select json '{"a": {"b": [10, 20]}, "k": "v"}' as j)`;
+    expect(await run("bigquery", `select j.a.b[0], j['a']['b'][1], j.a.b[5], j.k from ${j}`)).toEqual(["10", "20", null, '"v"']);
+    expect(await run("bigquery", "select [10, 20][offset(1)], [10, 20][1], [10, 20][ordinal(1)], [10, 20][safe_offset(2)]")).toEqual([
+      "20",
+      "20",
+      "10",
+      null,
+    ]);
+    expect(await run("bigquery", "select [10, 20][offset(2)]")).toMatch(/^error: .*out of bounds/);
+    expect(await run("bigquery", 'select to_json_string(json \'{"b": 1, "a": [1.50, 2]}\')')).toEqual(['{"a":[1.5,2],"b":1}']);
+    expect(await run("bigquery", "select parse_json('{\"id\": 922337203685477580701}')")).toMatch(/^error: .*922337203685477580701/);
+    expect(await run("bigquery", "select json_value('{\"a\": [1]}', '$.a[*]')")).toBe("refused: json_value()");
+    expect(await run("bigquery", "select json_query('{\"a.b\": 1}', \"$['a.b']\")")).toBe("refused: json_query()");
+    expect(await run("bigquery", "select json_value('{\"a\": 1.5}', '$.a')")).toMatch(/^error: .*the number 1.5/);
+    expect(await run("bigquery", "select int64(json '\"3\"')")).toMatch(/^error: .*INT64 of a JSON string/);
   });
 });

@@ -371,6 +371,21 @@ describe("the real CLI", () => {
     expect(both.exitCode).toBe(2);
   });
 
+  test("slp unit as a subprocess: warehouse JSON (Postgres jsonb, Redshift SUPER, BigQuery JSON) passes where the warehouse prints the same text, fails where it does not", () => {
+    const jsonb = runCli(["unit", "--project-dir", join(UNIT, "postgres_jsonb")], ROOT);
+    expect(jsonb.stdout).toContain("PASS\torder_facts::fields_of_jsonb_orders");
+    expect(jsonb.stdout).toContain('{"name": "Ann", "id": 42}→{"id": 42, "name": "Ann"}');
+    expect(jsonb.stdout).toContain("ERROR\torder_facts::a_mapping_for_a_jsonb_column_is_refused");
+    expect(jsonb.exitCode).toBe(2);
+    const superValues = runCli(["unit", "--project-dir", join(UNIT, "redshift_super")], ROOT);
+    expect(superValues.stdout).toContain("PASS\tevent_facts::super_from_json_parse_in_a_sql_fixture");
+    expect(superValues.stdout).toContain("FAIL\tevent_facts::serialized_super_is_compact");
+    expect(superValues.stdout).toContain("PASS\tevent_facts::text_for_a_super_column_is_a_super_string");
+    const bigquery = runCli(["unit", "--project-dir", join(UNIT, "bigquery_json")], ROOT);
+    expect(bigquery.stdout).toContain("PASS\tevent_fields::fields_of_a_json_column");
+    expect(bigquery.stdout).toContain("FAIL\tevent_fields::json_subscripts_count_from_zero");
+  });
+
   test("slp unit as a subprocess: Snowflake VARIANT columns from dict, csv and sql fixtures are read by path, a wrong expectation fails", () => {
     const result = runCli(["unit", "--project-dir", join(UNIT, "snowflake_semi_structured")], ROOT);
     expect(result.stdout).toContain("PASS\tevents_flat::dict_rows_read_by_path\t\ttranslated");

@@ -21,6 +21,7 @@ import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
 import { JSON_TEXT_FUNCTIONS, jsonText } from "./json-text.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
+import { JSON_FUNCTION_PREFIX, JSON_FUNCTIONS } from "./json-values.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
 import { fromJson, getJsonObject } from "../core/spark-json.ts";
 import { NESTED_FUNCTIONS, NESTED_PREFIX, type NestedType } from "./spark-text.ts";
@@ -104,6 +105,7 @@ export class Database {
   readonly #mode: Mode;
   /** Whether slp's Spark hash functions are in the catalog: registered by the first query that calls one. */
   #sparkHash = false;
+  #jsonFunctions = false;
   #jsonText = false;
   #nested = false;
   /** The last query queued on each connection. */
@@ -227,6 +229,10 @@ export class Database {
    */
   #functionsFor(sql: string, connection: DuckDBConnection): void {
     // The transpiler may have written the names in capitals: DuckDB's names are case-insensitive.
+    if (!this.#jsonFunctions && JSON_FUNCTION_NAME.test(sql)) {
+      registerJsonFunctions(connection, this.#library);
+      this.#jsonFunctions = true;
+    }
     if (!this.#jsonText && JSON_TEXT_NAME.test(sql)) {
       registerJsonText(connection, this.#library);
       this.#jsonText = true;
@@ -570,6 +576,39 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
 }
 
 const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");
+const JSON_FUNCTION_NAME = new RegExp(JSON_FUNCTION_PREFIX, "i");
+
+/**
+ * Registers slp's JSON functions (json-values.ts) on a connection, in the
+ * catalog every connection shares. A NULL argument gives NULL; an error a
+ * function raises (a text slp does not reproduce) fails the query.
+ */
+export function registerJsonFunctions(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+  const types = { VARCHAR: library.VARCHAR, "VARCHAR[]": library.LIST(library.VARCHAR), BOOLEAN: library.BOOLEAN, BIGINT: library.BIGINT };
+  for (const [name, definition] of Object.entries(JSON_FUNCTIONS)) {
+    connection.registerScalarFunction(
+      library.DuckDBScalarFunction.create({
+        name,
+        returnType: types[definition.returns],
+        parameterTypes: definition.parameters.map((type) => types[type]),
+        mainFunction: (info, input, output) => {
+          const columns = definition.parameters.map((_, i) => input.getColumnVector(i));
+          try {
+            for (let row = 0; row < input.rowCount; row++) {
+              const args = columns.map((column) => column.getItem(row));
+              // NULL in, NULL out, whatever reaches the function.
+              output.setItem(row, args.includes(null) ? null : definition.compute(...args));
+            }
+            output.flush();
+          } catch (error) {
+            info.setError(error instanceof Error ? error.message : String(error));
+          }
+        },
+      }),
+    );
+  }
+}
+
 const JSON_TEXT_NAME = new RegExp(`\\b(${Object.keys(JSON_TEXT_FUNCTIONS).join("|")})\\b`, "i");
 
 /**

@@ -20,9 +20,10 @@
  * Snowflake keeps an object's keys.
  */
 import { canonicalJson, type Value } from "../core/values.ts";
+import { JsonTextError, printJson, readJson } from "../engine/json-values.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
-import { JSON_TYPE, type JsonText, pythonContainers } from "../sql/dialect/types.ts";
+import { JSON_TYPE, type JsonText, pythonContainers, semiStructuredReadings } from "../sql/dialect/types.ts";
 
 export { JSON_TYPE, type JsonText };
 
@@ -34,8 +35,15 @@ export function isJsonType(type: string | null): boolean {
 /** slp's DuckDB function (engine/json-text.ts) giving a JSON value's canonical text. */
 export const JSON_CANONICAL_MACRO = "__slp_json_canon";
 
-/** How a JSON-backed column whose warehouse type slp does not know (DuckDB typed it from SQL: it says only JSON) reads a value. */
+/**
+ * How a JSON-backed column whose warehouse type slp does not know (DuckDB typed it from SQL: it says only JSON) reads
+ * a value: as every semi-structured type of the dialect reads it, where they agree (Postgres's json and jsonb parse
+ * text; Redshift has SUPER only; BigQuery JSON only), else text is refused.
+ */
 export function unknownJsonText(dialect: Dialect): JsonText {
+  const readings = dialect === "duckdb" ? [] : semiStructuredReadings(dialect);
+  const [first, ...rest] = readings;
+  if (first && rest.every((other) => other === first)) return JSON.parse(first) as JsonText;
   return {
     kind: "refused",
     why: "it is text, and slp does not know which semi-structured type the warehouse gives the column (a Snowflake VARIANT holds text as a string; other types parse or reject it)",
@@ -44,16 +52,29 @@ export function unknownJsonText(dialect: Dialect): JsonText {
 }
 
 /** A fixture value of a JSON-backed column as the JSON text it stands for; a `{ refuse }` when slp cannot say which. */
-export function jsonFixtureText(value: Value, text: JsonText): string | null | { refuse: string } {
+export function jsonFixtureText(value: Value, text: JsonText): string | null | { refuse: string; fix?: string } {
   if (value === null) return null;
+  const kind = Array.isArray(value)
+    ? "list"
+    : typeof value === "object"
+      ? "mapping"
+      : typeof value === "number"
+        ? "number"
+        : typeof value === "boolean"
+          ? "boolean"
+          : null;
+  if (kind !== null && text.unread?.kinds.includes(kind)) return { refuse: text.unread.why, fix: text.unread.fix };
   if (typeof value === "string") {
     if (text.kind === "refused") return { refuse: text.why };
     if (text.kind === "string") return JSON.stringify(value);
+    let parsed: string;
     try {
-      return canonicalJson(JSON.parse(value));
+      parsed = canonicalJson(JSON.parse(value));
     } catch {
       return { refuse: `it is not JSON text: ${value.length > 60 ? `${value.slice(0, 60)}...` : value}` };
     }
+    if (text.held === "as written") return value;
+    return text.held === "jsonb" ? heldAsJsonb(value) : parsed;
   }
   if (typeof value === "number" && !Number.isFinite(value)) return { refuse: `${value} has no JSON form` };
   if (text.pythonContainers && (Array.isArray(value) || typeof value === "object")) {
@@ -63,7 +84,17 @@ export function jsonFixtureText(value: Value, text: JsonText): string | null | {
         refuse: `dbt writes the ${Array.isArray(value) ? "list" : "mapping"} as Python prints it, where ${unreadable}, which the warehouse cannot read (the test errors in dbt)`,
       };
   }
-  return canonicalJson(value);
+  return text.kind === "parsed" && text.held === "jsonb" ? heldAsJsonb(canonicalJson(value)) : canonicalJson(value);
+}
+
+/** JSON text as Postgres's jsonb holds and prints it (keys sorted by length, ": " and ", "), which slp's JSON functions read. */
+function heldAsJsonb(text: string): string | { refuse: string } {
+  try {
+    return printJson(readJson(text), "jsonb", "jsonb");
+  } catch (error) {
+    if (error instanceof JsonTextError) return { refuse: error.message };
+    throw error;
+  }
 }
 
 /** A JSON-backed column's fixture value as its JSON text (which the column's cast to JSON reads), or the refusal naming it. */
@@ -72,7 +103,8 @@ export function jsonValue(value: Value, text: JsonText, column: string, label: s
   if (json !== null && typeof json === "object")
     throw new RenderRefusal(
       `untranslatable: the value of column '${column}' of ${label}: ${json.refuse}`,
-      "give a value the column's type reads (a YAML mapping, list, number or boolean), or write the rows with format: sql (parse_json('...'), object_construct(...))",
+      json.fix ??
+        "give a value the column's type reads (a YAML mapping, list, number or boolean), or write the rows with format: sql (parse_json('...'), object_construct(...))",
     );
   return json;
 }

@@ -125,6 +125,30 @@ export const MACROS: Record<string, MacroDefinition> = {
   ...divisionMacroDefinitions(Object.values(WAREHOUSES)),
   ...JSON_MACROS,
   ...NESTED_MACROS,
+  // JSON text slp's JSON functions printed, typed JSON for what reads it (a fixture column, a set operation with one).
+  __slp_as_json: { sql: "create macro __slp_as_json(x) as cast(x as json)" },
+  // BigQuery's TO_JSON_STRING of a JSON value is its text; of another SQL value slp does not print it as BigQuery does.
+  __slp_json_only: {
+    sql: "create macro __slp_json_only(x, what) as case when typeof(x) = 'JSON' then cast(x as varchar) else error(what || ' of a ' || typeof(x) || ': slp prints only a JSON value as BigQuery does') end",
+  },
+  // BigQuery's STRING(json): a JSON string's characters (`text`, slp's JSON function of x, only read for a JSON value,
+  // which JSON_QUERY gives as text in slp);
+  // STRING(timestamp) is another function, which slp has not verified. (A macro cannot name a function registered later.)
+  __slp_json_string: {
+    sql: "create macro __slp_json_string(x, text) as case when typeof(x) in ('JSON', 'VARCHAR') then text else error('STRING of a ' || typeof(x) || ': slp runs STRING of a JSON value only') end",
+  },
+  // Postgres's and Redshift's || of two values slp could not type when it translated: two JSON values (jsonb, which
+  // merge as jsonb; SUPER) are refused here; anything else concatenates as DuckDB's || does.
+  __slp_pg_concat: {
+    sql: "create macro __slp_pg_concat(a, b) as case when typeof(a) = 'JSON' and typeof(b) = 'JSON' then error('|| of two JSON values (Postgres jsonb, Redshift SUPER): slp cannot tell their concatenation from text concatenation where it translated it; cast both operands (::jsonb) in Postgres') else a || b end",
+  },
+  // A list of text slp's JSON functions give as the JSON text of it.
+  __slp_text_list: { sql: "create macro __slp_text_list(x) as from_json(x, '[\"VARCHAR\"]')" },
+  // BigQuery's x[OFFSET(i)] (base 0) or x[ORDINAL(i)] (base 1): of a JSON value DuckDB's 0-based index (NULL out of
+  // range, as BigQuery's JSON subscript is), of an array its 1-based one; past either end an error unless SAFE_.
+  __slp_bq_index: {
+    sql: "create macro __slp_bq_index(x, i, base, strict) as case when typeof(x) = 'JSON' then case when i - base >= 0 then x[i - base] end when i - base < 0 or i - base >= len(x) then case when strict then error('Array index ' || i || ' is out of bounds (BigQuery raises this error; SAFE_OFFSET and SAFE_ORDINAL give NULL)') end else x[i - base + 1] end",
+  },
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
   __slp_regexp_extract: {
     sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end",

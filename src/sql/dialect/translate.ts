@@ -15,6 +15,7 @@ import { divisionMacros } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { subscriptOf } from "./nested.ts";
 import { queryRewrite } from "./query-rewrites.ts";
+import { bigquerySubscript, postgresJsonRule, redshiftPartiqlRule } from "./json.ts";
 import { duckdbLiterals, lex, type LexedSql, transpilerString } from "./lexer.ts";
 import { regenerate, rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import { givesVariantMacro, VARIANT_TREE_MACROS, variantRewrite, type VariantCasts, type VariantKind } from "./variant.ts";
@@ -31,6 +32,10 @@ const SYNTAX_WORDS = new Set(
     "some then union using values when where window with within"
   ).split(" "),
 );
+
+/** Why a cast to Redshift's SUPER is refused: it makes a SUPER scalar of the value, never parses text. */
+const SUPER_CAST =
+  "a cast to SUPER makes a SUPER scalar of the value (text stays a string), which slp does not hold; json_parse(text) reads JSON";
 
 /** Functions whose argument list ends in `AS <type>`. */
 const CASTS = new Set(["cast", "try_cast", "safe_cast"]);
@@ -59,6 +64,8 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   const edits = new Map<number, Edit>();
   const macros = new Set<string>();
   const types: string[] = [];
+  // Type placeholders that stand for Postgres's jsonb, whose values slp holds as jsonb's own text (json.ts).
+  const jsonbTypes = new Set<string>();
   const variantCasts: VariantCasts = { text: new Set(), semi: new Map() };
   // Snowflake SQL with a path (v:a), a subscript or a cast variant.ts rewrites goes through the syntax tree.
   let variantSyntax = false;
@@ -68,10 +75,12 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
-    if (mapped.jsonText && dialect !== "snowflake")
+    // Postgres's casts to json and jsonb parse text (jsonb is then held as its own text: json.ts); Snowflake's are
+    // rewritten on the syntax tree (variant.ts); others are not verified.
+    if (mapped.jsonText && dialect !== "postgres" && dialect !== "snowflake")
       return {
         construct: written,
-        why: "a cast to a semi-structured type: slp has not verified it against DuckDB",
+        why: dialect === "redshift" ? SUPER_CAST : "a cast to a semi-structured type: slp has not verified it against DuckDB",
         line: (tokens[from] as Token).line,
       };
     // Snowflake: a cast to text or to VARIANT, OBJECT or ARRAY is rewritten on the syntax tree (variant.ts).
@@ -79,6 +88,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       variantCasts.semi.set(types.length, written.trim().toLowerCase().split(/\s/)[0] as VariantKind);
     if (dialect === "snowflake" && mapped.type === "VARCHAR") variantCasts.text.add(types.length);
     const placeholder = `__slp_type_${types.length}`;
+    if (dialect === "postgres" && /^\s*jsonb\s*$/i.test(written)) jsonbTypes.add(placeholder);
     types.push(mapped.type);
     edits.set(from, { end: to, render: () => placeholder });
     return null;
@@ -161,6 +171,20 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
         continue;
       }
     }
+    // BigQuery's JSON literal `JSON '...'`: the text parsed, held as BigQuery prints a JSON value (json.ts).
+    if (
+      dialect === "bigquery" &&
+      /^json$/i.test(token.text) &&
+      token.type !== "QUOTED_IDENTIFIER" &&
+      next?.type === "STRING" &&
+      previous?.type !== "DOT"
+    ) {
+      const literal = source.slice(next.start, next.end).join("");
+      edits.set(i, { end: i + 2, render: () => `__slp_as_json(__slp_jsonf_print(${literal}, 'bigquery'))` });
+      macros.add("__slp_as_json");
+      i += 1;
+      continue;
+    }
     // BigQuery reads a number with a point or an exponent as FLOAT64 (DuckDB as DECIMAL): 1.0 / 3 is 0.3333333333333333 there.
     if (dialect === "bigquery" && token.type === "NUMBER" && /[.eE]/.test(token.text)) {
       edits.set(i, { end: i + 1, render: () => `cast(${token.text} as float64)` });
@@ -183,25 +207,6 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       else if (tokens[end + 2 + as]?.type === "L_PAREN") edits.set(i, { end: stop, render: values });
       else edits.set(i, { end: end + 2 + as, render: () => `${values()} as ${alias.text}${columns}` });
       continue;
-    }
-    // BigQuery's `list[safe_offset(0)].field`: the transpiler writes SAFE_OFFSET through to DuckDB when a field follows. With a literal
-    // index it is DuckDB's 1-based subscript, NULL past the end as SAFE_ promises (OFFSET and ORDINAL raise an error there, so stay).
-    if (dialect === "bigquery" && token.type === "L_BRACKET" && /^safe_(offset|ordinal)$/i.test(next?.text ?? "")) {
-      const close = closing.get(i);
-      const index = tokens[i + 3];
-      const ordinal = /ordinal/i.test((next as Token).text) ? 1 : 0;
-      if (
-        close === i + 5 &&
-        tokens[i + 2]?.type === "L_PAREN" &&
-        index?.type === "NUMBER" &&
-        /^\d+$/.test(index.text) &&
-        Number(index.text) >= ordinal &&
-        tokens[close + 1]?.type === "DOT"
-      ) {
-        edits.set(i, { end: close + 1, render: () => `[${Number(index.text) + 1 - ordinal}]` });
-        i = close;
-        continue;
-      }
     }
     const syntax = syntaxConstruct(tokens, i);
     // BigQuery's `UNNEST(array) AS x WITH OFFSET [AS o]`: the UNNEST keeps a placeholder alias, and after the transpiler the
@@ -416,19 +421,27 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   }
   // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
-  const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
+  // BigQuery's subscripts take slp's macro (json.ts: a JSON value's index is 0-based in DuckDB, an array's 1-based).
+  const bigquery = dialect === "bigquery" && (/\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten) || rewritten.includes("["));
+  // Postgres's JSON operators and casts to jsonb (json.ts).
+  const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@|\|\|/.test(rewritten) || jsonbTypes.size > 0);
+  // Redshift's PartiQL navigation and unnesting, refused by name (json.ts).
+  const partiql = dialect === "redshift" && /[\w"]\s*\.\s*[\w"]|\|\|/.test(rewritten);
   // A VARIANT the SQL makes goes through the tree too, where slp refuses one converted implicitly (variant.ts).
   const variant =
     dialect === "snowflake" &&
     (variantSyntax || variantCasts.text.size > 0 || variantCasts.semi.size > 0 || [...macros].some(givesVariantMacro));
-  if (/like/i.test(rewritten) || bigquery || variant) {
+  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql || variant) {
     const like = likeRewrite(dialect, literalValue);
+    const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : partiql ? redshiftPartiqlRule() : null;
     const semi = variantRewrite(variantCasts);
     const rule = bigquery
-      ? (node: TreeNode) => like(node) ?? queryRewrite(node)
-      : variant
-        ? (node: TreeNode) => like(node) ?? semi(node)
-        : like;
+      ? (node: TreeNode) => like(node) ?? queryRewrite(node) ?? bigquerySubscript(node)
+      : json
+        ? (node: TreeNode) => like(node) ?? json(node)
+        : variant
+          ? (node: TreeNode) => like(node) ?? semi(node)
+          : like;
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -437,6 +450,8 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
     }
     rewritten = tree.value.sql;
     if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
+    for (const macro of ["__slp_as_json", "__slp_bq_index", "__slp_pg_concat"])
+      if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
     if (variant) for (const macro of VARIANT_TREE_MACROS) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
   rewritten = rewritten.replace(CARRIED, (placeholder) => transpilerString(literalValue(placeholder.slice(1, -1)), dialect));
@@ -771,7 +786,7 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
       break;
   }
   if (
-    ["~", "~*", "!~", "!~*", "@>", "<@", "->", "->>", "#>", "#>>", "?", "%"].includes(token.text) &&
+    ["~", "~*", "!~", "!~*", "@>", "<@", "->", "->>", "#>", "#>>", "?", "?|", "?&", "%"].includes(token.text) &&
     token.type !== "STRING" &&
     token.type !== "QUOTED_IDENTIFIER"
   )

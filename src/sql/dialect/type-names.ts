@@ -13,7 +13,19 @@
  * OBJECT and ARRAY constants), so a null inside (Python's None) or a string Python quotes with double quotes (one
  * holding a single quote) is not SQL there: the test errors in dbt.
  */
-export type JsonText = { pythonContainers?: true } & ({ kind: "string" } | { kind: "parsed" } | { kind: "refused"; why: string });
+export type JsonText = {
+  pythonContainers?: true;
+  /** Values of these YAML kinds dbt writes as SQL the warehouse cannot read or cast (the test errors in dbt): why, and what to give instead. */
+  unread?: { kinds: ("mapping" | "list" | "number" | "boolean")[]; why: string; fix: string };
+} & (
+  | { kind: "string" }
+  /**
+   * `held`: the text the warehouse then holds, which slp's JSON functions read (src/engine/json-values.ts): jsonb's
+   * own text (Postgres jsonb: keys sorted shorter first, ": " and ", "), the text as written (Postgres json).
+   */
+  | { kind: "parsed"; held?: "jsonb" | "as written" }
+  | { kind: "refused"; why: string }
+);
 
 /**
  * `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL.

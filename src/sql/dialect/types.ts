@@ -22,6 +22,15 @@ export function pythonContainers(dialect: Dialect): boolean {
   return Object.values(warehouse(dialect).types).some((entry) => entry !== null && "json" in entry && entry.json.pythonContainers === true);
 }
 
+/** How each of the dialect's semi-structured types reads a fixture's value (JSON text of each JsonText, without what it holds). */
+export function semiStructuredReadings(dialect: Exclude<Dialect, "duckdb">): string[] {
+  return Object.values(warehouse(dialect).types).flatMap((entry) => {
+    if (entry === null || !("json" in entry)) return [];
+    const { held: _held, ...reading } = entry.json as JsonText & { held?: string };
+    return [JSON.stringify(reading)];
+  });
+}
+
 /** The DuckDB type holding the values of warehouse type `written`, or why there is none. */
 export function mapType(written: string, dialect: Dialect): MappedType {
   if (dialect === "duckdb") return { ok: true, type: written };

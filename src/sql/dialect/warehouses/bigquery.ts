@@ -2,13 +2,14 @@
 import { BQ, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { average, bareKeyword, bigqueryDateTrunc, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, refuseWeekNamed, renamed, strictConcat } from "../rewrites.ts";
 import { bigqueryNested } from "../nested.ts";
-import { framedValues, semiStructured } from "../common.ts";
+import { bigqueryExtract, bigqueryExtractArray, jsonFunction } from "../json.ts";
+import { framedValues } from "../common.ts";
 import { common } from "../common.ts";
 import { list, stringAggListagg, text } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
 import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
-import { DOUBLE, SEMI } from "../type-names.ts";
+import { DOUBLE } from "../type-names.ts";
 
 export const BIGQUERY: Construct[] = [
   ...common((name, kind) => BQ(name === "%" ? "mod" : name, { aggregate: "aggregate_functions", statistical: "statistical_aggregate_functions", window: name === "lag" || name === "lead" ? "navigation_functions" : "numbering_functions", math: "mathematical_functions", string: "string_functions", conditional: "conditional_expressions", conversion: "conversion_functions", operator: "operators" }[kind])),
@@ -243,7 +244,13 @@ export const BIGQUERY: Construct[] = [
   translated("split", [ex("select split('a,b,c', ',')[offset(1)]", ["b"], BQ("split", "string_functions"))]),
   translated("offset", [ex("select ['coffee', 'tea', 'milk'][offset(0)]", ["coffee"], BQ("array_subscript_operator", "operators"))]),
   translated("safe_offset", [ex("select ['coffee', 'tea'][safe_offset(5)]", [null], BQ("array_subscript_operator", "operators"))]),
-  translated("ordinal", [ex("select ['coffee', 'tea', 'milk'][ordinal(1)]", ["coffee"], BQ("array_subscript_operator", "operators"))]),
+  {
+    name: "ordinal",
+    how: "corrected",
+    note: "the subscripts run as slp's macro: an array's index 1-based in DuckDB, a JSON value's 0-based; past the end an error",
+    examples: [ex("select ['coffee', 'tea', 'milk'][ordinal(1)]", ["coffee"], BQ("array_subscript_operator", "operators"))],
+  },
+  { name: "safe_ordinal", how: "corrected", note: "NULL past the end", examples: [ex("select ['coffee', 'tea', 'milk'][safe_ordinal(4)], ['coffee', 'tea', 'milk'][safe_ordinal(3)]", [null, "milk"], BQ("array_subscript_operator", "operators"))] },
   translated("[]", [ex("select ['coffee', 'tea', 'milk'][1]", ["tea"], BQ("array_subscript_operator", "operators"))], "a bare index is an OFFSET (0-based)"),
   translated("unnest", [ex("select count(*) from unnest([1, 2, 3]) as x", ["3"], BQ("unnest_operator", "query-syntax"))]),
   translated("starts_with", [ex("select starts_with('bar', 'b')", ["true"], BQ("starts_with", "string_functions"))]),
@@ -375,7 +382,6 @@ export const BIGQUERY: Construct[] = [
     ex("select avg(x) as avg from unnest([0, 2, 4, 4, 5]) as x", ["3"], BQ("avg", "aggregate_functions")),
     ex("select avg(x) from unnest([numeric '1', numeric '2', numeric '2']) as x", ["1.666666667"], BQ("avg", "aggregate_functions")),
   ]),
-  ...semiStructured("json_value", "json_query", "json_extract_scalar", "json_extract_array", "to_json_string", "to_json", "parse_json"),
   ...bigqueryNested(),
   {
     name: "with offset",
@@ -387,8 +393,124 @@ export const BIGQUERY: Construct[] = [
       ex("select count(*), max(o) from (select [1, 2] as arr union all select []) as t left join unnest(t.arr) as x with offset o", ["3", "1"], BQ("unnest_operator", "query-syntax")),
     ],
   },
+  // JSON values are held as BigQuery prints them (compact, keys sorted), JSON text as written; slp's JSON functions
+  // (src/engine/json-values.ts) read both. A JSONPath is a literal. `j.a` and `j['a']` are DuckDB's own JSON field access.
+  {
+    name: "parse_json",
+    how: "corrected",
+    note: "held compact with its keys sorted; a number past 18 digits (wide_number_mode) is an error; a duplicate key is refused",
+    rewrite: (call) => (call.args.length === 1 ? `__slp_as_json(__slp_jsonf_print(${call.args[0]}, 'bigquery'))` : { refuse: "slp translates parse_json of one text (its wide_number_mode is not verified)" }),
+    macros: ["__slp_as_json"],
+    examples: [ex(`select to_json_string(parse_json('{"coordinates": [10, 20], "id": 1}'))`, ['{"coordinates":[10,20],"id":1}'], BQ("parse_json", "json_functions"))],
+  },
+  {
+    name: "to_json_string",
+    how: "corrected",
+    note: "of a JSON value only (its text); of other SQL values refused",
+    rewrite: (call) => (call.args.length === 1 ? `__slp_json_only(${call.args[0]}, 'TO_JSON_STRING')` : { refuse: "slp translates to_json_string of one JSON value" }),
+    macros: ["__slp_json_only"],
+    examples: [ex(`select to_json_string(json '{"id": 1, "coordinates": [10, 20]}')`, ['{"coordinates":[10,20],"id":1}'], BQ("to_json_string", "json_functions"))],
+  },
+  {
+    name: "json_value",
+    how: "corrected",
+    note: "a literal JSONPath; a string's characters, an integer's digits, NULL for an object, an array or null; a fraction is refused",
+    rewrite: bigqueryExtract("bigquery_value", false),
+    examples: [
+      ex(`select json_value(json '{"name": "Jakob", "age": "6" }', '$.age')`, ["6"], BQ("json_value", "json_functions")),
+      ex(`select json_value('{"name": "Jakob", "age": "6" }', '$.age')`, ["6"], BQ("json_value", "json_functions")),
+      ex(`select json_value('{"fruits": ["apple", "banana"]}', '$.fruits')`, [null], BQ("json_value", "json_functions")),
+      ex(`select json_value('{"a.b": {"c": "world"}}', '$."a.b".c')`, ["world"], BQ("json_value", "json_functions")),
+    ],
+  },
+  {
+    name: "json_extract_scalar",
+    how: "corrected",
+    note: "as json_value, keys quoted ['a.b']",
+    rewrite: bigqueryExtract("bigquery_value", true),
+    examples: [
+      ex(`select json_extract_scalar('{"name": "Jakob", "age": "6" }', '$.age')`, ["6"], BQ("json_extract_scalar", "json_functions")),
+      ex(`select json_extract_scalar('{"a.b": {"c": "world"}}', "$['a.b'].c")`, ["world"], BQ("json_extract_scalar", "json_functions")),
+    ],
+  },
+  {
+    name: "json_query",
+    how: "corrected",
+    note: "a literal JSONPath; the value's compact text (a fraction is refused)",
+    rewrite: bigqueryExtract("bigquery_query", false),
+    examples: [
+      ex(`select json_query('{"class": {"students": [{"name": "Jane"}]}}', '$')`, ['{"class":{"students":[{"name":"Jane"}]}}'], BQ("json_query", "json_functions")),
+      ex(`select json_query('{"class": {"students": [{"name": "Jane"}]}}', '$.class.students[0]')`, ['{"name":"Jane"}'], BQ("json_query", "json_functions")),
+      ex(`select json_query('{"class": {"students": [{"name": "Jane"}]}}', '$.class.students[1].name')`, [null], BQ("json_query", "json_functions")),
+      ex(`select json_query('{"a.b": {"c": "world"}}', '$."a.b"')`, ['{"c":"world"}'], BQ("json_query", "json_functions")),
+    ],
+  },
+  {
+    name: "json_extract",
+    how: "corrected",
+    note: "as json_query, keys quoted ['a.b']",
+    rewrite: bigqueryExtract("bigquery_query", true),
+    examples: [
+      ex(`select json_extract('{"class": {"students": [{"name": "Jane"}]}}', '$.class')`, ['{"students":[{"name":"Jane"}]}'], BQ("json_extract", "json_functions")),
+      ex(`select json_extract('{"a.b": {"c": "world"}}', "$['a.b']")`, ['{"c":"world"}'], BQ("json_extract", "json_functions")),
+    ],
+  },
+  ...(
+    [
+      ["json_query_array", "bigquery_query", false],
+      ["json_extract_array", "bigquery_query", true],
+      ["json_value_array", "bigquery_value", false],
+      ["json_extract_string_array", "bigquery_value", true],
+    ] as const
+  ).map(
+    ([name, reader, legacy]): Construct => ({
+      name,
+      how: "corrected",
+      note: reader === "bigquery_query" ? "each element's compact JSON text" : "each element's text; an array holding an object, an array or null is refused",
+      rewrite: bigqueryExtractArray(reader, legacy),
+      macros: ["__slp_text_list"],
+      examples: [ex(`select ${name}('[1,2,3]')`, ["[1, 2, 3]"], BQ(name, "json_functions"))],
+    }),
+  ),
+  {
+    name: "json_type",
+    how: "corrected",
+    note: "object, array, string, number, boolean or null",
+    rewrite: jsonFunction("__slp_jsonf_type", 1),
+    examples: [
+      ex(`select json_type(json '"apple"'), json_type(json '10'), json_type(json 'null')`, ["string", "number", "null"], BQ("json_type", "json_functions")),
+      ex(`select json_type(json '{"city": "New York", "State": "NY"}'), json_type(json '["apple", "banana"]'), json_type(json 'false')`, ["object", "array", "boolean"], BQ("json_type", "json_functions")),
+    ],
+  },
+  ...(
+    [
+      ["bool", "BOOL", [ex("select bool(json 'true')", ["true"], BQ("bool_for_json", "json_functions")), ex(`select bool(json_query(json '{"hotel class": "5-star", "vacancy": true}', "$.vacancy"))`, ["true"], BQ("bool_for_json", "json_functions"))]],
+      ["int64", "INT64", [ex("select int64(json '2005')", ["2005"], BQ("int64_for_json", "json_functions")), ex(`select int64(json_query(json '{"gate": "A4", "flight_number": 2005}', "$.flight_number"))`, ["2005"], BQ("int64_for_json", "json_functions"))]],
+      ["float64", "FLOAT64", [ex("select float64(json '9.8')", ["9.8"], BQ("float64_for_json", "json_functions"))]],
+    ] as const
+  ).map(
+    ([name, type, examples]): Construct => ({
+      name,
+      how: "corrected",
+      note: `a JSON ${name === "bool" ? "boolean" : "number"} as ${type}; another JSON type is an error${name === "int64" ? "; a fraction is refused" : ""}`,
+      rewrite: (call) => (call.args.length === 1 ? `cast(__slp_jsonf_scalar(${call.args[0]}, '${name}') as ${name})` : { refuse: `slp translates ${name}() of one JSON value` }),
+      examples: [...examples],
+    }),
+  ),
+  {
+    name: "string",
+    how: "corrected",
+    note: "of a JSON string its characters (another JSON type an error); of a timestamp refused",
+    rewrite: (call) => (call.args.length === 1 ? `__slp_json_string(${call.args[0]}, __slp_jsonf_scalar(${call.args[0]}, 'string'))` : { refuse: "slp translates string() of one JSON value" }),
+    macros: ["__slp_json_string"],
+    examples: [ex(`select string(json '"purple"')`, ["purple"], BQ("string_for_json", "json_functions")), ex(`select string(json_query(json '{"name": "sky", "color": "blue"}', "$.color"))`, ["blue"], BQ("string_for_json", "json_functions"))],
+  },
+  ...["lax_bool", "lax_int64", "lax_float64", "lax_string"].map((name) => refused(name, "its lenient conversions (text to numbers, numbers to booleans, rounding) are not verified against DuckDB")),
+  ...["to_json", "json_object", "json_array", "json_set", "json_remove", "json_strip_nulls", "json_array_append", "json_array_insert", "json_keys", "json_flatten"].map((name) =>
+    refused(name, "slp has not verified this JSON function (how it prints SQL values, orders keys, or changes a JSON value) against DuckDB"),
+  ),
+  refused("with offset", "UNNEST ... WITH OFFSET has no faithful DuckDB form in slp (WITH ORDINALITY counts from 1 and binds its alias differently)"),
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
-  refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
   {
     name: "like",
     how: "corrected",
@@ -519,7 +641,19 @@ export default defineDialect({
     // An absolute instant; slp's DuckDB runs in UTC, as BigQuery's functions do by default.
     timestamp: { duckdb: "TIMESTAMPTZ" },
     interval: { duckdb: "INTERVAL" },
-    json: SEMI("JSON"),
+    // Held compact with its keys sorted, as BigQuery prints a JSON value (json.ts). dbt-bigquery writes a mapping as
+    // safe_cast(json '<its JSON>' as json); anything else as safe_cast(<value> as json), a reading slp has not verified.
+    json: {
+      json: {
+        kind: "refused",
+        why: "it is text, for which dbt-bigquery writes safe_cast('<text>' as json), a reading slp has not verified",
+        unread: {
+          kinds: ["list", "number", "boolean"],
+          why: "dbt-bigquery writes safe_cast(<value> as json) for anything but a mapping, a reading slp has not verified",
+          fix: "give a YAML mapping, or write the rows with format: sql (parse_json('...'), json '...')",
+        },
+      },
+    },
     range: { refuse: "RANGE has no DuckDB type" },
   },
   constructs: BIGQUERY,

@@ -1,12 +1,20 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { average, dateTruncPart, initcap, macroCall, oneArgument, renamed } from "../rewrites.ts";
-import { common, framedValues, POSTGRES_FORMAT, REDSHIFT_POSTGRES_COMMON, semiStructured } from "../common.ts";
+import { jsonFunction, postgresExtractPath } from "../json.ts";
+import { common, framedValues, POSTGRES_FORMAT, REDSHIFT_POSTGRES_COMMON } from "../common.ts";
 import { list, stringAggListagg, text } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
 import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
-import { DOUBLE, SEMI, TEXT } from "../type-names.ts";
+import { DOUBLE, type JsonText, TEXT } from "../type-names.ts";
+
+/** What dbt-postgres's cast of a fixture value to json or jsonb cannot read. */
+const POSTGRES_UNREAD: NonNullable<JsonText["unread"]> = {
+  kinds: ["mapping", "list", "number", "boolean"],
+  why: "dbt writes cast(<value> as jsonb) with a mapping or list as Python prints it ({'k': 1}), which Postgres cannot read, and Postgres casts no number or boolean to json (the test errors in dbt)",
+  fix: "give the JSON as text ('{\"k\": 1}'), which Postgres parses",
+};
 
 export const POSTGRES: Construct[] = [
   ...common((_name, kind) => PG({ aggregate: "functions-aggregate", statistical: "functions-aggregate", window: "functions-window", math: "functions-math", string: "functions-string", conditional: "functions-conditional", conversion: "sql-expressions", operator: "functions-math" }[kind])),
@@ -69,7 +77,103 @@ export const POSTGRES: Construct[] = [
   translated("percentile_disc", [ex("select percentile_disc(0.5) within group (order by x) from (values (1), (2), (3), (4)) as t(x)", ["2"], PG("functions-aggregate"))]),
   translated("mode", [ex("select mode() within group (order by x) from (values (1), (2), (2)) as t(x)", ["2"], PG("functions-aggregate"))]),
   ...framedValues([PG("functions-window"), PG("functions-window"), PG("functions-window")], { strict: false, ignoreNulls: null }),
-  ...semiStructured("json_extract_path_text", "jsonb_extract_path_text", "to_json", "to_jsonb", "json_build_object", "jsonb_build_object"),
+  // json holds its text as written, jsonb its own text (keys sorted by length then bytes, ": " and ", ", numbers as numeric prints them):
+  // slp's JSON functions (src/engine/json-values.ts) read both and print what Postgres prints. Keys and paths are literals (json.ts).
+  {
+    name: "::jsonb",
+    how: "corrected",
+    note: "jsonb's own text: keys sorted (shorter first), the last of duplicate keys, numbers without exponent; ::json keeps the text as written",
+    examples: [
+      ex(`select '{"bar": "baz", "balance": 7.77, "active":false}'::jsonb::text`, ['{"bar": "baz", "active": false, "balance": 7.77}'], PG("datatype-json")),
+      ex(`select '{"bar": "baz", "balance": 7.77, "active":false}'::json::text`, ['{"bar": "baz", "balance": 7.77, "active":false}'], PG("datatype-json")),
+      ex(`select '{"reading": 1.230e-5}'::json::text, '{"reading": 1.230e-5}'::jsonb::text`, ['{"reading": 1.230e-5}', '{"reading": 0.00001230}'], PG("datatype-json")),
+    ],
+  },
+  {
+    name: "->",
+    how: "corrected",
+    note: "a key or index written as a literal (negative from the end); the value's text as held",
+    examples: [
+      ex(`select '[{"a":"foo"},{"b":"bar"},{"c":"baz"}]'::json -> 2`, ['{"c":"baz"}'], PG("functions-json")),
+      ex(`select '[{"a":"foo"},{"b":"bar"},{"c":"baz"}]'::json -> -3`, ['{"a":"foo"}'], PG("functions-json")),
+      ex(`select '{"a": {"b":"foo"}}'::json -> 'a'`, ['{"b":"foo"}'], PG("functions-json")),
+    ],
+  },
+  {
+    name: "->>",
+    how: "corrected",
+    note: "a key or index written as a literal; a string's characters, JSON null as NULL",
+    examples: [ex(`select '[1,2,3]'::json ->> 2`, ["3"], PG("functions-json")), ex(`select '{"a":1,"b":2}'::json ->> 'b'`, ["2"], PG("functions-json"))],
+  },
+  { name: "#>", how: "corrected", note: "a path written as a literal text array", examples: [ex(`select '{"a": {"b": ["foo","bar"]}}'::json #> '{a,b,1}'`, ['"bar"'], PG("functions-json"))] },
+  { name: "#>>", how: "corrected", note: "a path written as a literal text array", examples: [ex(`select '{"a": {"b": ["foo","bar"]}}'::json #>> '{a,b,1}'`, ["bar"], PG("functions-json"))] },
+  {
+    name: "@>",
+    how: "corrected",
+    note: "jsonb containment where an operand is jsonb or both are text literals; array containment of ARRAY[...]; anything else is refused",
+    examples: [ex(`select '{"a":1, "b":2}'::jsonb @> '{"b":2}'::jsonb`, ["true"], PG("functions-json")), ex(`select '["foo", "bar"]'::jsonb @> '"foo"'::jsonb, '{"a":{"b":1}}'::jsonb @> '{"b":1}'`, ["true", "false"], PG("datatype-json"))],
+  },
+  { name: "<@", how: "corrected", note: "as @>, its operands swapped", examples: [ex(`select '{"b":2}'::jsonb <@ '{"a":1, "b":2}'::jsonb`, ["true"], PG("functions-json"))] },
+  {
+    name: "?",
+    how: "corrected",
+    note: "a key of the object, a string element of the array",
+    examples: [ex(`select '{"a":1, "b":2}'::jsonb ? 'b'`, ["true"], PG("functions-json")), ex(`select '["a", "b", "c"]'::jsonb ? 'b'`, ["true"], PG("functions-json"))],
+  },
+  { name: "?|", how: "corrected", note: "any of the keys", examples: [ex(`select '{"a":1, "b":2, "c":3}'::jsonb ?| array['b', 'd']`, ["true"], PG("functions-json"))] },
+  { name: "?&", how: "corrected", note: "all of the keys", examples: [ex(`select '["a", "b", "c"]'::jsonb ?& array['a', 'b']`, ["true"], PG("functions-json"))] },
+  {
+    name: "||",
+    how: "corrected",
+    note: "text concatenation; of two jsonb values (or jsonb and a text literal) jsonb's: objects merged, else arrays concatenated; jsonb with an expression slp cannot type is refused",
+    examples: [
+      ex("select 'a' || 'b'", ["ab"], PG("functions-string")),
+      ex("select 'a' || null", [null], PG("functions-string")),
+      ex(`select '["a", "b"]'::jsonb || '["a", "d"]'::jsonb`, ['["a", "b", "a", "d"]'], PG("functions-json")),
+      ex(`select '{"a": "b"}'::jsonb || '{"c": "d"}'::jsonb`, ['{"a": "b", "c": "d"}'], PG("functions-json")),
+      ex(`select '[1, 2]'::jsonb || '3'::jsonb`, ["[1, 2, 3]"], PG("functions-json")),
+      ex(`select '{"a": "b"}'::jsonb || '42'::jsonb`, ['[{"a": "b"}, 42]'], PG("functions-json")),
+    ],
+  },
+  ...(["json_extract_path_text", "jsonb_extract_path_text"] as const).map(
+    (name): Construct => ({
+      name,
+      how: "corrected",
+      note: "path elements written as literals; a string's characters, JSON null as NULL",
+      rewrite: postgresExtractPath("pg_text"),
+      examples: [ex(`select ${name}('{"f2":{"f3":1},"f4":{"f5":99,"f6":"foo"}}', 'f4', 'f6')`, ["foo"], PG("functions-json"))],
+    }),
+  ),
+  ...(["json_extract_path", "jsonb_extract_path"] as const).map(
+    (name): Construct => ({
+      name,
+      how: "corrected",
+      note: "path elements written as literals",
+      rewrite: postgresExtractPath("pg"),
+      macros: ["__slp_as_json"],
+      examples: [ex(`select ${name}('{"f2":{"f3":1},"f4":{"f5":99,"f6":"foo"}}', 'f4', 'f6')`, ['"foo"'], PG("functions-json"))],
+    }),
+  ),
+  { name: "json_array_length", how: "corrected", note: "of an array; anything else is an error", rewrite: jsonFunction("__slp_jsonf_array_length", 1, "json_array_length"), examples: [ex(`select json_array_length('[1,2,3,{"f1":1,"f2":[5,6]},4]')`, ["5"], PG("functions-json"))] },
+  { name: "jsonb_array_length", how: "corrected", note: "of an array; anything else is an error", rewrite: jsonFunction("__slp_jsonf_array_length", 1, "jsonb_array_length"), examples: [ex("select jsonb_array_length('[]')", ["0"], PG("functions-json"))] },
+  ...(["json_typeof", "jsonb_typeof"] as const).map(
+    (name): Construct => ({
+      name,
+      how: "corrected",
+      note: "object, array, string, number, boolean or null",
+      rewrite: jsonFunction("__slp_jsonf_type", 1),
+      examples: [ex(`select ${name}('-123.4'), ${name}('null'::json), ${name}(NULL::json) is null`, ["number", "null", "true"], PG("functions-json"))],
+    }),
+  ),
+  ...["to_json", "to_jsonb", "json_build_object", "jsonb_build_object", "json_build_array", "jsonb_build_array", "json_agg", "jsonb_agg", "json_object_agg", "jsonb_object_agg", "row_to_json"].map((name) =>
+    refused(name, "builds JSON from SQL values, whose JSON text (numbers, timestamps, records, the json functions' spacing) slp does not reproduce"),
+  ),
+  ...["json_array_elements", "jsonb_array_elements", "json_array_elements_text", "jsonb_array_elements_text", "json_each", "jsonb_each", "json_each_text", "jsonb_each_text", "json_object_keys", "jsonb_object_keys"].map((name) =>
+    refused(name, "a set-returning function: in the select list it multiplies rows in a way slp has not verified on DuckDB"),
+  ),
+  ...["jsonb_set", "jsonb_insert", "jsonb_strip_nulls", "json_strip_nulls", "jsonb_pretty", "jsonb_path_query", "jsonb_path_exists", "jsonb_path_query_first", "jsonb_path_match"].map((name) =>
+    refused(name, "slp has not verified this JSON function against DuckDB"),
+  ),
   refused("~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse: write regexp_like(x, p, 'i') or lower() with ~"),
   refused("!~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse"),
   translated("!~", [ex("select 'thomas' !~ 't.*max'", ["true"], PG("functions-matching"))]),
@@ -221,8 +325,10 @@ export default defineDialect({
       refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))",
       unlessSized: true,
     },
-    json: SEMI("JSON"),
-    jsonb: SEMI("JSONB"),
+    // json keeps its text as written; jsonb is held as its own text (keys sorted, ": " and ", "), which a cast to jsonb prints
+    // (json.ts). dbt writes cast(<value> as jsonb): text parses; a mapping or list (Python's text) or a number does not.
+    json: { json: { kind: "parsed", held: "as written", unread: POSTGRES_UNREAD } },
+    jsonb: { json: { kind: "parsed", held: "jsonb", unread: POSTGRES_UNREAD } },
     money: { refuse: "MONEY depends on the server's locale" },
   },
   constructs: POSTGRES,

@@ -1,12 +1,13 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
-import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "../common.ts";
+import { jsonFunction, redshiftArrayElementText, redshiftPathText } from "../json.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "../common.ts";
 import { text, withinGroupListagg } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
 import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
-import { SEMI, TEXT } from "../type-names.ts";
+import { TEXT } from "../type-names.ts";
 import postgres from "./postgres.ts";
 
 export const REDSHIFT: Construct[] = [
@@ -61,7 +62,86 @@ export const REDSHIFT: Construct[] = [
     examples: [ex("select months_between('1969-01-18', '1969-03-18')", ["-2"], RS("r_MONTHS_BETWEEN_function"))],
   },
   ...framedValues([RS("r_WF_first_value"), RS("r_WF_last_value"), RS("r_WF_NTH")], { strict: true, ignoreNulls: (call) => call.replace(/\)$/, " ignore nulls)") }),
-  ...semiStructured("json_extract_path_text", "json_extract_array_element_text", "json_parse", "json_serialize", "is_valid_json"),
+  // JSON text and SUPER values (held as their compact JSON text), read and printed by slp's JSON functions (src/engine/json-values.ts).
+  {
+    name: "json_parse",
+    how: "corrected",
+    note: "a SUPER held as its compact JSON text; a fraction or exponent (whose text SUPER keeps its own way), a duplicate key, or an object's keys out of ascending order (SUPER values compare as their text in slp) is an error",
+    rewrite: (call) => (call.args.length === 1 ? `__slp_as_json(__slp_jsonf_print(${call.args[0]}, 'super'))` : { refuse: "json_parse takes one JSON text" }),
+    macros: ["__slp_as_json"],
+    examples: [
+      ex(`select json_parse('[10001,10002,"abc"]')`, ['[10001,10002,"abc"]'], RS("JSON_PARSE")),
+      ex(`select json_typeof(json_parse('[10001,10002,"abc"]'))`, ["array"], RS("JSON_PARSE")),
+    ],
+  },
+  {
+    name: "json_serialize",
+    how: "corrected",
+    note: "the compact JSON text; of NULL the text 'null'",
+    rewrite: (call) => (call.args.length === 1 ? `coalesce(__slp_jsonf_print(${call.args[0]}, 'super'), 'null')` : { refuse: "json_serialize takes one SUPER value" }),
+    examples: [
+      ex(`select json_serialize(json_parse('[10001,10002,"abc"]'))`, ['[10001,10002,"abc"]'], RS("JSON_SERIALIZE")),
+      ex("select json_serialize(null)", ["null"], RS("JSON_SERIALIZE")),
+    ],
+  },
+  { name: "json_typeof", how: "corrected", note: "object, array, string, number, boolean or null", rewrite: jsonFunction("__slp_jsonf_type", 1), examples: [ex(`select json_typeof(json_parse('[10001,10002,"abc"]'))`, ["array"], RS("r_json_typeof"))] },
+  {
+    name: "json_extract_path_text",
+    how: "corrected",
+    note: "keys written as literals; a string's characters, other values as written; a JSON null is refused; null_if_invalid",
+    rewrite: redshiftPathText,
+    examples: [
+      ex(`select json_extract_path_text('{"f2":{"f3":1},"f4":{"f5":99,"f6":"star"}}','f4', 'f6')`, ["star"], RS("JSON_EXTRACT_PATH_TEXT")),
+      ex(`select json_extract_path_text('{"f2":{"f3":1},"f4":{"f5":99,"f6":"star"}','f4', 'f6',true)`, [null], RS("JSON_EXTRACT_PATH_TEXT")),
+    ],
+  },
+  {
+    name: "json_extract_array_element_text",
+    how: "corrected",
+    note: "a position written as a whole number from 0; NULL past the end; null_if_invalid",
+    rewrite: redshiftArrayElementText,
+    examples: [
+      ex("select json_extract_array_element_text('[111,112,113]', 2)", ["113"], RS("JSON_EXTRACT_ARRAY_ELEMENT_TEXT")),
+      ex(`select json_extract_array_element_text('["a",["b",1,["c",2,3,null,]]]',1,true)`, [null], RS("JSON_EXTRACT_ARRAY_ELEMENT_TEXT")),
+    ],
+  },
+  {
+    name: "json_array_length",
+    how: "corrected",
+    note: "of a JSON array's text; anything else is an error; null_if_invalid",
+    rewrite: (call) =>
+      call.args.length === 1
+        ? `__slp_jsonf_array_length(${call.args[0]}, 'JSON_ARRAY_LENGTH')`
+        : call.args.length === 2 && /^(true|t)$/i.test(call.written[1]?.trim() ?? "")
+          ? `__slp_jsonf_array_length(${call.args[0]}, 'JSON_ARRAY_LENGTH?')`
+          : { refuse: "json_array_length takes a JSON array text and null_if_invalid" },
+    examples: [
+      ex(`select json_array_length('[11,12,13,{"f1":21,"f2":[25,26]},14]')`, ["5"], RS("JSON_ARRAY_LENGTH")),
+      ex(`select json_array_length('[11,12,13,{"f1":21,"f2":[25,26]},14',true)`, [null], RS("JSON_ARRAY_LENGTH")),
+    ],
+  },
+  {
+    name: "is_valid_json",
+    how: "corrected",
+    note: "true for a JSON object's text; false for malformed text or an array; a JSON scalar is refused (undocumented)",
+    rewrite: jsonFunction("__slp_jsonf_valid", 1, "object"),
+    examples: [
+      ex(`select is_valid_json('{"a":2}'), is_valid_json('{"a":{"b":{"c":1}}}'), is_valid_json('{"a": [1,2,"b"]}')`, ["true", "true", "true"], RS("IS_VALID_JSON")),
+      ex(`select is_valid_json('{{}}'), is_valid_json('{1:"a"}'), is_valid_json('[1,2,3]')`, ["false", "false", "false"], RS("IS_VALID_JSON")),
+    ],
+  },
+  {
+    name: "is_valid_json_array",
+    how: "corrected",
+    note: "true for a JSON array's text; false for malformed text or an object; a JSON scalar is refused (undocumented)",
+    rewrite: jsonFunction("__slp_jsonf_valid", 1, "array"),
+    examples: [
+      ex(`select is_valid_json_array('[]'), is_valid_json_array('["a","b"]'), is_valid_json_array('["a",["b",1,["c",2,3,null]]]')`, ["true", "true", "true"], RS("IS_VALID_JSON_ARRAY")),
+      ex(`select is_valid_json_array('{"a":1}'), is_valid_json_array('a'), is_valid_json_array('[1,2,]')`, ["false", "false", "false"], RS("IS_VALID_JSON_ARRAY")),
+    ],
+  },
+  refused("[]", "PartiQL navigation into SUPER (c.a.b, c[0]) reads attribute names case-insensitively unless enable_case_sensitive_super_attribute is set, and gives NULL where a step leads nowhere (lax mode): slp has not verified either on DuckDB"),
+  refused("json_size", "the size in bytes of SUPER's serialized form, which slp does not hold"),
   {
     name: "regexp_replace",
     how: "corrected",
@@ -151,7 +231,18 @@ export default defineDialect({
     nchar: TEXT,
     nvarchar: TEXT,
     varbyte: { duckdb: "BLOB" },
-    super: SEMI("SUPER"),
+    // SUPER's objects and arrays as their compact JSON text (JSON_SERIALIZE's); dbt writes cast(<value> as super): text is a
+    // SUPER string (json_parse parses text), a mapping or list (Python's text) is not SQL. A cast to SUPER in a model is refused (translate.ts).
+    super: {
+      json: {
+        kind: "string",
+        unread: {
+          kinds: ["mapping", "list"],
+          why: "dbt writes cast(<value> as super) with a mapping or list as Python prints it ({'k': 1}), which Redshift cannot read (the test errors in dbt)",
+          fix: "write the rows with format: sql and json_parse('...') (text given for a SUPER column is a SUPER string)",
+        },
+      },
+    },
     hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
     // DECIMAL without a precision is DECIMAL(18, 0) (https://docs.aws.amazon.com/redshift/latest/dg/r_Numeric_types201.html).
     numeric: { decimal: [18, 0] },
