@@ -5,6 +5,12 @@ import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
 export const MACROS: Record<string, MacroDefinition> = {
   ...DIVISION_MACROS,
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
+  __slp_regexp_full_match: { sql: "create macro __slp_regexp_full_match(value, pattern) as regexp_full_match(value, pattern)" },
+  // A text a Postgres pattern reads with a class or case folding that follows the database's locale beyond ASCII
+  // (posix-regex.ts): ASCII text reads the same in every locale; any other is an error naming it, never a guess.
+  __slp_posix_text: {
+    sql: "create macro __slp_posix_text(value) as case when regexp_matches(value, '[^\\x00-\\x7F]') then error('the text ' || value || ' has characters beyond ASCII, where this pattern''s classes or case folding follow the database''s locale: slp has not verified them') else value end",
+  },
   __slp_regexp_extract: {
     sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end",
   },

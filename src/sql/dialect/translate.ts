@@ -13,6 +13,7 @@ import type { Dialect } from "./dialects.ts";
 import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
+import { POSIX_MACROS, posixRewrite } from "./posix-regex.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translator.ts";
@@ -320,10 +321,16 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   }
   // On the syntax tree: LIKE and ILIKE keep the warehouse's escape character, LIKE ANY / ALL become their ORs / ANDs
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
+  // Postgres and Redshift regular expressions (~, ~*, SIMILAR TO) as RE2 patterns or refused (posix-regex.ts).
   const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
-  if (/like/i.test(rewritten) || bigquery) {
+  const posix = (dialect === "postgres" || dialect === "redshift") && /~|similar/i.test(rewritten) ? posixRewrite(dialect) : null;
+  if (/like/i.test(rewritten) || bigquery || posix) {
     const like = likeRewrite(dialect);
-    const rule = bigquery ? (node: TreeNode) => like(node) ?? queryRewrite(node) : like;
+    const rule = bigquery
+      ? (node: TreeNode) => like(node) ?? queryRewrite(node)
+      : posix
+        ? (node: TreeNode) => posix(node) ?? like(node)
+        : like;
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -331,7 +338,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tree.error}`, tree.line);
     }
     rewritten = tree.value.sql;
-    if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
+    for (const macro of [LIKE_PATTERN_MACRO, ...POSIX_MACROS]) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);

@@ -10,7 +10,7 @@ import { ParseCache } from "../../project/files/cache.ts";
 import type { Dialect } from "./dialects.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-export const TRANSLATION_FORMAT = 12;
+export const TRANSLATION_FORMAT = 13;
 
 export interface Translation {
   /** The SQL DuckDB runs. */

@@ -84,7 +84,14 @@ export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divis
   translated("mod", [ex("select mod(9, 4)", ["1"], source("mod"))]),
   same("md5", [ex("select md5('abc')", ["900150983cd24fb0d6963f7d28e17f72"], source("md5"))]),
   translated("ilike", [ex("select 'ABC' ilike 'a%'", ["true"], source("ilike"))]),
-  translated("~", [ex("select 'abc' ~ 'b'", ["true"], source("~"))], "a partial match"),
+  {
+    name: "~",
+    how: "corrected",
+    note: "a partial POSIX match, the pattern (a literal) read as RE2: `.` matches a newline, \\y is \\b, \\Z is \\z; backreferences, lookaround, \\m, \\M and [[:<:]] are refused (posix-regex.ts)",
+    examples: [
+      ex("select 'abc' ~ 'b', 'abc' ~ '^b'", ["true", "false"], source("~")),
+    ],
+  },
   translated("greatest", [ex("select greatest(1, null, 3)", ["3"], source("greatest"))], "skips NULLs"),
   translated("least", [ex("select least(1, null, 3)", ["1"], source("least"))], "skips NULLs"),
   translated("bool_or", [ex("select bool_or(x) from (select true as x union all select false) as t", ["true"], source("bool_or"))]),

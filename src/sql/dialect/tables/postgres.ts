@@ -65,9 +65,44 @@ export const POSTGRES: Construct[] = [
   translated("mode", [ex("select mode() within group (order by x) from (values (1), (2), (2)) as t(x)", ["2"], PG("functions-aggregate"))]),
   ...framedValues([PG("functions-window"), PG("functions-window"), PG("functions-window")], { strict: false, ignoreNulls: null }),
   ...semiStructured("json_extract_path_text", "jsonb_extract_path_text", "to_json", "to_jsonb", "json_build_object", "jsonb_build_object"),
-  refused("~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse: write regexp_like(x, p, 'i') or lower() with ~"),
-  refused("!~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse"),
-  translated("!~", [ex("select 'thomas' !~ 't.*max'", ["true"], PG("functions-matching"))]),
+  {
+    name: "~",
+    how: "corrected",
+    note: "a partial POSIX match, the pattern (a literal) read as RE2: `.` matches a newline, \\y is \\b, \\Z is \\z; backreferences, lookaround, \\m, \\M and [[:<:]] are refused; text beyond ASCII read by a class is an error (the locale decides it) (posix-regex.ts)",
+    examples: [
+      ex("select 'thomas' ~ 't.*ma'", ["true"], PG("functions-matching")),
+      ex("select 'abcd' ~ 'bc', 'abcd' ~ 'a.c', 'abcd' ~ 'a.*d', 'abcd' ~ '(b|x)', 'abcd' ~ '^a', 'abcd' ~ '^(b|c)'", ["true", "true", "true", "true", "true", "false"], PG("functions-matching")),
+      ex("select 'a' || chr(10) || 'b' ~ 'a.b', 'foo bar' ~ '\\yba', 'foobar' ~ '\\yba', 'ab' ~ 'b\\Z'", ["true", "true", "false", "true"], PG("functions-matching")),
+    ],
+  },
+  {
+    name: "~*",
+    how: "corrected",
+    note: "a case-insensitive POSIX match, the pattern read as RE2 (posix-regex.ts: backreferences, lookaround and \\m \\M are refused); text beyond ASCII is an error (the locale folds it)",
+    examples: [ex("select 'thomas' ~* 'T.*ma'", ["true"], PG("functions-matching")), ex("select 'thomas' ~* 'T.*MAX'", ["false"], PG("functions-matching"))],
+  },
+  {
+    name: "!~*",
+    how: "corrected",
+    note: "as ~*, negated",
+    examples: [ex("select 'thomas' !~* 'T.*ma'", ["false"], PG("functions-matching")), ex("select 'thomas' !~* 'T.*max'", ["true"], PG("functions-matching"))],
+  },
+  {
+    name: "!~",
+    how: "corrected",
+    note: "as ~, negated",
+    examples: [ex("select 'thomas' !~ 't.*max'", ["true"], PG("functions-matching")), ex("select 'thomas' !~ 't.*ma'", ["false"], PG("functions-matching"))],
+  },
+  {
+    name: "similar to",
+    how: "corrected",
+    note: "the whole text matches; % and _ are .* and ., |, *, +, ?, {m,n}, ( ) and [ ] as in a regular expression (DuckDB's SIMILAR TO reads the pattern as a regular expression); regular-expression escapes in it are refused",
+    examples: [
+      ex("select 'abc' similar to 'abc', 'abc' similar to 'a'", ["true", "false"], PG("functions-matching")),
+      ex("select 'abc' similar to '%(b|d)%', 'abc' similar to '(b|c)%'", ["true", "false"], PG("functions-matching")),
+      ex("select 'abc' not similar to 'a_c', 'a.c' similar to 'a.c', 'abc' similar to 'a.c'", ["false", "true", "false"], PG("functions-matching")),
+    ],
+  },
   {
     name: "regexp_replace",
     how: "corrected",

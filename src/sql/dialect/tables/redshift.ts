@@ -10,6 +10,7 @@ export const REDSHIFT: Construct[] = [
     // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
     [ex("select cast(10 as decimal(8,2)) / cast(3 as decimal(8,2))", ["3.333333333"], RS("r_numeric_computations201")), ex("select cast(2 as decimal(8,2)) / cast(3 as decimal(8,2))", ["0.666666667"], RS("r_numeric_computations201"))],
   ),
+  { name: "!~", how: "corrected", note: "as ~, negated", examples: [ex("select 'abc' !~ 'b', 'abc' !~ '^b'", ["false", "true"], RS("pattern-matching-conditions-posix"))] },
   translated("nvl", [ex("select nvl(null, 'x')", ["x"], RS("r_NVL_function"))]),
   translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], RS("r_NVL2"))]),
   translated("decode", [ex("select decode(2, 1, 'one', 2, 'two', 'other')", ["two"], RS("r_DECODE_expression"))]),
