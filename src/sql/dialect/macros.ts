@@ -40,6 +40,11 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_spark_integral_text(x, lenient) as list_transform([struct_pack(k := __slp_kind(typeof(x)), bool := typeof(x) = 'BOOLEAN', t := trim(cast(x as varchar)))], lambda c: case when c.bool then case when c.t = 'true' then '1' when c.t = 'false' then '0' end when c.k in ('float', 'decimal') then regexp_extract(c.t, '^(-?[0-9]+)', 1) when c.k = 'integer' then c.t when regexp_full_match(c.t, '[+-]?[0-9]+') then c.t when lenient and regexp_full_match(c.t, '[+-]?[0-9]*[.][0-9]*') then regexp_extract(c.t, '^([+-]?[0-9]*)', 1) end)[1]",
     needs: ["__slp_kind"],
   },
+  // A part number Snowflake reads as NUMBER (a column of NUMBER(38, 0), or a literal): a BIGINT for DuckDB's split_part, which
+  // takes no DECIMAL; a fraction is an error slp names (Snowflake's reading of one is not documented).
+  __slp_whole_index: {
+    sql: "create macro __slp_whole_index(n) as case when n <> trunc(n) then error('a part number with a fraction (' || cast(n as varchar) || '): slp has not verified how the warehouse reads it') else cast(n as bigint) end",
+  },
   __slp_part_index: {
     sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end",
   },

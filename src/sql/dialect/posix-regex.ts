@@ -240,12 +240,12 @@ function readBracket(pattern: string, start: number): { re2: string; end: number
  * the backslash (or the ESCAPE character) escaping the next one
  * (https://www.postgresql.org/docs/current/functions-matching.html#FUNCTIONS-SIMILARTO-REGEXP).
  */
-export function similarToRe2(pattern: string, escape: string | null): { re2: string } | RegexRefusal {
+export function similarToRe2(pattern: string, escapeWritten: string | null): { re2: string } | RegexRefusal {
   const refuse = (what: string): RegexRefusal => ({
     refuse: `the SIMILAR TO pattern '${pattern}' uses ${what}, which slp does not translate`,
   });
-  if (escape !== null && escape.length !== 1) return refuse("an escape that is not one character");
-  const escapeChar = escape ?? "\\";
+  if (escapeWritten !== null && escapeWritten.length !== 1) return refuse("an escape that is not one character");
+  const escapeChar = escapeWritten ?? "\\";
   let out = "";
   let inBracket = false;
   for (let i = 0; i < pattern.length; i++) {
@@ -333,10 +333,10 @@ export function posixRewrite(dialect: "postgres" | "redshift") {
     if (kind === "similar_to") {
       const similar = node[kind] as { this: unknown; pattern: unknown; escape: unknown; not: boolean };
       const written = literalValue(similar.pattern);
-      const escape = similar.escape === null ? null : literalValue(similar.escape);
-      if (written === null || (similar.escape !== null && escape === null))
+      const escapeWritten = similar.escape === null ? null : literalValue(similar.escape);
+      if (written === null || (similar.escape !== null && escapeWritten === null))
         return { refuse: "similar to: slp translates a pattern (and escape) written as a string literal only" };
-      const pattern = similarToRe2(written, escape);
+      const pattern = similarToRe2(written, escapeWritten);
       if ("refuse" in pattern) return { refuse: `similar to: ${pattern.refuse}` };
       const matched = callNode(REGEXP_FULL_MATCH_MACRO, [similar.this, stringNode(pattern.re2)]);
       return similar.not ? { not: { this: matched } } : matched;
