@@ -235,25 +235,6 @@ export const SNOWFLAKE_FORMAT: FormatTable = [
   ["AM", "%p"],
   ["PM", "%p"],
 ];
-export const POSTGRES_FORMAT: FormatTable = [
-  ["FMMonth", "%B"],
-  ["FMDay", "%A"],
-  ["YYYY", "%Y"],
-  ["HH24", "%H"],
-  ["HH12", "%I"],
-  ["Mon", "%b"],
-  ["Dy", "%a"],
-  ["YY", "%y"],
-  ["MM", "%m"],
-  ["DD", "%d"],
-  ["HH", "%I"],
-  ["MI", "%M"],
-  ["SS", "%S"],
-  ["MS", "%g"],
-  ["US", "%f"],
-  ["AM", "%p"],
-  ["PM", "%p"],
-];
 
 export function formatted(call: Call, table: FormatTable): string | { refuse: string } {
   if (call.args.length === 1) return `cast(${call.args[0]} as varchar)`;

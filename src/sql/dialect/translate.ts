@@ -354,6 +354,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   }
   // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
+  out = expandRaw(out);
   return { ok: true, translation: { sql: out, macros: [...macros].sort() } };
 }
 
@@ -566,4 +567,40 @@ function unnestTableAlias(written: string): string | null {
     if (alias && !alias[2]) return alias[1] as string;
   }
   return null;
+}
+
+/**
+ * Every `__slp_raw(value, 'template')` in DuckDB's SQL as the template with
+ * the (translated) value in place of `$0` (format-models.ts): a DuckDB
+ * expression the warehouse's parser could not have carried. Innermost first,
+ * so a raw call in another's value is written out too.
+ */
+function expandRaw(sql: string): string {
+  const pattern = /__slp_raw\(/gi;
+  let out = sql;
+  for (let guard = 0; guard < 1000; guard++) {
+    const matches = [...out.matchAll(pattern)];
+    const last = matches[matches.length - 1];
+    if (!last) return out;
+    const open = (last.index as number) + last[0].length - 1;
+    // The value: up to the top-level comma; then one string literal and the closing parenthesis.
+    let depth = 0;
+    let i = open + 1;
+    for (; i < out.length; i++) {
+      const char = out[i];
+      if (char === "'") {
+        i++;
+        while (i < out.length && !(out[i] === "'" && out[i + 1] !== "'")) i += out[i] === "'" ? 2 : 1;
+      } else if (char === '"') i = out.indexOf('"', i + 1);
+      else if (char === "(" || char === "[") depth++;
+      else if (char === ")" || char === "]") depth--;
+      else if (char === "," && depth === 0) break;
+    }
+    const value = out.slice(open + 1, i);
+    const literal = /^,\s*'((?:[^']|'')*)'\s*\)/.exec(out.slice(i));
+    if (!literal) throw new Error("slp's raw DuckDB expression lost its template in translation");
+    const template = (literal[1] as string).replace(/''/g, "'");
+    out = out.slice(0, last.index) + template.replaceAll("$0", value) + out.slice(i + literal[0].length);
+  }
+  return out;
 }

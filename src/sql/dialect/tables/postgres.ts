@@ -1,5 +1,6 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { postgresToChar } from "../format-models.ts";
 import { average, dateTruncPart, initcap, macroCall, oneArgument, renamed } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
@@ -9,6 +10,7 @@ export const POSTGRES: Construct[] = [
     (name) => PG(name === "/" || name === "mod" || name === "round" ? "functions-math" : name === "date_trunc" || name === "date_part" || name === "extract" ? "functions-datetime" : name === "to_char" ? "functions-formatting" : name === "~" || name === "ilike" ? "functions-matching" : name.startsWith("bool") || name === "greatest" || name === "least" ? "functions-aggregate" : "functions-string"),
     // Table 9.4: numeric division keeps at least 16 significant digits.
     [ex("select 5.0 / 2", ["2.5000000000000000"], PG("functions-math")), ex("select 5 / 2", ["2"], PG("functions-math")), ex("select (-5) / 2", ["-2"], PG("functions-math")), ex("select 1.0 / 3", ["0.33333333333333333333"], PG("functions-math"))],
+    "postgres",
   ),
   same("concat", [ex("select concat('abcde', 2, null, 22)", ["abcde222"], PG("functions-string"))], "skips NULLs, as DuckDB's does"),
   same("concat_ws", [ex("select concat_ws(',', 'abcde', 2, null, 22)", ["abcde,2,22"], PG("functions-string"))]),
@@ -65,6 +67,22 @@ export const POSTGRES: Construct[] = [
   translated("mode", [ex("select mode() within group (order by x) from (values (1), (2), (2)) as t(x)", ["2"], PG("functions-aggregate"))]),
   ...framedValues([PG("functions-window"), PG("functions-window"), PG("functions-window")], { strict: false, ignoreNulls: null }),
   ...semiStructured("json_extract_path_text", "jsonb_extract_path_text", "to_json", "to_jsonb", "json_build_object", "jsonb_build_object"),
+  {
+    name: "to_char",
+    how: "corrected",
+    note: "date and time patterns (YYYY, MM, DD, HH24, HH12, MI, SS, MS, US, FF1-FF6, AM, Mon, Month, Dy, Day, Q, WW, IW, J, RM, ... with FM and TH) and number patterns (9, 0, ., ',', FM, S, MI and PR at the end); time zones, FX, TM, SP, the locale's D, G and L, V, EEEE, RN, PL and SG are refused by name",
+    rewrite: postgresToChar("postgres"),
+    macros: ["__slp_kind"],
+    examples: [
+      ex("select to_char(timestamp '2002-04-20 17:31:12.66', 'HH12:MI:SS')", ["05:31:12"], PG("functions-formatting")),
+      ex("select to_char(timestamp '2024-03-05 05:39:18', 'Day, DD  HH12:MI:SS'), to_char(timestamp '2024-03-05 05:39:18', 'FMDay, FMDD  HH12:MI:SS')", ["Tuesday  , 05  05:39:18", "Tuesday, 5  05:39:18"], PG("functions-formatting")),
+      ex("select to_char(-0.1, '99.99'), to_char(-0.1, 'FM9.99'), to_char(-0.1, 'FM90.99'), to_char(0.1, '0.9'), to_char(12, '9990999.9'), to_char(12, 'FM9990999.9')", ["  -.10", "-.1", "-0.1", " 0.1", "    0012.0", "0012."], PG("functions-formatting")),
+      ex("select to_char(485, '999'), to_char(-485, '999'), to_char(485, '9 9 9'), to_char(1485, '9,999'), to_char(148.5, '999.999'), to_char(148.5, 'FM999.999'), to_char(148.5, 'FM999.990')", [" 485", "-485", " 4 8 5", " 1,485", " 148.500", "148.5", "148.500"], PG("functions-formatting")),
+      ex("select to_char(-485, '999S'), to_char(-485, '999MI'), to_char(485, '999MI'), to_char(485, 'FM999MI'), to_char(-485, '999PR')", ["485-", "485-", "485 ", "485", "<485>"], PG("functions-formatting")),
+      ex(`select to_char(485, '"Good number:"999'), to_char(485.8, '"Pre:"999" Post:" .999')`, ["Good number: 485", "Pre: 485 Post: .800"], PG("functions-formatting")),
+      ex("select to_char(date '2024-03-01', 'DDth Month YYYY'), to_char(date '2024-03-22', 'FMDDth FMMonth Q WW IW D ID RM'), to_char(date '2024-03-22', 'J')", ["01st March     2024", "22nd March 1 12 12 6 5 III ", "2460392"], PG("functions-formatting")),
+    ],
+  },
   {
     name: "~",
     how: "corrected",

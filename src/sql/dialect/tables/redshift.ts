@@ -1,5 +1,6 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { postgresToChar } from "../format-models.ts";
 import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
@@ -9,8 +10,21 @@ export const REDSHIFT: Construct[] = [
     (name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`),
     // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
     [ex("select cast(10 as decimal(8,2)) / cast(3 as decimal(8,2))", ["3.333333333"], RS("r_numeric_computations201")), ex("select cast(2 as decimal(8,2)) / cast(3 as decimal(8,2))", ["0.666666667"], RS("r_numeric_computations201"))],
+    "redshift",
   ),
   { name: "!~", how: "corrected", note: "as ~, negated", examples: [ex("select 'abc' !~ 'b', 'abc' !~ '^b'", ["false", "true"], RS("pattern-matching-conditions-posix"))] },
+  {
+    name: "to_char",
+    how: "corrected",
+    note: "datetime format strings (CC, YYYY, Y,YYY, IYYY, Q, MONTH, MON, MM, RM, W, WW, IW, DAY, DY, DDD, IDDD, DD, D, ID, J, HH24, HH12, MI, SS, MS, US, AM, AD, with FM and TH) and numeric ones (9, 0, . or D, ',', FM, S, MI and PR at the end); TZ, OF, L, G, PL, SG, RN and V are refused by name",
+    rewrite: postgresToChar("redshift"),
+    macros: ["__slp_kind"],
+    examples: [
+      ex("select to_char(date '2024-03-05', 'MONTH'), to_char(date '2024-03-05', 'Month'), to_char(date '2024-03-05', 'DAY'), to_char(date '2024-03-05', 'Dy')", ["MARCH    ", "March    ", "TUESDAY  ", "Tue"], RS("r_FORMAT_strings")),
+      ex("select to_char(date '2024-03-03', 'D'), to_char(date '2024-03-03', 'ID'), to_char(date '2024-03-03', 'Y,YYY'), to_char(date '2024-03-03', 'rm'), to_char(timestamp '2024-03-03 21:05:00', 'HH12 AM')", ["1", "7", "2,024", "iii ", "09 PM"], RS("r_FORMAT_strings")),
+      ex("select to_char(-125.8, '999D99S'), to_char(125.8, '999D99S'), to_char(-125.8, '999D99PR'), to_char(1234.5, '9,999.00')", ["125.80-", "125.80+", "<125.80>", " 1,234.50"], RS("r_Numeric_formating")),
+    ],
+  },
   translated("nvl", [ex("select nvl(null, 'x')", ["x"], RS("r_NVL_function"))]),
   translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], RS("r_NVL2"))]),
   translated("decode", [ex("select decode(2, 1, 'one', 2, 'two', 'other')", ["two"], RS("r_DECODE_expression"))]),
