@@ -14,6 +14,7 @@ import { readText } from "../project/files/source.ts";
 import type { UnitProject } from "../project/dbt/unit-project.ts";
 import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import { RenderRefusal, type DbtRenderer } from "../sql/dbt-context.ts";
+import { fixtureRuleError, type FixtureRule } from "../sql/dialect/fixture-rules.ts";
 import type { PlannedInput } from "./plan.ts";
 import { parseSession } from "./render.ts";
 import type { RelationSchema } from "./schemas.ts";
@@ -38,6 +39,7 @@ export function buildFixture(
   test: UnitTestDefinition,
   owner: UnitProject,
   renderer: DbtRenderer,
+  rules: readonly FixtureRule[] = [],
 ): Fixture {
   const { given, label, node } = input;
   const text = fixtureText(given.format, given.rows, given.fixture, label, test, owner);
@@ -78,6 +80,10 @@ export function buildFixture(
     csv = true;
   } else if (given.format === "dict") rows = dictRows(text, label);
   else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, owner, "csv", test) : test.file);
+  // The adapter's own checks of the rows (dbt-redshift: a row free of nulls), raised where its get_fixture_sql raises them.
+  const broken = fixtureRuleError(rules, { name: node.name, format: csv ? "csv" : "dict", rows });
+  if (broken !== null)
+    throw new RenderRefusal(broken, `give ${label} one row with a value in every column its rows name (dbt moves that row first)`);
   return { ...base, fromSql: false, ...typedRows(label, schema, rows, csv) };
 }
 

@@ -13,6 +13,7 @@ import type { DisabledTest } from "../project/dbt/unit-test-definitions.ts";
 import type { UnitProject } from "../project/dbt/unit-project.ts";
 import { DbtRenderer } from "../sql/dbt-context.ts";
 import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
+import { fixtureRulesOf, type FixtureRule } from "../sql/dialect/fixture-rules.ts";
 import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
 import { buildFixture, expectedRows, expectedSql, UntranslatableType } from "./fixtures.ts";
 import { compiledModels } from "./manifest.ts";
@@ -170,7 +171,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       tests.push({ result, modelSql: null });
       continue;
     }
-    const prepared = await fixturesOf(plan, model.used, schemas, renderer);
+    const prepared = await fixturesOf(plan, model.used, schemas, renderer, fixtureRulesOf(dialect.dialect));
     if ("error" in prepared) {
       tests.push({ result: { ...result, error: prepared.error, ran: prepared.untranslatable ? "untranslatable" : null }, modelSql: null });
       continue;
@@ -309,6 +310,7 @@ async function fixturesOf(
   used: Set<string>,
   schemas: UpstreamSchemas,
   renderer: DbtRenderer,
+  rules: readonly FixtureRule[],
 ): Promise<Pick<TestPlan, "fixtures" | "expectSql" | "expectRows"> | { error: UnitResult["error"] & object; untranslatable: boolean }> {
   const { test, owner } = plan;
   const fixtures: Fixture[] = [];
@@ -317,7 +319,7 @@ async function fixturesOf(
     for (const [id, input] of [...plan.inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (!used.has(id)) continue;
       const schema = input.given.format === "sql" ? null : await schemas.of(input.node);
-      fixtures.push(buildFixture(input, schema, test, owner, renderer));
+      fixtures.push(buildFixture(input, schema, test, owner, renderer, rules));
     }
     if (test.expect.format === "sql") return { fixtures, expectSql: expectedSql(test, owner), expectRows: null };
     return { fixtures, expectSql: null, expectRows: expectedRows(test, owner) };
