@@ -6,6 +6,7 @@
 import { divisionMacros } from "./arithmetic.ts";
 import type { Call, Construct, Example } from "./construct.ts";
 import type { Dialect } from "./dialects.ts";
+import { raw } from "./format-models.ts";
 
 /** AVG as the sum over the count, divided by the warehouse's rule for an average (arithmetic.ts); with OVER, both take the window. */
 export function average(dialect: Exclude<Dialect, "duckdb">, note: string, examples: Example[]): Construct {
@@ -236,7 +237,27 @@ export const SNOWFLAKE_FORMAT: FormatTable = [
   ["PM", "%p"],
 ];
 
-export function formatted(call: Call, table: FormatTable): string | { refuse: string } {
+/**
+ * Snowflake's TO_CHAR / TO_VARCHAR: without a format, a timestamp is written
+ * in the default TIMESTAMP_NTZ_OUTPUT_FORMAT (YYYY-MM-DD HH24:MI:SS.FF3), a
+ * timestamp with a time zone is refused when it runs (its output format holds
+ * the session's offset), anything else is DuckDB's text of it; with a date and
+ * time format, its elements in any case (MON and DY written Apr, Fri; AM and PM
+ * upper case only); a number format (9, 0) is refused by name.
+ */
+export function snowflakeToChar(call: Call): string | { refuse: string } {
+  if (call.args.length === 1)
+    return raw(
+      call.args[0] as string,
+      "list_transform([$0], lambda slp_v: case when typeof(slp_v) in ('TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') then strftime(cast(cast(slp_v as varchar) as timestamp), '%Y-%m-%d %H:%M:%S.%g') when typeof(slp_v) = 'TIMESTAMP WITH TIME ZONE' then error('TO_VARCHAR of a TIMESTAMP_TZ without a format: slp has not verified the session''s output format') else cast(slp_v as varchar) end)[1]",
+    );
+  const format = call.literal(1);
+  if (format !== null && /[09]/.test(format.replace(/"[^"]*"/g, "")))
+    return { refuse: `the number format '${format}': slp does not translate Snowflake's number format models` };
+  return formatted(call, SNOWFLAKE_FORMAT, true);
+}
+
+export function formatted(call: Call, table: FormatTable, anyCase = false): string | { refuse: string } {
   if (call.args.length === 1) return `cast(${call.args[0]} as varchar)`;
   const format = call.literal(1);
   if (call.args.length !== 2 || format === null) return { refuse: "slp translates to_char(value, 'literal format') only" };
@@ -250,7 +271,10 @@ export function formatted(call: Call, table: FormatTable): string | { refuse: st
       i = end + 1;
       continue;
     }
-    const element = table.find(([name]) => format.startsWith(name, i));
+    const element = table.find(
+      ([name]) =>
+        format.startsWith(name, i) || (anyCase && !/^(AM|PM)$/.test(name) && format.slice(i, i + name.length).toUpperCase() === name),
+    );
     if (element) {
       out += element[1];
       i += element[0].length;

@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, formatted, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, SNOWFLAKE_FORMAT, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
@@ -235,12 +235,17 @@ export const SNOWFLAKE: Construct[] = [
   {
     name: "to_char",
     how: "corrected",
-    note: "date and time formats only (YYYY, MM, DD, HH24, MI, SS, MON, DY, ...); number formats are refused",
-    rewrite: (call) => formatted(call, SNOWFLAKE_FORMAT),
+    note: "date and time formats (YYYY, YY, MM, MON, MMMM, DD, DY, HH24, HH12, MI, SS, FF3, FF6, FF9 in any case; AM, PM), quoted text; a timestamp without a format as YYYY-MM-DD HH24:MI:SS.FF3; number formats are refused",
+    rewrite: snowflakeToChar,
     macros: ["__slp_strftime"],
-    examples: [ex("select to_char('2024-03-05'::date, 'YYYY-MM')", ["2024-03"], SF("to_char")), ex("select to_char('2024-03-05 13:04:05'::timestamp, 'DD/MM/YYYY HH24:MI:SS')", ["05/03/2024 13:04:05"], SF("to_char"))],
+    examples: [
+      ex("select to_char('2024-03-05'::date, 'YYYY-MM')", ["2024-03"], SF("to_char")),
+      ex("select to_char('2024-03-05 13:04:05'::timestamp, 'DD/MM/YYYY HH24:MI:SS')", ["05/03/2024 13:04:05"], SF("to_char")),
+      ex("select to_varchar('2013-04-05'::date, 'mon dd, yyyy')", ["Apr 05, 2013"], SF("to_char")),
+      ex("select to_varchar('2013-04-05 01:02:03'::timestamp), to_varchar('2013-04-05'::date)", ["2013-04-05 01:02:03.000", "2013-04-05"], SF("to_char")),
+    ],
   },
-  { name: "to_varchar", how: "corrected", note: "as to_char", rewrite: (call) => formatted(call, SNOWFLAKE_FORMAT), macros: ["__slp_strftime"], examples: [ex("select to_varchar('2024-03-05'::date, 'MON DD, YYYY')", ["Mar 05, 2024"], SF("to_char"))] },
+  { name: "to_varchar", how: "corrected", note: "as to_char", rewrite: snowflakeToChar, macros: ["__slp_strftime"], examples: [ex("select to_varchar('2024-03-05'::date, 'MON DD, YYYY')", ["Mar 05, 2024"], SF("to_char"))] },
   {
     name: "initcap",
     how: "corrected",
