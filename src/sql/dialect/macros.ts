@@ -101,9 +101,6 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_floor_scale(x, s) as case when s >= 38 then x when s >= 0 then floor(x * __slp_pow10(s)) / __slp_pow10(s) else floor(x / __slp_pow10(-s)) * __slp_pow10(-s) end",
     needs: ["__slp_pow10"],
   },
-  __slp_regexp_replace_all_i: {
-    sql: "create macro __slp_regexp_replace_all_i(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'gi')",
-  },
   // The first match of the pattern (the whole match, not a group); NULL when nothing matches.
   __slp_regexp_substr: {
     sql: "create macro __slp_regexp_substr(value, pattern) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, 0) end",

@@ -26,6 +26,7 @@
  *   are refused there unless the pattern ends in `$` (the match then ends at
  *   the text's end in both).
  */
+import type { Call } from "./construct.ts";
 
 /** Why a pattern cannot run, for the refusal. */
 export interface RegexRefusal {
@@ -155,11 +156,46 @@ export function posixToRe2(pattern: string, options: PosixOptions): Re2Pattern |
     i++;
   }
   if (depth !== 0) return refuse("unbalanced parentheses");
-  if (options.matchText && (alternation || nonGreedy) && !endsAnchored(pattern))
+  if (options.matchText && ((alternation && !literalAlternations(pattern)) || nonGreedy) && !endsAnchored(pattern))
     return {
       refuse: `the pattern '${pattern}' has ${alternation ? "an alternation (|)" : "a non-greedy quantifier"}: POSIX takes the longest (or shortest) match where RE2 takes the first it finds, and slp cannot tell they agree (a pattern ending in $ is read)`,
     };
   return { re2: `(?s)${options.insensitive ? "(?i)" : ""}${out}`, asciiOnly };
+}
+
+/**
+ * Whether every alternation in the pattern chooses among plain texts (letters,
+ * digits, spaces, escaped punctuation) none of which starts another
+ * (`(org|edu|ca)`): then at most one alternative matches at a place, so the
+ * longest and the first match are the same.
+ */
+function literalAlternations(pattern: string): boolean {
+  const groups: { start: number; branches: number[] }[] = [{ start: 0, branches: [] }];
+  const spans: [number, number[], number][] = [];
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    if (char === "\\") i++;
+    else if (char === "[") {
+      const bracket = readBracket(pattern, i);
+      if ("refuse" in bracket) return false;
+      i = bracket.end - 1;
+    } else if (char === "(") groups.push({ start: pattern[i + 1] === "?" ? i + 3 : i + 1, branches: [] });
+    else if (char === "|") (groups[groups.length - 1] as { branches: number[] }).branches.push(i);
+    else if (char === ")") {
+      const group = groups.pop();
+      if (group && group.branches.length > 0) spans.push([group.start, group.branches, i]);
+    }
+  }
+  const top = groups[0];
+  if (top && top.branches.length > 0) spans.push([0, top.branches, pattern.length]);
+  for (const [start, bars, end] of spans) {
+    const cuts = [start - 1, ...bars, end];
+    const branches = cuts.slice(1).map((cut, k) => pattern.slice((cuts[k] as number) + 1, cut));
+    if (!branches.every((branch) => /^([A-Za-z0-9 _-]|\\[^A-Za-z0-9])*$/.test(branch) && branch !== "")) return false;
+    const texts = branches.map((branch) => branch.replace(/\\(.)/g, "$1"));
+    if (texts.some((text, k) => texts.some((other, j) => j !== k && other.startsWith(text)))) return false;
+  }
+  return true;
 }
 
 /** Whether the pattern's last character is a `$` outside brackets and escapes, with no alternation outside parentheses. */
@@ -343,4 +379,150 @@ export function posixRewrite(dialect: "postgres" | "redshift") {
     }
     return undefined;
   };
+}
+
+/** A call's argument `index` as the pattern the warehouse reads (a Redshift literal's backslash escapes read), or a refusal. */
+function patternArgument(call: Call, index: number, dialect: "postgres" | "redshift"): string | RegexRefusal {
+  const literal = call.literal(index);
+  const written = call.written[index] ?? "";
+  if (literal === null || !/^\s*'/.test(written))
+    return { refuse: `slp translates ${call.name} with a pattern written as a string literal only (it reads the pattern before it runs)` };
+  return dialect === "redshift" ? redshiftValue(literal) : literal;
+}
+
+/** A Redshift string literal's value: \b \f \n \r \t are control characters, a backslash before any other character is that character. */
+function redshiftValue(text: string): string {
+  const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+  return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
+}
+
+const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/** The (already rewritten) text argument, checked to be ASCII when the pattern's meaning beyond ASCII follows the locale. */
+const textOf = (call: Call, pattern: Re2Pattern) => (pattern.asciiOnly ? `${POSIX_TEXT_MACRO}(${call.args[0]})` : (call.args[0] as string));
+
+/** The number of capturing groups in an RE2 pattern slp wrote (posixToRe2): `(` not escaped, not in brackets, not `(?`. */
+function capturingGroups(re2: string): number {
+  let count = 0;
+  for (let i = 0; i < re2.length; i++) {
+    const char = re2[i];
+    if (char === "\\") i++;
+    else if (char === "[") {
+      // Past the bracket: a ] first (or after ^) is a member.
+      i += re2[i + 1] === "^" ? 2 : 1;
+      if (re2[i] === "]" || (re2[i] === "\\" && re2[i + 1] === "]")) i += re2[i] === "\\" ? 2 : 1;
+      while (i < re2.length && re2[i] !== "]") {
+        if (re2[i] === "\\") i++;
+        else if (re2[i] === "[" && re2[i + 1] === ":") i = re2.indexOf(":]", i + 2) + 1;
+        i++;
+      }
+    } else if (char === "(" && re2[i + 1] !== "?") count++;
+  }
+  return count;
+}
+
+/**
+ * The rewrites of Postgres's and Redshift's regular-expression functions:
+ * each pattern (a literal) read as RE2 (posixToRe2, the functions that return
+ * matched text refusing what POSIX's longest match could read otherwise), and
+ * each function's flags or parameters as DuckDB's.
+ */
+export const POSIX_FUNCTIONS = {
+  /** Postgres regexp_like(string, pattern[, flags of i and c]). */
+  regexpLike(dialect: "postgres" | "redshift") {
+    return (call: Call): string | RegexRefusal => {
+      if (call.args.length < 2 || call.args.length > 3) return { refuse: "regexp_like takes a string, a pattern and flags" };
+      const flags = call.args.length === 3 ? call.literal(2) : "";
+      if (flags === null || !/^[ci]*$/.test(flags)) return { refuse: "slp translates the flags i and c only, written as a literal" };
+      const written = patternArgument(call, 1, dialect);
+      if (typeof written !== "string") return written;
+      const pattern = posixToRe2(written, { dialect, insensitive: flags.lastIndexOf("i") > flags.lastIndexOf("c"), matchText: false });
+      if ("refuse" in pattern) return pattern;
+      return `${REGEXP_CONTAINS_MACRO}(${textOf(call, pattern)}, ${sqlString(pattern.re2)})`;
+    };
+  },
+  /** Postgres regexp_replace(string, pattern, replacement[, flags of g and i]): the first match unless g; \& in a literal replacement is the whole match (RE2's \0). */
+  postgresReplace(call: Call): string | RegexRefusal {
+    const flags = call.args.length === 4 ? call.literal(3) : "";
+    if ((call.args.length !== 3 && call.args.length !== 4) || flags === null || !/^[gi]*$/.test(flags))
+      return { refuse: "slp translates regexp_replace(string, pattern, replacement[, flags of g and i]) only" };
+    const written = patternArgument(call, 1, "postgres");
+    if (typeof written !== "string") return written;
+    const pattern = posixToRe2(written, { dialect: "postgres", insensitive: flags.includes("i"), matchText: true });
+    if ("refuse" in pattern) return pattern;
+    const replacement = replacementOf(call, 2, "postgres");
+    if (typeof replacement !== "string") return replacement;
+    return `regexp_replace(${textOf(call, pattern)}, ${sqlString(pattern.re2)}, ${replacement}${flags.includes("g") ? ", 'g'" : ""})`;
+  },
+  /** Postgres regexp_count(string, pattern[, start]) and Redshift regexp_count(source, pattern): non-overlapping matches. */
+  count(dialect: "postgres" | "redshift") {
+    return (call: Call): string | RegexRefusal => {
+      const most = dialect === "postgres" ? 3 : 2;
+      if (call.args.length < 2 || call.args.length > most)
+        return { refuse: `slp translates regexp_count(string, pattern${dialect === "postgres" ? "[, start]" : ""}) only` };
+      const written = patternArgument(call, 1, dialect);
+      if (typeof written !== "string") return written;
+      const pattern = posixToRe2(written, { dialect, insensitive: false, matchText: true });
+      if ("refuse" in pattern) return pattern;
+      const text = textOf(call, pattern);
+      return `__slp_regexp_count(${call.args.length === 3 ? `substr(${text}, ${call.args[2]})` : text}, ${sqlString(pattern.re2)})`;
+    };
+  },
+  /** Postgres regexp_split_to_array(string, pattern): flags are refused. */
+  splitToArray(call: Call): string | RegexRefusal {
+    if (call.args.length !== 2) return { refuse: "slp translates regexp_split_to_array(string, pattern) only" };
+    const written = patternArgument(call, 1, "postgres");
+    if (typeof written !== "string") return written;
+    const pattern = posixToRe2(written, { dialect: "postgres", insensitive: false, matchText: true });
+    if ("refuse" in pattern) return pattern;
+    return `regexp_split_to_array(${textOf(call, pattern)}, ${sqlString(pattern.re2)})`;
+  },
+  /** Redshift REGEXP_REPLACE(source, pattern[, replacement[, position[, parameters of c and i]]]): every occurrence. */
+  redshiftReplace(call: Call): string | RegexRefusal {
+    const [source, , replacementArg = "''"] = call.args;
+    if (source === undefined || call.args.length < 2 || call.args.length > 5)
+      return { refuse: "regexp_replace takes a source, a pattern, a replacement, a position and parameters" };
+    if (call.args.length >= 4 && call.literal(3) !== "1") return { refuse: "slp translates regexp_replace from position 1 only" };
+    const parameters = call.args.length === 5 ? call.literal(4) : "";
+    if (parameters === null || !/^[ci]*$/.test(parameters))
+      return { refuse: "slp translates the parameters c and i only (PCRE patterns are refused)" };
+    const written = patternArgument(call, 1, "redshift");
+    if (typeof written !== "string") return written;
+    const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
+    const pattern = posixToRe2(written, { dialect: "redshift", insensitive, matchText: true });
+    if ("refuse" in pattern) return pattern;
+    const replacement = call.args.length >= 3 ? replacementOf(call, 2, "redshift") : replacementArg;
+    if (typeof replacement !== "string") return replacement;
+    return `regexp_replace(${textOf(call, pattern)}, ${sqlString(pattern.re2)}, ${replacement}, 'g')`;
+  },
+  /**
+   * Postgres substring(string from pattern) (and substring(string, pattern)):
+   * the text the first parenthesized part matched, or the whole match without
+   * one; NULL when nothing matches. The SIMILAR form (… for escape) is refused.
+   */
+  postgresSubstring(call: Call): string | RegexRefusal | null {
+    const fromForm = call.args.length === 1 ? /^([\s\S]*?)\s+from\s+('(?:[^']|'')*')\s*$/i.exec(call.written[0] as string) : null;
+    const commaForm = call.args.length === 2 && /^\s*'/.test(call.written[1] as string) ? call.literal(1) : null;
+    if (!fromForm && commaForm === null) return null;
+    const written = fromForm ? (fromForm[2] as string).slice(1, -1).replace(/''/g, "'") : (commaForm as string);
+    const pattern = posixToRe2(written, { dialect: "postgres", insensitive: false, matchText: true });
+    if ("refuse" in pattern) return pattern;
+    const text = fromForm ? (/^([\s\S]*?)\s+from\s+'/i.exec(call.args[0] as string)?.[1] ?? "") : (call.args[0] as string);
+    const checked = pattern.asciiOnly ? `${POSIX_TEXT_MACRO}(${text})` : text;
+    return `__slp_regexp_extract(${checked}, ${sqlString(pattern.re2)}, ${capturingGroups(pattern.re2) > 0 ? 1 : 0})`;
+  },
+};
+
+/** A replacement as DuckDB's regexp_replace reads it: a literal's \& (Postgres: the whole match) as \0; \1 to \9 as they are. */
+function replacementOf(call: Call, index: number, dialect: "postgres" | "redshift"): string | RegexRefusal {
+  const literal = call.literal(index);
+  if (literal === null || !/^\s*'/.test(call.written[index] ?? "")) {
+    // A replacement computed when it runs: its backslashes would be read by RE2 where the warehouse reads them its way.
+    return { refuse: `slp translates ${call.name} with a replacement written as a string literal only` };
+  }
+  const value = dialect === "redshift" ? redshiftValue(literal) : literal;
+  // Postgres documents \1 to \9, \& and \\ in a replacement; Redshift documents none.
+  if (dialect === "redshift" ? value.includes("\\") : /\\[^1-9&\\]/.test(value.replace(/\\\\/g, "")))
+    return { refuse: `the replacement '${value}' has a backslash escape slp has not verified` };
+  return sqlString(dialect === "postgres" ? value.replace(/\\&/g, "\\0") : value);
 }

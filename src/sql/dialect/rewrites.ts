@@ -445,19 +445,6 @@ export function oneArgument(call: Call): string | { refuse: string } {
   return call.args.length === 1 ? `${call.name}(${call.args[0]})` : { refuse: `${call.name} takes one argument there` };
 }
 
-/** Redshift REGEXP_REPLACE(source, pattern[, replacement[, position[, parameters]]]): every occurrence; c and i as flags, PCRE (p) and a position other than 1 refused. */
-export function redshiftRegexpReplace(call: Call): string | { refuse: string } {
-  const [source, pattern, replacement = "''"] = call.args;
-  if (source === undefined || pattern === undefined || call.args.length > 5)
-    return { refuse: "regexp_replace takes a source, a pattern, a replacement, a position and parameters" };
-  if (call.args.length >= 4 && call.literal(3) !== "1") return { refuse: "slp translates regexp_replace from position 1 only" };
-  const parameters = call.args.length === 5 ? call.literal(4) : "";
-  if (parameters === null || !/^[ci]*$/.test(parameters))
-    return { refuse: "slp translates the parameters c and i only (PCRE patterns are refused)" };
-  const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
-  return `__slp_regexp_replace_all${insensitive ? "_i" : ""}(${source}, ${pattern}, ${replacement})`;
-}
-
 /** LAG and LEAD with a value and an offset, as Redshift has them; a default value is refused. */
 export function atMostTwoArguments(call: Call): string | { refuse: string } {
   return call.args.length <= 2

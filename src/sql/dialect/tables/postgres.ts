@@ -1,7 +1,8 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { postgresToChar } from "../format-models.ts";
-import { average, dateTruncPart, initcap, macroCall, oneArgument, renamed } from "../rewrites.ts";
+import { POSIX_FUNCTIONS } from "../posix-regex.ts";
+import { average, dateTruncPart, initcap, oneArgument, renamed } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const POSTGRES: Construct[] = [
@@ -23,13 +24,33 @@ export const POSTGRES: Construct[] = [
   translated("ltrim", [ex("select ltrim('zzzytest', 'xyz')", ["test"], PG("functions-string"))]),
   translated("rtrim", [ex("select rtrim('testxxzx', 'xyz')", ["test"], PG("functions-string"))]),
   same("trim", [ex("select trim(both 'xyz' from 'yxTomxx')", ["Tom"], PG("functions-string")), ex("select trim('  a  ')", ["a"], PG("functions-string"))]),
-  translated("substring", [ex("select substring('Thomas' from 2 for 3)", ["hom"], PG("functions-string")), ex("select substring('Thomas' from 3)", ["omas"], PG("functions-string")), ex("select substring('Thomas' for 2)", ["Th"], PG("functions-string"))]),
+  {
+    name: "substring",
+    how: "corrected",
+    note: "by position (from, for), or from a POSIX pattern (a literal, read as RE2): the first parenthesized part, or the whole match; the SIMILAR form is refused",
+    rewrite: (call) => POSIX_FUNCTIONS.postgresSubstring(call) ?? `substring(${call.args.join(", ")})`,
+    macros: ["__slp_regexp_extract", "__slp_posix_text"],
+    examples: [
+      ex("select substring('Thomas' from 2 for 3)", ["hom"], PG("functions-string")),
+      ex("select substring('Thomas' from 3)", ["omas"], PG("functions-string")),
+      ex("select substring('Thomas' for 2)", ["Th"], PG("functions-string")),
+      ex("select substring('Thomas' from '...$'), substring('Thomas' from 'o.a'), substring('Thomas' from 'x')", ["mas", "oma", null], PG("functions-matching")),
+      ex("select substring('foobar' from 'o(.)b')", ["o"], PG("functions-matching")),
+    ],
+  },
   same("rpad", [ex("select rpad('hi', 5, 'xy')", ["hixyx"], PG("functions-string"))]),
   translated("reverse", [ex("select reverse('abcde')", ["edcba"], PG("functions-string"))]),
   translated("repeat", [ex("select repeat('Pg', 4)", ["PgPgPgPg"], PG("functions-string"))]),
   translated("substr", [ex("select substr('alphabet', 3)", ["phabet"], PG("functions-string")), ex("select substr('alphabet', 3, 2)", ["ph"], PG("functions-string"))]),
   same("replace", [ex("select replace('abcdefabcdef', 'cd', 'XX')", ["abXXefabXXef"], PG("functions-string"))]),
-  translated("regexp_split_to_array", [ex("select regexp_split_to_array('hello world', '\\s+')", ["[hello, world]"], PG("functions-string"))]),
+  {
+    name: "regexp_split_to_array",
+    how: "corrected",
+    note: "the pattern (a literal) read as RE2 (posix-regex.ts); flags are refused",
+    rewrite: POSIX_FUNCTIONS.splitToArray,
+    macros: ["__slp_posix_text"],
+    examples: [ex("select regexp_split_to_array('hello world', '\\s+')", ["[hello, world]"], PG("functions-string"))],
+  },
   {
     name: "string_to_array",
     how: "corrected",
@@ -46,12 +67,20 @@ export const POSTGRES: Construct[] = [
   {
     name: "regexp_count",
     how: "corrected",
-    note: "from a start position; flags are refused",
-    rewrite: (call) => (call.args.length === 2 ? `__slp_regexp_count(${call.args[0]}, ${call.args[1]})` : call.args.length === 3 ? `__slp_regexp_count(substr(${call.args[0]}, ${call.args[2]}), ${call.args[1]})` : { refuse: "slp translates regexp_count(string, pattern[, start]) only" }),
-    macros: ["__slp_regexp_count"],
+    note: "from a start position; the pattern (a literal) read as RE2; flags are refused",
+    rewrite: POSIX_FUNCTIONS.count("postgres"),
+    macros: ["__slp_regexp_count", "__slp_posix_text"],
     examples: [ex("select regexp_count('ABCABCAXYaxy', 'A.')", ["3"], PG("functions-matching")), ex("select regexp_count('123456789012', '\\d\\d\\d', 2)", ["3"], PG("functions-string"))],
   },
-  translated("regexp_like", [ex("select regexp_like('Hello World', 'world$', 'i')", ["true"], PG("functions-string")), ex("select regexp_like('Hello World', 'world$')", ["false"], PG("functions-string"))], "a partial match"),
+
+  {
+    name: "regexp_like",
+    how: "corrected",
+    note: "a partial match; the pattern (a literal) read as RE2; the flags i and c",
+    rewrite: POSIX_FUNCTIONS.regexpLike("postgres"),
+    macros: ["__slp_regexp_contains", "__slp_posix_text"],
+    examples: [ex("select regexp_like('Hello World', 'world$', 'i')", ["true"], PG("functions-string")), ex("select regexp_like('Hello World', 'world$')", ["false"], PG("functions-string"))],
+  },
   same("ascii", [ex("select ascii('x')", ["120"], PG("functions-string"))]),
   same("chr", [ex("select chr(65)", ["A"], PG("functions-string"))]),
   translated("trunc", [ex("select trunc(42.8)", ["42"], PG("functions-math")), ex("select trunc(42.4382, 2)", ["42.43"], PG("functions-math")), ex("select trunc(-42.8)", ["-42"], PG("functions-math"))]),
@@ -124,10 +153,17 @@ export const POSTGRES: Construct[] = [
   {
     name: "regexp_replace",
     how: "corrected",
-    note: "the first match unless the g flag is given; a start position or an N-th match is refused",
-    rewrite: (call) => (call.args.length === 3 || (call.args.length === 4 && /^[gi]*$/.test(call.literal(3) ?? "-")) ? `regexp_replace(${call.args.join(", ")})` : { refuse: "slp translates regexp_replace(string, pattern, replacement[, flags of g and i]) only" }),
-    examples: [ex("select regexp_replace('Thomas', '.[mN]a.', 'M')", ["ThM"], PG("functions-matching")), ex("select regexp_replace('abab', 'b', 'x', 'g')", ["axax"], PG("functions-matching")), ex("select regexp_replace('aBab', 'b', 'x', 'gi')", ["axax"], PG("functions-matching"))],
+    note: "the first match unless the g flag is given (and i); the pattern and the replacement (\\1 to \\9, \\&) written as literals; an alternation or a non-greedy quantifier, where POSIX's longest match can differ, is refused unless the pattern ends in $; a start position or an N-th match is refused",
+    rewrite: POSIX_FUNCTIONS.postgresReplace,
+    macros: ["__slp_posix_text"],
+    examples: [
+      ex("select regexp_replace('Thomas', '.[mN]a.', 'M')", ["ThM"], PG("functions-matching")),
+      ex("select regexp_replace('abab', 'b', 'x', 'g')", ["axax"], PG("functions-matching")),
+      ex("select regexp_replace('aBab', 'b', 'x', 'gi')", ["axax"], PG("functions-matching")),
+      ex("select regexp_replace('foobarbaz', 'b(..)', 'X\\1Y', 'g')", ["fooXarYXazY"], PG("functions-matching")),
+    ],
   },
+
   translated("make_date", [ex("select make_date(2013, 7, 15)", ["2013-07-15"], PG("functions-datetime"))]),
   translated("to_date", [ex("select to_date('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05"], PG("functions-formatting"))]),
   translated("div", [ex("select div(9, 4)", ["2"], PG("functions-math"))]),

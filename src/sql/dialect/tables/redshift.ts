@@ -1,7 +1,8 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { postgresToChar } from "../format-models.ts";
-import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
+import { POSIX_FUNCTIONS } from "../posix-regex.ts";
+import { atMostTwoArguments, average, initcap, parenthesized, redshiftConvertTimezone, renamed, sha256Only, strictConcat } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
 
 export const REDSHIFT: Construct[] = [
@@ -75,8 +76,8 @@ export const REDSHIFT: Construct[] = [
     name: "regexp_replace",
     how: "corrected",
     note: "replaces every occurrence (the transpiler replaced the first and dropped the i parameter); PCRE (p) is refused",
-    rewrite: redshiftRegexpReplace,
-    macros: ["__slp_regexp_replace_all", "__slp_regexp_replace_all_i"],
+    rewrite: POSIX_FUNCTIONS.redshiftReplace,
+    macros: ["__slp_posix_text"],
     examples: [
       ex("select regexp_replace('Etiam.laoreet.libero@sodalesMaurisblandit.edu', '@.*\\\\.(org|gov|com|edu|ca)$')", ["Etiam.laoreet.libero"], RS("REGEXP_REPLACE")),
       ex("select regexp_replace('sed@lacusUtnec.ca', '@.*\\\\.[[:alpha:]]{2,3}', '@internal.company.com')", ["sed@internal.company.com"], RS("REGEXP_REPLACE")),
@@ -84,7 +85,7 @@ export const REDSHIFT: Construct[] = [
       ex("select regexp_replace('abab', 'b', 'x')", ["axax"], RS("REGEXP_REPLACE")),
     ],
   },
-  { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: macroCall("__slp_regexp_count", 2, "regexp_count(source, pattern)"), macros: ["__slp_regexp_count"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
+  { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: POSIX_FUNCTIONS.count("redshift"), macros: ["__slp_regexp_count", "__slp_posix_text"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
   translated("to_date", [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))], "an out-of-range date (June 31), which Redshift rolls over unless is_strict, is DuckDB's error"),
   { name: "lag", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lag(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["1"], RS("r_WF_LAG"))] },
   { name: "lead", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lead(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["2"], RS("r_WF_LEAD"))] },
