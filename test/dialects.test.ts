@@ -606,6 +606,16 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("snowflake", "select to_char('2024-03-05'::date, 'yyyy-mm-dd QQ')")).toBe("refused: to_char()");
   });
 
+  test("Postgres and Redshift to_date / to_timestamp: a pattern slp does not read is refused by name; where the warehouse is lenient (June 31, another separator) DuckDB errors, never another date", async () => {
+    for (const format of ["YY-MM-DD", "IYYY-IW", "J", "YYYY-MM-DD TZ", "FXYYYY", "DDth Mon YYYY", "HH12:MI"])
+      expect(await run("postgres", `select to_date('2024-03-05', '${format}')`)).toBe("refused: to_date()");
+    expect(await run("postgres", "select to_date(x, 'YYYY') from (select '2024' as x) as t")).toEqual(["2024-01-01"]);
+    expect(await run("postgres", "select to_date('2024', x) from (select 'YYYY' as x) as t")).toBe("refused: to_date()");
+    expect(await run("redshift", "select to_date('20010631', 'YYYYMMDD', true)")).toMatch(/^error: .*out of range/);
+    expect(await run("redshift", "select to_date('20010631', 'YYYYMMDD')")).toMatch(/^error: /);
+    expect(await run("postgres", "select to_date('2024/03/05', 'YYYY-MM-DD')")).toMatch(/^error: /);
+  });
+
   test("Snowflake split_part with a NUMBER part (a NUMBER(38, 0) column) runs; a part with a fraction is an error naming it", async () => {
     expect(await run("snowflake", "select split_part(s, '-', n) from (select 'a-b-c' as s, 2::number(38, 0) as n)")).toEqual(["b"]);
     expect(

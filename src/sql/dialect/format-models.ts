@@ -486,3 +486,89 @@ export function raw(value: string, template: string): string {
   if (template.includes("\\")) throw new Error("a raw DuckDB template holds no backslash (a warehouse's string escapes could read it)");
   return `__slp_raw(${value}, '${template.replace(/'/g, "''")}')`;
 }
+
+/** Postgres's and Redshift's patterns as DuckDB's strptime reads them, for to_date and to_timestamp (longest first). */
+const PARSE_ELEMENTS: [RegExp, string][] = [
+  [/^YYYY/i, "%Y"],
+  [/^HH24/i, "%H"],
+  [/^HH12/i, "%I"],
+  [/^HH/i, "%I"],
+  [/^MONTH/i, "%B"],
+  [/^MON/i, "%b"],
+  [/^DDD/i, "%j"],
+  [/^DD/i, "%d"],
+  [/^MM/i, "%m"],
+  [/^MI/i, "%M"],
+  [/^SS/i, "%S"],
+  [/^MS/i, "%g"],
+  [/^US/i, "%f"],
+  [/^(AM|PM|A\.M\.|P\.M\.)/i, "%p"],
+];
+
+/**
+ * A Postgres / Redshift to_date or to_timestamp pattern as a strptime format,
+ * or the refusal naming the element. The input's letter case is ignored (as
+ * the warehouse ignores it); FM is read as nothing (strptime takes a field
+ * with or without its leading zero). Where the warehouse is more lenient than
+ * strptime (any separator for a separator; Redshift rolling June 31 over to
+ * July 1 unless is_strict), DuckDB raises an error: never another date.
+ * Two-digit years (the warehouse picks the year nearest 2020), ISO and
+ * Julian fields, week numbers, time zones and FX are refused.
+ */
+export function parsePattern(format: string): string | Refusal {
+  const refuse = (why: string): Refusal => ({ refuse: `the format '${format}': ${why}` });
+  let out = "";
+  let hour12 = false;
+  let meridiem = false;
+  for (let i = 0; i < format.length; ) {
+    const rest = format.slice(i);
+    if (rest.startsWith('"')) {
+      const end = format.indexOf('"', i + 1);
+      if (end < 0) return refuse("an unclosed quote");
+      out += format.slice(i + 1, end).replace(/%/g, "%%");
+      i = end + 1;
+      continue;
+    }
+    if (/^FM/i.test(rest)) {
+      i += 2;
+      continue;
+    }
+    const found = PARSE_ELEMENTS.find(([pattern]) => pattern.test(rest));
+    if (found) {
+      const length = (found[0].exec(rest) as RegExpExecArray)[0].length;
+      if (/^(TH|SP)/i.test(format.slice(i + length)))
+        return refuse(`slp does not read the ${format.slice(i + length, i + length + 2)} suffix`);
+      if (found[1] === "%I") hour12 = true;
+      if (found[1] === "%p") meridiem = true;
+      out += found[1];
+      i += length;
+      continue;
+    }
+    const char = format[i] as string;
+    if (/[A-Za-z0-9]/.test(char))
+      return refuse(
+        `slp does not translate the pattern at '${rest}' (two-digit years, ISO, Julian and week fields, time zones and FX are not read)`,
+      );
+    out += char === "%" ? "%%" : char;
+    i++;
+  }
+  if (hour12 !== meridiem) return refuse("a 12-hour field without AM or PM (or the reverse)");
+  return out;
+}
+
+/** Postgres and Redshift to_date(text, 'format') and to_timestamp(text, 'format'); to_timestamp(number) is the epoch. */
+export function postgresParse(kind: "date" | "timestamp", dialect: "postgres" | "redshift") {
+  return (call: Call): string | Refusal => {
+    if (kind === "timestamp" && call.args.length === 1 && dialect === "postgres") return `to_timestamp(${call.args[0]})`;
+    const format = call.literal(1);
+    const most = dialect === "redshift" ? 3 : 2;
+    if (call.args.length < 2 || call.args.length > most || format === null || !/^\s*'/.test(call.written[1] ?? ""))
+      return { refuse: `slp translates to_${kind}(text, 'literal format'${dialect === "redshift" ? "[, is_strict]" : ""}) only` };
+    if (call.args.length === 3 && !/^\s*(true|false)\s*$/i.test(call.args[2] as string))
+      return { refuse: "is_strict must be true or false" };
+    const strptime = parsePattern(format);
+    if (typeof strptime !== "string") return strptime;
+    const parsed = `__slp_strptime(${call.args[0]}, '${strptime.replace(/'/g, "''")}')`;
+    return kind === "date" ? `cast(${parsed} as date)` : `cast(${parsed} as timestamptz)`;
+  };
+}

@@ -31,6 +31,8 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_code_points_to_string(a) as case when list_bool_or(list_transform(a, lambda x: x is null)) then null else array_to_string(list_transform(a, lambda x: chr(cast(x as integer))), '') end",
   },
   __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
+  // Text read by a strptime format (Postgres and Redshift to_date / to_timestamp, format-models.ts): its letters in any case.
+  __slp_strptime: { sql: "create macro __slp_strptime(value, format) as strptime(value, format)" },
   // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
   __slp_ansi_cast: {
     sql: "create macro __slp_ansi_cast(value, cast_value) as case when cast_value is null and value is not null then error('[CAST_INVALID_INPUT] ' || cast(value as varchar) || ' cannot be cast (Databricks runs CAST in ANSI mode)') else cast_value end",

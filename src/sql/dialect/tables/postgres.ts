@@ -1,6 +1,6 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { postgresToChar } from "../format-models.ts";
+import { postgresParse, postgresToChar } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { average, dateTruncPart, initcap, oneArgument, renamed } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
@@ -165,7 +165,22 @@ export const POSTGRES: Construct[] = [
   },
 
   translated("make_date", [ex("select make_date(2013, 7, 15)", ["2013-07-15"], PG("functions-datetime"))]),
-  translated("to_date", [ex("select to_date('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05"], PG("functions-formatting"))]),
+  {
+    name: "to_date",
+    how: "corrected",
+    note: "YYYY, MM, DD, DDD, Mon, Month (any case), HH24, HH12 with AM, MI, SS, MS, US and FM, read by strptime (where Postgres is more lenient, e.g. another separator, it is DuckDB's error); two-digit years, ISO, Julian and week fields, time zones and FX are refused",
+    rewrite: postgresParse("date", "postgres"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_date('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05"], PG("functions-formatting")), ex("select to_date('2024-3-5', 'YYYY-MM-DD'), to_date('March 5, 2024', 'FMMonth FMDD, YYYY')", ["2024-03-05", "2024-03-05"], PG("functions-formatting"))],
+  },
+  {
+    name: "to_timestamp",
+    how: "corrected",
+    note: "as to_date, a timestamp with time zone (in UTC); of a number, the Unix epoch",
+    rewrite: postgresParse("timestamp", "postgres"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_timestamp('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05 00:00:00+00"], PG("functions-formatting")), ex("select to_timestamp(1284352323)", ["2010-09-13 04:32:03+00"], PG("functions-datetime")), ex("select to_timestamp('2024-03-05 01:04:05 PM', 'YYYY-MM-DD HH12:MI:SS AM')", ["2024-03-05 13:04:05+00"], PG("functions-formatting"))],
+  },
   translated("div", [ex("select div(9, 4)", ["2"], PG("functions-math"))]),
   {
     name: "date_trunc",

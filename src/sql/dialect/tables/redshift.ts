@@ -1,6 +1,6 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { postgresToChar } from "../format-models.ts";
+import { postgresParse, postgresToChar } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { atMostTwoArguments, average, initcap, parenthesized, redshiftConvertTimezone, renamed, sha256Only, strictConcat } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
@@ -86,7 +86,22 @@ export const REDSHIFT: Construct[] = [
     ],
   },
   { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: POSIX_FUNCTIONS.count("redshift"), macros: ["__slp_regexp_count", "__slp_posix_text"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
-  translated("to_date", [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))], "an out-of-range date (June 31), which Redshift rolls over unless is_strict, is DuckDB's error"),
+  {
+    name: "to_date",
+    how: "corrected",
+    note: "YYYY, MM, DD, DDD, Mon, Month (any case), HH24, HH12 with AM, MI, SS, MS, US and FM, read by strptime; an out-of-range date (June 31), which Redshift rolls over unless is_strict, and another separator are DuckDB's error; two-digit years, ISO, Julian and week fields and time zones are refused",
+    rewrite: postgresParse("date", "redshift"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))],
+  },
+  {
+    name: "to_timestamp",
+    how: "corrected",
+    note: "as to_date, a TIMESTAMPTZ (in UTC)",
+    rewrite: postgresParse("timestamp", "redshift"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_timestamp('2017','YYYY')", ["2017-01-01 00:00:00+00"], RS("r_TO_TIMESTAMP")), ex("select to_timestamp('2021-04-05 19:27:53', 'YYYY-MM-DD HH24:MI:SS')", ["2021-04-05 19:27:53+00"], RS("r_TO_TIMESTAMP"))],
+  },
   { name: "lag", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lag(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["1"], RS("r_WF_LAG"))] },
   { name: "lead", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lead(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["2"], RS("r_WF_LEAD"))] },
   {
