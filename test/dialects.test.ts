@@ -616,6 +616,19 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("postgres", "select to_date('2024/03/05', 'YYYY-MM-DD')")).toMatch(/^error: /);
   });
 
+  test("Postgres and Redshift to_number: the locale's D and G are refused in Postgres, read as . and , in Redshift; text the format's digits do not hold is an error", async () => {
+    expect(await run("postgres", "select to_number('12,454.8-', '99G999D9S')")).toBe("refused: to_number()");
+    expect(await run("postgres", "select to_number('$12', 'L99')")).toBe("refused: to_number()");
+    expect(await run("redshift", "select to_number('12,454.8-', '99G999D9S'), to_char(12454.8, '99G999D9')")).toEqual([
+      "-12454.8",
+      " 12,454.8",
+    ]);
+    expect(await run("postgres", "select to_number('12345', '999')")).toMatch(/^error: .*format's digits/);
+    expect(await run("postgres", "select to_number('1.234', '9.99')")).toMatch(/^error: .*format's digits/);
+    expect(await run("postgres", "select to_number('', '999')")).toMatch(/^error: /);
+    expect(await run("postgres", "select to_number(x, '999.9') from (select ' 12.5 ' as x) as t")).toEqual(["12.5"]);
+  });
+
   test("Snowflake split_part with a NUMBER part (a NUMBER(38, 0) column) runs; a part with a fraction is an error naming it", async () => {
     expect(await run("snowflake", "select split_part(s, '-', n) from (select 'a-b-c' as s, 2::number(38, 0) as n)")).toEqual(["b"]);
     expect(

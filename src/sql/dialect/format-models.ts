@@ -321,7 +321,7 @@ function readNumberPattern(format: string, dialect: "postgres" | "redshift"): { 
       i++;
       continue;
     }
-    if (char === ",") {
+    if (char === "," || ((char === "G" || char === "g") && dialect === "redshift")) {
       if (point) return refuse("a group separator after the decimal point");
       items.push({ kind: "comma" });
       i++;
@@ -334,6 +334,7 @@ function readNumberPattern(format: string, dialect: "postgres" | "redshift"): { 
       continue;
     }
     const named = /^(D|G|L|V|EEEE|RN|PL|SG|TH|th|B|[A-Za-z])/i.exec(rest);
+    // Redshift's D and G are the point and the comma (its documented to_number('12,454.8-', '99G999D9S')).
     if (named)
       return refuse(
         /^[DGL]$/i.test(named[1] as string)
@@ -570,5 +571,75 @@ export function postgresParse(kind: "date" | "timestamp", dialect: "postgres" | 
     if (typeof strptime !== "string") return strptime;
     const parsed = `__slp_strptime(${call.args[0]}, '${strptime.replace(/'/g, "''")}')`;
     return kind === "date" ? `cast(${parsed} as date)` : `cast(${parsed} as timestamptz)`;
+  };
+}
+
+/**
+ * Postgres and Redshift to_number(text, 'format'): the digits the format's 9
+ * and 0 positions take (at most as many before and after the point as it
+ * has), its group separators skipped, the sign where its S, MI or PR (or, with
+ * none, a leading minus) puts it, as a NUMERIC of the format's scale. Text
+ * the documented examples do not cover (more digits than the format has, a
+ * separator it lacks, no digit) is an error when it runs. D and G are the
+ * point and the comma in Redshift (its documented to_number('12,454.8-',
+ * '99G999D9S')); in Postgres they follow the locale, refused.
+ */
+export function postgresToNumber(dialect: "postgres" | "redshift") {
+  return (call: Call): string | Refusal => {
+    const format = call.literal(1);
+    if (call.args.length !== 2 || format === null || !/^\s*'/.test(call.written[1] ?? ""))
+      return { refuse: "slp translates to_number(text, 'literal format') only" };
+    const refuse = (why: string): Refusal => ({ refuse: `the number format '${format}': ${why}` });
+    let before = 0;
+    let after = 0;
+    let point = false;
+    let comma = false;
+    let sign: "S-lead" | "S-trail" | "MI" | "PR" | null = null;
+    for (let i = 0; i < format.length; ) {
+      const rest = format.slice(i);
+      const char = format[i] as string;
+      if (/^FM/i.test(rest)) i += 2;
+      else if (char === "9" || char === "0") {
+        if (point) after++;
+        else before++;
+        i++;
+      } else if (char === "." || (dialect === "redshift" && /[Dd]/.test(char))) {
+        if (point) return refuse("a second decimal point");
+        point = true;
+        i++;
+      } else if (char === "," || (dialect === "redshift" && /[Gg]/.test(char))) {
+        comma = true;
+        i++;
+      } else if (/^(S|MI|PR)/i.test(rest)) {
+        const element = (/^(S|MI|PR)/i.exec(rest) as RegExpExecArray)[0].toUpperCase();
+        if (sign !== null) return refuse("more than one sign element");
+        const last = i + element.length === format.length;
+        if (element === "S" && i === 0) sign = "S-lead";
+        else if (!last) return refuse(`slp translates ${element} only at the end (or S at the start)`);
+        else sign = element === "S" ? "S-trail" : (element as "MI" | "PR");
+        i += element.length;
+      } else
+        return refuse(`slp does not translate '${rest}' (D, G and L follow the locale in Postgres; V, EEEE, RN and text are not read)`);
+    }
+    if (before + after === 0) return refuse("no digit position (9 or 0)");
+    const negative =
+      sign === "PR"
+        ? "starts_with(slp_t, '<') and ends_with(slp_t, '>')"
+        : sign === "S-trail" || sign === "MI"
+          ? "ends_with(slp_t, '-')"
+          : "starts_with(slp_t, '-')";
+    const unsigned =
+      sign === "PR"
+        ? "case when starts_with(slp_t, '<') and ends_with(slp_t, '>') then substr(slp_t, 2, length(slp_t) - 2) else slp_t end"
+        : sign === "S-trail" || sign === "MI"
+          ? `regexp_replace(slp_t, '${sign === "MI" ? "[-]" : "[+-]"}$', '')`
+          : "regexp_replace(slp_t, '^[+-]', '')";
+    const body = comma ? `replace(trim(${unsigned}), ',', '')` : `trim(${unsigned})`;
+    const shape = `[0-9]{0,${before}}${point ? `([.][0-9]{0,${after}})?` : ""}`;
+    const escaped = format.replace(/'/g, "''");
+    return raw(
+      call.args[0] as string,
+      `list_transform([trim($0)], lambda slp_t: case when slp_t is null then null else list_transform([struct_pack(neg := ${negative}, body := ${body})], lambda slp_n: case when not regexp_full_match(slp_n.body, '${shape}') or not regexp_matches(slp_n.body, '[0-9]') then error('to_number(''' || slp_t || ''', ''${escaped}''): text the format''s digits do not hold as slp has verified') when slp_n.neg then -cast(slp_n.body as decimal(38, ${after})) else cast(slp_n.body as decimal(38, ${after})) end)[1] end)[1]`,
+    );
   };
 }

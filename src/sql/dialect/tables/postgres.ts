@@ -1,6 +1,6 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { postgresParse, postgresToChar } from "../format-models.ts";
+import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { average, dateTruncPart, initcap, oneArgument, renamed } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
@@ -172,6 +172,14 @@ export const POSTGRES: Construct[] = [
     rewrite: postgresParse("date", "postgres"),
     macros: ["__slp_strptime"],
     examples: [ex("select to_date('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05"], PG("functions-formatting")), ex("select to_date('2024-3-5', 'YYYY-MM-DD'), to_date('March 5, 2024', 'FMMonth FMDD, YYYY')", ["2024-03-05", "2024-03-05"], PG("functions-formatting"))],
+  },
+  {
+    name: "to_number",
+    how: "corrected",
+    note: "9, 0, ., ',', FM, a leading S or a trailing S, MI or PR; D, G and L (the locale's) are refused; text the format's digits do not hold is an error",
+    rewrite: postgresToNumber("postgres"),
+    // The documented to_number('12,454.8-', '99G999D9S') in a locale whose G is ',' and D is '.'.
+    examples: [ex("select to_number('12,454.8-', '99,999.9S'), to_number('<125.80>', '999.99PR'), to_number('-42', '999')", ["-12454.8", "-125.80", "-42"], PG("functions-formatting"))],
   },
   {
     name: "to_timestamp",

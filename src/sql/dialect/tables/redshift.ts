@@ -1,6 +1,6 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { postgresParse, postgresToChar } from "../format-models.ts";
+import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { atMostTwoArguments, average, initcap, parenthesized, redshiftConvertTimezone, renamed, sha256Only, strictConcat } from "../rewrites.ts";
 import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
@@ -93,6 +93,13 @@ export const REDSHIFT: Construct[] = [
     rewrite: postgresParse("date", "redshift"),
     macros: ["__slp_strptime"],
     examples: [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))],
+  },
+  {
+    name: "to_number",
+    how: "corrected",
+    note: "9, 0, . or D, ',' or G, FM, a leading S or a trailing S, MI or PR; L is refused; text the format's digits do not hold is an error",
+    rewrite: postgresToNumber("redshift"),
+    examples: [ex("select to_number('12,454.8-', '99G999D9S')", ["-12454.8"], RS("r_TO_NUMBER"))],
   },
   {
     name: "to_timestamp",
