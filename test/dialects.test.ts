@@ -629,6 +629,24 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("postgres", "select to_number(x, '999.9') from (select ' 12.5 ' as x) as t")).toEqual(["12.5"]);
   });
 
+  test("Snowflake REGEXP_SUBSTR / REPLACE / COUNT: the occurrence and the parameters (c, i, m, e, s) are read (the transpiler dropped them); another position, an N-th replacement or another parameter is refused", async () => {
+    expect(
+      await run("snowflake", "select regexp_replace('abcabc', 'b', 'x', 1, 1), regexp_replace('abcabc', 'B', 'x', 1, 0, 'i')"),
+    ).toEqual(["axcabc", "axcaxc"]);
+    expect(await run("snowflake", "select regexp_substr('a\\nb', 'a.b'), regexp_substr('a\\nb', 'a.b', 1, 1, 's') is not null")).toEqual([
+      null,
+      "true",
+    ]);
+    expect(
+      await run("snowflake", "select regexp_substr('x1 y2', '([a-z])([0-9])', 1, 2, 'e', 2), regexp_substr('x1', '[a-z]', 1, 3)"),
+    ).toEqual(["2", null]);
+    expect(await run("snowflake", "select regexp_replace('abcabc', 'b', 'x', 1, 2)")).toBe("refused: regexp_replace()");
+    expect(await run("snowflake", "select regexp_replace('abcabc', 'b', 'x', 2)")).toBe("refused: regexp_replace()");
+    expect(await run("snowflake", "select regexp_substr('abc', 'b', 2)")).toBe("refused: regexp_substr()");
+    expect(await run("snowflake", "select regexp_substr('abc', 'b', 1, 1, 'x')")).toBe("refused: regexp_substr()");
+    expect(await run("snowflake", "select regexp_count('abc', 'b', 1, 'e')")).toBe("refused: regexp_count()");
+  });
+
   test("Snowflake split_part with a NUMBER part (a NUMBER(38, 0) column) runs; a part with a fraction is an error naming it", async () => {
     expect(await run("snowflake", "select split_part(s, '-', n) from (select 'a-b-c' as s, 2::number(38, 0) as n)")).toEqual(["b"]);
     expect(

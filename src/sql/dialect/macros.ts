@@ -72,6 +72,9 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_integral_half_away(x) as case when __slp_kind(typeof(x)) = 'float' then cast(round(try_cast(x as double)) as varchar) when typeof(x) = 'BOOLEAN' then cast(cast(try_cast(x as boolean) as integer) as varchar) else cast(x as varchar) end",
     needs: ["__slp_kind"],
   },
+  __slp_regexp_replace_first: {
+    sql: "create macro __slp_regexp_replace_first(value, pattern, replacement) as regexp_replace(value, pattern, replacement)",
+  },
   __slp_regexp_replace_all: {
     sql: "create macro __slp_regexp_replace_all(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'g')",
   },

@@ -563,3 +563,68 @@ export function timestampAdd(call: Call): string | { refuse: string } {
   if (!interval) return { refuse: `${call.name} by '${call.args[0]?.trim()}': slp runs the units ${Object.keys(INTERVAL_OF).join(", ")}` };
   return `(${call.args[2]} + ${interval(`__slp_whole_count(${call.args[1]})`)})`;
 }
+
+/**
+ * Snowflake's regular-expression parameters as RE2 flags before the pattern:
+ * c (case-sensitive, the default) and i (the last of them wins), m (^ and $
+ * at line breaks), s (. matches a newline), e (extract a group); others are
+ * refused. Snowflake's patterns are otherwise read as DuckDB reads them.
+ */
+function snowflakeRegexParameters(call: Call, index: number): { flags: string; extract: boolean } | { refuse: string } {
+  if (call.args.length <= index) return { flags: "", extract: false };
+  const parameters = call.literal(index);
+  if (parameters === null || !/^[cimes]*$/.test(parameters))
+    return { refuse: `slp translates ${call.name}'s parameters c, i, m, e and s, written as a literal` };
+  const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
+  const flags = `${insensitive ? "i" : ""}${parameters.includes("m") ? "m" : ""}${parameters.includes("s") ? "s" : ""}`;
+  return { flags, extract: parameters.includes("e") };
+}
+
+/** The pattern with the flags in front (text concatenated when it runs, for a pattern that is not a literal). */
+function flagged(pattern: string, flags: string): string {
+  return flags === "" ? pattern : `('(?${flags})' || ${pattern})`;
+}
+
+/** A position argument slp reads: omitted or the literal 1 (from another position, ^ and \b would read the text's start otherwise). */
+function fromFirstCharacter(call: Call, index: number): boolean {
+  return call.args.length <= index || call.literal(index) === "1";
+}
+
+/** Snowflake REGEXP_SUBSTR(subject, pattern[, position[, occurrence[, parameters[, group]]]]): the occurrence-th match (or its group), NULL when none. */
+export function snowflakeRegexpSubstr(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 6)
+    return { refuse: "regexp_substr takes a subject, a pattern, a position, an occurrence, parameters and a group" };
+  if (!fromFirstCharacter(call, 2)) return { refuse: "slp translates regexp_substr from position 1 only" };
+  const parameters = snowflakeRegexParameters(call, 4);
+  if ("refuse" in parameters) return parameters;
+  const group = call.args.length === 6 ? call.args[5] : parameters.extract ? "1" : "0";
+  if (call.args.length === 6 && call.literal(5) === null)
+    return { refuse: "slp translates regexp_substr with a group written as a number" };
+  const occurrence = call.args[3] ?? "1";
+  return `(regexp_extract_all(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)}, ${group}))[__slp_whole_index(${occurrence})]`;
+}
+
+/** Snowflake REGEXP_REPLACE(subject, pattern[, replacement[, position[, occurrence[, parameters]]]]): every match (occurrence 0, the default) or the first (1). */
+export function snowflakeRegexpReplace(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 6)
+    return { refuse: "regexp_replace takes a subject, a pattern, a replacement, a position, an occurrence and parameters" };
+  if (!fromFirstCharacter(call, 3)) return { refuse: "slp translates regexp_replace from position 1 only" };
+  const occurrence = call.args.length > 4 ? call.literal(4) : "0";
+  if (occurrence !== "0" && occurrence !== "1")
+    return { refuse: "slp translates regexp_replace of every occurrence (0) or the first (1) only" };
+  const parameters = snowflakeRegexParameters(call, 5);
+  if ("refuse" in parameters) return parameters;
+  if (parameters.extract) return { refuse: "the e parameter has no meaning slp has verified for regexp_replace" };
+  // slp's macros, so the transpiler (which reads a fourth argument as Snowflake's position) does not touch the call.
+  return `${occurrence === "0" ? "__slp_regexp_replace_all" : "__slp_regexp_replace_first"}(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)}, ${call.args[2] ?? "''"})`;
+}
+
+/** Snowflake REGEXP_COUNT(subject, pattern[, position[, parameters]]): non-overlapping matches. */
+export function snowflakeRegexpCount(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 4) return { refuse: "regexp_count takes a subject, a pattern, a position and parameters" };
+  if (!fromFirstCharacter(call, 2)) return { refuse: "slp translates regexp_count from position 1 only" };
+  const parameters = snowflakeRegexParameters(call, 3);
+  if ("refuse" in parameters) return parameters;
+  if (parameters.extract) return { refuse: "the e parameter has no meaning slp has verified for regexp_count" };
+  return `__slp_regexp_count(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)})`;
+}

@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeRegexpCount, snowflakeRegexpReplace, snowflakeRegexpSubstr, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
@@ -113,8 +113,33 @@ export const SNOWFLAKE: Construct[] = [
     examples: [ex("select regexp_like('San Jose', 'san.*', 'i')", ["true"], SF("regexp_like")), ex("select regexp_like('San Jose', 'Jose')", ["false"], SF("regexp_like"))],
   },
   translated("rlike", [ex("select rlike('800-456-7891', '[2-9]\\\\d{2}-\\\\d{3}-\\\\d{4}')", ["true"], SF("rlike")), ex("select rlike('abc', 'b')", ["false"], SF("rlike"))]),
-  translated("regexp_replace", [ex("select regexp_replace('It was the best of times', 'times', 'days')", ["It was the best of days"], SF("regexp_replace")), ex("select regexp_replace('aXbX', 'X', '-')", ["a-b-"], SF("regexp_replace"))], "replaces every match"),
-  translated("regexp_substr", [ex("select regexp_substr('It was the best of times', 'the\\\\W+\\\\w+')", ["the best"], SF("regexp_substr"))]),
+  {
+    name: "regexp_replace",
+    how: "corrected",
+    note: "every match (occurrence 0, the default) or the first (1), from position 1; parameters c, i, m, s (the transpiler dropped the occurrence and replaced the first match only)",
+    rewrite: snowflakeRegexpReplace,
+    macros: ["__slp_regexp_replace_all", "__slp_regexp_replace_first"],
+    examples: [
+      ex("select regexp_replace('It was the best of times', 'times', 'days')", ["It was the best of days"], SF("regexp_replace")),
+      ex("select regexp_replace('aXbX', 'X', '-')", ["a-b-"], SF("regexp_replace")),
+      ex("select regexp_replace('It was the best of times, it was the worst of times', '( ){1,}', '')", ["Itwasthebestoftimes,itwastheworstoftimes"], SF("regexp_replace")),
+      ex("select regexp_replace('firstname middlename lastname', '(.*) (.*) (.*)', '\\\\3, \\\\1 \\\\2')", ["lastname, firstname middlename"], SF("regexp_replace")),
+      ex("select regexp_replace('abcABC', 'abc', 'x', 1, 0, 'i'), regexp_replace('abcabc', 'b', 'x', 1, 1)", ["xx", "axcabc"], SF("regexp_replace")),
+    ],
+  },
+  {
+    name: "regexp_substr",
+    how: "corrected",
+    note: "the occurrence-th match (or, with e or a group number, its group), NULL when there is none, from position 1; parameters c, i, m, e, s (the transpiler dropped the occurrence and the parameters)",
+    rewrite: snowflakeRegexpSubstr,
+    macros: ["__slp_whole_index"],
+    examples: [
+      ex("select regexp_substr('It was the best of times', 'the\\\\W+\\\\w+')", ["the best"], SF("regexp_substr")),
+      ex("select regexp_substr('It was the best of times, it was the worst of times', 'the\\\\W+\\\\w+', 1, 2)", ["the worst"], SF("regexp_substr")),
+      ex("select regexp_substr('It was the best of times, it was the worst of times', 'the\\\\W+(\\\\w+)', 1, 2, 'e', 1)", ["worst"], SF("regexp_substr")),
+      ex("select regexp_substr('abc ABC', 'abc', 1, 2, 'i'), regexp_substr('abc', 'x')", ["ABC", null], SF("regexp_substr")),
+    ],
+  },
   {
     name: "split_part",
     how: "corrected",
@@ -267,11 +292,12 @@ export const SNOWFLAKE: Construct[] = [
   {
     name: "regexp_count",
     how: "corrected",
-    note: "non-overlapping matches from the first character; a position other than 1 or parameters are refused",
-    rewrite: (call) => (call.args.length === 2 || (call.args.length === 3 && call.literal(2) === "1") ? `__slp_regexp_count(${call.args[0]}, ${call.args[1]})` : { refuse: "slp translates regexp_count(subject, pattern[, 1]) only" }),
+    note: "non-overlapping matches from the first character; parameters c, i, m, s; another position is refused",
+    rewrite: snowflakeRegexpCount,
     macros: ["__slp_regexp_count"],
-    examples: [ex("select regexp_count('It was the best of times, it was the worst of times', '\\\\bwas\\\\b', 1)", ["2"], SF("regexp_count"))],
+    examples: [ex("select regexp_count('It was the best of times, it was the worst of times', '\\\\bwas\\\\b', 1)", ["2"], SF("regexp_count")), ex("select regexp_count('abcABC', 'abc', 1, 'i')", ["2"], SF("regexp_count"))],
   },
+
   translated("reverse", [ex("select reverse('Hello, world!')", ["!dlrow ,olleH"], SF("reverse"))]),
   translated("repeat", [ex("select repeat('xy', 5)", ["xyxyxyxyxy"], SF("repeat"))]),
   same("rpad", [ex("select rpad('123.50', 19, '*')", ["123.50*************"], SF("rpad")), ex("select rpad('abcdef', 3, '*')", ["abc"], SF("rpad"))]),
