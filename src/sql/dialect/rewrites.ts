@@ -628,3 +628,12 @@ export function snowflakeRegexpCount(call: Call): string | { refuse: string } {
   if (parameters.extract) return { refuse: "the e parameter has no meaning slp has verified for regexp_count" };
   return `__slp_regexp_count(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)})`;
 }
+
+/** Snowflake REGEXP_LIKE / RLIKE(subject, pattern[, parameters]): the whole subject matches, the parameters c, i, m, s as RE2 flags (DuckDB's own m would also keep . and [^...] off a newline). */
+export function snowflakeRegexpLike(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 3) return { refuse: `${call.name} takes a subject, a pattern and parameters` };
+  const parameters = snowflakeRegexParameters(call, 2);
+  if ("refuse" in parameters) return parameters;
+  if (parameters.extract) return { refuse: `the e parameter has no meaning slp has verified for ${call.name}` };
+  return `rlike(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)})`;
+}

@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
-import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeRegexpCount, snowflakeRegexpReplace, snowflakeRegexpSubstr, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeRegexpCount, snowflakeRegexpLike, snowflakeRegexpReplace, snowflakeRegexpSubstr, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "./common.ts";
 
 export const SNOWFLAKE: Construct[] = [
@@ -108,11 +108,11 @@ export const SNOWFLAKE: Construct[] = [
   {
     name: "regexp_like",
     how: "corrected",
-    note: "matches the whole text, as Snowflake anchors it (the transpiler made it a partial match)",
-    rewrite: (call) => `rlike(${call.args.join(", ")})`,
-    examples: [ex("select regexp_like('San Jose', 'san.*', 'i')", ["true"], SF("regexp_like")), ex("select regexp_like('San Jose', 'Jose')", ["false"], SF("regexp_like"))],
+    note: "matches the whole text, as Snowflake anchors it (the transpiler made it a partial match); parameters c, i, m, s",
+    rewrite: snowflakeRegexpLike,
+    examples: [ex("select regexp_like('San Jose', 'san.*', 'i')", ["true"], SF("regexp_like")), ex("select regexp_like('San Jose', 'Jose')", ["false"], SF("regexp_like")), ex("select regexp_like('a\\nb', 'a.b', 's'), regexp_like('a\\nb', 'a[^x]b', 'm')", ["true", "true"], SF("regexp_like"))],
   },
-  translated("rlike", [ex("select rlike('800-456-7891', '[2-9]\\\\d{2}-\\\\d{3}-\\\\d{4}')", ["true"], SF("rlike")), ex("select rlike('abc', 'b')", ["false"], SF("rlike"))]),
+  { name: "rlike", how: "corrected", note: "as regexp_like", rewrite: snowflakeRegexpLike, examples: [ex("select rlike('800-456-7891', '[2-9]\\\\d{2}-\\\\d{3}-\\\\d{4}')", ["true"], SF("rlike")), ex("select rlike('abc', 'b')", ["false"], SF("rlike"))] },
   {
     name: "regexp_replace",
     how: "corrected",
