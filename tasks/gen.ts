@@ -1,7 +1,7 @@
-/** `slp gen`: rewrites slp's own generated files (JSON Schemas, README rule table). For slp's developers. */
+/** `slp gen`: rewrites slp's own generated files (JSON Schemas, README rule table, a page per warehouse dialect). For slp's developers. */
 import { Type } from "@sinclair/typebox";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Report } from "../src/core/report.ts";
 import { defineTask } from "../src/runner/define-task.ts";
 
@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dir, "..");
 
 export default defineTask({
   name: "gen",
-  description: "Regenerate slp's JSON Schemas and README rule table from the code",
+  description: "Regenerate slp's JSON Schemas, README rule table and dialect pages from the code",
   informational: true,
   hidden: true,
   input: Type.Object({}),
@@ -18,6 +18,7 @@ export default defineTask({
     const { generatedFiles } = await import("../src/docs/generate.ts");
     const written: string[] = [];
     for (const [path, content] of generatedFiles(ROOT)) {
+      mkdirSync(dirname(join(ROOT, path)), { recursive: true });
       writeFileSync(join(ROOT, path), content);
       written.push(path);
     }

@@ -165,7 +165,7 @@ export default defineTask({
       import("../src/mutate/run.ts"),
       import("../src/mutate/report.ts"),
       import("../src/mutate/stryker.ts"),
-      import("../src/sql/dialect/dialects.ts"),
+      import("../src/sql/dialect/settings.ts"),
     ]);
     if (base.repo === null)
       notes.push(

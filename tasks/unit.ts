@@ -6,7 +6,7 @@ import { isMapping, type Mapping } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
 import { loadConfig } from "../src/project/slp/slp-yml.ts";
 import { DialectOption, NoManifestOption, ProjectDirOption } from "../src/project/slp/options.ts";
-import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
+import { duckdbSettings } from "../src/sql/dialect/settings.ts";
 import { projectDialect } from "../src/sql/dialect/profile.ts";
 import { parseYaml } from "../src/project/files/yaml.ts";
 import { defineTask, type TaskEnvironment } from "../src/runner/define-task.ts";

@@ -9,7 +9,8 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
-import { duckdbSettings, type Dialect } from "../src/sql/dialect/dialects.ts";
+import type { Dialect } from "../src/sql/dialect/dialects.ts";
+import { duckdbSettings } from "../src/sql/dialect/settings.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
 
 const connections = new Map<Dialect, Promise<DuckDBConnection>>();

@@ -3,6 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { allRules } from "../src/rules/index.ts";
+import { DIALECTS } from "../src/sql/dialect/dialects.ts";
+import { WAREHOUSES } from "../src/sql/dialect/warehouses/index.ts";
 import { builtInTasks } from "../tasks/index.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -63,6 +65,31 @@ describe("task registry", () => {
     for (const [name, load] of Object.entries(STARTED_ALONE)) {
       expect((await load()).default).toBe(builtInTasks.find((task) => task.name === name) as never);
     }
+  });
+});
+
+describe("warehouse registry", () => {
+  test("lists exactly the warehouse files, each a dialect under its file's name, and every dialect slp translates", () => {
+    const files = readdirSync(join(ROOT, "src", "sql", "dialect", "warehouses"))
+      .filter((file) => file.endsWith(".ts") && file !== "index.ts")
+      .map((file) => file.replace(/\.ts$/, ""));
+    expect(Object.keys(WAREHOUSES).sort()).toEqual(files.sort());
+    for (const [name, dialect] of Object.entries(WAREHOUSES)) expect(dialect.name).toBe(name as never);
+    expect(Object.keys(WAREHOUSES).sort()).toEqual(DIALECTS.filter((dialect) => dialect !== "duckdb").sort());
+  });
+
+  test("a dialect extends a registered one, and a part it does not inherit is its own", () => {
+    for (const dialect of Object.values(WAREHOUSES)) {
+      if (dialect.extends) expect(WAREHOUSES[dialect.extends.name]).toBe(dialect.extends);
+      else expect(dialect.inherited).toEqual([]);
+    }
+    expect(WAREHOUSES.spark.extends?.name).toBe("databricks");
+    expect(WAREHOUSES.redshift.extends?.name).toBe("postgres");
+    // Spark's table is Databricks's with its own entries on top; Redshift's is its own.
+    expect(WAREHOUSES.spark.constructs.length).toBe(WAREHOUSES.databricks.constructs.length + WAREHOUSES.spark.ownConstructs.length);
+    expect(WAREHOUSES.redshift.constructs).toBe(WAREHOUSES.redshift.ownConstructs);
+    expect(WAREHOUSES.redshift.crossDbMacros.type_string).toBe(WAREHOUSES.postgres.crossDbMacros.type_string as never);
+    expect(WAREHOUSES.redshift.crossDbMacros.current_timestamp).not.toBe(WAREHOUSES.postgres.crossDbMacros.current_timestamp as never);
   });
 });
 

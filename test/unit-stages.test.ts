@@ -19,7 +19,7 @@ import { buildFixture } from "../src/unit/fixtures.ts";
 import { planTest, readTestSet } from "../src/unit/plan.ts";
 import { parseSession } from "../src/unit/render.ts";
 import { runUnitTests } from "../src/unit/run.ts";
-import { duckdbSettings } from "../src/sql/dialect/dialects.ts";
+import { duckdbSettings } from "../src/sql/dialect/settings.ts";
 import { missingColumn, UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
 import { candidateTypes, typedPlan } from "../src/unit/typings.ts";

@@ -1,12 +1,15 @@
 /**
  * Files generated from code, committed, and checked for freshness by a test:
- * the JSON Schemas under schemas/ and the rule table in README.md.
+ * the JSON Schemas under schemas/, the rule table in README.md, and one page
+ * per warehouse dialect under docs/dialects/ (linked from README.md).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TSchema } from "@sinclair/typebox";
 import { allRules } from "../rules/index.ts";
 import { allConstructs } from "../sql/dialect/constructs.ts";
+import type { WarehouseDialect } from "../sql/dialect/define.ts";
+import { WAREHOUSES } from "../sql/dialect/warehouses/index.ts";
 import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
@@ -36,15 +39,111 @@ const RULES_END = "<!-- rules:end -->";
 const DIALECTS_START = "<!-- dialects:start -->";
 const DIALECTS_END = "<!-- dialects:end -->";
 
-/** The dialect contract: per dialect, each construct, how it runs on DuckDB, and its documented examples. */
-export function dialectsTable(): string {
-  const rows = allConstructs().flatMap(([dialect, constructs]) =>
-    constructs.map((construct) => {
-      const pages = [...new Set(construct.examples.map((example) => example.source))].map((page, i) => `[${i + 1}](${page})`).join(" ");
-      return `| ${dialect} | \`${construct.name.replace(/\|/g, "\\|")}\` | ${construct.how} | ${(construct.note ?? "").replace(/\|/g, "\\|")} | ${construct.examples.length} ${pages} |`;
-    }),
-  );
-  return ["| Dialect | Construct | Runs as | Note | Documented examples |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
+/** Text for a Markdown table cell. */
+const cell = (text: string) => text.replace(/\|/g, "\\|");
+
+/** The construct table of one dialect: each construct, how it runs on DuckDB, and its documented examples. */
+function constructsTable(constructs: readonly { name: string; how: string; note?: string; examples: { source: string }[] }[]): string {
+  const rows = constructs.map((construct) => {
+    const pages = [...new Set(construct.examples.map((example) => example.source))].map((page, i) => `[${i + 1}](${page})`).join(" ");
+    return `| \`${cell(construct.name)}\` | ${construct.how} | ${cell(construct.note ?? "")} | ${construct.examples.length} ${pages} |`;
+  });
+  return ["| Construct | Runs as | Note | Documented examples |", "| --- | --- | --- | --- |", ...rows].join("\n");
+}
+
+const PART_WORDS: Record<WarehouseDialect["inherited"][number], string> = {
+  lexical: "lexical rules",
+  nullOrder: "NULL order",
+  integerDivision: "integer division",
+  types: "types",
+  constructs: "constructs",
+  crossDbMacros: "cross-database macros",
+  formats: "formats",
+  division: "division",
+  fixtureRules: "fixture rules",
+};
+
+const LIKE_ESCAPE: Record<string, string> = {
+  itself: "the backslash; before another character it is that character",
+  error: "the backslash; before a character other than `\\`, `_` or `%` it is an error",
+  unverified: "the backslash; before a character other than `\\`, `_` or `%` it is refused (not documented)",
+};
+
+/** One warehouse's page: what slp knows of it, all from its file under src/sql/dialect/warehouses/. */
+export function dialectPage(
+  dialect: WarehouseDialect,
+  constructs: readonly { name: string; how: string; note?: string; examples: { source: string }[] }[],
+): string {
+  const parent = dialect.extends;
+  const types = Object.entries(dialect.types).map(([name, scalar]) => {
+    const held =
+      scalar === null
+        ? "not a type of this dialect"
+        : "duckdb" in scalar
+          ? `\`${scalar.duckdb}\``
+          : "decimal" in scalar
+            ? `\`DECIMAL(${scalar.decimal.join(",")})\``
+            : `refused: ${cell(scalar.refuse)}${scalar.unlessSized ? " (with a precision: that DECIMAL)" : ""}`;
+    return `| \`${cell(name)}\` | ${held} |`;
+  });
+  return [
+    `# ${dialect.name}`,
+    "",
+    `Generated from \`src/sql/dialect/warehouses/${dialect.name}.ts\` (\`bun run gen\`); do not edit.`,
+    "",
+    ...(parent
+      ? [
+          `Extends [${parent.name}](${parent.name}.md): inherits its ${dialect.inherited.map((part) => PART_WORDS[part]).join(", ")}, entry by entry, with its own entries over them.`,
+          "",
+        ]
+      : []),
+    "## Reading the SQL",
+    "",
+    `- Transpiler dialect: \`${dialect.transpiler}\``,
+    `- Identifiers are quoted with \`\` ${dialect.lexical.identifierQuote} \`\``,
+    `- LIKE's default escape: ${dialect.lexical.likeEscape === null ? "none (as DuckDB's)" : LIKE_ESCAPE[dialect.lexical.likeEscape]}`,
+    `- An ORDER BY without NULLS FIRST / LAST: \`${dialect.nullOrder}\``,
+    `- Integer divided by integer: ${dialect.integerDivision ? "an integer" : "not an integer"}; by zero: ${dialect.division.byZero === "null" ? "NULL" : "an error"}`,
+    `- Multiplication: ${dialect.division.product ? "the product's scale is capped as the warehouse caps it" : "as DuckDB's"}`,
+    `- adapter.dispatch tries: ${[dialect.name, ...dialect.adapterInherits, "default"].map((prefix) => `\`${prefix}__\``).join(", ")}`,
+    `- Cross-database macros the adapter writes its own way: ${
+      Object.keys(dialect.crossDbMacros)
+        .sort()
+        .map((name) => `\`${name}\``)
+        .join(", ") || "none"
+    }`,
+    ...(dialect.formats.datetime
+      ? [`- Date format elements: ${dialect.formats.datetime.map(([element]) => `\`${element}\``).join(", ")}`]
+      : []),
+    ...(dialect.fixtureRules.length > 0 ? [`- Fixture rules: ${dialect.fixtureRules.map((rule) => `\`${rule.name}\``).join(", ")}`] : []),
+    "",
+    "## Types",
+    "",
+    types.length > 0
+      ? [
+          "The names this dialect maps its own way (others: the common names in `src/sql/dialect/type-names.ts`).",
+          "",
+          "| Type | DuckDB |",
+          "| --- | --- |",
+          ...types,
+        ].join("\n")
+      : `As ${parent?.name ?? "the common names"}.`,
+    "",
+    "## Constructs",
+    "",
+    ...(parent && dialect.inherited.includes("constructs")
+      ? [`Where it differs from [${parent.name}](${parent.name}.md); everything else runs as there.`, ""]
+      : []),
+    constructsTable(constructs),
+    "",
+  ].join("\n");
+}
+
+/** README's paragraph: a link to each warehouse's page. */
+export function dialectLinks(): string {
+  return `One page per warehouse dialect, generated from its file under src/sql/dialect/warehouses/: ${Object.keys(WAREHOUSES)
+    .map((name) => `[${name}](docs/dialects/${name}.md)`)
+    .join(", ")}.`;
 }
 
 /** Every generated file's path (repository-relative) and its expected content. */
@@ -57,8 +156,9 @@ export function generatedFiles(root: string): Map<string, string> {
   const readme = readFileSync(join(root, "README.md"), "utf8");
   files.set(
     "README.md",
-    replaceBetween(replaceBetween(readme, RULES_START, RULES_END, rulesTable()), DIALECTS_START, DIALECTS_END, dialectsTable()),
+    replaceBetween(replaceBetween(readme, RULES_START, RULES_END, rulesTable()), DIALECTS_START, DIALECTS_END, dialectLinks()),
   );
+  for (const [name, constructs] of allConstructs()) files.set(`docs/dialects/${name}.md`, dialectPage(WAREHOUSES[name], constructs));
   return files;
 }
 

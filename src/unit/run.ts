@@ -12,8 +12,10 @@ import { ParseCache } from "../project/files/cache.ts";
 import type { DisabledTest } from "../project/dbt/unit-test-definitions.ts";
 import type { UnitProject } from "../project/dbt/unit-project.ts";
 import { DbtRenderer } from "../sql/dbt-context.ts";
-import { duckdbSettings, type DialectChoice } from "../sql/dialect/dialects.ts";
-import { fixtureRulesOf, type FixtureRule } from "../sql/dialect/fixture-rules.ts";
+import type { DialectChoice } from "../sql/dialect/dialects.ts";
+import type { FixtureRule } from "../sql/dialect/define.ts";
+import { duckdbSettings } from "../sql/dialect/settings.ts";
+import { warehouse } from "../sql/dialect/warehouses/index.ts";
 import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
 import { buildFixture, expectedRows, expectedSql, UntranslatableType } from "./fixtures.ts";
 import { compiledModels } from "./manifest.ts";
@@ -171,7 +173,13 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       tests.push({ result, modelSql: null });
       continue;
     }
-    const prepared = await fixturesOf(plan, model.used, schemas, renderer, fixtureRulesOf(dialect.dialect));
+    const prepared = await fixturesOf(
+      plan,
+      model.used,
+      schemas,
+      renderer,
+      dialect.dialect === "duckdb" ? [] : warehouse(dialect.dialect).fixtureRules,
+    );
     if ("error" in prepared) {
       tests.push({ result: { ...result, error: prepared.error, ran: prepared.untranslatable ? "untranslatable" : null }, modelSql: null });
       continue;

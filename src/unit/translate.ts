@@ -13,7 +13,8 @@ import { divisionMacros } from "../sql/dialect/arithmetic.ts";
 import { ParseCache } from "../project/files/cache.ts";
 import { MACROS, macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
-import { Translator, type Untranslatable } from "../sql/dialect/translator.ts";
+import type { Untranslatable } from "../sql/dialect/translation.ts";
+import { Translator } from "../sql/dialect/translator.ts";
 import type { TestError, TestPlan } from "./types.ts";
 
 /**

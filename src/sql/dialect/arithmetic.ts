@@ -18,15 +18,13 @@
  * (NULL only for Spark without ANSI mode), an operand that is not a number an
  * error naming its type: never another value.
  */
-import type { Dialect } from "./dialects.ts";
+import type { Warehouse } from "./dialects.ts";
 
 /** A macro slp creates in the database, with the macros its body calls (created first). */
 export interface MacroDefinition {
   sql: string;
   needs?: string[];
 }
-
-type Dividing = Exclude<Dialect, "duckdb">;
 
 const HELPERS: Record<string, MacroDefinition> = {
   __slp_typed: { sql: "create macro __slp_typed(value, type) as from_json(value, type)" },
@@ -89,10 +87,7 @@ const PG_HELPERS: Record<string, MacroDefinition> = {
   },
 };
 
-/** The decimals slp's DuckDB type for a Postgres numeric quotient holds (its scale depends on the values). */
-const PG_TYPE_SCALE = (ta: string, tb: string) => `least(38, greatest(24, __slp_scale(${ta}), __slp_scale(${tb})))`;
-
-interface DivisionRule {
+export interface DivisionRule {
   /** The result type as a JSON type string, from the operands' type names. */
   type(ta: string, tb: string): string;
   /** The value as JSON text; `s`, when given, names the result's scale already worked out (see scale). */
@@ -111,7 +106,7 @@ const bothIntegers = (ta: string, tb: string) => `(__slp_kind(${ta}) = 'integer'
  * (a DOUBLE, an integer, or fixed-point like any decimal); otherwise the
  * exact quotient to `scale` (an expression of the operand type names).
  */
-function rule(
+export function rule(
   scale: ((ta: string, tb: string) => string) | { refuse: string },
   integers: "float" | "integer" | "fixed",
   exact = "__slp_exact_quotient",
@@ -145,52 +140,7 @@ function rule(
   };
 }
 
-/** Spark's decimal division (DecimalPrecision): scale max(6, s1 + p2 + 1); past 38 digits it gives way to the p1 - s1 + s2 integer digits, to no fewer than 6. */
-const sparkScale = (ta: string, tb: string) => {
-  const digits = `(__slp_precision(${ta}) - __slp_scale(${ta}) + __slp_scale(${tb}))`;
-  const wide = `greatest(6, __slp_scale(${ta}) + __slp_precision(${tb}) + 1)`;
-  return `case when ${digits} + ${wide} > 38 then greatest(38 - ${digits}, least(${wide}, 6)) else ${wide} end`;
-};
-
-const RULES: Record<Dividing, DivisionRule> = {
-  // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (division: S = max(S1, min(S1 + 6, 12)))
-  snowflake: rule((ta) => `greatest(__slp_scale(${ta}), least(__slp_scale(${ta}) + 6, 12))`, "fixed"),
-  // https://cloud.google.com/bigquery/docs/reference/standard-sql/operators#arithmetic_operators: INT64 / INT64 is FLOAT64; NUMERIC has 9 decimals
-  bigquery: rule(() => "9", "float"),
-  // https://docs.aws.amazon.com/redshift/latest/dg/r_numeric_computations201.html (division: scale = max(4, s1 + p2 - s2 + 1), at most 38)
-  // A HUGEINT divisor is DuckDB's SUM of integers, which Redshift types BIGINT (https://docs.aws.amazon.com/redshift/latest/dg/r_SUM.html):
-  // 19 digits, not 38 (100.0 * count / sum(count) has 21 decimals in Redshift; with 38 none of its 3 integer digits would fit).
-  redshift: rule(
-    (ta, tb) =>
-      `least(38, greatest(4, __slp_scale(${ta}) + __slp_precision(replace(${tb}, 'HUGEINT', 'BIGINT')) - __slp_scale(${tb}) + 1))`,
-    "integer",
-  ),
-  // https://www.postgresql.org/docs/current/functions-math.html (5.0 / 2 = 2.5000000000000000)
-  postgres: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "integer", "__slp_pg_exact_quotient"),
-  // https://docs.databricks.com/en/sql/language-manual/functions/slashsign.html: a fractional result; division by zero is an error in ANSI mode
-  databricks: rule(sparkScale, "float"),
-  // Spark without ANSI mode (its 3.x default): division by zero is NULL.
-  spark: rule(sparkScale, "float"),
-};
-
-/**
- * AVG as each warehouse documents its type: the sum divided by the count
- * (DuckDB's AVG of a DECIMAL is a DOUBLE). Snowflake and BigQuery average
- * with their division's scale (Snowflake's AVG of 1, 2, 2 is 1.666667);
- * Postgres's AVG of integers is numeric; Redshift's of integers an integer;
- * Spark's of DECIMAL(p, s) has scale s + 4.
- */
-const AVERAGES: Record<Dividing, DivisionRule> = {
-  snowflake: RULES.snowflake,
-  bigquery: RULES.bigquery,
-  postgres: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "fixed", "__slp_pg_exact_quotient"),
-  // https://docs.aws.amazon.com/redshift/latest/dg/r_AVG.html: BIGINT for integer arguments; a DECIMAL keeps its scale, rounded in a way slp has not verified.
-  redshift: rule({ refuse: "SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT" }, "integer"),
-  databricks: rule((ta) => `least(38, __slp_scale(${ta}) + 4)`, "float"),
-  spark: rule((ta) => `least(38, __slp_scale(${ta}) + 4)`, "float"),
-};
-
-/** Postgres's exact quotient: rounded to select_div_scale's decimals, held at PG_TYPE_SCALE; more decimals than that is an error. */
+/** Postgres's exact quotient: rounded to select_div_scale's decimals, held at the scale the type names (warehouses/postgres.ts); more decimals than that is an error. */
 PG_HELPERS.__slp_pg_exact_quotient = {
   sql: `create macro __slp_pg_exact_quotient(a, b, held) as list_transform([__slp_pg_div_scale(a, b)], lambda s: case when s > held then error('slp: this Postgres numeric quotient has ' || s || ' decimals, more than the ' || held || ' slp holds in DuckDB') else __slp_exact_quotient(a, b, s) end)[1]`,
   needs: ["__slp_pg_div_scale", "__slp_exact_quotient"],
@@ -214,18 +164,23 @@ const PRODUCT_HELPERS: Record<string, MacroDefinition> = {
   },
 };
 
-const PRODUCTS: Partial<Record<Dividing, { scale: (ta: string, tb: string) => string; integers: "fixed" | "native" }>> = {
-  // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (multiplication: S = min(S1 + S2, max(S1, S2, 12)))
-  snowflake: {
-    scale: (ta, tb) => `least(__slp_scale(${ta}) + __slp_scale(${tb}), greatest(__slp_scale(${ta}), __slp_scale(${tb}), 12))`,
-    integers: "fixed",
-  },
-  // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#decimal_types: NUMERIC has 9 decimals; INT64 * INT64 is INT64
-  bigquery: { scale: () => "9", integers: "native" },
-};
+/** Where the warehouse caps a product's scale: that scale, and whether two integers multiply as DuckDB's integers (`native`) or as fixed-point. */
+export interface ProductRule {
+  scale: (ta: string, tb: string) => string;
+  integers: "fixed" | "native";
+}
 
-function productMacros(dialect: Dividing): [string, MacroDefinition][] {
-  const rule = PRODUCTS[dialect];
+/** A warehouse's arithmetic: `/`, AVG, `*` where it caps the scale, and what dividing by zero gives. */
+export interface Division {
+  quotient: DivisionRule;
+  /** AVG as the warehouse documents its type: the sum divided by the count (DuckDB's AVG of a DECIMAL is a DOUBLE). */
+  average: DivisionRule;
+  product?: ProductRule;
+  /** `null` for Spark without ANSI mode; an error everywhere else. */
+  byZero: "error" | "null";
+}
+
+function productMacros(dialect: Warehouse, rule: ProductRule | undefined): [string, MacroDefinition][] {
   if (!rule) return [];
   const names = divisionMacros(dialect, "mul");
   const native = rule.integers === "native";
@@ -277,42 +232,39 @@ function valueMacro(
   return `create macro ${name}(a, b) as list_transform([struct_pack(a := a, b := b)], lambda v: ${inner})[1]`;
 }
 
-/** Whether slp rewrites `a * b` in `dialect` (where the warehouse caps the product's scale). */
-export function multipliesOwnWay(dialect: Dividing): boolean {
-  return PRODUCTS[dialect] !== undefined;
-}
-
 /** The names of the two macros `a / b` (`a * b` for "mul"; for "avg", the sum and the count) becomes in `dialect`. */
-export function divisionMacros(dialect: Dividing, of: "div" | "avg" | "mul" = "div"): { value: string; type: string } {
+export function divisionMacros(dialect: Warehouse, of: "div" | "avg" | "mul" = "div"): { value: string; type: string } {
   return { value: `__slp_${of}_${dialect}_value`, type: `__slp_${of}_${dialect}_type` };
 }
 
-/** Every macro division needs, helpers first. */
-export const DIVISION_MACROS: Record<string, MacroDefinition> = {
-  ...HELPERS,
-  ...PG_HELPERS,
-  ...PRODUCT_HELPERS,
-  ...Object.fromEntries((Object.keys(RULES) as Dividing[]).flatMap(productMacros)),
-  ...Object.fromEntries(
-    (["div", "avg"] as const)
-      .flatMap((of) => (Object.keys(RULES) as Dividing[]).map((dialect) => [of, dialect] as const))
-      .flatMap(([of, dialect]) => {
-        const { type, value, scale, needs } = (of === "div" ? RULES : AVERAGES)[dialect];
-        const names = divisionMacros(dialect, of);
-        const guarded = (x: string, s: string | undefined) => {
-          const quotient = value(`${x}.a`, `${x}.b`, `typeof(${x}.a)`, `typeof(${x}.b)`, s);
-          return dialect === "spark" ? `case when ${x}.b = 0 then null else ${quotient} end` : quotient;
-        };
-        return [
-          [
-            names.type,
-            {
-              sql: `create macro ${names.type}(a, b) as list_transform([struct_pack(ta := typeof(a), tb := typeof(b))], lambda t: ${type("t.ta", "t.tb")})[1]`,
-              needs: ["__slp_kind", "__slp_scale", "__slp_precision"],
-            },
-          ],
-          [names.value, { sql: valueMacro(names.value, scale, guarded), needs }],
-        ];
-      }),
-  ),
-};
+/** Every macro division needs in the warehouses given, helpers first. */
+export function divisionMacroDefinitions(warehouses: { name: Warehouse; division: Division }[]): Record<string, MacroDefinition> {
+  return {
+    ...HELPERS,
+    ...PG_HELPERS,
+    ...PRODUCT_HELPERS,
+    ...Object.fromEntries(warehouses.flatMap(({ name, division }) => productMacros(name, division.product))),
+    ...Object.fromEntries(
+      (["div", "avg"] as const)
+        .flatMap((of) => warehouses.map((warehouse) => [of, warehouse] as const))
+        .flatMap(([of, { name, division }]) => {
+          const { type, value, scale, needs } = of === "div" ? division.quotient : division.average;
+          const names = divisionMacros(name, of);
+          const guarded = (x: string, s: string | undefined) => {
+            const quotient = value(`${x}.a`, `${x}.b`, `typeof(${x}.a)`, `typeof(${x}.b)`, s);
+            return division.byZero === "null" ? `case when ${x}.b = 0 then null else ${quotient} end` : quotient;
+          };
+          return [
+            [
+              names.type,
+              {
+                sql: `create macro ${names.type}(a, b) as list_transform([struct_pack(ta := typeof(a), tb := typeof(b))], lambda t: ${type("t.ta", "t.tb")})[1]`,
+                needs: ["__slp_kind", "__slp_scale", "__slp_precision"],
+              },
+            ],
+            [names.value, { sql: valueMacro(names.value, scale, guarded), needs }],
+          ];
+        }),
+    ),
+  };
+}

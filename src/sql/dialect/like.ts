@@ -3,28 +3,13 @@
  * none unless the query names one; BigQuery, Databricks/Spark, Postgres and
  * Redshift escape with the backslash by default (Snowflake has no default,
  * as DuckDB), so `x like 'a\_%'` matches 'a_1' there and not in DuckDB
- * unless `ESCAPE '\'` is written. Quantified LIKE ANY / ALL (p1, p2, ...)
+ * unless `ESCAPE '\'` is written (each warehouse's `lexical.likeEscape`). Quantified LIKE ANY / ALL (p1, p2, ...)
  * is written out as the ORs / ANDs of its patterns, each in parentheses.
  */
-import type { Dialect } from "./dialects.ts";
+import type { Warehouse } from "./dialects.ts";
+import type { OtherEscape } from "./lexical-rules.ts";
 import type { TreeNode } from "./transpiler.ts";
-
-/**
- * What a backslash before a character other than _, % or itself means:
- * `itself` that character (Postgres, Redshift: as DuckDB reads it),
- * `error` an error (Databricks: "It is invalid to escape any other character"),
- * `unverified` not documented (BigQuery documents escaping \, _ and % only).
- */
-type OtherEscape = "itself" | "error" | "unverified";
-
-const DEFAULT_ESCAPE: Record<Exclude<Dialect, "duckdb">, OtherEscape | null> = {
-  bigquery: "unverified",
-  databricks: "error",
-  spark: "error",
-  postgres: "itself",
-  redshift: "itself",
-  snowflake: null,
-};
+import { warehouse } from "./warehouses/index.ts";
 
 /** slp's macro that checks a pattern computed at run time the way the warehouse does. */
 export const LIKE_PATTERN_MACRO = "__slp_like_pattern";
@@ -55,8 +40,8 @@ function quantifiedPatterns(right: unknown): unknown[] | null {
  * escape character; a pattern computed at run time is checked by slp's macro
  * as the warehouse checks it; a quantified LIKE becomes its ORs or ANDs.
  */
-export function likeRewrite(dialect: Exclude<Dialect, "duckdb">) {
-  const other = DEFAULT_ESCAPE[dialect];
+export function likeRewrite(dialect: Warehouse) {
+  const other = warehouse(dialect).lexical.likeEscape;
   return (node: TreeNode): TreeNode | undefined => {
     const [kind] = Object.keys(node);
     if (kind === "not") {

@@ -1,9 +1,10 @@
 /** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
-import { DIVISION_MACROS, type MacroDefinition } from "./arithmetic.ts";
+import { divisionMacroDefinitions, type MacroDefinition } from "./arithmetic.ts";
+import { WAREHOUSES } from "./warehouses/index.ts";
 
 /** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
 export const MACROS: Record<string, MacroDefinition> = {
-  ...DIVISION_MACROS,
+  ...divisionMacroDefinitions(Object.values(WAREHOUSES)),
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
   __slp_regexp_full_match: { sql: "create macro __slp_regexp_full_match(value, pattern) as regexp_full_match(value, pattern)" },
   // A text a Postgres pattern reads with a class or case folding that follows the database's locale beyond ASCII

@@ -215,27 +215,7 @@ export function toNumber(cast: "cast" | "try_cast") {
 }
 
 /** A date format's elements (longest first) as strftime codes; a format with anything else is refused. */
-type FormatTable = [element: string, strftime: string][];
-
-export const SNOWFLAKE_FORMAT: FormatTable = [
-  ["YYYY", "%Y"],
-  ["MMMM", "%B"],
-  ["HH24", "%H"],
-  ["HH12", "%I"],
-  ["FF9", "%n"],
-  ["FF6", "%f"],
-  ["FF3", "%g"],
-  ["MON", "%b"],
-  ["YY", "%y"],
-  ["MM", "%m"],
-  ["DD", "%d"],
-  ["DY", "%a"],
-  ["HH", "%H"],
-  ["MI", "%M"],
-  ["SS", "%S"],
-  ["AM", "%p"],
-  ["PM", "%p"],
-];
+export type FormatTable = [element: string, strftime: string][];
 
 /**
  * Snowflake's TO_CHAR / TO_VARCHAR: without a format, a timestamp is written
@@ -245,17 +225,19 @@ export const SNOWFLAKE_FORMAT: FormatTable = [
  * time format, its elements in any case (MON and DY written Apr, Fri; AM and PM
  * upper case only); a number format (9, 0) is refused by name.
  */
-export function snowflakeToChar(call: Call): string | { refuse: string } {
-  if (call.args.length === 1)
-    return raw(
-      call.args[0] as string,
-      "list_transform([$0], lambda slp_v: case when typeof(slp_v) in ('TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') then strftime(cast(cast(slp_v as varchar) as timestamp), '%Y-%m-%d %H:%M:%S.%g') when typeof(slp_v) = 'TIMESTAMP WITH TIME ZONE' then error('TO_VARCHAR of a TIMESTAMP_TZ without a format: slp has not verified the session''s output format') else cast(slp_v as varchar) end)[1]",
-    );
-  const format = call.literal(1);
-  if (format !== null && /[09]/.test(format.replace(/"[^"]*"/g, "")))
-    return { refuse: `the number format '${format}': slp does not translate Snowflake's number format models` };
-  return formatted(call, SNOWFLAKE_FORMAT, true);
-}
+export const snowflakeToChar =
+  (table: FormatTable) =>
+  (call: Call): string | { refuse: string } => {
+    if (call.args.length === 1)
+      return raw(
+        call.args[0] as string,
+        "list_transform([$0], lambda slp_v: case when typeof(slp_v) in ('TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') then strftime(cast(cast(slp_v as varchar) as timestamp), '%Y-%m-%d %H:%M:%S.%g') when typeof(slp_v) = 'TIMESTAMP WITH TIME ZONE' then error('TO_VARCHAR of a TIMESTAMP_TZ without a format: slp has not verified the session''s output format') else cast(slp_v as varchar) end)[1]",
+      );
+    const format = call.literal(1);
+    if (format !== null && /[09]/.test(format.replace(/"[^"]*"/g, "")))
+      return { refuse: `the number format '${format}': slp does not translate Snowflake's number format models` };
+    return formatted(call, table, true);
+  };
 
 export function formatted(call: Call, table: FormatTable, anyCase = false): string | { refuse: string } {
   if (call.args.length === 1) return `cast(${call.args[0]} as varchar)`;

@@ -11,14 +11,15 @@
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType, structFieldNames } from "./types.ts";
-import { divisionMacros, multipliesOwnWay } from "./arithmetic.ts";
+import { divisionMacros } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { POSIX_MACROS, posixRewrite } from "./posix-regex.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
-import type { TranslationResult, Untranslatable } from "./translator.ts";
+import type { TranslationResult, Untranslatable } from "./translation.ts";
+import { warehouse } from "./warehouses/index.ts";
 
-export type { Translation, TranslationResult, Untranslatable } from "./translator.ts";
+export type { Translation, TranslationResult, Untranslatable } from "./translation.ts";
 
 /** Words that take a parenthesis without being a function call. */
 const SYNTAX_WORDS = new Set(
@@ -303,7 +304,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
   // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
   // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
-  const multiplies = multipliesOwnWay(dialect);
+  const multiplies = warehouse(dialect).division.product !== undefined;
   if (rewritten.includes("/") || (multiplies && rewritten.includes("*"))) {
     const wrap = (of: "div" | "mul"): OperatorWrap => {
       const names = divisionMacros(dialect, of);

@@ -8,28 +8,10 @@
  */
 import { ParseCache } from "../../project/files/cache.ts";
 import type { Dialect } from "./dialects.ts";
+import type { TranslationResult } from "./translation.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-export const TRANSLATION_FORMAT = 13;
-
-export interface Translation {
-  /** The SQL DuckDB runs. */
-  sql: string;
-  /** The DuckDB macros (by name) the SQL calls; see macros(). */
-  macros: string[];
-}
-
-/** A construct slp cannot run with the warehouse's meaning. */
-export interface Untranslatable {
-  /** The construct as written (`lateral flatten`, `to_char`, `array<geography>`). */
-  construct: string;
-  /** Why, in one clause. */
-  why: string;
-  /** 1-based line in the SQL given. */
-  line: number | null;
-}
-
-export type TranslationResult = { ok: true; translation: Translation } | { ok: false; untranslatable: Untranslatable };
+export const TRANSLATION_FORMAT = 14;
 
 /** Translations of one project, cached by content across runs. */
 export class Translator {

@@ -6,7 +6,7 @@
  * in the cache yet.
  */
 import type { Dialect } from "./dialects.ts";
-import { TRANSPILER_DIALECT } from "./dialects.ts";
+import { warehouse } from "./warehouses/index.ts";
 
 /** One token of the source SQL, as the transpiler's tokenizer reads it. */
 export interface Token {
@@ -73,7 +73,7 @@ async function loaded(): Promise<Sdk> {
 
 /** The tokens of `sql` read as `dialect`. */
 export async function tokenize(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<Outcome<Token[]>> {
-  const result = (await loaded()).tokenize(sql, TRANSPILER_DIALECT[dialect]);
+  const result = (await loaded()).tokenize(sql, warehouse(dialect).transpiler);
   if (!result.success || !result.tokens) return { ok: false, error: result.error ?? "cannot tokenize", line: result.errorLine ?? null };
   return {
     ok: true,
@@ -89,7 +89,7 @@ export async function tokenize(sql: string, dialect: Exclude<Dialect, "duckdb">)
 
 /** `sql` (one SELECT) read as `dialect`, written as DuckDB. */
 export async function toDuckdb(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<Outcome<string>> {
-  const result = (await loaded()).transpile(sql, TRANSPILER_DIALECT[dialect], "duckdb");
+  const result = (await loaded()).transpile(sql, warehouse(dialect).transpiler, "duckdb");
   if (!result.success || !result.sql) return { ok: false, error: result.error ?? "cannot translate", line: result.errorLine ?? null };
   if (result.sql.length !== 1)
     return { ok: false, error: `the model's SQL is ${result.sql.length} statements, not one SELECT`, line: null };
@@ -119,7 +119,7 @@ export async function wrapOperators(
   wraps: { div: OperatorWrap; mul?: OperatorWrap },
 ): Promise<Outcome<{ sql: string; wrapped: number }>> {
   const polyglot = await loaded();
-  const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
+  const parsed = polyglot.parse(sql, warehouse(dialect).transpiler);
   if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
   let wrapped = 0;
   const rewrite = (node: unknown): unknown => {
@@ -135,7 +135,7 @@ export async function wrapOperators(
     }
     return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, rewrite(value)]));
   };
-  const generated = polyglot.generate(rewrite(parsed.ast), TRANSPILER_DIALECT[dialect]);
+  const generated = polyglot.generate(rewrite(parsed.ast), warehouse(dialect).transpiler);
   if (!generated.success || !generated.sql || generated.sql.length !== 1)
     return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
   return { ok: true, value: { sql: generated.sql[0] as string, wrapped } };
@@ -155,7 +155,7 @@ export async function rewriteTree(
   rewrite: (node: TreeNode) => TreeNode | undefined,
 ): Promise<Outcome<{ sql: string; rewritten: number }> | { ok: false; refuse: string }> {
   const polyglot = await loaded();
-  const parsed = polyglot.parse(sql, TRANSPILER_DIALECT[dialect]);
+  const parsed = polyglot.parse(sql, warehouse(dialect).transpiler);
   if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
   let rewritten = 0;
   let refusal: string | null = null;
@@ -178,7 +178,7 @@ export async function rewriteTree(
   const tree = walk(parsed.ast);
   if (refusal !== null) return { ok: false, refuse: refusal };
   if (rewritten === 0) return { ok: true, value: { sql, rewritten } };
-  const generated = polyglot.generate(tree, TRANSPILER_DIALECT[dialect]);
+  const generated = polyglot.generate(tree, warehouse(dialect).transpiler);
   if (!generated.success || !generated.sql || generated.sql.length !== 1)
     return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
   return { ok: true, value: { sql: generated.sql[0] as string, rewritten } };
@@ -186,6 +186,6 @@ export async function rewriteTree(
 
 /** The transpiler's parse errors for `sql` read as `dialect`, [] when it parses (how slp's tests check emitted SQL). */
 export async function parseErrorsIn(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<string[]> {
-  const result = (await loaded()).validate(sql, TRANSPILER_DIALECT[dialect]);
+  const result = (await loaded()).validate(sql, warehouse(dialect).transpiler);
   return result.errors.filter((error) => error.severity === "error").map((error) => error.message);
 }

@@ -5,168 +5,10 @@
  * SUPER, BigQuery BIGNUMERIC, geography) is refused by name, never approximated.
  */
 import type { Dialect } from "./dialects.ts";
+import { COMMON_TYPES } from "./type-names.ts";
+import { warehouse } from "./warehouses/index.ts";
 
 export type MappedType = { ok: true; type: string } | { ok: false; why: string };
-
-/** `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL. */
-type Scalar = { duckdb: string } | { decimal: [precision: number, scale: number] } | { refuse: string; unlessSized?: true };
-
-const TEXT: Scalar = { duckdb: "VARCHAR" };
-const DOUBLE: Scalar = { duckdb: "DOUBLE" };
-const SEMI = (what: string): Scalar => ({ refuse: `${what} holds semi-structured values DuckDB has no faithful type for` });
-const SPATIAL: Scalar = { refuse: "DuckDB has no built-in spatial type (slp loads no extensions)" };
-
-/** Names shared by most warehouses, each dialect's own entries on top. */
-const COMMON: Record<string, Scalar> = {
-  boolean: { duckdb: "BOOLEAN" },
-  bool: { duckdb: "BOOLEAN" },
-  date: { duckdb: "DATE" },
-  time: { duckdb: "TIME" },
-  timestamp: { duckdb: "TIMESTAMP" },
-  varchar: TEXT,
-  char: TEXT,
-  character: TEXT,
-  "character varying": TEXT,
-  text: TEXT,
-  string: TEXT,
-  smallint: { duckdb: "SMALLINT" },
-  int: { duckdb: "INTEGER" },
-  integer: { duckdb: "INTEGER" },
-  bigint: { duckdb: "BIGINT" },
-  real: { duckdb: "FLOAT" },
-  float: DOUBLE,
-  double: DOUBLE,
-  "double precision": DOUBLE,
-  decimal: { decimal: [18, 0] },
-  numeric: { decimal: [18, 0] },
-  geography: SPATIAL,
-  geometry: SPATIAL,
-};
-
-const NUMBER_38: Scalar = { decimal: [38, 0] };
-
-const DIALECT_TYPES: Record<Dialect, Record<string, Scalar>> = {
-  // https://docs.snowflake.com/en/sql-reference-data-types: integers are NUMBER(38,0); FLOAT is 64-bit.
-  snowflake: {
-    number: NUMBER_38,
-    decimal: NUMBER_38,
-    numeric: NUMBER_38,
-    int: NUMBER_38,
-    integer: NUMBER_38,
-    bigint: NUMBER_38,
-    smallint: NUMBER_38,
-    tinyint: NUMBER_38,
-    byteint: NUMBER_38,
-    float: DOUBLE,
-    float4: DOUBLE,
-    float8: DOUBLE,
-    real: DOUBLE,
-    datetime: { duckdb: "TIMESTAMP" },
-    timestamp_ntz: { duckdb: "TIMESTAMP" },
-    timestamp_ltz: { duckdb: "TIMESTAMPTZ" },
-    timestamp_tz: { duckdb: "TIMESTAMPTZ" },
-    binary: { duckdb: "BLOB" },
-    varbinary: { duckdb: "BLOB" },
-    variant: SEMI("VARIANT"),
-    object: SEMI("OBJECT"),
-    array: SEMI("ARRAY"),
-    vector: { refuse: "VECTOR has no DuckDB type with the same operations" },
-  },
-  // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types
-  bigquery: {
-    int64: { duckdb: "BIGINT" },
-    int: { duckdb: "BIGINT" },
-    integer: { duckdb: "BIGINT" },
-    smallint: { duckdb: "BIGINT" },
-    tinyint: { duckdb: "BIGINT" },
-    byteint: { duckdb: "BIGINT" },
-    float64: DOUBLE,
-    numeric: { decimal: [38, 9] },
-    decimal: { decimal: [38, 9] },
-    bignumeric: { refuse: "BIGNUMERIC has 76 digits of precision; DuckDB's DECIMAL has at most 38" },
-    bigdecimal: { refuse: "BIGDECIMAL has 76 digits of precision; DuckDB's DECIMAL has at most 38" },
-    bytes: { duckdb: "BLOB" },
-    datetime: { duckdb: "TIMESTAMP" },
-    // An absolute instant; slp's DuckDB runs in UTC, as BigQuery's functions do by default.
-    timestamp: { duckdb: "TIMESTAMPTZ" },
-    interval: { duckdb: "INTERVAL" },
-    json: SEMI("JSON"),
-    range: { refuse: "RANGE has no DuckDB type" },
-  },
-  // https://docs.databricks.com/en/sql/language-manual/sql-ref-datatypes.html
-  databricks: {
-    tinyint: { duckdb: "TINYINT" },
-    byte: { duckdb: "TINYINT" },
-    short: { duckdb: "SMALLINT" },
-    long: { duckdb: "BIGINT" },
-    float: { duckdb: "FLOAT" },
-    real: { duckdb: "FLOAT" },
-    dec: { decimal: [10, 0] },
-    decimal: { decimal: [10, 0] },
-    numeric: { decimal: [10, 0] },
-    binary: { duckdb: "BLOB" },
-    timestamp: { duckdb: "TIMESTAMPTZ" },
-    timestamp_ntz: { duckdb: "TIMESTAMP" },
-    timestamp_ltz: { duckdb: "TIMESTAMPTZ" },
-    time: { refuse: "Databricks has no TIME type" },
-    variant: SEMI("VARIANT"),
-    object: SEMI("OBJECT"),
-    interval: { refuse: "Databricks year-month and day-time intervals have no one DuckDB type" },
-  },
-  spark: {},
-  // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html
-  redshift: {
-    int2: { duckdb: "SMALLINT" },
-    int4: { duckdb: "INTEGER" },
-    int8: { duckdb: "BIGINT" },
-    float4: { duckdb: "FLOAT" },
-    float8: DOUBLE,
-    float: DOUBLE,
-    nchar: TEXT,
-    bpchar: TEXT,
-    nvarchar: TEXT,
-    timestamptz: { duckdb: "TIMESTAMPTZ" },
-    "timestamp with time zone": { duckdb: "TIMESTAMPTZ" },
-    "timestamp without time zone": { duckdb: "TIMESTAMP" },
-    timetz: { duckdb: "TIMETZ" },
-    varbyte: { duckdb: "BLOB" },
-    super: SEMI("SUPER"),
-    hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
-  },
-  // https://www.postgresql.org/docs/current/datatype.html
-  postgres: {
-    int2: { duckdb: "SMALLINT" },
-    int4: { duckdb: "INTEGER" },
-    int8: { duckdb: "BIGINT" },
-    float4: { duckdb: "FLOAT" },
-    float8: DOUBLE,
-    float: DOUBLE,
-    bpchar: TEXT,
-    timestamptz: { duckdb: "TIMESTAMPTZ" },
-    "timestamp with time zone": { duckdb: "TIMESTAMPTZ" },
-    "timestamp without time zone": { duckdb: "TIMESTAMP" },
-    timetz: { duckdb: "TIMETZ" },
-    "time with time zone": { duckdb: "TIMETZ" },
-    "time without time zone": { duckdb: "TIME" },
-    bytea: { duckdb: "BLOB" },
-    uuid: { duckdb: "UUID" },
-    interval: { duckdb: "INTERVAL" },
-    // Unconstrained numeric holds any precision; no DuckDB DECIMAL does. NUMERIC(p) has scale 0, NUMERIC(p, s) is exact (PostgreSQL's datatype-numeric page).
-    numeric: {
-      refuse: "unconstrained NUMERIC holds any number of digits; DuckDB's DECIMAL holds at most 38 (write numeric(p, s))",
-      unlessSized: true,
-    },
-    decimal: {
-      refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))",
-      unlessSized: true,
-    },
-    json: SEMI("JSON"),
-    jsonb: SEMI("JSONB"),
-    money: { refuse: "MONEY depends on the server's locale" },
-  },
-  duckdb: {},
-};
-DIALECT_TYPES.spark = DIALECT_TYPES.databricks;
 
 /** The DuckDB type holding the values of warehouse type `written`, or why there is none. */
 export function mapType(written: string, dialect: Dialect): MappedType {
@@ -254,7 +96,9 @@ class TypeParser {
   }
 
   #scalar(name: string, args: number[]): string {
-    const entry = DIALECT_TYPES[this.#dialect][name] ?? COMMON[name];
+    const own = this.#dialect === "duckdb" ? undefined : warehouse(this.#dialect).types[name];
+    // null: a name the dialect's parent has and it has not.
+    const entry = own === null ? undefined : (own ?? COMMON_TYPES[name]);
     if (!entry) throw new TypeRefusal(`slp has no DuckDB type for the ${this.#dialect} type '${name}'`);
     if ("refuse" in entry && !(entry.unlessSized && args.length > 0)) throw new TypeRefusal(entry.refuse);
     if ("decimal" in entry || "refuse" in entry) {

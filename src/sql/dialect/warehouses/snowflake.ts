@@ -1,7 +1,12 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeRegexpCount, snowflakeRegexpLike, snowflakeRegexpReplace, snowflakeRegexpSubstr, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
-import { common, framedValues, semiStructured } from "./common.ts";
+import { common, framedValues, semiStructured } from "../common.ts";
+import { list, text, withinGroupListagg } from "../adapter-sql.ts";
+import { rule } from "../arithmetic.ts";
+import { defineDialect } from "../define.ts";
+import type { FormatTable } from "../rewrites.ts";
+import { DOUBLE, SEMI, type Scalar } from "../type-names.ts";
 
 export const SNOWFLAKE: Construct[] = [
   ...common((name) => SF(name === "cast" ? "cast" : name)),
@@ -261,7 +266,7 @@ export const SNOWFLAKE: Construct[] = [
     name: "to_char",
     how: "corrected",
     note: "date and time formats (YYYY, YY, MM, MON, MMMM, DD, DY, HH24, HH12, MI, SS, FF3, FF6, FF9 in any case; AM, PM), quoted text; a timestamp without a format as YYYY-MM-DD HH24:MI:SS.FF3; number formats are refused",
-    rewrite: snowflakeToChar,
+    rewrite: (call) => snowflakeToChar(SNOWFLAKE_FORMAT)(call),
     macros: ["__slp_strftime"],
     examples: [
       ex("select to_char('2024-03-05'::date, 'YYYY-MM')", ["2024-03"], SF("to_char")),
@@ -270,7 +275,7 @@ export const SNOWFLAKE: Construct[] = [
       ex("select to_varchar('2013-04-05 01:02:03'::timestamp), to_varchar('2013-04-05'::date)", ["2013-04-05 01:02:03.000", "2013-04-05"], SF("to_char")),
     ],
   },
-  { name: "to_varchar", how: "corrected", note: "as to_char", rewrite: snowflakeToChar, macros: ["__slp_strftime"], examples: [ex("select to_varchar('2024-03-05'::date, 'MON DD, YYYY')", ["Mar 05, 2024"], SF("to_char"))] },
+  { name: "to_varchar", how: "corrected", note: "as to_char", rewrite: (call) => snowflakeToChar(SNOWFLAKE_FORMAT)(call), macros: ["__slp_strftime"], examples: [ex("select to_varchar('2024-03-05'::date, 'MON DD, YYYY')", ["Mar 05, 2024"], SF("to_char"))] },
   {
     name: "initcap",
     how: "corrected",
@@ -384,3 +389,97 @@ export const SNOWFLAKE: Construct[] = [
     ],
   },
 ];
+
+/** Snowflake's date and time format elements: https://docs.snowflake.com/en/sql-reference/functions-conversion#date-and-time-formats-in-conversion-functions */
+const SNOWFLAKE_FORMAT: FormatTable = [
+  ["YYYY", "%Y"],
+  ["MMMM", "%B"],
+  ["HH24", "%H"],
+  ["HH12", "%I"],
+  ["FF9", "%n"],
+  ["FF6", "%f"],
+  ["FF3", "%g"],
+  ["MON", "%b"],
+  ["YY", "%y"],
+  ["MM", "%m"],
+  ["DD", "%d"],
+  ["DY", "%a"],
+  ["HH", "%H"],
+  ["MI", "%M"],
+  ["SS", "%S"],
+  ["AM", "%p"],
+  ["PM", "%p"],
+];
+
+const NUMBER_38: Scalar = { decimal: [38, 0] };
+
+// https://docs.snowflake.com/en/sql-reference/operators-arithmetic (division: S = max(S1, min(S1 + 6, 12))); AVG divides the same way (AVG of 1, 2, 2 is 1.666667).
+const QUOTIENT = rule((ta) => `greatest(__slp_scale(${ta}), least(__slp_scale(${ta}) + 6, 12))`, "fixed");
+
+export default defineDialect({
+  name: "snowflake",
+  transpiler: "snowflake",
+  adapterInherits: [],
+  lexical: { likeEscape: null, identifierQuote: '"' },
+  // DEFAULT_NULL_ORDERING is LAST: NULLs sort as the largest values.
+  nullOrder: "nulls_last_on_asc_first_on_desc",
+  integerDivision: false,
+  // https://docs.snowflake.com/en/sql-reference-data-types: integers are NUMBER(38,0); FLOAT is 64-bit.
+  types: {
+    number: NUMBER_38,
+    decimal: NUMBER_38,
+    numeric: NUMBER_38,
+    int: NUMBER_38,
+    integer: NUMBER_38,
+    bigint: NUMBER_38,
+    smallint: NUMBER_38,
+    tinyint: NUMBER_38,
+    byteint: NUMBER_38,
+    float: DOUBLE,
+    float4: DOUBLE,
+    float8: DOUBLE,
+    real: DOUBLE,
+    datetime: { duckdb: "TIMESTAMP" },
+    timestamp_ntz: { duckdb: "TIMESTAMP" },
+    timestamp_ltz: { duckdb: "TIMESTAMPTZ" },
+    timestamp_tz: { duckdb: "TIMESTAMPTZ" },
+    binary: { duckdb: "BLOB" },
+    varbinary: { duckdb: "BLOB" },
+    variant: SEMI("VARIANT"),
+    object: SEMI("OBJECT"),
+    array: SEMI("ARRAY"),
+    vector: { refuse: "VECTOR has no DuckDB type with the same operations" },
+  },
+  constructs: SNOWFLAKE,
+  crossDbMacros: {
+    current_timestamp: () => "current_timestamp()",
+    type_string: () => "varchar",
+    type_int: () => "int",
+    type_bigint: () => "bigint",
+    type_float: () => "float",
+    type_numeric: () => "numeric(28,6)",
+    type_timestamp: () => "timestamp_ntz",
+    type_boolean: () => "boolean",
+    dateadd: (part, interval, from) => `dateadd(${text(part)}, ${text(interval)}, ${text(from)})`,
+    datediff: (first, second, part) => `datediff(${text(part)}, ${text(first)}, ${text(second)})`,
+    date_trunc: (part, date) => `date_trunc('${text(part)}', ${text(date)})`,
+    safe_cast: (field, type) => `try_cast(${text(field)} as ${text(type)})`,
+    concat: (fields) => `concat(${list(fields).join(", ")})`,
+    hash: (field) => `md5(cast(${text(field)} as varchar))`,
+    split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
+    listagg: (measure, delimiter, orderBy, limit) => withinGroupListagg(measure, delimiter, orderBy, limit),
+  },
+  formats: { datetime: SNOWFLAKE_FORMAT },
+  division: {
+    quotient: QUOTIENT,
+    average: QUOTIENT,
+    // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (multiplication: S = min(S1 + S2, max(S1, S2, 12)))
+    product: {
+      scale: (ta, tb) => `least(__slp_scale(${ta}) + __slp_scale(${tb}), greatest(__slp_scale(${ta}), __slp_scale(${tb}), 12))`,
+      integers: "fixed",
+    },
+    byZero: "error",
+  },
+  // dbt-snowflake dispatches validate_fixture_rows to the default, which checks nothing.
+  fixtureRules: [],
+});

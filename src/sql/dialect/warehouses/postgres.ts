@@ -3,7 +3,11 @@ import { PG, ex, refused, same, translated, type Construct } from "../construct.
 import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { average, dateTruncPart, initcap, oneArgument, renamed } from "../rewrites.ts";
-import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "../common.ts";
+import { list, stringAggListagg, text } from "../adapter-sql.ts";
+import { rule } from "../arithmetic.ts";
+import { defineDialect } from "../define.ts";
+import { DOUBLE, SEMI, TEXT } from "../type-names.ts";
 
 export const POSTGRES: Construct[] = [
   ...common((_name, kind) => PG({ aggregate: "functions-aggregate", statistical: "functions-aggregate", window: "functions-window", math: "functions-math", string: "functions-string", conditional: "functions-conditional", conversion: "sql-expressions", operator: "functions-math" }[kind])),
@@ -217,3 +221,97 @@ export const POSTGRES: Construct[] = [
     ],
   },
 ];
+
+/** dbt-postgres's datediff: calendar parts counted from date_part differences. */
+function postgresDatediff(first: string, second: string, part: string): string {
+  const years = `(date_part('year', (${second})::date) - date_part('year', (${first})::date))`;
+  const days = `((${second})::date - (${first})::date)`;
+  switch (part) {
+    case "year":
+      return years;
+    case "quarter":
+      return `(${years} * 4 + date_part('quarter', (${second})::date) - date_part('quarter', (${first})::date))`;
+    case "month":
+      return `(${years} * 12 + date_part('month', (${second})::date) - date_part('month', (${first})::date))`;
+    case "day":
+      return days;
+    case "hour":
+      return `(${days} * 24 + date_part('hour', (${second})::timestamp) - date_part('hour', (${first})::timestamp))`;
+    default:
+      return `datediff_${part}_is_not_translated(${first}, ${second})`;
+  }
+}
+
+/** The decimals slp's DuckDB type for a Postgres numeric quotient holds (its scale depends on the values). */
+const PG_TYPE_SCALE = (ta: string, tb: string) => `least(38, greatest(24, __slp_scale(${ta}), __slp_scale(${tb})))`;
+
+export default defineDialect({
+  name: "postgres",
+  transpiler: "postgresql",
+  adapterInherits: [],
+  lexical: { likeEscape: "itself", identifierQuote: '"' },
+  // NULLs sort as the largest values.
+  nullOrder: "nulls_last_on_asc_first_on_desc",
+  integerDivision: true,
+  // https://www.postgresql.org/docs/current/datatype.html
+  types: {
+    int2: { duckdb: "SMALLINT" },
+    int4: { duckdb: "INTEGER" },
+    int8: { duckdb: "BIGINT" },
+    float4: { duckdb: "FLOAT" },
+    float8: DOUBLE,
+    float: DOUBLE,
+    bpchar: TEXT,
+    timestamptz: { duckdb: "TIMESTAMPTZ" },
+    "timestamp with time zone": { duckdb: "TIMESTAMPTZ" },
+    "timestamp without time zone": { duckdb: "TIMESTAMP" },
+    timetz: { duckdb: "TIMETZ" },
+    "time with time zone": { duckdb: "TIMETZ" },
+    "time without time zone": { duckdb: "TIME" },
+    bytea: { duckdb: "BLOB" },
+    uuid: { duckdb: "UUID" },
+    interval: { duckdb: "INTERVAL" },
+    // Unconstrained numeric holds any precision; no DuckDB DECIMAL does. NUMERIC(p) has scale 0, NUMERIC(p, s) is exact (PostgreSQL's datatype-numeric page).
+    numeric: {
+      refuse: "unconstrained NUMERIC holds any number of digits; DuckDB's DECIMAL holds at most 38 (write numeric(p, s))",
+      unlessSized: true,
+    },
+    decimal: {
+      refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))",
+      unlessSized: true,
+    },
+    json: SEMI("JSON"),
+    jsonb: SEMI("JSONB"),
+    money: { refuse: "MONEY depends on the server's locale" },
+  },
+  constructs: POSTGRES,
+  crossDbMacros: {
+    current_timestamp: () => "now()",
+    type_string: () => "varchar",
+    type_int: () => "integer",
+    type_bigint: () => "bigint",
+    type_float: () => "float",
+    type_numeric: () => "numeric(28,6)",
+    type_timestamp: () => "timestamp",
+    type_boolean: () => "boolean",
+    dateadd: (part, interval, from) => `${text(from)} + ((interval '1 ${text(part)}') * (${text(interval)}))`,
+    datediff: (first, second, part) => postgresDatediff(text(first), text(second), text(part).toLowerCase()),
+    date_trunc: (part, date) => `date_trunc('${text(part)}', ${text(date)})`,
+    safe_cast: (field, type) => `cast(${text(field)} as ${text(type)})`,
+    concat: (fields) => list(fields).join(" || "),
+    hash: (field) => `md5(cast(${text(field)} as varchar))`,
+    split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
+    listagg: (measure, delimiter, orderBy, limit) => stringAggListagg(measure, delimiter, orderBy, limit),
+  },
+  // TO_CHAR's patterns are read element by element (format-models.ts), not by one strftime table.
+  formats: {},
+  division: {
+    // https://www.postgresql.org/docs/current/functions-math.html (5.0 / 2 = 2.5000000000000000)
+    quotient: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "integer", "__slp_pg_exact_quotient"),
+    // AVG of integers is numeric.
+    average: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "fixed", "__slp_pg_exact_quotient"),
+    byZero: "error",
+  },
+  // dbt-postgres dispatches validate_fixture_rows to the default, which checks nothing.
+  fixtureRules: [],
+});

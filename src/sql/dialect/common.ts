@@ -1,7 +1,7 @@
 /** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
-import { ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
-import { postgresToChar } from "../format-models.ts";
-import { dateTruncPart, framedValue, oneArgument } from "../rewrites.ts";
+import { ex, refused, same, translated, type Construct, type Example } from "./construct.ts";
+import { postgresToChar } from "./format-models.ts";
+import { dateTruncPart, framedValue, oneArgument } from "./rewrites.ts";
 
 /** What a common construct is, for the address of the vendor's page on it. */
 export type Kind = "aggregate" | "statistical" | "window" | "math" | "string" | "conditional" | "conversion" | "operator";

@@ -3,7 +3,13 @@ import { RS, ex, refused, same, translated, type Construct } from "../construct.
 import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { atMostTwoArguments, average, initcap, parenthesized, redshiftConvertTimezone, renamed, sha256Only, strictConcat } from "../rewrites.ts";
-import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "./common.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "../common.ts";
+import { text, withinGroupListagg } from "../adapter-sql.ts";
+import { rule } from "../arithmetic.ts";
+import { defineDialect } from "../define.ts";
+import { REDSHIFT_ROW_FREE_OF_NULLS } from "../fixture-rules.ts";
+import { SEMI, TEXT } from "../type-names.ts";
+import postgres from "./postgres.ts";
 
 export const REDSHIFT: Construct[] = [
   ...common((name, kind) => RS(kind === "window" ? `r_WF_${name.toUpperCase()}` : name === "%" ? "r_MOD" : `r_${name.toUpperCase()}`)),
@@ -136,3 +142,54 @@ export const REDSHIFT: Construct[] = [
     examples: [ex("select 'start_time' like 'start\\\\_%', 'startxtime' like 'start\\\\_%'", ["true", "false"], RS("r_patternmatching_condition_like"))],
   },
 ];
+
+export default defineDialect({
+  name: "redshift",
+  // Redshift reads its text, sorts NULLs and divides integers as Postgres does, names its types as Postgres but for those below, and dbt-redshift writes dbt-postgres's macros but these.
+  extends: postgres,
+  // A Postgres function is not Redshift's until Redshift's documentation says so.
+  notInherited: ["constructs"],
+  transpiler: "redshift",
+  adapterInherits: ["postgres"],
+  // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html: Postgres's names, but these.
+  types: {
+    nchar: TEXT,
+    nvarchar: TEXT,
+    varbyte: { duckdb: "BLOB" },
+    super: SEMI("SUPER"),
+    hllsketch: { refuse: "HLLSKETCH has no DuckDB type" },
+    // DECIMAL without a precision is DECIMAL(18, 0) (https://docs.aws.amazon.com/redshift/latest/dg/r_Numeric_types201.html).
+    numeric: { decimal: [18, 0] },
+    decimal: { decimal: [18, 0] },
+    // Postgres types Redshift does not have, or slp has not verified there.
+    "time with time zone": null,
+    "time without time zone": null,
+    bytea: null,
+    uuid: null,
+    interval: null,
+    json: null,
+    jsonb: null,
+    money: null,
+  },
+  constructs: REDSHIFT,
+  crossDbMacros: {
+    current_timestamp: () => "getdate()",
+    dateadd: (part, interval, from) => `dateadd(${text(part)}, ${text(interval)}, ${text(from)})`,
+    datediff: (first, second, part) => `datediff(${text(part)}, ${text(first)}, ${text(second)})`,
+    listagg: (measure, delimiter, orderBy, limit) => withinGroupListagg(measure, delimiter, orderBy, limit),
+  },
+  division: {
+    // https://docs.aws.amazon.com/redshift/latest/dg/r_numeric_computations201.html (division: scale = max(4, s1 + p2 - s2 + 1), at most 38)
+    // A HUGEINT divisor is DuckDB's SUM of integers, which Redshift types BIGINT (https://docs.aws.amazon.com/redshift/latest/dg/r_SUM.html):
+    // 19 digits, not 38 (100.0 * count / sum(count) has 21 decimals in Redshift; with 38 none of its 3 integer digits would fit).
+    quotient: rule(
+      (ta, tb) =>
+        `least(38, greatest(4, __slp_scale(${ta}) + __slp_precision(replace(${tb}, 'HUGEINT', 'BIGINT')) - __slp_scale(${tb}) + 1))`,
+      "integer",
+    ),
+    // https://docs.aws.amazon.com/redshift/latest/dg/r_AVG.html: BIGINT for integer arguments; a DECIMAL keeps its scale, rounded in a way slp has not verified.
+    average: rule({ refuse: "SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT" }, "integer"),
+  },
+  // dbt-redshift's redshift__validate_fixture_rows: a dict or csv fixture needs a row free of nulls.
+  fixtureRules: [REDSHIFT_ROW_FREE_OF_NULLS],
+});

@@ -1,8 +1,12 @@
 /** BigQuery (GoogleSQL): the constructs slp runs, with BigQuery's documented examples. */
 import { BQ, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, bareKeyword, bigqueryDateTrunc, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, refuseWeekNamed, renamed, strictConcat } from "../rewrites.ts";
-import { framedValues, semiStructured } from "./common.ts";
-import { common } from "./common.ts";
+import { framedValues, semiStructured } from "../common.ts";
+import { common } from "../common.ts";
+import { list, stringAggListagg, text } from "../adapter-sql.ts";
+import { rule } from "../arithmetic.ts";
+import { defineDialect } from "../define.ts";
+import { DOUBLE, SEMI } from "../type-names.ts";
 
 export const BIGQUERY: Construct[] = [
   ...common((name, kind) => BQ(name === "%" ? "mod" : name, { aggregate: "aggregate_functions", statistical: "statistical_aggregate_functions", window: name === "lag" || name === "lead" ? "navigation_functions" : "numbering_functions", math: "mathematical_functions", string: "string_functions", conditional: "conditional_expressions", conversion: "conversion_functions", operator: "operators" }[kind])),
@@ -414,3 +418,69 @@ function structFieldName(arg: string): string | null {
   if (!column || /^(true|false|null|current_date|current_datetime|current_time|current_timestamp)$/i.test(column[1] as string)) return null;
   return column[1] as string;
 }
+
+// https://cloud.google.com/bigquery/docs/reference/standard-sql/operators#arithmetic_operators: INT64 / INT64 is FLOAT64; NUMERIC has 9 decimals (AVG too).
+const QUOTIENT = rule(() => "9", "float");
+
+export default defineDialect({
+  name: "bigquery",
+  transpiler: "bigquery",
+  adapterInherits: [],
+  lexical: { likeEscape: "unverified", identifierQuote: "`" },
+  // "NULLs sort first if sort order is ASC and last if DESC".
+  nullOrder: "nulls_first_on_asc_last_on_desc",
+  integerDivision: false,
+  // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types
+  types: {
+    int64: { duckdb: "BIGINT" },
+    int: { duckdb: "BIGINT" },
+    integer: { duckdb: "BIGINT" },
+    smallint: { duckdb: "BIGINT" },
+    tinyint: { duckdb: "BIGINT" },
+    byteint: { duckdb: "BIGINT" },
+    float64: DOUBLE,
+    numeric: { decimal: [38, 9] },
+    decimal: { decimal: [38, 9] },
+    bignumeric: { refuse: "BIGNUMERIC has 76 digits of precision; DuckDB's DECIMAL has at most 38" },
+    bigdecimal: { refuse: "BIGDECIMAL has 76 digits of precision; DuckDB's DECIMAL has at most 38" },
+    bytes: { duckdb: "BLOB" },
+    datetime: { duckdb: "TIMESTAMP" },
+    // An absolute instant; slp's DuckDB runs in UTC, as BigQuery's functions do by default.
+    timestamp: { duckdb: "TIMESTAMPTZ" },
+    interval: { duckdb: "INTERVAL" },
+    json: SEMI("JSON"),
+    range: { refuse: "RANGE has no DuckDB type" },
+  },
+  constructs: BIGQUERY,
+  crossDbMacros: {
+    current_timestamp: () => "current_timestamp()",
+    type_string: () => "string",
+    type_int: () => "int64",
+    type_bigint: () => "int64",
+    type_float: () => "float64",
+    type_numeric: () => "numeric",
+    type_timestamp: () => "timestamp",
+    type_boolean: () => "boolean",
+    dateadd: (part, interval, from) => `datetime_add(cast(${text(from)} as datetime), interval ${text(interval)} ${text(part)})`,
+    datediff: (first, second, part) => `datetime_diff(cast(${text(second)} as datetime), cast(${text(first)} as datetime), ${text(part)})`,
+    date_trunc: (part, date) => `timestamp_trunc(cast(${text(date)} as timestamp), ${text(part)})`,
+    safe_cast: (field, type) => `safe_cast(${text(field)} as ${text(type)})`,
+    concat: (fields) => `concat(${list(fields).join(", ")})`,
+    hash: (field) => `to_hex(md5(cast(${text(field)} as string)))`,
+    split_part: (string, delimiter, part) => `split(${text(string)}, ${text(delimiter)})[safe_offset(${text(part)} - 1)]`,
+    listagg: (measure, delimiter, orderBy, limit) => stringAggListagg(measure, delimiter, orderBy, limit),
+    // dbt-bigquery: BigQuery's set operators need their DISTINCT written out.
+    intersect: () => "intersect distinct",
+    except: () => "except distinct",
+  },
+  formats: {},
+  division: {
+    quotient: QUOTIENT,
+    average: QUOTIENT,
+    // https://cloud.google.com/bigquery/docs/reference/standard-sql/data-types#decimal_types: NUMERIC has 9 decimals; INT64 * INT64 is INT64
+    product: { scale: () => "9", integers: "native" },
+    byZero: "error",
+  },
+  // dbt-bigquery dispatches validate_fixture_rows to the default, which checks nothing.
+  fixtureRules: [],
+});

@@ -2,7 +2,11 @@
 import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
 import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat, timestampAdd } from "../rewrites.ts";
 import { sparkXxhash64 } from "../spark-hash.ts";
-import { common, framedValues, semiStructured } from "./common.ts";
+import { common, framedValues, semiStructured } from "../common.ts";
+import { list, text } from "../adapter-sql.ts";
+import { rule } from "../arithmetic.ts";
+import { defineDialect } from "../define.ts";
+import { SEMI } from "../type-names.ts";
 
 export const DATABRICKS: Construct[] = [
   ...common((name) => DBX(name)),
@@ -200,28 +204,6 @@ export const DATABRICKS: Construct[] = [
   },
 ];
 
-/** Apache Spark's function reference, for what Spark documents itself. */
-const SPARK_FUNCTIONS = "https://spark.apache.org/docs/latest/api/sql/index.html#size";
-
-/** Apache Spark (dbt-spark) runs with ANSI mode off, its 3.x default: what differs from Databricks SQL. */
-export const SPARK_OWN: Construct[] = [
-  ...sparkCasts(false),
-  makeDate(false),
-  ...["size", "cardinality"].map((name): Construct => ({
-    name,
-    how: "corrected",
-    note: "-1 for NULL (spark.sql.legacy.sizeOfNull, on without ANSI mode)",
-    rewrite: (call) => `coalesce(size(${call.args.join(", ")}), -1)`,
-    examples: [ex(`select ${name}(array('b', 'd', 'c', 'a'))`, ["4"], SPARK_FUNCTIONS), ex(`select ${name}(cast(null as array<int>))`, ["-1"], SPARK_FUNCTIONS)],
-  })),
-  {
-    name: "/",
-    how: "corrected",
-    note: "as Databricks, but division by zero is NULL (ANSI mode off)",
-    examples: [ex("select 3 / 2", ["1.5"], "https://spark.apache.org/docs/latest/api/sql/index.html#_10"), ex("select 1 / 0", [null], "https://spark.apache.org/docs/latest/sql-ref-ansi-compliance.html")],
-  },
-];
-
 /**
  * MAKE_DATE(year, month, day): a field out of bounds (month 13, February 30)
  * is NULL in Databricks SQL and in Spark without ANSI mode, an error in
@@ -267,3 +249,75 @@ export function sparkCasts(ansi: boolean): Construct[] {
     },
   ];
 }
+
+/** Spark's decimal division (DecimalPrecision): scale max(6, s1 + p2 + 1); past 38 digits it gives way to the p1 - s1 + s2 integer digits, to no fewer than 6. */
+const sparkScale = (ta: string, tb: string) => {
+  const digits = `(__slp_precision(${ta}) - __slp_scale(${ta}) + __slp_scale(${tb}))`;
+  const wide = `greatest(6, __slp_scale(${ta}) + __slp_precision(${tb}) + 1)`;
+  return `case when ${digits} + ${wide} > 38 then greatest(38 - ${digits}, least(${wide}, 6)) else ${wide} end`;
+};
+
+export default defineDialect({
+  name: "databricks",
+  transpiler: "databricks",
+  // dbt-databricks is built on dbt-spark.
+  adapterInherits: ["spark"],
+  lexical: { likeEscape: "error", identifierQuote: "`" },
+  // "NULLs sort first if sort order is ASC and last if DESC".
+  nullOrder: "nulls_first_on_asc_last_on_desc",
+  integerDivision: false,
+  // https://docs.databricks.com/en/sql/language-manual/sql-ref-datatypes.html
+  types: {
+    tinyint: { duckdb: "TINYINT" },
+    byte: { duckdb: "TINYINT" },
+    short: { duckdb: "SMALLINT" },
+    long: { duckdb: "BIGINT" },
+    float: { duckdb: "FLOAT" },
+    real: { duckdb: "FLOAT" },
+    dec: { decimal: [10, 0] },
+    decimal: { decimal: [10, 0] },
+    numeric: { decimal: [10, 0] },
+    binary: { duckdb: "BLOB" },
+    timestamp: { duckdb: "TIMESTAMPTZ" },
+    timestamp_ntz: { duckdb: "TIMESTAMP" },
+    timestamp_ltz: { duckdb: "TIMESTAMPTZ" },
+    time: { refuse: "Databricks has no TIME type" },
+    variant: SEMI("VARIANT"),
+    object: SEMI("OBJECT"),
+    interval: { refuse: "Databricks year-month and day-time intervals have no one DuckDB type" },
+  },
+  constructs: DATABRICKS,
+  crossDbMacros: {
+    current_timestamp: () => "current_timestamp()",
+    type_string: () => "string",
+    type_int: () => "int",
+    type_bigint: () => "bigint",
+    type_float: () => "double",
+    type_numeric: () => "decimal(28,6)",
+    type_timestamp: () => "timestamp",
+    type_boolean: () => "boolean",
+    dateadd: (part, interval, from) =>
+      /^day$/i.test(text(part))
+        ? `date_add(${text(from)}, ${text(interval)})`
+        : `add_months(${text(from)}, ${/^year$/i.test(text(part)) ? `(${text(interval)}) * 12` : text(interval)})`,
+    datediff: (first, second, part) =>
+      /^day$/i.test(text(part))
+        ? `datediff(${text(second)}, ${text(first)})`
+        : `datediff_${text(part)}_is_not_translated(${text(first)}, ${text(second)})`,
+    date_trunc: (part, date) => `date_trunc('${text(part)}', ${text(date)})`,
+    safe_cast: (field, type) => `try_cast(${text(field)} as ${text(type)})`,
+    concat: (fields) => `concat(${list(fields).join(", ")})`,
+    hash: (field) => `md5(cast(${text(field)} as string))`,
+    split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
+  },
+  formats: {},
+  division: {
+    // https://docs.databricks.com/en/sql/language-manual/functions/slashsign.html: a fractional result; division by zero is an error in ANSI mode
+    quotient: rule(sparkScale, "float"),
+    // AVG of DECIMAL(p, s) has scale s + 4.
+    average: rule((ta) => `least(38, __slp_scale(${ta}) + 4)`, "float"),
+    byZero: "error",
+  },
+  // dbt-databricks dispatches validate_fixture_rows to the default, which checks nothing.
+  fixtureRules: [],
+});
