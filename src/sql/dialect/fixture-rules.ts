@@ -25,7 +25,7 @@ import type { FixtureRule, FixtureToCheck } from "./define.ts";
 export const REDSHIFT_ROW_FREE_OF_NULLS: FixtureRule = {
   name: "a-row-free-of-nulls",
   macro: "redshift__validate_fixture_rows",
-  source: "https://github.com/dbt-labs/dbt-adapters/blob/main/dbt-redshift/src/dbt/include/redshift/macros/adapters/unit_testing.sql",
+  source: "https://github.com/dbt-labs/dbt-redshift/blob/main/dbt/include/redshift/macros/adapters/unit_testing.sql",
   check(fixture) {
     if (fixture.rows.length === 0) return null;
     const free = fixture.rows.some((row) => Object.values(row).every((value) => value !== null && value !== undefined));
