@@ -556,6 +556,13 @@ describe("errors and refusals the warehouses document", () => {
     ).toEqual(["x", "a", "fooXbarYXbazY"]);
     expect(await run("postgres", "select regexp_replace('abc', 'b', x) from (select 'y' as x) as t")).toBe("refused: regexp_replace()");
     expect(await run("redshift", "select regexp_count('ab', 'a|ab'), 1")).toBe("refused: regexp_count()");
+    expect(await run("redshift", "select regexp_substr('the fox', 'FOX'), regexp_substr('k=v', '(\\\\w)=', 1, 1, 'e')")).toEqual([
+      null,
+      "k",
+    ]);
+    expect(await run("redshift", "select regexp_substr('the fox', 'fox', 1, 1, 'p')")).toBe("refused: regexp_substr()");
+    expect(await run("postgres", "select regexp_substr('abc', '^b', 2)")).toBe("refused: regexp_substr()");
+    expect(await run("postgres", "select regexp_substr('abc', '(b)', 1, 1, 'c', 2)")).toBe("refused: regexp_substr()");
     // \b is a backspace in POSIX (RE2's word boundary), \y the word boundary; . and [^a] match a newline.
     expect(await run("postgres", "select 'a b' ~ 'a\\bb', 'a b' ~ 'a\\y', 'a' || chr(10) || 'b' ~ 'a.b', 'a' || chr(11) ~ 'a\\s'")).toEqual(
       ["false", "true", "true", "true"],
@@ -604,6 +611,9 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("redshift", "select to_char(125.8, '999D99'), to_char(date '2024-03-05', 'TZ')")).toBe("refused: to_char()");
     expect(await run("redshift", "select to_char(125.8, '999D99')")).toEqual([" 125.80"]);
     expect(await run("snowflake", "select to_char(12.5, '99.9')")).toBe("refused: to_char()");
+    expect(await run("snowflake", "select to_char('2024-03-05 13:04:05.123456'::timestamp, 'hh24:mi:ss.FF6')")).toEqual([
+      "13:04:05.123456",
+    ]);
     expect(await run("snowflake", "select to_char('2024-03-05'::date, 'yyyy-mm-dd QQ')")).toBe("refused: to_char()");
   });
 

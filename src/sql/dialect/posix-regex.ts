@@ -496,6 +496,45 @@ export const POSIX_FUNCTIONS = {
     return `regexp_replace(${textOf(call, pattern)}, ${sqlString(pattern.re2)}, ${replacement}, 'g')`;
   },
   /**
+   * Postgres regexp_substr(string, pattern[, start[, N[, flags[, subexpr]]]])
+   * and Redshift REGEXP_SUBSTR(source, pattern[, position[, occurrence[,
+   * parameters]]]) (parameters c, i, e: the first group): the N-th
+   * non-overlapping match (or its group), NULL when there is none. A start
+   * other than 1 is read for a pattern with no anchor or word boundary.
+   */
+  substr(dialect: "postgres" | "redshift") {
+    return (call: Call): string | RegexRefusal => {
+      const most = dialect === "postgres" ? 6 : 5;
+      if (call.args.length < 2 || call.args.length > most)
+        return {
+          refuse: `regexp_substr takes ${dialect === "postgres" ? "a string, a pattern, a start, N, flags and a group" : "a source, a pattern, a position, an occurrence and parameters"}`,
+        };
+      const flags = call.args.length >= 5 ? call.literal(4) : "";
+      const allowed = dialect === "postgres" ? /^[ci]*$/ : /^[cie]*$/;
+      if (flags === null || !allowed.test(flags))
+        return {
+          refuse: `slp translates the ${dialect === "postgres" ? "flags i and c" : "parameters c, i and e"} only, written as a literal`,
+        };
+      const written = patternArgument(call, 1, dialect);
+      if (typeof written !== "string") return written;
+      const insensitive = flags.lastIndexOf("i") > flags.lastIndexOf("c");
+      const pattern = posixToRe2(written, { dialect, insensitive, matchText: true });
+      if ("refuse" in pattern) return pattern;
+      const start = call.args.length >= 3 ? call.literal(2) : "1";
+      if (start === null || !/^\d+$/.test(start) || Number(start) < 1)
+        return { refuse: "slp translates regexp_substr with a start written as a positive number" };
+      if (start !== "1" && /\^|\\[AyYmMbB]/.test(written))
+        return { refuse: "slp translates regexp_substr from a start other than 1 only for a pattern without an anchor or a word boundary" };
+      const group = dialect === "postgres" ? (call.args.length === 6 ? call.literal(5) : "0") : flags.includes("e") ? "1" : "0";
+      if (group === null || !/^\d+$/.test(group)) return { refuse: "slp translates regexp_substr with a group written as a number" };
+      if (Number(group) > capturingGroups(pattern.re2)) return { refuse: `the pattern '${written}' has no group ${group}` };
+      const occurrence = call.args.length >= 4 ? (call.args[3] as string) : "1";
+      const text = textOf(call, pattern);
+      const from = start === "1" ? text : `substr(${text}, ${start})`;
+      return `(regexp_extract_all(${from}, ${sqlString(pattern.re2)}, ${group}))[__slp_whole_index(${occurrence})]`;
+    };
+  },
+  /**
    * Postgres substring(string from pattern) (and substring(string, pattern)):
    * the text the first parenthesized part matched, or the whole match without
    * one; NULL when nothing matches. The SIMILAR form (… for escape) is refused.

@@ -234,7 +234,7 @@ export const snowflakeToChar =
         "list_transform([$0], lambda slp_v: case when typeof(slp_v) in ('TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') then strftime(cast(cast(slp_v as varchar) as timestamp), '%Y-%m-%d %H:%M:%S.%g') when typeof(slp_v) = 'TIMESTAMP WITH TIME ZONE' then error('TO_VARCHAR of a TIMESTAMP_TZ without a format: slp has not verified the session''s output format') else cast(slp_v as varchar) end)[1]",
       );
     const format = call.literal(1);
-    if (format !== null && /[09]/.test(format.replace(/"[^"]*"/g, "")))
+    if (format !== null && /[09]/.test(format.replace(/"[^"]*"/g, "").replace(/FF\d/gi, "")))
       return { refuse: `the number format '${format}': slp does not translate Snowflake's number format models` };
     return formatted(call, table, true);
   };

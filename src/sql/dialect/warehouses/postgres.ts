@@ -69,6 +69,14 @@ export const POSTGRES: Construct[] = [
   same("right", [ex("select right('abcde', 2)", ["de"], PG("functions-string")), ex("select right('abcde', -2)", ["cde"], PG("functions-string"))]),
   same("split_part", [ex("select split_part('abc~@~def~@~ghi', '~@~', 2)", ["def"], PG("functions-string")), ex("select split_part('abc,def,ghi,jkl', ',', -2)", ["ghi"], PG("functions-string"))]),
   {
+    name: "regexp_substr",
+    how: "corrected",
+    note: "the N-th match (or its group), NULL when none; the pattern (a literal) read as RE2 (posix-regex.ts); flags i and c; a start other than 1 for a pattern without an anchor",
+    rewrite: POSIX_FUNCTIONS.substr("postgres"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_substr('ABCDEF', 'c(.)(..)', 1, 1, 'i')", ["CDEF"], PG("functions-string")), ex("select regexp_substr('ABCDEF', 'c(.)(..)', 1, 1, 'i', 2)", ["EF"], PG("functions-string")), ex("select regexp_substr('ABCDEF', 'x'), regexp_substr('a1b22c333', '[0-9]+', 1, 3), regexp_substr('a1b22c333', '[0-9]+', 4)", [null, "333", "22"], PG("functions-matching"))],
+  },
+  {
     name: "regexp_count",
     how: "corrected",
     note: "from a start position; the pattern (a literal) read as RE2; flags are refused",

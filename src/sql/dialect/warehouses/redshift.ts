@@ -91,6 +91,14 @@ export const REDSHIFT: Construct[] = [
       ex("select regexp_replace('abab', 'b', 'x')", ["axax"], RS("REGEXP_REPLACE")),
     ],
   },
+  {
+    name: "regexp_substr",
+    how: "corrected",
+    note: "the N-th match (or its group), NULL when none; the pattern (a literal) read as RE2 (posix-regex.ts); parameters c, i and e; PCRE (p) is refused",
+    rewrite: POSIX_FUNCTIONS.substr("redshift"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_substr('the fox', 'FOX', 1, 1, 'i')", ["fox"], RS("REGEXP_SUBSTR"))],
+  },
   { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: POSIX_FUNCTIONS.count("redshift"), macros: ["__slp_regexp_count", "__slp_posix_text"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
   {
     name: "to_date",
