@@ -562,6 +562,8 @@ describe("errors and refusals the warehouses document", () => {
     ]);
     expect(await run("redshift", "select regexp_substr('the fox', 'fox', 1, 1, 'p')")).toBe("refused: regexp_substr()");
     expect(await run("postgres", "select regexp_substr('abc', '^b', 2)")).toBe("refused: regexp_substr()");
+    expect(await run("postgres", "select substring('foobar' from '%#\"o_b#\"%' for '#')")).toBe("refused: substring()");
+    expect(await run("postgres", "select substring('Thomas' from 2 for 3), substring('Thomas', 'o(.)a')")).toEqual(["hom", "m"]);
     expect(await run("postgres", "select regexp_substr('abc', '(b)', 1, 1, 'c', 2)")).toBe("refused: regexp_substr()");
     // \b is a backspace in POSIX (RE2's word boundary), \y the word boundary; . and [^a] match a newline.
     expect(await run("postgres", "select 'a b' ~ 'a\\bb', 'a b' ~ 'a\\y', 'a' || chr(10) || 'b' ~ 'a.b', 'a' || chr(11) ~ 'a\\s'")).toEqual(

@@ -542,6 +542,8 @@ export const POSIX_FUNCTIONS = {
   postgresSubstring(call: Call): string | RegexRefusal | null {
     const fromForm = call.args.length === 1 ? /^([\s\S]*?)\s+from\s+('(?:[^']|'')*')\s*$/i.exec(call.written[0] as string) : null;
     const commaForm = call.args.length === 2 && /^\s*'/.test(call.written[1] as string) ? call.literal(1) : null;
+    if (call.args.length === 1 && /\sfrom\s+'(?:[^']|'')*'\s+for\s+'/i.test(call.written[0] as string))
+      return { refuse: "slp does not translate substring(string similar pattern escape) (the SQL-standard form with FOR 'escape')" };
     if (!fromForm && commaForm === null) return null;
     const written = fromForm ? (fromForm[2] as string).slice(1, -1).replace(/''/g, "'") : (commaForm as string);
     const pattern = posixToRe2(written, { dialect: "postgres", insensitive: false, matchText: true });
