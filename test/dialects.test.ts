@@ -562,6 +562,13 @@ describe("errors and refusals the warehouses document", () => {
     ]);
     expect(await run("redshift", "select regexp_substr('the fox', 'fox', 1, 1, 'p')")).toBe("refused: regexp_substr()");
     expect(await run("postgres", "select regexp_substr('abc', '^b', 2)")).toBe("refused: regexp_substr()");
+    expect(await run("postgres", "select regexp_instr('ABCDEFGHI', '(c..)(...)', 1, 1, 0, 'i', 2)")).toBe("refused: regexp_instr()");
+    expect(await run("postgres", "select regexp_instr('abc', 'x*')")).toMatch(/^error: .*empty text/);
+    expect(await run("postgres", "select regexp_instr('a,b,c', '[^,]+', 2, 2), regexp_instr(cast(null as text), 'a')")).toEqual([
+      "5",
+      null,
+    ]);
+    expect(await run("redshift", "select regexp_instr('the fox', 'fox', 1, 1, 0, 'p')")).toBe("refused: regexp_instr()");
     expect(await run("postgres", "select substring('foobar' from '%#\"o_b#\"%' for '#')")).toBe("refused: substring()");
     expect(await run("postgres", "select substring('Thomas' from 2 for 3), substring('Thomas', 'o(.)a')")).toEqual(["hom", "m"]);
     expect(await run("postgres", "select regexp_substr('abc', '(b)', 1, 1, 'c', 2)")).toBe("refused: regexp_substr()");

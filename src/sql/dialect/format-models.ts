@@ -465,7 +465,7 @@ export function postgresToChar(dialect: "postgres" | "redshift") {
     const value = call.args[0] as string;
     if (isNumberFormat(format)) {
       const build = numberPattern(format, dialect);
-      return "refuse" in build ? build : raw(value, build("$0"));
+      return "refuse" in build ? build : raw(value, build(rawArgument(0)));
     }
     const pattern = datetimePattern(format, dialect);
     if ("refuse" in pattern) return pattern;
@@ -473,19 +473,22 @@ export function postgresToChar(dialect: "postgres" | "redshift") {
     const escaped = format.replace(/'/g, "''");
     return raw(
       value,
-      `list_transform([$0], lambda slp_v: case when slp_v is null then null when typeof(slp_v) not in ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'VARCHAR') then error('TO_CHAR with the date format ${escaped} of a ' || typeof(slp_v) || ': slp formats dates and timestamps with it') else list_transform([cast(slp_v as timestamp)], lambda slp_t: ${pieces.length === 0 ? "''" : pieces.join(" || ")})[1] end)[1]`,
+      `list_transform([${rawArgument(0)}], lambda slp_v: case when slp_v is null then null when typeof(slp_v) not in ('DATE', 'TIMESTAMP', 'TIMESTAMP WITH TIME ZONE', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'VARCHAR') then error('TO_CHAR with the date format ${escaped} of a ' || typeof(slp_v) || ': slp formats dates and timestamps with it') else list_transform([cast(slp_v as timestamp)], lambda slp_t: ${pieces.length === 0 ? "''" : pieces.join(" || ")})[1] end)[1]`,
     );
   };
 }
 
 /**
- * A DuckDB expression of `value` (as `$0`), carried through the transpiler as
- * `__slp_raw(value, 'template')` and written out after it (translate.ts): its
+ * A DuckDB expression of `values` (each where `rawArgument(n)` stands), carried through the transpiler as
+ * `__slp_raw(value, ..., 'template')` and written out after it (translate.ts): its
  * lambdas and struct fields are DuckDB's, which the warehouse's parser would not read.
  */
-export function raw(value: string, template: string): string {
+/** Where a raw template takes its n-th value (text no format's own literal holds). */
+export const rawArgument = (n: number) => `$slp_arg_${n}$`;
+
+export function raw(values: string | string[], template: string): string {
   if (template.includes("\\")) throw new Error("a raw DuckDB template holds no backslash (a warehouse's string escapes could read it)");
-  return `__slp_raw(${value}, '${template.replace(/'/g, "''")}')`;
+  return `__slp_raw(${[values].flat().join(", ")}, '${template.replace(/'/g, "''")}')`;
 }
 
 /** Postgres's and Redshift's patterns as DuckDB's strptime reads them, for to_date and to_timestamp (longest first). */
@@ -639,7 +642,7 @@ export function postgresToNumber(dialect: "postgres" | "redshift") {
     const escaped = format.replace(/'/g, "''");
     return raw(
       call.args[0] as string,
-      `list_transform([trim($0)], lambda slp_t: case when slp_t is null then null else list_transform([struct_pack(neg := ${negative}, body := ${body})], lambda slp_n: case when not regexp_full_match(slp_n.body, '${shape}') or not regexp_matches(slp_n.body, '[0-9]') then error('to_number(''' || slp_t || ''', ''${escaped}''): text the format''s digits do not hold as slp has verified') when slp_n.neg then -cast(slp_n.body as decimal(38, ${after})) else cast(slp_n.body as decimal(38, ${after})) end)[1] end)[1]`,
+      `list_transform([trim(${rawArgument(0)})], lambda slp_t: case when slp_t is null then null else list_transform([struct_pack(neg := ${negative}, body := ${body})], lambda slp_n: case when not regexp_full_match(slp_n.body, '${shape}') or not regexp_matches(slp_n.body, '[0-9]') then error('to_number(''' || slp_t || ''', ''${escaped}''): text the format''s digits do not hold as slp has verified') when slp_n.neg then -cast(slp_n.body as decimal(38, ${after})) else cast(slp_n.body as decimal(38, ${after})) end)[1] end)[1]`,
     );
   };
 }

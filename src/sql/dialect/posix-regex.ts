@@ -27,6 +27,7 @@
  *   the text's end in both).
  */
 import type { Call } from "./construct.ts";
+import { raw, rawArgument } from "./format-models.ts";
 
 /** Why a pattern cannot run, for the refusal. */
 export interface RegexRefusal {
@@ -398,6 +399,12 @@ function redshiftValue(text: string): string {
 
 const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
+/** Whether a pattern reads where its text starts: a ^ or a constraint escape (\A \y \Y \m \M) outside brackets. */
+function anchored(pattern: string): boolean {
+  const outside = pattern.replace(/\\[\s\S]/g, (escape) => (/^\\[AyYmMbB]$/.test(escape) ? "^" : "")).replace(/\[\^?\]?[^\]]*\]/g, "");
+  return outside.includes("^");
+}
+
 /** The (already rewritten) text argument, checked to be ASCII when the pattern's meaning beyond ASCII follows the locale. */
 const textOf = (call: Call, pattern: Re2Pattern) => (pattern.asciiOnly ? `${POSIX_TEXT_MACRO}(${call.args[0]})` : (call.args[0] as string));
 
@@ -523,7 +530,7 @@ export const POSIX_FUNCTIONS = {
       const start = call.args.length >= 3 ? call.literal(2) : "1";
       if (start === null || !/^\d+$/.test(start) || Number(start) < 1)
         return { refuse: "slp translates regexp_substr with a start written as a positive number" };
-      if (start !== "1" && /\^|\\[AyYmMbB]/.test(written))
+      if (start !== "1" && anchored(written))
         return { refuse: "slp translates regexp_substr from a start other than 1 only for a pattern without an anchor or a word boundary" };
       const group = dialect === "postgres" ? (call.args.length === 6 ? call.literal(5) : "0") : flags.includes("e") ? "1" : "0";
       if (group === null || !/^\d+$/.test(group)) return { refuse: "slp translates regexp_substr with a group written as a number" };
@@ -532,6 +539,44 @@ export const POSIX_FUNCTIONS = {
       const text = textOf(call, pattern);
       const from = start === "1" ? text : `substr(${text}, ${start})`;
       return `(regexp_extract_all(${from}, ${sqlString(pattern.re2)}, ${group}))[__slp_whole_index(${occurrence})]`;
+    };
+  },
+  /**
+   * Postgres regexp_instr(string, pattern[, start[, N[, endoption[, flags[,
+   * subexpr]]]]]) and Redshift REGEXP_INSTR(source, pattern[, position[,
+   * occurrence[, option[, parameters]]]]): where the N-th non-overlapping
+   * match starts (endoption 1: the character after it ends), 0 when there is
+   * none; from the lengths of the text between matches and of the matches. A
+   * pattern that matches empty text is an error when it runs; a group's
+   * position and a start other than 1 for a pattern with an anchor are refused.
+   */
+  instr(dialect: "postgres" | "redshift") {
+    return (call: Call): string | RegexRefusal => {
+      const most = dialect === "postgres" ? 7 : 6;
+      if (call.args.length < 2 || call.args.length > most)
+        return { refuse: "regexp_instr takes a string, a pattern, a start, N, an end option, flags and a group" };
+      if (dialect === "postgres" && call.args.length === 7 && call.literal(6) !== "0")
+        return { refuse: "slp translates regexp_instr of the whole match only (subexpr 0)" };
+      const flags = call.args.length >= 6 ? call.literal(5) : "";
+      if (flags === null || !/^[ci]*$/.test(flags)) return { refuse: "slp translates the flags i and c only, written as a literal" };
+      const written = patternArgument(call, 1, dialect);
+      if (typeof written !== "string") return written;
+      const pattern = posixToRe2(written, { dialect, insensitive: flags.lastIndexOf("i") > flags.lastIndexOf("c"), matchText: true });
+      if ("refuse" in pattern) return pattern;
+      const start = call.args.length >= 3 ? call.literal(2) : "1";
+      if (start === null || !/^\d+$/.test(start) || Number(start) < 1)
+        return { refuse: "slp translates regexp_instr with a start written as a positive number" };
+      if (start !== "1" && anchored(written))
+        return { refuse: "slp translates regexp_instr from a start other than 1 only for a pattern without an anchor or a word boundary" };
+      const end = call.args.length >= 5 ? call.literal(4) : "0";
+      if (end !== "0" && end !== "1") return { refuse: "the end option is 0 or 1, written as a literal" };
+      const occurrence = call.args.length >= 4 ? (call.args[3] as string) : "1";
+      const text = textOf(call, pattern);
+      const from = start === "1" ? text : `substr(${text}, ${start})`;
+      return raw(
+        [from, sqlString(pattern.re2), occurrence],
+        `list_transform([struct_pack(parts := regexp_split_to_array(${rawArgument(0)}, ${rawArgument(1)}), matches := regexp_extract_all(${rawArgument(0)}, ${rawArgument(1)}, 0), n := __slp_whole_index(${rawArgument(2)}))], lambda slp_x: case when slp_x.matches is null then null when list_contains(slp_x.matches, '') then error('regexp_instr of a pattern that matches empty text: slp has not verified where the warehouse counts it') when slp_x.n > len(slp_x.matches) then 0 else ${Number(start) - 1} + 1 + list_sum(list_transform(slp_x.parts[1:slp_x.n], lambda slp_q: length(slp_q))) + coalesce(list_sum(list_transform(slp_x.matches[1:slp_x.n - 1], lambda slp_m: length(slp_m))), 0)${end === "1" ? " + length(slp_x.matches[slp_x.n])" : ""} end)[1]`,
+      );
     };
   },
   /**

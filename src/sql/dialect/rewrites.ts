@@ -6,7 +6,7 @@
 import { divisionMacros } from "./arithmetic.ts";
 import type { Call, Construct, Example } from "./construct.ts";
 import type { Dialect } from "./dialects.ts";
-import { raw } from "./format-models.ts";
+import { raw, rawArgument } from "./format-models.ts";
 
 /** AVG as the sum over the count, divided by the warehouse's rule for an average (arithmetic.ts); with OVER, both take the window. */
 export function average(dialect: Exclude<Dialect, "duckdb">, note: string, examples: Example[]): Construct {
@@ -231,7 +231,7 @@ export const snowflakeToChar =
     if (call.args.length === 1)
       return raw(
         call.args[0] as string,
-        "list_transform([$0], lambda slp_v: case when typeof(slp_v) in ('TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') then strftime(cast(cast(slp_v as varchar) as timestamp), '%Y-%m-%d %H:%M:%S.%g') when typeof(slp_v) = 'TIMESTAMP WITH TIME ZONE' then error('TO_VARCHAR of a TIMESTAMP_TZ without a format: slp has not verified the session''s output format') else cast(slp_v as varchar) end)[1]",
+        `list_transform([${rawArgument(0)}], lambda slp_v: case when typeof(slp_v) in ('TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') then strftime(cast(cast(slp_v as varchar) as timestamp), '%Y-%m-%d %H:%M:%S.%g') when typeof(slp_v) = 'TIMESTAMP WITH TIME ZONE' then error('TO_VARCHAR of a TIMESTAMP_TZ without a format: slp has not verified the session''s output format') else cast(slp_v as varchar) end)[1]`,
       );
     const format = call.literal(1);
     if (format !== null && /[09]/.test(format.replace(/"[^"]*"/g, "").replace(/FF\d/gi, "")))

@@ -572,7 +572,7 @@ function unnestTableAlias(written: string): string | null {
 
 /**
  * Every `__slp_raw(value, 'template')` in DuckDB's SQL as the template with
- * the (translated) value in place of `$0` (format-models.ts): a DuckDB
+ * the (translated) values in place of `$slp_arg_N$` (format-models.ts): a DuckDB
  * expression the warehouse's parser could not have carried. Innermost first,
  * so a raw call in another's value is written out too.
  */
@@ -584,8 +584,10 @@ function expandRaw(sql: string): string {
     const last = matches[matches.length - 1];
     if (!last) return out;
     const open = (last.index as number) + last[0].length - 1;
-    // The value: up to the top-level comma; then one string literal and the closing parenthesis.
+    // The arguments, split at top-level commas; the last is the template's string literal.
+    const args: string[] = [];
     let depth = 0;
+    let from = open + 1;
     let i = open + 1;
     for (; i < out.length; i++) {
       const char = out[i];
@@ -594,14 +596,19 @@ function expandRaw(sql: string): string {
         while (i < out.length && !(out[i] === "'" && out[i + 1] !== "'")) i += out[i] === "'" ? 2 : 1;
       } else if (char === '"') i = out.indexOf('"', i + 1);
       else if (char === "(" || char === "[") depth++;
-      else if (char === ")" || char === "]") depth--;
-      else if (char === "," && depth === 0) break;
+      else if (char === "]") depth--;
+      else if (char === ")" && depth-- === 0) break;
+      else if (char === "," && depth === 0) {
+        args.push(out.slice(from, i));
+        from = i + 1;
+      }
     }
-    const value = out.slice(open + 1, i);
-    const literal = /^,\s*'((?:[^']|'')*)'\s*\)/.exec(out.slice(i));
+    args.push(out.slice(from, i));
+    const literal = /^\s*'((?:[^']|'')*)'\s*$/.exec(args.pop() ?? "");
     if (!literal) throw new Error("slp's raw DuckDB expression lost its template in translation");
     const template = (literal[1] as string).replace(/''/g, "'");
-    out = out.slice(0, last.index) + template.replaceAll("$0", value) + out.slice(i + literal[0].length);
+    const expanded = template.replace(/\$slp_arg_(\d+)\$/g, (_all, index: string) => (args[Number(index)] ?? "").trim());
+    out = out.slice(0, last.index) + expanded + out.slice(i + 1);
   }
   return out;
 }

@@ -69,6 +69,14 @@ export const POSTGRES: Construct[] = [
   same("right", [ex("select right('abcde', 2)", ["de"], PG("functions-string")), ex("select right('abcde', -2)", ["cde"], PG("functions-string"))]),
   same("split_part", [ex("select split_part('abc~@~def~@~ghi', '~@~', 2)", ["def"], PG("functions-string")), ex("select split_part('abc,def,ghi,jkl', ',', -2)", ["ghi"], PG("functions-string"))]),
   {
+    name: "regexp_instr",
+    how: "corrected",
+    note: "where the N-th match starts (end option 1: after it ends), 0 when none; the pattern (a literal) read as RE2 (posix-regex.ts); a pattern matching empty text is an error when it runs; flags i and c; the position of a group (subexpr) is refused",
+    rewrite: POSIX_FUNCTIONS.instr("postgres"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_instr('number of your street, town zip, FR', '[^,]+', 1, 2)", ["23"], PG("functions-matching")), ex("select regexp_instr('ABCDEF', 'c(.)(..)', 1, 1, 0, 'i'), regexp_instr('ABCDEF', 'c(.)(..)', 1, 1, 1, 'i'), regexp_instr('ABCDEF', 'x')", ["3", "7", "0"], PG("functions-string"))],
+  },
+  {
     name: "regexp_substr",
     how: "corrected",
     note: "the N-th match (or its group), NULL when none; the pattern (a literal) read as RE2 (posix-regex.ts); flags i and c; a start other than 1 for a pattern without an anchor",

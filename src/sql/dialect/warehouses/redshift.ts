@@ -92,6 +92,14 @@ export const REDSHIFT: Construct[] = [
     ],
   },
   {
+    name: "regexp_instr",
+    how: "corrected",
+    note: "where the N-th match starts (end option 1: after it ends), 0 when none; the pattern (a literal) read as RE2 (posix-regex.ts); a pattern matching empty text is an error when it runs; parameters c and i; PCRE (p) and e are refused",
+    rewrite: POSIX_FUNCTIONS.instr("redshift"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_instr('the fox', 'FOX', 1, 1, 0, 'i')", ["5"], RS("REGEXP_INSTR"))],
+  },
+  {
     name: "regexp_substr",
     how: "corrected",
     note: "the N-th match (or its group), NULL when none; the pattern (a literal) read as RE2 (posix-regex.ts); parameters c, i and e; PCRE (p) is refused",
