@@ -401,7 +401,7 @@ const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /** Whether a pattern reads where its text starts: a ^ or a constraint escape (\A \y \Y \m \M) outside brackets. */
 function anchored(pattern: string): boolean {
-  const outside = pattern.replace(/\\[\s\S]/g, (escape) => (/^\\[AyYmMbB]$/.test(escape) ? "^" : "")).replace(/\[\^?\]?[^\]]*\]/g, "");
+  const outside = pattern.replace(/\\[\s\S]/g, (escaped) => (/^\\[AyYmMbB]$/.test(escaped) ? "^" : "")).replace(/\[\^?\]?[^\]]*\]/g, "");
   return outside.includes("^");
 }
 
