@@ -1,6 +1,5 @@
 /** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
 import { ex, refused, same, translated, type Construct, type Example } from "./construct.ts";
-import { postgresToChar } from "./format-models.ts";
 import { dateTruncPart, framedValue, oneArgument } from "./rewrites.ts";
 
 /** What a common construct is, for the address of the vendor's page on it. */
@@ -60,7 +59,7 @@ export function common(page: (name: string, kind: Kind) => string): Construct[] 
   ];
 }
 
-export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divisionExamples: Example[], dialect: "postgres" | "redshift"): Construct[] => [
+export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divisionExamples: Example[]): Construct[] => [
   { name: "/", how: "corrected", note: "integers divide to an integer (truncated); numerics keep the warehouse's scale; by zero is an error", examples: [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/")), ...divisionExamples] },
   same("||", [ex("select 'a' || 'b'", ["ab"], source("||")), ex("select 'a' || null", [null], source("||"))]),
   translated("::", [ex("select '12'::integer", ["12"], source("::"))]),
@@ -97,14 +96,7 @@ export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divis
   translated("least", [ex("select least(1, null, 3)", ["1"], source("least"))], "skips NULLs"),
   translated("bool_or", [ex("select bool_or(x) from (select true as x union all select false) as t", ["true"], source("bool_or"))]),
   translated("bool_and", [ex("select bool_and(x) from (select true as x union all select false) as t", ["false"], source("bool_and"))]),
-  {
-    name: "to_char",
-    how: "corrected",
-    note: "date and time patterns (YYYY, MM, DD, HH24, HH12, MI, SS, MS, US, AM, Mon, Month, Dy, Day, Q, WW, IW, J, ... with FM and TH) and number patterns (9, 0, ., ',', FM, S, MI and PR); time zones, locale-dependent D, G and L, V, EEEE, RN, PL and SG are refused by name",
-    rewrite: (call) => postgresToChar(dialect)(call),
-    macros: ["__slp_kind"],
-    examples: [ex("select to_char(timestamp '2024-03-05 13:04:05', 'YYYY-MM-DD HH24:MI:SS')", ["2024-03-05 13:04:05"], source("to_char")), ex("select to_char(date '2024-03-05', 'Mon DD YYYY')", ["Mar 05 2024"], source("to_char"))],
-  },
+
   refused("approximate", "an estimate: DuckDB's algorithm gives other numbers"),
 ];
 

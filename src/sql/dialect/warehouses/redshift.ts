@@ -17,7 +17,6 @@ export const REDSHIFT: Construct[] = [
     (name) => RS(name === "/" || name === "||" || name === "::" || name === "~" || name === "ilike" ? "r_operators" : `r_${name.toUpperCase()}`),
     // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
     [ex("select cast(10 as decimal(8,2)) / cast(3 as decimal(8,2))", ["3.333333333"], RS("r_numeric_computations201")), ex("select cast(2 as decimal(8,2)) / cast(3 as decimal(8,2))", ["0.666666667"], RS("r_numeric_computations201"))],
-    "redshift",
   ),
   { name: "!~", how: "corrected", note: "as ~, negated", examples: [ex("select 'abc' !~ 'b', 'abc' !~ '^b'", ["false", "true"], RS("pattern-matching-conditions-posix"))] },
   {
