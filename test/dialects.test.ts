@@ -9,8 +9,9 @@ import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
 import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
-import type { Dialect } from "../src/sql/dialect/dialects.ts";
+import type { Dialect, Warehouse } from "../src/sql/dialect/dialects.ts";
 import { duckdbSettings } from "../src/sql/dialect/settings.ts";
+import { WAREHOUSES } from "../src/sql/dialect/warehouses/index.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
 
 const connections = new Map<Dialect, Promise<DuckDBConnection>>();
@@ -91,6 +92,26 @@ for (const [dialect, constructs] of allConstructs()) {
     }
   });
 }
+
+describe("lexical rules: the documentation's examples of literals, comments and LIKE escapes give the documented values", () => {
+  for (const [dialect, { lexical: rules }] of Object.entries(WAREHOUSES) as [Warehouse, (typeof WAREHOUSES)[Warehouse]][]) {
+    test(`${dialect} reads its literals and comments as documented`, async () => {
+      expect(rules.examples.length).toBeGreaterThan(0);
+      for (const example of rules.examples) {
+        expect(example.source).toMatch(/^https:\/\//);
+        const result = await translateSql(example.sql, dialect);
+        if (!result.ok) throw new Error(`${example.sql}: refused: ${JSON.stringify(result.untranslatable)}`);
+        let problem: string | null;
+        try {
+          problem = await agrees(await connection(dialect), result.translation.sql, example.expect);
+        } catch (error) {
+          problem = `DuckDB: ${(error as Error).message.split("\n")[0]}`;
+        }
+        expect(`${example.sql} -> ${result.translation.sql}: ${problem ?? "ok"}`).toBe(`${example.sql} -> ${result.translation.sql}: ok`);
+      }
+    });
+  }
+});
 
 /** What a documented example (one row of values) cannot show: errors the warehouse raises, refusals, nesting. */
 describe("errors and refusals the warehouses document", () => {
@@ -375,6 +396,43 @@ describe("errors and refusals the warehouses document", () => {
     expect(await run("databricks", "select 'ab' like 'a\\\\b'")).toMatch(/^error: .*escapes a character other than/);
     expect(await run("bigquery", "select 'ab' like p from (select 'a\\\\b' as p)")).toMatch(/^error: .*escapes a character other than/);
     expect(await run("bigquery", "select 'ab' like 'a\\\\b'")).toBe("refused: like");
+  });
+
+  test("a literal keeps the warehouse's value through the rewrites that write the SQL back (division, LIKE) and into DuckDB", async () => {
+    const where = String.raw`where 4 / 2 = 2 and 'a_' like 'a\\_'`;
+    expect(await run("bigquery", String.raw`select 'a\\b', "it's", 'x\ny', r'\d', '''q"''' from (select 1) ` + where)).toEqual([
+      "a\\b",
+      "it's",
+      "x\ny",
+      "\\d",
+      'q"',
+    ]);
+    expect(
+      await run("snowflake", String.raw`select 'a\\b', 'it''s', 'x\ny', $$\d$$ from (select 1) where 4 / 2 = 2 and 'a\\_' like 'a\\_'`),
+    ).toEqual(["a\\b", "it's", "x\ny", "\\d"]);
+    expect(await run("databricks", String.raw`select 'a\\b', "it's", 'x\ny', r'\d', '\%' from (select 1) ` + where)).toEqual([
+      "a\\b",
+      "it's",
+      "x\ny",
+      "\\d",
+      "\\%",
+    ]);
+    expect(
+      await run("postgres", String.raw`select 'a\b', 'it''s', E'x\ny', $$\d$$ from (select 1) as t where 4 / 2 = 2 and 'a_' like 'a\_'`),
+    ).toEqual(["a\\b", "it's", "x\ny", "\\d"]);
+    expect(await run("redshift", String.raw`select 'a\\b', 'x\ny' from (select 1) as t ` + where)).toEqual(["a\\b", "x\ny"]);
+  });
+
+  test("Redshift's writer escapes a quote its reader does not take: such a literal goes through the rewrites as a placeholder, and LIKE reads its value", async () => {
+    expect(await run("redshift", "select '''CAT''' from (select 1) as t where 4 / 2 = 2")).toEqual(["'CAT'"]);
+    expect(await run("redshift", "select '''CAT''' from (select 1) as t")).toEqual(["'CAT'"]);
+    expect(await run("redshift", String.raw`select 'it''s_x' like 'it''s\\_%', 'it''sx' like 'it''s\\_%', 6 / 3`)).toEqual([
+      "true",
+      "false",
+      "2",
+    ]);
+    // $$...$$ is not documented in a Redshift query: the transpiler reads a literal the lexer did not.
+    expect(await run("redshift", "select $$a$$")).toBe("refused: string literal");
   });
 
   test("LIKE ANY / ALL are the ORs / ANDs of their patterns, in parentheses; NOT LIKE ANY / ALL is refused", async () => {

@@ -7,7 +7,7 @@
  * SLP_UPDATE_FIXTURES=1, then read the diff.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Repository } from "../src/git/repository.ts";
 import { lineAt } from "../src/project/files/lines.ts";
@@ -163,6 +163,28 @@ describe("graph walks", () => {
       "source.shop.erp.orders",
     ]);
     expect(graph.downstream(["model.shop.fct_orders"])).toEqual([]);
+  });
+
+  test("a ref with a keyword of its own reads the model it names where dbt's ref ignores the keyword; where a project's ref macro reads it, the macro decides and the edge stays unresolved", async () => {
+    // custom_ref_kwargs has its own ref macro (label='raw' names another model): what ref('model_a', label=...) names is the macro's to say.
+    const withMacro = await new Project(new WorkTree(join(FIXTURES, "unit", "custom_ref_kwargs"))).graph();
+    expect(withMacro.upstream(["model.test.model_c"])).toEqual([]);
+    expect(withMacro.unresolved.map((edge) => edge.text)).toEqual(["ref('model_a', label='staging')", "ref('model_a', label='raw')"]);
+    using plain = tempDir("slp-model-");
+    writeFileSync(join(plain.path, "dbt_project.yml"), "name: test\nversion: '1.0'\nprofile: test\n");
+    mkdirSync(join(plain.path, "models"));
+    writeFileSync(join(plain.path, "models", "model_a.sql"), "select 1 as id\n");
+    writeFileSync(join(plain.path, "models", "model_b.sql"), "select * from {{ ref('model_a', label='staging') }}\n");
+    const graph = await new Project(new WorkTree(plain.path)).graph();
+    expect(graph.upstream(["model.test.model_b"])).toEqual(["model.test.model_a"]);
+    const { relationCalls, parseRelationCall } = await import("../src/project/dbt/relations.ts");
+    expect(relationCalls("select * from {{ ref('model_a', label=var('layer')) }}").map((found) => found.call)).toEqual([null]);
+    expect(relationCalls("{{ ref('pkg', 'm', v=2, label=\"x\") }}").map((found) => found.call)).toEqual([
+      { kind: "ref", package: "pkg", name: "m", version: "2" },
+    ]);
+    // A unit test's input is read as dbt's static parser reads it: a keyword of its own is not a plain call.
+    expect(parseRelationCall("ref('model_a', label='staging')")).toBeNull();
+    expect(parseRelationCall("ref('model_a', v=1)")).toEqual({ kind: "ref", package: null, name: "model_a", version: "1" });
   });
 });
 

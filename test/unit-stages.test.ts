@@ -20,7 +20,7 @@ import { planTest, readTestSet } from "../src/unit/plan.ts";
 import { parseSession } from "../src/unit/render.ts";
 import { runUnitTests } from "../src/unit/run.ts";
 import { duckdbSettings } from "../src/sql/dialect/settings.ts";
-import { missingColumn, UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
+import { missingColumn, missingFrom, namesRelation, UpstreamSchemas, type RelationSchema } from "../src/unit/schemas.ts";
 import { castLiteral, selectRows, trimStatement, typedLiteral } from "../src/unit/sql.ts";
 import { candidateTypes, typedPlan } from "../src/unit/typings.ts";
 import type { Fixture, TestPlan, UnitResult } from "../src/unit/types.ts";
@@ -381,6 +381,18 @@ describe("schemas", () => {
       ),
     ).toBe("location_id");
     expect(missingColumn("Binder Error: No function matches the given name and argument types 'upper(INTEGER)'")).toBeNull();
+  });
+
+  test("a missing column qualified by a table or alias names the input it is read from; an unqualified one names none", () => {
+    expect(missingFrom('Binder Error: Table "u" does not have a column named "measure_standard"')).toBe("u");
+    expect(missingFrom('Binder Error: Values list "wa" does not have a column named "units"')).toBe("wa");
+    expect(missingFrom('Binder Error: Referenced column "note" not found in FROM clause!')).toBeNull();
+    const sql = 'select u.x from "stg_a" as u join `stg_b` b on true join stg_c on true';
+    expect(namesRelation(sql, "stg_a", "u")).toBe(true);
+    expect(namesRelation(sql, "stg_b", "b")).toBe(true);
+    expect(namesRelation(sql, "stg_c", "stg_c")).toBe(true);
+    expect(namesRelation(sql, "stg_a", "b")).toBe(false);
+    expect(namesRelation(sql, "stg_b", "bb")).toBe(false);
   });
 
   test("a source has what its yml declares, and says what it lacks", async () => {

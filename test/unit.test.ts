@@ -144,6 +144,26 @@ describe("upstream schemas", () => {
     expect(result.exitCode).toBe(2);
   });
 
+  test("a source's columns come from a fresh catalog; a stale one types nothing and the test is left to its own values", async () => {
+    const dir = join(UNIT, "source_columns_catalog");
+    {
+      using fresh = withFreshManifest(dir);
+      const result = await runMain(["unit", "--format", "json"], fresh.path);
+      expect(result.exitCode).toBe(0);
+      expect(
+        JSON.parse(result.stdout).data.tests[0].fixtures[0].columns.map(
+          (c: { name: string; type: string; from: string }) => `${c.name} ${c.type} ${c.from}`,
+        ),
+      ).toEqual(["payment_id INTEGER inferred", "amount DECIMAL(10,2) inferred"]);
+    }
+    using stale = copyToTemp(dir, "slp-unit-");
+    const past = new Date(Date.now() - 3_600_000);
+    utimesSync(join(stale.path, "target", "catalog.json"), past, past);
+    const result = await runMain(["unit"], stale.path);
+    expect(result.stdout).toContain("FAIL\tfct_payments::amount_keeps_its_scale");
+    expect(result.exitCode).toBe(1);
+  });
+
   test("a manifest older than the project's files types nothing: its decimals are gone and the tests fail", async () => {
     using stale = copyToTemp(join(UNIT, "upstream_manifest"), "slp-unit-");
     const past = new Date(Date.now() - 3_600_000);
@@ -379,6 +399,42 @@ describe("the real CLI", () => {
     );
     expect(result.exitCode).toBe(2);
     expect(runCli(["unit", "--project-dir", join(UNIT, "package_installed")], ROOT).exitCode).toBe(0);
+  });
+
+  test("slp unit as a subprocess: a given input with a keyword of its own runs through the project's ref macro only under support_custom_ref_kwargs", () => {
+    const flagged = runCli(["unit", "--project-dir", join(UNIT, "custom_ref_kwargs")], ROOT);
+    expect(flagged.stdout).toContain("PASS\tmodel_b::my_unit_test");
+    expect(flagged.stdout).toContain("FAIL\tmodel_b::fails_on_purpose");
+    expect(flagged.exitCode).toBe(1);
+    const unflagged = runCli(["unit", "--project-dir", join(UNIT, "custom_ref_kwargs_no_flag")], ROOT);
+    expect(unflagged.stdout).toContain(
+      "Unit test given inputs must be either a 'ref', 'source' or 'this' call. Got: 'ref('model_a', label='staging')'",
+    );
+    expect(unflagged.stdout).toContain("PASS\tmodel_b::plain_input_still_runs");
+    expect(unflagged.exitCode).toBe(2);
+  });
+
+  test("slp unit as a subprocess: sources of one table name are two inputs; a source column the yml omits is taken, a seed's is refused; missing source columns are asked for once", () => {
+    const same = runCli(["unit", "--project-dir", join(UNIT, "sources_same_table_name")], ROOT);
+    expect(same.stdout).toContain("slp unit: 3 passed - OK");
+    expect(same.exitCode).toBe(0);
+    const unioned = runCli(["unit", "--project-dir", join(UNIT, "dbt_sources_same_names")], ROOT);
+    expect(unioned.stdout).toContain("slp knows the columns of source('seed_sources_2', 'raw_customers')");
+    expect(unioned.exitCode).toBe(2);
+    const open = runCli(["unit", "--project-dir", join(UNIT, "source_columns_open")], ROOT);
+    expect(open.stdout).toContain("PASS\tstg_orders::source_column_not_in_yml");
+    expect(open.stdout).toContain("Invalid column name: 'capital' in unit test fixture for ref('countries')");
+    const asked = runCli(["unit", "--project-dir", join(UNIT, "source_columns_asked")], ROOT);
+    // One warning for all three tests, whatever their number: the columns of every source, as YAML for its file.
+    expect(asked.stderr.match(/^WARNING /gm)?.length).toBe(1);
+    expect(asked.stderr).toContain("WARNING 3 unit tests could not run for want of 3 source columns");
+    expect(asked.stderr).toContain(
+      "        - name: events\n          columns:\n            - {name: happened_at, data_type: <warehouse type>}",
+    );
+    expect(asked.exitCode).toBe(2);
+    const inferred = runCli(["unit", "--project-dir", join(UNIT, "source_columns_inferred")], ROOT);
+    expect(inferred.stderr).toBe("");
+    expect(inferred.stdout).toContain("slp unit: 5 passed - OK");
   });
 
   test("slp check never loads DuckDB or any part of the Jinja adapter (a config() of literals is read without it)", () => {

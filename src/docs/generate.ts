@@ -9,6 +9,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { allRules } from "../rules/index.ts";
 import { allConstructs } from "../sql/dialect/constructs.ts";
 import type { WarehouseDialect } from "../sql/dialect/define.ts";
+import type { EscapeRules, LexicalRules } from "../sql/dialect/lexical-rules.ts";
 import { WAREHOUSES } from "../sql/dialect/warehouses/index.ts";
 import { Config } from "../schemas/config.ts";
 import { Diff } from "../schemas/diff.ts";
@@ -69,6 +70,47 @@ const LIKE_ESCAPE: Record<string, string> = {
   unverified: "the backslash; before a character other than `\\`, `_` or `%` it is refused (not documented)",
 };
 
+const CASE_WORDS: Record<LexicalRules["unquotedCase"], string> = {
+  upper: "fold to upper case",
+  lower: "fold to lower case",
+  insensitive: "match without regard to case",
+};
+
+/** A warehouse's string literals and comments, as its lexical rules read them (src/sql/dialect/lexer.ts). */
+function lexicalLines(rules: LexicalRules): string[] {
+  const code = (text: string) => (text.includes("`") ? `\`\` ${text} \`\`` : `\`${text}\``);
+  const escapes = (escaping: EscapeRules) => {
+    const named = Object.keys(escaping.named)
+      .map((char) => code(`\\${char}`))
+      .join(" ");
+    const numeric = [escaping.octal && "octal", escaping.hex && "hex", escaping.unicode && "Unicode"].filter(Boolean).join(", ");
+    const kept = escaping.kept.map((char) => code(`\\${char}`)).join(" ");
+    const unverified = escaping.unverified ? ` (refused before ${[...escaping.unverified].map(code).join(" ")}: not documented)` : "";
+    return `backslash escapes ${named}${numeric ? `, ${numeric} escapes` : ""}${kept ? `; ${kept} keep their backslash` : ""}; a backslash before another character is ${escaping.other === "itself" ? "that character" : "an error"}${unverified}`;
+  };
+  const forms = [
+    rules.raw && "raw `r'...'`",
+    rules.tripleQuoted && "triple-quoted `'''...'''`",
+    rules.escapeStrings && `\`E'...'\` with ${escapes(rules.escapeStrings)}`,
+    rules.unicodeStrings && "`U&'...'`",
+    rules.dollarQuoted && (rules.dollarQuoted === "tagged" ? "`$tag$...$tag$`" : "`$$...$$`"),
+    rules.bytes && "bytes `b'...'` (plain ones only)",
+  ].filter(Boolean);
+  const pages = [...new Set(rules.examples.map((example) => example.source))].map((page, i) => `[${i + 1}](${page})`).join(" ");
+  const nesting =
+    rules.nestedComments === true
+      ? "nested"
+      : rules.nestedComments === false
+        ? "not nested"
+        : "a `/*` inside one is refused: nesting not documented";
+  return [
+    `- \`'...'\`: ${rules.singleQuoted === "standard" ? "a backslash is itself" : escapes(rules.singleQuoted)}; \`''\` is ${rules.doubledQuote === true ? "a quote" : `refused (${cell(rules.doubledQuote)})`}; \`"..."\` is ${rules.doubleQuoted === "string" ? "a string" : "a quoted identifier"}`,
+    ...(forms.length > 0 ? [`- Also: ${forms.join("; ")}`] : []),
+    `- Comments: \`--\`${rules.lineComments.map((start) => `, ${code(start)}`).join("")}, \`/* */\` (${nesting})`,
+    `- Documented examples of these rules: ${rules.examples.length} ${pages}`,
+  ];
+}
+
 /** One warehouse's page: what slp knows of it, all from its file under src/sql/dialect/warehouses/. */
 export function dialectPage(
   dialect: WarehouseDialect,
@@ -100,7 +142,8 @@ export function dialectPage(
     "## Reading the SQL",
     "",
     `- Transpiler dialect: \`${dialect.transpiler}\``,
-    `- Identifiers are quoted with \`\` ${dialect.lexical.identifierQuote} \`\``,
+    `- Identifiers are quoted with \`\` ${dialect.lexical.identifierQuote} \`\`; unquoted ones ${CASE_WORDS[dialect.lexical.unquotedCase]}`,
+    ...lexicalLines(dialect.lexical),
     `- LIKE's default escape: ${dialect.lexical.likeEscape === null ? "none (as DuckDB's)" : LIKE_ESCAPE[dialect.lexical.likeEscape]}`,
     `- An ORDER BY without NULLS FIRST / LAST: \`${dialect.nullOrder}\``,
     `- Integer divided by integer: ${dialect.integerDivision ? "an integer" : "not an integer"}; by zero: ${dialect.division.byZero === "null" ? "NULL" : "an error"}`,

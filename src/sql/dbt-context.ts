@@ -364,7 +364,8 @@ export class DbtRenderer {
     if (
       template instanceof JinjaTemplate ||
       Object.hasOwn(session.overrides.macros, "ref") ||
-      Object.hasOwn(session.overrides.macros, "source")
+      Object.hasOwn(session.overrides.macros, "source") ||
+      this.#overridesRelations(pkg)
     ) {
       const jinja = template instanceof JinjaTemplate ? template : template.jinja();
       return this.#with(session, () => jinja.render(this.#scope(pkg)));
@@ -394,6 +395,15 @@ export class DbtRenderer {
         }
       })
       .join("");
+  }
+
+  /**
+   * True when the project (or package `pkg`) defines its own `ref` or `source` macro: every call goes through it
+   * (dbt then skips its static parser too), so a template of literal calls is rendered by the Jinja engine.
+   */
+  #overridesRelations(pkg: string): boolean {
+    const defines = (owner: string) => this.#macroIndex.get(owner)?.has("ref") || this.#macroIndex.get(owner)?.has("source");
+    return Boolean(defines(this.project.name) || (pkg !== this.project.name && defines(pkg)));
   }
 
   /** True when `name`, called from a template of package `pkg`, is the dbt macro slp provides (as #lookup would find it). */
@@ -677,7 +687,12 @@ export class DbtRenderer {
       case "api":
         return apiNamespace(this.#adapterType);
       case "builtins":
-        return unprovided("builtins", "dbt's own ref/source/config, reached past a project's overrides of them");
+        // dbt's own ref, source and config, reached past a project's macros of those names (a `ref` macro calling builtins.ref).
+        return unprovided("builtins", "dbt's own context members, reached past a project's overrides of them", {
+          ref: this.#member("ref", pkg),
+          source: this.#member("source", pkg),
+          config: this.#member("config", pkg),
+        });
       default:
         return undefined;
     }

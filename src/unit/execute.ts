@@ -54,6 +54,8 @@ export interface ExecuteContext {
   kept?: KeptOutputs;
   /** Typing searches kept from earlier runs (see typings.ts). */
   searches?: KeptSearches;
+  /** Told of a column the model reads of a fixture slp knows only in part (by the fixture's node id), which nothing gives. */
+  readsUnknown?: (key: string, column: string) => void;
 }
 
 export async function executeTest(plan: TestPlan, result: UnitResult, context: ExecuteContext): Promise<ExecutedTest> {
@@ -86,6 +88,10 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
     if (error instanceof DatabaseError && isDataError(error))
       return { ...result, unbound: true, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };
     const unread = error instanceof DatabaseError ? unknownColumn(plan, error) : null;
+    const open = plan.fixtures.filter((fixture) => fixture.open !== null);
+    const missing = error instanceof DatabaseError ? missingColumn(error.message) : null;
+    if (unread && missing !== null && open.length === 1 && !readsUntyped(plan, error as DatabaseError))
+      context.readsUnknown?.((open[0] as Fixture).key, missing);
     // A column nothing types that the model reads: the test runs once per candidate type of such columns.
     if (unread && typings && error instanceof DatabaseError && readsUntyped(plan, error)) {
       return runTypings(
@@ -97,18 +103,13 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
       );
     }
     if (unread) return { ...result, refused: true, unbound: true, error: unread, renderedSql: plan.modelSql };
-    return {
-      ...result,
-      refused: true,
-      unbound: true,
-      error: databaseError(
-        error,
-        `DuckDB rejected the SQL of model ${test.model}`,
-        plan.modelFile,
-        "see data.tests[].rendered_sql in --format json for the SQL as run",
-      ),
-      renderedSql: plan.modelSql,
-    };
+    const rejected = databaseError(
+      error,
+      `DuckDB rejected the SQL of model ${test.model}`,
+      plan.modelFile,
+      "see data.tests[].rendered_sql in --format json for the SQL as run",
+    );
+    return { ...result, refused: true, unbound: true, error: withPartlyKnown(plan, rejected), renderedSql: plan.modelSql };
   }
   let expected: { columns: Column[]; sql: string };
   try {
@@ -217,6 +218,24 @@ function unknownColumn(plan: TestPlan, error: DatabaseError): TestError | null {
     file: plan.test.file,
     line: null,
     fix: (fixture.open?.fix ?? "give {column} a value in the test's rows").replaceAll("{column}", column),
+  };
+}
+
+/**
+ * A model DuckDB cannot bind over fixtures of which some are relations slp knows only in part (a source its
+ * yml lists in part or not at all): the warehouse relation has columns these fixtures lack, so SQL that takes
+ * all of an input's columns (`select *` under a union, a join of two `*`) binds there and not here. The
+ * refusal names those inputs, why slp lacks their columns, and what to declare.
+ */
+function withPartlyKnown(plan: TestPlan, error: TestError): TestError {
+  const open = plan.fixtures.filter((fixture) => fixture.open !== null);
+  const first = open[0];
+  if (!first?.open) return error;
+  const inputs = open.map((fixture) => `${fixture.input} (${fixture.open?.why})`).join("; ");
+  return {
+    ...error,
+    message: `${error.message}; slp knows the columns of ${inputs} only as far as this test gives them, and SQL that takes every column of ${open.length === 1 ? "it" : "them"} (select *) reads the warehouse relation's columns`,
+    fix: first.open.fix.replaceAll("{column}", "every column of the table"),
   };
 }
 

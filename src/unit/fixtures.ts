@@ -168,6 +168,28 @@ function typedRows(
   return { sql, columns: typed, typedOnlySql, untyped, untypedWhy, open, declaredIn: schema?.file ?? null };
 }
 
+/**
+ * The rows a dict or csv `given` writes (inline or in a fixture file), read as the test reads them, and
+ * whether they are CSV text; null for a `format: sql` given, one without rows, or rows that do not read.
+ * What another test gives an input is what slp knows of that relation's columns besides its yml.
+ */
+export function givenRows(
+  given: UnitTestDefinition["given"][number],
+  test: UnitTestDefinition,
+  owner: UnitProject,
+): { rows: FixtureRow[]; csv: boolean } | null {
+  if (given.format === "sql" || (given.rows === undefined && given.fixture === null)) return null;
+  const label = given.input.trim();
+  try {
+    const text = fixtureText(given.format, given.rows, given.fixture, label, test, owner);
+    if (given.format === "dict") return { rows: dictRows(text, label), csv: false };
+    const file = given.fixture ? fixtureFile(given.fixture, owner, "csv", test) : test.file;
+    return { rows: csvRows(text as string, label, file), csv: true };
+  } catch {
+    return null;
+  }
+}
+
 /** The expected rows of a dict or csv expectation. */
 export function expectedRows(test: UnitTestDefinition, owner: UnitProject): FixtureRow[] {
   const { expect } = test;

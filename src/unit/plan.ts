@@ -8,7 +8,7 @@
  */
 import { compareCodePoints } from "../core/text.ts";
 import type { Value } from "../core/values.ts";
-import { parseRelationCall } from "../project/dbt/relations.ts";
+import { parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
 import { ambiguityMessage, undecidedEnabled } from "../project/dbt/resolve.ts";
 import { selectNodes, SelectorError, splitCriteria, type SelectableNode } from "../project/dbt/select.ts";
 import { readText } from "../project/files/source.ts";
@@ -240,8 +240,25 @@ function callsIsIncremental(root: UnitProject, file: string): boolean {
   return calls;
 }
 
+/**
+ * What an `input:` that is not a plain ref/source call names, found by rendering it (dbt >= 1.12 with the
+ * `support_custom_ref_kwargs` flag renders it through the project's own `ref` macro and takes the first ref,
+ * else the first source, that the render calls); null when it calls neither or does not render.
+ */
+export type RenderedInput = (input: string, test: UnitTestDefinition, owner: UnitProject) => RelationCall | null;
+
+/** dbt's behaviour flag that lets a `given` input pass keyword arguments of its own to the project's `ref` macro (dbt-core #12148). */
+export function supportsCustomRefKwargs(root: UnitProject): boolean {
+  return root.flags.support_custom_ref_kwargs === true;
+}
+
 /** Resolves one test's model and inputs; a refusal is the test's error. */
-export function planTest(test: UnitTestDefinition, owner: UnitProject, root: UnitProject): PlannedTest | PlanRefusal {
+export function planTest(
+  test: UnitTestDefinition,
+  owner: UnitProject,
+  root: UnitProject,
+  renderedInput: RenderedInput | null = null,
+): PlannedTest | PlanRefusal {
   const refuse = (message: string, fix: string, file: string | null = test.file): PlanRefusal => ({
     error: { message, file, line: null, fix },
   });
@@ -286,7 +303,8 @@ export function planTest(test: UnitTestDefinition, owner: UnitProject, root: Uni
       inputs.set(node.uniqueId, { given, label, node, isThis: true, relation: cteName(node.identifier) });
       continue;
     }
-    const call = parseRelationCall(label);
+    // dbt reads the input statically; only under support_custom_ref_kwargs does it fall back to rendering it.
+    const call = parseRelationCall(label) ?? (renderedInput && supportsCustomRefKwargs(root) ? renderedInput(label, test, owner) : null);
     if (given.format === "dict" && given.rows === undefined && given.fixture === null) {
       // No rows: dbt reads the seed's CSV at parse time, before it resolves anything else.
       const seedProblem = missingSeed(call, owner, root);

@@ -6,18 +6,21 @@
  * selected test prepared once, then run as often as asked, each time with
  * the model's SQL as given.
  */
+import { compareCodePoints } from "../core/text.ts";
 import type { Mapping } from "../core/values.ts";
 import { Database, type Column } from "../engine/duckdb.ts";
 import { ParseCache } from "../project/files/cache.ts";
 import type { DisabledTest } from "../project/dbt/unit-test-definitions.ts";
 import type { UnitProject } from "../project/dbt/unit-project.ts";
-import { DbtRenderer } from "../sql/dbt-context.ts";
+import { DbtRenderer, type RenderSession } from "../sql/dbt-context.ts";
+import { callText, parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
+import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import type { DialectChoice } from "../sql/dialect/dialects.ts";
 import type { FixtureRule } from "../sql/dialect/define.ts";
 import { duckdbSettings } from "../sql/dialect/settings.ts";
 import { warehouse } from "../sql/dialect/warehouses/index.ts";
 import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
-import { buildFixture, expectedRows, expectedSql, UntranslatableType } from "./fixtures.ts";
+import { buildFixture, expectedRows, expectedSql, givenRows, UntranslatableType } from "./fixtures.ts";
 import { compiledModels } from "./manifest.ts";
 import { emptyResult, planTest, readTestSet, selectTests, type PlannedTest, type TestSet } from "./plan.ts";
 import { nativeValue, parseSession, renderError, renderModel } from "./render.ts";
@@ -136,7 +139,9 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     set = readTests(project, renderer);
     planned = selectTests(project, set, options.select, options.exclude ?? []).map((test) => {
       const result = emptyResult(test);
-      const plan = planTest(test, set.owners.get(test) as UnitProject, project);
+      const plan = planTest(test, set.owners.get(test) as UnitProject, project, (input, of, owner) =>
+        renderedInput(renderer, input, of, owner),
+      );
       return "error" in plan ? { result: { ...result, error: plan.error }, plan: null } : { result, plan };
     });
   } catch (error) {
@@ -165,6 +170,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     env: options.env,
     cliVars: options.cliVars,
     cache: UpstreamSchemas.cache(project.dir, options.env),
+    givenColumns: givenSourceColumns(project, set),
   });
   const plans = new Map<PreparedTest, TestPlan>();
   const tests: PreparedTest[] = [];
@@ -230,6 +236,8 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
     }
     return built;
   };
+  /** Columns a tested model reads of a source fixture that neither the test nor slp knows (by source unique id). */
+  const readDirectly = new Map<string, Set<string>>();
   return {
     tests,
     dialect,
@@ -240,7 +248,20 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       const plan = plans.get(test);
       if (!plan) return test.result;
       // Tests of one model whose inputs are typed alike share one reading of its output columns.
-      const context = { database, lane: executeOptions.lane ?? 0, dialectRun, timeoutMs: executeOptions.timeoutMs, described };
+      const context = {
+        database,
+        lane: executeOptions.lane ?? 0,
+        dialectRun,
+        timeoutMs: executeOptions.timeoutMs,
+        described,
+        readsUnknown:
+          executeOptions.modelSql !== undefined
+            ? undefined
+            : (key: string, column: string) => {
+                const known = readDirectly.get(key) ?? new Set<string>();
+                readDirectly.set(key, known.add(column));
+              },
+      };
       // A mutant's output is read afresh: mutants are many, each seen once.
       if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, { ...context, kept: outputs, searches });
       let base: TestPlan;
@@ -259,6 +280,18 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       for (const result of results) {
         if (result.error && result.error.file === result.file && result.error.line === null) result.error.line = result.line;
       }
+      const needed = schemas.needed();
+      const namedBy = new Map<string, string[]>();
+      for (const [id, columns] of readDirectly) {
+        // A column of a model that passes one source's columns through (select *) is that source's column.
+        const through = schemas.passesThrough(id);
+        const source = project.index.byId(id)?.kind === "source" ? id : through.length === 1 ? (through[0] as string) : null;
+        if (source === null) continue;
+        if (source !== id) namedBy.set(source, [...(namedBy.get(source) ?? []), labelOf(project, id)]);
+        needed.set(source, [...new Set([...(needed.get(source) ?? []), ...columns])].sort(compareCodePoints));
+      }
+      const ask = askForSourceColumns(project, needed, results, namedBy);
+      if (ask) notes.push(ask);
       return results;
     },
   };
@@ -334,4 +367,112 @@ async function fixturesOf(
   } catch (error) {
     return { error: renderError(error, test.file), untranslatable: error instanceof UntranslatableType };
   }
+}
+
+/**
+ * The relation a given's input names when dbt renders it (support_custom_ref_kwargs): `{{ <input> }}` in
+ * the test's package, through the project's own `ref` macro, which calls builtins.ref; the first ref it
+ * calls, else the first source (dbt's _extract_ref_or_source_via_jinja). Null when it calls neither or
+ * does not render (dbt's "must be either a 'ref', 'source' or 'this' call").
+ */
+function renderedInput(renderer: DbtRenderer, input: string, test: UnitTestDefinition, owner: UnitProject): RelationCall | null {
+  const calls: RelationCall[] = [];
+  const session: RenderSession = {
+    ...parseSession(test.name),
+    relation: (call) => {
+      calls.push(call);
+      return callText(call);
+    },
+  };
+  try {
+    renderer.renderText(`{{ ${input} }}`, test.file, session, owner.name);
+  } catch {
+    return null;
+  }
+  return calls.find((call) => call.kind === "ref") ?? calls[0] ?? null;
+}
+
+/**
+ * The columns the project's unit tests give each source (every test read, selected or not). A source
+ * whose yml lists few columns or none has these in the warehouse, and a model the test does not mock
+ * reads them there (dbt takes them from the relation).
+ */
+function givenSourceColumns(project: UnitProject, set: TestSet): Map<string, string[]> {
+  const bySource = new Map<string, Map<string, string>>();
+  for (const test of set.tests) {
+    const owner = set.owners.get(test) as UnitProject;
+    for (const given of test.given) {
+      const call = parseRelationCall(given.input);
+      if (call?.kind !== "source") continue;
+      const resolved = project.index.resolve(call, null);
+      if (!("node" in resolved) || resolved.node.kind !== "source") continue;
+      const read = givenRows(given, test, owner);
+      if (!read) continue;
+      const columns = bySource.get(resolved.node.uniqueId) ?? new Map<string, string>();
+      bySource.set(resolved.node.uniqueId, columns);
+      for (const row of read.rows)
+        for (const name of Object.keys(row)) if (!columns.has(name.toLowerCase())) columns.set(name.toLowerCase(), name);
+    }
+  }
+  return new Map([...bySource].map(([id, columns]) => [id, [...columns.values()]]));
+}
+
+/**
+ * One request for every source column slp needs and has nowhere to read (no catalog, no data_type, no
+ * test's values, not fixed by the SQL that reads it), when tests were refused for want of them: the
+ * columns of each source a refusal names, as a YAML snippet for the file that declares the source.
+ */
+export function askForSourceColumns(
+  project: UnitProject,
+  needed: ReadonlyMap<string, readonly string[]>,
+  results: readonly UnitResult[],
+  /** The models a refusal may name instead of the source, for each source whose columns they pass through. */
+  namedBy: ReadonlyMap<string, readonly string[]> = new Map(),
+): string | null {
+  const refusals = results.filter((result) => result.status === "error" && result.error !== null);
+  const byFile = new Map<string, { source: string; table: string; columns: readonly string[] }[]>();
+  let tests = 0;
+  const named = new Set<string>();
+  for (const [id, columns] of needed) {
+    const node = project.index.byId(id);
+    if (node?.kind !== "source" || columns.length === 0) continue;
+    const label = callText({ kind: "source", source: node.source, table: node.table });
+    const labels = [label, ...(namedBy.get(id) ?? [])];
+    const naming = refusals.filter((result) => labels.some((text) => result.error?.message.includes(text)));
+    if (naming.length === 0) continue;
+    for (const result of naming) named.add(result.id);
+    const entries = byFile.get(node.file) ?? [];
+    entries.push({ source: node.source, table: node.table, columns });
+    byFile.set(node.file, entries);
+  }
+  tests = named.size;
+  if (byFile.size === 0) return null;
+  const count = [...byFile.values()].flat().reduce((sum, entry) => sum + entry.columns.length, 0);
+  const snippets = [...byFile]
+    .sort(([a], [b]) => compareCodePoints(a, b))
+    .map(([file, entries]) => {
+      const sources = new Map<string, typeof entries>();
+      for (const entry of entries) sources.set(entry.source, [...(sources.get(entry.source) ?? []), entry]);
+      const lines = [`${file}:`, "  sources:"];
+      for (const [source, tables] of [...sources].sort(([a], [b]) => compareCodePoints(a, b))) {
+        lines.push(`    - name: ${source}`, "      tables:");
+        for (const table of [...tables].sort((a, b) => compareCodePoints(a.table, b.table))) {
+          lines.push(`        - name: ${table.table}`, "          columns:");
+          for (const column of table.columns) lines.push(`            - {name: ${column}, data_type: <warehouse type>}`);
+        }
+      }
+      return lines.join("\n");
+    });
+  return [
+    `${tests} unit ${tests === 1 ? "test" : "tests"} could not run for want of ${count} source ${count === 1 ? "column" : "columns"} that no yml, target/catalog.json or unit test types, and that the SQL reading ${count === 1 ? "it does" : "them does"} not type either. Declare ${count === 1 ? "it" : "them"} once, with the warehouse's types (or run dbt docs generate so target/catalog.json lists them):`,
+    ...snippets,
+  ].join("\n");
+}
+
+/** How messages name a node: `ref('m')`, `source('s', 't')`. */
+function labelOf(project: UnitProject, id: string): string {
+  const node = project.index.byId(id);
+  if (!node) return id;
+  if (node.kind === "source") return callText({ kind: "source", source: node.source, table: node.table });
+  return callText({ kind: "ref", package: null, name: node.name, version: node.version !== null && !node.latest ? node.version : null });
 }

@@ -12,6 +12,7 @@
  * warehouse types map through the dialect's type table. Inferred schemas are
  * cached by content hash, so a warm run renders and binds nothing.
  */
+import { compareCodePoints } from "../core/text.ts";
 import { canonicalJson, isMapping, type Mapping } from "../core/values.ts";
 import type { Database } from "../engine/duckdb.ts";
 import { ParseCache } from "../project/files/cache.ts";
@@ -25,14 +26,14 @@ import { TRANSLATION_FORMAT } from "../sql/dialect/translator.ts";
 import { mapType } from "../sql/dialect/types.ts";
 import { csvTable, inferType } from "./fixtures.ts";
 import { parseSession, quoteRelation } from "./render.ts";
-import { emptyRelation, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
+import { quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { ColumnSource } from "./types.ts";
 
 /**
  * Bumped when what an inferred schema depends on changes, so an older cache entry is never used.
  * An inference binds translated SQL, so its key also carries the translation's format.
  */
-const INFERENCE_FORMAT = 7;
+const INFERENCE_FORMAT = 14;
 
 export interface SchemaColumn {
   name: string;
@@ -59,7 +60,7 @@ export interface RelationSchema {
 }
 
 /** What inference found: the columns, or why it could not read them. */
-type InferenceOutcome = { columns: Inferred[] } | { gap: string; fix: string };
+type InferenceOutcome = { columns: Inferred[]; partial?: { gap: string; fix: string } } | { gap: string; fix: string };
 
 /** A cached inference: its outcome, and what it was read from (each input's schema digest, the calls that named nothing, each env var's digest). */
 interface CachedSchema {
@@ -68,6 +69,10 @@ interface CachedSchema {
   /** Calls that named nothing, and the package that made them. */
   missing: { call: RelationCall; from: string }[];
   env: Record<string, string | null>;
+  /** Columns of sources the SQL reads that slp has no type for (see UpstreamSchemas.needed). */
+  needs?: Record<string, string[]>;
+  /** The inputs known in part it passes through (see UpstreamSchemas.passesThrough). */
+  passes?: string[];
 }
 
 /** What one inference reads while it runs. */
@@ -75,6 +80,10 @@ interface Reading {
   reads: Set<string>;
   missing: { call: RelationCall; from: string }[];
   env: Map<string, string | null>;
+  /** Source unique id -> the columns its SQL reads that the source's yml does not list. */
+  needs: Map<string, string[]>;
+  /** The inputs known in part whose every column the SQL passes through (select *). */
+  passes: string[];
 }
 
 export interface SchemaSources {
@@ -88,6 +97,8 @@ export interface SchemaSources {
   /** What rendering depends on besides files: --vars. */
   cliVars: Mapping;
   cache: ParseCache<CachedSchema>;
+  /** Each source's column names as the project's unit tests give them (source unique id -> names, in first-given order). */
+  givenColumns?: ReadonlyMap<string, string[]>;
 }
 
 /** Thrown while a node renders when it reads a relation whose schema is not known yet; the render is retried once it is. */
@@ -109,6 +120,10 @@ export class UpstreamSchemas {
   readonly #fresh = new Map<string, boolean>();
   /** Nodes whose inference is under way: reading one of them again is a ref cycle, not a wait. */
   readonly #inProgress = new Set<string>();
+  /** Source unique id -> columns the models slp read read of it that its yml does not list (what slp asks the user for). */
+  readonly #needs = new Map<string, Set<string>>();
+  /** Node unique id -> the inputs known in part whose every column its SQL passes through. */
+  readonly #passes = new Map<string, string[]>();
 
   constructor(sources: SchemaSources) {
     this.#sources = sources;
@@ -140,6 +155,46 @@ export class UpstreamSchemas {
     this.#sources.cache.save();
   }
 
+  /**
+   * The columns of each source whose yml lists them not (or not all) that the models slp read for their
+   * columns read: by source unique id, sorted. What slp asks for when a test cannot run without them.
+   */
+  needed(): Map<string, string[]> {
+    return new Map([...this.#needs].map(([id, names]) => [id, [...names].sort(compareCodePoints)]));
+  }
+
+  /**
+   * The sources a node passes every column of through (select *, through models that do the same): a
+   * column of the node slp lacks is a column of one of them. Empty when it passes none.
+   */
+  passesThrough(id: string, seen = new Set<string>()): string[] {
+    if (seen.has(id)) return [];
+    seen.add(id);
+    return (this.#passes.get(id) ?? []).flatMap((input) =>
+      this.#node(input)?.kind === "source" ? [input] : this.passesThrough(input, seen),
+    );
+  }
+
+  #addNeeds(needs: Iterable<[string, readonly string[]]>): void {
+    for (const [id, names] of needs) {
+      let known = this.#needs.get(id);
+      if (!known) {
+        known = new Set();
+        this.#needs.set(id, known);
+      }
+      for (const name of names) known.add(name);
+    }
+  }
+
+  /** Records the columns a source lacks that a model's SQL reads (`extra`: input id -> column names). */
+  #noteNeeds(reading: Reading, extra: ReadonlyMap<string, readonly string[]>): void {
+    for (const [id, names] of extra) {
+      if (this.#node(id)?.kind !== "source" || names.length === 0) continue;
+      const known = reading.needs.get(id) ?? [];
+      reading.needs.set(id, [...known, ...names.filter((name) => !known.includes(name))]);
+    }
+  }
+
   async #compute(node: Upstream): Promise<RelationSchema> {
     const catalog = this.#catalog(node);
     if (catalog) return catalog;
@@ -167,7 +222,9 @@ export class UpstreamSchemas {
         ...(column.type === null && column.why ? { untypedWhy: column.why } : {}),
       };
     });
-    return { columns, complete: true, gap: null, fix: null, file: declared.file };
+    // SQL passing every column of an input slp knows in part through (select *) has those columns too: known in part.
+    const { partial } = inferred;
+    return { columns, complete: !partial, gap: partial?.gap ?? null, fix: partial?.fix ?? null, file: declared.file };
   }
 
   // --- dbt's catalog ---
@@ -258,23 +315,44 @@ export class UpstreamSchemas {
     const names = declared.columns.map((column) => column.name);
     return {
       ...declared,
+      columns: this.#withGivenColumns(node, declared.columns),
       gap: names.length === 0 ? `the yml of ${label} declares no columns` : `the yml of ${label} declares only ${names.join(", ")}`,
       fix: `declare {column} (with its data_type) under the table's columns in ${node.file}, or give it a value in the test's rows`,
     };
+  }
+
+  /**
+   * A source's declared columns with the others the project's unit tests give it: its warehouse relation
+   * has them (dbt would read them there), so a model passing the source's columns through has them too.
+   * They stay untyped: another test's values are not the warehouse's type, and a test that reads one
+   * untyped runs under every candidate type (typings.ts), or gives it values of its own.
+   */
+  #withGivenColumns(node: SourceNode, declared: SchemaColumn[]): SchemaColumn[] {
+    const given = this.#sources.givenColumns?.get(node.uniqueId) ?? [];
+    const listed = new Set(declared.map((column) => column.name.toLowerCase()));
+    const others = given.filter((name) => !listed.has(name.toLowerCase()));
+    return [...declared, ...others.map((name) => ({ name, type: null, from: null }))];
   }
 
   /** The seed materializing the relation a source names: same identifier, and its schema is the source's. */
   #seedOf(source: SourceNode): RefNode | null {
     const entry = source.declaration?.entry ?? {};
     const identifier = (typeof entry.identifier === "string" ? entry.identifier : source.table).toLowerCase();
-    const written =
-      source.declaration && "sourceEntry" in source.declaration ? (source.declaration.sourceEntry as Mapping).schema : undefined;
+    const sourceEntry = source.declaration && "sourceEntry" in source.declaration ? (source.declaration.sourceEntry as Mapping) : {};
+    const written = sourceEntry.schema;
     const schema = (typeof written === "string" ? this.#renderValue(written, source.file) : source.source)?.toLowerCase();
     if (!schema) return null;
-    const target = "main";
+    // The relation is database.schema.identifier: a source in another database is another relation, whatever its schema.
+    const { database: targetDatabase, schema: target } = TARGET_RELATION;
+    const database = (
+      typeof sourceEntry.database === "string" ? this.#renderValue(sourceEntry.database, source.file) : targetDatabase
+    )?.toLowerCase();
+    if (!database) return null;
     for (const project of [this.#sources.root, ...this.#sources.root.packages.values()]) {
       for (const seed of project.refNodes) {
         if (seed.kind !== "seed" || seed.identifier.toLowerCase() !== identifier) continue;
+        const seedDatabase = typeof seed.config.database === "string" ? seed.config.database.toLowerCase() : targetDatabase;
+        if (seedDatabase !== database) continue;
         const custom = typeof seed.config.schema === "string" ? seed.config.schema.toLowerCase() : null;
         const schemas = custom === null ? [target] : [custom, `${target}_${custom}`];
         if (schemas.includes(schema)) return seed;
@@ -319,10 +397,14 @@ export class UpstreamSchemas {
       ].join("\0"),
     );
     const cached = cache.get(key);
-    if (cached && (await this.#stillValid(cached))) return cached.outcome;
+    if (cached && (await this.#stillValid(cached))) {
+      this.#addNeeds(Object.entries(cached.needs ?? {}));
+      if (cached.passes && cached.passes.length > 0) this.#passes.set(node.uniqueId, cached.passes);
+      return cached.outcome;
+    }
     this.#inProgress.add(node.uniqueId);
     try {
-      const reading: Reading = { reads: new Set(), missing: [], env: new Map() };
+      const reading: Reading = { reads: new Set(), missing: [], env: new Map(), needs: new Map(), passes: [] };
       const outcome = await this.#bind(node, label, text, reading, cannot);
       const reads: Record<string, string> = {};
       for (const id of reading.reads) reads[id] = schemaDigest(this.#known.get(id) as RelationSchema);
@@ -332,7 +414,11 @@ export class UpstreamSchemas {
         reads,
         missing: reading.missing,
         env: Object.fromEntries([...reading.env].map(([name, value]) => [name, envDigest(value)])),
+        needs: Object.fromEntries(reading.needs),
+        passes: reading.passes,
       });
+      this.#addNeeds(reading.needs);
+      if (reading.passes.length > 0) this.#passes.set(node.uniqueId, reading.passes);
       return outcome;
     } finally {
       this.#inProgress.delete(node.uniqueId);
@@ -384,18 +470,20 @@ export class UpstreamSchemas {
     // input slp knows only in part, which shows in the output when the SQL passes that input's columns through (select *).
     const bind = async (
       variant: "typed" | "full" | "probe",
-      untypedAs = "VARCHAR",
+      untypedAs: UntypedAs = "VARCHAR",
       extra: ReadonlyMap<string, string[]> = new Map(),
     ): Promise<{ name: string; type: string }[] | { error: string }> => {
+      const as = (id: string, name: string) => (typeof untypedAs === "string" ? untypedAs : untypedAs(id, name));
       const ctes = used.map((id) => {
         const schema = this.#known.get(id) as RelationSchema;
         const columns = schema.columns.filter((column) => variant !== "typed" || column.type !== null);
-        const typedColumns = columns.map((column) => ({ name: column.name, type: column.type ?? untypedAs }));
-        for (const name of extra.get(id) ?? []) typedColumns.push({ name, type: untypedAs });
-        if (variant === "probe" && !schema.complete) typedColumns.push({ name: UNKNOWN_COLUMNS, type: untypedAs });
+        const typedColumns = columns.map((column) => ({ name: column.name, type: column.type ?? as(id, column.name) }));
+        for (const name of extra.get(id) ?? []) typedColumns.push({ name, type: as(id, name) });
+        if (variant === "probe" && !schema.complete)
+          typedColumns.push({ name: UNKNOWN_COLUMNS, type: typeof untypedAs === "string" ? untypedAs : "VARCHAR" });
         return {
           name: quoteIdentifier(this.#relationName(id)),
-          sql: typedColumns.length === 0 ? `select null::INTEGER as ${quoteIdentifier(NO_COLUMN)} limit 0` : emptyRelation(typedColumns),
+          sql: typedColumns.length === 0 ? `select null::INTEGER as ${quoteIdentifier(NO_COLUMN)} limit 0` : probeRelation(typedColumns),
         };
       });
       try {
@@ -406,24 +494,42 @@ export class UpstreamSchemas {
     };
     const typed = await bind(untyped ? "typed" : "full");
     const incomplete = used.filter((id) => !(this.#known.get(id) as RelationSchema).complete);
-    if ("error" in typed && (untyped || incomplete.length === 1)) {
-      const probed = await probeTypes(bind, incomplete.length === 1 ? (incomplete[0] as string) : null);
-      if (probed) {
+    // The input a missing column belongs to: the one slp knows in part, or the one the SQL qualifies it by (`u.x`).
+    const owner = (error: string): string | null => {
+      if (incomplete.length === 1) return incomplete[0] as string;
+      const alias = missingFrom(error);
+      return alias === null ? null : (incomplete.find((id) => namesRelation(runnable, this.#relationName(id), alias)) ?? null);
+    };
+    if ("error" in typed && (untyped || incomplete.length > 0)) {
+      const untypedColumns = used.flatMap((id) =>
+        (this.#known.get(id) as RelationSchema).columns
+          .filter((column) => column.type === null)
+          .map((column) => ({ id, name: column.name })),
+      );
+      const probed = await probeTypes(bind, owner, untypedColumns);
+      // What slp needs typed: the columns the SQL reads that the yml does not list, and those it lists without a data_type.
+      const declaredUntyped = new Map<string, string[]>();
+      for (const column of untypedColumns) declaredUntyped.set(column.id, [...(declaredUntyped.get(column.id) ?? []), column.name]);
+      this.#noteNeeds(reading, declaredUntyped);
+      this.#noteNeeds(reading, probed.extra);
+      if (probed.columns) {
         const from = this.#untypedColumns(used, probed.extra);
-        let columns: Inferred[] = probed.columns.map((column) =>
-          column.type === null ? { ...column, why: `${label} computes it from ${from}` } : column,
+        let columns: Inferred[] = probed.columns.map(
+          (column): Inferred => (column.type === null ? { ...column, why: `${label} computes it from ${from}` } : column),
         );
-        if (columns.some((column) => column.name === NO_COLUMN || column.name === UNKNOWN_COLUMNS))
-          return cannot("it reads every column of an input whose columns slp does not know (select *)");
+        const passes = columns.some((column) => column.name === UNKNOWN_COLUMNS || column.name === NO_COLUMN);
+        columns = columns.filter((column) => column.name !== UNKNOWN_COLUMNS && column.name !== NO_COLUMN);
+        if (passes) reading.passes.push(...incomplete);
         if (node.kind === "snapshot")
           columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
-        return { columns };
+        return passes ? { columns, partial: this.#passedThrough(label, incomplete) } : { columns };
       }
     }
     const untypedInputs = untyped ? this.#untypedColumns(used, new Map()) : "";
     if ("error" in typed) {
       const missing = missingColumn(typed.error);
-      const culprit = missing === null ? null : this.#lacking(used, missing);
+      const culprit = missing === null ? null : this.#lacking(used, missing, owner(typed.error));
+      if (culprit && missing !== null && culprit.partial) this.#noteNeeds(reading, new Map([[culprit.id, [missing]]]));
       if (culprit) return { gap: `${label} reads column '${missing}' of ${culprit.label}, ${culprit.why}`, fix: culprit.fix };
       return cannot(`DuckDB cannot bind it over empty inputs (${typed.error})`);
     }
@@ -437,11 +543,30 @@ export class UpstreamSchemas {
         bound.has(column.name.toLowerCase()) ? column : { name: column.name, type: null, why: `${label} takes it from ${untypedInputs}` },
       );
     }
-    if (columns.some((column) => column.name === NO_COLUMN))
+    // The placeholder of an input slp knows no column of reached the output: the SQL passes that input's columns through.
+    const placeholder = columns.some((column) => column.name === NO_COLUMN);
+    if (placeholder && incomplete.length === 0)
       return cannot("it reads every column of an input whose columns slp does not know (select *)");
+    columns = columns.filter((column) => column.name !== NO_COLUMN);
     if (node.kind === "snapshot")
       columns = [...columns, ...snapshotColumns(node, columns).map((column) => ({ ...column, snapshot: true }))];
+    // An input slp knows in part (a source's yml is not the warehouse's list) whose columns the SQL passes through: these are some of its columns.
+    if (incomplete.length > 0 && (placeholder || (await passesUnknownColumns(bind)))) {
+      reading.passes.push(...incomplete);
+      return { columns, partial: this.#passedThrough(label, incomplete) };
+    }
     return { columns };
+  }
+
+  /** Why a node that passes an input's columns through has more columns than slp knows, and what to declare. */
+  #passedThrough(label: string, incomplete: readonly string[]): { gap: string; fix: string } {
+    const inputs = incomplete.map((id) => this.#label(id)).join(", ");
+    // One input: the column is that input's, declared where its own columns are.
+    const single = incomplete.length === 1 ? this.#known.get(incomplete[0] as string)?.fix : null;
+    return {
+      gap: `${label} passes every column of ${inputs} through (select *), and slp knows ${incomplete.length === 1 ? "its" : "their"} columns only in part`,
+      fix: single ?? `declare {column} (with its data_type) in the yml of ${label}, or give it a value in the test's rows`,
+    };
   }
 
   /** A cached inference holds while every input it read has the same schema, what it found missing still is, and every env var it read has the same value. */
@@ -542,7 +667,11 @@ export class UpstreamSchemas {
   }
 
   /** The input a missing column most likely belongs to: one that has it untyped, or one whose columns slp knows only in part. */
-  #lacking(used: string[], column: string): { label: string; why: string; fix: string } | null {
+  #lacking(
+    used: string[],
+    column: string,
+    qualified: string | null = null,
+  ): { id: string; partial: boolean; label: string; why: string; fix: string } | null {
     const lower = column.toLowerCase();
     for (const id of used) {
       const schema = this.#known.get(id) as RelationSchema;
@@ -550,16 +679,21 @@ export class UpstreamSchemas {
       const own = schema.columns.find((candidate) => candidate.name.toLowerCase() === lower);
       if (own && own.type === null) {
         return {
+          id,
+          partial: false,
           label,
           why: `whose yml declares it without a data_type`,
           fix: `give column ${own.name} a data_type in ${schema.file ?? `the yml of ${label}`}`,
         };
       }
     }
-    for (const id of used) {
+    // The SQL names the input it reads the column of (`u.x`): that input, when slp knows it in part.
+    for (const id of qualified === null ? used : [qualified, ...used.filter((other) => other !== qualified)]) {
       const schema = this.#known.get(id) as RelationSchema;
       if (!schema.complete)
         return {
+          id,
+          partial: true,
           label: this.#label(id),
           why: schema.gap ?? "whose columns slp knows only in part",
           fix: schema.fix ?? `declare the column in the yml of ${this.#label(id)}`,
@@ -575,6 +709,9 @@ export class UpstreamSchemas {
     return callText({ kind: "ref", package: null, name: node.name, version: node.version !== null && !node.latest ? node.version : null });
   }
 }
+
+/** The target slp renders for (dbt-context's target.database and target.schema): where a seed without its own lands. */
+const TARGET_RELATION = { database: "memory", schema: "main" };
 
 /** A column as the node's SQL gives it (or dbt's snapshot adds it). */
 interface Inferred {
@@ -594,48 +731,160 @@ interface Inferred {
  */
 const PROBE_TYPES = ["VARCHAR", "JSON", "BIGINT", "DOUBLE", "BOOLEAN", "DATE", "TIMESTAMP"];
 
+/** The type an untyped input column is bound as: one for all, or one per (input id, column), null for an untyped NULL. */
+type UntypedAs = string | ((id: string, column: string) => string | null);
+
 type Bind = (
   variant: "probe",
-  untypedAs: string,
+  untypedAs: UntypedAs,
   extra: ReadonlyMap<string, string[]>,
 ) => Promise<{ name: string; type: string }[] | { error: string }>;
+
+/** The output columns a probe found (null when it found no typing that binds), and the columns it added to the input known in part. */
+interface Probed {
+  columns: { name: string; type: string | null }[] | null;
+  extra: Map<string, string[]>;
+}
 
 /**
  * The output columns of SQL that reads input columns nothing types: bound
  * with them as each of PROBE_TYPES, a column whose type is the same in every
  * binding that succeeds (at least two) keeps it; the others are untyped. A
  * column the SQL reads that the one input slp knows only in part does not
- * list is added to it, untyped, as the warehouse relation would have it.
- * Null when fewer than two bindings succeed.
+ * list is added to it, untyped, as the warehouse relation would have it
+ * (found under each probe type in turn, so a column read only where another
+ * needs a number or a date is found too). When fewer than two bindings of
+ * one type for all succeed (a model that divides one column and truncates
+ * another to a day), the columns are typed one at a time (see probeEach).
  */
-async function probeTypes(
-  bind: Bind,
-  partial: string | null,
-): Promise<{ columns: { name: string; type: string | null }[]; extra: Map<string, string[]> } | null> {
+async function probeTypes(bind: Bind, owner: (error: string) => string | null, untyped: readonly UntypedColumn[]): Promise<Probed> {
   const extra = new Map<string, string[]>();
-  for (let round = 0; round < MAX_ADDED_COLUMNS; round++) {
-    const bound = await bind("probe", "VARCHAR", extra);
-    const missing = "error" in bound ? missingColumn(bound.error) : null;
-    if (missing === null || partial === null) break;
-    const added = extra.get(partial) ?? [];
-    if (added.some((name) => name.toLowerCase() === missing.toLowerCase())) break;
-    extra.set(partial, [...added, missing]);
+  discovery: for (const probe of PROBE_TYPES) {
+    for (let round = 0; round < MAX_ADDED_COLUMNS; round++) {
+      const bound = await bind("probe", probe, extra);
+      if (!("error" in bound)) break discovery;
+      const missing = missingColumn(bound.error);
+      const partial = missing === null ? null : owner(bound.error);
+      if (missing === null || partial === null) break;
+      const added = extra.get(partial) ?? [];
+      if (added.some((name) => name.toLowerCase() === missing.toLowerCase())) break;
+      extra.set(partial, [...added, missing]);
+    }
   }
   const bindings: { name: string; type: string }[][] = [];
   for (const probe of PROBE_TYPES) {
     const bound = await bind("probe", probe, extra);
     if (!("error" in bound)) bindings.push(bound);
   }
+  if (bindings.length < 2) {
+    const columns = [...untyped, ...[...extra].flatMap(([id, names]) => names.map((name) => ({ id, name })))];
+    return { columns: await probeEach(bind, extra, columns), extra };
+  }
+  return { columns: agreed(bindings), extra };
+}
+
+/** One untyped input column: its input's unique id and its name. */
+interface UntypedColumn {
+  id: string;
+  name: string;
+}
+
+/** Output columns whose type is the same in every binding; null when the bindings differ in their columns. */
+function agreed(bindings: { name: string; type: string }[][]): { name: string; type: string | null }[] | null {
   const [first, ...others] = bindings;
   if (!first || others.length === 0 || others.some((other) => other.length !== first.length)) return null;
-  const columns = first.map((column, i) =>
+  return first.map((column, i) =>
     others.every((other) => other[i]?.name === column.name && other[i]?.type === column.type) ? column : { name: column.name, type: null },
   );
-  return { columns, extra };
+}
+
+/** At most this many bindings type untyped input columns one at a time. */
+const MAX_EACH_BINDINGS = 400;
+
+/**
+ * The untyped input columns typed one at a time. First a typing that binds:
+ * every column an untyped NULL, then each column in turn given the first
+ * probe type that binds or changes DuckDB's complaint (the complaint was
+ * about it), until the model binds. Then each column is bound as each other
+ * probe type, the rest kept: an output column keeps its type when every
+ * binding that succeeds (at least two) gives it that type, so a column the
+ * model casts or truncates is typed and one it passes through is not. Null
+ * when no typing binds or the bindings run out.
+ */
+async function probeEach(
+  bind: Bind,
+  extra: ReadonlyMap<string, string[]>,
+  columns: readonly UntypedColumn[],
+): Promise<{ name: string; type: string | null }[] | null> {
+  if (columns.length === 0) return null;
+  const key = (id: string, name: string) => `${id}\0${name.toLowerCase()}`;
+  const typing = new Map<string, string | null>(columns.map((column) => [key(column.id, column.name), null]));
+  let bindings = 0;
+  const bindAs = (assigned: ReadonlyMap<string, string | null>) => {
+    bindings++;
+    return bind("probe", (id, name) => assigned.get(key(id, name)) ?? null, extra);
+  };
+  let base = await bindAs(typing);
+  const fixed = new Set<string>();
+  while ("error" in base && bindings < MAX_EACH_BINDINGS) {
+    const complaint = base.error;
+    let moved = false;
+    for (const column of columns) {
+      const at = key(column.id, column.name);
+      if (fixed.has(at)) continue;
+      for (const probe of PROBE_TYPES) {
+        const trial = new Map(typing).set(at, probe);
+        const bound = await bindAs(trial);
+        // A complaint that names the type just given is about this column now: not progress.
+        if ("error" in bound && (bound.error === complaint || mentions(bound.error, probe) > mentions(complaint, probe))) continue;
+        typing.set(at, probe);
+        fixed.add(at);
+        base = bound;
+        moved = true;
+        break;
+      }
+      if (moved) break;
+    }
+    if (!moved) return null;
+  }
+  if ("error" in base) return null;
+  const bound: { name: string; type: string }[][] = [base];
+  for (const column of columns) {
+    const at = key(column.id, column.name);
+    for (const probe of PROBE_TYPES) {
+      if (probe === typing.get(at)) continue;
+      if (bindings >= MAX_EACH_BINDINGS) return null;
+      const trial = await bindAs(new Map(typing).set(at, probe));
+      if (!("error" in trial)) bound.push(trial);
+    }
+  }
+  return agreed(bound);
 }
 
 /** At most this many columns are added to an input its yml lists in part, one binding each. */
 const MAX_ADDED_COLUMNS = 200;
+
+/** How many times DuckDB's message names a type (as it prints it: `'/(VARCHAR, INTEGER_LITERAL)'`). */
+function mentions(message: string, type: string): number {
+  return message.split(new RegExp(`\\b${type}\\b`)).length - 1;
+}
+
+/**
+ * True when the SQL passes the columns of an input slp knows only in part through (its marker column
+ * reaches the output), under the first probe type that binds; true when none binds (nothing says it does not).
+ */
+async function passesUnknownColumns(bind: Bind): Promise<boolean> {
+  for (const probe of PROBE_TYPES) {
+    const bound = await bind("probe", probe, new Map());
+    if (!("error" in bound)) return bound.some((column) => column.name === UNKNOWN_COLUMNS);
+  }
+  return true;
+}
+
+/** An empty relation of these columns, each a NULL of its type, or an untyped NULL (DuckDB types it where it is used). */
+function probeRelation(columns: readonly { name: string; type: string | null }[]): string {
+  return `select ${columns.map((column) => `${column.type === null ? "null" : `cast(null as ${column.type})`} as ${quoteIdentifier(column.name)}`).join(", ")} limit 0`;
+}
 
 /** The marker column of an input slp knows only in part: in the output, the SQL passed that input's columns through. */
 const UNKNOWN_COLUMNS = "__slp_unknown_columns";
@@ -682,6 +931,18 @@ export function missingColumn(message: string): string | null {
       message,
     );
   return match ? ((match[1] ?? match[2] ?? match[3]) as string) : null;
+}
+
+/** The table (or alias) a DuckDB binder error says lacks a column (`Table "u" does not have a column named "x"`), or null. */
+export function missingFrom(message: string): string | null {
+  return /(?:Table|Values list) "([^"]+)" does not have a column named "[^"]+"/.exec(message)?.[1] ?? null;
+}
+
+/** True when `alias` is how the SQL names the relation `name`: the name itself, or `name [as] alias` (quoted or not). */
+export function namesRelation(sql: string, name: string, alias: string): boolean {
+  if (alias.toLowerCase() === name.toLowerCase()) return true;
+  const quote = (text: string) => `[\`"]?${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}[\`"]?`;
+  return new RegExp(`${quote(name)}\\s+(?:as\\s+)?${quote(alias)}(?![\\w\`"])`, "i").test(sql);
 }
 
 /** An env var's value as the cache keeps it: a digest, so a secret a model reads is never written to disk. */

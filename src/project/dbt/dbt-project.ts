@@ -48,6 +48,8 @@ export interface ProjectSettings {
   packagesInstallPath: string;
   vars: Mapping;
   dispatch: DispatchRule[];
+  /** `flags:`, dbt's behaviour flags (`support_custom_ref_kwargs: true`), as written; {} without them. */
+  flags: Mapping;
   /** The folder configs, by block (`tests:` is read as `data_tests:`, its older spelling). */
   configs: Record<ConfigBlock, Mapping>;
   /** dbt_project.yml as parsed (its lines, for messages); null without the file. */
@@ -171,6 +173,7 @@ export function settingsFromText(text: string, file: string, at: string | undefi
         : "dbt_packages",
     vars: isMapping(vars) ? vars : {},
     dispatch: readDispatch(value.dispatch, file, where, source),
+    flags: isMapping(value.flags) ? value.flags : {},
     configs,
     parsed,
   };
@@ -184,7 +187,18 @@ export function defaultSettings(prefix = ""): ProjectSettings {
   }
   const configs = {} as Record<ConfigBlock, Mapping>;
   for (const block of CONFIG_BLOCKS) configs[block] = {};
-  return { file: null, name: "", profile: null, paths, packagesInstallPath: "dbt_packages", vars: {}, dispatch: [], configs, parsed: null };
+  return {
+    file: null,
+    name: "",
+    profile: null,
+    paths,
+    packagesInstallPath: "dbt_packages",
+    vars: {},
+    dispatch: [],
+    flags: {},
+    configs,
+    parsed: null,
+  };
 }
 
 function readPaths(

@@ -25,7 +25,8 @@ const CALL = /(?<![\w.])(ref|source)\s*\(/g;
 const PYTHON_CALL = /(?<![\w.])dbt\.(ref|source)\s*\(/g;
 
 /** Every ref/source call of a SQL file (or a Python model's dbt.ref/dbt.source), outside comments, in order. */
-export function relationCalls(code: string, language: "sql" | "python" = "sql"): FoundCall[] {
+/** `otherKeywords`: a ref's keywords besides v/version are let through (dbt's own ref ignores them); false where a project's `ref` macro reads them. */
+export function relationCalls(code: string, language: "sql" | "python" = "sql", otherKeywords = true): FoundCall[] {
   const sql = code;
   const text = language === "sql" ? blankComments(sql) : sql.replace(/#[^\n]*/g, (comment) => comment.replace(/[^\n]/g, " "));
   const found: FoundCall[] = [];
@@ -35,7 +36,11 @@ export function relationCalls(code: string, language: "sql" | "python" = "sql"):
     if (close === -1) continue;
     const whole = text.slice(match.index ?? 0, close + 1);
     const line = lineOf(sql, match.index ?? 0);
-    found.push({ call: parseCall(match[1] as "ref" | "source", text.slice(open, close)), text: whole.replace(/\s+/g, " "), line });
+    found.push({
+      call: parseCall(match[1] as "ref" | "source", text.slice(open, close), otherKeywords),
+      text: whole.replace(/\s+/g, " "),
+      line,
+    });
   }
   return found;
 }
@@ -49,7 +54,13 @@ export function parseRelationCall(input: string): RelationCall | null {
   return match ? parseCall(match[1] as "ref" | "source", match[2] as string) : null;
 }
 
-function parseCall(kind: "ref" | "source", args: string): RelationCall | null {
+/**
+ * `otherKeywords`: a ref's keyword arguments besides v/version, with literal values, are let through. dbt's
+ * own ref() ignores them (its resolver reads only `version` and `v`), and a project's `ref` macro that takes
+ * them (`ref('m', label='staging')`, dbt >= 1.12) hands the name on to builtins.ref; a model's calls are read
+ * so. A unit test's `input:` is read strictly, as dbt's static parser reads it.
+ */
+function parseCall(kind: "ref" | "source", args: string, otherKeywords = false): RelationCall | null {
   const names: string[] = [];
   let version: string | null = null;
   for (const part of splitArguments(args)) {
@@ -57,6 +68,7 @@ function parseCall(kind: "ref" | "source", args: string): RelationCall | null {
     const keyword = /^(v|version)\s*=\s*(?:(['"])(.*)\2|([\w.]+))$/.exec(part);
     if (quoted) names.push(quoted[2] as string);
     else if (keyword && kind === "ref") version = (keyword[3] ?? keyword[4]) as string;
+    else if (otherKeywords && kind === "ref" && LITERAL_KEYWORD.test(part)) continue;
     else return null;
   }
   if (kind === "ref" && (names.length === 1 || names.length === 2)) {
@@ -65,6 +77,9 @@ function parseCall(kind: "ref" | "source", args: string): RelationCall | null {
   if (kind === "source" && names.length === 2 && version === null) return { kind, source: names[0] as string, table: names[1] as string };
   return null;
 }
+
+/** `name=<literal>`: a quoted string, a number, True/False/None. */
+const LITERAL_KEYWORD = /^[A-Za-z_]\w*\s*=\s*(?:'[^']*'|"[^"]*"|[-+]?\d+(?:\.\d+)?|True|False|None|true|false|none)$/;
 
 /** How a call is printed: `ref('m')`, `ref('pkg', 'm', v=2)`, `source('s', 't')`. */
 export function callText(call: RelationCall): string {

@@ -29,6 +29,8 @@ export interface UnitProject {
   /** dbt_project.yml `vars:` as written (global keys and per-package mappings). */
   vars: Mapping;
   dispatch: DispatchRule[];
+  /** dbt_project.yml `flags:` (behaviour flags), as written. */
+  flags: Mapping;
   /** dbt_project.yml `unit_tests:` folder configs. */
   unitTestConfigs: Mapping;
   refNodes: RefNode[];
@@ -99,6 +101,7 @@ async function view(project: Project<WorkTree>, root: UnitProject | null): Promi
     seedPaths: settings.paths.seed,
     vars: settings.vars,
     dispatch: settings.dispatch,
+    flags: settings.flags,
     unitTestConfigs: settings.configs.unit_tests,
     refNodes: [...nodes.models, ...nodes.seeds, ...nodes.snapshots],
     sources: nodes.sources,

@@ -16,6 +16,9 @@ export async function readGraph(project: Project): Promise<Graph> {
   const parents = new Map<string, Edge[]>();
   const children = new Map<string, Set<string>>();
   const unresolved: Edge[] = [];
+  // A project's own `ref` macro decides what a ref() with keywords of its own names (dbt renders it); without one,
+  // dbt's ref ignores them, and the call names its model.
+  const ownRef = all.some(({ nodes }) => nodes.macroFiles.some((file) => file.macros.some((macro) => macro.name === "ref")));
   for (const { project: owner, nodes } of all) {
     const withCode = [...nodes.models, ...nodes.snapshots, ...nodes.analyses, ...nodes.singularTests].filter(
       (node) => node.file !== null && /\.(sql|py)$/.test(node.file),
@@ -23,7 +26,7 @@ export async function readGraph(project: Project): Promise<Graph> {
     const sources: [RefNode | FileNode, FoundCall[]][] = [];
     for (const node of withCode) {
       const file = node.file as string;
-      sources.push([node, relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql")]);
+      sources.push([node, relationCalls(await owner.text(file), file.endsWith(".py") ? "python" : "sql", !ownRef)]);
     }
     // A snapshot defined in yml alone (dbt >= 1.9) reads what its `relation:` names: a ref() or a source().
     for (const node of nodes.snapshots) {

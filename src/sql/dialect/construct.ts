@@ -26,6 +26,8 @@ export interface Call {
   written: string[];
   /** The whole SQL being translated, as written (where a rewrite reads what an argument names). */
   sql: string;
+  /** `value` as a string literal the transpiler reads, in this dialect, as exactly `value` (lexer.ts). */
+  quote(value: string): string;
 }
 
 export interface Construct {

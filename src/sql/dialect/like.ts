@@ -36,11 +36,14 @@ function quantifiedPatterns(right: unknown): unknown[] | null {
 
 /**
  * The rewrite of one node of the syntax tree (transpiler.ts rewriteTree), or
- * undefined to keep it: a LIKE or ILIKE without ESCAPE gets the warehouse's
- * escape character; a pattern computed at run time is checked by slp's macro
+ * undefined to keep it (`literalValue` gives the value of a literal translate.ts
+ * carries as a placeholder): a LIKE or ILIKE without ESCAPE gets the warehouse's
+ * escape character (its lexical rules); a literal pattern is read by its value, as
+ * the warehouse reads the literal (lexer.ts wrote it in the transpiler's form,
+ * and translate.ts checks the transpiler reads that value); a pattern computed at run time is checked by slp's macro
  * as the warehouse checks it; a quantified LIKE becomes its ORs or ANDs.
  */
-export function likeRewrite(dialect: Warehouse) {
+export function likeRewrite(dialect: Warehouse, literalValue: (literal: string) => string = (literal) => literal) {
   const other = warehouse(dialect).lexical.likeEscape;
   return (node: TreeNode): TreeNode | undefined => {
     const [kind] = Object.keys(node);
@@ -70,10 +73,11 @@ export function likeRewrite(dialect: Warehouse) {
     if (like.escape !== null || other === null) return undefined;
     const literal = (like.right as { literal?: { literal_type?: string; value?: string } }).literal;
     if (literal?.literal_type === "string" && typeof literal.value === "string") {
-      if (wellEscaped(literal.value, other)) return { [kind]: { ...like, escape: string("\\") } };
+      const pattern = literalValue(literal.value);
+      if (wellEscaped(pattern, other)) return { [kind]: { ...like, escape: string("\\") } };
       if (other === "unverified")
         return {
-          refuse: `LIKE: the pattern '${literal.value}' escapes a character other than \\, _ or %, or ends with a backslash: BigQuery documents escaping \\, _ and % only`,
+          refuse: `LIKE: the pattern '${pattern}' escapes a character other than \\, _ or %, or ends with a backslash: BigQuery documents escaping \\, _ and % only`,
         };
     }
     // A pattern computed at run time (or a literal the warehouse rejects) is checked when it runs, as the warehouse checks it.

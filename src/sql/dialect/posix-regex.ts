@@ -330,7 +330,7 @@ const stringNode = (value: string): TreeNode => ({ literal: { literal_type: "str
 const callNode = (name: string, args: unknown[]): TreeNode => ({
   function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false },
 });
-const literalValue = (node: unknown): string | null => {
+const literalOf = (node: unknown): string | null => {
   const literal = (node as { literal?: { literal_type?: string; value?: unknown } } | null)?.literal;
   return literal?.literal_type === "string" && typeof literal.value === "string" ? literal.value : null;
 };
@@ -347,7 +347,11 @@ function checkedText(value: unknown, pattern: Re2Pattern): unknown {
  * of the whole text. A pattern not written as a literal is refused: slp reads
  * a pattern before it runs.
  */
-export function posixRewrite(dialect: "postgres" | "redshift") {
+export function posixRewrite(dialect: "postgres" | "redshift", carried: (literal: string) => string = (literal) => literal) {
+  const literalValue = (node: unknown): string | null => {
+    const value = literalOf(node);
+    return value === null ? null : carried(value);
+  };
   return (node: TreeNode): TreeNode | { refuse: string } | undefined => {
     const [kind] = Object.keys(node);
     if (kind === "regexp_like" || kind === "regexp_i_like") {
@@ -382,19 +386,14 @@ export function posixRewrite(dialect: "postgres" | "redshift") {
   };
 }
 
-/** A call's argument `index` as the pattern the warehouse reads (a Redshift literal's backslash escapes read), or a refusal. */
-function patternArgument(call: Call, index: number, dialect: "postgres" | "redshift"): string | RegexRefusal {
+/** A call's argument `index` as the pattern the warehouse reads (its literal value, as the lexical layer read it), or a refusal. */
+function patternArgument(call: Call, index: number): string | RegexRefusal {
   const literal = call.literal(index);
   const written = call.written[index] ?? "";
   if (literal === null || !/^\s*'/.test(written))
     return { refuse: `slp translates ${call.name} with a pattern written as a string literal only (it reads the pattern before it runs)` };
-  return dialect === "redshift" ? redshiftValue(literal) : literal;
-}
-
-/** A Redshift string literal's value: \b \f \n \r \t are control characters, a backslash before any other character is that character. */
-function redshiftValue(text: string): string {
-  const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-  return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
+  // The lexical layer (lexical-rules.ts) has read the literal as the warehouse reads it (Redshift's backslash escapes).
+  return literal;
 }
 
 const sqlString = (value: string) => `'${value.replace(/'/g, "''")}'`;
@@ -441,7 +440,7 @@ export const POSIX_FUNCTIONS = {
       if (call.args.length < 2 || call.args.length > 3) return { refuse: "regexp_like takes a string, a pattern and flags" };
       const flags = call.args.length === 3 ? call.literal(2) : "";
       if (flags === null || !/^[ci]*$/.test(flags)) return { refuse: "slp translates the flags i and c only, written as a literal" };
-      const written = patternArgument(call, 1, dialect);
+      const written = patternArgument(call, 1);
       if (typeof written !== "string") return written;
       const pattern = posixToRe2(written, { dialect, insensitive: flags.lastIndexOf("i") > flags.lastIndexOf("c"), matchText: false });
       if ("refuse" in pattern) return pattern;
@@ -453,7 +452,7 @@ export const POSIX_FUNCTIONS = {
     const flags = call.args.length === 4 ? call.literal(3) : "";
     if ((call.args.length !== 3 && call.args.length !== 4) || flags === null || !/^[gi]*$/.test(flags))
       return { refuse: "slp translates regexp_replace(string, pattern, replacement[, flags of g and i]) only" };
-    const written = patternArgument(call, 1, "postgres");
+    const written = patternArgument(call, 1);
     if (typeof written !== "string") return written;
     const pattern = posixToRe2(written, { dialect: "postgres", insensitive: flags.includes("i"), matchText: true });
     if ("refuse" in pattern) return pattern;
@@ -467,7 +466,7 @@ export const POSIX_FUNCTIONS = {
       const most = dialect === "postgres" ? 3 : 2;
       if (call.args.length < 2 || call.args.length > most)
         return { refuse: `slp translates regexp_count(string, pattern${dialect === "postgres" ? "[, start]" : ""}) only` };
-      const written = patternArgument(call, 1, dialect);
+      const written = patternArgument(call, 1);
       if (typeof written !== "string") return written;
       const pattern = posixToRe2(written, { dialect, insensitive: false, matchText: true });
       if ("refuse" in pattern) return pattern;
@@ -478,7 +477,7 @@ export const POSIX_FUNCTIONS = {
   /** Postgres regexp_split_to_array(string, pattern): flags are refused. */
   splitToArray(call: Call): string | RegexRefusal {
     if (call.args.length !== 2) return { refuse: "slp translates regexp_split_to_array(string, pattern) only" };
-    const written = patternArgument(call, 1, "postgres");
+    const written = patternArgument(call, 1);
     if (typeof written !== "string") return written;
     const pattern = posixToRe2(written, { dialect: "postgres", insensitive: false, matchText: true });
     if ("refuse" in pattern) return pattern;
@@ -493,7 +492,7 @@ export const POSIX_FUNCTIONS = {
     const parameters = call.args.length === 5 ? call.literal(4) : "";
     if (parameters === null || !/^[ci]*$/.test(parameters))
       return { refuse: "slp translates the parameters c and i only (PCRE patterns are refused)" };
-    const written = patternArgument(call, 1, "redshift");
+    const written = patternArgument(call, 1);
     if (typeof written !== "string") return written;
     const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
     const pattern = posixToRe2(written, { dialect: "redshift", insensitive, matchText: true });
@@ -522,7 +521,7 @@ export const POSIX_FUNCTIONS = {
         return {
           refuse: `slp translates the ${dialect === "postgres" ? "flags i and c" : "parameters c, i and e"} only, written as a literal`,
         };
-      const written = patternArgument(call, 1, dialect);
+      const written = patternArgument(call, 1);
       if (typeof written !== "string") return written;
       const insensitive = flags.lastIndexOf("i") > flags.lastIndexOf("c");
       const pattern = posixToRe2(written, { dialect, insensitive, matchText: true });
@@ -559,7 +558,7 @@ export const POSIX_FUNCTIONS = {
         return { refuse: "slp translates regexp_instr of the whole match only (subexpr 0)" };
       const flags = call.args.length >= 6 ? call.literal(5) : "";
       if (flags === null || !/^[ci]*$/.test(flags)) return { refuse: "slp translates the flags i and c only, written as a literal" };
-      const written = patternArgument(call, 1, dialect);
+      const written = patternArgument(call, 1);
       if (typeof written !== "string") return written;
       const pattern = posixToRe2(written, { dialect, insensitive: flags.lastIndexOf("i") > flags.lastIndexOf("c"), matchText: true });
       if ("refuse" in pattern) return pattern;
@@ -606,7 +605,7 @@ function replacementOf(call: Call, index: number, dialect: "postgres" | "redshif
     // A replacement computed when it runs: its backslashes would be read by RE2 where the warehouse reads them its way.
     return { refuse: `slp translates ${call.name} with a replacement written as a string literal only` };
   }
-  const value = dialect === "redshift" ? redshiftValue(literal) : literal;
+  const value = literal;
   // Postgres documents \1 to \9, \& and \\ in a replacement; Redshift documents none.
   if (dialect === "redshift" ? value.includes("\\") : /\\[^1-9&\\]/.test(value.replace(/\\\\/g, "")))
     return { refuse: `the replacement '${value}' has a backslash escape slp has not verified` };

@@ -107,7 +107,7 @@ export function bigqueryFormat(name: string) {
       else if (BIGQUERY_SPELLED[code]) out += BIGQUERY_SPELLED[code];
       else return { refuse: `the format element %${code} has no DuckDB equivalent slp has verified` };
     }
-    return `${name}('${out.replace(/'/g, "\\'")}', ${call.args.slice(1).join(", ")})`;
+    return `${name}(${call.quote(out)}, ${call.args.slice(1).join(", ")})`;
   };
 }
 
@@ -152,7 +152,7 @@ export function javaFormat(call: Call): string | { refuse: string } {
     out += char === "%" ? "%%" : char;
     i++;
   }
-  return `__slp_strftime(${call.args[0]}, '${out.replace(/'/g, "''")}')`;
+  return `__slp_strftime(${call.args[0]}, ${call.quote(out)})`;
 }
 
 /** A call kept as written unless its date part (argument `index`) is WEEK, whose start day DuckDB does not share. */
@@ -269,7 +269,7 @@ export function formatted(call: Call, table: FormatTable, anyCase = false): stri
     out += char === "%" ? "%%" : char;
     i++;
   }
-  return `__slp_strftime(${call.args[0]}, '${out.replace(/'/g, "''")}')`;
+  return `__slp_strftime(${call.args[0]}, ${call.quote(out)})`;
 }
 
 /** INITCAP(text) with the warehouse's word separators (macros.ts holds each kind's); a delimiters argument is refused. */
@@ -309,7 +309,7 @@ export function dateTruncPart(call: Call): string | { refuse: string } {
 /** Snowflake TRUNC(date, 'part') as DATE_TRUNC; TRUNC(number[, scale]) kept. */
 export function snowflakeTrunc(call: Call): string | { refuse: string } {
   const second = call.args.length === 2 ? call.literal(1) : null;
-  if (second !== null && !/^-?\d+$/.test(second)) return `date_trunc('${second.replace(/'/g, "''")}', ${call.args[0]})`;
+  if (second !== null && !/^-?\d+$/.test(second)) return `date_trunc(${call.quote(second)}, ${call.args[0]})`;
   return `trunc(${call.args.join(", ")})`;
 }
 

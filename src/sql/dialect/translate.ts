@@ -15,7 +15,8 @@ import { divisionMacros } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { POSIX_MACROS, posixRewrite } from "./posix-regex.ts";
 import { queryRewrite } from "./query-rewrites.ts";
-import { rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
+import { duckdbLiterals, lex, type LexedSql, transpilerString } from "./lexer.ts";
+import { regenerate, rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
 import type { TranslationResult, Untranslatable } from "./translation.ts";
 import { warehouse } from "./warehouses/index.ts";
 
@@ -34,9 +35,22 @@ const SYNTAX_WORDS = new Set(
 const CASTS = new Set(["cast", "try_cast", "safe_cast"]);
 
 export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<TranslationResult> {
+  // The warehouse's reading of its literals and comments first (lexer.ts): the rest sees each literal's value in the transpiler's form.
+  const lexed = lex(sql, dialect);
+  if (!lexed.ok) return refused(lexed.construct, lexed.why, lexed.line);
+  const result = await translateLexed(lexed.value, dialect);
+  if (result.ok || result.untranslatable.line === null) return result;
+  return { ok: false, untranslatable: { ...result.untranslatable, line: lexed.value.sourceLine(result.untranslatable.line) } };
+}
+
+async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb">): Promise<TranslationResult> {
+  const { sql } = lexed;
   const tokenized = await tokenize(sql, dialect);
   if (!tokenized.ok) return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tokenized.error}`, tokenized.line);
   const tokens = tokenized.value;
+  const misread = misreadLiteral(lexed, tokens);
+  if (misread) return { ok: false, untranslatable: misread };
+  const keptInDuckdb = once(() => literalsWrittenBack(lexed, dialect));
   const source = Array.from(sql);
   const table = constructsOf(dialect);
   const closing = matchingParens(tokens);
@@ -154,12 +168,6 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
       else edits.set(i, { end: end + 2 + as, render: () => `${values()} as ${alias.text}${columns}` });
       continue;
     }
-    // Redshift reads backslash escapes in string literals ('\\.' in a pattern is an escaped dot; its LIKE escape is written as two backslashes); the transpiler keeps them as written.
-    if (dialect === "redshift" && token.type === "STRING" && token.text.includes("\\")) {
-      const value = redshiftString(token.text);
-      edits.set(i, { end: i + 1, render: () => `'${value.replace(/'/g, "''")}'` });
-      continue;
-    }
     // BigQuery's `list[safe_offset(0)].field`: the transpiler writes SAFE_OFFSET through to DuckDB when a field follows. With a literal
     // index it is DuckDB's 1-based subscript, NULL past the end as SAFE_ promises (OFFSET and ORDINAL raise an error there, so stay).
     if (dialect === "bigquery" && token.type === "L_BRACKET" && /^safe_(offset|ordinal)$/i.test(next?.text ?? "")) {
@@ -262,6 +270,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         castType,
         written: raw,
         sql,
+        quote: (value: string) => transpilerString(value, dialect),
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
       const probe = rewrite({
@@ -273,6 +282,7 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
         castType,
         written: raw,
         sql,
+        quote: (value: string) => transpilerString(value, dialect),
       });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
       // Spark names an unaliased `cast(column as T)` in a select list after the column (its analyzer's ResolveAliases);
@@ -302,6 +312,12 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   };
 
   let rewritten = tokens.length === 0 ? sql : emit(0, tokens.length);
+  // A literal the transpiler would not keep when it writes the SQL back in the dialect (a quote in Redshift) goes through
+  // those rewrites as a placeholder of plain letters, and the rewrites read its value through `literalValue`.
+  const carried = await carryLiterals(rewritten, lexed, dialect);
+  if ("untranslatable" in carried) return { ok: false, untranslatable: carried.untranslatable };
+  rewritten = carried.sql;
+  const literalValue = (value: string) => carried.values.get(value) ?? value;
   // Division keeps the warehouse's result type and scale (arithmetic.ts), in every `/` the SQL has after the rewrites.
   // Division (and, where the warehouse caps its scale, multiplication) keeps the warehouse's result type and scale (arithmetic.ts).
   const multiplies = warehouse(dialect).division.product !== undefined;
@@ -324,9 +340,10 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   // (like.ts); BigQuery's LEFT JOIN UNNEST without ON and FULL UNION BY NAME take DuckDB's form (query-rewrites.ts).
   // Postgres and Redshift regular expressions (~, ~*, SIMILAR TO) as RE2 patterns or refused (posix-regex.ts).
   const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
-  const posix = (dialect === "postgres" || dialect === "redshift") && /~|similar/i.test(rewritten) ? posixRewrite(dialect) : null;
+  const posix =
+    (dialect === "postgres" || dialect === "redshift") && /~|similar/i.test(rewritten) ? posixRewrite(dialect, literalValue) : null;
   if (/like/i.test(rewritten) || bigquery || posix) {
-    const like = likeRewrite(dialect);
+    const like = likeRewrite(dialect, literalValue);
     const rule = bigquery
       ? (node: TreeNode) => like(node) ?? queryRewrite(node)
       : posix
@@ -341,6 +358,11 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
     rewritten = tree.value.sql;
     for (const macro of [LIKE_PATTERN_MACRO, ...POSIX_MACROS]) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
+  rewritten = rewritten.replace(CARRIED, (placeholder) => transpilerString(literalValue(placeholder.slice(1, -1)), dialect));
+  if (/__slp_literal_/i.test(rewritten))
+    return refused("string literal", "the transpiler rewrote a literal slp carried through its rewrites", null);
+  const kept = await keptInDuckdb();
+  if (kept) return { ok: false, untranslatable: kept };
   const translated = await toDuckdb(rewritten, dialect);
   if (!translated.ok) return refused(`${dialect} SQL`, `the transpiler cannot translate it: ${translated.error}`, translated.line);
   let out = translated.value;
@@ -357,6 +379,88 @@ export async function translateSql(sql: string, dialect: Exclude<Dialect, "duckd
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
   out = expandRaw(out);
   return { ok: true, translation: { sql: out, macros: [...macros].sort() } };
+}
+
+/** The first literal the transpiler reads otherwise than the warehouse (lexer.ts wrote each in the form it should read), else null. */
+function misreadLiteral(lexed: LexedSql, tokens: Token[]): Untranslatable | null {
+  const strings = tokens.filter((token) => token.type.endsWith("STRING"));
+  const k = lexed.literals.findIndex((literal, n) => strings[n]?.text !== literal.value);
+  if (k < 0 && strings.length === lexed.literals.length) return null;
+  const at = lexed.literals[k] ?? lexed.literals[lexed.literals.length - 1];
+  const token = strings[k < 0 ? lexed.literals.length : k];
+  return {
+    construct: "string literal",
+    why: `the transpiler reads a string literal otherwise than the warehouse (${JSON.stringify(at?.value ?? token?.text ?? "")})`,
+    line: token?.line ?? null,
+  };
+}
+
+/** Literals that only letters, digits and plain punctuation write alike everywhere. */
+const PLAIN = /^[\x20-\x21\x23-\x26\x28-\x5b\x5d-\x7e]*$/;
+
+/** A placeholder carryLiterals writes for a literal, as the transpiler writes it back. */
+const CARRIED = /'__slp_literal_\d+'/g;
+
+/**
+ * `sql` with each literal the transpiler would not keep when it writes the SQL
+ * back in `dialect` (each value written by the transpiler and read again)
+ * replaced by a placeholder literal; `values` gives each placeholder's value.
+ */
+async function carryLiterals(
+  sql: string,
+  lexed: LexedSql,
+  dialect: Exclude<Dialect, "duckdb">,
+): Promise<{ sql: string; values: Map<string, string> } | { untranslatable: Untranslatable }> {
+  const values = new Map<string, string>();
+  const risky = [...new Set(lexed.literals.map((literal) => literal.value).filter((value) => !PLAIN.test(value)))];
+  const lost = new Set<string>();
+  for (const value of risky) {
+    const back = await regenerate(`select ${transpilerString(value, dialect)}`, dialect);
+    const reread = back.ok ? await tokenize(back.value, dialect) : null;
+    const strings = reread?.ok ? reread.value.filter((token) => token.type.endsWith("STRING")) : [];
+    if (strings.length !== 1 || strings[0]?.text !== value) lost.add(value);
+  }
+  if (lost.size === 0) return { sql, values };
+  const tokenized = await tokenize(sql, dialect);
+  if (!tokenized.ok)
+    return {
+      untranslatable: { construct: `${dialect} SQL`, why: `the transpiler cannot read it: ${tokenized.error}`, line: tokenized.line },
+    };
+  const source = Array.from(sql);
+  let out = "";
+  let cursor = 0;
+  for (const token of tokenized.value) {
+    if (!token.type.endsWith("STRING") || !lost.has(token.text)) continue;
+    const placeholder = `__slp_literal_${values.size}`;
+    values.set(placeholder, token.text);
+    out += `${source.slice(cursor, token.start).join("")}'${placeholder}'`;
+    cursor = token.end;
+  }
+  return { sql: out + source.slice(cursor).join(""), values };
+}
+
+/** The first literal whose value the transpiler would not keep when it writes the SQL as DuckDB (each value written and read again), else null. */
+async function literalsWrittenBack(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb">): Promise<Untranslatable | null> {
+  const risky = lexed.literals.filter((literal) => !PLAIN.test(literal.value));
+  if (risky.length === 0) return null;
+  const duckdb = await toDuckdb(`select ${risky.map((literal) => transpilerString(literal.value, dialect)).join(", ")}`, dialect);
+  const read = duckdb.ok ? duckdbLiterals(duckdb.value) : null;
+  const literal = risky.find((each, k) => read?.[k] !== each.value);
+  return literal
+    ? {
+        construct: "string literal",
+        why: `the transpiler does not keep the value ${JSON.stringify(literal.value)} when it writes DuckDB SQL`,
+        line: literal.line,
+      }
+    : null;
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
 }
 
 interface Edit {
@@ -544,12 +648,6 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
   if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*")
     return `* ${lower}`;
   return null;
-}
-
-/** A Redshift string literal's value: \\b \\f \\n \\r \\t are control characters, a backslash before any other character is that character. */
-function redshiftString(text: string): string {
-  const controls: Record<string, string> = { b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
-  return text.replace(/\\([\s\S])/g, (_all, char: string) => controls[char] ?? char);
 }
 
 /** The alias of an UNNEST(...) the DuckDB SQL names as a table (`AS x`, not `AS t(x)`), where BigQuery names the element; else null. */

@@ -11,9 +11,8 @@ import type { Dialect } from "./dialects.ts";
 import type { TranslationResult } from "./translation.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-// 41, not the next number: the cache lives in ~/.cache/slp, shared by every checkout on a machine, and branches that
-// each took the next number wrote different translations under the same key (the integrator picks the merged number).
-export const TRANSLATION_FORMAT = 41;
+// 42: above every number a branch took (the translation cache in ~/.cache/slp is shared by every checkout on a machine).
+export const TRANSLATION_FORMAT = 42;
 
 /** Translations of one project, cached by content across runs. */
 export class Translator {

@@ -189,3 +189,14 @@ export async function parseErrorsIn(sql: string, dialect: Exclude<Dialect, "duck
   const result = (await loaded()).validate(sql, warehouse(dialect).transpiler);
   return result.errors.filter((error) => error.severity === "error").map((error) => error.message);
 }
+
+/** `sql` (in `dialect`) parsed and written back in `dialect`, as wrapOperators and rewriteTree write what they rewrite. */
+export async function regenerate(sql: string, dialect: Exclude<Dialect, "duckdb">): Promise<Outcome<string>> {
+  const polyglot = await loaded();
+  const parsed = polyglot.parse(sql, warehouse(dialect).transpiler);
+  if (!parsed.success || !parsed.ast) return { ok: false, error: parsed.error ?? "cannot parse", line: parsed.errorLine ?? null };
+  const generated = polyglot.generate(parsed.ast, warehouse(dialect).transpiler);
+  if (!generated.success || !generated.sql || generated.sql.length !== 1)
+    return { ok: false, error: generated.error ?? "cannot write the SQL back", line: null };
+  return { ok: true, value: generated.sql[0] as string };
+}

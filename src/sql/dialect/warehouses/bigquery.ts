@@ -1,11 +1,12 @@
 /** BigQuery (GoogleSQL): the constructs slp runs, with BigQuery's documented examples. */
-import { BQ, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { BQ, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { average, bareKeyword, bigqueryDateTrunc, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, refuseWeekNamed, renamed, strictConcat } from "../rewrites.ts";
 import { framedValues, semiStructured } from "../common.ts";
 import { common } from "../common.ts";
 import { list, stringAggListagg, text } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import { DOUBLE, SEMI } from "../type-names.ts";
 
 export const BIGQUERY: Construct[] = [
@@ -422,11 +423,72 @@ function structFieldName(arg: string): string | null {
 // https://cloud.google.com/bigquery/docs/reference/standard-sql/operators#arithmetic_operators: INT64 / INT64 is FLOAT64; NUMERIC has 9 decimals (AVG too).
 const QUOTIENT = rule(() => "9", "float");
 
+// --- lexical rules (lexer.ts reads them) ---
+const BIGQUERY_LEXICAL = "https://cloud.google.com/bigquery/docs/reference/standard-sql/lexical";
+const BIGQUERY_LIKE = "https://cloud.google.com/bigquery/docs/reference/standard-sql/operators#like_operator";
+
+/** BigQuery: \a \b \f \n \r \t \v \\ \? \" \' \`, \ooo, \xhh / \Xhh, \uhhhh, \Uhhhhhhhh; any other escape is an error. */
+const BIGQUERY_ESCAPES: EscapeRules = {
+  named: { ...CONTROL_ESCAPES, ...QUOTE_ESCAPES, a: "\x07", v: "\v", "?": "?", "`": "`" },
+  kept: [],
+  octal: "three",
+  hex: "two",
+  upperX: true,
+  unicode: { long: true },
+  other: "error",
+};
+
+const BIGQUERY_EXAMPLES: Example[] = [
+  ex(
+    String.raw`select "abc", "it's", 'it\'s', 'Title: "Boy"'`,
+    ["abc", "it's", "it's", 'Title: "Boy"'],
+    `${BIGQUERY_LEXICAL}#string_and_bytes_literals`,
+  ),
+  ex(
+    "select \"\"\"abc\"\"\", '''it's''', '''Title:\"Boy\"''', '''two\nlines''', '''why\\?'''",
+    ["abc", "it's", 'Title:"Boy"', "two\nlines", "why?"],
+    `${BIGQUERY_LEXICAL}#string_and_bytes_literals`,
+  ),
+  ex(
+    String.raw`select r"abc+", r'''abc+''', r"""abc+""", r'f\(abc,(.*),def\)'`,
+    ["abc+", "abc+", "abc+", String.raw`f\(abc,(.*),def\)`],
+    `${BIGQUERY_LEXICAL}#string_and_bytes_literals`,
+  ),
+  ex(
+    String.raw`select '\a\b\f\n\r\t\v', '\\ \? \" \'', '\101\x41\X41\u0041\U00000041'`,
+    ["\x07\b\f\n\r\t\v", String.raw`\ ? " '`, "AAAAA"],
+    `${BIGQUERY_LEXICAL}#escape_sequences`,
+  ),
+  ex("select b'abc' = cast('abc' as bytes)", ["true"], `${BIGQUERY_LEXICAL}#string_and_bytes_literals`),
+  ex("select 1 # a comment\n, 2 -- another\n, /* a block */ 3", ["1", "2", "3"], `${BIGQUERY_LEXICAL}#comments`),
+  ex(String.raw`select 'a_c' like 'a\\_c', 'abc' like 'a\\_c', 'a%c' like r'a\%c'`, ["true", "false", "true"], BIGQUERY_LIKE),
+];
+
 export default defineDialect({
   name: "bigquery",
   transpiler: "bigquery",
   adapterInherits: [],
-  lexical: { likeEscape: "unverified", identifierQuote: "`" },
+  lexical: {
+    likeEscape: "unverified",
+    identifierQuote: "`",
+    identifierEscapes: true,
+    singleQuoted: BIGQUERY_ESCAPES,
+    doubledQuote: "BigQuery documents no such escape (two literals must be separated by whitespace)",
+    doubleQuoted: "string",
+    raw: "pairs",
+    tripleQuoted: true,
+    newlineEndsString: true,
+    bytes: true,
+    escapeStrings: null,
+    unicodeStrings: false,
+    dollarQuoted: null,
+    adjacentStringsNeedNewline: false,
+    lineComments: ["#"],
+    nestedComments: "unverified",
+    unquotedCase: "insensitive",
+    sources: [BIGQUERY_LEXICAL, BIGQUERY_LIKE],
+    examples: BIGQUERY_EXAMPLES,
+  },
   // "NULLs sort first if sort order is ASC and last if DESC".
   nullOrder: "nulls_first_on_asc_last_on_desc",
   integerDivision: false,

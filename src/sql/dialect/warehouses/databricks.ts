@@ -1,11 +1,12 @@
 /** Databricks SQL (ANSI mode) and Apache Spark (dbt-spark, ANSI mode off): the constructs slp runs, with their documented examples. */
-import { DBX, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { DBX, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { average, bareKeyword, datePartOf, daysFrom, guardedDivision, initcap, javaFormat, macroCall, scaledRounding, sha256Only, sparkCast, sparkExtract, strictConcat, timestampAdd } from "../rewrites.ts";
 import { sparkXxhash64 } from "../spark-hash.ts";
 import { common, framedValues, semiStructured } from "../common.ts";
 import { list, text } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import { SEMI } from "../type-names.ts";
 
 export const DATABRICKS: Construct[] = [
@@ -257,12 +258,66 @@ const sparkScale = (ta: string, tb: string) => {
   return `case when ${digits} + ${wide} > 38 then greatest(38 - ${digits}, least(${wide}, 6)) else ${wide} end`;
 };
 
+// --- lexical rules (lexer.ts reads them) ---
+const DATABRICKS_STRING = "https://docs.databricks.com/en/sql/language-manual/data-types/string-type.html";
+const DATABRICKS_COMMENTS = "https://docs.databricks.com/en/sql/language-manual/sql-ref-syntax-comment.html";
+const DATABRICKS_LIKE = "https://docs.databricks.com/en/sql/language-manual/functions/like.html";
+
+/**
+ * Databricks: \0 \b \n \r \t \Z \' \" \\, \% and \_ keep their backslash,
+ * any other character is itself. Spark also reads octal and \u escapes the
+ * Databricks page does not list: slp refuses a digit or u / U after a backslash.
+ */
+const SPARK_ESCAPES: EscapeRules = {
+  named: { b: "\b", n: "\n", r: "\r", t: "\t", Z: "\x1a", ...QUOTE_ESCAPES, "0": "\0" },
+  kept: ["%", "_"],
+  octal: null,
+  hex: null,
+  unicode: null,
+  other: "itself",
+  unverified: "0123456789uU",
+};
+
+const DATABRICKS_EXAMPLES: Example[] = [
+  ex(
+    // Not String.raw: Bun writes a non-ASCII character of a raw template as its \u escape.
+    "select 'Spark', 'O\\'Connell', 'Some\\nText', r'Some\\nText', '서울시', '', '\\\\', r'\\\\'",
+    ["Spark", "O'Connell", "Some\nText", String.raw`Some\nText`, "서울시", "", "\\", "\\\\"],
+    DATABRICKS_STRING,
+  ),
+  ex(String.raw`select "Spark", '\b\r\t\Z', '\%\_', '\q'`, ["Spark", "\b\r\t\x1a", String.raw`\%\_`, "q"], DATABRICKS_STRING),
+  ex(String.raw`select 'a_c' like 'a\\_c', 'abc' like 'a\\_c', 'a%' like 'a\%'`, ["true", "false", "true"], DATABRICKS_LIKE),
+  ex("select '-- This is not a comment' -- This is a comment\n, /* a bracketed /* nested */ comment */ 1", ["-- This is not a comment", "1"], DATABRICKS_COMMENTS),
+];
+
 export default defineDialect({
   name: "databricks",
   transpiler: "databricks",
   // dbt-databricks is built on dbt-spark.
   adapterInherits: ["spark"],
-  lexical: { likeEscape: "error", identifierQuote: "`" },
+  lexical: {
+    likeEscape: "error",
+    identifierQuote: "`",
+    identifierEscapes: false,
+    singleQuoted: SPARK_ESCAPES,
+    // Spark's lexer took '' as one quote only lately (before, 'a''b' was two adjacent literals, read as 'ab').
+    doubledQuote: "Spark versions read it as one quote or as two adjacent literals, and Databricks documents neither",
+    doubleQuoted: "string",
+    raw: "plain",
+    tripleQuoted: false,
+    newlineEndsString: false,
+    bytes: false,
+    escapeStrings: null,
+    unicodeStrings: false,
+    dollarQuoted: null,
+    adjacentStringsNeedNewline: false,
+    lineComments: [],
+    // bracketed_comment: /* text [ bracketed_comment [...] ] text */
+    nestedComments: true,
+    unquotedCase: "insensitive",
+    sources: [DATABRICKS_STRING, DATABRICKS_COMMENTS, DATABRICKS_LIKE],
+    examples: DATABRICKS_EXAMPLES,
+  },
   // "NULLs sort first if sort order is ASC and last if DESC".
   nullOrder: "nulls_first_on_asc_last_on_desc",
   integerDivision: false,

@@ -1,5 +1,5 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
-import { PG, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { PG, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { average, dateTruncPart, initcap, oneArgument, renamed } from "../rewrites.ts";
@@ -7,6 +7,7 @@ import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "
 import { list, stringAggListagg, text } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import { DOUBLE, SEMI, TEXT } from "../type-names.ts";
 
 export const POSTGRES: Construct[] = [
@@ -260,11 +261,63 @@ function postgresDatediff(first: string, second: string, part: string): string {
 /** The decimals slp's DuckDB type for a Postgres numeric quotient holds (its scale depends on the values). */
 const PG_TYPE_SCALE = (ta: string, tb: string) => `least(38, greatest(24, __slp_scale(${ta}), __slp_scale(${tb})))`;
 
+// --- lexical rules (lexer.ts reads them) ---
+const POSTGRES_LEXICAL = "https://www.postgresql.org/docs/current/sql-syntax-lexical.html";
+const POSTGRES_LIKE = "https://www.postgresql.org/docs/current/functions-matching.html#FUNCTIONS-LIKE";
+
+/** Postgres E'...': \b \f \n \r \t, \o..\ooo, \xh..\xhh, \uXXXX, \UXXXXXXXX; any other character is itself. */
+const POSTGRES_ESCAPES: EscapeRules = {
+  named: { ...CONTROL_ESCAPES, ...QUOTE_ESCAPES },
+  kept: [],
+  octal: "one-to-three",
+  hex: "one-or-two",
+  unicode: { long: true },
+  other: "itself",
+};
+
+const POSTGRES_EXAMPLES: Example[] = [
+  ex(
+    "select 'Dianne''s horse', $$Dianne's horse$$, $SomeTag$Dianne's horse$SomeTag$",
+    ["Dianne's horse", "Dianne's horse", "Dianne's horse"],
+    `${POSTGRES_LEXICAL}#SQL-SYNTAX-DOLLAR-QUOTING`,
+  ),
+  ex("select 'foo'\n'bar'", ["foobar"], `${POSTGRES_LEXICAL}#SQL-SYNTAX-STRINGS`),
+  ex(
+    String.raw`select 'a\b', E'a\\b', E'it\'s', E'\x41\101\u0041\U00000041', E'\n'`,
+    [String.raw`a\b`, String.raw`a\b`, "it's", "AAAA", "\n"],
+    `${POSTGRES_LEXICAL}#SQL-SYNTAX-STRINGS-ESCAPE`,
+  ),
+  ex(String.raw`select U&'d\0061t\+000061', U&'\0441\043B\043E\043D'`, ["data", "слон"], `${POSTGRES_LEXICAL}#SQL-SYNTAX-STRINGS-UESCAPE`),
+  ex("select /* multiline comment\n * with nesting: /* nested block comment */\n */ 1", ["1"], `${POSTGRES_LEXICAL}#SQL-SYNTAX-COMMENTS`),
+  ex(String.raw`select 'a_c' like 'a\_c', 'abc' like 'a\_c'`, ["true", "false"], POSTGRES_LIKE),
+];
+
 export default defineDialect({
   name: "postgres",
   transpiler: "postgresql",
   adapterInherits: [],
-  lexical: { likeEscape: "itself", identifierQuote: '"' },
+  lexical: {
+    likeEscape: "itself",
+    identifierQuote: '"',
+    identifierEscapes: false,
+    // standard_conforming_strings is on (Postgres' default since 9.1): a backslash in '...' is itself.
+    singleQuoted: "standard",
+    doubledQuote: true,
+    doubleQuoted: "identifier",
+    raw: null,
+    tripleQuoted: false,
+    newlineEndsString: false,
+    bytes: false,
+    escapeStrings: POSTGRES_ESCAPES,
+    unicodeStrings: true,
+    dollarQuoted: "tagged",
+    adjacentStringsNeedNewline: true,
+    lineComments: [],
+    nestedComments: true,
+    unquotedCase: "lower",
+    sources: [POSTGRES_LEXICAL, POSTGRES_LIKE],
+    examples: POSTGRES_EXAMPLES,
+  },
   // NULLs sort as the largest values.
   nullOrder: "nulls_last_on_asc_first_on_desc",
   integerDivision: true,

@@ -1,5 +1,5 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
-import { RS, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { RS, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
 import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { atMostTwoArguments, average, initcap, parenthesized, redshiftConvertTimezone, renamed, sha256Only, strictConcat } from "../rewrites.ts";
@@ -8,6 +8,7 @@ import { text, withinGroupListagg } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
 import { REDSHIFT_ROW_FREE_OF_NULLS } from "../fixture-rules.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import { SEMI, TEXT } from "../type-names.ts";
 import postgres from "./postgres.ts";
 
@@ -158,6 +159,30 @@ export const REDSHIFT: Construct[] = [
   },
 ];
 
+// --- lexical rules (lexer.ts reads them) ---
+const REDSHIFT_LIKE = "https://docs.aws.amazon.com/redshift/latest/dg/r_patternmatching_condition_like.html";
+const REDSHIFT_QUOTE_LITERAL = "https://docs.aws.amazon.com/redshift/latest/dg/r_QUOTE_LITERAL.html";
+
+/**
+ * Redshift reads backslash escapes in '...' (its LIKE escape is written '\\\\',
+ * QUOTE_LITERAL doubles backslashes): \b \f \n \r \t, a backslash before any
+ * other character is that character; octal and hex escapes are not documented.
+ */
+const REDSHIFT_ESCAPES: EscapeRules = {
+  named: { ...CONTROL_ESCAPES, ...QUOTE_ESCAPES },
+  kept: [],
+  octal: null,
+  hex: null,
+  unicode: null,
+  other: "itself",
+  unverified: "0123456789xuU",
+};
+
+const REDSHIFT_EXAMPLES: Example[] = [
+  ex("select '''CAT'''", ["'CAT'"], REDSHIFT_QUOTE_LITERAL),
+  ex(String.raw`select 'start_x' like 'start\\_%', 'startx' like 'start\\_%', 'a\\b'`, ["true", "false", String.raw`a\b`], REDSHIFT_LIKE),
+];
+
 export default defineDialect({
   name: "redshift",
   // Redshift reads its text, sorts NULLs and divides integers as Postgres does, names its types as Postgres but for those below, and dbt-redshift writes dbt-postgres's macros but these.
@@ -166,6 +191,15 @@ export default defineDialect({
   notInherited: ["constructs"],
   transpiler: "redshift",
   adapterInherits: ["postgres"],
+  lexical: {
+    singleQuoted: REDSHIFT_ESCAPES,
+    escapeStrings: null,
+    unicodeStrings: false,
+    dollarQuoted: null,
+    nestedComments: "unverified",
+    sources: [REDSHIFT_LIKE, REDSHIFT_QUOTE_LITERAL],
+    examples: REDSHIFT_EXAMPLES,
+  },
   // https://docs.aws.amazon.com/redshift/latest/dg/c_Supported_data_types.html: Postgres's names, but these.
   types: {
     nchar: TEXT,

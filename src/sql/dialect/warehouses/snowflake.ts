@@ -1,10 +1,11 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
-import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct } from "../construct.ts";
+import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeRegexpCount, snowflakeRegexpLike, snowflakeRegexpReplace, snowflakeRegexpSubstr, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "../common.ts";
 import { list, text, withinGroupListagg } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
+import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import type { FormatTable } from "../rewrites.ts";
 import { DOUBLE, SEMI, type Scalar } from "../type-names.ts";
 
@@ -416,11 +417,63 @@ const NUMBER_38: Scalar = { decimal: [38, 0] };
 // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (division: S = max(S1, min(S1 + 6, 12))); AVG divides the same way (AVG of 1, 2, 2 is 1.666667).
 const QUOTIENT = rule((ta) => `greatest(__slp_scale(${ta}), least(__slp_scale(${ta}) + 6, 12))`, "fixed");
 
+// --- lexical rules (lexer.ts reads them) ---
+const SNOWFLAKE_TEXT = "https://docs.snowflake.com/en/sql-reference/data-types-text#escape-sequences-in-single-quoted-string-constants";
+const SNOWFLAKE_STRING_CONSTANTS = "https://docs.snowflake.com/en/sql-reference/data-types-text#single-quoted-string-constants";
+const SNOWFLAKE_DOLLAR = "https://docs.snowflake.com/en/sql-reference/data-types-text#dollar-quoted-string-constants";
+const SNOWFLAKE_COMMENTS = "https://community.snowflake.com/s/article/how-to-comment-or-uncomment-multiple-lines-in-the-sql-worksheet";
+/** Snowflake ends a block comment at the first * / (as Oracle; Teradata and SQL Server nest them). */
+const SNOWFLAKE_BLOCK_COMMENTS =
+  "https://docs.snowflake.com/en/migrations/snowconvert-docs/general/getting-started/running-snowconvert/validation/ambiguous-comments-validations";
+
+/** Snowflake: \' \" \\ \b \f \n \r \t \0, \ooo, \xhh, \uhhhh; a backslash before any other character is that character. */
+const SNOWFLAKE_ESCAPES: EscapeRules = {
+  named: { ...CONTROL_ESCAPES, ...QUOTE_ESCAPES, "0": "\0" },
+  kept: [],
+  octal: "three",
+  hex: "two",
+  unicode: { long: false },
+  other: "itself",
+};
+
+const SNOWFLAKE_EXAMPLES: Example[] = [
+  ex("select 'Today''s sales projections', '-''''-'", ["Today's sales projections", "-''-"], SNOWFLAKE_STRING_CONSTANTS),
+  ex("select $$Today's sales projections$$, $$-'''-$$", ["Today's sales projections", "-'''-"], SNOWFLAKE_DOLLAR),
+  ex(
+    String.raw`select 'Hello\tWorld', 'C:\\user', '-\041-', '-\x21-', '-\u26c4-', '\z'`,
+    ["Hello\tWorld", String.raw`C:\user`, "-!-", "-!-", "-\u26c4-", "z"],
+    SNOWFLAKE_TEXT,
+  ),
+  ex(String.raw`select 'a\nb\101', 'it\'s', 'say \"hi\"'`, ["a\nbA", "it's", 'say "hi"'], SNOWFLAKE_TEXT),
+  ex("select 1 -- a comment\n, 2 // another\n, /* a block */ 3", ["1", "2", "3"], SNOWFLAKE_COMMENTS),
+  ex("select /* a /* b */ 1", ["1"], SNOWFLAKE_BLOCK_COMMENTS),
+];
+
 export default defineDialect({
   name: "snowflake",
   transpiler: "snowflake",
   adapterInherits: [],
-  lexical: { likeEscape: null, identifierQuote: '"' },
+  lexical: {
+    likeEscape: null,
+    identifierQuote: '"',
+    identifierEscapes: false,
+    singleQuoted: SNOWFLAKE_ESCAPES,
+    doubledQuote: true,
+    doubleQuoted: "identifier",
+    raw: null,
+    tripleQuoted: false,
+    newlineEndsString: false,
+    bytes: false,
+    escapeStrings: null,
+    unicodeStrings: false,
+    dollarQuoted: "plain",
+    adjacentStringsNeedNewline: false,
+    lineComments: ["//"],
+    nestedComments: false,
+    unquotedCase: "upper",
+    sources: [SNOWFLAKE_TEXT, SNOWFLAKE_COMMENTS, SNOWFLAKE_BLOCK_COMMENTS, "https://docs.snowflake.com/en/sql-reference/functions/like"],
+    examples: SNOWFLAKE_EXAMPLES,
+  },
   // DEFAULT_NULL_ORDERING is LAST: NULLs sort as the largest values.
   nullOrder: "nulls_last_on_asc_first_on_desc",
   integerDivision: false,
