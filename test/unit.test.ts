@@ -392,6 +392,15 @@ describe("the real CLI", () => {
     expect(both.exitCode).toBe(2);
   });
 
+  test("slp unit as a subprocess: Snowflake VARIANT columns from dict, csv and sql fixtures are read by path, a wrong expectation fails", () => {
+    const result = runCli(["unit", "--project-dir", join(UNIT, "snowflake_semi_structured")], ROOT);
+    expect(result.stdout).toContain("PASS\tevents_flat::dict_rows_read_by_path\t\ttranslated");
+    expect(result.stdout).toContain("PASS\tevents_flat::csv_text_in_a_variant_is_a_string_with_no_fields\t\ttranslated");
+    expect(result.stdout).toContain("PASS\tevents_flat::sql_rows_built_with_snowflake_functions\t\ttranslated");
+    expect(result.stdout).toContain("FAIL\tevents_flat::dict_rows_with_a_wrong_expectation_fail\t\ttranslated");
+    expect(result.exitCode).toBe(2);
+  });
+
   test("slp unit as a subprocess: a package packages.yml names but dbt deps never installed says to run dbt deps", () => {
     const result = runCli(["unit", "--project-dir", join(UNIT, "package_not_installed")], ROOT);
     expect(result.stdout).toContain(
@@ -531,7 +540,7 @@ describe("warehouse dialects", () => {
     };
     const cold = run();
     expect(cold).toMatchObject({ code: 2, loaded: true });
-    expect(cold.out).toContain("untranslatable: lateral in snowflake SQL");
+    expect(cold.out).toContain("untranslatable: flatten() in snowflake SQL");
     const warm = run();
     expect(warm).toEqual({ ...cold, loaded: false });
   });

@@ -125,7 +125,9 @@ export function dialectPage(
           ? `\`${scalar.duckdb}\``
           : "decimal" in scalar
             ? `\`DECIMAL(${scalar.decimal.join(",")})\``
-            : `refused: ${cell(scalar.refuse)}${scalar.unlessSized ? " (with a precision: that DECIMAL)" : ""}`;
+            : "json" in scalar
+              ? `\`JSON\` (semi-structured; a fixture's text ${scalar.json.kind === "string" ? "is a JSON string" : scalar.json.kind === "parsed" ? "is parsed" : `is refused: ${cell(scalar.json.why)}`})`
+              : `refused: ${cell(scalar.refuse)}${scalar.unlessSized ? " (with a precision: that DECIMAL)" : ""}`;
     return `| \`${cell(name)}\` | ${held} |`;
   });
   return [

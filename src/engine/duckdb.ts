@@ -19,6 +19,7 @@ import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 import { hostPlatform } from "../build/platforms.ts";
 import { isCompiled } from "../runner/self.ts";
+import { JSON_TEXT_FUNCTIONS, jsonText } from "./json-text.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
 
@@ -101,6 +102,7 @@ export class Database {
   readonly #mode: Mode;
   /** Whether slp's Spark hash functions are in the catalog: registered by the first query that calls one. */
   #sparkHash = false;
+  #jsonText = false;
   /** The last query queued on each connection. */
   readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
@@ -222,6 +224,10 @@ export class Database {
    */
   #functionsFor(sql: string, connection: DuckDBConnection): void {
     // The transpiler may have written the names in capitals: DuckDB's names are case-insensitive.
+    if (!this.#jsonText && JSON_TEXT_NAME.test(sql)) {
+      registerJsonText(connection, this.#library);
+      this.#jsonText = true;
+    }
     if (this.#sparkHash || !SPARK_HASH_NAME.test(sql)) return;
     registerSparkHash(connection, this.#library);
     this.#sparkHash = true;
@@ -354,6 +360,8 @@ export class Database {
     if (foreign !== undefined) throw new DatabaseError(`not one of slp's macro definitions: ${foreign.slice(0, 80)}`);
     if (statements.length === 0) return;
     await this.#queued(lane, async (connection) => {
+      // A macro that calls one of slp's functions binds only once the function is in the catalog.
+      this.#functionsFor(statements.join("\n"), connection);
       try {
         await connection.run(statements.join(";\n"));
       } catch (error) {
@@ -553,6 +561,38 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
 }
 
 const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");
+const JSON_TEXT_NAME = new RegExp(`\\b(${Object.keys(JSON_TEXT_FUNCTIONS).join("|")})\\b`, "i");
+
+/**
+ * Registers slp's JSON text functions (json-text.ts): a warehouse's
+ * semi-structured value as slp holds it (`__slp_variant`) and as a unit test
+ * compares it (`__slp_json_canon`), each JSON (DuckDB's JSON type) from its
+ * text, NULL for NULL, an error for text that is not JSON.
+ */
+export function registerJsonText(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+  const json = library.DuckDBVarCharType.create("JSON");
+  for (const [name, form] of Object.entries(JSON_TEXT_FUNCTIONS)) {
+    connection.registerScalarFunction(
+      library.DuckDBScalarFunction.create({
+        name,
+        returnType: json,
+        parameterTypes: [library.VARCHAR],
+        mainFunction: (info, input, output) => {
+          const values = input.getColumnVector(0);
+          try {
+            for (let row = 0; row < input.rowCount; row++) {
+              const value = values.getItem(row);
+              output.setItem(row, value === null ? null : jsonText(String(value), form));
+            }
+            output.flush();
+          } catch (error) {
+            info.setError(error instanceof Error ? error.message : String(error));
+          }
+        },
+      }),
+    );
+  }
+}
 
 /**
  * Registers slp's Spark xxhash64 functions (spark-hash.ts) on a connection;

@@ -7,11 +7,17 @@
  */
 import type { Column } from "../engine/duckdb.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
+import type { Dialect } from "../sql/dialect/dialects.ts";
+import { isJsonType, JSON_CANONICAL_MACRO, jsonValue, unknownJsonText } from "./json-values.ts";
 import { castLiteral, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { DiffTable, FixtureRow, TestPlan } from "./types.ts";
 
-/** The expected rows as SQL, cast to the model's output types, and the columns compared. */
-export function expectedQuery(plan: TestPlan, output: Column[]): { columns: Column[]; sql: string } {
+/**
+ * The expected rows as SQL, cast to the model's output types, and the columns compared. `semiStructured`: the
+ * dialect a translated project is written in, whose JSON-backed values an expected JSON column's values are written
+ * as (json-values.ts); null for DuckDB's own JSON, which keeps dbt-duckdb's cast.
+ */
+export function expectedQuery(plan: TestPlan, output: Column[], semiStructured: Dialect | null = null): { columns: Column[]; sql: string } {
   if (plan.expectSql !== null) {
     const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
     return { columns: output, sql: `select ${list} from (\n${plan.expectSql}\n) as __slp_expected_sql` };
@@ -52,27 +58,44 @@ export function expectedQuery(plan: TestPlan, output: Column[]): { columns: Colu
     const lower = new Map(own.map((key) => [key.toLowerCase(), row[key] ?? null]));
     return keys.map((key) => lower.get(key.toLowerCase()) ?? null);
   });
-  const tuples = values.map((row) => `(${row.map((value, i) => castLiteral(value, (columns[i] as Column).type)).join(", ")})`);
+  const tuples = values.map((row) => {
+    const literals = row.map((value, i) => {
+      const column = columns[i] as Column;
+      // The output type says only JSON, not which warehouse type the model returns: text is refused (json-values.ts).
+      const json = semiStructured !== null && isJsonType(column.type);
+      return castLiteral(json ? jsonValue(value, unknownJsonText(semiStructured), column.name, "expected output") : value, column.type);
+    });
+    return `(${literals.join(", ")})`;
+  });
   return {
     columns,
     sql: `select * from (values ${tuples.join(", ")}) as __slp_expected_rows(${columns.map((c) => quoteIdentifier(c.name)).join(", ")})`,
   };
 }
 
-/** Actual against expected on the compared columns: the rows only in one side, as text, expected first. */
+/**
+ * Actual against expected on the compared columns: the rows only in one side, as text, expected first.
+ * `canonical`: a JSON column compares by its canonical text (json-values.ts), as the warehouse's own text of a
+ * semi-structured value never depends on how its keys were written.
+ */
 export function compareQuery(
   fixtures: readonly { name: string; sql: string }[],
   modelSql: string,
   expected: { columns: Column[]; sql: string },
+  canonical = false,
 ): string {
-  const columns = expected.columns.map((column) => quoteIdentifier(column.name)).join(", ");
+  const compared = (column: Column) =>
+    canonical && isJsonType(column.type)
+      ? `${JSON_CANONICAL_MACRO}(${quoteIdentifier(column.name)}) as ${quoteIdentifier(column.name)}`
+      : quoteIdentifier(column.name);
+  const columns = expected.columns.map(compared).join(", ");
   const shown = expected.columns.map((column) => `cast(${quoteIdentifier(column.name)} as VARCHAR)`).join(", ");
   const order = expected.columns.map((_, i) => `${i + 2}`).join(", ");
   return withClause(
     [
       ...fixtures,
       { name: "__slp_actual", sql: `select ${columns} from (\n${modelSql}\n) as __slp_model` },
-      { name: "__slp_expected", sql: expected.sql },
+      { name: "__slp_expected", sql: canonical ? `select ${columns} from (\n${expected.sql}\n) as __slp_expected_rows` : expected.sql },
       { name: "__slp_missing", sql: "select * from __slp_expected except all select * from __slp_actual" },
       { name: "__slp_extra", sql: "select * from __slp_actual except all select * from __slp_expected" },
     ],

@@ -10,6 +10,7 @@ import { DatabaseError, QueryTimeout, type Column, type Database } from "../engi
 import { compareQuery, diffOf, expectedQuery, outputQuery } from "./compare.ts";
 import { renderError } from "./render.ts";
 import { missingColumn } from "./schemas.ts";
+import { isJsonType } from "./json-values.ts";
 import type { DialectRun } from "./translate.ts";
 import { runTypings, type KeptSearches } from "./typings.ts";
 import type { Fixture, TestError, TestPlan, UnitResult } from "./types.ts";
@@ -73,6 +74,7 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
 /** The translated plan run: its output described, the expected rows cast to it, and the one compare query. */
 async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteContext, typings: boolean): Promise<ExecutedTest> {
   const { database, lane, timeoutMs } = context;
+  const { dialectRun } = context;
   const { test } = plan;
   const ctes = (typedOnly: boolean) =>
     plan.fixtures.map((fixture) => ({
@@ -113,13 +115,15 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   }
   let expected: { columns: Column[]; sql: string };
   try {
-    expected = expectedQuery(plan, output);
+    expected = expectedQuery(plan, output, dialectRun?.dialect ?? null);
   } catch (error) {
     return { ...result, error: renderError(error, test.file) };
   }
+  // A warehouse's semi-structured values compare by their canonical text (json-values.ts).
+  const canonical = dialectRun !== null && expected.columns.some((column) => isJsonType(column.type));
   let rows: (string | null)[][];
   try {
-    rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected), lane, timeoutMs)).rows;
+    rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected, canonical), lane, timeoutMs)).rows;
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);
     return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };

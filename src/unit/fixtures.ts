@@ -19,6 +19,7 @@ import { fixtureRuleError } from "../sql/dialect/fixture-rules.ts";
 import type { PlannedInput } from "./plan.ts";
 import { parseSession } from "./render.ts";
 import type { RelationSchema } from "./schemas.ts";
+import { isJsonType, jsonValue, type JsonText } from "./json-values.ts";
 import { selectRows, trimStatement } from "./sql.ts";
 import type { Fixture, FixtureColumn, FixtureRow } from "./types.ts";
 
@@ -96,14 +97,14 @@ function typedRows(
   csv: boolean,
 ): Pick<Fixture, "sql" | "columns" | "typedOnlySql" | "untyped" | "untypedWhy" | "open" | "declaredIn"> {
   const known = schema?.columns ?? [];
-  const columns: { name: string; type: string | null; from: FixtureColumn["from"] | null }[] = known.map((column) => {
+  const columns: { name: string; type: string | null; from: FixtureColumn["from"] | null; jsonText?: JsonText }[] = known.map((column) => {
     if (column.refused)
       throw new UntranslatableType(
         `untranslatable: column '${column.name}' of ${label} ${column.refused}`,
         schema?.file ?? undefined,
         column.line ?? undefined,
       );
-    return { name: column.name, type: column.type, from: column.from };
+    return { name: column.name, type: column.type, from: column.from, ...(column.jsonText ? { jsonText: column.jsonText } : {}) };
   });
   const byLower = new Map(columns.map((column, i) => [column.name.toLowerCase(), i]));
   const keyToColumn = new Map<string, number>();
@@ -127,7 +128,12 @@ function typedRows(
   }
   const values: Value[][] = rows.map((row) => {
     const out: Value[] = columns.map(() => null);
-    for (const [key, value] of Object.entries(row)) out[keyToColumn.get(key) as number] = value;
+    for (const [key, value] of Object.entries(row)) {
+      const index = keyToColumn.get(key) as number;
+      const column = columns[index] as (typeof columns)[number];
+      // A warehouse's semi-structured column (its jsonText says how it reads text); DuckDB's own JSON stays as dbt-duckdb casts it.
+      out[index] = column.jsonText && isJsonType(column.type) ? jsonValue(value, column.jsonText, column.name, label) : value;
+    }
     return out;
   });
   const untyped: string[] = [];

@@ -23,7 +23,8 @@ import type { RefNode, SourceNode, UnitProject } from "../project/dbt/unit-proje
 import type { DbtRenderer, RenderSession } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
 import { TRANSLATION_FORMAT } from "../sql/dialect/translator.ts";
-import { mapType } from "../sql/dialect/types.ts";
+import { mapType, type JsonText } from "../sql/dialect/types.ts";
+import { isJsonType, unknownJsonText } from "./json-values.ts";
 import { csvTable, inferType } from "./fixtures.ts";
 import { parseSession, quoteRelation } from "./render.ts";
 import { quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
@@ -46,6 +47,8 @@ export interface SchemaColumn {
   refused?: string;
   /** The line declaring it, in `RelationSchema.file`. */
   line?: number | null;
+  /** For a JSON-backed warehouse type (type JSON): how it reads a fixture's text. */
+  jsonText?: JsonText;
 }
 
 export interface RelationSchema {
@@ -220,6 +223,8 @@ export class UpstreamSchemas {
         type: column.type,
         from: column.type === null ? null : column.snapshot ? "snapshot" : "inferred",
         ...(column.type === null && column.why ? { untypedWhy: column.why } : {}),
+        // DuckDB says JSON, not which of the warehouse's semi-structured types the SQL returns, nor how that type reads text.
+        ...(this.#sources.dialect !== "duckdb" && isJsonType(column.type) ? { jsonText: unknownJsonText(this.#sources.dialect) } : {}),
       };
     });
     // SQL passing every column of an input slp knows in part through (select *) has those columns too: known in part.
@@ -260,7 +265,7 @@ export class UpstreamSchemas {
     if (dialect === "duckdb") return { name, type: written, from, line };
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { name, type: null, from: null, refused: `has the ${dialect} type '${written}': ${mapped.why}`, line };
-    return { name, type: mapped.type, from, line };
+    return { name, type: mapped.type, from, line, ...(mapped.jsonText ? { jsonText: mapped.jsonText } : {}) };
   }
 
   /** What the yml declares (types from dbt's fresh manifest first): the relation's columns, maybe not all of them. */
@@ -952,7 +957,10 @@ function envDigest(value: string | null): string | null {
 
 function schemaDigest(schema: RelationSchema): string {
   return ParseCache.key(
-    JSON.stringify([schema.complete, schema.columns.map((column) => [column.name, column.type, column.refused ?? null])]),
+    JSON.stringify([
+      schema.complete,
+      schema.columns.map((column) => [column.name, column.type, column.refused ?? null, column.jsonText ?? null]),
+    ]),
   );
 }
 

@@ -2,9 +2,127 @@
 import { divisionMacroDefinitions, type MacroDefinition } from "./arithmetic.ts";
 import { WAREHOUSES } from "./warehouses/index.ts";
 
+/**
+ * Snowflake's VARIANT, OBJECT and ARRAY values as DuckDB JSON (src/sql/dialect/variant.ts). `__slp_variant` (the
+ * form slp holds them in: an object's keys sorted, as Snowflake keeps them; OBJECT_CONSTRUCT(*) over (province,
+ * created_date) lists CREATED_DATE first) and `__slp_json_canon` (the text a unit test compares) are slp's DuckDB
+ * functions (src/engine/json-text.ts), not macros: they are in the catalog before any of these is created.
+ */
+const JSON_MACROS: Record<string, MacroDefinition> = {
+  // PARSE_JSON: NULL for NULL, an empty or blank text (Snowflake's usage notes); text that is not JSON is an error.
+  __slp_parse_json: {
+    sql: "create macro __slp_parse_json(x) as list_transform([cast(x as varchar)], lambda s: case when s is null or regexp_full_match(s, '\\s*') then null else __slp_variant(s) end)[1]",
+  },
+  __slp_try_parse_json: {
+    sql: "create macro __slp_try_parse_json(x) as list_transform([cast(x as varchar)], lambda s: case when s is null or regexp_full_match(s, '\\s*') or not json_valid(s) then null else __slp_variant(s) end)[1]",
+  },
+  // TO_VARIANT (and ::VARIANT): a VARIANT stays; text is a string, a number a number, a list an array, a struct or
+  // map an object; a whole DOUBLE a whole number (ARRAY_CONSTRUCT_COMPACT(..., 3::DOUBLE) shows 3). A time or a
+  // timestamp is refused: Snowflake writes their text its own way.
+  __slp_to_variant: {
+    sql: "create macro __slp_to_variant(v) as list_transform([v], lambda x: case when typeof(x) = 'JSON' then cast(x as json) when x is null then null when typeof(x) like 'TIME%' or typeof(x) like 'INTERVAL%' or typeof(x) = 'BLOB' then error('a ' || typeof(x) || ' as a VARIANT: slp does not reproduce Snowflake''s text of it') else __slp_variant(case when typeof(x) in ('DOUBLE', 'FLOAT') then list_transform([cast(x as double)], lambda d: case when d = trunc(d) and abs(d) < 1e15 then to_json(cast(d as bigint)) else to_json(d) end)[1] else to_json(x) end) end)[1]",
+  },
+  __slp_to_object: {
+    sql: "create macro __slp_to_object(x) as list_transform([__slp_to_variant(x)], lambda v: case when v is null then null when json_type(v) = 'OBJECT' then v else error('Failed to cast variant value ' || v || ' to OBJECT') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  __slp_to_array: {
+    sql: "create macro __slp_to_array(x) as list_transform([__slp_to_variant(x)], lambda v: case when v is null then null when json_type(v) = 'ARRAY' then v else error('Failed to cast variant value ' || v || ' to ARRAY') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // A VARIANT's text (::STRING, TO_VARCHAR): a string without its quotes, a JSON null as NULL, an object or an
+  // array as its JSON (keys sorted, no blanks). A fraction is refused: Snowflake writes numbers its own way.
+  __slp_variant_text: {
+    sql: "create macro __slp_variant_text(x) as list_transform([cast(x as json)], lambda j: case when j is null or json_type(j) = 'NULL' then null when json_type(j) = 'VARCHAR' then json_extract_string(j, '$') when json_type(j) = 'DOUBLE' or (json_type(j) in ('OBJECT', 'ARRAY') and regexp_matches(cast(json_structure(j) as varchar), '[:\\[,]\"DOUBLE\"[,\\]}]')) then error('the text of a VARIANT holding a fraction: slp does not reproduce how Snowflake writes its numbers') else cast(j as varchar) end)[1]",
+  },
+  // A cast to text: of a VARIANT its text, of anything else DuckDB's cast.
+  __slp_sf_text: {
+    sql: "create macro __slp_sf_text(v) as list_transform([v], lambda x: case when typeof(x) = 'JSON' then __slp_variant_text(x) else cast(x as varchar) end)[1]",
+    needs: ["__slp_variant_text"],
+  },
+  // TO_JSON: a VARIANT's JSON text (a string keeps its quotes).
+  __slp_variant_json: {
+    sql: "create macro __slp_variant_json(x) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null when json_type(j) = 'DOUBLE' or (json_type(j) in ('OBJECT', 'ARRAY') and regexp_matches(cast(json_structure(j) as varchar), '[:\\[,]\"DOUBLE\"[,\\]}]')) then error('the JSON text of a VARIANT holding a fraction: slp does not reproduce how Snowflake writes its numbers') else cast(j as varchar) end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // v:a.b, GET, GET_PATH: the value at a JSON path (a JSON null there stays a JSON null; nothing there is NULL).
+  __slp_variant_get: {
+    sql: "create macro __slp_variant_get(v, path) as list_transform([v], lambda x: case when typeof(x) = 'JSON' then json_extract(cast(x as json), path) when x is null then null else error('a path into a ' || typeof(x) || ' value: slp reads paths of VARIANT, OBJECT and ARRAY values') end)[1]",
+  },
+  // x[i]: an ARRAY (JSON) counts from 0, a list slp holds as DuckDB's from 1.
+  __slp_sf_element: {
+    sql: "create macro __slp_sf_element(v, n) as list_transform([struct_pack(x := v, i := n)], lambda p: case when typeof(p.x) = 'JSON' then case when p.i >= 0 then p.x[p.i] end else p.x[p.i + 1] end)[1]",
+  },
+  // OBJECT_CONSTRUCT(_KEEP_NULL): keys and VARIANT values side by side; a NULL key, or (not keep_null) a NULL value, leaves its pair out.
+  __slp_object_construct: {
+    sql: "create macro __slp_object_construct(keep_null, ks, vs) as __slp_variant(to_json(map_from_entries(list_filter(list_transform(range(1, len(ks) + 1), lambda i: struct_pack(k := cast(ks[i] as varchar), v := cast(vs[i] as json))), lambda e: e.k is not null and (keep_null or e.v is not null)))))",
+  },
+  // ARRAY_CONSTRUCT: a NULL element is Snowflake's `undefined`, which JSON has no form for: an error. _COMPACT leaves NULLs out.
+  __slp_array_construct: {
+    sql: "create macro __slp_array_construct(es, compact) as case when compact then to_json(list_filter(es, lambda e: e is not null)) when list_bool_or(list_transform(es, lambda e: e is null)) then error('ARRAY_CONSTRUCT of a NULL: Snowflake holds it as undefined, which slp does not') else to_json(es) end",
+  },
+  __slp_array_size: {
+    sql: "create macro __slp_array_size(v) as list_transform([v], lambda x: case when typeof(x) = 'JSON' then case when json_type(cast(x as json)) = 'ARRAY' then json_array_length(cast(x as json)) end else len(x) end)[1]",
+  },
+  // ARRAY_CONTAINS(value, array): whether a VARIANT equal to the value (by canonical JSON) is an element.
+  __slp_array_contains: {
+    sql: "create macro __slp_array_contains(v, a) as list_transform([struct_pack(v := __slp_to_variant(v), a := __slp_to_array(a))], lambda p: case when p.v is null or p.a is null then null else list_contains(list_transform(json_extract(p.a, '$[*]'), lambda e: __slp_json_canon(e)), __slp_json_canon(p.v)) end)[1]",
+    needs: ["__slp_to_variant", "__slp_to_array"],
+  },
+  // ARRAY_TO_STRING: each element's text, a NULL (or JSON null) one empty.
+  __slp_array_to_string: {
+    sql: "create macro __slp_array_to_string(a, sep) as list_transform([__slp_to_array(a)], lambda j: case when j is null or sep is null then null else array_to_string(list_transform(json_extract(j, '$[*]'), lambda e: coalesce(__slp_variant_text(e), '')), sep) end)[1]",
+    needs: ["__slp_to_array", "__slp_variant_text"],
+  },
+  __slp_strip_null_value: {
+    sql: "create macro __slp_strip_null_value(x) as list_transform([__slp_to_variant(x)], lambda v: case when json_type(v) = 'NULL' then null else v end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // FLATTEN's rows of one value: an array's elements (PATH [i], INDEX i), an object's fields in key order (KEY and
+  // PATH the key, ['key'] for one with other characters than letters, digits, _ and $); none for NULL; a scalar is an
+  // error (slp has not verified what Snowflake makes of one).
+  __slp_flatten_rows: {
+    sql: "create macro __slp_flatten_rows(x) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then [] when json_type(j) = 'ARRAY' then list_transform(range(cast(json_array_length(j) as bigint)), lambda i: struct_pack(k := cast(null as varchar), p := '[' || i || ']', i := i, v := json_extract(j, '$[' || i || ']'))) when json_type(j) = 'OBJECT' then list_transform(list_sort(json_keys(j)), lambda k: struct_pack(k := k, p := case when regexp_full_match(k, '[A-Za-z_$][A-Za-z0-9_$]*') then k else '[''' || k || ''']' end, i := cast(null as bigint), v := json_extract(j, '$.' || to_json(k)))) else error('FLATTEN of a VARIANT ' || lower(json_type(j)) || ': slp flattens arrays and objects') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // LATERAL FLATTEN(INPUT => x[, OUTER => b]) as a table: KEY, PATH, INDEX, VALUE, THIS (SEQ, an arbitrary number, is
+  // left out: a query that reads it is DuckDB's error); OUTER gives one row of NULLs for an input with none.
+  __slp_flatten: {
+    sql: "create macro __slp_flatten(x, outer_rows) as table select r.k as key, r.p as path, r.i as index, r.v as value, __slp_to_variant(x) as this from (select unnest(case when outer_rows and len(__slp_flatten_rows(x)) = 0 then [struct_pack(k := cast(null as varchar), p := cast(null as varchar), i := cast(null as bigint), v := cast(null as json))] else __slp_flatten_rows(x) end) as r)",
+    needs: ["__slp_flatten_rows", "__slp_to_variant"],
+  },
+  // TYPEOF of a VARIANT: its JSON kind in Snowflake's words. A fraction is refused: Snowflake says DECIMAL or DOUBLE
+  // by how the number was written (123.12, 1.912e2), which slp's held form does not keep.
+  __slp_variant_typeof: {
+    sql: "create macro __slp_variant_typeof(x) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null when json_type(j) in ('BIGINT', 'UBIGINT', 'HUGEINT') then 'INTEGER' when json_type(j) = 'NULL' then 'NULL_VALUE' when json_type(j) in ('VARCHAR', 'BOOLEAN', 'OBJECT', 'ARRAY') then json_type(j) else error('TYPEOF of a VARIANT ' || lower(json_type(j)) || ': slp does not keep whether Snowflake reads it as a DECIMAL or a DOUBLE') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // IS_ARRAY, IS_OBJECT, IS_BOOLEAN, IS_VARCHAR (IS_CHAR), IS_NULL_VALUE: whether the VARIANT holds that kind; NULL for NULL.
+  __slp_variant_is: {
+    sql: "create macro __slp_variant_is(x, kind) as list_transform([__slp_to_variant(x)], lambda j: case when j is null then null else json_type(j) = kind end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  // A VARIANT compared with a literal (v:kind = 'click'). Snowflake's coercion direction is not one slp has verified,
+  // and it decides the answer only when the kinds differ (the number 55 and the text '55'; a JSON null and any text):
+  // equal kinds (or two numbers) compare as VARIANTs, by canonical JSON (5.0 = 5); other kinds are an error.
+  __slp_variant_eq: {
+    sql: "create macro __slp_variant_eq(v, lit) as list_transform([struct_pack(j := __slp_to_variant(v), l := __slp_to_variant(lit))], lambda p: case when p.j is null or p.l is null then null when json_type(p.j) = json_type(p.l) or (json_type(p.j) in ('BIGINT', 'UBIGINT', 'HUGEINT', 'DOUBLE') and json_type(p.l) in ('BIGINT', 'UBIGINT', 'HUGEINT', 'DOUBLE')) then __slp_json_canon(p.j) = __slp_json_canon(p.l) else error('comparing a VARIANT ' || lower(json_type(p.j)) || ' with a ' || lower(json_type(p.l)) || ': slp has not verified which way Snowflake coerces them (cast the VARIANT, e.g. v:a::string)') end)[1]",
+    needs: ["__slp_to_variant"],
+  },
+  __slp_variant_in: {
+    sql: "create macro __slp_variant_in(v, lits) as case when v is null then null else list_bool_or(list_transform(lits, lambda l: __slp_variant_eq(v, l))) end",
+    needs: ["__slp_variant_eq"],
+  },
+  __slp_object_keys: {
+    sql: "create macro __slp_object_keys(x) as list_transform([__slp_to_object(x)], lambda o: case when o is null then null else to_json(list_sort(json_keys(o))) end)[1]",
+    needs: ["__slp_to_object"],
+  },
+};
+
 /** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
 export const MACROS: Record<string, MacroDefinition> = {
   ...divisionMacroDefinitions(Object.values(WAREHOUSES)),
+  ...JSON_MACROS,
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
   __slp_regexp_full_match: { sql: "create macro __slp_regexp_full_match(value, pattern) as regexp_full_match(value, pattern)" },
   // A text a Postgres pattern reads with a class or case folding that follows the database's locale beyond ASCII
@@ -123,12 +241,7 @@ export const MACROS: Record<string, MacroDefinition> = {
   // leads nowhere or to a JSON null. Snowflake writes an object, an array or a fraction its own way (key order,
   // number format), which slp does not reproduce: an error naming it, never another text.
   __slp_json_path_text: {
-    sql: "create macro __slp_json_path_text(j, p) as list_transform([json_extract(j, p)], lambda v: case when v is null or json_type(v) = 'NULL' then null when json_type(v) = 'VARCHAR' then json_extract_string(v, '$') when json_type(v) in ('BIGINT', 'UBIGINT', 'BOOLEAN') then cast(v as varchar) else error('JSON_EXTRACT_PATH_TEXT of a JSON ' || lower(json_type(v)) || ' value: slp does not reproduce Snowflake''s text of an object, an array or a fraction') end)[1]",
-  },
-  // TRY_PARSE_JSON read by JSON_EXTRACT_PATH_TEXT: the text when it is JSON, else NULL. A JSON string would reach
-  // JSON_EXTRACT_PATH_TEXT as its bare value, which Snowflake parses again: an error naming it.
-  __slp_try_parse_json_text: {
-    sql: "create macro __slp_try_parse_json_text(x) as case when json_valid(x) then case when json_type(x) = 'VARCHAR' then error('TRY_PARSE_JSON of a JSON string read as JSON again: slp has not verified it') else x end end",
+    sql: "create macro __slp_json_path_text(j, p) as list_transform([json_extract(j, p)], lambda v: case when typeof(j) = 'JSON' and json_type(cast(j as json)) = 'VARCHAR' then error('JSON_EXTRACT_PATH_TEXT of a VARIANT string: slp has not verified how Snowflake reads its text') when v is null or json_type(v) = 'NULL' then null when json_type(v) = 'VARCHAR' then json_extract_string(v, '$') when json_type(v) in ('BIGINT', 'UBIGINT', 'BOOLEAN') then cast(v as varchar) else error('JSON_EXTRACT_PATH_TEXT of a JSON ' || lower(json_type(v)) || ' value: slp does not reproduce Snowflake''s text of an object, an array or a fraction') end)[1]",
   },
   // BigQuery SUBSTR: a position of 0, or before the start of the text, starts at 1; -1 is the last character; a
   // negative length is an error. DuckDB's substring counts the characters before the start against the length.

@@ -17,6 +17,7 @@ import { POSIX_MACROS, posixRewrite } from "./posix-regex.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { duckdbLiterals, lex, type LexedSql, transpilerString } from "./lexer.ts";
 import { regenerate, rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
+import { VARIANT_TREE_MACROS, variantRewrite, type VariantCasts, type VariantKind } from "./variant.ts";
 import type { TranslationResult, Untranslatable } from "./translation.ts";
 import { warehouse } from "./warehouses/index.ts";
 
@@ -57,11 +58,24 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   const edits = new Map<number, Edit>();
   const macros = new Set<string>();
   const types: string[] = [];
+  const variantCasts: VariantCasts = { text: new Set(), semi: new Map() };
+  // Snowflake SQL with a path (v:a), a subscript or a cast variant.ts rewrites goes through the syntax tree.
+  let variantSyntax = false;
 
   const typeEdit = (from: number, to: number): Untranslatable | null => {
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
+    if (mapped.jsonText && dialect !== "snowflake")
+      return {
+        construct: written,
+        why: "a cast to a semi-structured type: slp has not verified it against DuckDB",
+        line: (tokens[from] as Token).line,
+      };
+    // Snowflake: a cast to text or to VARIANT, OBJECT or ARRAY is rewritten on the syntax tree (variant.ts).
+    if (dialect === "snowflake" && mapped.jsonText)
+      variantCasts.semi.set(types.length, written.trim().toLowerCase().split(/\s/)[0] as VariantKind);
+    if (dialect === "snowflake" && mapped.type === "VARCHAR") variantCasts.text.add(types.length);
     const placeholder = `__slp_type_${types.length}`;
     types.push(mapped.type);
     edits.set(from, { end: to, render: () => placeholder });
@@ -189,6 +203,17 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
     }
     const syntax = syntaxConstruct(tokens, i);
     if (syntax !== null) {
+      if (dialect === "snowflake" && (syntax === ":" || syntax === "[]")) {
+        variantSyntax = true;
+        // The transpiler reads a path's quoted key without its quotes: one with other characters than a bare key's would read as another path.
+        const key = syntax === ":" ? tokens[i + 1] : undefined;
+        if (key?.type === "QUOTED_IDENTIFIER" && !/^[A-Za-z0-9_$]+$/.test(key.text.replace(/^"|"$/g, "")))
+          return refused(
+            ":",
+            `the quoted key ${key.text} in a VARIANT path: slp reads keys of letters, digits, _ and $ (write GET(v, '...'))`,
+            key.line,
+          );
+      }
       const entry = table.get(syntax);
       if (!entry) return refused(syntax, `slp has not verified ${syntax} in ${dialect} against DuckDB`, token.line);
       if (entry.how === "refused") return refused(syntax, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
@@ -237,7 +262,8 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       // A NULL cast to a type DuckDB has no faithful one for (a fixture's `cast(null as array)`) holds no value to
       // misread: an untyped NULL, which takes the type of what it meets (a union's other rows, a function's argument).
       const written = source.slice((tokens[as + 1] as Token).start, (tokens[close - 1] as Token).end).join("");
-      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && !mapType(written, dialect).ok) {
+      const target = mapType(written, dialect);
+      if (as === i + 3 && (tokens[i + 2] as Token).text.toLowerCase() === "null" && (!target.ok || target.jsonText)) {
         edits.set(i, { end: close + 1, render: () => "null" });
         i = close;
         continue;
@@ -342,13 +368,17 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   const bigquery = dialect === "bigquery" && /\b(unnest|name|corresponding|pivot|unpivot)\b/i.test(rewritten);
   const posix =
     (dialect === "postgres" || dialect === "redshift") && /~|similar/i.test(rewritten) ? posixRewrite(dialect, literalValue) : null;
-  if (/like/i.test(rewritten) || bigquery || posix) {
+  const variant = dialect === "snowflake" && (variantSyntax || variantCasts.text.size > 0 || variantCasts.semi.size > 0);
+  if (/like/i.test(rewritten) || bigquery || posix || variant) {
     const like = likeRewrite(dialect, literalValue);
+    const semi = variantRewrite(variantCasts);
     const rule = bigquery
       ? (node: TreeNode) => like(node) ?? queryRewrite(node)
       : posix
         ? (node: TreeNode) => posix(node) ?? like(node)
-        : like;
+        : variant
+          ? (node: TreeNode) => like(node) ?? semi(node)
+          : like;
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -357,6 +387,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
     }
     rewritten = tree.value.sql;
     for (const macro of [LIKE_PATTERN_MACRO, ...POSIX_MACROS]) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
+    if (variant) for (const macro of VARIANT_TREE_MACROS) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
   rewritten = rewritten.replace(CARRIED, (placeholder) => transpilerString(literalValue(placeholder.slice(1, -1)), dialect));
   if (/__slp_literal_/i.test(rewritten))

@@ -4,8 +4,26 @@
  * values, or a refusal naming why there is none.
  */
 
-/** `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL. */
-export type Scalar = { duckdb: string } | { decimal: [precision: number, scale: number] } | { refuse: string; unlessSized?: true };
+/**
+ * How a warehouse's JSON-backed (semi-structured) type reads a fixture's value: dbt casts the value, as it writes it,
+ * to the column's type. `kind` says what text becomes: a JSON string (Snowflake VARIANT: dbt-snowflake writes
+ * cast('<text>' as VARIANT), which holds it as a string), JSON parsed (a cast from text that parses it, as Postgres
+ * casts text to json), or a refusal naming why slp does not reproduce the type's reading. `pythonContainers`: dbt
+ * writes a YAML mapping or list as Python prints it ({'k': 1}), which the warehouse reads as a literal (Snowflake's
+ * OBJECT and ARRAY constants), so a null inside (Python's None) or a string Python quotes with double quotes (one
+ * holding a single quote) is not SQL there: the test errors in dbt.
+ */
+export type JsonText = { pythonContainers?: true } & ({ kind: "string" } | { kind: "parsed" } | { kind: "refused"; why: string });
+
+/**
+ * `unlessSized`: a refusal for the bare name only; with a precision (and scale, else 0) it is that DECIMAL.
+ * `json`: a semi-structured type, held as DuckDB's JSON (types.ts JSON_TYPE).
+ */
+export type Scalar =
+  | { duckdb: string }
+  | { json: JsonText }
+  | { decimal: [precision: number, scale: number] }
+  | { refuse: string; unlessSized?: true };
 
 export const TEXT: Scalar = { duckdb: "VARCHAR" };
 export const DOUBLE: Scalar = { duckdb: "DOUBLE" };

@@ -5,10 +5,22 @@
  * SUPER, BigQuery BIGNUMERIC, geography) is refused by name, never approximated.
  */
 import type { Dialect } from "./dialects.ts";
-import { COMMON_TYPES } from "./type-names.ts";
+import { COMMON_TYPES, type JsonText } from "./type-names.ts";
 import { warehouse } from "./warehouses/index.ts";
 
-export type MappedType = { ok: true; type: string } | { ok: false; why: string };
+export type { JsonText } from "./type-names.ts";
+
+/** The DuckDB type every warehouse JSON-backed (semi-structured) type is held as. */
+export const JSON_TYPE = "JSON";
+
+/** `jsonText`: for a JSON-backed type, how it reads a fixture's value. */
+export type MappedType = { ok: true; type: string; jsonText?: JsonText } | { ok: false; why: string };
+
+/** Whether dbt writes a fixture's mapping or list for the dialect's semi-structured types as Python prints it (JsonText.pythonContainers). */
+export function pythonContainers(dialect: Dialect): boolean {
+  if (dialect === "duckdb") return false;
+  return Object.values(warehouse(dialect).types).some((entry) => entry !== null && "json" in entry && entry.json.pythonContainers === true);
+}
 
 /** The DuckDB type holding the values of warehouse type `written`, or why there is none. */
 export function mapType(written: string, dialect: Dialect): MappedType {
@@ -17,7 +29,10 @@ export function mapType(written: string, dialect: Dialect): MappedType {
   try {
     const type = parser.type();
     parser.end();
-    return { ok: true, type };
+    if (parser.jsonText === null) return { ok: true, type };
+    // A JSON-backed type inside a list or a struct would need its fixture values written inside another literal.
+    if (type !== JSON_TYPE) return { ok: false, why: `slp holds a semi-structured type only as a whole column, not inside '${written}'` };
+    return { ok: true, type, jsonText: parser.jsonText };
   } catch (error) {
     if (error instanceof TypeRefusal) return { ok: false, why: error.message };
     throw error;
@@ -39,6 +54,8 @@ class TypeParser {
   #at = 0;
   readonly #dialect: Dialect;
   readonly #written: string;
+  /** How the JSON-backed type read reads a fixture's value, when the type read is one. */
+  jsonText: JsonText | null = null;
 
   constructor(written: string, dialect: Dialect) {
     this.#written = written;
@@ -101,6 +118,11 @@ class TypeParser {
     const entry = own === null ? undefined : (own ?? COMMON_TYPES[name]);
     if (!entry) throw new TypeRefusal(`slp has no DuckDB type for the ${this.#dialect} type '${name}'`);
     if ("refuse" in entry && !(entry.unlessSized && args.length > 0)) throw new TypeRefusal(entry.refuse);
+    if ("json" in entry) {
+      if (args.length > 0) throw new TypeRefusal(`slp cannot read the type '${this.#written}'`);
+      this.jsonText = entry.json;
+      return JSON_TYPE;
+    }
     if ("decimal" in entry || "refuse" in entry) {
       const defaults: [number, number] = "decimal" in entry ? entry.decimal : [38, 0];
       const [precision, scale] = [args[0] ?? defaults[0], args[1] ?? (args.length > 0 ? 0 : defaults[1])];

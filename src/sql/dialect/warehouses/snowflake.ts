@@ -7,7 +7,214 @@ import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
 import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import type { FormatTable } from "../rewrites.ts";
-import { DOUBLE, SEMI, type Scalar } from "../type-names.ts";
+import { DOUBLE, type JsonText, type Scalar } from "../type-names.ts";
+import { arrayConstruct, arrayContains, arraySize, arrayToString, flatten, objectConstruct, objectKeys, parseJson, stripNullValue, tableOfFlatten, toJson, toVariant, tryParseJson, variantGet, variantIs, variantTypeof } from "../variant.ts";
+
+/** IS_OBJECT's documented table of VARIANTs (its row 5 and 6, fractions, left out: slp does not tell DECIMAL from DOUBLE). */
+const IS_OBJECT_ROWS = `(select parse_json(column1) as v from values ('null'), (null), ('true'), ('-17'), ('"Om ara pa ca na dhih"  '), ('[-1, 12, 289, 2188, false]'), ('{ "x" : "abc", "y" : false, "z": 10} '))`;
+
+/** Snowflake's guide to querying semi-structured data (paths, subscripts, casts). */
+const SF_SEMI_QUERY = "https://docs.snowflake.com/en/user-guide/querying-semistructured";
+/** Snowpark's page on a function, whose examples run the SQL function. */
+const SNOWPARK = (name: string) => `https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.${name}`;
+
+/**
+ * VARIANT, OBJECT and ARRAY values, held as DuckDB JSON with an object's keys
+ * sorted (src/sql/dialect/variant.ts). Snowflake's results print a VARIANT as
+ * JSON across lines; the examples give the same value in JSON's compact form.
+ */
+const SEMI_STRUCTURED: Construct[] = [
+  {
+    name: "parse_json",
+    how: "corrected",
+    note: "a VARIANT with an object's keys sorted; NULL for NULL, an empty or blank text; text that is not JSON is an error; the duplicate-keys parameter is refused",
+    rewrite: parseJson,
+    macros: ["__slp_parse_json"],
+    examples: [
+      ex(`select to_json(parse_json('{"b":1,"a":2}'))`, ['{"a":2,"b":1}'], SF("parse_json")),
+      ex(`select to_json(parse_json('{"b":1,"a":2}')) = '{"b":1,"a":2}'`, ["false"], SF("parse_json")),
+      ex("select to_json(null), to_json('null'::variant), parse_json(null), parse_json('null')", [null, '"null"', null, "null"], SF("parse_json")),
+      ex(`select parse_json('{"key": "1"}')`, ['{"key":"1"}'], SNOWPARK("parse_json")),
+      ex("select parse_json('')", [null], SF("parse_json")),
+    ],
+  },
+  {
+    name: "try_parse_json",
+    how: "corrected",
+    note: "as parse_json, NULL where the text is not JSON",
+    rewrite: tryParseJson,
+    macros: ["__slp_try_parse_json"],
+    examples: [
+      ex(`select try_parse_json('{"key": "1"}'), try_parse_json('{"Open": "parenthesis"')`, ['{"key":"1"}', null], SNOWPARK("try_parse_json")),
+      ex(`select json_extract_path_text(try_parse_json('{"level_1_key": "level_1_value"}'), 'level_1_key')`, ["level_1_value"], SF("try_parse_json")),
+      ex("select json_extract_path_text(try_parse_json('{not json'), 'level_1_key')", [null], SF("try_parse_json")),
+    ],
+  },
+  {
+    name: "to_variant",
+    how: "corrected",
+    note: "text is a VARIANT string (never parsed), a number a number, a list an ARRAY; a time or timestamp is refused",
+    rewrite: toVariant,
+    macros: ["__slp_to_variant"],
+    examples: [
+      ex("select to_variant('Skiing is fun!'), to_variant(3.14)", ['"Skiing is fun!"', "3.14"], SF("to_variant")),
+      ex(`select to_variant('{"a": 1}')`, ['"{\\"a\\": 1}"'], SF("to_variant")),
+    ],
+  },
+  {
+    name: "to_json",
+    how: "corrected",
+    note: "a VARIANT's JSON text: keys sorted, no blanks; a fraction anywhere in it is refused (Snowflake writes numbers its own way)",
+    rewrite: toJson,
+    macros: ["__slp_variant_json"],
+    examples: [
+      ex("select to_json(12::variant)", ["12"], SNOWPARK("to_json")),
+      ex(`select to_json(parse_json('{"a":10,"b":20}')), to_json(parse_json('[1,23,456]'))`, ['{"a":10,"b":20}', "[1,23,456]"], SNOWPARK("to_json")),
+    ],
+  },
+  {
+    name: "object_construct",
+    how: "corrected",
+    note: "from key-value pairs; a pair whose key or value is NULL is left out; keys sorted; (*) is refused",
+    rewrite: objectConstruct(false),
+    macros: ["__slp_object_construct", "__slp_to_variant"],
+    examples: [
+      ex("select object_construct('a', 1, 'b', 'BBBB', 'c', null)", ['{"a":1,"b":"BBBB"}'], SF("object_construct")),
+      ex("select object_construct()", ["{}"], SF("object_construct")),
+    ],
+  },
+  {
+    name: "object_construct_keep_null",
+    how: "corrected",
+    note: "as object_construct, a NULL value kept as a JSON null",
+    rewrite: objectConstruct(true),
+    macros: ["__slp_object_construct", "__slp_to_variant"],
+    examples: [ex("select object_construct_keep_null('key_1', 'one', 'key_2', null)", ['{"key_1":"one","key_2":null}'], SF("object_construct_keep_null"))],
+  },
+  {
+    name: "object_keys",
+    how: "corrected",
+    note: "the keys in order (an object's keys are sorted)",
+    rewrite: objectKeys,
+    macros: ["__slp_object_keys"],
+    examples: [ex("select object_keys(object_construct('age', 21, 'zip', 21021, 'name', 'Joe'))", ['["age","name","zip"]'], SNOWPARK("object_keys"))],
+  },
+  {
+    name: "array_construct",
+    how: "corrected",
+    note: "a NULL element (Snowflake's undefined) is an error",
+    rewrite: arrayConstruct(false),
+    macros: ["__slp_array_construct", "__slp_to_variant"],
+    examples: [
+      ex("select array_construct(10, 20, 30)", ["[10,20,30]"], SF("array_construct")),
+      ex("select array_construct()", ["[]"], SF("array_construct")),
+      ex("select array_construct('a', 1, true)", ['["a",1,true]'], SNOWPARK("array_construct")),
+    ],
+  },
+  {
+    name: "array_construct_compact",
+    how: "corrected",
+    note: "NULL elements left out",
+    rewrite: arrayConstruct(true),
+    macros: ["__slp_array_construct", "__slp_to_variant"],
+    examples: [ex("select array_construct_compact(null, 'hello', 3::double, 4, 5)", ['["hello",3,4,5]'], SF("array_construct_compact"))],
+  },
+  {
+    name: "array_contains",
+    how: "corrected",
+    note: "the value first; equal as VARIANTs (1 and 1.0 are equal, 1 and '1' are not)",
+    rewrite: arrayContains,
+    macros: ["__slp_array_contains"],
+    examples: [
+      ex("select array_contains('hello'::variant, array_construct('hello', 'hi'))", ["true"], SF("array_contains")),
+      ex("select array_contains('hello'::variant, array_construct('hola', 'bonjour'))", ["false"], SF("array_contains")),
+      ex("select array_contains(2, array_construct(1, 2))", ["true"], SNOWPARK("array_contains")),
+    ],
+  },
+  {
+    name: "array_to_string",
+    how: "corrected",
+    note: "each element's text (TO_VARCHAR), a NULL one empty; a fraction is refused",
+    rewrite: arrayToString,
+    macros: ["__slp_array_to_string"],
+    examples: [
+      ex("select array_to_string(parse_json('[1, 2]'), ', '), array_to_string(parse_json('[]'), ', '), array_to_string(null, ', ')", ["1, 2", "", null], SF("array_to_string")),
+      ex("select array_to_string(array_construct(1, true, 's'), ',')", ["1,true,s"], SNOWPARK("array_to_string")),
+      ex("select array_to_string(parse_json('[\"a\", null, \"b\"]'), '-')", ["a--b"], SF("array_to_string")),
+    ],
+  },
+  {
+    name: "get",
+    how: "corrected",
+    note: "a literal key of an object or index (from 0) of an array; NULL where there is none",
+    rewrite: variantGet,
+    macros: ["__slp_variant_get"],
+    examples: [
+      ex("select get(object_construct('Ukraine', 'Kyiv'::variant, 'France', 'Paris'::variant), 'France')", ['"Paris"'], SF("get")),
+      ex("select get(array_construct(2.71, 3.14), 1)", ["3.14"], SF("get")),
+      ex("select get(array_construct(2.71, 3.14), 2)", [null], SF("get")),
+    ],
+  },
+  {
+    name: "get_path",
+    how: "corrected",
+    note: "a literal path (a.b[0], a['b'])",
+    rewrite: variantGet,
+    macros: ["__slp_variant_get"],
+    examples: [ex(`select get_path(parse_json('{"aa": {"dd": 4}, "bb": 2, "cc": 3}'), 'aa.dd')`, ["4"], SNOWPARK("get_path"))],
+  },
+  {
+    name: "strip_null_value",
+    how: "corrected",
+    note: "a JSON null as SQL NULL",
+    rewrite: stripNullValue,
+    macros: ["__slp_strip_null_value"],
+    examples: [ex(`select strip_null_value(parse_json('{"a": "1", "c": null}'):c), strip_null_value(parse_json('{"c": "3"}'):c)`, [null, '"3"'], SF("strip_null_value"))],
+  },
+  {
+    name: "typeof",
+    how: "corrected",
+    note: "of a VARIANT: INTEGER, VARCHAR, BOOLEAN, NULL_VALUE, OBJECT, ARRAY; a fraction (DECIMAL or DOUBLE by how it was written) is refused",
+    rewrite: variantTypeof,
+    macros: ["__slp_variant_typeof"],
+    examples: [
+      ex("select typeof(parse_json('null')), typeof(parse_json(null)), typeof(parse_json('true')), typeof(parse_json('-17'))", ["NULL_VALUE", null, "BOOLEAN", "INTEGER"], SF("is_object")),
+      ex(`select typeof(parse_json('"Om ara pa ca na dhih"  ')), typeof(parse_json('[-1, 12, 289, 2188, false]')), typeof(parse_json('{ "x" : "abc", "y" : false, "z": 10} '))`, ["VARCHAR", "ARRAY", "OBJECT"], SF("is_object")),
+    ],
+  },
+  ...(
+    [
+      ["is_object", "OBJECT"],
+      ["is_array", "ARRAY"],
+      ["is_boolean", "BOOLEAN"],
+      ["is_varchar", "VARCHAR"],
+      ["is_char", "VARCHAR"],
+      ["is_null_value", "NULL"],
+    ] as const
+  ).map(
+    ([name, kind]): Construct => ({
+      name,
+      how: "corrected",
+      note: `whether the VARIANT holds ${kind === "NULL" ? "a JSON null" : `${kind === "OBJECT" || kind === "ARRAY" ? "an" : "a"} ${kind}`}; NULL for NULL`,
+      rewrite: variantIs(kind),
+      macros: ["__slp_variant_is"],
+      // The rows of IS_OBJECT's documented example table (one of each kind and a SQL NULL), counted.
+      examples: [ex(`select count_if(${name}(v)), count(*) - count(${name}(v)) from ${IS_OBJECT_ROWS}`, ["1", "1"], SF(name === "is_array" ? name : "is_object"))],
+    }),
+  ),
+  {
+    name: ":",
+    how: "corrected",
+    note: "v:a.b[0] reads the value at the path (a VARIANT: a string keeps its quotes until cast to text); compared (=, <>, IN) with a literal of its own kind as VARIANTs (text with a number or a JSON null is an error: slp has not verified Snowflake's coercion); a quoted key with other characters than letters, digits, _ and $ is refused",
+    examples: [
+      ex(`select parse_json('{"salesperson": {"name": "Frank Beasley"}}'):salesperson.name`, ['"Frank Beasley"'], SF_SEMI_QUERY),
+      ex(`select parse_json('{"salesperson": {"name": "Frank Beasley"}}'):salesperson.name::string`, ["Frank Beasley"], SF_SEMI_QUERY),
+      ex(`select parse_json('{"vehicle": [{"make": "Honda", "price": "20275"}]}'):vehicle[0].price::number`, ["20275"], SF_SEMI_QUERY),
+      ex(`select parse_json('{"a": null}'):a::string, parse_json('{"a": null}'):b`, [null, null], SF_SEMI_QUERY),
+      ex(`select count(*) from (select parse_json('{"salesperson": {"name": "Frank Beasley", "id": 55}}') as src) as t where src:salesperson.name = 'Frank Beasley' and src:salesperson.id = 55`, ["1"], SF_SEMI_QUERY),
+    ],
+  },
+];
 
 export const SNOWFLAKE: Construct[] = [
   ...common((name) => SF(name === "cast" ? "cast" : name)),
@@ -155,7 +362,16 @@ export const SNOWFLAKE: Construct[] = [
     examples: [ex("select split_part('aaa--bbb-BBB--ccc', '--', 2::number)", ["bbb-BBB"], SF("split_part")), ex("select split_part(s, '.', n) from (select '11.22.33' as s, 3::number(38, 0) as n)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 1)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', -1)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 0)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', 4)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 1)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 2)", ["a"], SF("split_part")), ex("select split_part('aaa--bbb-BBB--ccc', '--', 2)", ["bbb-BBB"], SF("split_part"))],
   },
   translated("split", [ex("select split('127.0.0.1', '.')[0]", ["127"], SF("split"))]),
-  { name: "[]", how: "corrected", note: "array subscripts are 0-based", subscript: "zero-based", examples: [ex("select split('a,b,c', ',')[1]", ["b"], SF("split"))] },
+  {
+    name: "[]",
+    how: "corrected",
+    note: "an index counts from 0, on a list (SPLIT, ARRAY_AGG) as on a VARIANT array; a key reads an object's field",
+    examples: [
+      ex("select split('a,b,c', ',')[1]", ["b"], SF("split")),
+      ex(`select parse_json('{"vehicle": [{"make": "Honda"}]}')['vehicle'][0]['make']::string`, ["Honda"], SF_SEMI_QUERY),
+      ex("select array_construct(10, 20, 30)[0]", ["10"], SF_SEMI_QUERY),
+    ],
+  },
   translated("listagg", [ex("select listagg(x, ', ') within group (order by x) from (select 'b' as x union all select 'a')", ["a, b"], SF("listagg")), ex("select listagg(x, ',') within group (order by x) from (select column1 as x from values ('a'), (null), ('b'))", ["a,b"], SF("listagg")), ex("select listagg(distinct x, '|') within group (order by x) from (select column1 as x from values ('a'), ('a'), ('b'))", ["a|b"], SF("listagg"))], "NULLs are omitted"),
   {
     name: "array_agg",
@@ -169,7 +385,18 @@ export const SNOWFLAKE: Construct[] = [
     macros: ["__slp_array_agg_ignore_nulls"],
     examples: [ex("select array_size(array_agg(x)) from (select 1 as x union all select null)", ["1"], SF("array_agg")), ex("select array_agg(x) within group (order by x) from (select 1 as x union all select null)", ["[1]"], SF("array_agg"))],
   },
-  translated("array_size", [ex("select array_size(split('a,b', ','))", ["2"], SF("array_size"))]),
+  {
+    name: "array_size",
+    how: "corrected",
+    note: "of a list or a VARIANT array; NULL for a VARIANT that is not an array",
+    rewrite: arraySize,
+    macros: ["__slp_array_size"],
+    examples: [
+      ex("select array_size(split('a,b', ','))", ["2"], SF("array_size")),
+      ex("select array_size(array_construct(1, 2, 3))", ["3"], SF("array_size")),
+      ex(`select array_size(parse_json('{"a": 1}'))`, [null], SNOWPARK("array_size")),
+    ],
+  },
   {
     name: "array_distinct",
     how: "corrected",
@@ -202,18 +429,6 @@ export const SNOWFLAKE: Construct[] = [
       ex(`select json_extract_path_text('{"level_1_key": {"level_2_key": "level_2_value"}}', 'level_1_key["level_2_key"]')`, ["level_2_value"], SF("get_path")),
       ex(`select json_extract_path_text('{"a": null}', 'a')`, [null], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.json_extract_path_text"),
       ex(`select json_extract_path_text('{"a": "foo"}', 'b')`, [null], "https://docs.snowflake.com/en/developer-guide/snowpark/reference/python/latest/snowpark/api/snowflake.snowpark.functions.json_extract_path_text"),
-    ],
-  },
-  {
-    name: "try_parse_json",
-    how: "corrected",
-    note: "only as the text json_extract_path_text reads (NULL when it is not JSON); elsewhere it is a VARIANT, refused",
-    within: ["json_extract_path_text"],
-    rewrite: (call) => (call.args.length === 1 ? `__slp_try_parse_json_text(${call.args[0]})` : { refuse: "slp translates try_parse_json of one text" }),
-    macros: ["__slp_try_parse_json_text"],
-    examples: [
-      ex(`select json_extract_path_text(try_parse_json('{"level_1_key": "level_1_value"}'), 'level_1_key')`, ["level_1_value"], SF("try_parse_json")),
-      ex("select json_extract_path_text(try_parse_json('{not json'), 'level_1_key')", [null], SF("try_parse_json")),
     ],
   },
   translated("boolor_agg", [ex("select boolor_agg(x) from (select true as x union all select false)", ["true"], SF("boolor_agg"))]),
@@ -357,7 +572,8 @@ export const SNOWFLAKE: Construct[] = [
   translated("max_by", [ex("select max_by(employee_id, salary) from (select column1 as employee_id, column2 as salary from values (1001, 10000), (1020, 9000), (1030, 8000))", ["1001"], SF("max_by"))]),
   translated("any_value", [ex("select any_value(x) from (select 1 as x union all select 1)", ["1"], SF("any_value"))]),
   ...framedValues([SF("first_value"), SF("last_value"), SF("nth_value")], { strict: true, ignoreNulls: (call) => `${call} ignore nulls` }),
-  ...semiStructured("get_path", "object_construct", "array_construct", "to_json", "to_variant", "object_keys", "check_json"),
+  ...semiStructured("check_json"),
+  ...SEMI_STRUCTURED,
   {
     name: "strtok",
     how: "corrected",
@@ -367,10 +583,30 @@ export const SNOWFLAKE: Construct[] = [
     examples: [ex("select strtok('a.b.c', '.', 1)", ["a"], SF("strtok")), ex("select strtok('user@snowflake.com', '@.', 1)", ["user"], SF("strtok")), ex("select strtok('user@snowflake.com', '@.', 3)", ["com"], SF("strtok")), ex("select strtok('user@snowflake.com', '@.', 4)", [null], SF("strtok")), ex("select strtok('a..b', '.', 2)", ["b"], SF("strtok"))],
   },
   translated("date_from_parts", [ex("select date_from_parts(1977, 8, 7)", ["1977-08-07"], SF("date_from_parts"))], "a month or day out of range (which Snowflake carries over) is DuckDB's error"),
-  refused("flatten", "LATERAL FLATTEN walks VARIANT values, which slp does not hold in DuckDB"),
-  refused("lateral", "LATERAL FLATTEN walks VARIANT values, which slp does not hold in DuckDB"),
-  refused("parse_json", "VARIANT values have no faithful DuckDB type"),
-  refused(":", "VARIANT paths (v:a.b) read values slp does not hold in DuckDB"),
+  {
+    name: "flatten",
+    how: "corrected",
+    note: "INPUT (and OUTER) of an array or object: KEY, PATH, INDEX, VALUE, THIS; SEQ is left out; PATH, RECURSIVE and MODE are refused; a scalar input is an error",
+    rewrite: flatten,
+    macros: ["__slp_flatten"],
+    examples: [
+      ex("select count(*), sum(f.value::number), min(f.index), max(f.index) from (select parse_json('[1, 77]') as v) as t, lateral flatten(input => t.v) as f", ["2", "78", "0", "1"], SF("flatten")),
+      ex(`select f.key, f.path, f.value::number, f.index from (select parse_json('{"a": 1}') as v) as t, lateral flatten(input => t.v) as f`, ["a", "a", "1", null], SF("flatten")),
+      ex("select f.path, f.this from (select parse_json('[1, 77]') as v) as t, lateral flatten(input => t.v) as f where f.index = 1", ["[1]", "[1,77]"], SF("flatten")),
+      ex("select count(*), max(f.value) from (select parse_json('[]') as v) as t, lateral flatten(input => t.v, outer => true) as f", ["1", null], SF("flatten")),
+      ex("select count(*) from (select parse_json('[]') as v) as t, lateral flatten(input => t.v) as f", ["0"], SF("flatten")),
+      ex("select count(*) from (select split('a,b', ',') as v) as t, table(flatten(input => t.v)) as f", ["2"], SF("flatten")),
+    ],
+  },
+  {
+    name: "lateral",
+    how: "translated",
+    note: "a subquery that reads the tables before it, or FLATTEN",
+    examples: [
+      ex("select count(*) from (select 1 as d union all select 2) as t, lateral (select t.d * 10 as e) as s where s.e > 10", ["1"], "https://docs.snowflake.com/en/sql-reference/constructs/join-lateral"),
+    ],
+  },
+  { name: "table", how: "corrected", note: "TABLE(FLATTEN(...)) only, as LATERAL FLATTEN", rewrite: tableOfFlatten, macros: ["__slp_flatten"], examples: [ex("select count(*) from (select parse_json('[1, 2, 3]') as v) as t, table(flatten(input => t.v)) as f", ["3"], SF("flatten"))] },
   refused("hash", "Snowflake's HASH is its own 64-bit function; DuckDB's hash() gives other numbers"),
   refused("uuid_string", "a random value cannot be compared with an expected one"),
   refused("approx_count_distinct", "an estimate: DuckDB's algorithm gives other numbers than Snowflake's"),
@@ -416,6 +652,11 @@ const NUMBER_38: Scalar = { decimal: [38, 0] };
 
 // https://docs.snowflake.com/en/sql-reference/operators-arithmetic (division: S = max(S1, min(S1 + 6, 12))); AVG divides the same way (AVG of 1, 2, 2 is 1.666667).
 const QUOTIENT = rule((ta) => `greatest(__slp_scale(${ta}), least(__slp_scale(${ta}) + 6, 12))`, "fixed");
+
+/** dbt-snowflake's safe_cast writes try_cast('<text>' as OBJECT) for text: a reading slp has not verified. */
+function containerText(type: string): JsonText {
+  return { kind: "refused", pythonContainers: true, why: `it is text, for which dbt-snowflake writes try_cast('<text>' as ${type}), a reading slp has not verified` };
+}
 
 // --- lexical rules (lexer.ts reads them) ---
 const SNOWFLAKE_TEXT = "https://docs.snowflake.com/en/sql-reference/data-types-text#escape-sequences-in-single-quoted-string-constants";
@@ -498,9 +739,10 @@ export default defineDialect({
     timestamp_tz: { duckdb: "TIMESTAMPTZ" },
     binary: { duckdb: "BLOB" },
     varbinary: { duckdb: "BLOB" },
-    variant: SEMI("VARIANT"),
-    object: SEMI("OBJECT"),
-    array: SEMI("ARRAY"),
+    // https://docs.snowflake.com/en/sql-reference/data-types-semistructured: held as DuckDB JSON, an object's keys sorted.
+    variant: { json: { kind: "string", pythonContainers: true } },
+    object: { json: containerText("OBJECT") },
+    array: { json: containerText("ARRAY") },
     vector: { refuse: "VECTOR has no DuckDB type with the same operations" },
   },
   constructs: SNOWFLAKE,
