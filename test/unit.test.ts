@@ -401,6 +401,15 @@ describe("the real CLI", () => {
     expect(result.exitCode).toBe(2);
   });
 
+  test("slp unit as a subprocess: Databricks arrays, maps and structs from dict and sql fixtures, Spark's text of a map, an ANSI index error", () => {
+    const result = runCli(["unit", "--project-dir", join(UNIT, "dialect_databricks_nested")], ROOT);
+    expect(result.stdout).toContain("PASS\tnested_values::nested_values_from_dict");
+    expect(result.stdout).toContain("PASS\tnested_values::nested_values_from_sql");
+    expect(result.stdout).toContain("→  | 1  | {color -> 9, size -> 2}→{size -> 2, color -> 9}");
+    expect(result.stdout).toContain("[INVALID_ARRAY_INDEX] The index 4 is out of bounds. The array has 2 elements.");
+    expect(result.exitCode).toBe(2);
+  });
+
   test("slp unit as a subprocess: a package packages.yml names but dbt deps never installed says to run dbt deps", () => {
     const result = runCli(["unit", "--project-dir", join(UNIT, "package_not_installed")], ROOT);
     expect(result.stdout).toContain(

@@ -22,6 +22,8 @@ import { isCompiled } from "../runner/self.ts";
 import { JSON_TEXT_FUNCTIONS, jsonText } from "./json-text.ts";
 import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundle.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
+import { fromJson, getJsonObject } from "../core/spark-json.ts";
+import { NESTED_FUNCTIONS, NESTED_PREFIX, type NestedType } from "./spark-text.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -103,6 +105,7 @@ export class Database {
   /** Whether slp's Spark hash functions are in the catalog: registered by the first query that calls one. */
   #sparkHash = false;
   #jsonText = false;
+  #nested = false;
   /** The last query queued on each connection. */
   readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
@@ -227,6 +230,10 @@ export class Database {
     if (!this.#jsonText && JSON_TEXT_NAME.test(sql)) {
       registerJsonText(connection, this.#library);
       this.#jsonText = true;
+    }
+    if (!this.#nested && NESTED_NAME.test(sql)) {
+      registerNestedFunctions(connection, this.#library);
+      this.#nested = true;
     }
     if (this.#sparkHash || !SPARK_HASH_NAME.test(sql)) return;
     registerSparkHash(connection, this.#library);
@@ -363,6 +370,8 @@ export class Database {
       // A macro that calls one of slp's functions binds only once the function is in the catalog.
       this.#functionsFor(statements.join("\n"), connection);
       try {
+        // A macro that calls one of slp's functions is bound when it is created: the function first.
+        this.#functionsFor(statements.join("\n"), connection);
         await connection.run(statements.join(";\n"));
       } catch (error) {
         throw new DatabaseError(error instanceof Error ? error.message : String(error));
@@ -583,6 +592,82 @@ export function registerJsonText(connection: DuckDBConnection, library: typeof i
             for (let row = 0; row < input.rowCount; row++) {
               const value = values.getItem(row);
               output.setItem(row, value === null ? null : jsonText(String(value), form));
+            }
+            output.flush();
+          } catch (error) {
+            info.setError(error instanceof Error ? error.message : String(error));
+          }
+        },
+      }),
+    );
+  }
+}
+
+const NESTED_NAME = new RegExp(NESTED_PREFIX, "i");
+
+/**
+ * Registers slp's functions over nested values (spark-text.ts: Spark's text
+ * of an array, map or struct, and its size) on a connection; DuckDB keeps them
+ * in its catalog. Each takes a value of any type and reads it by the type
+ * DuckDB gives it; they only compute (no IO).
+ */
+export function registerNestedFunctions(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+  // Spark's get_json_object (core/spark-json.ts): the value at a path, as Spark returns it.
+  connection.registerScalarFunction(
+    library.DuckDBScalarFunction.create({
+      name: "__slp_nested_get_json_object",
+      returnType: library.VARCHAR,
+      parameterTypes: [library.VARCHAR, library.VARCHAR],
+      mainFunction: (info, input, output) => {
+        const texts = input.getColumnVector(0);
+        const paths = input.getColumnVector(1);
+        try {
+          for (let row = 0; row < input.rowCount; row++) {
+            const [text, path] = [texts.getItem(row), paths.getItem(row)];
+            output.setItem(row, text === null || path === null ? null : getJsonObject(text as string, path as string));
+          }
+          output.flush();
+        } catch (error) {
+          info.setError(error instanceof Error ? error.message : String(error));
+        }
+      },
+    }),
+  );
+  // Spark's from_json (core/spark-json.ts): the text conformed to the schema, as JSON DuckDB's cast reads exactly.
+  connection.registerScalarFunction(
+    library.DuckDBScalarFunction.create({
+      name: "__slp_nested_from_json",
+      returnType: library.VARCHAR,
+      parameterTypes: [library.VARCHAR, library.VARCHAR],
+      mainFunction: (info, input, output) => {
+        const texts = input.getColumnVector(0);
+        const schemas = input.getColumnVector(1);
+        try {
+          for (let row = 0; row < input.rowCount; row++) {
+            const text = texts.getItem(row);
+            output.setItem(row, text === null ? null : fromJson(text as string, schemas.getItem(row) as string));
+          }
+          output.flush();
+        } catch (error) {
+          info.setError(error instanceof Error ? error.message : String(error));
+        }
+      },
+    }),
+  );
+  for (const [name, { returns, compute }] of Object.entries(NESTED_FUNCTIONS)) {
+    connection.registerScalarFunction(
+      library.DuckDBScalarFunction.create({
+        name,
+        returnType: returns === "BIGINT" ? library.BIGINT : returns === "VARCHAR[]" ? library.LIST(library.VARCHAR) : library.VARCHAR,
+        parameterTypes: [library.ANY],
+        mainFunction: (info, input, output) => {
+          const values = input.getColumnVector(0);
+          const type = values.type as unknown as NestedType;
+          try {
+            for (let row = 0; row < input.rowCount; row++) {
+              const value = values.getItem(row);
+              const computed = value === null ? null : compute(value, type);
+              output.setItem(row, Array.isArray(computed) ? library.listValue(computed) : computed);
             }
             output.flush();
           } catch (error) {

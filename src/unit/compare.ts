@@ -8,16 +8,18 @@
 import type { Column } from "../engine/duckdb.ts";
 import { RenderRefusal } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
+import { refuseTextForNested } from "./fixtures.ts";
 import { isJsonType, JSON_CANONICAL_MACRO, jsonValue, unknownJsonText } from "./json-values.ts";
 import { castLiteral, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
 import type { DiffTable, FixtureRow, TestPlan } from "./types.ts";
 
 /**
- * The expected rows as SQL, cast to the model's output types, and the columns compared. `semiStructured`: the
- * dialect a translated project is written in, whose JSON-backed values an expected JSON column's values are written
- * as (json-values.ts); null for DuckDB's own JSON, which keeps dbt-duckdb's cast.
+ * The expected rows as SQL, cast to the model's output types, and the columns compared. `dialect`: the one the
+ * project is written in; a warehouse's JSON-backed values an expected JSON column's values are written as
+ * (json-values.ts), where DuckDB's own JSON keeps dbt-duckdb's cast.
  */
-export function expectedQuery(plan: TestPlan, output: Column[], semiStructured: Dialect | null = null): { columns: Column[]; sql: string } {
+export function expectedQuery(plan: TestPlan, output: Column[], dialect: Dialect = "duckdb"): { columns: Column[]; sql: string } {
+  const semiStructured = dialect === "duckdb" ? null : dialect;
   if (plan.expectSql !== null) {
     const list = output.map((column) => quoteIdentifier(column.name)).join(", ");
     return { columns: output, sql: `select ${list} from (\n${plan.expectSql}\n) as __slp_expected_sql` };
@@ -56,6 +58,7 @@ export function expectedQuery(plan: TestPlan, output: Column[], semiStructured: 
       );
     }
     const lower = new Map(own.map((key) => [key.toLowerCase(), row[key] ?? null]));
+    for (const column of columns) refuseTextForNested(dialect, "expected output", column, lower.get(column.name.toLowerCase()));
     return keys.map((key) => lower.get(key.toLowerCase()) ?? null);
   });
   const tuples = values.map((row) => {
@@ -74,6 +77,17 @@ export function expectedQuery(plan: TestPlan, output: Column[], semiStructured: 
 }
 
 /**
+ * A column's value as the warehouse returns it to dbt, which compares what
+ * comes back: BigQuery returns a NULL array as an empty one, and cannot return
+ * an array holding a NULL (an error, "Array cannot have a null element").
+ */
+function returned(column: Column, dialect: string): string {
+  const name = quoteIdentifier(column.name);
+  if (dialect !== "bigquery" || !/\]$/.test(column.type.trim())) return name;
+  return `case when list_bool_or(list_transform(${name}, lambda e: e is null)) then error('BigQuery cannot return an array with a NULL element (column ${column.name.replace(/'/g, "''")})') else coalesce(${name}, cast([] as ${column.type})) end as ${name}`;
+}
+
+/**
  * Actual against expected on the compared columns: the rows only in one side, as text, expected first.
  * `canonical`: a JSON column compares by its canonical text (json-values.ts), as the warehouse's own text of a
  * semi-structured value never depends on how its keys were written.
@@ -82,20 +96,23 @@ export function compareQuery(
   fixtures: readonly { name: string; sql: string }[],
   modelSql: string,
   expected: { columns: Column[]; sql: string },
+  dialect = "duckdb",
   canonical = false,
 ): string {
   const compared = (column: Column) =>
     canonical && isJsonType(column.type)
       ? `${JSON_CANONICAL_MACRO}(${quoteIdentifier(column.name)}) as ${quoteIdentifier(column.name)}`
-      : quoteIdentifier(column.name);
+      : returned(column, dialect);
   const columns = expected.columns.map(compared).join(", ");
+  // Only where the warehouse returns or compares a value otherwise than DuckDB holds it are the expected rows read back too.
+  const readBack = expected.columns.some((column) => compared(column) !== quoteIdentifier(column.name));
   const shown = expected.columns.map((column) => `cast(${quoteIdentifier(column.name)} as VARCHAR)`).join(", ");
   const order = expected.columns.map((_, i) => `${i + 2}`).join(", ");
   return withClause(
     [
       ...fixtures,
       { name: "__slp_actual", sql: `select ${columns} from (\n${modelSql}\n) as __slp_model` },
-      { name: "__slp_expected", sql: canonical ? `select ${columns} from (\n${expected.sql}\n) as __slp_expected_rows` : expected.sql },
+      { name: "__slp_expected", sql: readBack ? `select ${columns} from (\n${expected.sql}\n) as __slp_expected_values` : expected.sql },
       { name: "__slp_missing", sql: "select * from __slp_expected except all select * from __slp_actual" },
       { name: "__slp_extra", sql: "select * from __slp_actual except all select * from __slp_expected" },
     ],

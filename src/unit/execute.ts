@@ -75,6 +75,7 @@ export async function executeTest(plan: TestPlan, result: UnitResult, context: E
 async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteContext, typings: boolean): Promise<ExecutedTest> {
   const { database, lane, timeoutMs } = context;
   const { dialectRun } = context;
+  const dialect = dialectRun?.dialect ?? "duckdb";
   const { test } = plan;
   const ctes = (typedOnly: boolean) =>
     plan.fixtures.map((fixture) => ({
@@ -100,7 +101,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
         plan,
         result,
         { ...unread, column: missingColumn(error.message) as string },
-        { database, lane, timeoutMs, dialect: context.dialectRun?.dialect ?? "duckdb", kept: context.searches },
+        { database, lane, timeoutMs, dialect, kept: context.searches },
         (typedPlan) => runPlan(typedPlan, result, context, false),
       );
     }
@@ -115,7 +116,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   }
   let expected: { columns: Column[]; sql: string };
   try {
-    expected = expectedQuery(plan, output, dialectRun?.dialect ?? null);
+    expected = expectedQuery(plan, output, dialect);
   } catch (error) {
     return { ...result, error: renderError(error, test.file) };
   }
@@ -123,7 +124,7 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
   const canonical = dialectRun !== null && expected.columns.some((column) => isJsonType(column.type));
   let rows: (string | null)[][];
   try {
-    rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected, canonical), lane, timeoutMs)).rows;
+    rows = (await database.query(compareQuery(ctes(false), plan.modelSql, expected, dialect, canonical), lane, timeoutMs)).rows;
   } catch (error) {
     if (error instanceof QueryTimeout) return timedOut(result, error, test.file, plan.modelSql);
     return { ...result, error: executionError(error, test.name, test.file), renderedSql: plan.modelSql };

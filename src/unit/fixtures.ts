@@ -14,8 +14,9 @@ import { readText } from "../project/files/source.ts";
 import type { UnitProject } from "../project/dbt/unit-project.ts";
 import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import { RenderRefusal, type DbtRenderer } from "../sql/dbt-context.ts";
-import type { FixtureRule } from "../sql/dialect/define.ts";
+import type { Dialect } from "../sql/dialect/dialects.ts";
 import { fixtureRuleError } from "../sql/dialect/fixture-rules.ts";
+import { warehouse } from "../sql/dialect/warehouses/index.ts";
 import type { PlannedInput } from "./plan.ts";
 import { parseSession } from "./render.ts";
 import type { RelationSchema } from "./schemas.ts";
@@ -41,7 +42,7 @@ export function buildFixture(
   test: UnitTestDefinition,
   owner: UnitProject,
   renderer: DbtRenderer,
-  rules: readonly FixtureRule[] = [],
+  dialect: Dialect = "duckdb",
 ): Fixture {
   const { given, label, node } = input;
   const text = fixtureText(given.format, given.rows, given.fixture, label, test, owner);
@@ -83,10 +84,18 @@ export function buildFixture(
   } else if (given.format === "dict") rows = dictRows(text, label);
   else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, owner, "csv", test) : test.file);
   // The adapter's own checks of the rows (dbt-redshift: a row free of nulls), raised where its get_fixture_sql raises them.
+  const rules = dialect === "duckdb" ? [] : warehouse(dialect).fixtureRules;
   const broken = fixtureRuleError(rules, { name: node.name, format: csv ? "csv" : "dict", rows });
   if (broken !== null)
     throw new RenderRefusal(broken, `give ${label} one row with a value in every column its rows name (dbt moves that row first)`);
-  return { ...base, fromSql: false, ...typedRows(label, schema, rows, csv) };
+  const fixture = { ...base, fromSql: false, ...typedRows(label, schema, rows, csv) };
+  const byName = new Map(fixture.columns.map((column) => [column.name.toLowerCase(), column]));
+  for (const row of rows)
+    for (const [key, value] of Object.entries(row)) {
+      const column = byName.get(key.toLowerCase());
+      if (column) refuseTextForNested(dialect, label, column, value);
+    }
+  return fixture;
 }
 
 /** The rows as SQL over the relation's columns (spec §3.2): unknown keys refused when the columns are complete. */
@@ -173,6 +182,28 @@ function typedRows(
   for (const column of known) if (column.untypedWhy && untyped.includes(column.name)) untypedWhy[column.name] = column.untypedWhy;
   return { sql, columns: typed, typedOnlySql, untyped, untypedWhy, open, declaredIn: schema?.file ?? null };
 }
+
+/**
+ * dbt writes a fixture's value in a cast to its column's type: text given to an
+ * ARRAY, MAP or STRUCT column (every CSV value is text) is a cast from STRING
+ * the warehouse refuses (BigQuery "Invalid cast from STRING to ARRAY", Databricks
+ * DATATYPE_MISMATCH), where DuckDB would parse it. dbt-duckdb parses it too.
+ */
+export function refuseTextForNested(
+  dialect: Dialect,
+  label: string,
+  column: { name: string; type: string },
+  value: Value | undefined,
+): void {
+  if (!NESTED_FROM_TEXT_REFUSED.has(dialect) || typeof value !== "string") return;
+  if (!/^(MAP|STRUCT)\(|\]$/i.test(column.type.trim())) return;
+  throw new RenderRefusal(
+    `column '${column.name}' of ${label} holds arrays, maps or structs (${column.type} in DuckDB) and is given the text '${value}': ${dialect} cannot cast a STRING to it (dbt writes the value in a cast), so the test errors there`,
+    "give the value as a YAML list or mapping in a dict fixture, or build it in a format: sql fixture",
+  );
+}
+
+const NESTED_FROM_TEXT_REFUSED = new Set<Dialect>(["bigquery", "databricks", "spark"]);
 
 /**
  * The rows a dict or csv `given` writes (inline or in a fixture file), read as the test reads them, and

@@ -15,10 +15,8 @@ import type { UnitProject } from "../project/dbt/unit-project.ts";
 import { DbtRenderer, type RenderSession } from "../sql/dbt-context.ts";
 import { callText, parseRelationCall, type RelationCall } from "../project/dbt/relations.ts";
 import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
-import type { DialectChoice } from "../sql/dialect/dialects.ts";
-import type { FixtureRule } from "../sql/dialect/define.ts";
+import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { duckdbSettings } from "../sql/dialect/settings.ts";
-import { warehouse } from "../sql/dialect/warehouses/index.ts";
 import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
 import { buildFixture, expectedRows, expectedSql, givenRows, UntranslatableType } from "./fixtures.ts";
 import { compiledModels } from "./manifest.ts";
@@ -179,13 +177,7 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       tests.push({ result, modelSql: null });
       continue;
     }
-    const prepared = await fixturesOf(
-      plan,
-      model.used,
-      schemas,
-      renderer,
-      dialect.dialect === "duckdb" ? [] : warehouse(dialect.dialect).fixtureRules,
-    );
+    const prepared = await fixturesOf(plan, model.used, schemas, renderer, dialect.dialect);
     if ("error" in prepared) {
       tests.push({ result: { ...result, error: prepared.error, ran: prepared.untranslatable ? "untranslatable" : null }, modelSql: null });
       continue;
@@ -351,7 +343,7 @@ async function fixturesOf(
   used: Set<string>,
   schemas: UpstreamSchemas,
   renderer: DbtRenderer,
-  rules: readonly FixtureRule[],
+  dialect: Dialect,
 ): Promise<Pick<TestPlan, "fixtures" | "expectSql" | "expectRows"> | { error: UnitResult["error"] & object; untranslatable: boolean }> {
   const { test, owner } = plan;
   const fixtures: Fixture[] = [];
@@ -360,7 +352,7 @@ async function fixturesOf(
     for (const [id, input] of [...plan.inputs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       if (!used.has(id)) continue;
       const schema = input.given.format === "sql" ? null : await schemas.of(input.node);
-      fixtures.push(buildFixture(input, schema, test, owner, renderer, rules));
+      fixtures.push(buildFixture(input, schema, test, owner, renderer, dialect));
     }
     if (test.expect.format === "sql") return { fixtures, expectSql: expectedSql(test, owner), expectRows: null };
     return { fixtures, expectSql: null, expectRows: expectedRows(test, owner) };

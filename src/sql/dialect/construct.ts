@@ -18,6 +18,8 @@ export interface Call {
   literal(index: number): string | null;
   /** The word after the call's closing parenthesis, lower case (`over`, `within`), else null. */
   next: string | null;
+  /** The two words before the call's name, lower case (`lateral view`, `view outer`), else null. */
+  before: string | null;
   /** For a construct that takes its window: ` over (...)` as written (rewritten), else empty. */
   window: string;
   /** For cast(x as T): the DuckDB type T maps to. */
@@ -26,6 +28,8 @@ export interface Call {
   written: string[];
   /** The whole SQL being translated, as written (where a rewrite reads what an argument names). */
   sql: string;
+  /** The DuckDB type holding the dialect's type written as `written` (types.ts), or why there is none. */
+  mapType(written: string): { ok: true; type: string } | { ok: false; why: string };
   /** `value` as a string literal the transpiler reads, in this dialect, as exactly `value` (lexer.ts). */
   quote(value: string): string;
 }
@@ -50,6 +54,8 @@ export interface Construct {
    * cannot hold, but as the text JSON_EXTRACT_PATH_TEXT reads it is only text).
    */
   within?: string[];
+  /** For `within`: the argument (from 0) it must be; the first unless given. */
+  withinArgument?: number;
   /** For `[]`: a 0-based index the translation moves to DuckDB's 1-based one. */
   subscript?: "zero-based" | "one-based";
   examples: Example[];

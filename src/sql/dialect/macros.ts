@@ -1,5 +1,6 @@
 /** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
 import { divisionMacroDefinitions, type MacroDefinition } from "./arithmetic.ts";
+import { NESTED_MACROS } from "./nested.ts";
 import { WAREHOUSES } from "./warehouses/index.ts";
 
 /**
@@ -123,6 +124,7 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
 export const MACROS: Record<string, MacroDefinition> = {
   ...divisionMacroDefinitions(Object.values(WAREHOUSES)),
   ...JSON_MACROS,
+  ...NESTED_MACROS,
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
   __slp_regexp_full_match: { sql: "create macro __slp_regexp_full_match(value, pattern) as regexp_full_match(value, pattern)" },
   // A text a Postgres pattern reads with a class or case folding that follows the database's locale beyond ASCII

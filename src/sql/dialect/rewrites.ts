@@ -53,6 +53,8 @@ export function sparkCast(ansi: boolean) {
     const { value, type } = parts;
     const input =
       call.castType !== null && INTEGRAL.has(call.castType) ? `__slp_spark_integral_text(${value}, ${ansi ? "false" : "true"})` : value;
+    // To STRING: an array, map or struct as Spark writes it (slp's function), any other value as DuckDB casts it (it cannot fail).
+    if (call.castType === "VARCHAR") return `__slp_nested_spark_string(${value})`;
     const converted = `try_cast(${input} as ${type})`;
     return ansi && call.name === "cast" ? `__slp_ansi_cast(${value}, ${converted})` : converted;
   };

@@ -14,6 +14,7 @@ import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { POSIX_MACROS, posixRewrite } from "./posix-regex.ts";
+import { subscriptOf } from "./nested.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { duckdbLiterals, lex, type LexedSql, transpilerString } from "./lexer.ts";
 import { regenerate, rewriteTree, tokenize, toDuckdb, wrapOperators, type OperatorWrap, type Token, type TreeNode } from "./transpiler.ts";
@@ -55,12 +56,14 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   const source = Array.from(sql);
   const table = constructsOf(dialect);
   const closing = matchingParens(tokens);
+  const opening = new Map([...closing].map(([open, close]) => [close, open]));
   const edits = new Map<number, Edit>();
   const macros = new Set<string>();
   const types: string[] = [];
   const variantCasts: VariantCasts = { text: new Set(), semi: new Map() };
   // Snowflake SQL with a path (v:a), a subscript or a cast variant.ts rewrites goes through the syntax tree.
   let variantSyntax = false;
+  const offsets: { element: string; offset: string }[] = [];
 
   const typeEdit = (from: number, to: number): Untranslatable | null => {
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
@@ -202,6 +205,18 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       }
     }
     const syntax = syntaxConstruct(tokens, i);
+    // BigQuery's `UNNEST(array) AS x WITH OFFSET [AS o]`: the UNNEST keeps a placeholder alias, and after the transpiler the
+    // placeholder's relation becomes a subquery of (element, 0-based position) rows (withOffsets).
+    if (syntax === "with offset" && dialect === "bigquery") {
+      const offset = unnestWithOffset(tokens, i, opening);
+      if (offset === null)
+        return refused("with offset", "slp runs UNNEST(array) AS x WITH OFFSET [AS o] only (the element named by an alias)", token.line);
+      const placeholder = `__slp_offset_${offsets.length}`;
+      offsets.push({ element: offset.element, offset: offset.offset });
+      edits.set(offset.from, { end: offset.to, render: () => `as ${placeholder}` });
+      i = offset.to - 1;
+      continue;
+    }
     if (syntax !== null) {
       if (dialect === "snowflake" && (syntax === ":" || syntax === "[]")) {
         variantSyntax = true;
@@ -219,9 +234,25 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       if (entry.how === "refused") return refused(syntax, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
       const close = entry.subscript === "zero-based" ? closing.get(i) : undefined;
       const only = close === i + 2 ? (tokens[i + 1] as Token) : null;
+      for (const macro of entry.macros ?? []) macros.add(macro);
       // A key (m['k']) is not an index; an index moves from 0-based to DuckDB's 1-based.
-      if (close !== undefined && close > i + 1 && !(only && only.type === "STRING"))
-        edits.set(i, { end: close + 1, render: () => `[(${emit(i + 1, close)}) + 1]` });
+      if (close !== undefined && close > i + 1 && !(only && only.type === "STRING")) {
+        // Databricks and Spark: `x[i]` is an array's index or a map's key, which only the value's type tells (a macro reads it).
+        const start = dialect === "databricks" || dialect === "spark" ? operandStart(tokens, i, opening) : -1;
+        if (start < 0) edits.set(i, { end: close + 1, render: () => `[(${emit(i + 1, close)}) + 1]` });
+        else {
+          const inner = edits.get(start);
+          const operand = () =>
+            inner && inner.end <= i
+              ? inner.render() +
+                (inner.end < i
+                  ? source.slice((tokens[inner.end - 1] as Token).end, (tokens[inner.end] as Token).start).join("") + emit(inner.end, i)
+                  : "")
+              : emit(start, i);
+          const subscript = subscriptOf(dialect === "databricks");
+          edits.set(start, { end: close + 1, render: () => subscript(operand(), emit(i + 1, close)) });
+        }
+      }
       continue;
     }
     if (next?.type !== "L_PAREN" || !isWord(token) || (SYNTAX_WORDS.has(token.text.toLowerCase()) && token.type !== "QUOTED_IDENTIFIER"))
@@ -248,10 +279,20 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
     if (entry.how === "refused")
       return refused(`${token.text}()`, entry.why ?? "slp cannot run it with the warehouse's meaning", token.line);
     if (entry.within) {
-      const outer = tokens[i - 2];
-      const first = previous?.type === "L_PAREN" && outer !== undefined && entry.within.includes(outer.text.toLowerCase());
-      if (!first || tokens[close + 1]?.type !== "COMMA")
-        return refused(`${token.text}()`, `slp runs ${name}() only as the first argument of ${entry.within.join("() or ")}()`, token.line);
+      const position = entry.withinArgument ?? 0;
+      const enclosing = enclosingCall(tokens, i);
+      const inside = enclosing !== null && enclosing.argument === position && entry.within.includes(enclosing.name);
+      // The whole argument, nothing around it.
+      const whole =
+        /^(,|\()$/.test(previous?.text ?? "") &&
+        /^(,|\))$/.test(tokens[close + 1]?.text ?? "") &&
+        (position > 0 || tokens[close + 1]?.type === "COMMA");
+      if (!inside || !whole)
+        return refused(
+          `${token.text}()`,
+          `slp runs ${name}() only as the ${position === 0 ? "first" : "second"} argument of ${entry.within.join("() or ")}()`,
+          token.line,
+        );
     }
     const args = argumentRanges(tokens, i + 1, close);
     let castType: string | null = null;
@@ -278,24 +319,34 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       const after = tokens[close + 1]?.text.toLowerCase() ?? null;
       // A rewrite that takes the window replaces `over (...)` (or `over name`) too, and a `ignore nulls` / `respect nulls` before it.
       const nulls = (after === "ignore" || after === "respect") && tokens[close + 2]?.text.toLowerCase() === "nulls" ? 2 : 0;
-      const over = close + 1 + nulls;
+      // `filter (where ...)` after an aggregate: a rewrite that takes the window takes it too (before its `over`).
+      const filtered =
+        entry.window && nulls === 0 && after === "filter" && tokens[close + 2]?.type === "L_PAREN"
+          ? (closing.get(close + 2) ?? close + 1) - close
+          : 0;
+      const over = close + 1 + nulls + filtered;
       const windowEnd =
         entry.window && tokens[over]?.text.toLowerCase() === "over"
           ? tokens[over + 1]?.type === "L_PAREN"
             ? (closing.get(over + 1) ?? over) + 1
             : over + 2
-          : close + 1;
+          : filtered > 0
+            ? over
+            : close + 1;
       const text = (from: number, to: number) => source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+      const before = i >= 2 ? `${(tokens[i - 2] as Token).text} ${(tokens[i - 1] as Token).text}`.toLowerCase() : null;
       const raw = args.map(([from, to]) => text(from, to));
       const call = (): Call => ({
         name,
         args: args.map(([from, to]) => emit(from, to)),
         literal: (index: number) => literalOf(tokens, args[index]),
         next: after,
+        before,
         window: windowEnd > close + 1 ? emit(close + 1, windowEnd) : "",
         castType,
         written: raw,
         sql,
+        mapType: (written: string) => mapType(written, dialect),
         quote: (value: string) => transpilerString(value, dialect),
       });
       // Refusals a rewrite raises are found now, before anything is emitted.
@@ -304,10 +355,12 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
         args: raw,
         literal: (index) => literalOf(tokens, args[index]),
         next: after,
+        before,
         window: windowEnd > close + 1 ? text(close + 1, windowEnd) : "",
         castType,
         written: raw,
         sql,
+        mapType: (written: string) => mapType(written, dialect),
         quote: (value: string) => transpilerString(value, dialect),
       });
       if (typeof probe !== "string") return refused(`${token.text}()`, probe.refuse, token.line);
@@ -405,6 +458,11 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
         `the transpiler left UNNEST(...) AS ${alias} a table alias in DuckDB (inside ARRAY(...) within a call), so ${alias} would be a row, not the element`,
         null,
       );
+  }
+  if (offsets.length > 0) {
+    const rewritten = withOffsets(out, offsets);
+    if (rewritten === null) return refused("with offset", "the transpiler wrote UNNEST ... WITH OFFSET in a form slp does not read", null);
+    out = rewritten;
   }
   // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
@@ -591,6 +649,58 @@ function castColumn(tokens: Token[], at: number, close: number, args: [number, n
   return null;
 }
 
+/**
+ * The token where the operand of the subscript at `bracket` starts: a name
+ * (`t.col`), a call (`f(x)`), a parenthesized expression, or one of these
+ * already subscripted (`a[1][2]`); -1 for anything else.
+ */
+function operandStart(tokens: Token[], bracket: number, opening: Map<number, number>): number {
+  let j = bracket - 1;
+  for (;;) {
+    const token = tokens[j];
+    if (!token) return -1;
+    if (token.type === "R_PAREN" || token.type === "R_BRACKET") {
+      const open = opening.get(j);
+      if (open === undefined) return -1;
+      j = open;
+      const name = tokens[j - 1];
+      // A call's name, or a subscript's operand, comes before the opening.
+      if (token.type === "R_BRACKET" || (name && isWord(name) && name.type !== "STRING" && !SYNTAX_WORDS.has(name.text.toLowerCase()))) {
+        j -= 1;
+        continue;
+      }
+    } else if (
+      !isWord(token) ||
+      token.type === "STRING" ||
+      (token.type !== "QUOTED_IDENTIFIER" && SYNTAX_WORDS.has(token.text.toLowerCase()))
+    )
+      return -1;
+    if (tokens[j - 1]?.type === "DOT") {
+      j -= 2;
+      continue;
+    }
+    return j;
+  }
+}
+
+/** The call whose argument list holds token `at`: its name (lower case) and which argument (from 0); null outside a call. */
+function enclosingCall(tokens: Token[], at: number): { name: string; argument: number } | null {
+  let depth = 0;
+  let argument = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const type = (tokens[i] as Token).type;
+    if (type === "R_PAREN" || type === "R_BRACKET") depth++;
+    else if (type === "L_PAREN" || type === "L_BRACKET") {
+      if (depth === 0) {
+        const name = tokens[i - 1];
+        return type === "L_PAREN" && name && isWord(name) ? { name: name.text.toLowerCase(), argument } : null;
+      }
+      depth--;
+    } else if (type === "COMMA" && depth === 0) argument++;
+  }
+  return null;
+}
+
 /** An argument that is one string or number literal, as its value; else null. */
 function literalOf(tokens: Token[], range: [number, number] | undefined): string | null {
   if (!range || range[1] - range[0] !== 1) return null;
@@ -679,6 +789,76 @@ function syntaxConstruct(tokens: Token[], i: number): string | null {
   if ((lower === "except" || lower === "exclude" || lower === "replace" || lower === "rename") && previous?.text === "*")
     return `* ${lower}`;
   return null;
+}
+
+/** Words that end an UNNEST's offset alias position (`with offset where ...`): a clause, a join, a set operation. */
+const AFTER_OFFSET = new Set(
+  "where group having order qualify window limit join left right full inner cross on using union intersect except select from".split(" "),
+);
+
+/**
+ * `UNNEST(...) [AS] x WITH OFFSET [[AS] o]` around the `with` at `at`: the
+ * token range from the element's alias to the end of the offset's, the two
+ * names (the offset `offset` when it has no alias); null for another shape.
+ */
+function unnestWithOffset(
+  tokens: Token[],
+  at: number,
+  opening: Map<number, number>,
+): { from: number; to: number; element: string; offset: string } | null {
+  const alias = tokens[at - 1];
+  if (!alias || !isWord(alias) || alias.type === "STRING" || alias.type === "L_PAREN") return null;
+  const as = tokens[at - 2]?.text.toLowerCase() === "as" ? 1 : 0;
+  const close = at - 2 - as;
+  const open = opening.get(close);
+  if (tokens[close]?.type !== "R_PAREN" || open === undefined || tokens[open - 1]?.text.toLowerCase() !== "unnest") return null;
+  let to = at + 2;
+  let offset = "offset";
+  const next = tokens[to];
+  const named = next?.text.toLowerCase() === "as" ? tokens[to + 1] : next;
+  if (
+    named &&
+    isWord(named) &&
+    named.type !== "STRING" &&
+    (next?.text.toLowerCase() === "as" || !AFTER_OFFSET.has(named.text.toLowerCase()))
+  ) {
+    offset = named.text;
+    to = tokens.indexOf(named) + 1;
+  }
+  const bare = (name: string) => name.replace(/^[`"]|[`"]$/g, "");
+  return { from: at - 1 - as, to, element: bare(alias.text), offset: bare(offset) };
+}
+
+/**
+ * The transpiler's `UNNEST(a) AS t(__slp_offset_k)` as a subquery of one row
+ * per element: the element under its alias and its 0-based position under the
+ * offset's (DuckDB's WITH ORDINALITY counts from 1); null when a placeholder is missing.
+ */
+function withOffsets(sql: string, offsets: { element: string; offset: string }[]): string | null {
+  let out = sql;
+  for (let k = 0; k < offsets.length; k++) {
+    const { element, offset } = offsets[k] as { element: string; offset: string };
+    const placeholder = new RegExp(`\\)\\s+AS\\s+(\\w+)\\s*\\(\\s*__slp_offset_${k}\\s*\\)`, "i");
+    const match = placeholder.exec(out);
+    if (!match) return null;
+    // Back from the `)` to the UNNEST( it closes.
+    let depth = 0;
+    let start = -1;
+    for (let i = match.index; i >= 0; i--) {
+      if (out[i] === ")") depth++;
+      else if (out[i] === "(" && --depth === 0) {
+        start = i;
+        break;
+      }
+    }
+    const keyword = start < 0 ? null : /UNNEST\s*$/i.exec(out.slice(0, start));
+    if (!keyword) return null;
+    const array = out.slice(start + 1, match.index);
+    const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+    const subquery = `(SELECT __slp_e.v AS ${quote(element)}, __slp_e.p AS ${quote(offset)} FROM UNNEST(LIST_TRANSFORM(${array}, lambda __slp_v, __slp_i: {'v': __slp_v, 'p': __slp_i - 1})) AS __slp_u(__slp_e)) AS ${match[1]}`;
+    out = out.slice(0, keyword.index) + subquery + out.slice(match.index + match[0].length);
+  }
+  return out;
 }
 
 /** The alias of an UNNEST(...) the DuckDB SQL names as a table (`AS x`, not `AS t(x)`), where BigQuery names the element; else null. */

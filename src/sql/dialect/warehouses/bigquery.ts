@@ -1,6 +1,7 @@
 /** BigQuery (GoogleSQL): the constructs slp runs, with BigQuery's documented examples. */
 import { BQ, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { average, bareKeyword, bigqueryDateTrunc, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, refuseWeekNamed, renamed, strictConcat } from "../rewrites.ts";
+import { bigqueryNested } from "../nested.ts";
 import { framedValues, semiStructured } from "../common.ts";
 import { common } from "../common.ts";
 import { list, stringAggListagg, text } from "../adapter-sql.ts";
@@ -162,18 +163,20 @@ export const BIGQUERY: Construct[] = [
   {
     name: "array_agg",
     how: "corrected",
-    note: "IGNORE NULLS is kept (the transpiler dropped it inside other calls), with ORDER BY or LIMIT refused; LIMIT n keeps the first n (dbt_utils.deduplicate)",
+    note: "[DISTINCT] x [IGNORE NULLS | RESPECT NULLS] [ORDER BY ...] [LIMIT n]: IGNORE NULLS as a filter (the transpiler dropped it inside other calls), LIMIT n keeping the first n after the ORDER BY (dbt_utils.deduplicate)",
     rewrite: (call) => {
-      const only = call.args.length === 1 ? /^([\s\S]*?)\s+ignore\s+nulls\s*$/i.exec(call.args[0] as string) : null;
-      if (only) return /\b(order|limit)\b/i.test(only[1] as string) ? { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" } : `__slp_array_agg_ignore_nulls(${only[1]})`;
-      if (/\bignore\s+nulls\b/i.test(call.args.join(","))) return { refuse: "slp translates array_agg(x ignore nulls) without ORDER BY or LIMIT" };
-      // LIMIT n (an integer literal in BigQuery) keeps the first n elements, after the ORDER BY.
       // BigQuery's ARRAY_AGG takes one value: a comma here separates ORDER BY keys.
-      const limited = /^([\s\S]*?)\s+limit\s+(\d+)\s*$/i.exec(call.args.join(", "));
-      if (limited) return `__slp_list_head(array_agg(${limited[1]}), ${limited[2]})`;
-      return /\blimit\b/i.test(call.args.join(",")) ? { refuse: "slp translates array_agg(... limit n) with n an integer literal" } : `array_agg(${call.args.join(", ")})`;
+      const written = call.args.join(", ");
+      const parts = /^(distinct\s+)?([\s\S]+?)(\s+(ignore|respect)\s+nulls)?(\s+order\s+by\s+([\s\S]+?))?(\s+limit\s+(\S+))?\s*$/i.exec(written);
+      if (!parts) return { refuse: "slp translates array_agg([distinct] x [ignore nulls] [order by ...] [limit n])" };
+      const [, distinct = "", value = "", , nulls, , order, , limit] = parts;
+      if (/\b(ignore|respect)\s+nulls\b|\blimit\b/i.test(value)) return { refuse: "slp translates array_agg([distinct] x [ignore nulls] [order by ...] [limit n])" };
+      if (limit !== undefined && !/^\d+$/.test(limit)) return { refuse: "slp translates array_agg(... limit n) with n an integer literal" };
+      const ignored = nulls?.toLowerCase() === "ignore";
+      const aggregate = `array_agg(${distinct}${value}${order ? ` order by ${order}` : ""})${ignored ? ` filter (where (${value}) is not null)` : ""}`;
+      return limit !== undefined ? `__slp_list_head(${aggregate}, ${limit})` : aggregate;
     },
-    macros: ["__slp_array_agg_ignore_nulls", "__slp_list_head"],
+    macros: ["__slp_list_head"],
     examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions")), ex("select array_agg(x limit 5) from unnest([2, 1, -2, 3, -2, 1, 2]) as x", ["[2, 1, -2, 3, -2]"], BQ("array_agg", "aggregate_functions")), ex("select array_agg(x order by abs(x) limit 3)[offset(0)] from unnest([2, 1, -3, 3, -2]) as x", ["1"], BQ("array_agg", "aggregate_functions"))],
   },
   {
@@ -357,8 +360,6 @@ export const BIGQUERY: Construct[] = [
   translated("unix_seconds", [ex("select unix_seconds(timestamp '2008-12-25 15:30:00+00')", ["1230219000"], BQ("unix_seconds", "timestamp_functions"))]),
   translated("timestamp_seconds", [ex("select timestamp_seconds(1230219000)", ["2008-12-25 15:30:00+00"], BQ("timestamp_seconds", "timestamp_functions"))]),
   translated("array_to_string", [ex("select array_to_string(['cake', 'pie', null], '--')", ["cake--pie"], BQ("array_to_string", "array_functions"))], "NULL elements are skipped; a NULL text argument is refused"),
-  translated("generate_array", [ex("select generate_array(1, 5)", ["[1, 2, 3, 4, 5]"], BQ("generate_array", "array_functions")), ex("select generate_array(0, 10, 3)", ["[0, 3, 6, 9]"], BQ("generate_array", "array_functions"))]),
-  translated("array_concat", [ex("select array_concat([1, 2], [3, 4], [5, 6])", ["[1, 2, 3, 4, 5, 6]"], BQ("array_concat", "array_functions"))]),
   translated("array_reverse", [ex("select array_reverse([1, 2, 3])", ["[3, 2, 1]"], BQ("array_reverse", "array_functions"))]),
   translated("any_value", [ex("select any_value(fruit) from unnest(['apple']) as fruit", ["apple"], BQ("any_value", "aggregate_functions"))]),
   translated("trunc", [ex("select trunc(2.7), trunc(-2.7)", ["2", "-2"], BQ("trunc", "mathematical_functions"))]),
@@ -375,7 +376,17 @@ export const BIGQUERY: Construct[] = [
     ex("select avg(x) from unnest([numeric '1', numeric '2', numeric '2']) as x", ["1.666666667"], BQ("avg", "aggregate_functions")),
   ]),
   ...semiStructured("json_value", "json_query", "json_extract_scalar", "json_extract_array", "to_json_string", "to_json", "parse_json"),
-  refused("with offset", "UNNEST ... WITH OFFSET has no faithful DuckDB form in slp (WITH ORDINALITY counts from 1 and binds its alias differently)"),
+  ...bigqueryNested(),
+  {
+    name: "with offset",
+    how: "corrected",
+    note: "UNNEST(array) AS x WITH OFFSET [AS o]: a row per element and its position from 0 (offset when unnamed); an UNNEST without an element alias is refused",
+    examples: [
+      ex("select string_agg(concat(x, ':', cast(o as string)), ',' order by o) from unnest(['a', 'b', 'c']) as x with offset as o", ["a:0,b:1,c:2"], BQ("unnest_operator", "query-syntax")),
+      ex("select sum(pos), sum(v) from unnest([10, 20, 30]) v with offset pos", ["3", "60"], BQ("unnest_operator", "query-syntax")),
+      ex("select count(*), max(o) from (select [1, 2] as arr union all select []) as t left join unnest(t.arr) as x with offset o", ["3", "1"], BQ("unnest_operator", "query-syntax")),
+    ],
+  },
   refused("generate_uuid", "a random value cannot be compared with an expected one"),
   refused("json_extract", "JSON values have no faithful DuckDB type in slp"),
   {
