@@ -11,8 +11,8 @@ import type { Dialect } from "./dialects.ts";
 import type { TranslationResult } from "./translation.ts";
 
 /** Bumped whenever the table or the rewrites change what a translation is, so a stale cache entry is never used. */
-// 42: above every number a branch took (the translation cache in ~/.cache/slp is shared by every checkout on a machine).
-export const TRANSLATION_FORMAT = 42;
+// 57: a number no other branch took (the translation cache in ~/.cache/slp is shared by every checkout on a machine).
+export const TRANSLATION_FORMAT = 57;
 
 /** Translations of one project, cached by content across runs. */
 export class Translator {
