@@ -621,6 +621,155 @@ describe("errors and refusals the warehouses document", () => {
       await run("bigquery", "select array(select h.id, from (select 2 as id union all select null) as h where h.id is not null)"),
     ).toEqual(["[2]"]);
   });
+  test("Postgres and Redshift POSIX patterns: features RE2 reads otherwise are refused by name; a pattern must be a literal; a class or case folding beyond ASCII is an error in Postgres, ASCII text runs", async () => {
+    for (const pattern of ["(a)\\1", "a(?=b)", "\\mabc", "[[:<:]]a", "(?<=a)b", "***=a", "a{300}", "[[.hyphen.]]"])
+      expect(await run("postgres", `select 'abc' ~ '${pattern}'`)).toBe("refused: ~");
+    expect(await run("postgres", "select 'abc' ~ x from (select 'b' as x) as t")).toBe("refused: ~");
+    expect(await run("postgres", "select 'abc' ~* x from (select 'b' as x) as t")).toBe("refused: ~*");
+    expect(await run("postgres", "select regexp_like('abc', 'B', 'x'), 1")).toBe("refused: regexp_like()");
+    expect(await run("postgres", "select regexp_like('abc', '(a)\\1')")).toBe("refused: regexp_like()");
+    // Where POSIX's longest match and RE2's first can differ (an alternation of texts one of which starts another), the matched text is refused.
+    expect(await run("postgres", "select regexp_replace('ab', 'a|ab', 'x')")).toBe("refused: regexp_replace()");
+    expect(await run("postgres", "select regexp_replace('abab', 'a+?', 'x')")).toBe("refused: regexp_replace()");
+    expect(
+      await run(
+        "postgres",
+        "select regexp_replace('ab', '(a|ab)$', 'x'), regexp_replace('a.org', '\\.(org|edu)', ''), regexp_replace('foobarbaz', 'b(..)', 'X\\&Y', 'g')",
+      ),
+    ).toEqual(["x", "a", "fooXbarYXbazY"]);
+    expect(await run("postgres", "select regexp_replace('abc', 'b', x) from (select 'y' as x) as t")).toBe("refused: regexp_replace()");
+    expect(await run("redshift", "select regexp_count('ab', 'a|ab'), 1")).toBe("refused: regexp_count()");
+    expect(await run("redshift", "select regexp_substr('the fox', 'FOX'), regexp_substr('k=v', '(\\\\w)=', 1, 1, 'e')")).toEqual([
+      null,
+      "k",
+    ]);
+    expect(await run("redshift", "select regexp_substr('the fox', 'fox', 1, 1, 'p')")).toBe("refused: regexp_substr()");
+    expect(await run("postgres", "select regexp_substr('abc', '^b', 2)")).toBe("refused: regexp_substr()");
+    expect(await run("postgres", "select regexp_instr('ABCDEFGHI', '(c..)(...)', 1, 1, 0, 'i', 2)")).toBe("refused: regexp_instr()");
+    expect(await run("postgres", "select regexp_instr('abc', 'x*')")).toMatch(/^error: .*empty text/);
+    expect(await run("postgres", "select regexp_instr('a,b,c', '[^,]+', 2, 2), regexp_instr(cast(null as text), 'a')")).toEqual([
+      "5",
+      null,
+    ]);
+    expect(await run("redshift", "select regexp_instr('the fox', 'fox', 1, 1, 0, 'p')")).toBe("refused: regexp_instr()");
+    expect(await run("postgres", "select substring('foobar' from '%#\"o_b#\"%' for '#')")).toBe("refused: substring()");
+    expect(await run("postgres", "select substring('Thomas' from 2 for 3), substring('Thomas', 'o(.)a')")).toEqual(["hom", "m"]);
+    expect(await run("postgres", "select regexp_substr('abc', '(b)', 1, 1, 'c', 2)")).toBe("refused: regexp_substr()");
+    // \b is a backspace in POSIX (RE2's word boundary), \y the word boundary; . and [^a] match a newline.
+    expect(await run("postgres", "select 'a b' ~ 'a\\bb', 'a b' ~ 'a\\y', 'a' || chr(10) || 'b' ~ 'a.b', 'a' || chr(11) ~ 'a\\s'")).toEqual(
+      ["false", "true", "true", "true"],
+    );
+    expect(await run("postgres", "select 'été' ~ '\\w'")).toMatch(/^error: .*beyond ASCII/);
+    expect(await run("postgres", "select 'ÉTÉ' ~* 'é'")).toMatch(/^error: .*beyond ASCII/);
+    expect(await run("postgres", "select 'été' ~ 'ét', 'abc' ~* 'B'")).toEqual(["true", "true"]);
+    // Redshift documents its classes as ASCII only (RE2's reading): no check; ~* is not documented there.
+    expect(await run("redshift", "select 'é' ~ '[[:alpha:]]'")).toEqual(["false"]);
+    expect(await run("redshift", "select 'abc' ~* 'B'")).toBe("refused: ~*");
+    expect(await run("postgres", "select 'abc' similar to '%\\mabc%'")).toBe("refused: similar to");
+    expect(await run("postgres", "select 'a%c' similar to 'a#%c' escape '#', 'abc' similar to 'a#%c' escape '#'")).toEqual([
+      "true",
+      "false",
+    ]);
+  });
+
+  test("to_char: an element slp does not implement is refused by name; what the documented examples leave open is an error when it runs", async () => {
+    for (const format of [
+      "HH24:MI TZ",
+      "FXYYYY",
+      "TMMonth",
+      "DDSP",
+      "999D99",
+      "9G999",
+      "L999",
+      "RN",
+      "PL999",
+      "9.99EEEE",
+      "99V9",
+      "9MI99",
+      "YYYY Q Z",
+    ])
+      expect(await run("postgres", `select to_char(timestamp '2024-03-05 13:04:05', '${format}')`)).toBe("refused: to_char()");
+    expect(await run("postgres", "select to_char(x, 'YYYY') from (select timestamp '2024-03-05' as x) as t")).toEqual(["2024"]);
+    expect(await run("postgres", "select to_char(timestamp '2024-03-05', x) from (select 'YYYY' as x) as t")).toBe("refused: to_char()");
+    expect(await run("postgres", "select to_char(12345, '999')")).toMatch(/^error: .*more integer digits/);
+    expect(await run("postgres", "select to_char(-0.001, '9.99')")).toMatch(/^error: .*rounds to zero/);
+    expect(await run("postgres", "select to_char(interval '1 hour', 'HH24')")).toMatch(/^error: /);
+    expect(
+      await run(
+        "postgres",
+        "select to_char(2.5::float8, '9'), to_char(2.5, '9'), to_char(cast(null as numeric), '9'), to_char(cast(null as date), 'YYYY')",
+      ),
+    ).toEqual([" 2", " 3", null, null]);
+    expect(await run("redshift", "select to_char(125.8, '999D99'), to_char(date '2024-03-05', 'TZ')")).toBe("refused: to_char()");
+    expect(await run("redshift", "select to_char(125.8, '999D99')")).toEqual([" 125.80"]);
+    expect(await run("snowflake", "select to_char(12.5, '99.9')")).toBe("refused: to_char()");
+    expect(await run("snowflake", "select to_char('2024-03-05 13:04:05.123456'::timestamp, 'hh24:mi:ss.FF6')")).toEqual([
+      "13:04:05.123456",
+    ]);
+    expect(await run("snowflake", "select to_char('2024-03-05'::date, 'yyyy-mm-dd QQ')")).toBe("refused: to_char()");
+  });
+
+  test("Postgres and Redshift to_date / to_timestamp: a pattern slp does not read is refused by name; where the warehouse is lenient (June 31, another separator) DuckDB errors, never another date", async () => {
+    for (const format of ["YY-MM-DD", "IYYY-IW", "J", "YYYY-MM-DD TZ", "FXYYYY", "DDth Mon YYYY", "HH12:MI"])
+      expect(await run("postgres", `select to_date('2024-03-05', '${format}')`)).toBe("refused: to_date()");
+    expect(await run("postgres", "select to_date(x, 'YYYY') from (select '2024' as x) as t")).toEqual(["2024-01-01"]);
+    expect(await run("postgres", "select to_date('2024', x) from (select 'YYYY' as x) as t")).toBe("refused: to_date()");
+    expect(await run("redshift", "select to_date('20010631', 'YYYYMMDD', true)")).toMatch(/^error: .*out of range/);
+    expect(await run("redshift", "select to_date('20010631', 'YYYYMMDD')")).toMatch(/^error: /);
+    expect(await run("postgres", "select to_date('2024/03/05', 'YYYY-MM-DD')")).toMatch(/^error: /);
+  });
+
+  test("Postgres and Redshift to_number: the locale's D and G are refused in Postgres, read as . and , in Redshift; text the format's digits do not hold is an error", async () => {
+    expect(await run("postgres", "select to_number('12,454.8-', '99G999D9S')")).toBe("refused: to_number()");
+    expect(await run("postgres", "select to_number('$12', 'L99')")).toBe("refused: to_number()");
+    expect(await run("redshift", "select to_number('12,454.8-', '99G999D9S'), to_char(12454.8, '99G999D9')")).toEqual([
+      "-12454.8",
+      " 12,454.8",
+    ]);
+    expect(await run("postgres", "select to_number('12345', '999')")).toMatch(/^error: .*format's digits/);
+    expect(await run("postgres", "select to_number('1.234', '9.99')")).toMatch(/^error: .*format's digits/);
+    expect(await run("postgres", "select to_number('', '999')")).toMatch(/^error: /);
+    expect(await run("postgres", "select to_number(x, '999.9') from (select ' 12.5 ' as x) as t")).toEqual(["12.5"]);
+  });
+
+  test("Snowflake REGEXP_SUBSTR / REPLACE / COUNT: the occurrence and the parameters (c, i, m, e, s) are read (the transpiler dropped them); another position, an N-th replacement or another parameter is refused", async () => {
+    expect(
+      await run("snowflake", "select regexp_replace('abcabc', 'b', 'x', 1, 1), regexp_replace('abcabc', 'B', 'x', 1, 0, 'i')"),
+    ).toEqual(["axcabc", "axcaxc"]);
+    expect(await run("snowflake", "select regexp_substr('a\\nb', 'a.b'), regexp_substr('a\\nb', 'a.b', 1, 1, 's') is not null")).toEqual([
+      null,
+      "true",
+    ]);
+    expect(
+      await run("snowflake", "select regexp_substr('x1 y2', '([a-z])([0-9])', 1, 2, 'e', 2), regexp_substr('x1', '[a-z]', 1, 3)"),
+    ).toEqual(["2", null]);
+    expect(await run("snowflake", "select regexp_replace('abcabc', 'b', 'x', 1, 2)")).toBe("refused: regexp_replace()");
+    expect(await run("snowflake", "select regexp_replace('abcabc', 'b', 'x', 2)")).toBe("refused: regexp_replace()");
+    expect(await run("snowflake", "select regexp_substr('abc', 'b', 2)")).toBe("refused: regexp_substr()");
+    expect(await run("snowflake", "select regexp_substr('abc', 'b', 1, 1, 'x')")).toBe("refused: regexp_substr()");
+    expect(await run("snowflake", "select regexp_count('abc', 'b', 1, 'e')")).toBe("refused: regexp_count()");
+  });
+
+  test("Snowflake split_part with a NUMBER part (a NUMBER(38, 0) column) runs; a part with a fraction is an error naming it", async () => {
+    expect(await run("snowflake", "select split_part(s, '-', n) from (select 'a-b-c' as s, 2::number(38, 0) as n)")).toEqual(["b"]);
+    expect(
+      await run("snowflake", "select split_part('a-b-c', '-', -1::number), split_part('a-b-c', '-', 0), split_part('a-b-c', '-', 9)"),
+    ).toEqual(["c", "a", ""]);
+    expect(await run("snowflake", "select split_part('a-b-c', '-', 1.5)")).toMatch(/^error: .*fraction/);
+  });
+
+  test("BigQuery UNPIVOT of several value columns runs with INCLUDE NULLS; EXCLUDE NULLS (the default) of several is refused", async () => {
+    const wide = "(select 'Kale' as product, 51 as q1, cast(null as int64) as q2, cast(null as int64) as q3, cast(null as int64) as q4)";
+    expect(
+      await run("bigquery", `select count(*) from ${wide} unpivot include nulls ((a, b) for k in ((q1, q2) as 'x', (q3, q4) as 'y'))`),
+    ).toEqual(["2"]);
+    expect(
+      await run("bigquery", `select count(*) from ${wide} unpivot exclude nulls ((a, b) for k in ((q1, q2) as 'x', (q3, q4) as 'y'))`),
+    ).toBe("refused: unpivot");
+    expect(await run("bigquery", `select count(*) from ${wide} unpivot include nulls ((a, b) for k in ((q1, q2, q3) as 'x'))`)).toBe(
+      "refused: unpivot",
+    );
+  });
 });
 
 /** JSON read and printed as each warehouse does (src/engine/json-values.ts), and what slp refuses of it. */

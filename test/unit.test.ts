@@ -360,6 +360,27 @@ describe("the real CLI", () => {
     expect(junit.exitCode).toBe(1);
   });
 
+  test("slp unit as a subprocess: dbt-redshift's fixture rule errors the test that has no row free of nulls, naming the fixture; Postgres has none", () => {
+    const redshift = runCli(["unit", "--project-dir", join(UNIT, "dialect_redshift_fixture_rules"), "--format", "json"], ROOT);
+    const tests = JSON.parse(redshift.stdout).data.tests as { name: string; status: string; error: { message: string } | null }[];
+    const status = Object.fromEntries(tests.map((test) => [test.name, test.status]));
+    expect(status).toEqual({
+      a_column_a_row_leaves_out_is_no_null: "pass",
+      a_row_free_of_nulls_is_moved_first: "pass",
+      a_sql_fixture_is_not_checked: "pass",
+      csv_no_row_free_of_nulls: "error",
+      csv_row_free_of_nulls: "pass",
+      no_row_free_of_nulls: "error",
+    });
+    expect(tests.find((test) => test.name === "no_row_free_of_nulls")?.error?.message).toStartWith(
+      "Unit test fixture 'none_value_base' in none_value_base does not have any row free of null values, which may cause type mismatch errors during unit test execution.",
+    );
+    expect(redshift.exitCode).toBe(2);
+    const postgres = runCli(["unit", "--project-dir", join(UNIT, "dialect_postgres_no_fixture_rules")], ROOT);
+    expect(postgres.stdout).toContain("PASS\tnone_value_model::no_row_free_of_nulls");
+    expect(postgres.exitCode).toBe(0);
+  });
+
   test("slp unit as a subprocess: a disabled twin is set aside, two enabled ones are refused naming both, --vars decide enabled=var()", () => {
     const twins = runCli(["unit", "--project-dir", join(UNIT, "disabled_twins")], ROOT);
     expect(twins.stdout).toContain("PASS\tint_orders::joins_the_enabled_copies");

@@ -160,7 +160,9 @@ export function dialectPage(
     ...(dialect.formats.datetime
       ? [`- Date format elements: ${dialect.formats.datetime.map(([element]) => `\`${element}\``).join(", ")}`]
       : []),
-    ...(dialect.fixtureRules.length > 0 ? [`- Fixture rules: ${dialect.fixtureRules.map((rule) => `\`${rule.name}\``).join(", ")}`] : []),
+    dialect.fixtureRules.length > 0
+      ? `- Fixture rules (the adapter's, an error naming the fixture): ${dialect.fixtureRules.map((rule) => `\`${rule.name}\` (${rule.macro}, [source](${rule.source}))`).join(", ")}`
+      : "- Fixture rules: none (the adapter's validate_fixture_rows is dbt's default, which checks nothing)",
     "",
     "## Types",
     "",

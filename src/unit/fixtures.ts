@@ -15,6 +15,8 @@ import type { UnitProject } from "../project/dbt/unit-project.ts";
 import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import { RenderRefusal, type DbtRenderer } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
+import { fixtureRuleError } from "../sql/dialect/fixture-rules.ts";
+import { warehouse } from "../sql/dialect/warehouses/index.ts";
 import type { PlannedInput } from "./plan.ts";
 import { parseSession } from "./render.ts";
 import type { RelationSchema } from "./schemas.ts";
@@ -81,6 +83,11 @@ export function buildFixture(
     csv = true;
   } else if (given.format === "dict") rows = dictRows(text, label);
   else rows = csvRows(text as string, label, given.fixture ? fixtureFile(given.fixture, owner, "csv", test) : test.file);
+  // The adapter's own checks of the rows (dbt-redshift: a row free of nulls), raised where its get_fixture_sql raises them.
+  const rules = dialect === "duckdb" ? [] : warehouse(dialect).fixtureRules;
+  const broken = fixtureRuleError(rules, { name: node.name, format: csv ? "csv" : "dict", rows });
+  if (broken !== null)
+    throw new RenderRefusal(broken, `give ${label} one row with a value in every column its rows name (dbt moves that row first)`);
   const fixture = { ...base, fromSql: false, ...typedRows(label, schema, rows, csv) };
   const byName = new Map(fixture.columns.map((column) => [column.name.toLowerCase(), column]));
   for (const row of rows)

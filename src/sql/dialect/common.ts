@@ -1,6 +1,6 @@
 /** The constructs every dialect's table starts from, and those Redshift and Postgres share. */
 import { ex, refused, same, translated, type Construct, type Example } from "./construct.ts";
-import { dateTruncPart, formatted, framedValue, oneArgument, type FormatTable } from "./rewrites.ts";
+import { dateTruncPart, framedValue, oneArgument } from "./rewrites.ts";
 
 /** What a common construct is, for the address of the vendor's page on it. */
 export type Kind = "aggregate" | "statistical" | "window" | "math" | "string" | "conditional" | "conversion" | "operator";
@@ -59,28 +59,6 @@ export function common(page: (name: string, kind: Kind) => string): Construct[] 
   ];
 }
 
-/** Postgres's (and Redshift's) date and time format elements (TO_CHAR): https://www.postgresql.org/docs/current/functions-formatting.html */
-export const POSTGRES_FORMAT: FormatTable = [
-  ["FMMonth", "%B"],
-  ["FMDay", "%A"],
-  ["YYYY", "%Y"],
-  ["HH24", "%H"],
-  ["HH12", "%I"],
-  ["Mon", "%b"],
-  ["Dy", "%a"],
-  ["YY", "%y"],
-  ["MM", "%m"],
-  ["DD", "%d"],
-  ["HH", "%I"],
-  ["MI", "%M"],
-  ["SS", "%S"],
-  ["MS", "%g"],
-  ["US", "%f"],
-  ["AM", "%p"],
-  ["PM", "%p"],
-];
-
-
 export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divisionExamples: Example[]): Construct[] => [
   { name: "/", how: "corrected", note: "integers divide to an integer (truncated); numerics keep the warehouse's scale; by zero is an error", examples: [ex("select 7 / 2", ["3"], source("/")), ex("select -7 / 2", ["-3"], source("/")), ex("select 7.0 / 2", ["3.5"], source("/")), ...divisionExamples] },
   same("||", [ex("select 'a' || 'b'", ["ab"], source("||")), ex("select 'a' || null", [null], source("||"))]),
@@ -106,19 +84,19 @@ export const REDSHIFT_POSTGRES_COMMON = (source: (name: string) => string, divis
   translated("mod", [ex("select mod(9, 4)", ["1"], source("mod"))]),
   same("md5", [ex("select md5('abc')", ["900150983cd24fb0d6963f7d28e17f72"], source("md5"))]),
   translated("ilike", [ex("select 'ABC' ilike 'a%'", ["true"], source("ilike"))]),
-  translated("~", [ex("select 'abc' ~ 'b'", ["true"], source("~"))], "a partial match"),
+  {
+    name: "~",
+    how: "corrected",
+    note: "a partial POSIX match, the pattern (a literal) read as RE2: `.` matches a newline, \\y is \\b, \\Z is \\z; backreferences, lookaround, \\m, \\M and [[:<:]] are refused (posix-regex.ts)",
+    examples: [
+      ex("select 'abc' ~ 'b', 'abc' ~ '^b'", ["true", "false"], source("~")),
+    ],
+  },
   translated("greatest", [ex("select greatest(1, null, 3)", ["3"], source("greatest"))], "skips NULLs"),
   translated("least", [ex("select least(1, null, 3)", ["1"], source("least"))], "skips NULLs"),
   translated("bool_or", [ex("select bool_or(x) from (select true as x union all select false) as t", ["true"], source("bool_or"))]),
   translated("bool_and", [ex("select bool_and(x) from (select true as x union all select false) as t", ["false"], source("bool_and"))]),
-  {
-    name: "to_char",
-    how: "corrected",
-    note: "date and time patterns only (YYYY, MM, DD, HH24, MI, SS, Mon, Dy, FMMonth, ...); number patterns are refused",
-    rewrite: (call) => formatted(call, POSTGRES_FORMAT),
-    macros: ["__slp_strftime"],
-    examples: [ex("select to_char(timestamp '2024-03-05 13:04:05', 'YYYY-MM-DD HH24:MI:SS')", ["2024-03-05 13:04:05"], source("to_char")), ex("select to_char(date '2024-03-05', 'Mon DD YYYY')", ["Mar 05 2024"], source("to_char"))],
-  },
+
   refused("approximate", "an estimate: DuckDB's algorithm gives other numbers"),
 ];
 

@@ -29,12 +29,21 @@ export interface Formats {
   datetime?: FormatTable;
 }
 
-/** A rule a dbt adapter applies to a unit test's fixture rows before the warehouse runs anything. */
+/** A fixture as a rule reads it: the input's node name (dbt's fixture model is named after it), its format and its rows as given. */
+export interface FixtureToCheck {
+  name: string;
+  format: "dict" | "csv";
+  rows: readonly Record<string, unknown>[];
+}
+
+/** A rule a dbt adapter applies to a unit test's fixture rows before the warehouse runs anything (fixture-rules.ts). */
 export interface FixtureRule {
   /** kebab-case, as messages name it. */
   name: string;
-  /** The adapter's error when the rows break the rule, else null. */
-  check(rows: readonly Record<string, unknown>[]): string | null;
+  /** The adapter macro that raises it. */
+  macro: string;
+  /** The adapter's error when the fixture's rows break the rule, else null. */
+  check(fixture: FixtureToCheck): string | null;
   /** The adapter's code or documentation the rule is from. */
   source: string;
 }

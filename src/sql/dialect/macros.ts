@@ -150,6 +150,12 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_bq_index(x, i, base, strict) as case when typeof(x) = 'JSON' then case when i - base >= 0 then x[i - base] end when i - base < 0 or i - base >= len(x) then case when strict then error('Array index ' || i || ' is out of bounds (BigQuery raises this error; SAFE_OFFSET and SAFE_ORDINAL give NULL)') end else x[i - base + 1] end",
   },
   __slp_regexp_contains: { sql: "create macro __slp_regexp_contains(value, pattern) as regexp_matches(value, pattern)" },
+  __slp_regexp_full_match: { sql: "create macro __slp_regexp_full_match(value, pattern) as regexp_full_match(value, pattern)" },
+  // A text a Postgres pattern reads with a class or case folding that follows the database's locale beyond ASCII
+  // (posix-regex.ts): ASCII text reads the same in every locale; any other is an error naming it, never a guess.
+  __slp_posix_text: {
+    sql: "create macro __slp_posix_text(value) as case when regexp_matches(value, '[^\\x00-\\x7F]') then error('the text ' || value || ' has characters beyond ASCII, where this pattern''s classes or case folding follow the database''s locale: slp has not verified them') else value end",
+  },
   __slp_regexp_extract: {
     sql: "create macro __slp_regexp_extract(value, pattern, grp) as case when regexp_matches(value, pattern) then regexp_extract(value, pattern, grp) end",
   },
@@ -170,6 +176,8 @@ export const MACROS: Record<string, MacroDefinition> = {
     sql: "create macro __slp_code_points_to_string(a) as case when list_bool_or(list_transform(a, lambda x: x is null)) then null else array_to_string(list_transform(a, lambda x: chr(cast(x as integer))), '') end",
   },
   __slp_strftime: { sql: "create macro __slp_strftime(value, format) as strftime(value, format)" },
+  // Text read by a strptime format (Postgres and Redshift to_date / to_timestamp, format-models.ts): its letters in any case.
+  __slp_strptime: { sql: "create macro __slp_strptime(value, format) as strptime(value, format)" },
   // Databricks in ANSI mode: a value CAST cannot convert is an error, not NULL.
   __slp_ansi_cast: {
     sql: "create macro __slp_ansi_cast(value, cast_value) as case when cast_value is null and value is not null then error('[CAST_INVALID_INPUT] ' || cast(value as varchar) || ' cannot be cast (Databricks runs CAST in ANSI mode)') else cast_value end",
@@ -178,6 +186,11 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_spark_integral_text: {
     sql: "create macro __slp_spark_integral_text(x, lenient) as list_transform([struct_pack(k := __slp_kind(typeof(x)), bool := typeof(x) = 'BOOLEAN', t := trim(cast(x as varchar)))], lambda c: case when c.bool then case when c.t = 'true' then '1' when c.t = 'false' then '0' end when c.k in ('float', 'decimal') then regexp_extract(c.t, '^(-?[0-9]+)', 1) when c.k = 'integer' then c.t when regexp_full_match(c.t, '[+-]?[0-9]+') then c.t when lenient and regexp_full_match(c.t, '[+-]?[0-9]*[.][0-9]*') then regexp_extract(c.t, '^([+-]?[0-9]*)', 1) end)[1]",
     needs: ["__slp_kind"],
+  },
+  // A part number Snowflake reads as NUMBER (a column of NUMBER(38, 0), or a literal): a BIGINT for DuckDB's split_part, which
+  // takes no DECIMAL; a fraction is an error slp names (Snowflake's reading of one is not documented).
+  __slp_whole_index: {
+    sql: "create macro __slp_whole_index(n) as case when n <> trunc(n) then error('a part number with a fraction (' || cast(n as varchar) || '): slp has not verified how the warehouse reads it') else cast(n as bigint) end",
   },
   __slp_part_index: {
     sql: "create macro __slp_part_index(n) as case when n = 0 then error('[INVALID_INDEX_OF_ZERO] split_part counts parts from 1 (or -1)') else n end",
@@ -203,6 +216,9 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_integral_half_away: {
     sql: "create macro __slp_integral_half_away(x) as case when __slp_kind(typeof(x)) = 'float' then cast(round(try_cast(x as double)) as varchar) when typeof(x) = 'BOOLEAN' then cast(cast(try_cast(x as boolean) as integer) as varchar) else cast(x as varchar) end",
     needs: ["__slp_kind"],
+  },
+  __slp_regexp_replace_first: {
+    sql: "create macro __slp_regexp_replace_first(value, pattern, replacement) as regexp_replace(value, pattern, replacement)",
   },
   __slp_regexp_replace_all: {
     sql: "create macro __slp_regexp_replace_all(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'g')",
@@ -234,9 +250,6 @@ export const MACROS: Record<string, MacroDefinition> = {
   __slp_floor_scale: {
     sql: "create macro __slp_floor_scale(x, s) as case when s >= 38 then x when s >= 0 then floor(x * __slp_pow10(s)) / __slp_pow10(s) else floor(x / __slp_pow10(-s)) * __slp_pow10(-s) end",
     needs: ["__slp_pow10"],
-  },
-  __slp_regexp_replace_all_i: {
-    sql: "create macro __slp_regexp_replace_all_i(value, pattern, replacement) as regexp_replace(value, pattern, replacement, 'gi')",
   },
   // The first match of the pattern (the whole match, not a group); NULL when nothing matches.
   __slp_regexp_substr: {

@@ -85,9 +85,9 @@ const isString = (node: unknown) => (node as { literal?: { literal_type?: string
  * sum_x_test in ZetaSQL's analyzer tests, pivot.test) where DuckDB names them
  * value_alias (both value by value, the aggregates in order): the PIVOT
  * becomes a subquery that renames them (pivotRenamed). Several aggregates
- * with one unaliased BigQuery rejects. UNPIVOT: one value column (which rows
- * BigQuery's EXCLUDE NULLS drops for several slp has not verified), the names
- * plain or aliased by a string; under a SELECT that names its columns, as
+ * with one unaliased BigQuery rejects. UNPIVOT: one value column, or several
+ * with INCLUDE NULLS (which rows BigQuery's EXCLUDE NULLS drops for several is
+ * not documented), the names plain or aliased by a string; under a SELECT that names its columns, as
  * DuckDB puts the name column before the value column where BigQuery puts it
  * after.
  */
@@ -120,17 +120,33 @@ function pivots(node: TreeNode): TreeNode | undefined {
         };
       return pivotRenamed(node, source, values as string[], aliases as string[]);
     }
-    const unpivot = source.unpivot as { value_column_parenthesized?: boolean; columns?: unknown[] } | undefined;
+    const unpivot = source.unpivot as
+      | { value_column_parenthesized?: boolean; include_nulls?: boolean | null; extra_value_columns?: unknown[]; columns?: unknown[] }
+      | undefined;
     if (unpivot) {
-      if (unpivot.value_column_parenthesized)
-        return { refuse: "UNPIVOT: slp runs one value column (it has not verified which rows BigQuery's EXCLUDE NULLS drops for several)" };
+      // Several value columns: with INCLUDE NULLS every set is a row in both; BigQuery documents EXCLUDE NULLS as
+      // "do not add rows with NULL values", which leaves a set with some NULLs open (DuckDB drops it), so it stays refused.
+      const width = unpivot.value_column_parenthesized ? 1 + (unpivot.extra_value_columns ?? []).length : 1;
+      if (width > 1 && unpivot.include_nulls !== true)
+        return {
+          refuse:
+            "UNPIVOT: with several value columns slp runs INCLUDE NULLS only (BigQuery's EXCLUDE NULLS of a set with some NULL values is not documented; DuckDB drops it)",
+        };
+      const isColumn = (node: unknown) =>
+        width === 1
+          ? (node as TreeNode).column !== undefined
+          : ((node as { tuple?: { expressions?: unknown[] } }).tuple?.expressions ?? []).length === width &&
+            ((node as { tuple: { expressions: unknown[] } }).tuple.expressions ?? []).every(
+              (part) => (part as TreeNode).column !== undefined,
+            );
       const named = (unpivot.columns ?? []).every((column) => {
         const aliased = (column as { pivot_alias?: { this: unknown; alias: unknown } }).pivot_alias;
-        return aliased
-          ? isString(aliased.alias) && (aliased.this as TreeNode).column !== undefined
-          : (column as TreeNode).column !== undefined;
+        return aliased ? isString(aliased.alias) && isColumn(aliased.this) : isColumn(column);
       });
-      if (!named) return { refuse: "UNPIVOT: slp runs columns named plainly or aliased by a string" };
+      if (!named)
+        return {
+          refuse: "UNPIVOT: slp runs columns named plainly or aliased by a string (for several value columns, sets of as many columns)",
+        };
       if ((select.expressions ?? []).some((expression) => (expression as TreeNode).star !== undefined))
         return {
           refuse: "UNPIVOT: under SELECT * (DuckDB puts the name column before the value column, BigQuery after): name the columns",

@@ -6,6 +6,7 @@
 import { divisionMacros } from "./arithmetic.ts";
 import type { Call, Construct, Example } from "./construct.ts";
 import type { Dialect } from "./dialects.ts";
+import { raw, rawArgument } from "./format-models.ts";
 
 /** AVG as the sum over the count, divided by the warehouse's rule for an average (arithmetic.ts); with OVER, both take the window. */
 export function average(dialect: Exclude<Dialect, "duckdb">, note: string, examples: Example[]): Construct {
@@ -218,7 +219,29 @@ export function toNumber(cast: "cast" | "try_cast") {
 /** A date format's elements (longest first) as strftime codes; a format with anything else is refused. */
 export type FormatTable = [element: string, strftime: string][];
 
-export function formatted(call: Call, table: FormatTable): string | { refuse: string } {
+/**
+ * Snowflake's TO_CHAR / TO_VARCHAR: without a format, a timestamp is written
+ * in the default TIMESTAMP_NTZ_OUTPUT_FORMAT (YYYY-MM-DD HH24:MI:SS.FF3), a
+ * timestamp with a time zone is refused when it runs (its output format holds
+ * the session's offset), anything else is DuckDB's text of it; with a date and
+ * time format, its elements in any case (MON and DY written Apr, Fri; AM and PM
+ * upper case only); a number format (9, 0) is refused by name.
+ */
+export const snowflakeToChar =
+  (table: FormatTable) =>
+  (call: Call): string | { refuse: string } => {
+    if (call.args.length === 1)
+      return raw(
+        call.args[0] as string,
+        `list_transform([${rawArgument(0)}], lambda slp_v: case when typeof(slp_v) in ('TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS') then strftime(cast(cast(slp_v as varchar) as timestamp), '%Y-%m-%d %H:%M:%S.%g') when typeof(slp_v) = 'TIMESTAMP WITH TIME ZONE' then error('TO_VARCHAR of a TIMESTAMP_TZ without a format: slp has not verified the session''s output format') else cast(slp_v as varchar) end)[1]`,
+      );
+    const format = call.literal(1);
+    if (format !== null && /[09]/.test(format.replace(/"[^"]*"/g, "").replace(/FF\d/gi, "")))
+      return { refuse: `the number format '${format}': slp does not translate Snowflake's number format models` };
+    return formatted(call, table, true);
+  };
+
+export function formatted(call: Call, table: FormatTable, anyCase = false): string | { refuse: string } {
   if (call.args.length === 1) return `cast(${call.args[0]} as varchar)`;
   const format = call.literal(1);
   if (call.args.length !== 2 || format === null) return { refuse: "slp translates to_char(value, 'literal format') only" };
@@ -232,7 +255,10 @@ export function formatted(call: Call, table: FormatTable): string | { refuse: st
       i = end + 1;
       continue;
     }
-    const element = table.find(([name]) => format.startsWith(name, i));
+    const element = table.find(
+      ([name]) =>
+        format.startsWith(name, i) || (anyCase && !/^(AM|PM)$/.test(name) && format.slice(i, i + name.length).toUpperCase() === name),
+    );
     if (element) {
       out += element[1];
       i += element[0].length;
@@ -403,19 +429,6 @@ export function oneArgument(call: Call): string | { refuse: string } {
   return call.args.length === 1 ? `${call.name}(${call.args[0]})` : { refuse: `${call.name} takes one argument there` };
 }
 
-/** Redshift REGEXP_REPLACE(source, pattern[, replacement[, position[, parameters]]]): every occurrence; c and i as flags, PCRE (p) and a position other than 1 refused. */
-export function redshiftRegexpReplace(call: Call): string | { refuse: string } {
-  const [source, pattern, replacement = "''"] = call.args;
-  if (source === undefined || pattern === undefined || call.args.length > 5)
-    return { refuse: "regexp_replace takes a source, a pattern, a replacement, a position and parameters" };
-  if (call.args.length >= 4 && call.literal(3) !== "1") return { refuse: "slp translates regexp_replace from position 1 only" };
-  const parameters = call.args.length === 5 ? call.literal(4) : "";
-  if (parameters === null || !/^[ci]*$/.test(parameters))
-    return { refuse: "slp translates the parameters c and i only (PCRE patterns are refused)" };
-  const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
-  return `__slp_regexp_replace_all${insensitive ? "_i" : ""}(${source}, ${pattern}, ${replacement})`;
-}
-
 /** LAG and LEAD with a value and an offset, as Redshift has them; a default value is refused. */
 export function atMostTwoArguments(call: Call): string | { refuse: string } {
   return call.args.length <= 2
@@ -533,4 +546,78 @@ export function timestampAdd(call: Call): string | { refuse: string } {
   if (call.args.length !== 3) return { refuse: `${call.name} takes a unit, a number of units and a timestamp` };
   if (!interval) return { refuse: `${call.name} by '${call.args[0]?.trim()}': slp runs the units ${Object.keys(INTERVAL_OF).join(", ")}` };
   return `(${call.args[2]} + ${interval(`__slp_whole_count(${call.args[1]})`)})`;
+}
+
+/**
+ * Snowflake's regular-expression parameters as RE2 flags before the pattern:
+ * c (case-sensitive, the default) and i (the last of them wins), m (^ and $
+ * at line breaks), s (. matches a newline), e (extract a group); others are
+ * refused. Snowflake's patterns are otherwise read as DuckDB reads them.
+ */
+function snowflakeRegexParameters(call: Call, index: number): { flags: string; extract: boolean } | { refuse: string } {
+  if (call.args.length <= index) return { flags: "", extract: false };
+  const parameters = call.literal(index);
+  if (parameters === null || !/^[cimes]*$/.test(parameters))
+    return { refuse: `slp translates ${call.name}'s parameters c, i, m, e and s, written as a literal` };
+  const insensitive = parameters.lastIndexOf("i") > parameters.lastIndexOf("c");
+  const flags = `${insensitive ? "i" : ""}${parameters.includes("m") ? "m" : ""}${parameters.includes("s") ? "s" : ""}`;
+  return { flags, extract: parameters.includes("e") };
+}
+
+/** The pattern with the flags in front (text concatenated when it runs, for a pattern that is not a literal). */
+function flagged(pattern: string, flags: string): string {
+  return flags === "" ? pattern : `('(?${flags})' || ${pattern})`;
+}
+
+/** A position argument slp reads: omitted or the literal 1 (from another position, ^ and \b would read the text's start otherwise). */
+function fromFirstCharacter(call: Call, index: number): boolean {
+  return call.args.length <= index || call.literal(index) === "1";
+}
+
+/** Snowflake REGEXP_SUBSTR(subject, pattern[, position[, occurrence[, parameters[, group]]]]): the occurrence-th match (or its group), NULL when none. */
+export function snowflakeRegexpSubstr(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 6)
+    return { refuse: "regexp_substr takes a subject, a pattern, a position, an occurrence, parameters and a group" };
+  if (!fromFirstCharacter(call, 2)) return { refuse: "slp translates regexp_substr from position 1 only" };
+  const parameters = snowflakeRegexParameters(call, 4);
+  if ("refuse" in parameters) return parameters;
+  const group = call.args.length === 6 ? call.args[5] : parameters.extract ? "1" : "0";
+  if (call.args.length === 6 && call.literal(5) === null)
+    return { refuse: "slp translates regexp_substr with a group written as a number" };
+  const occurrence = call.args[3] ?? "1";
+  return `(regexp_extract_all(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)}, ${group}))[__slp_whole_index(${occurrence})]`;
+}
+
+/** Snowflake REGEXP_REPLACE(subject, pattern[, replacement[, position[, occurrence[, parameters]]]]): every match (occurrence 0, the default) or the first (1). */
+export function snowflakeRegexpReplace(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 6)
+    return { refuse: "regexp_replace takes a subject, a pattern, a replacement, a position, an occurrence and parameters" };
+  if (!fromFirstCharacter(call, 3)) return { refuse: "slp translates regexp_replace from position 1 only" };
+  const occurrence = call.args.length > 4 ? call.literal(4) : "0";
+  if (occurrence !== "0" && occurrence !== "1")
+    return { refuse: "slp translates regexp_replace of every occurrence (0) or the first (1) only" };
+  const parameters = snowflakeRegexParameters(call, 5);
+  if ("refuse" in parameters) return parameters;
+  if (parameters.extract) return { refuse: "the e parameter has no meaning slp has verified for regexp_replace" };
+  // slp's macros, so the transpiler (which reads a fourth argument as Snowflake's position) does not touch the call.
+  return `${occurrence === "0" ? "__slp_regexp_replace_all" : "__slp_regexp_replace_first"}(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)}, ${call.args[2] ?? "''"})`;
+}
+
+/** Snowflake REGEXP_COUNT(subject, pattern[, position[, parameters]]): non-overlapping matches. */
+export function snowflakeRegexpCount(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 4) return { refuse: "regexp_count takes a subject, a pattern, a position and parameters" };
+  if (!fromFirstCharacter(call, 2)) return { refuse: "slp translates regexp_count from position 1 only" };
+  const parameters = snowflakeRegexParameters(call, 3);
+  if ("refuse" in parameters) return parameters;
+  if (parameters.extract) return { refuse: "the e parameter has no meaning slp has verified for regexp_count" };
+  return `__slp_regexp_count(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)})`;
+}
+
+/** Snowflake REGEXP_LIKE / RLIKE(subject, pattern[, parameters]): the whole subject matches, the parameters c, i, m, s as RE2 flags (DuckDB's own m would also keep . and [^...] off a newline). */
+export function snowflakeRegexpLike(call: Call): string | { refuse: string } {
+  if (call.args.length < 2 || call.args.length > 3) return { refuse: `${call.name} takes a subject, a pattern and parameters` };
+  const parameters = snowflakeRegexParameters(call, 2);
+  if ("refuse" in parameters) return parameters;
+  if (parameters.extract) return { refuse: `the e parameter has no meaning slp has verified for ${call.name}` };
+  return `rlike(${call.args[0]}, ${flagged(call.args[1] as string, parameters.flags)})`;
 }

@@ -13,6 +13,7 @@ import type { Dialect } from "./dialects.ts";
 import { mapType, structFieldNames } from "./types.ts";
 import { divisionMacros } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
+import { POSIX_MACROS, posixRewrite } from "./posix-regex.ts";
 import { subscriptOf } from "./nested.ts";
 import { queryRewrite } from "./query-rewrites.ts";
 import { bigquerySubscript, postgresJsonRule, redshiftPartiqlRule } from "./json.ts";
@@ -427,21 +428,31 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   const postgresJson = dialect === "postgres" && (/->|#>|\?|@>|<@|\|\|/.test(rewritten) || jsonbTypes.size > 0);
   // Redshift's PartiQL navigation and unnesting, refused by name (json.ts).
   const partiql = dialect === "redshift" && /[\w"]\s*\.\s*[\w"]|\|\|/.test(rewritten);
+  // Postgres and Redshift regular expressions (~, ~*, SIMILAR TO) as RE2 patterns or refused (posix-regex.ts).
+  const posix =
+    (dialect === "postgres" || dialect === "redshift") && /~|similar/i.test(rewritten) ? posixRewrite(dialect, literalValue) : null;
   // A VARIANT the SQL makes goes through the tree too, where slp refuses one converted implicitly (variant.ts).
   const variant =
     dialect === "snowflake" &&
     (variantSyntax || variantCasts.text.size > 0 || variantCasts.semi.size > 0 || [...macros].some(givesVariantMacro));
-  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql || variant) {
-    const like = likeRewrite(dialect, literalValue);
+  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql || posix || variant) {
     const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : partiql ? redshiftPartiqlRule() : null;
-    const semi = variantRewrite(variantCasts);
-    const rule = bigquery
-      ? (node: TreeNode) => like(node) ?? queryRewrite(node) ?? bigquerySubscript(node)
-      : json
-        ? (node: TreeNode) => like(node) ?? json(node)
-        : variant
-          ? (node: TreeNode) => like(node) ?? semi(node)
-          : like;
+    // The first rule that answers for a node rewrites it (or refuses).
+    const rules = [
+      posix,
+      likeRewrite(dialect, literalValue),
+      bigquery ? queryRewrite : null,
+      bigquery ? bigquerySubscript : null,
+      json,
+      variant ? variantRewrite(variantCasts) : null,
+    ].filter((rule) => rule !== null);
+    const rule = (node: TreeNode) => {
+      for (const each of rules) {
+        const answer = each(node);
+        if (answer !== undefined) return answer;
+      }
+      return undefined;
+    };
     const tree = await rewriteTree(rewritten, dialect, rule);
     if (!tree.ok) {
       // A tree rule's refusal reads `CONSTRUCT: why`.
@@ -449,8 +460,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tree.error}`, tree.line);
     }
     rewritten = tree.value.sql;
-    if (rewritten.toLowerCase().includes(LIKE_PATTERN_MACRO)) macros.add(LIKE_PATTERN_MACRO);
-    for (const macro of ["__slp_as_json", "__slp_bq_index", "__slp_pg_concat"])
+    for (const macro of [LIKE_PATTERN_MACRO, ...POSIX_MACROS, "__slp_as_json", "__slp_bq_index", "__slp_pg_concat"])
       if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
     if (variant) for (const macro of VARIANT_TREE_MACROS) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }
@@ -478,6 +488,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   }
   // Placeholders are slp's own identifiers; the transpiler may change their case, nothing else.
   out = out.replace(/__slp_type_(\d+)\b/gi, (_all, index: string) => types[Number(index)] as string);
+  out = expandRaw(out);
   return { ok: true, translation: { sql: out, macros: [...macros].sort() } };
 }
 
@@ -888,4 +899,47 @@ function unnestTableAlias(written: string): string | null {
     if (alias && !alias[2]) return alias[1] as string;
   }
   return null;
+}
+
+/**
+ * Every `__slp_raw(value, 'template')` in DuckDB's SQL as the template with
+ * the (translated) values in place of `$slp_arg_N$` (format-models.ts): a DuckDB
+ * expression the warehouse's parser could not have carried. Innermost first,
+ * so a raw call in another's value is written out too.
+ */
+function expandRaw(sql: string): string {
+  const pattern = /__slp_raw\(/gi;
+  let out = sql;
+  for (let guard = 0; guard < 1000; guard++) {
+    const matches = [...out.matchAll(pattern)];
+    const last = matches[matches.length - 1];
+    if (!last) return out;
+    const open = (last.index as number) + last[0].length - 1;
+    // The arguments, split at top-level commas; the last is the template's string literal.
+    const args: string[] = [];
+    let depth = 0;
+    let from = open + 1;
+    let i = open + 1;
+    for (; i < out.length; i++) {
+      const char = out[i];
+      if (char === "'") {
+        i++;
+        while (i < out.length && !(out[i] === "'" && out[i + 1] !== "'")) i += out[i] === "'" ? 2 : 1;
+      } else if (char === '"') i = out.indexOf('"', i + 1);
+      else if (char === "(" || char === "[") depth++;
+      else if (char === "]") depth--;
+      else if (char === ")" && depth-- === 0) break;
+      else if (char === "," && depth === 0) {
+        args.push(out.slice(from, i));
+        from = i + 1;
+      }
+    }
+    args.push(out.slice(from, i));
+    const literal = /^\s*'((?:[^']|'')*)'\s*$/.exec(args.pop() ?? "");
+    if (!literal) throw new Error("slp's raw DuckDB expression lost its template in translation");
+    const template = (literal[1] as string).replace(/''/g, "'");
+    const expanded = template.replace(/\$slp_arg_(\d+)\$/g, (_all, index: string) => (args[Number(index)] ?? "").trim());
+    out = out.slice(0, last.index) + expanded + out.slice(i + 1);
+  }
+  return out;
 }

@@ -178,7 +178,7 @@ export const BIGQUERY: Construct[] = [
       return limit !== undefined ? `__slp_list_head(${aggregate}, ${limit})` : aggregate;
     },
     macros: ["__slp_list_head"],
-    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x ignore nulls order by x desc limit 2), ',') from unnest(['a', null, 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(distinct x order by x), ',') from unnest(['b', 'a', 'b']) as x", ["a,b"], BQ("array_agg", "aggregate_functions"))],
+    examples: [ex("select array_length(array_agg(x ignore nulls)) from unnest([1, null, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_length(array_agg(x)) from unnest([1, 2]) as x", ["2"], BQ("array_agg", "aggregate_functions")), ex("select array_to_string(array_agg(x order by x desc limit 2), ',') from unnest(['a', 'c', 'b']) as x", ["c,b"], BQ("array_agg", "aggregate_functions")), ex("select array_agg(x limit 5) from unnest([2, 1, -2, 3, -2, 1, 2]) as x", ["[2, 1, -2, 3, -2]"], BQ("array_agg", "aggregate_functions")), ex("select array_agg(x order by abs(x) limit 3)[offset(0)] from unnest([2, 1, -3, 3, -2]) as x", ["1"], BQ("array_agg", "aggregate_functions"))],
   },
   {
     name: "array",
@@ -532,10 +532,12 @@ export const BIGQUERY: Construct[] = [
   {
     name: "unpivot",
     how: "corrected",
-    note: "one value column, the names plain or aliased by a string; NULL values left out unless INCLUDE NULLS; under a SELECT that names its columns (DuckDB orders the name column first)",
+    note: "one value column, the names plain or aliased by a string; NULL values left out unless INCLUDE NULLS; several value columns with INCLUDE NULLS (an unaliased set named col1_col2); under a SELECT that names its columns (DuckDB orders the name column first)",
     examples: [
       ex("select count(*), sum(sales), min(quarter) from (select product, sales, quarter from (select 'Kale' as product, 51 as q1, 23 as q2, cast(null as int64) as q3) unpivot(sales for quarter in (q1, q2, q3)))", ["2", "74", "q1"], BQ("unpivot_operator", "query-syntax")),
       ex("select count(*), max(quarter) from (select product, sales, quarter from (select 'Kale' as product, 51 as q1, cast(null as int64) as q2) unpivot include nulls (sales for quarter in (q1 as 'first', q2 as 'second')))", ["2", "second"], BQ("unpivot_operator", "query-syntax")),
+      ex("select product, first_half_sales, second_half_sales, semesters from (select 'Kale' as product, 51 as Q1, 23 as Q2, 45 as Q3, 3 as Q4 union all select 'Apple', 77, 0, 25, 2) unpivot include nulls ((first_half_sales, second_half_sales) for semesters in ((Q1, Q2) as 'semester_1', (Q3, Q4) as 'semester_2')) where product = 'Apple' and semesters = 'semester_2'", ["Apple", "25", "2", "semester_2"], BQ("unpivot_operator", "query-syntax")),
+      ex("select count(*), string_agg(semesters, ',' order by semesters) from (select product, first_half_sales, second_half_sales, semesters from (select 'Kale' as product, 51 as Q1, 23 as Q2, 45 as Q3, 3 as Q4 union all select 'Apple', 77, 0, 25, 2) unpivot include nulls ((first_half_sales, second_half_sales) for semesters in ((Q1, Q2), (Q3, Q4))))", ["4", "Q1_Q2,Q1_Q2,Q3_Q4,Q3_Q4"], BQ("unpivot_operator", "query-syntax")),
     ],
   },
 ];
@@ -686,5 +688,6 @@ export default defineDialect({
     product: { scale: () => "9", integers: "native" },
     byZero: "error",
   },
+  // dbt-bigquery dispatches validate_fixture_rows to the default, which checks nothing.
   fixtureRules: [],
 });

@@ -1,8 +1,10 @@
 /** PostgreSQL: the constructs slp runs, with PostgreSQL's documented examples. */
 import { PG, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
+import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
+import { POSIX_FUNCTIONS } from "../posix-regex.ts";
 import { average, dateTruncPart, initcap, macroCall, oneArgument, renamed } from "../rewrites.ts";
 import { jsonFunction, postgresExtractPath } from "../json.ts";
-import { common, framedValues, POSTGRES_FORMAT, REDSHIFT_POSTGRES_COMMON } from "../common.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "../common.ts";
 import { list, stringAggListagg, text } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
@@ -34,13 +36,33 @@ export const POSTGRES: Construct[] = [
   translated("ltrim", [ex("select ltrim('zzzytest', 'xyz')", ["test"], PG("functions-string"))]),
   translated("rtrim", [ex("select rtrim('testxxzx', 'xyz')", ["test"], PG("functions-string"))]),
   same("trim", [ex("select trim(both 'xyz' from 'yxTomxx')", ["Tom"], PG("functions-string")), ex("select trim('  a  ')", ["a"], PG("functions-string"))]),
-  translated("substring", [ex("select substring('Thomas' from 2 for 3)", ["hom"], PG("functions-string")), ex("select substring('Thomas' from 3)", ["omas"], PG("functions-string")), ex("select substring('Thomas' for 2)", ["Th"], PG("functions-string"))]),
+  {
+    name: "substring",
+    how: "corrected",
+    note: "by position (from, for), or from a POSIX pattern (a literal, read as RE2): the first parenthesized part, or the whole match; the SIMILAR form is refused",
+    rewrite: (call) => POSIX_FUNCTIONS.postgresSubstring(call) ?? `substring(${call.args.join(", ")})`,
+    macros: ["__slp_regexp_extract", "__slp_posix_text"],
+    examples: [
+      ex("select substring('Thomas' from 2 for 3)", ["hom"], PG("functions-string")),
+      ex("select substring('Thomas' from 3)", ["omas"], PG("functions-string")),
+      ex("select substring('Thomas' for 2)", ["Th"], PG("functions-string")),
+      ex("select substring('Thomas' from '...$'), substring('Thomas' from 'o.a'), substring('Thomas' from 'x')", ["mas", "oma", null], PG("functions-matching")),
+      ex("select substring('foobar' from 'o(.)b')", ["o"], PG("functions-matching")),
+    ],
+  },
   same("rpad", [ex("select rpad('hi', 5, 'xy')", ["hixyx"], PG("functions-string"))]),
   translated("reverse", [ex("select reverse('abcde')", ["edcba"], PG("functions-string"))]),
   translated("repeat", [ex("select repeat('Pg', 4)", ["PgPgPgPg"], PG("functions-string"))]),
   translated("substr", [ex("select substr('alphabet', 3)", ["phabet"], PG("functions-string")), ex("select substr('alphabet', 3, 2)", ["ph"], PG("functions-string"))]),
   same("replace", [ex("select replace('abcdefabcdef', 'cd', 'XX')", ["abXXefabXXef"], PG("functions-string"))]),
-  translated("regexp_split_to_array", [ex("select regexp_split_to_array('hello world', '\\s+')", ["[hello, world]"], PG("functions-string"))]),
+  {
+    name: "regexp_split_to_array",
+    how: "corrected",
+    note: "the pattern (a literal) read as RE2 (posix-regex.ts); flags are refused",
+    rewrite: POSIX_FUNCTIONS.splitToArray,
+    macros: ["__slp_posix_text"],
+    examples: [ex("select regexp_split_to_array('hello world', '\\s+')", ["[hello, world]"], PG("functions-string"))],
+  },
   {
     name: "string_to_array",
     how: "corrected",
@@ -55,14 +77,38 @@ export const POSTGRES: Construct[] = [
   same("right", [ex("select right('abcde', 2)", ["de"], PG("functions-string")), ex("select right('abcde', -2)", ["cde"], PG("functions-string"))]),
   same("split_part", [ex("select split_part('abc~@~def~@~ghi', '~@~', 2)", ["def"], PG("functions-string")), ex("select split_part('abc,def,ghi,jkl', ',', -2)", ["ghi"], PG("functions-string"))]),
   {
+    name: "regexp_instr",
+    how: "corrected",
+    note: "where the N-th match starts (end option 1: after it ends), 0 when none; the pattern (a literal) read as RE2 (posix-regex.ts); a pattern matching empty text is an error when it runs; flags i and c; the position of a group (subexpr) is refused",
+    rewrite: POSIX_FUNCTIONS.instr("postgres"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_instr('number of your street, town zip, FR', '[^,]+', 1, 2)", ["23"], PG("functions-matching")), ex("select regexp_instr('ABCDEF', 'c(.)(..)', 1, 1, 0, 'i'), regexp_instr('ABCDEF', 'c(.)(..)', 1, 1, 1, 'i'), regexp_instr('ABCDEF', 'x')", ["3", "7", "0"], PG("functions-string"))],
+  },
+  {
+    name: "regexp_substr",
+    how: "corrected",
+    note: "the N-th match (or its group), NULL when none; the pattern (a literal) read as RE2 (posix-regex.ts); flags i and c; a start other than 1 for a pattern without an anchor",
+    rewrite: POSIX_FUNCTIONS.substr("postgres"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_substr('ABCDEF', 'c(.)(..)', 1, 1, 'i')", ["CDEF"], PG("functions-string")), ex("select regexp_substr('ABCDEF', 'c(.)(..)', 1, 1, 'i', 2)", ["EF"], PG("functions-string")), ex("select regexp_substr('ABCDEF', 'x'), regexp_substr('a1b22c333', '[0-9]+', 1, 3), regexp_substr('a1b22c333', '[0-9]+', 4)", [null, "333", "22"], PG("functions-matching"))],
+  },
+  {
     name: "regexp_count",
     how: "corrected",
-    note: "from a start position; flags are refused",
-    rewrite: (call) => (call.args.length === 2 ? `__slp_regexp_count(${call.args[0]}, ${call.args[1]})` : call.args.length === 3 ? `__slp_regexp_count(substr(${call.args[0]}, ${call.args[2]}), ${call.args[1]})` : { refuse: "slp translates regexp_count(string, pattern[, start]) only" }),
-    macros: ["__slp_regexp_count"],
+    note: "from a start position; the pattern (a literal) read as RE2; flags are refused",
+    rewrite: POSIX_FUNCTIONS.count("postgres"),
+    macros: ["__slp_regexp_count", "__slp_posix_text"],
     examples: [ex("select regexp_count('ABCABCAXYaxy', 'A.')", ["3"], PG("functions-matching")), ex("select regexp_count('123456789012', '\\d\\d\\d', 2)", ["3"], PG("functions-string"))],
   },
-  translated("regexp_like", [ex("select regexp_like('Hello World', 'world$', 'i')", ["true"], PG("functions-string")), ex("select regexp_like('Hello World', 'world$')", ["false"], PG("functions-string"))], "a partial match"),
+
+  {
+    name: "regexp_like",
+    how: "corrected",
+    note: "a partial match; the pattern (a literal) read as RE2; the flags i and c",
+    rewrite: POSIX_FUNCTIONS.regexpLike("postgres"),
+    macros: ["__slp_regexp_contains", "__slp_posix_text"],
+    examples: [ex("select regexp_like('Hello World', 'world$', 'i')", ["true"], PG("functions-string")), ex("select regexp_like('Hello World', 'world$')", ["false"], PG("functions-string"))],
+  },
   same("ascii", [ex("select ascii('x')", ["120"], PG("functions-string"))]),
   same("chr", [ex("select chr(65)", ["A"], PG("functions-string"))]),
   translated("trunc", [ex("select trunc(42.8)", ["42"], PG("functions-math")), ex("select trunc(42.4382, 2)", ["42.43"], PG("functions-math")), ex("select trunc(-42.8)", ["-42"], PG("functions-math"))]),
@@ -178,14 +224,98 @@ export const POSTGRES: Construct[] = [
   refused("!~*", "the transpiler writes it as REGEXP_ILIKE, which DuckDB cannot parse"),
   translated("!~", [ex("select 'thomas' !~ 't.*max'", ["true"], PG("functions-matching"))]),
   {
+    name: "to_char",
+    how: "corrected",
+    note: "date and time patterns (YYYY, MM, DD, HH24, HH12, MI, SS, MS, US, FF1-FF6, AM, Mon, Month, Dy, Day, Q, WW, IW, J, RM, ... with FM and TH) and number patterns (9, 0, ., ',', FM, S, MI and PR at the end); time zones, FX, TM, SP, the locale's D, G and L, V, EEEE, RN, PL and SG are refused by name",
+    rewrite: postgresToChar("postgres"),
+    macros: ["__slp_kind"],
+    examples: [
+      ex("select to_char(timestamp '2002-04-20 17:31:12.66', 'HH12:MI:SS')", ["05:31:12"], PG("functions-formatting")),
+      ex("select to_char(timestamp '2024-03-05 05:39:18', 'Day, DD  HH12:MI:SS'), to_char(timestamp '2024-03-05 05:39:18', 'FMDay, FMDD  HH12:MI:SS')", ["Tuesday  , 05  05:39:18", "Tuesday, 5  05:39:18"], PG("functions-formatting")),
+      ex("select to_char(-0.1, '99.99'), to_char(-0.1, 'FM9.99'), to_char(-0.1, 'FM90.99'), to_char(0.1, '0.9'), to_char(12, '9990999.9'), to_char(12, 'FM9990999.9')", ["  -.10", "-.1", "-0.1", " 0.1", "    0012.0", "0012."], PG("functions-formatting")),
+      ex("select to_char(485, '999'), to_char(-485, '999'), to_char(485, '9 9 9'), to_char(1485, '9,999'), to_char(148.5, '999.999'), to_char(148.5, 'FM999.999'), to_char(148.5, 'FM999.990')", [" 485", "-485", " 4 8 5", " 1,485", " 148.500", "148.5", "148.500"], PG("functions-formatting")),
+      ex("select to_char(-485, '999S'), to_char(-485, '999MI'), to_char(485, '999MI'), to_char(485, 'FM999MI'), to_char(-485, '999PR')", ["485-", "485-", "485 ", "485", "<485>"], PG("functions-formatting")),
+      ex(`select to_char(485, '"Good number:"999'), to_char(485.8, '"Pre:"999" Post:" .999')`, ["Good number: 485", "Pre: 485 Post: .800"], PG("functions-formatting")),
+      ex("select to_char(date '2024-03-01', 'DDth Month YYYY'), to_char(date '2024-03-22', 'FMDDth FMMonth Q WW IW D ID RM'), to_char(date '2024-03-22', 'J')", ["01st March     2024", "22nd March 1 12 12 6 5 III ", "2460392"], PG("functions-formatting")),
+    ],
+  },
+  {
+    name: "~",
+    how: "corrected",
+    note: "a partial POSIX match, the pattern (a literal) read as RE2: `.` matches a newline, \\y is \\b, \\Z is \\z; backreferences, lookaround, \\m, \\M and [[:<:]] are refused; text beyond ASCII read by a class is an error (the locale decides it) (posix-regex.ts)",
+    examples: [
+      ex("select 'thomas' ~ 't.*ma'", ["true"], PG("functions-matching")),
+      ex("select 'abcd' ~ 'bc', 'abcd' ~ 'a.c', 'abcd' ~ 'a.*d', 'abcd' ~ '(b|x)', 'abcd' ~ '^a', 'abcd' ~ '^(b|c)'", ["true", "true", "true", "true", "true", "false"], PG("functions-matching")),
+      ex("select 'a' || chr(10) || 'b' ~ 'a.b', 'foo bar' ~ '\\yba', 'foobar' ~ '\\yba', 'ab' ~ 'b\\Z'", ["true", "true", "false", "true"], PG("functions-matching")),
+    ],
+  },
+  {
+    name: "~*",
+    how: "corrected",
+    note: "a case-insensitive POSIX match, the pattern read as RE2 (posix-regex.ts: backreferences, lookaround and \\m \\M are refused); text beyond ASCII is an error (the locale folds it)",
+    examples: [ex("select 'thomas' ~* 'T.*ma'", ["true"], PG("functions-matching")), ex("select 'thomas' ~* 'T.*MAX'", ["false"], PG("functions-matching"))],
+  },
+  {
+    name: "!~*",
+    how: "corrected",
+    note: "as ~*, negated",
+    examples: [ex("select 'thomas' !~* 'T.*ma'", ["false"], PG("functions-matching")), ex("select 'thomas' !~* 'T.*max'", ["true"], PG("functions-matching"))],
+  },
+  {
+    name: "!~",
+    how: "corrected",
+    note: "as ~, negated",
+    examples: [ex("select 'thomas' !~ 't.*max'", ["true"], PG("functions-matching")), ex("select 'thomas' !~ 't.*ma'", ["false"], PG("functions-matching"))],
+  },
+  {
+    name: "similar to",
+    how: "corrected",
+    note: "the whole text matches; % and _ are .* and ., |, *, +, ?, {m,n}, ( ) and [ ] as in a regular expression (DuckDB's SIMILAR TO reads the pattern as a regular expression); regular-expression escapes in it are refused",
+    examples: [
+      ex("select 'abc' similar to 'abc', 'abc' similar to 'a'", ["true", "false"], PG("functions-matching")),
+      ex("select 'abc' similar to '%(b|d)%', 'abc' similar to '(b|c)%'", ["true", "false"], PG("functions-matching")),
+      ex("select 'abc' not similar to 'a_c', 'a.c' similar to 'a.c', 'abc' similar to 'a.c'", ["false", "true", "false"], PG("functions-matching")),
+    ],
+  },
+  {
     name: "regexp_replace",
     how: "corrected",
-    note: "the first match unless the g flag is given; a start position or an N-th match is refused",
-    rewrite: (call) => (call.args.length === 3 || (call.args.length === 4 && /^[gi]*$/.test(call.literal(3) ?? "-")) ? `regexp_replace(${call.args.join(", ")})` : { refuse: "slp translates regexp_replace(string, pattern, replacement[, flags of g and i]) only" }),
-    examples: [ex("select regexp_replace('Thomas', '.[mN]a.', 'M')", ["ThM"], PG("functions-matching")), ex("select regexp_replace('abab', 'b', 'x', 'g')", ["axax"], PG("functions-matching")), ex("select regexp_replace('aBab', 'b', 'x', 'gi')", ["axax"], PG("functions-matching"))],
+    note: "the first match unless the g flag is given (and i); the pattern and the replacement (\\1 to \\9, \\&) written as literals; an alternation or a non-greedy quantifier, where POSIX's longest match can differ, is refused unless the pattern ends in $; a start position or an N-th match is refused",
+    rewrite: POSIX_FUNCTIONS.postgresReplace,
+    macros: ["__slp_posix_text"],
+    examples: [
+      ex("select regexp_replace('Thomas', '.[mN]a.', 'M')", ["ThM"], PG("functions-matching")),
+      ex("select regexp_replace('abab', 'b', 'x', 'g')", ["axax"], PG("functions-matching")),
+      ex("select regexp_replace('aBab', 'b', 'x', 'gi')", ["axax"], PG("functions-matching")),
+      ex("select regexp_replace('foobarbaz', 'b(..)', 'X\\1Y', 'g')", ["fooXarYXazY"], PG("functions-matching")),
+    ],
   },
+
   translated("make_date", [ex("select make_date(2013, 7, 15)", ["2013-07-15"], PG("functions-datetime"))]),
-  translated("to_date", [ex("select to_date('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05"], PG("functions-formatting"))]),
+  {
+    name: "to_date",
+    how: "corrected",
+    note: "YYYY, MM, DD, DDD, Mon, Month (any case), HH24, HH12 with AM, MI, SS, MS, US and FM, read by strptime (where Postgres is more lenient, e.g. another separator, it is DuckDB's error); two-digit years, ISO, Julian and week fields, time zones and FX are refused",
+    rewrite: postgresParse("date", "postgres"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_date('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05"], PG("functions-formatting")), ex("select to_date('2024-3-5', 'YYYY-MM-DD'), to_date('March 5, 2024', 'FMMonth FMDD, YYYY')", ["2024-03-05", "2024-03-05"], PG("functions-formatting"))],
+  },
+  {
+    name: "to_number",
+    how: "corrected",
+    note: "9, 0, ., ',', FM, a leading S or a trailing S, MI or PR; D, G and L (the locale's) are refused; text the format's digits do not hold is an error",
+    rewrite: postgresToNumber("postgres"),
+    // The documented to_number('12,454.8-', '99G999D9S') in a locale whose G is ',' and D is '.'.
+    examples: [ex("select to_number('12,454.8-', '99,999.9S'), to_number('<125.80>', '999.99PR'), to_number('-42', '999')", ["-12454.8", "-125.80", "-42"], PG("functions-formatting"))],
+  },
+  {
+    name: "to_timestamp",
+    how: "corrected",
+    note: "as to_date, a timestamp with time zone (in UTC); of a number, the Unix epoch",
+    rewrite: postgresParse("timestamp", "postgres"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_timestamp('05 Dec 2000', 'DD Mon YYYY')", ["2000-12-05 00:00:00+00"], PG("functions-formatting")), ex("select to_timestamp(1284352323)", ["2010-09-13 04:32:03+00"], PG("functions-datetime")), ex("select to_timestamp('2024-03-05 01:04:05 PM', 'YYYY-MM-DD HH12:MI:SS AM')", ["2024-03-05 13:04:05+00"], PG("functions-formatting"))],
+  },
   translated("div", [ex("select div(9, 4)", ["2"], PG("functions-math"))]),
   {
     name: "date_trunc",
@@ -350,7 +480,8 @@ export default defineDialect({
     split_part: (string, delimiter, part) => `split_part(${text(string)}, ${text(delimiter)}, ${text(part)})`,
     listagg: (measure, delimiter, orderBy, limit) => stringAggListagg(measure, delimiter, orderBy, limit),
   },
-  formats: { datetime: POSTGRES_FORMAT },
+  // TO_CHAR's patterns are read element by element (format-models.ts), not by one strftime table.
+  formats: {},
   division: {
     // https://www.postgresql.org/docs/current/functions-math.html (5.0 / 2 = 2.5000000000000000)
     quotient: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "integer", "__slp_pg_exact_quotient"),
@@ -358,5 +489,6 @@ export default defineDialect({
     average: rule((ta, tb) => PG_TYPE_SCALE(ta, tb), "fixed", "__slp_pg_exact_quotient"),
     byZero: "error",
   },
+  // dbt-postgres dispatches validate_fixture_rows to the default, which checks nothing.
   fixtureRules: [],
 });

@@ -1,11 +1,14 @@
 /** Amazon Redshift: the constructs slp runs, with Redshift's documented examples. */
 import { RS, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
-import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, redshiftRegexpReplace, renamed, sha256Only, strictConcat } from "../rewrites.ts";
+import { postgresParse, postgresToChar, postgresToNumber } from "../format-models.ts";
+import { POSIX_FUNCTIONS } from "../posix-regex.ts";
+import { atMostTwoArguments, average, initcap, macroCall, parenthesized, redshiftConvertTimezone, renamed, sha256Only, strictConcat } from "../rewrites.ts";
 import { jsonFunction, redshiftArrayElementText, redshiftPathText } from "../json.ts";
-import { common, framedValues, REDSHIFT_POSTGRES_COMMON } from "../common.ts";
+import { common, framedValues, REDSHIFT_POSTGRES_COMMON, semiStructured } from "../common.ts";
 import { text, withinGroupListagg } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
 import { defineDialect } from "../define.ts";
+import { REDSHIFT_ROW_FREE_OF_NULLS } from "../fixture-rules.ts";
 import { CONTROL_ESCAPES, type EscapeRules, QUOTE_ESCAPES } from "../lexical-rules.ts";
 import { TEXT } from "../type-names.ts";
 import postgres from "./postgres.ts";
@@ -17,6 +20,19 @@ export const REDSHIFT: Construct[] = [
     // DECIMAL(8,2) / DECIMAL(8,2) is DECIMAL(17,9): scale max(4, s1 + p2 - s2 + 1).
     [ex("select cast(10 as decimal(8,2)) / cast(3 as decimal(8,2))", ["3.333333333"], RS("r_numeric_computations201")), ex("select cast(2 as decimal(8,2)) / cast(3 as decimal(8,2))", ["0.666666667"], RS("r_numeric_computations201"))],
   ),
+  { name: "!~", how: "corrected", note: "as ~, negated", examples: [ex("select 'abc' !~ 'b', 'abc' !~ '^b'", ["false", "true"], RS("pattern-matching-conditions-posix"))] },
+  {
+    name: "to_char",
+    how: "corrected",
+    note: "datetime format strings (CC, YYYY, Y,YYY, IYYY, Q, MONTH, MON, MM, RM, W, WW, IW, DAY, DY, DDD, IDDD, DD, D, ID, J, HH24, HH12, MI, SS, MS, US, AM, AD, with FM and TH) and numeric ones (9, 0, . or D, ',', FM, S, MI and PR at the end); TZ, OF, L, G, PL, SG, RN and V are refused by name",
+    rewrite: postgresToChar("redshift"),
+    macros: ["__slp_kind"],
+    examples: [
+      ex("select to_char(date '2024-03-05', 'MONTH'), to_char(date '2024-03-05', 'Month'), to_char(date '2024-03-05', 'DAY'), to_char(date '2024-03-05', 'Dy')", ["MARCH    ", "March    ", "TUESDAY  ", "Tue"], RS("r_FORMAT_strings")),
+      ex("select to_char(date '2024-03-03', 'D'), to_char(date '2024-03-03', 'ID'), to_char(date '2024-03-03', 'Y,YYY'), to_char(date '2024-03-03', 'rm'), to_char(timestamp '2024-03-03 21:05:00', 'HH12 AM')", ["1", "7", "2,024", "iii ", "09 PM"], RS("r_FORMAT_strings")),
+      ex("select to_char(-125.8, '999D99S'), to_char(125.8, '999D99S'), to_char(-125.8, '999D99PR'), to_char(1234.5, '9,999.00')", ["125.80-", "125.80+", "<125.80>", " 1,234.50"], RS("r_Numeric_formating")),
+    ],
+  },
   translated("nvl", [ex("select nvl(null, 'x')", ["x"], RS("r_NVL_function"))]),
   translated("nvl2", [ex("select nvl2(null, 1, 2)", ["2"], RS("r_NVL2"))]),
   translated("decode", [ex("select decode(2, 1, 'one', 2, 'two', 'other')", ["two"], RS("r_DECODE_expression"))]),
@@ -146,8 +162,8 @@ export const REDSHIFT: Construct[] = [
     name: "regexp_replace",
     how: "corrected",
     note: "replaces every occurrence (the transpiler replaced the first and dropped the i parameter); PCRE (p) is refused",
-    rewrite: redshiftRegexpReplace,
-    macros: ["__slp_regexp_replace_all", "__slp_regexp_replace_all_i"],
+    rewrite: POSIX_FUNCTIONS.redshiftReplace,
+    macros: ["__slp_posix_text"],
     examples: [
       ex("select regexp_replace('Etiam.laoreet.libero@sodalesMaurisblandit.edu', '@.*\\\\.(org|gov|com|edu|ca)$')", ["Etiam.laoreet.libero"], RS("REGEXP_REPLACE")),
       ex("select regexp_replace('sed@lacusUtnec.ca', '@.*\\\\.[[:alpha:]]{2,3}', '@internal.company.com')", ["sed@internal.company.com"], RS("REGEXP_REPLACE")),
@@ -155,8 +171,46 @@ export const REDSHIFT: Construct[] = [
       ex("select regexp_replace('abab', 'b', 'x')", ["axax"], RS("REGEXP_REPLACE")),
     ],
   },
-  { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: macroCall("__slp_regexp_count", 2, "regexp_count(source, pattern)"), macros: ["__slp_regexp_count"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
-  translated("to_date", [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))], "an out-of-range date (June 31), which Redshift rolls over unless is_strict, is DuckDB's error"),
+  {
+    name: "regexp_instr",
+    how: "corrected",
+    note: "where the N-th match starts (end option 1: after it ends), 0 when none; the pattern (a literal) read as RE2 (posix-regex.ts); a pattern matching empty text is an error when it runs; parameters c and i; PCRE (p) and e are refused",
+    rewrite: POSIX_FUNCTIONS.instr("redshift"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_instr('the fox', 'FOX', 1, 1, 0, 'i')", ["5"], RS("REGEXP_INSTR"))],
+  },
+  {
+    name: "regexp_substr",
+    how: "corrected",
+    note: "the N-th match (or its group), NULL when none; the pattern (a literal) read as RE2 (posix-regex.ts); parameters c, i and e; PCRE (p) is refused",
+    rewrite: POSIX_FUNCTIONS.substr("redshift"),
+    macros: ["__slp_whole_index", "__slp_posix_text"],
+    examples: [ex("select regexp_substr('the fox', 'FOX', 1, 1, 'i')", ["fox"], RS("REGEXP_SUBSTR"))],
+  },
+  { name: "regexp_count", how: "corrected", note: "from the first character", rewrite: POSIX_FUNCTIONS.count("redshift"), macros: ["__slp_regexp_count", "__slp_posix_text"], examples: [ex("select regexp_count('abcdefghijklmnopqrstuvwxyz', '[a-z]{3}')", ["8"], RS("REGEXP_COUNT")), ex("select regexp_count('euismod@turpis.org', '@[^.]*\\\\.(org|edu)')", ["1"], RS("REGEXP_COUNT")), ex("select regexp_count('lorem.ipsum@Vestibulumante.com', '@[^.]*\\\\.(org|edu)')", ["0"], RS("REGEXP_COUNT"))] },
+  {
+    name: "to_date",
+    how: "corrected",
+    note: "YYYY, MM, DD, DDD, Mon, Month (any case), HH24, HH12 with AM, MI, SS, MS, US and FM, read by strptime; an out-of-range date (June 31), which Redshift rolls over unless is_strict, and another separator are DuckDB's error; two-digit years, ISO, Julian and week fields and time zones are refused",
+    rewrite: postgresParse("date", "redshift"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_date('02 Oct 2001', 'DD Mon YYYY')", ["2001-10-02"], RS("r_TO_DATE_function"))],
+  },
+  {
+    name: "to_number",
+    how: "corrected",
+    note: "9, 0, . or D, ',' or G, FM, a leading S or a trailing S, MI or PR; L is refused; text the format's digits do not hold is an error",
+    rewrite: postgresToNumber("redshift"),
+    examples: [ex("select to_number('12,454.8-', '99G999D9S')", ["-12454.8"], RS("r_TO_NUMBER"))],
+  },
+  {
+    name: "to_timestamp",
+    how: "corrected",
+    note: "as to_date, a TIMESTAMPTZ (in UTC)",
+    rewrite: postgresParse("timestamp", "redshift"),
+    macros: ["__slp_strptime"],
+    examples: [ex("select to_timestamp('2017','YYYY')", ["2017-01-01 00:00:00+00"], RS("r_TO_TIMESTAMP")), ex("select to_timestamp('2021-04-05 19:27:53', 'YYYY-MM-DD HH24:MI:SS')", ["2021-04-05 19:27:53+00"], RS("r_TO_TIMESTAMP"))],
+  },
   { name: "lag", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lag(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["1"], RS("r_WF_LAG"))] },
   { name: "lead", how: "corrected", note: "a default value is refused (Redshift has none)", rewrite: atMostTwoArguments, examples: [ex("select max(p) from (select lead(q, 1) over (order by t) as p from (select 1 as q, 1 as t union all select 2, 2) as s) as w", ["2"], RS("r_WF_LEAD"))] },
   {
@@ -276,4 +330,6 @@ export default defineDialect({
     // https://docs.aws.amazon.com/redshift/latest/dg/r_AVG.html: BIGINT for integer arguments; a DECIMAL keeps its scale, rounded in a way slp has not verified.
     average: rule({ refuse: "SLP_CANNOT_AVERAGE_A_DECIMAL_IN_REDSHIFT" }, "integer"),
   },
+  // dbt-redshift's redshift__validate_fixture_rows: a dict or csv fixture needs a row free of nulls.
+  fixtureRules: [REDSHIFT_ROW_FREE_OF_NULLS],
 });

@@ -1,6 +1,6 @@
 /** Snowflake: the constructs slp runs, with Snowflake's documented examples. */
 import { SF, SF_ARITHMETIC, SNOWFLAKE_DIV0_SCALE, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
-import { average, bareKeyword, formatted, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
+import { average, bareKeyword, guardedDivision, initcap, jsonPathText, nullWhenAnyNull, parenthesized, renamed, scaledRounding, sha256Only, snowflakeDatediff, snowflakeRegexpCount, snowflakeRegexpLike, snowflakeRegexpReplace, snowflakeRegexpSubstr, snowflakeToChar, snowflakeTrunc, strictConcat, strictConcatWs, toNumber } from "../rewrites.ts";
 import { common, framedValues, semiStructured } from "../common.ts";
 import { list, text, withinGroupListagg } from "../adapter-sql.ts";
 import { rule } from "../arithmetic.ts";
@@ -321,14 +321,46 @@ export const SNOWFLAKE: Construct[] = [
   {
     name: "regexp_like",
     how: "corrected",
-    note: "matches the whole text, as Snowflake anchors it (the transpiler made it a partial match)",
-    rewrite: (call) => `rlike(${call.args.join(", ")})`,
-    examples: [ex("select regexp_like('San Jose', 'san.*', 'i')", ["true"], SF("regexp_like")), ex("select regexp_like('San Jose', 'Jose')", ["false"], SF("regexp_like"))],
+    note: "matches the whole text, as Snowflake anchors it (the transpiler made it a partial match); parameters c, i, m, s",
+    rewrite: snowflakeRegexpLike,
+    examples: [ex("select regexp_like('San Jose', 'san.*', 'i')", ["true"], SF("regexp_like")), ex("select regexp_like('San Jose', 'Jose')", ["false"], SF("regexp_like")), ex("select regexp_like('a\\nb', 'a.b', 's'), regexp_like('a\\nb', 'a[^x]b', 'm')", ["true", "true"], SF("regexp_like"))],
   },
-  translated("rlike", [ex("select rlike('800-456-7891', '[2-9]\\\\d{2}-\\\\d{3}-\\\\d{4}')", ["true"], SF("rlike")), ex("select rlike('abc', 'b')", ["false"], SF("rlike"))]),
-  translated("regexp_replace", [ex("select regexp_replace('It was the best of times', 'times', 'days')", ["It was the best of days"], SF("regexp_replace")), ex("select regexp_replace('aXbX', 'X', '-')", ["a-b-"], SF("regexp_replace"))], "replaces every match"),
-  translated("regexp_substr", [ex("select regexp_substr('It was the best of times', 'the\\\\W+\\\\w+')", ["the best"], SF("regexp_substr"))]),
-  translated("split_part", [ex("select split_part('11.22.33', '.', 1)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', -1)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 0)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', 4)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 1)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 2)", ["a"], SF("split_part")), ex("select split_part('aaa--bbb-BBB--ccc', '--', 2)", ["bbb-BBB"], SF("split_part"))]),
+  { name: "rlike", how: "corrected", note: "as regexp_like", rewrite: snowflakeRegexpLike, examples: [ex("select rlike('800-456-7891', '[2-9]\\\\d{2}-\\\\d{3}-\\\\d{4}')", ["true"], SF("rlike")), ex("select rlike('abc', 'b')", ["false"], SF("rlike"))] },
+  {
+    name: "regexp_replace",
+    how: "corrected",
+    note: "every match (occurrence 0, the default) or the first (1), from position 1; parameters c, i, m, s (the transpiler dropped the occurrence and replaced the first match only)",
+    rewrite: snowflakeRegexpReplace,
+    macros: ["__slp_regexp_replace_all", "__slp_regexp_replace_first"],
+    examples: [
+      ex("select regexp_replace('It was the best of times', 'times', 'days')", ["It was the best of days"], SF("regexp_replace")),
+      ex("select regexp_replace('aXbX', 'X', '-')", ["a-b-"], SF("regexp_replace")),
+      ex("select regexp_replace('It was the best of times, it was the worst of times', '( ){1,}', '')", ["Itwasthebestoftimes,itwastheworstoftimes"], SF("regexp_replace")),
+      ex("select regexp_replace('firstname middlename lastname', '(.*) (.*) (.*)', '\\\\3, \\\\1 \\\\2')", ["lastname, firstname middlename"], SF("regexp_replace")),
+      ex("select regexp_replace('abcABC', 'abc', 'x', 1, 0, 'i'), regexp_replace('abcabc', 'b', 'x', 1, 1)", ["xx", "axcabc"], SF("regexp_replace")),
+    ],
+  },
+  {
+    name: "regexp_substr",
+    how: "corrected",
+    note: "the occurrence-th match (or, with e or a group number, its group), NULL when there is none, from position 1; parameters c, i, m, e, s (the transpiler dropped the occurrence and the parameters)",
+    rewrite: snowflakeRegexpSubstr,
+    macros: ["__slp_whole_index"],
+    examples: [
+      ex("select regexp_substr('It was the best of times', 'the\\\\W+\\\\w+')", ["the best"], SF("regexp_substr")),
+      ex("select regexp_substr('It was the best of times, it was the worst of times', 'the\\\\W+\\\\w+', 1, 2)", ["the worst"], SF("regexp_substr")),
+      ex("select regexp_substr('It was the best of times, it was the worst of times', 'the\\\\W+(\\\\w+)', 1, 2, 'e', 1)", ["worst"], SF("regexp_substr")),
+      ex("select regexp_substr('abc ABC', 'abc', 1, 2, 'i'), regexp_substr('abc', 'x')", ["ABC", null], SF("regexp_substr")),
+    ],
+  },
+  {
+    name: "split_part",
+    how: "corrected",
+    note: "part 0 is 1, a negative part counts from the end, past the end is ''; a NUMBER part (a column of NUMBER(38, 0)) as a whole BIGINT, as DuckDB's split_part takes it",
+    rewrite: (call) => (call.args.length === 3 ? `split_part(${call.args[0]}, ${call.args[1]}, __slp_whole_index(${call.args[2]}))` : { refuse: "split_part takes a string, a delimiter and a part number" }),
+    macros: ["__slp_whole_index"],
+    examples: [ex("select split_part('aaa--bbb-BBB--ccc', '--', 2::number)", ["bbb-BBB"], SF("split_part")), ex("select split_part(s, '.', n) from (select '11.22.33' as s, 3::number(38, 0) as n)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 1)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', -1)", ["33"], SF("split_part")), ex("select split_part('11.22.33', '.', 0)", ["11"], SF("split_part")), ex("select split_part('11.22.33', '.', 4)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 1)", [""], SF("split_part")), ex("select split_part('|a|b|c|', '|', 2)", ["a"], SF("split_part")), ex("select split_part('aaa--bbb-BBB--ccc', '--', 2)", ["bbb-BBB"], SF("split_part"))],
+  },
   translated("split", [ex("select split('127.0.0.1', '.')[0]", ["127"], SF("split"))]),
   {
     name: "[]",
@@ -449,12 +481,17 @@ export const SNOWFLAKE: Construct[] = [
   {
     name: "to_char",
     how: "corrected",
-    note: "date and time formats only (YYYY, MM, DD, HH24, MI, SS, MON, DY, ...); number formats are refused",
-    rewrite: (call) => formatted(call, SNOWFLAKE_FORMAT),
+    note: "date and time formats (YYYY, YY, MM, MON, MMMM, DD, DY, HH24, HH12, MI, SS, FF3, FF6, FF9 in any case; AM, PM), quoted text; a timestamp without a format as YYYY-MM-DD HH24:MI:SS.FF3; number formats are refused",
+    rewrite: (call) => snowflakeToChar(SNOWFLAKE_FORMAT)(call),
     macros: ["__slp_strftime"],
-    examples: [ex("select to_char('2024-03-05'::date, 'YYYY-MM')", ["2024-03"], SF("to_char")), ex("select to_char('2024-03-05 13:04:05'::timestamp, 'DD/MM/YYYY HH24:MI:SS')", ["05/03/2024 13:04:05"], SF("to_char"))],
+    examples: [
+      ex("select to_char('2024-03-05'::date, 'YYYY-MM')", ["2024-03"], SF("to_char")),
+      ex("select to_char('2024-03-05 13:04:05'::timestamp, 'DD/MM/YYYY HH24:MI:SS')", ["05/03/2024 13:04:05"], SF("to_char")),
+      ex("select to_varchar('2013-04-05'::date, 'mon dd, yyyy')", ["Apr 05, 2013"], SF("to_char")),
+      ex("select to_varchar('2013-04-05 01:02:03'::timestamp), to_varchar('2013-04-05'::date)", ["2013-04-05 01:02:03.000", "2013-04-05"], SF("to_char")),
+    ],
   },
-  { name: "to_varchar", how: "corrected", note: "as to_char", rewrite: (call) => formatted(call, SNOWFLAKE_FORMAT), macros: ["__slp_strftime"], examples: [ex("select to_varchar('2024-03-05'::date, 'MON DD, YYYY')", ["Mar 05, 2024"], SF("to_char"))] },
+  { name: "to_varchar", how: "corrected", note: "as to_char", rewrite: (call) => snowflakeToChar(SNOWFLAKE_FORMAT)(call), macros: ["__slp_strftime"], examples: [ex("select to_varchar('2024-03-05'::date, 'MON DD, YYYY')", ["Mar 05, 2024"], SF("to_char"))] },
   {
     name: "initcap",
     how: "corrected",
@@ -476,11 +513,12 @@ export const SNOWFLAKE: Construct[] = [
   {
     name: "regexp_count",
     how: "corrected",
-    note: "non-overlapping matches from the first character; a position other than 1 or parameters are refused",
-    rewrite: (call) => (call.args.length === 2 || (call.args.length === 3 && call.literal(2) === "1") ? `__slp_regexp_count(${call.args[0]}, ${call.args[1]})` : { refuse: "slp translates regexp_count(subject, pattern[, 1]) only" }),
+    note: "non-overlapping matches from the first character; parameters c, i, m, s; another position is refused",
+    rewrite: snowflakeRegexpCount,
     macros: ["__slp_regexp_count"],
-    examples: [ex("select regexp_count('It was the best of times, it was the worst of times', '\\\\bwas\\\\b', 1)", ["2"], SF("regexp_count"))],
+    examples: [ex("select regexp_count('It was the best of times, it was the worst of times', '\\\\bwas\\\\b', 1)", ["2"], SF("regexp_count")), ex("select regexp_count('abcABC', 'abc', 1, 'i')", ["2"], SF("regexp_count"))],
   },
+
   translated("reverse", [ex("select reverse('Hello, world!')", ["!dlrow ,olleH"], SF("reverse"))]),
   translated("repeat", [ex("select repeat('xy', 5)", ["xyxyxyxyxy"], SF("repeat"))]),
   same("rpad", [ex("select rpad('123.50', 19, '*')", ["123.50*************"], SF("rpad")), ex("select rpad('abcdef', 3, '*')", ["abc"], SF("rpad"))]),
@@ -737,5 +775,6 @@ export default defineDialect({
     },
     byZero: "error",
   },
+  // dbt-snowflake dispatches validate_fixture_rows to the default, which checks nothing.
   fixtureRules: [],
 });
