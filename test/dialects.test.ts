@@ -13,6 +13,7 @@ import type { Dialect, Warehouse } from "../src/sql/dialect/dialects.ts";
 import { duckdbSettings } from "../src/sql/dialect/settings.ts";
 import { WAREHOUSES } from "../src/sql/dialect/warehouses/index.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
+import { mapType } from "../src/sql/dialect/types.ts";
 
 const connections = new Map<Dialect, Promise<DuckDBConnection>>();
 function connection(dialect: Dialect): Promise<DuckDBConnection> {
@@ -332,14 +333,35 @@ describe("errors and refusals the warehouses document", () => {
     ]);
   });
 
-  test("Postgres NUMERIC(p, s) and NUMERIC(p) (scale 0) are exact DECIMALs; an unconstrained NUMERIC is refused", async () => {
+  test("Postgres NUMERIC(p, s) and NUMERIC(p) (scale 0) are exact DECIMALs; a cast to unconstrained NUMERIC keeps each value's own scale", async () => {
     expect(await run("postgres", "select cast(1.25 as numeric(28,6)), cast(2.4 as numeric(5)), cast(3 as decimal(10, 2))")).toEqual([
       "1.250000",
       "2",
       "3.00",
     ]);
-    expect(await run("postgres", "select 1::numeric")).toBe("refused: numeric");
-    expect(await run("postgres", "select cast(1 as decimal)")).toBe("refused: decimal");
+    // Exact at the value's scale: 1.50 keeps both decimals, an integer none; NULL stays NULL. Equal by value, as dbt compares:
+    // round to more decimals than the value has (Postgres prints 1.500) and a quotient (select_div_scale's 20 decimals) are held at
+    // DuckDB's scale.
+    expect(
+      await run(
+        "postgres",
+        "select 1::numeric, cast(1.50 as decimal), (1.50)::numeric * 3, round(2.675::numeric, 2), round(1.5::numeric, 3), 2::numeric / 3, null::numeric",
+      ),
+    ).toEqual(["1", "1.50", "4.50", "2.68", "1.5", "0.666666666666666666670000", null]);
+    // 38 digits hold; past them, and a float's or a text's numeric (whose scale depends on the value), is an error naming it.
+    expect(await run("postgres", "select 12345678901234567890123456789012345678::numeric")).toEqual([
+      "12345678901234567890123456789012345678",
+    ]);
+    expect(await run("postgres", "select 12345678901234567890123456789012345678::numeric * 10")).toMatch(/^error: .*Overflow/);
+    expect(await run("postgres", "select (0.5::float8)::numeric")).toMatch(
+      /^error: .*SLP_CANNOT_CAST_DOUBLE_TO_POSTGRES_UNCONSTRAINED_NUMERIC/,
+    );
+    expect(await run("postgres", "select x::numeric from (values ('1.5')) as t(x)")).toMatch(
+      /^error: .*SLP_CANNOT_CAST_VARCHAR_TO_POSTGRES_UNCONSTRAINED_NUMERIC/,
+    );
+    // A fixture's column of it has no one scale: refused by name; so is an array of it.
+    expect(mapType("numeric", "postgres")).toMatchObject({ ok: false });
+    expect(await run("postgres", "select array[1]::numeric[]")).toBe("refused: numeric[]");
   });
 
   test("Databricks and Spark TIMESTAMPADD by each unit; a fraction of a unit is an error, an unknown unit refused", async () => {

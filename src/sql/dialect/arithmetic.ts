@@ -19,6 +19,7 @@
  * error naming its type: never another value.
  */
 import type { Warehouse } from "./dialects.ts";
+import type { TreeNode } from "./transpiler.ts";
 
 /** A macro slp creates in the database, with the macros its body calls (created first). */
 export interface MacroDefinition {
@@ -86,6 +87,32 @@ const PG_HELPERS: Record<string, MacroDefinition> = {
     needs: ["__slp_exponent", "__slp_nbase_weight", "__slp_nbase_first", "__slp_scale"],
   },
 };
+
+/**
+ * A cast to Postgres's unconstrained numeric keeps the value exactly, at its own scale: a DECIMAL keeps its digits
+ * (held as DECIMAL(38, s)), an integer is DECIMAL(38, 0); past 38 digits DuckDB's cast is an overflow error, never a
+ * rounded value. A float's numeric has 15 significant digits (a scale that depends on the value) and a text's the
+ * scale it writes: no DuckDB type can be named before the value is read, so either is an error naming the cast.
+ */
+// Called as `__slp_typed(__slp_pg_numeric_value(x), __slp_pg_numeric_type(x))`: from_json needs its type folded where the query binds.
+PG_HELPERS.__slp_pg_numeric_value = { sql: `create macro __slp_pg_numeric_value(x) as '"' || cast(x as varchar) || '"'` };
+PG_HELPERS.__slp_pg_numeric_type = {
+  sql: `create macro __slp_pg_numeric_type(x) as case __slp_kind(typeof(x)) when 'decimal' then '"DECIMAL(38,' || __slp_scale(typeof(x)) || ')"' when 'integer' then '"DECIMAL(38,0)"' else '"SLP_CANNOT_CAST_' || regexp_replace(typeof(x), '[^A-Za-z0-9]', '_', 'g') || '_TO_POSTGRES_UNCONSTRAINED_NUMERIC"' end`,
+  needs: ["__slp_kind", "__slp_scale"],
+};
+
+const call = (name: string, args: unknown[]): TreeNode => ({
+  function: { name, args, distinct: false, trailing_comments: [], use_bracket_syntax: false, no_parens: false, quoted: false },
+});
+
+/** The syntax-tree rule (transpiler.ts rewriteTree) making each Postgres cast to unconstrained numeric slp's typed value, by its type placeholder. */
+export function postgresNumericRule(unconstrained: (placeholder: string) => boolean) {
+  return (node: TreeNode): TreeNode | undefined => {
+    const cast = node.cast as { this: unknown; to?: { data_type?: string; name?: string } } | undefined;
+    if (Object.keys(node).length !== 1 || !cast || cast.to?.data_type !== "custom" || !unconstrained(cast.to.name ?? "")) return undefined;
+    return call("__slp_typed", [call("__slp_pg_numeric_value", [cast.this]), call("__slp_pg_numeric_type", [cast.this])]);
+  };
+}
 
 export interface DivisionRule {
   /** The result type as a JSON type string, from the operands' type names. */

@@ -11,7 +11,7 @@
 import { constructsOf, type Call } from "./constructs.ts";
 import type { Dialect } from "./dialects.ts";
 import { mapType, structFieldNames } from "./types.ts";
-import { divisionMacros } from "./arithmetic.ts";
+import { divisionMacros, postgresNumericRule } from "./arithmetic.ts";
 import { LIKE_PATTERN_MACRO, likeRewrite } from "./like.ts";
 import { POSIX_MACROS, posixRewrite } from "./posix-regex.ts";
 import { subscriptOf } from "./nested.ts";
@@ -72,8 +72,19 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   let variantSyntax = false;
   const offsets: { element: string; offset: string }[] = [];
 
+  // Postgres casts to unconstrained numeric, by type placeholder: slp's typed value on the syntax tree (arithmetic.ts).
+  const unconstrainedNumeric = new Set<string>();
+
   const typeEdit = (from: number, to: number): Untranslatable | null => {
     const written = source.slice((tokens[from] as Token).start, (tokens[to - 1] as Token).end).join("");
+    if (dialect === "postgres" && /^\s*(numeric|decimal)\s*$/i.test(written)) {
+      const placeholder = `__slp_type_${types.length}`;
+      unconstrainedNumeric.add(placeholder);
+      // Not a DuckDB type: a cast the tree rewrite did not reach is an error naming it, never another type.
+      types.push("SLP_UNREWRITTEN_POSTGRES_NUMERIC");
+      edits.set(from, { end: to, render: () => placeholder });
+      return null;
+    }
     const mapped = mapType(written, dialect);
     if (!mapped.ok) return { construct: written, why: mapped.why, line: (tokens[from] as Token).line };
     // Postgres's casts to json and jsonb parse text (jsonb is then held as its own text: json.ts); Snowflake's are
@@ -435,7 +446,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
   const variant =
     dialect === "snowflake" &&
     (variantSyntax || variantCasts.text.size > 0 || variantCasts.semi.size > 0 || [...macros].some(givesVariantMacro));
-  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql || posix || variant) {
+  if (/like/i.test(rewritten) || bigquery || postgresJson || partiql || posix || variant || unconstrainedNumeric.size > 0) {
     const json = postgresJson ? postgresJsonRule((name) => jsonbTypes.has(name.toLowerCase())) : partiql ? redshiftPartiqlRule() : null;
     // The first rule that answers for a node rewrites it (or refuses).
     const rules = [
@@ -445,6 +456,7 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       bigquery ? bigquerySubscript : null,
       json,
       variant ? variantRewrite(variantCasts) : null,
+      unconstrainedNumeric.size > 0 ? postgresNumericRule((name) => unconstrainedNumeric.has(name.toLowerCase())) : null,
     ].filter((rule) => rule !== null);
     const rule = (node: TreeNode) => {
       for (const each of rules) {
@@ -460,7 +472,16 @@ async function translateLexed(lexed: LexedSql, dialect: Exclude<Dialect, "duckdb
       return refused(`${dialect} SQL`, `the transpiler cannot read it: ${tree.error}`, tree.line);
     }
     rewritten = tree.value.sql;
-    for (const macro of [LIKE_PATTERN_MACRO, ...POSIX_MACROS, "__slp_as_json", "__slp_bq_index", "__slp_pg_concat"])
+    for (const macro of [
+      LIKE_PATTERN_MACRO,
+      ...POSIX_MACROS,
+      "__slp_as_json",
+      "__slp_bq_index",
+      "__slp_pg_concat",
+      "__slp_typed",
+      "__slp_pg_numeric_value",
+      "__slp_pg_numeric_type",
+    ])
       if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
     if (variant) for (const macro of VARIANT_TREE_MACROS) if (rewritten.toLowerCase().includes(macro)) macros.add(macro);
   }

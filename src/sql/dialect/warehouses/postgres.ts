@@ -25,6 +25,21 @@ export const POSTGRES: Construct[] = [
     // Table 9.4: numeric division keeps at least 16 significant digits.
     [ex("select 5.0 / 2", ["2.5000000000000000"], PG("functions-math")), ex("select 5 / 2", ["2"], PG("functions-math")), ex("select (-5) / 2", ["-2"], PG("functions-math")), ex("select 1.0 / 3", ["0.33333333333333333333"], PG("functions-math"))],
   ),
+  {
+    name: "::numeric",
+    how: "corrected",
+    note: "a cast to unconstrained numeric keeps the value at its own scale (DECIMAL(38, s)); past 38 digits, or from a float or text (whose scale depends on the value), an error naming it",
+    macros: ["__slp_typed", "__slp_pg_numeric_value", "__slp_pg_numeric_type"],
+    examples: [
+      // The round-half-away-from-zero table of the numeric page, round(x::numeric).
+      ex("select round(x::numeric) from (values (-2.5)) as t(x)", ["-3"], PG("datatype-numeric")),
+      ex("select round(x::numeric) from (values (0.5)) as t(x)", ["1"], PG("datatype-numeric")),
+      ex("select round(x::numeric) from (values (3.5)) as t(x)", ["4"], PG("datatype-numeric")),
+      ex("select round(42.4382::numeric, 2)", ["42.44"], PG("functions-math")),
+      ex("select 5.0::numeric / 2", ["2.5000000000000000"], PG("functions-math")),
+      ex("select 1.0::numeric / 3", ["0.33333333333333333333"], PG("functions-math")),
+    ],
+  },
   same("concat", [ex("select concat('abcde', 2, null, 22)", ["abcde222"], PG("functions-string"))], "skips NULLs, as DuckDB's does"),
   same("concat_ws", [ex("select concat_ws(',', 'abcde', 2, null, 22)", ["abcde,2,22"], PG("functions-string"))]),
   translated("string_agg", [ex("select string_agg(x, ',' order by x) from (values ('b'), ('a')) as t(x)", ["a,b"], PG("functions-aggregate")), ex("select string_agg(x, ',') from (values ('a'), (null)) as t(x)", ["a"], PG("functions-aggregate"))], "NULLs are skipped"),
@@ -446,13 +461,15 @@ export default defineDialect({
     bytea: { duckdb: "BLOB" },
     uuid: { duckdb: "UUID" },
     interval: { duckdb: "INTERVAL" },
-    // Unconstrained numeric holds any precision; no DuckDB DECIMAL does. NUMERIC(p) has scale 0, NUMERIC(p, s) is exact (PostgreSQL's datatype-numeric page).
+    // Unconstrained numeric holds any precision and each value its own scale; no one DuckDB DECIMAL does. NUMERIC(p) has scale 0,
+    // NUMERIC(p, s) is exact (PostgreSQL's datatype-numeric page). A model's cast to it keeps each value's scale (the `::numeric`
+    // construct, translate.ts); a column of it (a fixture's type) has no one scale to hold.
     numeric: {
-      refuse: "unconstrained NUMERIC holds any number of digits; DuckDB's DECIMAL holds at most 38 (write numeric(p, s))",
+      refuse: "an unconstrained NUMERIC column holds any number of digits at each value's own scale; DuckDB's DECIMAL holds at most 38 at one scale (write numeric(p, s))",
       unlessSized: true,
     },
     decimal: {
-      refuse: "unconstrained DECIMAL holds any number of digits; DuckDB's DECIMAL holds at most 38 (write decimal(p, s))",
+      refuse: "an unconstrained DECIMAL column holds any number of digits at each value's own scale; DuckDB's DECIMAL holds at most 38 at one scale (write decimal(p, s))",
       unlessSized: true,
     },
     // json keeps its text as written; jsonb is held as its own text (keys sorted, ": " and ", "), which a cast to jsonb prints
