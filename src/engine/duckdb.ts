@@ -578,94 +578,43 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
 
 const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");
 const JSON_FUNCTION_NAME = new RegExp(JSON_FUNCTION_PREFIX, "i");
-
-/**
- * Registers slp's JSON functions (json-values.ts) on a connection, in the
- * catalog every connection shares. A NULL argument gives NULL; an error a
- * function raises (a text slp does not reproduce) fails the query.
- */
-export function registerJsonFunctions(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
-  const types = { VARCHAR: library.VARCHAR, "VARCHAR[]": library.LIST(library.VARCHAR), BOOLEAN: library.BOOLEAN, BIGINT: library.BIGINT };
-  for (const [name, definition] of Object.entries(JSON_FUNCTIONS)) {
-    connection.registerScalarFunction(
-      library.DuckDBScalarFunction.create({
-        name,
-        returnType: types[definition.returns],
-        parameterTypes: definition.parameters.map((type) => types[type]),
-        mainFunction: (info, input, output) => {
-          const columns = definition.parameters.map((_, i) => input.getColumnVector(i));
-          try {
-            for (let row = 0; row < input.rowCount; row++) {
-              const args = columns.map((column) => column.getItem(row));
-              // NULL in, NULL out, whatever reaches the function.
-              output.setItem(row, args.includes(null) ? null : definition.compute(...args));
-            }
-            output.flush();
-          } catch (error) {
-            info.setError(error instanceof Error ? error.message : String(error));
-          }
-        },
-      }),
-    );
-  }
-}
-
 const JSON_TEXT_NAME = new RegExp(`\\b(${Object.keys(JSON_TEXT_FUNCTIONS).join("|")})\\b`, "i");
-
-/**
- * Registers slp's JSON text functions (json-text.ts): a warehouse's
- * semi-structured value as slp holds it (`__slp_variant`) and as a unit test
- * compares it (`__slp_json_canon`), each JSON (DuckDB's JSON type) from its
- * text, NULL for NULL, an error for text that is not JSON.
- */
-export function registerJsonText(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
-  const json = library.DuckDBVarCharType.create("JSON");
-  for (const [name, form] of Object.entries(JSON_TEXT_FUNCTIONS)) {
-    connection.registerScalarFunction(
-      library.DuckDBScalarFunction.create({
-        name,
-        returnType: json,
-        parameterTypes: [library.VARCHAR],
-        mainFunction: (info, input, output) => {
-          const values = input.getColumnVector(0);
-          try {
-            for (let row = 0; row < input.rowCount; row++) {
-              const value = values.getItem(row);
-              output.setItem(row, value === null ? null : jsonText(String(value), form));
-            }
-            output.flush();
-          } catch (error) {
-            info.setError(error instanceof Error ? error.message : String(error));
-          }
-        },
-      }),
-    );
-  }
-}
-
 const NESTED_NAME = new RegExp(NESTED_PREFIX, "i");
 
+type Library = typeof import("@duckdb/node-api");
+type DuckDBType = import("@duckdb/node-api").DuckDBType;
+
 /**
- * Registers slp's functions over nested values (spark-text.ts: Spark's text
- * of an array, map or struct, and its size) on a connection; DuckDB keeps them
- * in its catalog. Each takes a value of any type and reads it by the type
- * DuckDB gives it; they only compute (no IO).
+ * Registers one of slp's scalar functions in the catalog every connection
+ * shares: `row` computes a row's value from its arguments (and their DuckDB
+ * types); an error it throws fails the query with its message. They only
+ * compute (no IO), each value's work bounded by its size.
  */
-export function registerNestedFunctions(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
-  // Spark's get_json_object (core/spark-json.ts): the value at a path, as Spark returns it.
+function registerRowFunction(
+  connection: DuckDBConnection,
+  library: Library,
+  definition: {
+    name: string;
+    returnType: DuckDBType;
+    parameterTypes: DuckDBType[];
+    /** NULLs reach `row` instead of making the result NULL. */
+    nullsIn?: boolean;
+    row(args: unknown[], types: unknown[]): unknown;
+  },
+): void {
+  const { name, returnType, parameterTypes, nullsIn } = definition;
   connection.registerScalarFunction(
     library.DuckDBScalarFunction.create({
-      name: "__slp_nested_get_json_object",
-      returnType: library.VARCHAR,
-      parameterTypes: [library.VARCHAR, library.VARCHAR],
+      name,
+      returnType,
+      parameterTypes,
+      ...(nullsIn ? { specialHandling: true } : {}),
       mainFunction: (info, input, output) => {
-        const texts = input.getColumnVector(0);
-        const paths = input.getColumnVector(1);
+        const columns = parameterTypes.map((_, i) => input.getColumnVector(i));
+        const types = columns.map((column) => column.type);
         try {
-          for (let row = 0; row < input.rowCount; row++) {
-            const [text, path] = [texts.getItem(row), paths.getItem(row)];
-            output.setItem(row, text === null || path === null ? null : getJsonObject(text as string, path as string));
-          }
+          for (let row = 0; row < input.rowCount; row++)
+            output.setItem(row, definition.row(columns.map((column) => column.getItem(row)) as unknown[], types) as never);
           output.flush();
         } catch (error) {
           info.setError(error instanceof Error ? error.message : String(error));
@@ -673,89 +622,95 @@ export function registerNestedFunctions(connection: DuckDBConnection, library: t
       },
     }),
   );
-  // Spark's from_json (core/spark-json.ts): the text conformed to the schema, as JSON DuckDB's cast reads exactly.
-  connection.registerScalarFunction(
-    library.DuckDBScalarFunction.create({
-      name: "__slp_nested_from_json",
-      returnType: library.VARCHAR,
-      parameterTypes: [library.VARCHAR, library.VARCHAR],
-      mainFunction: (info, input, output) => {
-        const texts = input.getColumnVector(0);
-        const schemas = input.getColumnVector(1);
-        try {
-          for (let row = 0; row < input.rowCount; row++) {
-            const text = texts.getItem(row);
-            output.setItem(row, text === null ? null : fromJson(text as string, schemas.getItem(row) as string));
-          }
-          output.flush();
-        } catch (error) {
-          info.setError(error instanceof Error ? error.message : String(error));
-        }
-      },
-    }),
-  );
-  // BigQuery's TO_JSON_STRING (bigquery-json.ts) reads a value by its DuckDB type the same way.
-  const functions: typeof NESTED_FUNCTIONS = { ...NESTED_FUNCTIONS, ...BIGQUERY_JSON_FUNCTIONS };
-  for (const [name, { returns, compute }] of Object.entries(functions)) {
-    connection.registerScalarFunction(
-      library.DuckDBScalarFunction.create({
-        name,
-        returnType: returns === "BIGINT" ? library.BIGINT : returns === "VARCHAR[]" ? library.LIST(library.VARCHAR) : library.VARCHAR,
-        parameterTypes: [library.ANY],
-        mainFunction: (info, input, output) => {
-          const values = input.getColumnVector(0);
-          const type = values.type as unknown as NestedType;
-          try {
-            for (let row = 0; row < input.rowCount; row++) {
-              const value = values.getItem(row);
-              const computed = value === null ? null : compute(value, type);
-              output.setItem(row, Array.isArray(computed) ? library.listValue(computed) : computed);
-            }
-            output.flush();
-          } catch (error) {
-            info.setError(error instanceof Error ? error.message : String(error));
-          }
-        },
-      }),
-    );
-  }
 }
 
 /**
- * Registers slp's Spark xxhash64 functions (spark-hash.ts) on a connection;
- * DuckDB keeps them in its catalog, so every connection of the database has
- * them. They only compute (no IO), each value's work bounded by its size.
+ * slp's JSON functions (json-values.ts): the warehouses' JSON text as each
+ * prints it. A NULL argument gives NULL; an error a function raises (a text
+ * slp does not reproduce) fails the query.
  */
-export function registerSparkHash(connection: DuckDBConnection, library: typeof import("@duckdb/node-api")): void {
+export function registerJsonFunctions(connection: DuckDBConnection, library: Library): void {
+  const types = { VARCHAR: library.VARCHAR, "VARCHAR[]": library.LIST(library.VARCHAR), BOOLEAN: library.BOOLEAN, BIGINT: library.BIGINT };
+  for (const [name, definition] of Object.entries(JSON_FUNCTIONS))
+    registerRowFunction(connection, library, {
+      name,
+      returnType: types[definition.returns],
+      parameterTypes: definition.parameters.map((type) => types[type]),
+      // NULL in, NULL out, whatever reaches the function.
+      row: (args) => (args.includes(null) ? null : definition.compute(...(args as never[]))),
+    });
+}
+
+/**
+ * slp's JSON text functions (json-text.ts): a warehouse's semi-structured
+ * value as slp holds it (`__slp_variant`) and as a unit test compares it
+ * (`__slp_json_canon`), each JSON (DuckDB's JSON type) from its text, NULL
+ * for NULL, an error for text that is not JSON.
+ */
+export function registerJsonText(connection: DuckDBConnection, library: Library): void {
+  const json = library.DuckDBVarCharType.create("JSON");
+  for (const [name, form] of Object.entries(JSON_TEXT_FUNCTIONS))
+    registerRowFunction(connection, library, {
+      name,
+      returnType: json,
+      parameterTypes: [library.VARCHAR],
+      row: ([value]) => (value === null ? null : jsonText(String(value), form)),
+    });
+}
+
+/**
+ * slp's functions over nested values (spark-text.ts: Spark's text of an
+ * array, map or struct, and its size; core/spark-json.ts: Spark's
+ * get_json_object and from_json). Each of spark-text's takes a value of any
+ * type and reads it by the type DuckDB gives it.
+ */
+export function registerNestedFunctions(connection: DuckDBConnection, library: Library): void {
+  // Spark's get_json_object: the value at a path, as Spark returns it.
+  registerRowFunction(connection, library, {
+    name: "__slp_nested_get_json_object",
+    returnType: library.VARCHAR,
+    parameterTypes: [library.VARCHAR, library.VARCHAR],
+    row: ([text, path]) => (text === null || path === null ? null : getJsonObject(text as string, path as string)),
+  });
+  // Spark's from_json: the text conformed to the schema, as JSON DuckDB's cast reads exactly.
+  registerRowFunction(connection, library, {
+    name: "__slp_nested_from_json",
+    returnType: library.VARCHAR,
+    parameterTypes: [library.VARCHAR, library.VARCHAR],
+    row: ([text, schema]) => (text === null ? null : fromJson(text as string, schema as string)),
+  });
+  // BigQuery's TO_JSON_STRING (bigquery-json.ts) reads a value by its DuckDB type the same way.
+  const functions: typeof NESTED_FUNCTIONS = { ...NESTED_FUNCTIONS, ...BIGQUERY_JSON_FUNCTIONS };
+  for (const [name, { returns, compute }] of Object.entries(functions))
+    registerRowFunction(connection, library, {
+      name,
+      returnType: returns === "BIGINT" ? library.BIGINT : returns === "VARCHAR[]" ? library.LIST(library.VARCHAR) : library.VARCHAR,
+      parameterTypes: [library.ANY],
+      row: ([value], [type]) => {
+        const computed = value === null ? null : compute(value as never, type as NestedType);
+        return Array.isArray(computed) ? library.listValue(computed) : computed;
+      },
+    });
+}
+
+/** slp's Spark xxhash64 functions (spark-hash.ts). */
+export function registerSparkHash(connection: DuckDBConnection, library: Library): void {
   const types = {
     BIGINT: library.BIGINT,
     VARCHAR: library.VARCHAR,
     "BIGINT[]": library.LIST(library.BIGINT),
     "VARCHAR[]": library.LIST(library.VARCHAR),
   };
-  for (const [name, { value, fold }] of Object.entries(SPARK_HASH_FUNCTIONS)) {
-    connection.registerScalarFunction(
-      library.DuckDBScalarFunction.create({
-        name,
-        returnType: library.BIGINT,
-        parameterTypes: [types[value], library.BIGINT],
-        // NULLs reach the function (a NULL value keeps the seed) instead of making the result NULL.
-        specialHandling: true,
-        mainFunction: (info, input, output) => {
-          const values = input.getColumnVector(0);
-          const seeds = input.getColumnVector(1);
-          try {
-            for (let row = 0; row < input.rowCount; row++) {
-              const seed = seeds.getItem(row);
-              if (typeof seed !== "bigint") throw new Error(`${name}: a NULL seed`);
-              output.setItem(row, foldValue(fold, values.getItem(row), seed));
-            }
-            output.flush();
-          } catch (error) {
-            info.setError(error instanceof Error ? error.message : String(error));
-          }
-        },
-      }),
-    );
-  }
+  for (const [name, { value, fold }] of Object.entries(SPARK_HASH_FUNCTIONS))
+    registerRowFunction(connection, library, {
+      name,
+      returnType: library.BIGINT,
+      parameterTypes: [types[value], library.BIGINT],
+      // A NULL value keeps the seed.
+      nullsIn: true,
+      row: ([item, seed]) => {
+        if (typeof seed !== "bigint") throw new Error(`${name}: a NULL seed`);
+        return foldValue(fold, item as never, seed);
+      },
+    });
 }
