@@ -25,6 +25,7 @@ import { JSON_FUNCTION_PREFIX, JSON_FUNCTIONS } from "./json-values.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
 import { fromJson, getJsonObject } from "../core/spark-json.ts";
 import { NESTED_FUNCTIONS, NESTED_PREFIX, type NestedType } from "./spark-text.ts";
+import { BIGQUERY_JSON_FUNCTIONS } from "./bigquery-json.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */
 export class DatabaseError extends SlpError {
@@ -678,7 +679,9 @@ export function registerNestedFunctions(connection: DuckDBConnection, library: L
     parameterTypes: [library.VARCHAR, library.VARCHAR],
     row: ([text, schema]) => (text === null ? null : fromJson(text as string, schema as string)),
   });
-  for (const [name, { returns, compute }] of Object.entries(NESTED_FUNCTIONS))
+  // BigQuery's TO_JSON_STRING (bigquery-json.ts) reads a value by its DuckDB type the same way.
+  const functions: typeof NESTED_FUNCTIONS = { ...NESTED_FUNCTIONS, ...BIGQUERY_JSON_FUNCTIONS };
+  for (const [name, { returns, compute }] of Object.entries(functions))
     registerRowFunction(connection, library, {
       name,
       returnType: returns === "BIGINT" ? library.BIGINT : returns === "VARCHAR[]" ? library.LIST(library.VARCHAR) : library.VARCHAR,

@@ -127,10 +127,6 @@ export const MACROS: Record<string, MacroDefinition> = {
   ...NESTED_MACROS,
   // JSON text slp's JSON functions printed, typed JSON for what reads it (a fixture column, a set operation with one).
   __slp_as_json: { sql: "create macro __slp_as_json(x) as cast(x as json)" },
-  // BigQuery's TO_JSON_STRING of a JSON value is its text; of another SQL value slp does not print it as BigQuery does.
-  __slp_json_only: {
-    sql: "create macro __slp_json_only(x, what) as case when typeof(x) = 'JSON' then cast(x as varchar) else error(what || ' of a ' || typeof(x) || ': slp prints only a JSON value as BigQuery does') end",
-  },
   // BigQuery's STRING(json): a JSON string's characters (`text`, slp's JSON function of x, only read for a JSON value,
   // which JSON_QUERY gives as text in slp);
   // STRING(timestamp) is another function, which slp has not verified. (A macro cannot name a function registered later.)

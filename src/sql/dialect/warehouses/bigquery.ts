@@ -1,5 +1,5 @@
 /** BigQuery (GoogleSQL): the constructs slp runs, with BigQuery's documented examples. */
-import { BQ, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
+import { BQ, type Call, ex, refused, same, translated, type Construct, type Example } from "../construct.ts";
 import { average, bareKeyword, bigqueryDateTrunc, bigqueryFormat, guardedDivision, halfAwayCast, initcap, refuseWeek, refuseWeekNamed, renamed, strictConcat } from "../rewrites.ts";
 import { bigqueryNested } from "../nested.ts";
 import { bigqueryExtract, bigqueryExtractArray, jsonFunction } from "../json.ts";
@@ -406,10 +406,19 @@ export const BIGQUERY: Construct[] = [
   {
     name: "to_json_string",
     how: "corrected",
-    note: "of a JSON value only (its text); of other SQL values refused",
-    rewrite: (call) => (call.args.length === 1 ? `__slp_json_only(${call.args[0]}, 'TO_JSON_STRING')` : { refuse: "slp translates to_json_string of one JSON value" }),
-    macros: ["__slp_json_only"],
-    examples: [ex(`select to_json_string(json '{"id": 1, "coordinates": [10, 20]}')`, ['{"coordinates":[10,20],"id":1}'], BQ("to_json_string", "json_functions"))],
+    note: "BigQuery's JSON encodings of a SQL value (slp's function over its DuckDB type, src/engine/bigquery-json.ts); pretty_print a literal; a JSON value inside a struct or array, a struct with unnamed or repeated fields, -0.0, an INTERVAL are errors",
+    rewrite: bigqueryToJsonString,
+    examples: [
+      ex(`select to_json_string(json '{"id": 1, "coordinates": [10, 20]}')`, ['{"coordinates":[10,20],"id":1}'], BQ("to_json_string", "json_functions")),
+      ex("select to_json_string(struct(1 as id, [10,20] as coordinates))", ['{"id":1,"coordinates":[10,20]}'], BQ("to_json_string", "json_functions")),
+      ex("select to_json_string(struct(1 as id, [10,20] as coordinates), true)", ['{\n  "id": 1,\n  "coordinates": [\n    10,\n    20\n  ]\n}'], BQ("to_json_string", "json_functions")),
+      ex("select to_json_string(9007199254740992), to_json_string(9007199254740993)", ["9007199254740992", '"9007199254740993"'], BQ("json_encodings", "json_functions")),
+      ex("select to_json_string(cast(-1 as numeric)), to_json_string(cast(0 as numeric)), to_json_string(cast(9007199254740993 as numeric)), to_json_string(cast('123.56' as numeric))", ["-1", "0", '"9007199254740993"', '"123.56"'], BQ("json_encodings", "json_functions")),
+      ex("select to_json_string(1.0), to_json_string(cast('+inf' as float64)), to_json_string(cast('-inf' as float64)), to_json_string(cast('NaN' as float64))", ["1", '"Infinity"', '"-Infinity"', '"NaN"'], BQ("json_encodings", "json_functions")),
+      ex(`select to_json_string("abc"), to_json_string("\\"abc\\""), to_json_string(b"Google")`, ['"abc"', '"\\"abc\\""', '"R29vZ2xl"'], BQ("json_encodings", "json_functions")),
+      ex("select to_json_string(date '2017-03-06'), to_json_string(timestamp '2017-03-06 12:34:56.789012'), to_json_string(datetime '2017-03-06 12:34:56.789012'), to_json_string(time '12:34:56.789012')", ['"2017-03-06"', '"2017-03-06T12:34:56.789012Z"', '"2017-03-06T12:34:56.789012"', '"12:34:56.789012"'], BQ("json_encodings", "json_functions")),
+      ex(`select to_json_string(["red", "blue", "green"]), to_json_string([1, 2, 3]), to_json_string(struct(12 as purchases, true as inStock)), to_json_string(null)`, ['["red","blue","green"]', "[1,2,3]", '{"purchases":12,"inStock":true}', "null"], BQ("json_encodings", "json_functions")),
+    ],
   },
   {
     name: "json_value",
@@ -691,3 +700,21 @@ export default defineDialect({
   // dbt-bigquery dispatches validate_fixture_rows to the default, which checks nothing.
   fixtureRules: [],
 });
+
+/**
+ * BigQuery's TO_JSON_STRING(value[, pretty_print]): a JSON value its text (held as BigQuery prints it), any other
+ * value slp's function over its DuckDB type (src/engine/bigquery-json.ts), NULL `null`. DuckDB hands a JSON member
+ * of a struct or array over as text, so a value holding one is an error; pretty_print must be a literal.
+ */
+function bigqueryToJsonString(call: Call): string | { refuse: string } {
+  const [value, prettyArg] = call.args;
+  if (value === undefined || call.args.length > 2) return { refuse: "slp translates to_json_string(value[, pretty_print])" };
+  const pretty = prettyArg === undefined ? false : /^\s*(true|false)\s*$/i.test(prettyArg) ? /true/i.test(prettyArg) : null;
+  if (pretty === null) return { refuse: "slp translates to_json_string's pretty_print only as the literal TRUE or FALSE" };
+  const type = `typeof(${value})`;
+  const json = pretty
+    ? `error('TO_JSON_STRING of a JSON value with pretty_print: slp has not verified how BigQuery lays it out')`
+    : `cast(${value} as varchar)`;
+  const printed = `coalesce(__slp_nested_bq_json_string${pretty ? "_pretty" : ""}(${value}), 'null')`;
+  return `(case when ${type} = 'JSON' then ${json} when regexp_matches(${type}, '[ (,\\[]JSON([ ),\\[]|$)') then error('TO_JSON_STRING of a ' || ${type} || ': slp has not verified how BigQuery prints a JSON value inside it') else ${printed} end)`;
+}
