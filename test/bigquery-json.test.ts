@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import * as duckdb from "@duckdb/node-api";
 import { bigqueryDouble, cFormatG } from "../src/engine/bigquery-json.ts";
 import { registerJsonFunctions, registerJsonText, registerNestedFunctions } from "../src/engine/duckdb.ts";
-import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
+import { dialectMacros, macroStatements } from "../src/sql/dialect/macros.ts";
 import { duckdbSettings } from "../src/sql/dialect/settings.ts";
 import { translateSql } from "../src/sql/dialect/translate.ts";
 
@@ -20,7 +20,7 @@ for (const sql of duckdbSettings("bigquery")) await connection.run(sql);
 registerNestedFunctions(connection, duckdb);
 registerJsonFunctions(connection, duckdb);
 registerJsonText(connection, duckdb);
-for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
+for (const sql of macroStatements(Object.keys(dialectMacros()))) await connection.run(sql);
 afterAll(() => connection.closeSync());
 
 /** The first value of a BigQuery query, translated and run on DuckDB. */

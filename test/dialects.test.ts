@@ -8,7 +8,7 @@ import * as duckdb from "@duckdb/node-api";
 import { DuckDBInstance, type DuckDBConnection } from "@duckdb/node-api";
 import { registerJsonFunctions, registerJsonText, registerNestedFunctions, registerSparkHash } from "../src/engine/duckdb.ts";
 import { allConstructs } from "../src/sql/dialect/constructs.ts";
-import { MACROS, macroStatements } from "../src/sql/dialect/macros.ts";
+import { dialectMacros, macroStatements } from "../src/sql/dialect/macros.ts";
 import type { Dialect, Warehouse } from "../src/sql/dialect/dialects.ts";
 import { duckdbSettings } from "../src/sql/dialect/settings.ts";
 import { WAREHOUSES } from "../src/sql/dialect/warehouses/index.ts";
@@ -31,7 +31,7 @@ function connection(dialect: Dialect): Promise<DuckDBConnection> {
       registerJsonFunctions(connection, duckdb);
       registerSparkHash(connection, duckdb);
       registerNestedFunctions(connection, duckdb);
-      for (const sql of macroStatements(Object.keys(MACROS))) await connection.run(sql);
+      for (const sql of macroStatements(Object.keys(dialectMacros()))) await connection.run(sql);
       return connection;
     })();
     connections.set(dialect, open);

@@ -11,7 +11,7 @@ import type { Database } from "../engine/duckdb.ts";
 import { readText } from "../project/files/source.ts";
 import { divisionMacros } from "../sql/dialect/arithmetic.ts";
 import { ParseCache } from "../project/files/cache.ts";
-import { MACROS, macroStatements } from "../sql/dialect/macros.ts";
+import { dialectMacros, macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import type { Untranslatable } from "../sql/dialect/translation.ts";
 import { Translator } from "../sql/dialect/translator.ts";
@@ -104,7 +104,7 @@ export class DialectRun {
   /** A digest of every macro slp may create: what the types of SQL that calls them depend on. */
   get macroDigest(): string {
     return ParseCache.key(
-      Object.entries(MACROS)
+      Object.entries(dialectMacros(this.#translator.dialect))
         .map(([name, definition]) => `${name}\0${definition.sql}`)
         .join("\0"),
     );
@@ -117,7 +117,7 @@ export class DialectRun {
   /** Creates slp's macros the SQL calls in the database, once each, in order (a macro after those it calls). */
   #macros(names: Set<string>, database: Database, lane: number): Promise<void> {
     const state = macrosOf(database);
-    const statements = macroStatements(names, state.created);
+    const statements = macroStatements(names, state.created, dialectMacros(this.#translator.dialect));
     state.creating = state.creating.then(async () => {
       await database.defineMacros(statements, lane);
     });

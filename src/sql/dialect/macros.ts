@@ -1,7 +1,8 @@
 /** slp's DuckDB macros the translated SQL calls, and the statements that create them. */
 import { divisionMacroDefinitions, type MacroDefinition } from "./arithmetic.ts";
 import { NESTED_MACROS } from "./nested.ts";
-import { WAREHOUSES } from "./warehouses/index.ts";
+import type { Warehouse } from "./dialects.ts";
+import { WAREHOUSES, warehouse } from "./warehouses/index.ts";
 
 /**
  * Snowflake's VARIANT, OBJECT and ARRAY values as DuckDB JSON (src/sql/dialect/variant.ts). `__slp_variant` (the
@@ -120,9 +121,8 @@ const JSON_MACROS: Record<string, MacroDefinition> = {
   },
 };
 
-/** slp's DuckDB macros, created in the database only when a translated model calls one (after the macros each needs). */
-export const MACROS: Record<string, MacroDefinition> = {
-  ...divisionMacroDefinitions(Object.values(WAREHOUSES)),
+/** slp's DuckDB macros every dialect shares. */
+const SHARED_MACROS: Record<string, MacroDefinition> = {
   ...JSON_MACROS,
   ...NESTED_MACROS,
   // JSON text slp's JSON functions printed, typed JSON for what reads it (a fixture column, a set operation with one).
@@ -284,13 +284,35 @@ export const MACROS: Record<string, MacroDefinition> = {
   },
 };
 
+const macrosByDialect = new Map<Warehouse | "all", Record<string, MacroDefinition>>();
+
+/**
+ * slp's DuckDB macros a dialect's translated SQL may call, created in the
+ * database only when a model calls one (after the macros each needs): the
+ * shared ones and that warehouse's division macros, so a run reads no other
+ * warehouse's file. Without a dialect, every warehouse's.
+ */
+export function dialectMacros(dialect?: Warehouse): Record<string, MacroDefinition> {
+  const key = dialect ?? "all";
+  let macros = macrosByDialect.get(key);
+  if (!macros) {
+    macros = { ...divisionMacroDefinitions(dialect ? [warehouse(dialect)] : Object.values(WAREHOUSES)), ...SHARED_MACROS };
+    macrosByDialect.set(key, macros);
+  }
+  return macros;
+}
+
 /** The CREATE MACRO statements for `names` and every macro they need, each once, a macro after those it needs. */
-export function macroStatements(names: Iterable<string>, created: Set<string> = new Set()): string[] {
+export function macroStatements(
+  names: Iterable<string>,
+  created: Set<string> = new Set(),
+  macros: Record<string, MacroDefinition> = dialectMacros(),
+): string[] {
   const statements: string[] = [];
   const visit = (name: string) => {
     if (created.has(name)) return;
     created.add(name);
-    const definition = MACROS[name];
+    const definition = macros[name];
     if (!definition) throw new Error(`slp has no macro ${name}`);
     for (const needed of definition.needs ?? []) visit(needed);
     statements.push(definition.sql);
