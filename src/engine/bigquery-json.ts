@@ -16,44 +16,10 @@
  * error naming it, never a guess.
  */
 
-import type { NestedType } from "./spark-text.ts";
+import { INTEGRAL_TYPE_IDS, type NestedType, TYPE_ID } from "./duckdb-types.ts";
 
-/** DuckDB's type ids (DuckDBTypeId) read here. */
-const ID = {
-  BOOLEAN: 1,
-  TINYINT: 2,
-  SMALLINT: 3,
-  INTEGER: 4,
-  BIGINT: 5,
-  UTINYINT: 6,
-  USMALLINT: 7,
-  UINTEGER: 8,
-  UBIGINT: 9,
-  DOUBLE: 11,
-  TIMESTAMP: 12,
-  DATE: 13,
-  TIME: 14,
-  HUGEINT: 16,
-  VARCHAR: 17,
-  BLOB: 18,
-  DECIMAL: 19,
-  LIST: 24,
-  STRUCT: 25,
-  TIMESTAMP_TZ: 31,
-  ARRAY: 33,
-} as const;
-
-const INTEGRAL = new Set<number>([
-  ID.TINYINT,
-  ID.SMALLINT,
-  ID.INTEGER,
-  ID.BIGINT,
-  ID.UTINYINT,
-  ID.USMALLINT,
-  ID.UINTEGER,
-  ID.UBIGINT,
-  ID.HUGEINT,
-]);
+const ID = TYPE_ID;
+const INTEGRAL = INTEGRAL_TYPE_IDS;
 
 /** The largest integer a JSON number holds losslessly (2^53): BigQuery quotes an INT64 or NUMERIC past it. */
 const LOSSLESS = 9007199254740992n;

@@ -24,7 +24,8 @@ import { loadPackageBundle, nodeModulesOf, packageFolder } from "./package-bundl
 import { JSON_FUNCTION_PREFIX, JSON_FUNCTIONS } from "./json-values.ts";
 import { foldValue, SPARK_HASH_FUNCTIONS, SPARK_HASH_PREFIX } from "./spark-hash.ts";
 import { fromJson, getJsonObject } from "../core/spark-json.ts";
-import { NESTED_FUNCTIONS, NESTED_PREFIX, type NestedType } from "./spark-text.ts";
+import type { NestedType } from "./duckdb-types.ts";
+import { NESTED_FUNCTIONS, NESTED_PREFIX } from "./spark-text.ts";
 import { BIGQUERY_JSON_FUNCTIONS } from "./bigquery-json.ts";
 
 /** SQL DuckDB refused, or a limit it reached: the message first line first, and what to do. */

@@ -16,49 +16,11 @@
  */
 
 import { jacksonString, javaDouble } from "../core/spark-json.ts";
+import { INTEGRAL_TYPE_IDS, type NestedType, TYPE_ID } from "./duckdb-types.ts";
 
-/** The parts of @duckdb/node-api's type and value objects these functions read. */
-export interface NestedType {
-  typeId: number;
-  valueType?: NestedType;
-  keyType?: NestedType;
-  entryNames?: readonly string[];
-  entryTypes?: readonly NestedType[];
-}
-
-/** DuckDB's type ids (DuckDBTypeId) the functions tell apart. */
-const ID = {
-  BOOLEAN: 1,
-  TINYINT: 2,
-  SMALLINT: 3,
-  INTEGER: 4,
-  BIGINT: 5,
-  UTINYINT: 6,
-  USMALLINT: 7,
-  UINTEGER: 8,
-  UBIGINT: 9,
-  HUGEINT: 16,
-  VARCHAR: 17,
-  DECIMAL: 19,
-  DATE: 13,
-  LIST: 24,
-  STRUCT: 25,
-  MAP: 26,
-  ARRAY: 33,
-} as const;
-
-const DOUBLE = 11;
-const INTEGRAL = new Set<number>([
-  ID.TINYINT,
-  ID.SMALLINT,
-  ID.INTEGER,
-  ID.BIGINT,
-  ID.UTINYINT,
-  ID.USMALLINT,
-  ID.UINTEGER,
-  ID.UBIGINT,
-  ID.HUGEINT,
-]);
+const ID = TYPE_ID;
+const DOUBLE = TYPE_ID.DOUBLE;
+const INTEGRAL = INTEGRAL_TYPE_IDS;
 const TYPE_NAMES: Record<number, string> = {
   10: "FLOAT",
   11: "DOUBLE",
