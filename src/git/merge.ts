@@ -1,0 +1,249 @@
+/**
+ * What a merge commit wrote by hand: the paths where its tree differs from
+ * git's own merge of its parents over their merge-base, computed in-process
+ * (no git binary, nothing written to the repository). A path git could not
+ * merge cleanly (both sides changed it differently, a file deleted on one
+ * side and edited on the other, a binary or a link changed on both) has no
+ * clean merge, so whatever the merge holds there was written by hand.
+ *
+ * The three-way merge follows git's rules: a path only one side changed
+ * takes that side's version; one both changed alike takes it; a text both
+ * changed is merged line by line over the base (changes that overlap or
+ * touch conflict unless they are the same lines, as git's zealous merge
+ * has it); an executable bit is merged like content. What it does not
+ * reproduce (a rename on one side and an edit on the other, two or more
+ * merge-bases, a merge of three or more parents) is reported, never passed:
+ * a merge gate cannot redo is named, not trusted.
+ */
+import { diffSequences } from "../core/sequence-diff.ts";
+import type { Repository, TreeEntry } from "./repository.ts";
+
+/** A merge's hand edits: the paths that differ from the clean merge; `unreproducible` says why gate could not redo it at all. */
+export interface MergeEdits {
+  paths: string[];
+  unreproducible: string | null;
+}
+
+const TREE_MODE = "040000";
+/** git reads a file as binary when a NUL byte appears in its first 8,000 bytes (buffer_is_binary). */
+const BINARY_PROBE = 8000;
+
+/** The hand edits of a commit with two or more parents; a commit that is no merge has none. */
+export async function mergeEdits(repo: Repository, oid: string): Promise<MergeEdits> {
+  const commit = await repo.readCommit(oid);
+  if (commit.parents.length < 2) return { paths: [], unreproducible: null };
+  if (commit.parents.length > 2) {
+    return { paths: [], unreproducible: `it merges ${commit.parents.length} parents at once, which gate does not redo` };
+  }
+  const [ours, theirs] = commit.parents as [string, string];
+  const bases = await repo.mergeBases(ours, theirs);
+  if (bases.length > 1) {
+    return { paths: [], unreproducible: "its parents have more than one merge-base (a criss-cross merge), which gate does not redo" };
+  }
+  const tree = async (at: string) => treeEntry((await repo.readCommit(at)).tree);
+  // Parents with no common history merge over an empty base, as git merge --allow-unrelated-histories does.
+  const base = bases[0] === undefined ? undefined : await tree(bases[0]);
+  const paths = await new TreeMerge(repo).directory(base, await tree(ours), await tree(theirs), treeEntry(commit.tree), "");
+  return { paths: paths.sort(), unreproducible: null };
+}
+
+function treeEntry(oid: string): TreeEntry {
+  return { mode: TREE_MODE, path: "", oid, type: "tree" };
+}
+
+function same(a: TreeEntry | undefined, b: TreeEntry | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && a.oid === b.oid && a.mode === b.mode);
+}
+
+function isTree(entry: TreeEntry | undefined): entry is TreeEntry {
+  return entry?.type === "tree";
+}
+
+/** A regular file (plain or executable): the only kind git merges line by line. */
+function isFile(entry: TreeEntry | undefined): entry is TreeEntry {
+  return entry?.type === "blob" && (entry.mode === "100644" || entry.mode === "100755");
+}
+
+class TreeMerge {
+  readonly #repo: Repository;
+
+  constructor(repo: Repository) {
+    this.#repo = repo;
+  }
+
+  /** The paths under one folder where `merged` differs from the clean merge of `ours` and `theirs` over `base`. */
+  async directory(base: TreeEntry | undefined, ours: TreeEntry, theirs: TreeEntry, merged: TreeEntry, prefix: string): Promise<string[]> {
+    const [b, o, t, m] = (await Promise.all([base, ours, theirs, merged].map((entry) => this.#entries(entry)))) as [
+      Map<string, TreeEntry>,
+      Map<string, TreeEntry>,
+      Map<string, TreeEntry>,
+      Map<string, TreeEntry>,
+    ];
+    const names = [...new Set([...b.keys(), ...o.keys(), ...t.keys(), ...m.keys()])].sort();
+    const out: string[] = [];
+    for (const name of names) out.push(...(await this.path(b.get(name), o.get(name), t.get(name), m.get(name), `${prefix}${name}`)));
+    return out;
+  }
+
+  /** One path: which side's version the clean merge takes, or its line merge, against what the merge holds. */
+  async path(
+    base: TreeEntry | undefined,
+    ours: TreeEntry | undefined,
+    theirs: TreeEntry | undefined,
+    merged: TreeEntry | undefined,
+    path: string,
+  ): Promise<string[]> {
+    if (same(ours, theirs) || same(theirs, base)) return this.#differences(ours, merged, path);
+    if (same(ours, base)) return this.#differences(theirs, merged, path);
+    // Both sides changed the path, each its own way.
+    if (isTree(ours) && isTree(theirs) && isTree(merged) && (base === undefined || isTree(base))) {
+      return this.directory(base, ours, theirs, merged, `${path}/`);
+    }
+    if (isFile(ours) && isFile(theirs) && isFile(merged) && (base === undefined || isFile(base))) {
+      const mode = ours.mode === base?.mode ? theirs.mode : theirs.mode === base?.mode || theirs.mode === ours.mode ? ours.mode : null;
+      const text = await this.#mergeText(base, ours, theirs);
+      if (mode === null || text === null) return [path];
+      const actual = await this.#repo.readBlob(merged.oid);
+      return merged.mode === mode && equalBytes(actual, text) ? [] : [path];
+    }
+    // A delete against an edit, a file against a folder, a link or a submodule changed on both sides: git stops there.
+    return [path];
+  }
+
+  /** The paths where the merge holds something other than `expected` (a folder's files one by one). */
+  async #differences(expected: TreeEntry | undefined, merged: TreeEntry | undefined, path: string): Promise<string[]> {
+    if (same(expected, merged)) return [];
+    if (!isTree(expected) && !isTree(merged)) return [path];
+    // A folder on either side is compared file by file (a file standing where the other has a folder is named too).
+    const out = [expected, merged].some((entry) => entry !== undefined && !isTree(entry)) ? [path] : [];
+    const [e, m] = await Promise.all([this.#entries(expected), this.#entries(merged)]);
+    for (const name of [...new Set([...e.keys(), ...m.keys()])].sort())
+      out.push(...(await this.#differences(e.get(name), m.get(name), `${path}/${name}`)));
+    return out;
+  }
+
+  async #entries(entry: TreeEntry | undefined): Promise<Map<string, TreeEntry>> {
+    if (!isTree(entry)) return new Map();
+    return new Map((await this.#repo.readTree(entry.oid)).map((child) => [child.path, child]));
+  }
+
+  /** git's line merge of two versions of a file over the base's (none for a file both added); null when it conflicts. */
+  async #mergeText(base: TreeEntry | undefined, ours: TreeEntry, theirs: TreeEntry): Promise<Uint8Array | null> {
+    const [b, o, t] = await Promise.all([
+      base ? this.#repo.readBlob(base.oid) : new Uint8Array(),
+      this.#repo.readBlob(ours.oid),
+      this.#repo.readBlob(theirs.oid),
+    ]);
+    if (equalBytes(o, t)) return o;
+    if ([b, o, t].some(isBinary)) return null;
+    const merged = mergeLines(lines(b), lines(o), lines(t));
+    return merged === null ? null : Buffer.from(merged.join(""), "latin1");
+  }
+}
+
+function isBinary(bytes: Uint8Array): boolean {
+  return bytes.subarray(0, BINARY_PROBE).includes(0);
+}
+
+function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
+}
+
+/** A file's lines, each with its line feed (the last may have none); bytes kept one for one (latin1). */
+function lines(bytes: Uint8Array): string[] {
+  return (
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
+      .toString("latin1")
+      .match(/[^\n]*\n|[^\n]+$/g) ?? []
+  );
+}
+
+/** Base lines [start, end) replaced by `lines` on one side. */
+interface Hunk {
+  start: number;
+  end: number;
+  lines: string[];
+}
+
+function hunks(base: string[], side: string[]): Hunk[] {
+  const out: Hunk[] = [];
+  let at = 0;
+  let open: Hunk | null = null;
+  for (const change of diffSequences(base, side)) {
+    if (!change.added && !change.removed) {
+      if (open) out.push(open);
+      open = null;
+      at += change.value.length;
+      continue;
+    }
+    open ??= { start: at, end: at, lines: [] };
+    if (change.removed) {
+      at += change.value.length;
+      open.end = at;
+    } else open.lines.push(...change.value);
+  }
+  if (open) out.push(open);
+  return out;
+}
+
+/**
+ * The three-way line merge: each side's changes against the base, applied
+ * together; changes of the two sides that overlap or touch (git's rule) are
+ * one region, clean only when both sides make it the same text.
+ */
+export function mergeLines(base: string[], ours: string[], theirs: string[]): string[] | null {
+  const all = [
+    ...hunks(base, ours).map((hunk) => ({ ...hunk, side: 0 })),
+    ...hunks(base, theirs).map((hunk) => ({ ...hunk, side: 1 })),
+  ].sort((a, b) => a.start - b.start || a.side - b.side);
+  const out: string[] = [];
+  let copied = 0;
+  for (let i = 0; i < all.length; ) {
+    const region = [all[i] as (typeof all)[number]];
+    let end = region[0]?.end ?? 0;
+    i++;
+    // A hunk starting at or before the region's end joins it (touching counts, as in git).
+    while (i < all.length && (all[i] as (typeof all)[number]).start <= end) {
+      const next = all[i] as (typeof all)[number];
+      region.push(next);
+      end = Math.max(end, next.end);
+      i++;
+    }
+    const start = region[0]?.start ?? 0;
+    out.push(...base.slice(copied, start));
+    copied = end;
+    const sides = new Set(region.map((hunk) => hunk.side));
+    if (sides.size === 1) {
+      out.push(...applied(base, region, start, end));
+      continue;
+    }
+    const mine = applied(
+      base,
+      region.filter((hunk) => hunk.side === 0),
+      start,
+      end,
+    );
+    const yours = applied(
+      base,
+      region.filter((hunk) => hunk.side === 1),
+      start,
+      end,
+    );
+    if (mine.length !== yours.length || mine.some((line, k) => line !== yours[k])) return null;
+    out.push(...mine);
+  }
+  out.push(...base.slice(copied));
+  return out;
+}
+
+/** Base lines [start, end) with one side's hunks in it applied. */
+function applied(base: string[], sideHunks: Hunk[], start: number, end: number): string[] {
+  const out: string[] = [];
+  let at = start;
+  for (const hunk of sideHunks) {
+    out.push(...base.slice(at, hunk.start), ...hunk.lines);
+    at = hunk.end;
+  }
+  out.push(...base.slice(at, end));
+  return out;
+}
