@@ -63,6 +63,25 @@ describe("a merge's hand edits, against git's own merge", () => {
     expect(await mergeEdits(merged, git(repo.path, ["rev-parse", "HEAD^1"]))).toEqual({ paths: [], unreproducible: null });
   });
 
+  test("a file one side moved takes the other side's edit at its new path, as git's rename detection does", async () => {
+    using repo = repoWith({ "models/a.sql": TEN, "other.txt": "o\n" });
+    commit(repo.path, { "models/a.sql": TEN.replace("line 3\n", "line three\n") });
+    git(repo.path, ["checkout", "-q", "main"]);
+    git(repo.path, ["mv", "models/a.sql", "models/renamed.sql"]);
+    commitAll(repo.path, "main: a move");
+    git(repo.path, ["checkout", "-q", "pr"]);
+    git(repo.path, ["merge", "-q", "--no-edit", "main"]);
+    expect(git(repo.path, ["show", "HEAD:models/renamed.sql"])).toContain("line three");
+    const repository = Repository.open(repo.path);
+    expect(await mergeEdits(repository, git(repo.path, ["rev-parse", "HEAD"]))).toEqual({ paths: [], unreproducible: null });
+    // The same merge with the old path put back by hand is named.
+    git(repo.path, ["checkout", "-q", "-b", "again", "HEAD^1"]);
+    git(repo.path, ["merge", "-q", "--no-commit", "main"]);
+    writeTree(repo.path, { "models/a.sql": "back\n" });
+    commitAll(repo.path, "merge main, and a file put back");
+    expect(await mergeEdits(repository, git(repo.path, ["rev-parse", "HEAD"]))).toEqual({ paths: ["models/a.sql"], unreproducible: null });
+  });
+
   test("a conflict resolved by hand and an edit slipped into a clean merge are named, path by path", async () => {
     using repo = repoWith({ "a.txt": TEN, "b.txt": "b\n", "keep.txt": "k\n" });
     commit(repo.path, { "a.txt": TEN.replace("line 5\n", "line five (pr)\n") });

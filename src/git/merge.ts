@@ -10,10 +10,12 @@
  * takes that side's version; one both changed alike takes it; a text both
  * changed is merged line by line over the base (changes that overlap or
  * touch conflict unless they are the same lines, as git's zealous merge
- * has it); an executable bit is merged like content. What it does not
- * reproduce (a rename on one side and an edit on the other, two or more
- * merge-bases, a merge of three or more parents) is reported, never passed:
- * a merge gate cannot redo is named, not trusted.
+ * has it); an executable bit is merged like content; a file one side moved
+ * unchanged takes the other side's edit to its new path. What it does not
+ * reproduce (a file moved and edited on one side and edited on the other,
+ * which git pairs by similarity; two or more merge-bases; three or more
+ * parents) comes out as hand edits or is refused by name, never passed: a
+ * merge gate cannot redo is named, not trusted.
  */
 import { diffSequences } from "../core/sequence-diff.ts";
 import type { Repository, TreeEntry } from "./repository.ts";
@@ -43,8 +45,12 @@ export async function mergeEdits(repo: Repository, oid: string): Promise<MergeEd
   const tree = async (at: string) => treeEntry((await repo.readCommit(at)).tree);
   // Parents with no common history merge over an empty base, as git merge --allow-unrelated-histories does.
   const base = bases[0] === undefined ? undefined : await tree(bases[0]);
-  const paths = await new TreeMerge(repo).directory(base, await tree(ours), await tree(theirs), treeEntry(commit.tree), "");
-  return { paths: paths.sort(), unreproducible: null };
+  const merge = new TreeMerge(repo);
+  const paths = await merge.directory(base, await tree(ours), await tree(theirs), treeEntry(commit.tree), "");
+  if (paths.length === 0) return { paths, unreproducible: null };
+  // git follows a file one side moved into the other side's edit of it: redo the merge file by file with those moves.
+  const moved = await merge.withMoves(bases[0], ours, theirs, oid);
+  return { paths: (moved ?? paths).sort(), unreproducible: null };
 }
 
 function treeEntry(oid: string): TreeEntry {
@@ -110,6 +116,46 @@ class TreeMerge {
     return [path];
   }
 
+  /**
+   * The merge redone file by file, following exact renames (a file one side
+   * moved, unchanged, to one new path) into the other side's edit of the old
+   * path, as git's rename detection does: the edit lands at the new path.
+   * Null when no such rename is in the merge (the folder-by-folder answer stands).
+   */
+  async withMoves(base: string | undefined, ours: string, theirs: string, merged: string): Promise<string[] | null> {
+    const flat = async (commit: string | undefined) =>
+      new Map(
+        commit === undefined
+          ? []
+          : (await this.#repo.filesUnder(commit, "")).map((file): [string, TreeEntry] => [
+              file.path,
+              { path: file.path, oid: file.oid, mode: file.mode, type: file.mode === "160000" ? "commit" : "blob" },
+            ]),
+      );
+    const [b, o, t, m] = await Promise.all([flat(base), flat(ours), flat(theirs), flat(merged)]);
+    // Only a rename whose old path the other side edited changes what git merges.
+    const moves = [
+      ...exactRenames(b, o).map((move) => ({ ...move, mover: o, other: t })),
+      ...exactRenames(b, t).map((move) => ({ ...move, mover: t, other: o })),
+    ].filter((move) => move.other.has(move.from) && !same(move.other.get(move.from), b.get(move.from)));
+    if (moves.length === 0) return null;
+    const sources = new Set(moves.map((move) => move.from));
+    const targets = new Map(moves.map((move) => [move.to, move]));
+    const out: string[] = [];
+    for (const path of [...new Set([...b.keys(), ...o.keys(), ...t.keys(), ...m.keys()])].sort()) {
+      const move = targets.get(path);
+      if (sources.has(path)) {
+        // git moves the other side's edit away from the old path: anything left there was put back by hand.
+        if (m.has(path)) out.push(path);
+      } else if (move) {
+        // Something the other side put at the new path meets the moved file: git stops there.
+        if (move.other.has(path)) out.push(path);
+        else out.push(...(await this.path(b.get(move.from), move.other.get(move.from), move.mover.get(path), m.get(path), path)));
+      } else out.push(...(await this.path(b.get(path), o.get(path), t.get(path), m.get(path), path)));
+    }
+    return out;
+  }
+
   /** The paths where the merge holds something other than `expected` (a folder's files one by one). */
   async #differences(expected: TreeEntry | undefined, merged: TreeEntry | undefined, path: string): Promise<string[]> {
     if (same(expected, merged)) return [];
@@ -139,6 +185,23 @@ class TreeMerge {
     const merged = mergeLines(lines(b), lines(o), lines(t));
     return merged === null ? null : Buffer.from(merged.join(""), "latin1");
   }
+}
+
+/** Files one side moved unchanged: a path the base had and the side lost, whose blob the side has at exactly one new path. */
+function exactRenames(base: Map<string, TreeEntry>, side: Map<string, TreeEntry>): { from: string; to: string }[] {
+  const lost = new Map<string, string[]>();
+  const gained = new Map<string, string[]>();
+  for (const [path, entry] of base)
+    if (!side.has(path) && entry.type === "blob") lost.set(entry.oid, [...(lost.get(entry.oid) ?? []), path]);
+  for (const [path, entry] of side)
+    if (!base.has(path) && entry.type === "blob") gained.set(entry.oid, [...(gained.get(entry.oid) ?? []), path]);
+  const moves: { from: string; to: string }[] = [];
+  for (const [oid, from] of lost) {
+    const to = gained.get(oid);
+    // Two files of one content moved at once pair up by names git weighs; left unpaired here, so a doubt is a hand edit.
+    if (from.length === 1 && to?.length === 1) moves.push({ from: from[0] as string, to: to[0] as string });
+  }
+  return moves;
 }
 
 function isBinary(bytes: Uint8Array): boolean {
