@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { mergeEdits, mergeLines } from "../src/git/merge.ts";
+import { MAX_FILE_EDITS, mergeEdits, mergeLines } from "../src/git/merge.ts";
 import { Repository } from "../src/git/repository.ts";
 import { runCli, runMain } from "./support/cli.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
@@ -102,6 +102,16 @@ describe("a merge's hand edits, against git's own merge", () => {
     expect(mergeLines(base, ["a\n", "B\n", "c\n", "d\n", "e\n"], ["a\n", "b\n", "C\n", "d\n", "e\n"])).toBeNull();
     expect(mergeLines(base, ["a\n", "X\n", "c\n", "d\n", "e\n"], ["a\n", "Y\n", "c\n", "d\n", "e\n"])).toBeNull();
     expect(mergeLines(base, ["a\n", "X\n", "c\n", "d\n", "e\n"], ["a\n", "X\n", "c\n", "d\n", "e\n"])?.join("")).toBe("a\nX\nc\nd\ne\n");
+  });
+
+  test("the line merge is bounded in edits, not time: a long file edited at both ends merges, a rewrite past the bound is named", () => {
+    const long = Array.from({ length: 20_000 }, (_, i) => `line ${i}\n`);
+    const ours = ["first\n", ...long.slice(1)];
+    const theirs = [...long.slice(0, -1), "last\n"];
+    expect(mergeLines(long, ours, theirs)).toEqual(["first\n", ...long.slice(1, -1), "last\n"]);
+    // Reversed: no line is new, so only the alignment finds how far apart the two are, and it stops at the bound.
+    const reversed = long.slice(0, MAX_FILE_EDITS * 2).reverse();
+    expect(mergeLines(long.slice(0, MAX_FILE_EDITS * 2), reversed, ["x\n", ...long.slice(1, MAX_FILE_EDITS * 2)])).toBeNull();
   });
 });
 

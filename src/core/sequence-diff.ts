@@ -16,3 +16,13 @@ export interface SequenceChange<T> {
 export function diffSequences<T>(before: T[], after: T[]): SequenceChange<T>[] {
   return diffArrays(before, after).map((change) => ({ value: change.value, added: change.added, removed: change.removed }));
 }
+
+/**
+ * The same, giving up (null) past `maxEdits` inserted and removed items:
+ * the search costs about the input's length times the edits, so input
+ * nobody trusts is aligned within a bound.
+ */
+export function diffSequencesWithin<T>(before: T[], after: T[], maxEdits: number): SequenceChange<T>[] | null {
+  const changes = diffArrays(before, after, { maxEditLength: maxEdits });
+  return changes === undefined ? null : changes.map((change) => ({ value: change.value, added: change.added, removed: change.removed }));
+}

@@ -17,7 +17,7 @@
  * parents) comes out as hand edits or is refused by name, never passed: a
  * merge gate cannot redo is named, not trusted.
  */
-import { diffSequences } from "../core/sequence-diff.ts";
+import { diffSequencesWithin } from "../core/sequence-diff.ts";
 import type { Repository, TreeEntry } from "./repository.ts";
 
 /** A merge's hand edits: the paths that differ from the clean merge; `unreproducible` says why gate could not redo it at all. */
@@ -27,6 +27,15 @@ export interface MergeEdits {
 }
 
 const TREE_MODE = "040000";
+/**
+ * Lines one side may insert and remove in a file both sides changed, and in
+ * a whole merge, before gate stops aligning and names what is left: the
+ * alignment costs about the square of the edits, and a merge is the
+ * branch's own input. Counted in lines, so the verdict never depends on the
+ * machine's speed.
+ */
+export const MAX_FILE_EDITS = 1_000;
+const MAX_MERGE_EDITS = 5_000;
 /** git reads a file as binary when a NUL byte appears in its first 8,000 bytes (buffer_is_binary). */
 const BINARY_PROBE = 8000;
 
@@ -72,6 +81,8 @@ function isFile(entry: TreeEntry | undefined): entry is TreeEntry {
 
 class TreeMerge {
   readonly #repo: Repository;
+  /** One allowance of line edits for the whole merge. */
+  readonly #budget: EditBudget = { left: MAX_MERGE_EDITS };
 
   constructor(repo: Repository) {
     this.#repo = repo;
@@ -182,7 +193,7 @@ class TreeMerge {
     ]);
     if (equalBytes(o, t)) return o;
     if ([b, o, t].some(isBinary)) return null;
-    const merged = mergeLines(lines(b), lines(o), lines(t));
+    const merged = mergeLines(lines(b), lines(o), lines(t), this.#budget);
     return merged === null ? null : Buffer.from(merged.join(""), "latin1");
   }
 }
@@ -228,11 +239,42 @@ interface Hunk {
   lines: string[];
 }
 
-function hunks(base: string[], side: string[]): Hunk[] {
+/** What is left of the whole merge's edit allowance. */
+export interface EditBudget {
+  left: number;
+}
+
+/**
+ * One side's changes as hunks over the base; null past the file's or the
+ * merge's allowance. The lines both ends share are set aside first, as git
+ * does, and a count of the lines either side lacks (a floor on the edits)
+ * refuses a rewrite before any alignment.
+ */
+function hunks(base: string[], side: string[], budget: EditBudget): Hunk[] | null {
+  let head = 0;
+  while (head < base.length && head < side.length && base[head] === side[head]) head++;
+  let tail = 0;
+  while (tail < base.length - head && tail < side.length - head && base[base.length - 1 - tail] === side[side.length - 1 - tail]) tail++;
+  const b = base.slice(head, base.length - tail);
+  const s = side.slice(head, side.length - tail);
+  const allowance = Math.min(MAX_FILE_EDITS, budget.left);
+  const counts = new Map<string, number>();
+  for (const line of b) counts.set(line, (counts.get(line) ?? 0) + 1);
+  for (const line of s) counts.set(line, (counts.get(line) ?? 0) - 1);
+  let floor = 0;
+  for (const count of counts.values()) floor += Math.abs(count);
+  if (floor > allowance) return null;
+  const changes = diffSequencesWithin(b, s, allowance);
+  if (changes === null) {
+    // The search ran to the allowance before giving up: that is spent too.
+    budget.left -= allowance;
+    return null;
+  }
+  for (const change of changes) if (change.added || change.removed) budget.left -= change.value.length;
   const out: Hunk[] = [];
-  let at = 0;
+  let at = head;
   let open: Hunk | null = null;
-  for (const change of diffSequences(base, side)) {
+  for (const change of changes) {
     if (!change.added && !change.removed) {
       if (open) out.push(open);
       open = null;
@@ -254,11 +296,18 @@ function hunks(base: string[], side: string[]): Hunk[] {
  * together; changes of the two sides that overlap or touch (git's rule) are
  * one region, clean only when both sides make it the same text.
  */
-export function mergeLines(base: string[], ours: string[], theirs: string[]): string[] | null {
-  const all = [
-    ...hunks(base, ours).map((hunk) => ({ ...hunk, side: 0 })),
-    ...hunks(base, theirs).map((hunk) => ({ ...hunk, side: 1 })),
-  ].sort((a, b) => a.start - b.start || a.side - b.side);
+export function mergeLines(
+  base: string[],
+  ours: string[],
+  theirs: string[],
+  budget: EditBudget = { left: MAX_MERGE_EDITS },
+): string[] | null {
+  const mine = hunks(base, ours, budget);
+  const yours = mine === null ? null : hunks(base, theirs, budget);
+  if (mine === null || yours === null) return null;
+  const all = [...mine.map((hunk) => ({ ...hunk, side: 0 })), ...yours.map((hunk) => ({ ...hunk, side: 1 }))].sort(
+    (a, b) => a.start - b.start || a.side - b.side,
+  );
   const out: string[] = [];
   let copied = 0;
   for (let i = 0; i < all.length; ) {
@@ -280,20 +329,20 @@ export function mergeLines(base: string[], ours: string[], theirs: string[]): st
       out.push(...applied(base, region, start, end));
       continue;
     }
-    const mine = applied(
+    const ourText = applied(
       base,
       region.filter((hunk) => hunk.side === 0),
       start,
       end,
     );
-    const yours = applied(
+    const theirText = applied(
       base,
       region.filter((hunk) => hunk.side === 1),
       start,
       end,
     );
-    if (mine.length !== yours.length || mine.some((line, k) => line !== yours[k])) return null;
-    out.push(...mine);
+    if (ourText.length !== theirText.length || ourText.some((line, k) => line !== theirText[k])) return null;
+    out.push(...ourText);
   }
   out.push(...base.slice(copied));
   return out;
