@@ -95,6 +95,21 @@ describe("a merge's hand edits, against git's own merge", () => {
     expect(edits).toEqual({ paths: ["a.txt", "extra/new.txt", "keep.txt"], unreproducible: null });
   });
 
+  test("a merge gate cannot redo is refused by name, never passed: three parents at once", async () => {
+    using repo = repoWith({ "a.txt": "a\n" });
+    git(repo.path, ["checkout", "-q", "-b", "one", "main"]);
+    commit(repo.path, { "one.txt": "1\n" });
+    git(repo.path, ["checkout", "-q", "-b", "two", "main"]);
+    commit(repo.path, { "two.txt": "2\n" });
+    git(repo.path, ["checkout", "-q", "pr"]);
+    commit(repo.path, { "pr.txt": "pr\n" });
+    git(repo.path, ["merge", "-q", "--no-edit", "one", "two"]);
+    expect(await mergeEdits(Repository.open(repo.path), git(repo.path, ["rev-parse", "HEAD"]))).toEqual({
+      paths: [],
+      unreproducible: "it merges 3 parents at once, which gate does not redo",
+    });
+  });
+
   test("the line merge: apart is clean, touching or overlapping conflicts unless both sides wrote the same", () => {
     const base = ["a\n", "b\n", "c\n", "d\n", "e\n"];
     expect(mergeLines(base, ["A\n", "b\n", "c\n", "d\n", "e\n"], ["a\n", "b\n", "c\n", "d\n", "E\n"])?.join("")).toBe("A\nb\nc\nd\nE\n");
