@@ -1,4 +1,4 @@
-/** `slp gate`: the anti-fraud gate, read straight from git (merge-base..head, first-parent). */
+/** `slp gate`: the anti-fraud gate, read straight from git (merge-base..head first-parent for the walk; every commit the branch brings for the record). */
 import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import { plural, sortByText } from "../src/core/text.ts";

@@ -75,7 +75,7 @@ describe("reading git", () => {
     expect(packed.stdout).toEndWith("slp gate: 2 blocks - BLOCKED\n");
   });
 
-  test("walks merge commits first-parent: a red commit on a merged side branch is not part of the walk", async () => {
+  test("judges the commits of a side branch merged in: its red commit is named, though the first-parent walk skips it", async () => {
     using repo = repoWithBranch();
     commit(repo.path, { "models/staging/stg_orders.yml": "version: 2\nmodels:\n  - name: stg_orders\n    description: a\n" });
     git(repo.path, ["checkout", "-q", "-b", "side"]);
@@ -87,12 +87,14 @@ describe("reading git", () => {
       GIT_COMMITTER_DATE: "1767229200 +0000",
     });
     const result = await runMain(["gate", "--base", "main"], repo.path);
-    // Walked: the first pr commit and the merge commit; the side branch's two commits are not.
-    expect(result.stdout).toBe("slp gate: OK (2 commits)\n");
+    // The first-parent walk is the first pr commit and the merge (the count); the side branch's red commit is judged all the same.
+    const red = git(repo.path, ["rev-parse", "--short=7", "side~1"]);
+    expect(result.stdout).toContain(`commit ${red} by Agent Smith carries a meta.spec the schema rejects`);
+    expect(result.stdout).toEndWith("slp gate: 1 info - OK (2 commits)\n");
     expect(result.exitCode).toBe(0);
-    // Judged from the side branch's tip, its red commit is in the walk.
+    // Judged from the side branch's tip, the same commit is named.
     const side = await runMain(["gate", "--base", "main", "--head", "side"], repo.path);
-    expect(side.stdout).toContain("carries a meta.spec the schema rejects");
+    expect(side.stdout).toContain(`commit ${red} by Agent Smith carries a meta.spec the schema rejects`);
   });
 
   test("a branch that merged the base in is judged against the new merge-base, base commits not walked", async () => {

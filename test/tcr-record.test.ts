@@ -156,6 +156,8 @@ describe("slp gate --verify-commits on a branch tcr built", () => {
     git(repo.path, ["add", "-A"]);
     git(repo.path, ["commit", "-q", "--no-edit"]);
     const byHand = runCli(["gate", "--base", "main", "--verify-commits"], repo.path);
-    expect(byHand.stdout).toContain("is a merge with files that neither parent has (written by hand), and slp tcr did not make it\t[G12]");
+    expect(byHand.stdout).toContain(
+      "is a merge whose tree is not git's own merge of its parents: models/marts/fct_orders.yml written by hand (a conflict resolved, or an edit), and slp tcr did not make it\t[G12]",
+    );
   }, 30_000);
 });

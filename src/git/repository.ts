@@ -76,6 +76,8 @@ export class Repository {
   readonly #objects: ObjectReader;
   /** Every file under a tree, by tree id and path prefix: a subtree unchanged between commits is listed once. */
   readonly #flat = new Map<string, Promise<FileAt[]>>();
+  /** Parents by commit id, for walks over a whole history. */
+  readonly #parentsOf = new Map<string, string[]>();
 
   private constructor(root: string, worktreeGitdir: string) {
     this.root = root;
@@ -208,6 +210,15 @@ export class Repository {
     return base;
   }
 
+  /** Every best common ancestor of two commits (`git merge-base --all`), sorted; empty when they share no history. */
+  async mergeBases(a: string, b: string): Promise<string[]> {
+    try {
+      return [...(await git.findMergeBase({ fs, gitdir: this.gitdir, oids: [a, b], cache: this.#cache }))].sort();
+    } catch (error) {
+      throw missingObject(`the history between ${this.shortSha(a)} and ${this.shortSha(b)}`, error);
+    }
+  }
+
   /**
    * The commits of `base..head` along first parents, oldest first, as
    * `git rev-list --first-parent --reverse base..head` lists them: side
@@ -226,6 +237,40 @@ export class Repository {
     // branch was merged into this one): drop what the base can reach.
     const reachable = await this.#ancestors(base);
     return chain.filter((oid) => !reachable.has(oid)).reverse();
+  }
+
+  /**
+   * Every commit `head` reaches and `base` does not (`git rev-list head
+   * ^base`), parents before children: the commits a pull request brings,
+   * whichever parent of a merge reaches them. Commits the base reaches (a
+   * merge of the base into the branch brings them) are the base's and are
+   * left out. `firstParent` is firstParentRange's answer for the same ends:
+   * when none of its commits is a merge it is the whole range, and nothing
+   * more is read. Otherwise the order is a depth-first walk from head that
+   * visits each commit's parents in order, so it is fixed by the graph alone
+   * (never by dates, which a commit can carry any of).
+   */
+  async branchRange(base: string, head: string, firstParent: readonly string[]): Promise<string[]> {
+    let merges = false;
+    for (const oid of firstParent) if ((await this.readCommit(oid)).parents.length > 1) merges = true;
+    if (!merges) return [...firstParent];
+    const excluded = await this.#ancestors(base);
+    if (excluded.has(head)) return [];
+    const order: string[] = [];
+    const seen = new Set([head]);
+    const stack: { oid: string; next: number; parents: string[] }[] = [{ oid: head, next: 0, parents: await this.#parents(head) }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as (typeof stack)[number];
+      const parent = top.parents[top.next++];
+      if (parent === undefined) {
+        order.push(top.oid);
+        stack.pop();
+      } else if (!seen.has(parent) && !excluded.has(parent)) {
+        seen.add(parent);
+        stack.push({ oid: parent, next: 0, parents: await this.#parents(parent) });
+      }
+    }
+    return order;
   }
 
   async readTree(oid: string): Promise<TreeEntry[]> {
@@ -560,9 +605,33 @@ export class Repository {
       const current = stack.pop() as string;
       if (seen.has(current)) continue;
       seen.add(current);
-      stack.push(...(await this.readCommit(current)).parents);
+      stack.push(...(await this.#parents(current)));
     }
     return seen;
+  }
+
+  /**
+   * A commit's parents. Walking a whole history reads only these, so they
+   * are read from the raw object where it lies (the headers before the first
+   * blank line), and through readCommit for anything the native reader cannot.
+   */
+  async #parents(oid: string): Promise<string[]> {
+    const known = this.#parentsOf.get(oid);
+    if (known) return known;
+    const raw = this.#commits.has(oid) ? null : this.#objects.read(oid);
+    let parents: string[];
+    if (raw?.type === "commit") {
+      parents = [];
+      const text = new TextDecoder().decode(raw.data);
+      const end = text.indexOf("\n\n");
+      for (const line of (end === -1 ? text : text.slice(0, end)).split("\n")) {
+        if (line.startsWith("parent ")) parents.push(line.slice(7, 47));
+      }
+    } else {
+      parents = (await this.readCommit(oid)).parents;
+    }
+    this.#parentsOf.set(oid, parents);
+    return parents;
   }
 }
 

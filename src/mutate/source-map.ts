@@ -1,11 +1,10 @@
 /**
  * Where a place in a model's compiled SQL comes from in the model's own
  * .sql file: both are cut into tokens (each Jinja tag in the source one
- * opaque token), aligned with a sequence diff (jsdiff, the only module that
- * imports `diff`), and a compiled token that matches a source token maps
+ * opaque token), aligned with a sequence diff (core/sequence-diff.ts), and a compiled token that matches a source token maps
  * exactly; one that Jinja produced maps to the tag that produced it.
  */
-import { diffArrays } from "diff";
+import { diffSequences } from "../core/sequence-diff.ts";
 
 export interface SourcePosition {
   /** 1-based line and column in the model's .sql file. */
@@ -43,14 +42,14 @@ export class SourceMap {
     this.#lineStarts = [0, ...[...source.matchAll(/\n/g)].map((match) => match.index + 1)];
     // A Jinja tag never equals compiled text, so it can only be an unmatched source token.
     const key = (token: Token, i: number) => (/^\{[{%#]/.test(token.text) ? `\u0000${i}` : token.text);
-    const changes = diffArrays(
+    const changes = diffSequences(
       this.#source.map(key),
       this.#compiled.map((token) => token.text),
     );
     let s = 0;
     let pendingSource: number[] = [];
     for (const change of changes) {
-      const count = change.count ?? change.value.length;
+      const count = change.value.length;
       if (change.removed) {
         pendingSource = Array.from({ length: count }, (_, i) => s + i);
         s += count;

@@ -1,13 +1,18 @@
 /**
  * The loop's record as CI can check it (`gate --verify-commits`): which
  * commits of a branch tcr made (their trailers), which follow a strike reset,
- * and, for each that claims a green tcr step, whether check and unit are
+ * which merges hold more than git's own merge of their parents, and, for
+ * each that claims a green tcr step, whether check and unit are
  * green there: each re-run in-process on the commit's files, and judged
- * against its first parent's, as tcr judges a step against HEAD.
+ * against its first parent's, as tcr judges a step against HEAD. Every
+ * commit the branch brings is read, those of side branches merged into it
+ * too: a red step committed by hand on a side branch does not vanish in the
+ * merge.
  */
 import { EXIT } from "../core/exit-codes.ts";
 import { describeReportError } from "../core/report.ts";
 import { TreeCheckout } from "../git/checkout.ts";
+import { mergeEdits, type MergeEdits } from "../git/merge.ts";
 import type { Repository } from "../git/repository.ts";
 import type { Branch } from "../project/history/history.ts";
 import type { BranchInventories, WalkStep } from "../rules/context/gate-inventory.ts";
@@ -34,8 +39,17 @@ export interface RecordCommit {
   /** The strike resets recorded in it (`Slp-Tcr-Reset`). */
   resets: string[];
   merge: boolean;
-  /** A merge whose every file comes from one of its parents (nothing written by hand). */
-  cleanMerge: boolean;
+  /**
+   * For a merge tcr did not make: where its tree differs from git's own merge
+   * of its parents (conflicts resolved, or anything else written by hand);
+   * null for any other commit.
+   */
+  edits: MergeEdits | null;
+}
+
+/** A merge whose tree is git's own merge of its parents: nothing in it was written by hand. */
+export function cleanMerge(commit: RecordCommit): boolean {
+  return commit.edits !== null && commit.edits.unreproducible === null && commit.edits.paths.length === 0;
 }
 
 export interface RedClaim {
@@ -51,7 +65,7 @@ export interface RecordOptions {
   repo: Repository;
   /** The project folder relative to the repository root. */
   prefix: string;
-  /** The commits after the merge-base, oldest first, as the gate walk has them. */
+  /** Every commit the branch brings (side branches merged in included), parents first, head last. */
   walk: WalkStep[];
   /** slp.yml as the base has it. */
   config: Config;
@@ -75,7 +89,7 @@ export async function verifiedRecord(
   return TcrRecord.read({
     repo: branch.repo,
     prefix: branch.prefix,
-    walk: read.walk.slice(1),
+    walk: read.range,
     config: read.config.config,
     martsPaths: read.martsPaths,
     environment,
@@ -107,20 +121,15 @@ export class TcrRecord {
       const commit = await repo.readCommit(step.commit);
       const trailers = readTrailers(commit.message);
       const merge = commit.parents.length > 1;
+      const byTcr = trailerValues(trailers, TRAILER.tcr).some((value) => value.trim().toLowerCase() === "green");
       commits.push({
         commit: step.commit,
         label: step.label,
         parent: commit.parents[0] ?? null,
-        byTcr: trailerValues(trailers, TRAILER.tcr).some((value) => value.trim().toLowerCase() === "green"),
+        byTcr,
         resets: trailerValues(trailers, TRAILER.reset),
         merge,
-        cleanMerge:
-          merge &&
-          (await takesOnlyFromParents(
-            repo,
-            commit.tree,
-            await Promise.all(commit.parents.map(async (p) => (await repo.readCommit(p)).tree)),
-          )),
+        edits: merge && !byTcr ? await mergeEdits(repo, step.commit) : null,
       });
     }
     return new TcrRecord(options, commits);
@@ -193,20 +202,4 @@ function compare(commit: RecordCommit, step: string, before: StageResult | undef
 function errorOf(result: StageResult): string {
   const error = result.report.errors?.[0];
   return error ? describeReportError(error, false) : stageSummary(result);
-}
-
-/** True when every entry of a merge's tree is, path by path, what one of its parents has there. */
-async function takesOnlyFromParents(repo: Repository, tree: string, parents: string[]): Promise<boolean> {
-  if (parents.includes(tree)) return true;
-  const [mine, ...theirs] = await Promise.all([repo.readTree(tree), ...parents.map((parent) => repo.readTree(parent))]);
-  const names = new Set([...(mine ?? []), ...theirs.flat()].map((entry) => entry.path));
-  for (const name of names) {
-    const entry = mine?.find((candidate) => candidate.path === name);
-    const options = theirs.map((entries) => entries.find((candidate) => candidate.path === name));
-    if (options.some((option) => option?.oid === entry?.oid && option?.mode === entry?.mode)) continue;
-    if (entry?.type !== "tree") return false;
-    const subtrees = options.filter((option) => option?.type === "tree").map((option) => option!.oid);
-    if (subtrees.length === 0 || !(await takesOnlyFromParents(repo, entry.oid, subtrees))) return false;
-  }
-  return true;
 }

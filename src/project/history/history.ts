@@ -1,7 +1,7 @@
 /**
  * A branch's history as `gate` reads it (spec/rules.md §5), in-process from
  * git: the merge-base of base and head, the first-parent walk oldest first,
- * and the project model at any commit of it. Settings come from the base,
+ * every commit the branch brings (side branches merged in included), and the project model at any commit of it. Settings come from the base,
  * never from the branch being judged.
  */
 import { ConfigError, GitError } from "../../core/errors.ts";
@@ -29,6 +29,12 @@ export interface Branch {
   mergeBase: string;
   /** The first-parent commits of merge-base..head, oldest first (head last). */
   commits: string[];
+  /**
+   * Every commit head reaches and the base does not, parents first (head
+   * last): `commits` plus the side branches merged into the branch; what a
+   * merge of the base brought in is the base's and is not here.
+   */
+  range: string[];
   /** What the reader should know about how the refs were read (a base found only as origin/<base>). */
   notes: string[];
 }
@@ -48,8 +54,9 @@ export async function openBranch(options: BranchOptions): Promise<Branch> {
   const headCommit = await repo.resolveCommit(options.head);
   const mergeBase = await repo.mergeBase(base.commit, headCommit, [base.ref, options.head]);
   const commits = await repo.firstParentRange(mergeBase, headCommit);
+  const range = await repo.branchRange(base.commit, headCommit, commits);
   const notes = base.ref === options.base ? [] : [baseFallbackNote(options.base, base.ref)];
-  return { repo, prefix, baseRef: base.ref, headRef: options.head, baseCommit: base.commit, headCommit, mergeBase, commits, notes };
+  return { repo, prefix, baseRef: base.ref, headRef: options.head, baseCommit: base.commit, headCommit, mergeBase, commits, range, notes };
 }
 
 /** The base a branch is judged against, and where its name came from (for the notes). */

@@ -62,8 +62,15 @@ export async function readInventories(
   }
   const after = await reader.full(branch.headCommit, `${branch.headRef} (${short(branch.headCommit)})`);
   walk.push({ commit: branch.headCommit, label: await repo.label(branch.headCommit), declared: after });
+  const walked = new Map(walk.slice(1).map((step) => [step.commit, step]));
+  const range: WalkStep[] = [];
+  for (const commit of branch.range) {
+    range.push(
+      walked.get(commit) ?? { commit, label: await repo.label(commit), declared: await reader.declared(commit, `commit ${short(commit)}`) },
+    );
+  }
   store.save();
-  return { martsPaths, config, before, after, walk, dbtPaths };
+  return { martsPaths, config, before, after, walk, range, dbtPaths };
 }
 
 /**

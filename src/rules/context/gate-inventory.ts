@@ -102,8 +102,14 @@ export interface BranchInventories {
   config: LoadedConfig;
   before: Inventory;
   after: Inventory;
-  /** The merge-base, each commit between, then head. */
+  /** The merge-base, each first-parent commit between, then head. */
   walk: WalkStep[];
+  /**
+   * Every commit the branch brings, parents first, head last: the walk's
+   * after the merge-base, and those of side branches merged in (the only
+   * ones read beyond the walk, so a linear history costs nothing more).
+   */
+  range: WalkStep[];
 }
 
 export { PACKAGE_FILES } from "../../project/history/protected.ts";

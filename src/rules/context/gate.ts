@@ -38,6 +38,8 @@ export interface GateInputs {
   after: Inventory;
   /** The merge-base, every first-parent commit between, then head. */
   walk: WalkStep[];
+  /** Every commit the branch brings, side branches merged in included, parents first, head last (the walk's when omitted). */
+  range?: WalkStep[];
   martsPaths: string[];
   /** The base as the user named it (`main`), for messages. */
   baseName: string;
@@ -53,6 +55,8 @@ export class GateContext {
   readonly before: Inventory;
   readonly after: Inventory;
   readonly walk: WalkStep[];
+  /** Every commit the branch brings, side branches merged in included, parents first, head last. */
+  readonly range: WalkStep[];
   readonly martsPaths: string[];
   readonly baseName: string;
   readonly record: TcrRecord | null;
@@ -71,6 +75,7 @@ export class GateContext {
     this.before = inputs.before;
     this.after = inputs.after;
     this.walk = inputs.walk;
+    this.range = inputs.range ?? inputs.walk.slice(1);
     this.martsPaths = inputs.martsPaths;
     this.baseName = inputs.baseName;
     this.record = inputs.record ?? null;

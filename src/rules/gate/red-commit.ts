@@ -1,4 +1,4 @@
-/** I6: a commit of the walk carrying a marts spec or pre-registration that its schema rejects. */
+/** I6: a commit of the branch (a side branch merged in included) carrying a marts spec or pre-registration that its schema rejects. */
 import type { Value } from "../../core/values.ts";
 import { PreRegistration } from "../../schemas/pre-registration.ts";
 import { Spec } from "../../schemas/spec.ts";
@@ -12,7 +12,7 @@ export default defineGateRule({
   severity: "INFO",
   docs: {
     summary:
-      "For each commit after the merge-base (head included), each marts model whose meta.spec or meta.pre_registration fails its schema there: one line per commit and error.",
+      "For each commit the branch brings (head included, and the commits of a side branch merged into it; not those a merge of the base brings), each marts model whose meta.spec or meta.pre_registration fails its schema there: one line per commit and error.",
     rationale:
       "Rule 5 commits only green steps, so a red commit in the history says the loop was skipped. A model already red on the base is named again at every commit, as the reference does, so the reading is complete.",
     enforces: "Rule 5: only green steps are committed.",
@@ -31,7 +31,7 @@ export default defineGateRule({
       }
       return found;
     };
-    for (const step of ctx.commits) {
+    for (const step of ctx.range) {
       for (const name of sortByText(step.declared.models.keys())) {
         if (!ctx.isMarts(name)) continue;
         const model = step.declared.models.get(name);

@@ -10,7 +10,7 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "With --verify-commits (or tcr: required): each commit whose trailers say a green tcr step made it, where check or unit, re-run on the commit's files, blocks on something its first parent does not (or cannot judge). INFO, BLOCK under tcr: required.",
+      "With --verify-commits (or tcr: required): each commit the branch brings (on a side branch merged into it as on its first-parent line) whose trailers say a green tcr step made it, where check or unit, re-run on the commit's files, blocks on something its first parent does not (or cannot judge). INFO, BLOCK under tcr: required.",
     rationale:
       "Trailers are text anyone can write; re-running the steps is what makes the record one CI can trust. A block the parent already had is not the commit's doing, as tcr itself judges a step against HEAD.",
     enforces: "Rule 5: green steps are committed, red ones reverted; only tcr.sh commits.",

@@ -10,7 +10,7 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "With --verify-commits (or tcr: required): each strike reset a tcr commit records in its trailers (`slp tcr --reset REASON`: the count it cleared, who, why). INFO, BLOCK under tcr: required.",
+      "With --verify-commits (or tcr: required): each strike reset a tcr commit of the branch (a side branch merged in included) records in its trailers (`slp tcr --reset REASON`: the count it cleared, who, why). INFO, BLOCK under tcr: required.",
     rationale:
       "The count lives in the git directory, which is never pushed; a reset is the one way to go on after five reds, so the reviewer reads who reset it and why.",
     enforces: "Rule 5: five reverts in a row, stop and call a human.",
