@@ -79,3 +79,28 @@ export function requireProjectFolder(dir: string, dirAsGiven: string): void {
     });
   }
 }
+
+/**
+ * What check's sensitive-column lineage reads besides the yml: the
+ * environment env_var() sees, and the warehouse dialect the models are
+ * written in (slp.yml's, else the profile's adapter), read only if lineage runs.
+ */
+export function lineageEnvironment(
+  resolved: ResolvedProject,
+  environment: { cwd: string; env: Record<string, string | undefined> },
+): { env: Record<string, string | undefined>; dialect: () => Promise<string> } {
+  return {
+    env: environment.env,
+    dialect: async () => {
+      const { projectDialect } = await import("../../sql/dialect/profile.ts");
+      const { config, file } = resolved.config;
+      return projectDialect({
+        projectDir: resolved.dir,
+        cwd: environment.cwd,
+        env: environment.env,
+        flag: undefined,
+        config: config.dialect ? { dialect: config.dialect, file: file ?? "slp.yml" } : undefined,
+      }).dialect;
+    },
+  };
+}
