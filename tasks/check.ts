@@ -10,7 +10,7 @@ import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "check",
-  description: "Check specs, pre-registrations and tests in the working tree (S1-S5, P1, P2, T1-T3, I5, I7)",
+  description: "Check specs, pre-registrations and tests in the working tree (S1-S6, P1, P2, T1-T3, I5, I7)",
   ciOrder: 10,
   input: Type.Object({ projectDir: ProjectDirOption, martsPath: MartsPathOption }),
   async run({ input, environment }): Promise<Report> {

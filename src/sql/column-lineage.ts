@@ -235,7 +235,11 @@ class Reader {
       const rightColumns = [...right.columns.values()];
       [...left.columns.values()].forEach((column, i) => {
         const other = rightColumns[i] as OutputColumn;
-        columns.set(lower(column.name), { ...column, origins: dedupe([...column.origins, ...other.origins]), star: column.star ?? other.star });
+        columns.set(lower(column.name), {
+          ...column,
+          origins: dedupe([...column.origins, ...other.origins]),
+          star: column.star ?? other.star,
+        });
       });
       return { columns, open: [] };
     }
@@ -277,7 +281,22 @@ class Reader {
       return shape;
     }
     for (const clause of clauses) {
-      if (!["with_clause", "select_clause", "from_clause", "where_clause", "group_by_clause", "having_clause", "order_by_clause", "limit_clause", "window_clause", "qualify_clause", "offset_clause", "fetch_clause"].includes(clause.type))
+      if (
+        ![
+          "with_clause",
+          "select_clause",
+          "from_clause",
+          "where_clause",
+          "group_by_clause",
+          "having_clause",
+          "order_by_clause",
+          "limit_clause",
+          "window_clause",
+          "qualify_clause",
+          "offset_clause",
+          "fetch_clause",
+        ].includes(clause.type)
+      )
         this.refuse(`a ${clause.type.replace(/_/g, " ")}`, clause);
     }
     const items = ((selectClause.columns as SqlNode).items as SqlNode[]).filter(isNode);

@@ -19,7 +19,8 @@ export default defineCheckRule({
     derived:
       "column {column} carries a sensitive value ({path}), and spec.sensitive_columns does not list it; list it there, or remove identity (count it, or keep only a boolean test of it)",
     star: "{star} passes the sensitive column {column} on ({path}), and spec.sensitive_columns does not list it; select the columns the mart needs by name, or list it",
-    refused: "{construct}; slp cannot tell whether a sensitive value reaches a mart, so it does not pass: rewrite it in plain SQL, or list the mart's columns that carry it in spec.sensitive_columns",
+    refused:
+      "{construct}; slp cannot tell whether a sensitive value reaches a mart, so it does not pass: rewrite it in plain SQL, or list the mart's columns that carry it in spec.sensitive_columns",
   },
   async run(ctx, report) {
     const lineage = await sensitiveLineage(ctx);

@@ -15,12 +15,15 @@
  */
 import { InputError } from "../../core/errors.ts";
 import { compareCodePoints } from "../../core/text.ts";
-import { canonicalJson, isMapping, isStringList, type Mapping } from "../../core/values.ts";
+import { canonicalJson, isMapping, isStringList } from "../../core/values.ts";
 import type { RefNode, SourceNode, UnitProject } from "../../project/dbt/unit-project.ts";
 import { ParseCache } from "../../project/files/cache.ts";
 import { projectFolders, ymlIn } from "../../project/nodes/context.ts";
 import type { ModelDeclaration } from "../../project/model.ts";
+import type { LineageEnvironment } from "../../project/slp/options.ts";
 import type { CheckContext } from "../context/check.ts";
+
+export type { LineageEnvironment };
 
 /** Bumped when the analysis or the cached shape changes. */
 const LINEAGE_FORMAT = 1;
@@ -53,17 +56,13 @@ export interface SensitiveLineage {
   refusals: LineageRefusal[];
 }
 
-/** What the lineage needs beyond the yml check reads: the environment env_var() reads and the warehouse's grammar. */
-export interface LineageEnvironment {
-  env: Record<string, string | undefined>;
-  /** The warehouse dialect the models are written in (read only when lineage runs). */
-  dialect: () => Promise<string>;
-}
-
 interface CachedLineage {
   result: SensitiveLineage;
   /** Each env var a render read, with the value it had (null: unset). */
   env: Record<string, string | null>;
+  dialect: string;
+  /** What decided the dialect, stamped (LineageEnvironment.stamp). */
+  dialectInputs: Record<string, string>;
 }
 
 const memo = new WeakMap<CheckContext, Promise<SensitiveLineage | null>>();
@@ -123,24 +122,27 @@ async function computeLineage(ctx: CheckContext): Promise<SensitiveLineage | nul
       ],
     };
   }
-  const dialect = await environment.dialect();
-  // The key: every file the answer can depend on, by content, and what decides the grammar and the marts.
+  // The key: every file the answer can depend on, by content, and what decides the marts; the dialect is checked by its inputs'
+  // stamps, so a warm run never reads the profile.
   const scope = [...projectFolders(settings).map((path) => `${path}/`), `${settings.packagesInstallPath}/`, "dbt_project.yml"];
   const files = await model.list(scope);
   const ids: string[] = [];
   for (const file of files) ids.push(`${file.path}\0${model.source.knownId?.(file) ?? (await model.source.read(file)).id}`);
   const cache = ParseCache.open<CachedLineage>(ctx.project.dir, environment.env, "lineage");
-  const key = ParseCache.key(
-    [LINEAGE_FORMAT, dialect, canonicalJson([...ctx.project.marts].sort()), canonicalJson(model.vars), ...ids].join("\n"),
-  );
+  const key = ParseCache.key([LINEAGE_FORMAT, canonicalJson([...ctx.project.marts].sort()), canonicalJson(model.vars), ...ids].join("\n"));
   const cached = cache.get(key);
-  if (cached && Object.entries(cached.env).every(([name, value]) => (environment.env[name] ?? null) === value)) {
+  if (
+    cached &&
+    Object.entries(cached.env).every(([name, value]) => (environment.env[name] ?? null) === value) &&
+    Object.entries(cached.dialectInputs).every(([input, stamp]) => environment.stamp(input) === stamp)
+  ) {
     model.store.save();
     return cached.result;
   }
+  const { dialect, inputs } = await environment.dialect();
   const envRead = new Map<string, string | null>();
   const result = await new Lineage(ctx, dialect, environment.env, envRead).run();
-  cache.set(key, { result, env: Object.fromEntries(envRead) });
+  cache.set(key, { result, env: Object.fromEntries(envRead), dialect, dialectInputs: inputs });
   cache.save();
   model.store.save();
   return result;
@@ -193,7 +195,9 @@ class Lineage {
       if (!node) continue;
       const declaration = this.#ctx.project.models.get(name);
       const spec = declaration ? this.#ctx.spec(declaration) : null;
-      const listed = new Set((spec && isStringList(spec.sensitive_columns) ? spec.sensitive_columns : []).map((column) => column.toLowerCase()));
+      const listed = new Set(
+        (spec && isStringList(spec.sensitive_columns) ? spec.sensitive_columns : []).map((column) => column.toLowerCase()),
+      );
       for (const [key, column] of await this.sensitiveOf(node)) {
         if (column.path.length < 2 || listed.has(key)) continue;
         unlisted.push({
@@ -232,7 +236,8 @@ class Lineage {
     if (node.kind === "model" && node.declaration && "spec" in node.declaration)
       declared.push(...declaredOfModel(node.declaration as ModelDeclaration));
     for (const name of declared)
-      if (!columns.has(name.toLowerCase())) columns.set(name.toLowerCase(), { name, path: [this.label(node, name)], star: null, line: null });
+      if (!columns.has(name.toLowerCase()))
+        columns.set(name.toLowerCase(), { name, path: [this.label(node, name)], star: null, line: null });
     if (node.kind !== "source" && (node.kind === "model" || node.kind === "snapshot")) await this.#derive(node, columns);
     this.#visiting.delete(node.uniqueId);
     this.#sensitive.set(node.uniqueId, columns);
@@ -311,13 +316,15 @@ class Lineage {
   async #render(
     node: RefNode,
   ): Promise<{ sql: string; relations: Map<string, RefNode | SourceNode>; offset: number } | { error: string; line: number | null }> {
-    const [{ DbtRenderer, RenderRefusal }, { readText }, { blocks }, { quoteRelation, renderError }, { trimStatement }] = await Promise.all([
-      import("../../sql/dbt-context.ts"),
-      import("../../project/files/source.ts"),
-      import("../../project/nodes/sql-files.ts"),
-      import("../../unit/render.ts"),
-      import("../../unit/sql.ts"),
-    ]);
+    const [{ DbtRenderer, RenderRefusal }, { readText }, { blocks }, { quoteRelation, renderError }, { trimStatement }] = await Promise.all(
+      [
+        import("../../sql/dbt-context.ts"),
+        import("../../project/files/source.ts"),
+        import("../../project/nodes/sql-files.ts"),
+        import("../../unit/render.ts"),
+        import("../../unit/sql.ts"),
+      ],
+    );
     const { callText } = await import("../../project/dbt/relations.ts");
     const dialect = this.#dialect as import("../../sql/dialect/dialects.ts").Dialect;
     this.#renderer ??= new DbtRenderer(this.#project, { cliVars: {}, env: this.#env, startedAt: new Date(0), adapter: dialect });
@@ -343,7 +350,10 @@ class Lineage {
       relation: (call) => {
         const resolved = this.#project.index.resolve(call, node.package);
         if (!("node" in resolved))
-          throw new RenderRefusal(`model ${node.name} calls ${callText(call)}, which names nothing in the project`, "check the name in the model's SQL");
+          throw new RenderRefusal(
+            `model ${node.name} calls ${callText(call)}, which names nothing in the project`,
+            "check the name in the model's SQL",
+          );
         return nameOf(resolved.node);
       },
     };
