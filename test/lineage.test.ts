@@ -104,6 +104,13 @@ describe("what a column carries", () => {
     ).toEqual({ id: ["orders.id"], last_email: ["u.email"] });
   });
 
+  test("an unnested array carries what the array does; a bare date part in a function is a word, not a column", () => {
+    expect(carried("select address, date_trunc(c.signed_up, month) as m from `c` as c, unnest(c.emails) as address", "bigquery")).toEqual({
+      address: ["c.address", "c.emails"],
+      m: ["c.signed_up"],
+    });
+  });
+
   test("what it cannot follow is named with its line: a recursive CTE, a column no relation has", () => {
     expect(lineage("with recursive r as (select 1 as n)\nselect n from r").unresolved).toEqual([
       { construct: "a recursive CTE (with recursive)", line: 1 },

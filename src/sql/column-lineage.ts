@@ -79,6 +79,27 @@ export const BOOLEAN_TEST_OPERATORS: readonly string[] = [
   "glob",
 ];
 
+/** Words that name a date part where a function takes one bare (BigQuery's `date_trunc(d, month)`): no column. */
+const DATE_PARTS: readonly string[] = [
+  "date",
+  "datetime",
+  "day",
+  "dayofweek",
+  "dayofyear",
+  "hour",
+  "isoweek",
+  "isoyear",
+  "microsecond",
+  "millisecond",
+  "minute",
+  "month",
+  "quarter",
+  "second",
+  "time",
+  "week",
+  "year",
+];
+
 /** An input column a value comes from: the relation as the SQL names it, and the column (`*`: every column of it). */
 export interface Origin {
   relation: string;
@@ -409,6 +430,10 @@ class Reader {
       return this.query(inner, { ctes: env.ctes, outer: env.outer });
     }
     if (node.type === "lateral_derived_table") return this.query(node.expr as SqlNode, { ctes: env.ctes, outer: scope });
+    if (node.type === "unnest_expr") {
+      // UNNEST(array): each element carries what the array does.
+      return { columns: new Map(), open: [], opaque: this.flow(node.expr, scope, { ctes: env.ctes, outer: scope }) };
+    }
     if (node.type === "func_call") {
       // A table function (unnest, generate_series, json_each): every column it yields carries what its arguments do.
       return { columns: new Map(), open: [], opaque: this.flow(node.args as SqlNode, scope, { ctes: env.ctes, outer: scope }) };
@@ -437,6 +462,12 @@ class Reader {
       if (found) return found;
     }
     return null;
+  }
+
+  /** True when a relation in scope (or an outer one) has a known column of this name. */
+  known(scope: Scope | null, name: string): boolean {
+    for (let at = scope; at; at = at.outer) if (at.inputs.some((input) => input.shape.columns.has(lower(name)))) return true;
+    return false;
   }
 
   /** A column of a shape by name: its known origins, else what its open relations give under that name; null when it has none. */
@@ -501,7 +532,20 @@ class Reader {
       case "func_call": {
         const name = lower((this.parts(node.name) ?? [""]).at(-1) as string);
         if (IDENTITY_REMOVING_FUNCTIONS.includes(name) || BOOLEAN_TEST_FUNCTIONS.includes(name)) return [];
-        // The window's partition and order, and the filter, choose rows; they are not the value.
+        // The window's partition and order, and the filter, choose rows; they are not the value. A bare date part
+        // among the arguments (`date_trunc(d, month)`) is a word, unless a relation of the query has a column of that name.
+        const args = isNode(node.args) && isNode(node.args.expr) && isNode(node.args.expr.args) ? node.args.expr.args.items : undefined;
+        if (Array.isArray(args)) {
+          const datePart = (item: unknown) => {
+            const name = nameOf(item);
+            return name !== null && DATE_PARTS.includes(lower(name)) && !this.known(scope, name);
+          };
+          return this.flow(
+            args.filter((item) => !datePart(item)),
+            scope,
+            env,
+          );
+        }
         return this.flow(node.args, scope, env);
       }
       case "func_args":

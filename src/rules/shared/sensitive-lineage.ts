@@ -249,7 +249,8 @@ class Lineage {
     const parents = parentIds.map((id) => this.#project.index.byId(id)).filter((parent) => parent !== undefined);
     let carried = false;
     for (const parent of parents) if ((await this.sensitiveOf(parent)).size > 0) carried = true;
-    if (!carried) return;
+    // A ref or source built at render time (`ref(var('x'))`) is no edge of the static DAG: rendering tells what it reads.
+    if (!carried && !(await this.#ctx.project.model.graph()).unresolved.some((edge) => edge.from === node.uniqueId)) return;
     const refuse = (construct: string, line: number | null) =>
       this.#refusals.push({ model: node.name, file: node.file ?? node.ymlFile ?? "", line, construct });
     if (node.language !== "sql" || !node.file) {
