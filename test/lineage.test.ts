@@ -106,9 +106,20 @@ describe("what a column carries", () => {
 
   test("an unnested array carries what the array does; a bare date part in a function is a word, not a column", () => {
     expect(carried("select address, date_trunc(c.signed_up, month) as m from `c` as c, unnest(c.emails) as address", "bigquery")).toEqual({
-      address: ["c.address", "c.emails"],
+      address: ["c.emails"],
       m: ["c.signed_up"],
     });
+  });
+
+  test("a relation's alias as a value is its whole row, and `s.*` over such a column passes the row's columns on (dbt_utils.deduplicate)", () => {
+    const sql = `with staff as (
+      select unique.* from (
+        select array_agg(original order by updated_at desc limit 1)[offset(0)] unique
+        from (select id, personal_email as email from \`people\`) original group by id
+      )
+    ) select staff.id, staff.email as reach from staff`;
+    expect(carried(sql, "bigquery")).toEqual({ id: ["people.id"], reach: ["people.personal_email"] });
+    expect(lineage(sql, "bigquery").unresolved).toEqual([]);
   });
 
   test("what it cannot follow is named with its line: a recursive CTE, a column no relation has", () => {

@@ -203,6 +203,10 @@ function dedupe(origins: Origin[]): Origin[] {
 
 class Reader {
   readonly unresolved: Unresolved[] = [];
+  /** The whole rows the expression being read names (its relation's alias as a value), by shape. */
+  #rows: Shape[] | null = null;
+  /** Output columns that hold whole rows, and the shapes of those rows. */
+  readonly #rowColumns = new WeakMap<OutputColumn, Shape[]>();
   readonly #sql: string;
   readonly #lineStarts: number[] = [0];
 
@@ -339,22 +343,35 @@ class Reader {
       const qualifier = this.parts(item.object);
       const input = qualifier && this.input(scope, qualifier[qualifier.length - 1] as string);
       const star = { text: `select ${this.text(item)}`, line: this.line(item) };
-      if (!input) {
+      if (input) {
+        this.expand(input.shape, star, shape);
+        return;
+      }
+      // `s.*` over a column that holds whole rows (dbt_utils.deduplicate's `array_agg(original ...)[offset(0)] unique`):
+      // the fields of the rows it holds.
+      const holder = qualifier?.length === 1 ? this.rowColumn(scope, qualifier[0] as string) : null;
+      if (!holder) {
         this.refuse(`${this.text(item)}, whose relation is not in the FROM clause`, item);
         return;
       }
-      this.expand(input.shape, star, shape);
+      for (const row of holder) this.expand(row, star, shape);
       return;
     }
     const env = { ctes, outer: scope };
-    if (item.type === "alias") {
-      const name = nameOf(item.alias) ?? this.text(item.alias as SqlNode);
-      add({ name, origins: this.flow(item.expr as SqlNode, scope, env), line: this.line(item), star: null });
-      return;
-    }
-    const parts = item.type === "identifier" || item.type === "member_expr" ? this.parts(item) : null;
-    const name = parts ? (parts[parts.length - 1] as string) : this.text(item);
-    add({ name, origins: this.flow(item, scope, env), line: this.line(item), star: null });
+    const aliased = item.type === "alias";
+    const expression = aliased ? (item.expr as SqlNode) : item;
+    const parts = !aliased && (item.type === "identifier" || item.type === "member_expr") ? this.parts(item) : null;
+    const name = aliased
+      ? (nameOf(item.alias) ?? this.text(item.alias as SqlNode))
+      : parts
+        ? (parts[parts.length - 1] as string)
+        : this.text(item);
+    const outerRows = this.#rows;
+    this.#rows = [];
+    const column = { name, origins: this.flow(expression, scope, env), line: this.line(item), star: null };
+    if (this.#rows.length > 0) this.#rowColumns.set(column, this.#rows);
+    this.#rows = outerRows;
+    add(column);
   }
 
   /** A star over an input: its known columns by name, and its open relations passed on whole. */
@@ -464,6 +481,17 @@ class Reader {
     return null;
   }
 
+  /** The row shapes a column of an input holds, when it holds whole rows. */
+  rowColumn(scope: Scope, name: string): Shape[] | null {
+    for (let at: Scope | null = scope; at; at = at.outer)
+      for (const input of at.inputs) {
+        const column = input.shape.columns.get(lower(name));
+        const rows = column ? this.#rowColumns.get(column) : undefined;
+        if (rows) return rows;
+      }
+    return null;
+  }
+
   /** True when a relation in scope (or an outer one) has a known column of this name. */
   known(scope: Scope | null, name: string): boolean {
     for (let at = scope; at; at = at.outer) if (at.inputs.some((input) => input.shape.columns.has(lower(name)))) return true;
@@ -498,6 +526,12 @@ class Reader {
     for (let at: Scope | null = scope; at; at = at.outer) {
       const known = at.inputs.filter((input) => input.shape.columns.has(lower(name)));
       if (known.length > 0) return dedupe(known.flatMap((input) => this.columnOf(input.shape, name) ?? []));
+      // A relation's alias as a value is its whole row (BigQuery's `array_agg(original)`): every column of it.
+      const row = at.inputs.find((input) => input.alias === lower(name));
+      if (row) {
+        this.#rows?.push(row.shape);
+        return this.everything(row.shape);
+      }
       const open = at.inputs.filter((input) => input.shape.open.length > 0 || input.shape.opaque);
       if (open.length > 0) return dedupe(open.flatMap((input) => this.columnOf(input.shape, name) ?? []));
       const alias = at.aliases.get(lower(name));

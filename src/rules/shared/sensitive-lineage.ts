@@ -14,7 +14,7 @@
  * a listing.
  */
 import { InputError } from "../../core/errors.ts";
-import { compareCodePoints } from "../../core/text.ts";
+import { collapseWhitespace, compareCodePoints } from "../../core/text.ts";
 import { canonicalJson, isMapping, isStringList } from "../../core/values.ts";
 import type { RefNode, SourceNode, UnitProject } from "../../project/dbt/unit-project.ts";
 import { ParseCache } from "../../project/files/cache.ts";
@@ -250,17 +250,28 @@ class Lineage {
     let carried = false;
     for (const parent of parents) if ((await this.sensitiveOf(parent)).size > 0) carried = true;
     // A ref or source built at render time (`ref(var('x'))`) is no edge of the static DAG: rendering tells what it reads.
-    if (!carried && !(await this.#ctx.project.model.graph()).unresolved.some((edge) => edge.from === node.uniqueId)) return;
+    // Such a model is judged only once its rendering shows a sensitive input (a render that fails shows none).
+    const dynamic = !carried && (await this.#ctx.project.model.graph()).unresolved.some((edge) => edge.from === node.uniqueId);
+    if (!carried && !dynamic) return;
     const refuse = (construct: string, line: number | null) =>
-      this.#refusals.push({ model: node.name, file: node.file ?? node.ymlFile ?? "", line, construct });
+      // On one line: an output line is one finding (a macro's compiler error runs over several).
+      this.#refusals.push({ model: node.name, file: node.file ?? node.ymlFile ?? "", line, construct: collapseWhitespace(construct) });
     if (node.language !== "sql" || !node.file) {
+      if (dynamic) return;
       refuse(`${node.kind} ${node.name} reads a sensitive column, and slp follows lineage through SQL only`, node.line);
       return;
     }
     const rendered = await this.#render(node);
     if ("error" in rendered) {
+      if (dynamic) return;
       refuse(`${node.kind} ${node.name} reads a sensitive column and cannot be rendered to follow it: ${rendered.error}`, rendered.line);
       return;
+    }
+    if (dynamic) {
+      let reads = false;
+      for (const input of rendered.relations.values())
+        if (input.uniqueId !== node.uniqueId && (await this.sensitiveOf(input)).size > 0) reads = true;
+      if (!reads) return;
     }
     const { columnLineage } = await import("../../sql/column-lineage.ts");
     const lineage = columnLineage(rendered.sql, this.#dialect);
