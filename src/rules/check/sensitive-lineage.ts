@@ -1,5 +1,5 @@
 /** S6: a mart column that carries a sensitive column's value under a name its spec does not list as sensitive. */
-import { BOOLEAN_TEST_FUNCTIONS, IDENTITY_REMOVING_FUNCTIONS } from "../../sql/column-lineage.ts";
+import { BOOLEAN_TEST_FUNCTIONS, IDENTITY_REMOVING_FUNCTIONS } from "../../sql/identity.ts";
 import { defineCheckRule } from "../context/check.ts";
 import { sensitiveLineage } from "../shared/sensitive-lineage.ts";
 
