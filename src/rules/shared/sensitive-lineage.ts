@@ -25,6 +25,9 @@ import type { CheckContext } from "../context/check.ts";
 
 export type { LineageEnvironment };
 
+/** The files a rendering can depend on, by name. */
+const DBT_INPUT = /\.(sql|ya?ml|csv|py)$/;
+
 /** Bumped when the analysis or the cached shape changes. */
 const LINEAGE_FORMAT = 1;
 
@@ -125,9 +128,10 @@ async function computeLineage(ctx: CheckContext): Promise<SensitiveLineage | nul
   // The key: every file the answer can depend on, by content, and what decides the marts; the dialect is checked by its inputs'
   // stamps, so a warm run never reads the profile.
   const scope = [...projectFolders(settings).map((path) => `${path}/`), `${settings.packagesInstallPath}/`, "dbt_project.yml"];
-  const files = await model.list(scope);
+  // Only what dbt reads: models, macros, yml, seeds (a README or a link beside them is no input, and is never opened).
+  const files = (await model.list(scope)).filter((file) => DBT_INPUT.test(file.path));
   const ids: string[] = [];
-  for (const file of files) ids.push(`${file.path}\0${model.source.knownId?.(file) ?? (await model.source.read(file)).id}`);
+  for (const file of files) ids.push(`${file.path}\0${model.source.knownId?.(file) ?? (await contentId(model, file))}`);
   const cache = ParseCache.open<CachedLineage>(ctx.project.dir, environment.env, "lineage");
   const key = ParseCache.key([LINEAGE_FORMAT, canonicalJson([...ctx.project.marts].sort()), canonicalJson(model.vars), ...ids].join("\n"));
   const cached = cache.get(key);
@@ -146,6 +150,16 @@ async function computeLineage(ctx: CheckContext): Promise<SensitiveLineage | nul
   cache.save();
   model.store.save();
   return result;
+}
+
+/** A file's content id; one that cannot be read is left to the reader that needs it (which names it), and keys as such. */
+async function contentId(model: CheckContext["project"]["model"], file: { path: string }): Promise<string> {
+  try {
+    return (await model.source.read(file)).id;
+  } catch (error) {
+    if (error instanceof InputError) return "unreadable";
+    throw error;
+  }
 }
 
 /** A column's sensitivity: the path from it back to the column marked sensitive, and the star that carried it. */
