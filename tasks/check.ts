@@ -2,7 +2,7 @@
 import { Type } from "@sinclair/typebox";
 import { plural } from "../src/core/text.ts";
 import type { Report } from "../src/core/report.ts";
-import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
+import { lineageEnvironment, MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
 import { checkRules } from "../src/rules/check-rules.ts";
@@ -10,7 +10,7 @@ import { defineTask } from "../src/runner/define-task.ts";
 
 export default defineTask({
   name: "check",
-  description: "Check specs, pre-registrations and tests in the working tree (S1-S5, P1, P2, T1-T3, I5, I7)",
+  description: "Check specs, pre-registrations and tests in the working tree (S1-S6, P1, P2, T1-T3, I5, I7)",
   ciOrder: 10,
   input: Type.Object({ projectDir: ProjectDirOption, martsPath: MartsPathOption }),
   async run({ input, environment }): Promise<Report> {
@@ -21,6 +21,7 @@ export default defineTask({
       resolved.dirAsGiven,
       resolved.martsPaths,
     );
+    project.lineage = lineageEnvironment(resolved, environment);
     const context = new CheckContext(project);
     const findings = [];
     for (const rule of checkRules) findings.push(...(await rule.findings(context)));

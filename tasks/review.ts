@@ -14,7 +14,8 @@ import type { Report } from "../src/core/report.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles, readInputText } from "../src/project/history/diff-files.ts";
 import { parseJson } from "../src/project/files/json.ts";
-import { MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
+import { lineageEnvironment, MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
+import { sensitiveLineage } from "../src/rules/shared/sensitive-lineage.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { buildReview, type MutationRead } from "../src/report/review.ts";
 import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
@@ -58,6 +59,7 @@ export default defineTask({
       resolved.dirAsGiven,
       resolved.martsPaths,
     );
+    project.lineage = lineageEnvironment(resolved, environment);
     const context = new CheckContext(project);
     const paths = input.diffs?.length
       ? expandDiffArguments(environment.cwd, input.diffs)
@@ -77,6 +79,7 @@ export default defineTask({
       run(unit, { projectDir: input.projectDir }) as Promise<Report>,
     ]);
     const tests = (unitReport.data as UnitData | undefined)?.tests ?? [];
+    const lineage = await sensitiveLineage(context);
 
     const data = buildReview({
       projectAsGiven: input.projectDir,
@@ -92,6 +95,7 @@ export default defineTask({
         status: new Map(tests.map((test) => [`${test.model}::${test.name}`, test.status])),
       },
       mutation: (model) => readMutation(resolved.dir, model),
+      derivedSensitive: lineage?.derivedNames ?? [],
     });
     const [{ reviewMarkdown }, html] = await Promise.all([
       import("../src/report/review-markdown.ts"),

@@ -18,6 +18,7 @@ import { copyToTemp, tempDir } from "./support/temp.ts";
 const ROOT = join(import.meta.dir, "..");
 const QUICKSTART = join(ROOT, "examples", "quickstart");
 const SENSITIVE = join(import.meta.dir, "fixtures", "review", "sensitive");
+const DERIVED = join(import.meta.dir, "fixtures", "review", "derived");
 const GOLDEN = join(import.meta.dir, "golden", "review");
 /** What the unit-test rows of the sensitive fixture hold in its sensitive columns. */
 const SECRETS = [
@@ -112,6 +113,16 @@ describe("sensitive columns never appear with values", () => {
     const edge = JSON.parse(json.stdout).data.models[0].edges[1].tests[0];
     expect(edge.given[0].rows.rows).toEqual([{ user_id: "3", email: "[sensitive]", phone: "[sensitive]", plan: "pro" }]);
     expect(edge.expect.rows).toEqual([{ user_id: "3", EMAIL: "[sensitive]", plan: "pro" }]);
+  });
+
+  test("a column that carries a sensitive value under another name (lineage: email → reach → contact) is masked too", async () => {
+    const markdown = await runMain(["review"], DERIVED);
+    const json = await runMain(["review", "--format", "json"], DERIVED);
+    expect(markdown.exitCode).toBe(0);
+    for (const text of [markdown.stdout, json.stdout]) expect(text).not.toContain("dana.secret@example.com");
+    const test = JSON.parse(json.stdout).data.models[0].edges[0].tests[0];
+    expect(test.given[0].rows.rows).toEqual([{ user_id: "1", reach: "[sensitive]", plan: "pro" }]);
+    expect(test.expect.rows).toEqual([{ user_id: "1", contact: "[sensitive]", plan: "pro" }]);
   });
 
   test("the quickstart's customer_email (listed in fct_orders' spec, meta.sensitive in staging) shows no address", async () => {

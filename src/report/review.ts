@@ -48,6 +48,8 @@ export interface ReviewInputs {
   unit: { summary: string; status: ReadonlyMap<string, "pass" | "fail" | "error"> };
   /** mutation/<model>.json per model, or null when the mutation check has not run for it. */
   mutation(model: string): MutationRead | null;
+  /** Column names that carry a sensitive value under another name (sensitive-column lineage), lower case. */
+  derivedSensitive?: readonly string[];
 }
 
 /** Rows beyond this many are counted, not shown: the reading is of the edge, not of a data set. */
@@ -56,6 +58,8 @@ const ROWS_SHOWN = 10;
 export function buildReview(inputs: ReviewInputs): ReviewData {
   const { context } = inputs;
   const sensitive = sensitiveColumns(context);
+  // A column derived from a sensitive one (`email as contact`) holds the same values: masked the same.
+  for (const name of inputs.derivedSensitive ?? []) sensitive.add(name);
   const diffOf = new Map(inputs.diffs.map((file) => [file.model, file] as const));
   const reviewed = context.models.filter(
     (model) => (isMapping(model.preRegistration) && !inputs.inherited.has(model.name)) || diffOf.has(model.name),

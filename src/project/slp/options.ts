@@ -1,7 +1,7 @@
 /** The flags every project-reading task shares, and how they resolve against slp.yml. */
 import { Type } from "@sinclair/typebox";
-import { statSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { InputError } from "../../core/errors.ts";
 import { loadConfig, type LoadedConfig } from "./slp-yml.ts";
 import { readDbtPaths } from "../dbt/dbt-paths.ts";
@@ -78,4 +78,66 @@ export function requireProjectFolder(dir: string, dirAsGiven: string): void {
       fix: "pass the folder that holds dbt_project.yml with --project-dir (default: the current folder)",
     });
   }
+}
+
+/**
+ * What check's sensitive-column lineage reads besides the yml: the
+ * environment env_var() sees, and the warehouse dialect the models are
+ * written in (slp.yml's, else the profile's adapter), read only if lineage
+ * runs. `stamp` tells, without reading the profile, whether what decided the
+ * dialect is as it was: each input it names (`slp`, `env:NAME`, `file:PATH`)
+ * read again.
+ */
+export function lineageEnvironment(
+  resolved: ResolvedProject,
+  environment: { cwd: string; env: Record<string, string | undefined> },
+): LineageEnvironment {
+  const { env, cwd } = environment;
+  const { config, file } = resolved.config;
+  const profiles = [
+    ...(env.DBT_PROFILES_DIR ? [join(resolve(cwd, env.DBT_PROFILES_DIR), "profiles.yml")] : []),
+    join(resolved.dir, "profiles.yml"),
+    ...(env.HOME ? [join(env.HOME, ".dbt", "profiles.yml")] : []),
+  ];
+  const stamp = (input: string): string => {
+    if (input === "slp") return config.dialect ?? "";
+    if (input.startsWith("env:")) return env[input.slice(4)] ?? "\0unset";
+    try {
+      const stats = statSync(input.slice(5));
+      return `${stats.mtimeMs}:${stats.size}:${stats.ino}`;
+    } catch {
+      return "\0missing";
+    }
+  };
+  return {
+    env,
+    stamp,
+    dialect: async () => {
+      const { projectDialect } = await import("../../sql/dialect/profile.ts");
+      const dialect = projectDialect({
+        projectDir: resolved.dir,
+        cwd,
+        env,
+        flag: undefined,
+        config: config.dialect ? { dialect: config.dialect, file: file ?? "slp.yml" } : undefined,
+      }).dialect;
+      // What decided it: slp.yml, the profile's location and target, each candidate profiles.yml, the env vars they name.
+      const inputs = ["slp", "env:DBT_PROFILES_DIR", "env:DBT_TARGET", "env:HOME", ...profiles.map((path) => `file:${path}`)];
+      for (const path of profiles) {
+        if (stamp(`file:${path}`) === "\0missing") continue;
+        try {
+          for (const match of readFileSync(path, "utf8").matchAll(/env_var\(\s*['"]([^'"]+)['"]/g)) inputs.push(`env:${match[1]}`);
+        } catch {}
+      }
+      return { dialect, inputs: Object.fromEntries(inputs.map((input) => [input, stamp(input)])) };
+    },
+  };
+}
+
+export interface LineageEnvironment {
+  env: Record<string, string | undefined>;
+  /** The dialect, and the inputs that decided it with their stamps. */
+  dialect: () => Promise<{ dialect: string; inputs: Record<string, string> }>;
+  /** One input's stamp now. */
+  stamp: (input: string) => string;
 }

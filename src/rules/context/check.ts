@@ -16,6 +16,7 @@ import type { WorkTree } from "../../project/files/source.ts";
 import { sortPathsBySegments, stem, topDirectories } from "../../project/files/paths.ts";
 import { unitTestDisabled } from "../../project/dbt/data-tests.ts";
 import { ruleDefiner } from "../define-rule.ts";
+import type { LineageEnvironment } from "../shared/sensitive-lineage.ts";
 
 /** A model as check reads it: its yml declaration. */
 export type Model = ModelDeclaration;
@@ -44,6 +45,8 @@ export interface CheckProject {
   disabledUnitTests?: ReadonlySet<UnitTest>;
   /** Stem -> project-relative path of each `.sql` under a marts path (the later in segment order wins). */
   martsSql: Map<string, string>;
+  /** What sensitive-column lineage needs to render the models (set by the commands that judge it); without it, no lineage is read. */
+  lineage?: LineageEnvironment;
 }
 
 /**
