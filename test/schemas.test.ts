@@ -116,7 +116,12 @@ describe("the sentences of §4.5", () => {
     const unique = (items: unknown[]) => schemaErrors({ type: "array", uniqueItems: true }, items, "x").length === 0;
     expect(unique([1, 1.0])).toBe(false);
     expect(unique([0, -0])).toBe(false);
-    expect(unique([{ a: 1, b: [2, "c"] }, { b: [2, "c"], a: 1 }])).toBe(false);
+    expect(
+      unique([
+        { a: 1, b: [2, "c"] },
+        { b: [2, "c"], a: 1 },
+      ]),
+    ).toBe(false);
     expect(unique([null, "null", 0, false, "0", [], {}])).toBe(true);
     expect(unique([true, 1])).toBe(true);
     expect(unique([["a,b"], ["a", "b"]])).toBe(true);
