@@ -10,6 +10,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { InputError, SYSTEM_REASONS } from "../../core/errors.ts";
 import { formatLimit, LimitError, limitBytes } from "../../core/limits.ts";
+import { sqlNamedFolderError } from "./paths.ts";
 
 /** How a path is named in messages: project-relative for project files, as given for arguments. */
 export interface ReadTarget {
@@ -214,8 +215,10 @@ class Walker {
         continue;
       }
       const path = folder.endsWith("/") ? folder + entry.name : `${folder}/${entry.name}`;
-      if (entry.isDirectory()) this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
-      else if (entry.isSymbolicLink()) this.followLink(path, ancestors);
+      if (entry.isDirectory()) {
+        if (entry.name.endsWith(".sql")) throw sqlNamedFolderError(prefix + entry.name);
+        this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
+      } else if (entry.isSymbolicLink()) this.followLink(path, ancestors);
       else throw special(shownPath(this.projectDir, path), lstatSync(path));
     }
   }
@@ -242,6 +245,7 @@ class Walker {
       this.files.push(shown);
       return;
     }
+    if (shown.endsWith(".sql")) throw sqlNamedFolderError(shown);
     if (!reachable(this.projectDir, real)) {
       throw new InputError("is a symbolic link to a folder outside the repository, and slp reads nothing outside it", {
         file: shown,
