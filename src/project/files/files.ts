@@ -10,7 +10,6 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { InputError, SYSTEM_REASONS } from "../../core/errors.ts";
 import { formatLimit, LimitError, limitBytes } from "../../core/limits.ts";
-import { sqlNamedFolderError } from "./paths.ts";
 
 /** How a path is named in messages: project-relative for project files, as given for arguments. */
 export interface ReadTarget {
@@ -439,3 +438,21 @@ const FILE_REASONS: Record<string, string> = {
   ENOTDIR: SYSTEM_REASONS.ENOTDIR as string,
   ELOOP: SYSTEM_REASONS.ELOOP as string,
 };
+
+/** The first folder on `path` (`/`-separated) whose name ends in `.sql`, or null: dbt reads the files inside such a folder, never the folder, as models. */
+export function sqlNamedFolder(path: string): string | null {
+  const at = path.indexOf(".sql/");
+  if (at === -1) return null;
+  return path.slice(0, at + ".sql".length);
+}
+
+/** The refusal of a folder named like a model's SQL file (`fct_orders.sql/`): the model it names has no SQL, and nothing says so. */
+export function sqlNamedFolderError(folder: string, at?: string): InputError {
+  return new InputError(
+    `${at ? `at ${at}, ` : ""}a folder whose name ends in .sql; dbt reads the files inside it, not it, so the model its name promises has no SQL`,
+    {
+      file: folder,
+      fix: "rename the folder, or put the model's SQL in a file of that name",
+    },
+  );
+}

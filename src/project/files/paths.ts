@@ -155,21 +155,3 @@ export function stem(path: string): string {
 export function isYamlFile(path: string): boolean {
   return path.endsWith(".yml") || path.endsWith(".yaml");
 }
-
-/** The first folder on `path` (`/`-separated) whose name ends in `.sql`, or null: dbt reads the files inside such a folder, never the folder, as models. */
-export function sqlNamedFolder(path: string): string | null {
-  const at = path.indexOf(".sql/");
-  if (at === -1) return null;
-  return path.slice(0, at + ".sql".length);
-}
-
-/** The refusal of a folder named like a model's SQL file (`fct_orders.sql/`): the model it names has no SQL, and nothing says so. */
-export function sqlNamedFolderError(folder: string, at?: string): InputError {
-  return new InputError(
-    `${at ? `at ${at}, ` : ""}a folder whose name ends in .sql; dbt reads the files inside it, not it, so the model its name promises has no SQL`,
-    {
-      file: folder,
-      fix: "rename the folder, or put the model's SQL in a file of that name",
-    },
-  );
-}

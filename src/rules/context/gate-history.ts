@@ -6,6 +6,7 @@
 import { InputError } from "../../core/errors.ts";
 import { baseConfig, projectAt, type Branch } from "../../project/history/history.ts";
 import { ParseStore, type Project } from "../../project/model.ts";
+import { sqlNamedFolder, sqlNamedFolderError } from "../../project/files/files.ts";
 import type { CommitTree } from "../../project/files/source.ts";
 import { refuseDuplicateUnitTests } from "../../project/nodes/unit-tests.ts";
 import { CODEOWNERS_LOCATIONS, refuseUnreadableCodeowners } from "../../project/slp/codeowners.ts";
@@ -15,8 +16,6 @@ import {
   missingMartsFix,
   modelFoldersOf,
   normaliseMartsPath,
-  sqlNamedFolder,
-  sqlNamedFolderError,
   stem,
   topDirectories,
 } from "../../project/files/paths.ts";
