@@ -17,7 +17,8 @@ import { formatsOf, helpOf, parseArgs } from "./runner/args.ts";
 import type { Task, TaskEnvironment, TaskRegistry } from "./runner/define-task.ts";
 import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
-import { createRegistry } from "./runner/registry.ts";
+import { nearestNames } from "./runner/nearest-names.ts";
+import { createRegistry, describe } from "./runner/registry.ts";
 import { delegateTo, overridingBinary } from "./runner/self.ts";
 
 /**
@@ -68,10 +69,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stderr(`${USAGE}\n`);
     return EXIT.cannotJudge;
   }
-  if (first === "-h" || first === "--help") {
-    io.stdout(topLevelHelp());
+  if (first === "-h" || first === "--help" || (first === "help" && argv.length === 1)) {
+    io.stdout(await topLevelHelp(io));
     return EXIT.ok;
   }
+  // `slp help TASK` is `slp TASK --help`.
+  if (first === "help") return main([...argv.slice(1), "--help"], io);
   if (first === "--version") {
     io.stdout(`${VERSION}\n`);
     return EXIT.ok;
@@ -96,8 +99,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     const registry = lazyRegistry(io.cwd);
     task = (await STARTED_ALONE[name]?.())?.default ?? (await registry.find(name));
     if (!task) {
-      const choices = (await registry.listed()).map((t) => t.name).join(", ");
-      throw new UsageError(`argument task: invalid choice: '${name}' (choose from ${choices})`, USAGE);
+      // The repository's task files are read for their names here, never run.
+      const names = (await registry.listed()).map((t) => t.name);
+      const nearest = nearestNames(name, names);
+      const guess = nearest.length > 0 ? `; did you mean ${nearest.map((n) => `'${n}'`).join(" or ")}?` : "";
+      throw new UsageError(`argument task: invalid choice: '${name}'${guess} (choose from ${names.join(", ")})`, USAGE);
     }
     const parsed = parseArgs(task, rest, prefix);
     if (parsed.help) {
@@ -212,7 +218,20 @@ function requested(args: readonly string[]): { format: string; output?: string; 
   };
 }
 
-function topLevelHelp(): string {
+/** `slp --help`: the built-in tasks, then the repository's own (read from their files, never run). */
+async function topLevelHelp(io: CliIO): Promise<string> {
+  let yours: string[];
+  try {
+    const listed = (await lazyRegistry(io.cwd).listed()).filter((task) => task.origin === "user");
+    yours =
+      listed.length === 0
+        ? []
+        : ["", "your tasks (slp.yml `tasks:`, .slp/tasks/*.ts):", ...listed.map((task) => `  ${task.name.padEnd(14)} ${describe(task)}`)];
+  } catch (error) {
+    // Help still helps; what is wrong with the repository's tasks is said, and `slp tasks` exits 2 on it.
+    io.stderr(`WARNING your tasks cannot be listed: ${asSlpError(error).describe()}\n`);
+    yours = [];
+  }
   const lines = [
     USAGE,
     "",
@@ -222,14 +241,15 @@ function topLevelHelp(): string {
     ...builtInTasks()
       .filter((task) => !task.hidden)
       .map((task) => `  ${task.name.padEnd(14)} ${task.description}`),
+    ...yours,
     "",
-    "A repository's own tasks (slp.yml `tasks:`, .slp/tasks/*.ts) are listed by `slp tasks`.",
+    "`slp tasks` lists every task; a repository's own come from slp.yml `tasks:` and .slp/tasks/*.ts.",
     "",
     "options:",
     "  -h, --help     show this help and exit",
     "  --version      print the version and exit",
     "",
-    "Run `slp <task> --help` for a task's flags; `slp run <task>` is the same as `slp <task>`.",
+    "Run `slp <task> --help` (or `slp help <task>`) for a task's flags; `slp run <task>` is the same as `slp <task>`.",
   ];
   return `${lines.join("\n")}\n`;
 }

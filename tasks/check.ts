@@ -25,6 +25,8 @@ export default defineTask({
     const context = new CheckContext(project);
     const findings = [];
     for (const rule of checkRules) findings.push(...(await rule.findings(context)));
+    // Read even when no rule needed it: a CODEOWNERS GitHub cannot read (a NUL byte) is refused, never passed over.
+    context.codeowners();
     const martsCount = context.martsModels.length;
     const read = project.models.size;
     const note = `${martsCount === 0 ? "no model" : plural(martsCount, "model")} in ${resolved.martsPaths.join(", ")}, of ${

@@ -1,8 +1,8 @@
-/** `slp tasks`: every task slp can run, with what it does. */
+/** `slp tasks`: every task slp can run, with what it does (a repository's task files read, never run). */
 import { Type } from "@sinclair/typebox";
 import type { Report } from "../src/core/report.ts";
 import { defineTask } from "../src/runner/define-task.ts";
-import { registryOf } from "../src/runner/registry.ts";
+import { describe, registryOf } from "../src/runner/registry.ts";
 
 export default defineTask({
   name: "tasks",
@@ -12,9 +12,7 @@ export default defineTask({
   async run({ environment }): Promise<Report> {
     const tasks = await registryOf(environment.registry).listed();
     const width = Math.max(...tasks.map((task) => task.name.length));
-    const text = tasks
-      .map((task) => `${task.name.padEnd(width)}  ${task.origin === "user" ? "(yours) " : ""}${task.description}`)
-      .join("\n");
+    const text = tasks.map((task) => `${task.name.padEnd(width)}  ${task.origin === "user" ? "(yours) " : ""}${describe(task)}`).join("\n");
     return {
       command: "tasks",
       findings: [],
@@ -22,7 +20,7 @@ export default defineTask({
       data: tasks.map((task) => ({
         name: task.name,
         description: task.description,
-        needs: task.needs.map((need) => need.name),
+        needs: task.needs,
         origin: task.origin,
       })),
     };

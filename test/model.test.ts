@@ -204,6 +204,19 @@ describe("lines", () => {
     expect(lineAt(parsed, ["nothing"])).toBe(1);
   });
 
+  test("asked again and in any order, each key keeps its line: where children start is remembered per container", async () => {
+    const { parseYamlWithLines } = await import("../src/project/files/yaml.ts");
+    const keys = Array.from({ length: 300 }, (_, i) => `k${i}`);
+    const text = `top:\n${keys.map((key, i) => (i % 3 === 0 ? `  ${key}:\n    inner: [${i}, ${i}]\n` : `  ${key}: ${i}\n`)).join("")}`;
+    const parsed = parseYamlWithLines(text, { file: "wide.yml" });
+    const lines = text.split("\n");
+    const lineOf = (key: string) => lines.findIndex((line) => line.startsWith(`  ${key}:`)) + 1;
+    for (const key of [...keys].reverse()) expect(lineAt(parsed, ["top", key])).toBe(lineOf(key));
+    for (const key of keys) expect(lineAt(parsed, ["top", key])).toBe(lineOf(key));
+    expect(lineAt(parsed, ["top", "k297", "inner", 1])).toBe(lineOf("k297") + 1);
+    expect(lineAt(parsed, ["top", "k299", "nothing"])).toBe(lineOf("k299"));
+  });
+
   test("a merge key's keys take the line of the mapping that holds them", async () => {
     const { parseYamlWithLines } = await import("../src/project/files/yaml.ts");
     const parsed = parseYamlWithLines("base: &b {x: 1}\nchild:\n  <<: *b\n  y: 2\n", { file: "x.yml" });

@@ -112,6 +112,27 @@ describe("the sentences of §4.5", () => {
     ]);
   });
 
+  test("uniqueItems finds equal items whatever their kind, in one pass over them", () => {
+    const unique = (items: unknown[]) => schemaErrors({ type: "array", uniqueItems: true }, items, "x").length === 0;
+    expect(unique([1, 1.0])).toBe(false);
+    expect(unique([0, -0])).toBe(false);
+    expect(
+      unique([
+        { a: 1, b: [2, "c"] },
+        { b: [2, "c"], a: 1 },
+      ]),
+    ).toBe(false);
+    expect(unique([null, "null", 0, false, "0", [], {}])).toBe(true);
+    expect(unique([true, 1])).toBe(true);
+    expect(unique([["a,b"], ["a", "b"]])).toBe(true);
+    expect(unique([{ "a:1": 2 }, { a: "1:2" }])).toBe(true);
+    // NaN equals nothing, itself included.
+    expect(unique([Number.NaN, Number.NaN])).toBe(true);
+    const wide = Array.from({ length: 50_000 }, (_, i) => `column_${i}`);
+    expect(unique(wide)).toBe(true);
+    expect(unique([...wide, "column_49999"])).toBe(false);
+  });
+
   test("minItems fails once with the array's description", () => {
     expect(specErrors({ ...SPEC, primary_key: [] })).toEqual([`spec.primary_key: ${description(Spec, ["primary_key"])}`]);
   });

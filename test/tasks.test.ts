@@ -1,7 +1,7 @@
 /** The task runner, the ci task, a repository's own tasks (shell and TypeScript), and the public API. */
 import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as api from "../src/index.ts";
 import { defineTask, type Task, type TaskEnvironment } from "../src/runner/define-task.ts";
@@ -255,6 +255,100 @@ describe("a repository's own tasks", () => {
     const listed = await runMain(["tasks"], repo.path);
     expect(listed.stderr).toContain("the task name check is taken by a built-in task");
     expect(listed.exitCode).toBe(2);
+  });
+});
+
+/** The quickstart with the task files that leave a mark when imported, as a repository. */
+function unrunRepo(): TempDir {
+  const dir = tempDir("slp-user-tasks-unrun-");
+  cpSync(join(ROOT, "examples", "quickstart"), dir.path, { recursive: true });
+  cpSync(join(import.meta.dir, "fixtures", "user-tasks-unrun"), dir.path, { recursive: true });
+  initRepo(dir.path);
+  return dir;
+}
+
+const marked = (repo: TempDir) =>
+  readdirSync(repo.path)
+    .filter((name) => name.startsWith("MARKER-"))
+    .sort();
+
+describe("a repository's task files run only when their task is run", () => {
+  test("slp tasks, slp help, slp --help, slp run --help and a mistyped task list them without running them", async () => {
+    using repo = unrunRepo();
+    const tasks = await runMain(["tasks"], repo.path);
+    expect(tasks.stdout).toMatch(/^leave-mark\s+\(yours\) writes a marker when its file is "imported"$/m);
+    expect(tasks.stdout).toMatch(/^worded-late\s+\(yours\) \(description not a literal\)$/m);
+    expect(tasks.exitCode).toBe(0);
+    const json = JSON.parse((await runMain(["tasks", "--format", "json"], repo.path)).stdout);
+    expect(json.data.find((task: { name: string }) => task.name === "worded-late")).toEqual({
+      name: "worded-late",
+      description: null,
+      needs: null,
+      origin: "user",
+    });
+    for (const argv of [["help"], ["--help"], ["-h"]]) {
+      const help = await runMain(argv, repo.path);
+      expect(help.stdout).toMatch(/^ {2}leave-mark\s+writes a marker when its file is "imported"$/m);
+      expect(help.stdout).toMatch(/^ {2}check\s+Check specs/m);
+      expect(help.exitCode).toBe(0);
+    }
+    expect((await runMain(["run", "--help"], repo.path)).stdout).toContain("leave-mark, worded-late");
+    const typo = await runMain(["chek"], repo.path);
+    expect(typo.stderr).toContain("invalid choice: 'chek'; did you mean 'check'? (choose from check, ");
+    expect(typo.stderr).toContain(", leave-mark, worded-late)");
+    expect(typo.exitCode).toBe(2);
+    expect(marked(repo)).toEqual([]);
+  });
+
+  test("the real CLI: a mistyped name is exit 2 with the nearest names, built-in or yours, and runs nothing", () => {
+    using repo = unrunRepo();
+    const typo = runCli(["leave-mrak"], repo.path);
+    expect(typo.stderr).toContain("invalid choice: 'leave-mrak'; did you mean 'leave-mark'?");
+    expect(typo.exitCode).toBe(2);
+    const far = runCli(["frobnicate"], repo.path);
+    expect(far.stderr).toContain("invalid choice: 'frobnicate' (choose from ");
+    expect(far.exitCode).toBe(2);
+    expect(runCli(["tasks"], repo.path).exitCode).toBe(0);
+    expect(marked(repo)).toEqual([]);
+  });
+
+  test("slp <task> imports that task's file, and no other", () => {
+    using repo = unrunRepo();
+    const result = runCli(["leave-mark"], repo.path);
+    expect(result.stdout).toBe("marked 12\n");
+    expect(result.exitCode).toBe(0);
+    expect(marked(repo)).toEqual(["MARKER-leave-mark"]);
+    expect(runCli(["run", "worded-late"], repo.path).stdout).toBe("late\n");
+    expect(marked(repo)).toEqual(["MARKER-leave-mark", "MARKER-worded-late"]);
+  });
+
+  test("a name that is not a string literal is exit 2 naming the file and line, and the file is not run", async () => {
+    using repo = unrunRepo();
+    const file = join(repo.path, ".slp", "tasks", "leave-mark.ts");
+    writeFileSync(file, readFileSync(file, "utf8").replace('name: "leave-mark",', 'name: ["leave", "mark"].join("-"),'));
+    for (const argv of [["tasks"], ["chek"], ["worded-late"]]) {
+      const result = await runMain(argv, repo.path);
+      expect(result.stderr).toStartWith(
+        "ERROR .slp/tasks/leave-mark.ts:9: the task's name is not a string literal, and slp lists tasks without running their files;",
+      );
+      expect(result.exitCode).toBe(2);
+    }
+    expect((await runMain(["--help"], repo.path)).stderr).toStartWith("WARNING your tasks cannot be listed: .slp/tasks/leave-mark.ts:9:");
+    expect(marked(repo)).toEqual([]);
+  });
+
+  test("a file whose running defines another name than its text says is exit 2", async () => {
+    using repo = unrunRepo();
+    const file = join(repo.path, ".slp", "tasks", "leave-mark.ts");
+    writeFileSync(
+      file,
+      readFileSync(file, "utf8").replace("  input: Type.Object({}),", '  ...{ name: "check" },\n  input: Type.Object({}),'),
+    );
+    const result = await runMain(["leave-mark"], repo.path);
+    expect(result.stderr).toStartWith(
+      "ERROR .slp/tasks/leave-mark.ts: .slp/tasks/leave-mark.ts reads as the task leave-mark, but running it defines the task check;",
+    );
+    expect(result.exitCode).toBe(2);
   });
 });
 

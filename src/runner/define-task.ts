@@ -35,10 +35,20 @@ export interface TaskRegistry {
   builtIns: readonly Task<any, any>[];
   /** A task by name: a built-in first, then the repository's own. */
   find(name: string): Promise<Task<any, any> | undefined>;
-  /** What `slp tasks` lists: built-in tasks that are not hidden, then the repository's own. */
-  listed(): Promise<Task<any, any>[]>;
+  /** What `slp tasks` lists: built-in tasks that are not hidden, then the repository's own (read, never run). */
+  listed(): Promise<TaskListing[]>;
   /** The tasks `slp ci` runs, in their ci order. */
   ciStages(): Task<any, any>[];
+}
+
+/** A task as a listing shows it; a repository's task file is read for it, not run. */
+export interface TaskListing {
+  name: string;
+  /** Null for a task file whose description is not a string literal. */
+  description: string | null;
+  origin: "built-in" | "user";
+  /** The names of the tasks it needs; null for a task file (known only by running it). */
+  needs: string[] | null;
 }
 
 export interface TaskContext<I> {

@@ -2,11 +2,12 @@
  * A dbt repository's own tasks, found at its root: shell strings under
  * `tasks:` in slp.yml (run with Bun Shell, the way `deno task` runs them;
  * `slp` inside the string is this slp) and TypeScript files under
- * `.slp/tasks/` that import slp's public API as `spec-lock-diff`.
+ * `.slp/tasks/` that import slp's public API as `spec-lock-diff`. A task
+ * file is listed from its text and imported only when that task is run.
  */
 import { Type } from "@sinclair/typebox";
 import { $ } from "bun";
-import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { ConfigError } from "../core/errors.ts";
@@ -14,6 +15,7 @@ import type { Report } from "../core/report.ts";
 import { CONFIG_FILE, loadConfig, repositoryRoot } from "../project/slp/slp-yml.ts";
 import { defineTask, type Task } from "./define-task.ts";
 import { selfCommand } from "./self.ts";
+import { readTaskHeading } from "./task-file.ts";
 
 export const USER_TASK_DIR = ".slp/tasks";
 const TASK_NAME = /^[a-z][a-z0-9-]*$/;
@@ -21,11 +23,24 @@ const TASK_NAME = /^[a-z][a-z0-9-]*$/;
 /** slp's public API as a task file imports it (`spec-lock-diff`); the caller supplies it, so this module imports nothing above it. */
 export type PublicApi = () => Promise<Record<string, unknown>>;
 
-/** Every user task of the repository holding `cwd`; names must not clash with built-ins or each other. */
-export async function loadUserTasks(cwd: string, builtIns: readonly Task<any, any>[], api: PublicApi): Promise<Task<any, any>[]> {
+/** A user task as a listing knows it: read from slp.yml or from a task file's text, nothing of it run. */
+export interface UserTaskEntry {
+  name: string;
+  /** Null when a task file's description is not a string literal. */
+  description: string | null;
+  source: { kind: "shell"; command: string } | { kind: "file"; path: string; shown: string };
+}
+
+/**
+ * Every user task of the repository holding `cwd`, read without running any
+ * of them: listing tasks (slp tasks, help, the names offered for a mistyped
+ * one) must not execute repository code. Names must not clash with
+ * built-ins or each other.
+ */
+export function listUserTasks(cwd: string, builtIns: readonly string[]): UserTaskEntry[] {
   const root = repositoryRoot(cwd);
   const { config, file } = loadConfig(cwd);
-  const tasks: Task<any, any>[] = [];
+  const entries: (UserTaskEntry & { file?: string; line?: number })[] = [];
   for (const [name, command] of Object.entries(config.tasks ?? {})) {
     if (!TASK_NAME.test(name)) {
       throw new ConfigError(`the task name '${name}' in slp.yml is not a word slp can run`, {
@@ -33,40 +48,68 @@ export async function loadUserTasks(cwd: string, builtIns: readonly Task<any, an
         fix: "use lower-case letters, digits and dashes, starting with a letter (e.g. lint-sql)",
       });
     }
-    tasks.push(shellTask(name, command, root));
+    entries.push({ name, description: command, source: { kind: "shell", command }, file: file ?? undefined });
   }
   const folder = join(root, USER_TASK_DIR);
   if (existsSync(folder)) {
-    registerApiModule(api);
     for (const entry of readdirSync(folder)
       .filter((f) => /\.(ts|js|mjs)$/.test(f))
       .sort()) {
+      const shown = `${USER_TASK_DIR}/${entry}`;
       const path = join(folder, entry);
-      const module = (await import(path)) as { default?: Task<any, any> };
-      const task = module.default;
-      if (!task || typeof task.name !== "string" || typeof task.run !== "function") {
-        throw new ConfigError(`${USER_TASK_DIR}/${entry} does not export a task`, {
-          file: `${USER_TASK_DIR}/${entry}`,
-          fix: 'export default defineTask({ name, description, run }) from "spec-lock-diff"',
-        });
-      }
-      tasks.push({ ...task, needs: task.needs ?? [], input: task.input ?? Type.Object({}), origin: "user" });
+      const heading = readTaskHeading(readTaskFile(path, shown), shown);
+      entries.push({
+        name: heading.name,
+        description: heading.description,
+        source: { kind: "file", path, shown },
+        file: shown,
+        line: heading.line,
+      });
     }
   }
-  const seen = new Set(builtIns.map((task) => task.name));
-  for (const task of tasks) {
-    if (seen.has(task.name)) {
-      throw new ConfigError(
-        `the task name ${task.name} is taken ${builtIns.some((t) => t.name === task.name) ? "by a built-in task" : "twice"}`,
-        {
-          file: file ?? undefined,
-          fix: "give your task another name",
-        },
-      );
+  const seen = new Set(builtIns);
+  for (const entry of entries) {
+    if (seen.has(entry.name)) {
+      throw new ConfigError(`the task name ${entry.name} is taken ${builtIns.includes(entry.name) ? "by a built-in task" : "twice"}`, {
+        file: entry.file,
+        line: entry.line,
+        fix: "give your task another name",
+      });
     }
-    seen.add(task.name);
+    seen.add(entry.name);
   }
-  return tasks;
+  return entries.map(({ name, description, source }) => ({ name, description, source }));
+}
+
+/** The task an entry stands for; a task file is imported (its code runs) here and only here, when the task is run. */
+export async function loadUserTask(entry: UserTaskEntry, cwd: string, api: PublicApi): Promise<Task<any, any>> {
+  if (entry.source.kind === "shell") return shellTask(entry.name, entry.source.command, repositoryRoot(cwd));
+  const { path, shown } = entry.source;
+  registerApiModule(api);
+  const module = (await import(path)) as { default?: Task<any, any> };
+  const task = module.default;
+  if (!task || typeof task.name !== "string" || typeof task.run !== "function") {
+    throw new ConfigError(`${shown} does not export a task`, {
+      file: shown,
+      fix: 'export default defineTask({ name, description, run }) from "spec-lock-diff"',
+    });
+  }
+  if (task.name !== entry.name) {
+    // What a listing showed must be what runs: a name computed at run time could take another task's place.
+    throw new ConfigError(`${shown} reads as the task ${entry.name}, but running it defines the task ${task.name}`, {
+      file: shown,
+      fix: "write the task's name as one string literal in defineTask({ name: ... })",
+    });
+  }
+  return { ...task, needs: task.needs ?? [], input: task.input ?? Type.Object({}), origin: "user" };
+}
+
+function readTaskFile(path: string, shown: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(`cannot be read: ${(error as Error).message}`, { file: shown, fix: "make the task file readable, or remove it" });
+  }
 }
 
 /** A `tasks:` entry: the shell string, with the caller's extra words appended, run at the repository root. */

@@ -214,8 +214,10 @@ class Walker {
         continue;
       }
       const path = folder.endsWith("/") ? folder + entry.name : `${folder}/${entry.name}`;
-      if (entry.isDirectory()) this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
-      else if (entry.isSymbolicLink()) this.followLink(path, ancestors);
+      if (entry.isDirectory()) {
+        if (entry.name.endsWith(".sql")) throw sqlNamedFolderError(prefix + entry.name);
+        this.walk(path, [...ancestors, realpathOf(path, this.projectDir)]);
+      } else if (entry.isSymbolicLink()) this.followLink(path, ancestors);
       else throw special(shownPath(this.projectDir, path), lstatSync(path));
     }
   }
@@ -242,6 +244,7 @@ class Walker {
       this.files.push(shown);
       return;
     }
+    if (shown.endsWith(".sql")) throw sqlNamedFolderError(shown);
     if (!reachable(this.projectDir, real)) {
       throw new InputError("is a symbolic link to a folder outside the repository, and slp reads nothing outside it", {
         file: shown,
@@ -435,3 +438,21 @@ const FILE_REASONS: Record<string, string> = {
   ENOTDIR: SYSTEM_REASONS.ENOTDIR as string,
   ELOOP: SYSTEM_REASONS.ELOOP as string,
 };
+
+/** The first folder on `path` (`/`-separated) whose name ends in `.sql`, or null: dbt reads the files inside such a folder, never the folder, as models. */
+export function sqlNamedFolder(path: string): string | null {
+  const at = path.indexOf(".sql/");
+  if (at === -1) return null;
+  return path.slice(0, at + ".sql".length);
+}
+
+/** The refusal of a folder named like a model's SQL file (`fct_orders.sql/`): the model it names has no SQL, and nothing says so. */
+export function sqlNamedFolderError(folder: string, at?: string): InputError {
+  return new InputError(
+    `${at ? `at ${at}, ` : ""}a folder whose name ends in .sql; dbt reads the files inside it, not it, so the model its name promises has no SQL`,
+    {
+      file: folder,
+      fix: "rename the folder, or put the model's SQL in a file of that name",
+    },
+  );
+}

@@ -57,29 +57,60 @@ export function encodeLines(value: Value, tree: LineTree): string {
  * The line at a key path (["models", 0, "meta", "spec"]): the deepest step
  * found, the root's line when none is. Reads the encoded text in place: it
  * skips nodes by counting commas and reads only the sizes of the siblings it
- * steps over and the line of the node it stops at.
+ * steps over and the line of the node it stops at. A document asked many
+ * times remembers where each child of a container it stepped into starts,
+ * so asking for every key of a mapping of n keys costs n steps, not n² (a
+ * diff of 100,000 columns took minutes); one asked a few times pays nothing
+ * for it.
  */
 export function lineAt(document: WithLines, path: readonly (string | number)[]): number {
+  const asked = (askedTimes.get(document) ?? 0) + 1;
+  if (asked <= FEW) {
+    askedTimes.set(document, asked);
+    return lineByWalking(document, path);
+  }
+  let containers = childStarts.get(document);
+  if (!containers) {
+    containers = new Map();
+    childStarts.set(document, containers);
+  }
   const text = document.lines;
   let node: Value = document.value;
   // Where in the text the current node's entry starts.
   let at = 0;
-  /** Moves past `count` entries. */
-  const skip = (count: number) => {
-    for (let n = 0; n < count && at !== -1; n++) {
-      const comma = text.indexOf(",", at);
-      at = comma === -1 ? -1 : comma + 1;
-    }
-  };
-  /** How many entries the subtree whose entry starts here holds (1 for a scalar). */
-  const sizeHere = (): number => {
-    for (let i = at; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      if (code === 44) return 1;
-      if (code === 58) return readNumber(text, i + 1);
-    }
-    return 1;
-  };
+  for (const step of path) {
+    let index: number;
+    let container = containers.get(at);
+    if (Array.isArray(node) && typeof step === "number" && step >= 0 && step < node.length) {
+      if (!container) containers.set(at, (container = { starts: [], children: node }));
+      index = step;
+    } else if (isMapping(node) && Object.hasOwn(node, String(step))) {
+      if (!container) {
+        const mapping: Mapping = node;
+        const keys = Object.keys(mapping);
+        container = { starts: [], children: keys.map((key) => mapping[key] as Value), keys: new Map(keys.map((key, i) => [key, i])) };
+        containers.set(at, container);
+      }
+      index = container.keys?.get(String(step)) as number;
+    } else break;
+    const start = childStart(text, at, container, index);
+    // Lines that do not match the value (they never should): the last node found stands.
+    if (start === -1) break;
+    node = container.children[index] as Value;
+    at = start;
+  }
+  return readNumber(text, at) || 1;
+}
+
+/** Lookups a document answers by walking from its root before it remembers where children start. */
+const FEW = 16;
+const askedTimes = new WeakMap<WithLines, number>();
+
+/** lineAt's walk from the root, remembering nothing. */
+function lineByWalking(document: WithLines, path: readonly (string | number)[]): number {
+  const text = document.lines;
+  let node: Value = document.value;
+  let at = 0;
   for (const step of path) {
     let before: Value[];
     let child: Value;
@@ -93,16 +124,60 @@ export function lineAt(document: WithLines, path: readonly (string | number)[]):
       child = mapping[String(step)] as Value;
     } else break;
     const parent = at;
-    skip(1);
-    for (const sibling of before) skip(sibling !== null && typeof sibling === "object" ? sizeHere() : 1);
+    at = skipEntries(text, at, 1);
+    for (const sibling of before) {
+      if (at === -1) break;
+      at = skipEntries(text, at, sibling !== null && typeof sibling === "object" ? subtreeSize(text, at) : 1);
+    }
     if (at === -1) {
-      // Lines that do not match the value (they never should): the last node found stands.
       at = parent;
       break;
     }
     node = child;
   }
   return readNumber(text, at) || 1;
+}
+
+/** A container's children in walk order, and where the entries of the first ones start (filled as far as asked). */
+interface ChildStarts {
+  starts: number[];
+  children: readonly Value[];
+  keys?: Map<string, number>;
+}
+
+/** Per document, the containers stepped into, by where their entry starts. */
+const childStarts = new WeakMap<WithLines, Map<number, ChildStarts>>();
+
+/** Where the entry of the container's child `index` starts (the container's own entry starts at `at`); -1 past the text's end. */
+function childStart(text: string, at: number, container: ChildStarts, index: number): number {
+  const { starts, children } = container;
+  if (starts.length === 0) starts.push(skipEntries(text, at, 1));
+  while (starts.length <= index) {
+    const previous = starts[starts.length - 1] as number;
+    if (previous === -1) return -1;
+    const sibling = children[starts.length - 1];
+    starts.push(skipEntries(text, previous, sibling !== null && typeof sibling === "object" ? subtreeSize(text, previous) : 1));
+  }
+  return starts[index] as number;
+}
+
+/** Moves past `count` entries from `at`; -1 past the end. */
+function skipEntries(text: string, at: number, count: number): number {
+  for (let n = 0; n < count && at !== -1; n++) {
+    const comma = text.indexOf(",", at);
+    at = comma === -1 ? -1 : comma + 1;
+  }
+  return at;
+}
+
+/** How many entries the subtree whose entry starts at `at` holds (1 for a scalar). */
+function subtreeSize(text: string, at: number): number {
+  for (let i = at; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 44) return 1;
+    if (code === 58) return readNumber(text, i + 1);
+  }
+  return 1;
 }
 
 function readNumber(text: string, from: number): number {

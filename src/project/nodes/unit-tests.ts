@@ -2,6 +2,7 @@
  * Unit test nodes, with the `unit_tests:` folder configs of their yml's
  * folders, and the fixture files they may name (`<test-path>/fixtures/`).
  */
+import { InputError } from "../../core/errors.ts";
 import type { Mapping } from "../../core/values.ts";
 import type { ProjectSettings } from "../dbt/dbt-project.ts";
 import { folderConfig, mergeConfigs } from "../dbt/node-config.ts";
@@ -67,4 +68,30 @@ export function unitTestConfig(settings: ProjectSettings, unit: UnitTestDeclarat
   const model = typeof unit.model === "string" ? unit.model : "";
   const fqn = [settings.name, ...folderOf(unit.file, projectFolders(settings)), model, unit.name];
   return mergeConfigs(folderConfig(settings.configs.unit_tests, fqn), unit.entry.config);
+}
+
+/**
+ * Refuses two enabled unit tests of one name on one model, naming both
+ * places: dbt refuses the pair ("duplicate unit test name") and runs
+ * neither, so a check or gate that read one of them would judge a test that
+ * never runs. `units` in read order; the second is the one named.
+ */
+export function refuseDuplicateUnitTests(units: readonly UnitTestDeclaration[], settings: ProjectSettings, at?: string): void {
+  const seen = new Map<string, UnitTestDeclaration>();
+  for (const unit of units) {
+    if (typeof unit.model !== "string" || unitTestConfig(settings, unit).enabled === false) continue;
+    const key = `${unit.model}\0${unit.name}`;
+    const earlier = seen.get(key);
+    if (earlier) {
+      throw new InputError(
+        `${at ? `at ${at}, ` : ""}unit test ${unit.name} of model ${unit.model} is defined twice: ${earlier.file}:${earlier.line} and ${unit.file}:${unit.line}`,
+        {
+          file: unit.file,
+          line: unit.line,
+          fix: "give each unit test of a model its own name (dbt refuses two of one name, and runs neither)",
+        },
+      );
+    }
+    seen.set(key, unit);
+  }
 }

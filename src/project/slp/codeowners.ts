@@ -8,6 +8,7 @@
  * (through the protected paths) gate and guard.
  */
 import { join, relative } from "node:path";
+import { InputError } from "../../core/errors.ts";
 import { repositoryRoot } from "./slp-yml.ts";
 import { isPresent, readProjectText } from "../files/files.ts";
 
@@ -67,8 +68,29 @@ export function readCodeowners(projectDir: string): Codeowners | null {
   return parseCodeowners(readProjectText(place.dir, place.location), shown, place.prefix);
 }
 
+/**
+ * Refuses a CODEOWNERS holding a NUL byte, naming its line: such a file is
+ * not text to GitHub, so which lines own what (and whether the platform asks
+ * anyone at all) cannot be told.
+ */
+export function refuseUnreadableCodeowners(text: string, file: string, at?: string): void {
+  const nul = text.indexOf("\0");
+  if (nul === -1) return;
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < nul; i = text.indexOf("\n", i + 1)) line++;
+  throw new InputError(
+    `${at ? `at ${at}, ` : ""}a NUL byte: GitHub does not read such a file as CODEOWNERS, so no line of it can be trusted to own anything`,
+    {
+      file,
+      line,
+      fix: "remove the NUL byte (an editor may show it as ^@ or \\0), in a pull request of a human's own",
+    },
+  );
+}
+
 /** A CODEOWNERS text; `prefix` is the project folder relative to the folder it sits in. */
 export function parseCodeowners(text: string, file: string, prefix = ""): Codeowners {
+  refuseUnreadableCodeowners(text, file);
   const lines: OwnerLine[] = [];
   for (const raw of text.split(/\r?\n/)) {
     const words = raw.split("#")[0]?.trim().split(/\s+/).filter(Boolean) ?? [];

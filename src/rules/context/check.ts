@@ -11,7 +11,7 @@ import { isMapping, type Mapping } from "../../core/values.ts";
 import { readCodeowners, type Codeowners } from "../../project/slp/codeowners.ts";
 import type { ModelDeclaration, Project, UnitTestDeclaration } from "../../project/model.ts";
 import { ymlIn } from "../../project/nodes/context.ts";
-import { unitTestConfig } from "../../project/nodes/unit-tests.ts";
+import { refuseDuplicateUnitTests, unitTestConfig } from "../../project/nodes/unit-tests.ts";
 import type { WorkTree } from "../../project/files/source.ts";
 import { sortPathsBySegments, stem, topDirectories } from "../../project/files/paths.ts";
 import { unitTestDisabled } from "../../project/dbt/data-tests.ts";
@@ -95,6 +95,7 @@ export async function readCheckProject(
     }
     project.unitTests.push(...declared.unitTests);
   }
+  refuseDuplicateUnitTests(project.unitTests, settings);
   project.disabledUnitTests = new Set(project.unitTests.filter((unit) => unitTestConfig(settings, unit).enabled === false));
   model.store.save();
   return project;

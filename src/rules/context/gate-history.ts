@@ -5,7 +5,11 @@
  */
 import { InputError } from "../../core/errors.ts";
 import { baseConfig, projectAt, type Branch } from "../../project/history/history.ts";
-import { ParseStore } from "../../project/model.ts";
+import { ParseStore, type Project } from "../../project/model.ts";
+import { sqlNamedFolder, sqlNamedFolderError } from "../../project/files/files.ts";
+import type { CommitTree } from "../../project/files/source.ts";
+import { refuseDuplicateUnitTests } from "../../project/nodes/unit-tests.ts";
+import { CODEOWNERS_LOCATIONS, refuseUnreadableCodeowners } from "../../project/slp/codeowners.ts";
 import { ymlIn } from "../../project/nodes/context.ts";
 import {
   DEFAULT_MARTS_PATHS,
@@ -60,7 +64,7 @@ export async function readInventories(
   for (const commit of branch.commits.slice(0, -1)) {
     walk.push({ commit, label: await repo.label(commit), declared: await reader.declared(commit, `commit ${short(commit)}`) });
   }
-  const after = await reader.full(branch.headCommit, `${branch.headRef} (${short(branch.headCommit)})`);
+  const after = await reader.full(branch.headCommit, `${branch.headRef} (${short(branch.headCommit)})`, true);
   walk.push({ commit: branch.headCommit, label: await repo.label(branch.headCommit), declared: after });
   const walked = new Map(walk.slice(1).map((step) => [step.commit, step]));
   const range: WalkStep[] = [];
@@ -87,6 +91,20 @@ async function baseDbtPaths(branch: Branch, store: ParseStore): Promise<DbtPaths
   return union;
 }
 
+/** The CODEOWNERS GitHub would read at the commit (the repository root's; else the project folder's, as check finds it), refused if it holds a NUL byte. */
+async function refuseUnreadableCodeownersAt(project: Project<CommitTree>, prefix: string, at: string): Promise<void> {
+  const places = [
+    ...CODEOWNERS_LOCATIONS.map((location) => project.source.fromRepository(location)),
+    ...(prefix === "" ? [] : CODEOWNERS_LOCATIONS),
+  ];
+  for (const place of places) {
+    if (await project.source.exists(place)) {
+      refuseUnreadableCodeowners(await project.text(place), place, at);
+      return;
+    }
+  }
+}
+
 /** Reads inventories at commits of one branch, reusing parses and the declarations of unchanged top folders. */
 class InventoryReader {
   readonly #branch: Branch;
@@ -105,8 +123,8 @@ class InventoryReader {
     this.#protectedRepo = protectedPatterns({ prefix: branch.prefix, extra: extraProtected, dbtPaths });
   }
 
-  /** The full inventory at a commit (§5's read plan). */
-  async full(commit: string, at: string): Promise<Inventory> {
+  /** The full inventory at a commit (§5's read plan); at `head`, what the branch leaves that dbt or GitHub would refuse is refused. */
+  async full(commit: string, at: string, head = false): Promise<Inventory> {
     const project = projectAt(this.#branch, commit, at, this.#store);
     // dbt_project.yml is read as every command reads it: a malformed one is refused here too.
     await project.settings();
@@ -119,6 +137,11 @@ class InventoryReader {
     const ymlFolders = [...new Set([...this.#topDirs, ...folders("model-paths"), ...folders("seed-paths"), ...folders("snapshot-paths")])];
     const scope = [...ymlFolders, ...tests, ...folders("analysis-paths"), ...PACKAGE_FILES, ...protectedPaths];
     const files = await project.list(scope);
+    if (head) {
+      const folder = files.map((file) => sqlNamedFolder(file.path)).find((found) => found !== null);
+      if (folder) throw sqlNamedFolderError(folder, at);
+      await refuseUnreadableCodeownersAt(project, this.#branch.prefix, at);
+    }
     const inventory: Omit<Inventory, keyof Declared> = {
       project,
       sqls: new Map(),
@@ -163,7 +186,15 @@ class InventoryReader {
       }
     }
     const ymls = ymlIn(files).filter((file) => ymlFolders.some((top) => file.path.startsWith(top)));
-    const declared = mergeDeclared(await project.propertiesOf(ymls), false);
+    const properties = await project.propertiesOf(ymls);
+    if (head) {
+      refuseDuplicateUnitTests(
+        properties.flatMap((file) => file.unitTests),
+        await project.settings(),
+        at,
+      );
+    }
+    const declared = mergeDeclared(properties, false);
     return { ...declared, ...inventory };
   }
 
