@@ -4,8 +4,8 @@
  * committed on main, then reworded on a branch (the model's SQL and its
  * pre-registration), and judged as a pull request is. Silent when the test
  * reaches the edge, names no edge or an unknown one, or has nothing to kill;
- * exit 2 when the run cannot say (budget, timeout); the cap never makes a
- * test look as if it killed nothing.
+ * exit 2 when the run cannot say (budget; a timeout, incomplete/); the cap
+ * never makes a test look as if it killed nothing.
  */
 import { describe, expect, test } from "bun:test";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
@@ -64,6 +64,25 @@ describe("slp mutate: a unit test named for an edge that kills no mutant (test/f
       line: 35,
       fix: "raise --budget-ms (or --timeout-ms) and run slp mutate again",
     });
+  });
+
+  test("a query that times out on a mutant the edge test might have killed: incomplete, exit 2, never 'kills nothing'", async () => {
+    // incomplete/: a recursive count beside the filter; dropping its bound never ends. Which tiny queries also pass the
+    // timeout on a loaded machine varies, so this case is read through its verdicts, not its exact lines.
+    using repo = pullRequest(join(CASES, "incomplete", "timed_out"));
+    const result = await runMain(["mutate", "--base", "main", "--timeout-ms", "1000", "--format", "json"], repo.path);
+    const envelope = JSON.parse(result.stdout);
+    expect(result.exitCode).toBe(2);
+    expect(envelope.findings.filter((finding: { message: string }) => finding.message.includes("names the edge"))).toEqual([]);
+    const incomplete = envelope.errors.filter((error: { code: string }) => error.code === "E_EDGE_INCOMPLETE");
+    expect(incomplete).toHaveLength(1);
+    expect(incomplete[0]).toMatchObject({ file: "models/marts/fct_orders.yml", line: 35 });
+    expect(incomplete[0].message).toStartWith(
+      "the verdict on unit test 'cancelled_orders_are_excluded' (edge 'status='cancelled' → row excluded') is incomplete: it killed ",
+    );
+    expect(incomplete[0].message).toMatch(
+      /its query timed out on \d+ mutants? \([^)]*\bwhere\/1\b[^)]*\), so slp cannot say whether it tells the model from a wrong one$/,
+    );
   });
 
   test("the finding has the shape of every other: JSON (rule, severity, file, line) and a valid SARIF result at the test's line", async () => {
