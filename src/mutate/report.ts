@@ -2,7 +2,8 @@
  * `slp mutate`'s report: one line per mutant (verdict, model, id, line,
  * original -> replacement, who caught it), a finding for everything a human
  * must act on (an unlisted survivor, a changed mart without a unit test, a
- * score under its tier's minimum), the per-model artifacts
+ * score under its tier's minimum, a unit test named for an edge that kills
+ * no mutant), the per-model artifacts
  * (`mutation/<model>.json`) and the score, killed / (killed + survived).
  */
 import { EXIT } from "../core/exit-codes.ts";
@@ -10,6 +11,7 @@ import type { Report, ReportError } from "../core/report.ts";
 import { plural } from "../core/text.ts";
 import type { Finding } from "../schemas/finding.ts";
 import type { MutationArtifact } from "../schemas/mutation.ts";
+import { edgeTestVerdicts } from "./edge-tests.ts";
 import { survivorHint, type EdgeSource } from "./hints.ts";
 import { treeOf, type ModelRun, type MutantResult, type MutateRun } from "./run.ts";
 
@@ -163,6 +165,9 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
         fix: "raise --budget-ms, or lower --max-mutants",
       });
     }
+    const edgeVerdicts = edgeTestVerdicts(model, context.knownEdges.get(model.model) ?? [], edges, context.warehouse);
+    findings.push(...edgeVerdicts.findings);
+    errors.push(...edgeVerdicts.errors);
     const elided = Object.entries(model.elided).sort(([a], [b]) => (a < b ? -1 : 1));
     lines.push(
       `${model.model}: ${score === null ? "no score" : `score ${formatScore(score)}`} (${verdictCounts(counts)}) of ${plural(model.mutants.length, "mutant")}${

@@ -2,8 +2,8 @@
  * The mutation run: every unit test of the selected models prepared once and
  * run unmutated (the baseline), then each mutant planted in the model's
  * compiled SQL and run against the tests that passed, in one process and one
- * DuckDB, the fixtures built once per test. Verdicts per mutant; the report
- * is made elsewhere.
+ * DuckDB, the fixtures built once per test. Verdicts per mutant, and per unit
+ * test that names an edge what it killed; the report is made elsewhere.
  */
 import { compareCodePoints } from "../core/text.ts";
 import { NothingSelected, prepareUnitTests, type ExecutedTest, type PreparedTest, type UnitRunOptions } from "../unit/run.ts";
@@ -56,6 +56,28 @@ export interface ModelRun {
   elided: Record<string, number>;
   /** Listed equivalents that matched a mutant that was killed (the listing is stale). */
   staleEquivalents: MutationEquivalent[];
+  /** Each unit test that names an edge in config.meta.edge and passed unmutated: what it did to the model's mutants. */
+  edgeTests: EdgeTestRun[];
+}
+
+/**
+ * What one unit test naming an edge did to the model's mutants, from its own
+ * result on each (every test faces every mutant of its rendering; none stops
+ * at the first kill). Mutants the cap left out count too: they are run for
+ * such a test alone when it killed none of the kept ones, so "kills nothing"
+ * is never an artefact of the cap. A mutant listed as equivalent or refused
+ * by DuckDB is in no list: nothing could kill it.
+ */
+export interface EdgeTestRun {
+  test: string;
+  /** config.meta.edge, whitespace collapsed. */
+  edge: string;
+  /** Mutant ids it killed. */
+  killed: string[];
+  /** Mutant ids it ran against and passed. */
+  passed: string[];
+  /** Mutants whose result for it is unknown: not run within the budget, or its query timed out. */
+  undecided: { id: string; why: "not_run" | "timeout" }[];
 }
 
 export interface MutateOptions extends Omit<UnitRunOptions, "select"> {
@@ -172,6 +194,7 @@ async function runModel(
     sites: 0,
     elided: {},
     staleEquivalents: [],
+    edgeTests: [],
   };
   if (passing.length === 0) return run;
 
@@ -198,16 +221,18 @@ async function runModel(
   });
 
   const listed = options.equivalents.filter((entry) => entry.model === model);
+  const listedAs = (mutant: (typeof all)[number]) =>
+    listed.find(
+      (entry) =>
+        entry.operator === mutant.planned.operator && entry.original === mutant.planned.original && entry.occurrence === mutant.occurrence,
+    );
   for (const mutant of kept) {
     const results = (outcomes.get(mutant) ?? []).sort((a, b) => compareCodePoints(a.test, b.test));
     const ran = results.filter((item) => item.result !== null);
     const refused = ran.find((item) => item.result?.refused);
     const caught = ran.filter((item) => !item.result?.refused && !item.result?.timedOut && item.result?.status !== "pass");
     const timedOut = ran.find((item) => item.result?.timedOut);
-    const equivalent = listed.find(
-      (entry) =>
-        entry.operator === mutant.planned.operator && entry.original === mutant.planned.original && entry.occurrence === mutant.occurrence,
-    );
+    const equivalent = listedAs(mutant);
     let verdict: Verdict;
     let reason: string | null = null;
     if (ran.length < results.length && caught.length === 0) verdict = "not_run";
@@ -241,7 +266,80 @@ async function runModel(
       end: mutant.planned.end,
     });
   }
+  run.edgeTests = await edgeTestRuns({
+    passing: passing.map((entry) => entry.test),
+    kept: run.mutants.map((result, i) => ({ result, outcomes: outcomes.get(kept[i] as (typeof all)[number]) ?? [] })),
+    elided: all.filter((mutant) => !kept.includes(mutant) && !listedAs(mutant)),
+    execute: (test, sql, lane) =>
+      performance.now() > deadline ? Promise.resolve(null) : suite.execute(test, { modelSql: sql, lane, timeoutMs: timeoutOf(test) }),
+    width,
+  });
   return run;
+}
+
+/** What a test's result on a mutant says of that test alone. */
+type Outcome = "killed" | "passed" | "not_run" | "timeout" | "none";
+
+function outcomeOf(result: ExecutedTest | null): Outcome {
+  if (result === null) return "not_run";
+  if (result.refused) return "none";
+  if (result.timedOut) return "timeout";
+  return result.status === "pass" ? "passed" : "killed";
+}
+
+/**
+ * Per unit test naming an edge: the kept mutants it killed, passed and left
+ * undecided, read from the run's own results; then, for each such test that
+ * killed none of them, the mutants the cap left out, run for it alone and
+ * only until one is killed (a test that kills something is settled).
+ */
+async function edgeTestRuns<M extends { id: string; plants: { mutated: string; group: PreparedTest[] }[] }>(input: {
+  passing: PreparedTest[];
+  kept: { result: MutantResult; outcomes: { test: string; result: ExecutedTest | null }[] }[];
+  elided: M[];
+  execute: (test: PreparedTest, sql: string, lane: number) => Promise<ExecutedTest | null>;
+  width: number;
+}): Promise<EdgeTestRun[]> {
+  const runs: EdgeTestRun[] = [];
+  const byTest = new Map<PreparedTest, EdgeTestRun>();
+  for (const test of input.passing) {
+    if (test.result.edge === null) continue;
+    const run: EdgeTestRun = { test: test.result.name, edge: test.result.edge, killed: [], passed: [], undecided: [] };
+    for (const { result, outcomes } of input.kept) {
+      const mine = outcomes.find((item) => item.test === run.test);
+      // Equivalent and rejected mutants are beyond any test; a catch counts only where the verdict is killed.
+      if (!mine || result.verdict === "equivalent" || result.verdict === "rejected") continue;
+      record(run, result.id, outcomeOf(mine.result));
+    }
+    runs.push(run);
+    byTest.set(test, run);
+  }
+  const open = (test: PreparedTest) => {
+    const run = byTest.get(test);
+    return run !== undefined && run.killed.length === 0;
+  };
+  const jobs = input.elided.flatMap((mutant) =>
+    mutant.plants.flatMap((plant) => plant.group.filter(open).map((test) => ({ mutant, sql: plant.mutated, test }))),
+  );
+  await runAll(jobs, input.width, async (job, lane) => {
+    // Recorded as each one ends, so a test is settled by its first kill and runs no more of them.
+    if (open(job.test)) record(byTest.get(job.test) as EdgeTestRun, job.mutant.id, outcomeOf(await input.execute(job.test, job.sql, lane)));
+  });
+  // Lanes finish in any order: the lists are put back in the mutants' own.
+  const order = new Map([...input.kept.map(({ result }) => result.id), ...input.elided.map((mutant) => mutant.id)].map((id, i) => [id, i]));
+  const byOrder = (a: string, b: string) => (order.get(a) ?? 0) - (order.get(b) ?? 0);
+  for (const run of runs) {
+    run.killed.sort(byOrder);
+    run.passed.sort(byOrder);
+    run.undecided.sort((a, b) => byOrder(a.id, b.id));
+  }
+  return runs;
+}
+
+function record(run: EdgeTestRun, id: string, outcome: Outcome): void {
+  if (outcome === "killed") run.killed.push(id);
+  else if (outcome === "passed") run.passed.push(id);
+  else if (outcome === "not_run" || outcome === "timeout") run.undecided.push({ id, why: outcome });
 }
 
 /** Runs `work` over `items` on `width` lanes, keeping the results in the items' order. */
