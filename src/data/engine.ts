@@ -7,7 +7,9 @@
  */
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { EngineError } from "../core/errors.ts";
+import { engineMessage } from "../core/engine-message.ts";
+import { maskEnvValues } from "../core/env-values.ts";
+import { EngineError, SlpError } from "../core/errors.ts";
 import { makeOutputDir } from "../core/output-dir.ts";
 import type { Database } from "../engine/duckdb.ts";
 import type { PostgresDatabase } from "../engine/postgres.ts";
@@ -48,10 +50,10 @@ export class QueryLedger {
       at: new Date().toISOString(),
       engine: entry.engine,
       purpose: entry.purpose,
-      sql: entry.sql,
+      sql: maskEnvValues(entry.sql),
       duration_ms: Math.round(entry.durationMs * 10) / 10,
       rows: entry.rows,
-      error: entry.error,
+      error: entry.error === null ? null : maskEnvValues(entry.error),
     };
     appendFileSync(this.#file, `${JSON.stringify(line)}\n`);
   }
@@ -77,7 +79,7 @@ abstract class LoggedEngine implements DataEngine {
       this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: rows.length, error: null });
       return rows;
     } catch (error) {
-      const message = redacted(error);
+      const message = refusalText(error);
       this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: null, error: message });
       throw new EngineError(`${purpose}: ${this.name} refused the query: ${message}`, {
         fix: "check the relations, columns and metric expressions it names (the query is in .slp/queries.jsonl)",
@@ -86,11 +88,16 @@ abstract class LoggedEngine implements DataEngine {
   }
 }
 
-/** The first line of an engine's message, quoted values replaced: an error must not carry a row out. */
-export function redacted(error: unknown): string {
+/**
+ * An engine's refusal as slp repeats it. The adapters put every message of
+ * the database's own through the one sanitizer (core/engine-message.ts); what
+ * reaches here is that, or slp's own wording (a limit, a timeout), one line.
+ */
+export function refusalText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const first = (message.split("\n")[0] as string).trim();
-  return first.replace(/'[^']*'/g, "'…'");
+  if (error instanceof SlpError) return (message.split("\n")[0] as string).trim();
+  // Not an adapter's error: sanitized here, as an unknown message may carry a value.
+  return engineMessage(message, "duckdb");
 }
 
 export class DuckDbEngine extends LoggedEngine {
@@ -118,9 +125,9 @@ export class DuckDbEngine extends LoggedEngine {
       const result = await this.#db.query(sql);
       return result.rows.map((row) => new Map(result.columns.map((column, i) => [column.name, row[i] ?? null])));
     } catch (error) {
-      if (timedOut) throw new Error(`the query ran longer than ${this.#timeoutMs / 1000} s (diff.timeout_seconds in slp.yml)`);
+      if (timedOut) throw new EngineError(`the query ran longer than ${this.#timeoutMs / 1000} s (diff.timeout_seconds in slp.yml)`);
       if (/Out of Memory Error/.test((error as Error).message)) {
-        throw new Error(`the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`);
+        throw new EngineError(`the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`);
       }
       throw error;
     } finally {
