@@ -93,7 +93,18 @@ export default defineTask({
       resolved.dir,
       environment.env,
     );
+    const guard = await import("../src/data/output-guard.ts");
+    const watched = guard.watchedOf(
+      rendered.flatMap((query) =>
+        query.refs.flatMap(({ model: name, relation }) => {
+          const read = project.models.get(name);
+          return read ? [{ model: read, relation, side: "the branch's build" }] : [];
+        }),
+      ),
+    );
+    engine.watch(watched, "reconcile");
     const results: { model: string; diff: Mapping; numbers: { model_value: number; external_value: number } }[] = [];
+    let report: Report;
     try {
       const kinds = engine.statementKinds
         ? (sql: string) => (engine.statementKinds as (sql: string) => Promise<string[]>).call(engine, sql)
@@ -103,24 +114,39 @@ export default defineTask({
         const numbers = await reconcile.runReconciliation(model.name, query.file, query.sql, engine, kinds);
         results.push({ model: model.name, diff: reconcile.withReconciliation(diff, numbers), numbers });
       }
+      report = reconcileReport(results, settings.out.shown, settings.engine, resolved.config.warnings);
+      // Before anything is printed or written: only aggregates leave.
+      const read = [...new Set(watched.map((entry) => entry.model))].flatMap((name) => project.models.get(name) ?? []);
+      await guard.guardStageOutput("reconcile", { report, diffs: results.map(({ diff }) => diff) }, guard.columnsOf(read), watched, engine);
     } finally {
       await engine.close();
     }
     writeDiffs(resolve(settings.out.path), settings.out.shown, results);
-    return {
-      command: "reconcile",
-      findings: [],
-      lines: results.map(
-        ({ model, numbers }) =>
-          `${model}: the model says ${numbers.model_value}, the source of truth ${numbers.external_value} -> ${join(settings.out.shown, `${model}.json`)}`,
-      ),
-      note: `${plural(results.length, "model")} reconciled on ${settings.engine}`,
-      notes: resolved.config.warnings,
-      data: {
-        out: settings.out.shown,
-        models: results.map(({ model }) => model),
-        reconciliations: Object.fromEntries(results.map(({ model, numbers }) => [model, numbers])),
-      },
-    };
+    return report;
   },
 });
+
+/** What slp reconcile prints: each model's two numbers, and where its diff now holds them. */
+function reconcileReport(
+  results: readonly { model: string; numbers: { model_value: number; external_value: number } }[],
+  out: string,
+  engine: string,
+  notes: string[],
+): Report {
+  const settings = { out: { shown: out }, engine };
+  return {
+    command: "reconcile",
+    findings: [],
+    lines: results.map(
+      ({ model, numbers }) =>
+        `${model}: the model says ${numbers.model_value}, the source of truth ${numbers.external_value} -> ${join(settings.out.shown, `${model}.json`)}`,
+    ),
+    note: `${plural(results.length, "model")} reconciled on ${settings.engine}`,
+    notes,
+    data: {
+      out: settings.out.shown,
+      models: results.map(({ model }) => model),
+      reconciliations: Object.fromEntries(results.map(({ model, numbers }) => [model, numbers])),
+    },
+  };
+}

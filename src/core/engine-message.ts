@@ -32,12 +32,21 @@ const WITHHELD = "…";
 export type EngineName = "duckdb" | "postgres";
 
 /**
+ * What a database holds decides how much of error()'s text (an Invalid Input
+ * Error) is kept: Stage E's real data, none of it ("data"); a unit test's
+ * fixtures, which the repository holds already, its words with the quoted
+ * values and numbers withheld ("fixtures"), since most such texts are slp's
+ * own translations' errors (`[INVALID_ARRAY_INDEX] The index … is out of bounds`).
+ */
+export type Holding = "data" | "fixtures";
+
+/**
  * The message without its values: the first line, the class kept, quoted
  * values and numbers withheld where the class says they are data; DuckDB's
  * `LINE n:` excerpt (which quotes the SQL, literals and all) is replaced by
  * its line and column. `sqlState` is PostgreSQL's code, when there is one.
  */
-export function engineMessage(raw: string, engine: EngineName, sqlState: string | null = null): string {
+export function engineMessage(raw: string, engine: EngineName, sqlState: string | null = null, holding: Holding = "data"): string {
   const lines = raw.split("\n");
   const head = (lines[0] as string).trim();
   const position = engine === "duckdb" ? duckdbPosition(lines) : "";
@@ -46,7 +55,7 @@ export function engineMessage(raw: string, engine: EngineName, sqlState: string 
   if (!classed) return withoutValues(head) + position;
   const [, errorClass, body] = classed as unknown as [string, string, string];
   if (NAMING_CLASSES.has(errorClass)) return `${errorClass}: ${namingOnly(body)}${position}`;
-  if (errorClass === "Invalid Input Error" && !OWN_INVALID_INPUT.some((pattern) => pattern.test(body))) {
+  if (errorClass === "Invalid Input Error" && holding === "data" && !OWN_INVALID_INPUT.some((pattern) => pattern.test(body))) {
     return `${errorClass}: ${WITHHELD} (its text is withheld: it can be a value, as error() gives it)${position}`;
   }
   return `${errorClass}: ${withoutValues(body)}${position}`;

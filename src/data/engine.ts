@@ -14,6 +14,7 @@ import { makeOutputDir } from "../core/output-dir.ts";
 import type { Database } from "../engine/duckdb.ts";
 import type { PostgresDatabase } from "../engine/postgres.ts";
 import { dialect, type Dialect, stringLiteral } from "./dialect.ts";
+import { leakFailure, sensitiveValuesIn, type Watched } from "./output-guard.ts";
 import { relationSql, type Relation } from "./relation.ts";
 
 export interface EngineColumn {
@@ -34,6 +35,12 @@ export interface DataEngine {
   run(sql: string, purpose: string): Promise<ResultRow[]>;
   /** The kind of each statement in `sql` (SELECT, CREATE, ...) as the engine's own parser reads it, where it has one. */
   statementKinds?(sql: string): Promise<string[]>;
+  /** Runs one of the output guard's own counting queries (output-guard.ts), recorded in the ledger as any other. */
+  probe(sql: string, purpose: string): Promise<ResultRow[]>;
+  /** The sensitive columns of the relations this run reads: a refusal whose text holds one of their values is a hard failure. */
+  watch(watched: readonly Watched[], command: string): void;
+  /** A refusal's text, as slp may repeat it: the sanitized message, checked against the watched columns' values. */
+  refusal(error: unknown): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -72,6 +79,43 @@ abstract class LoggedEngine implements DataEngine {
   abstract columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null>;
   abstract close(): Promise<void>;
 
+  #watched: readonly Watched[] = [];
+  #command = "";
+
+  watch(watched: readonly Watched[], command: string): void {
+    this.#watched = watched;
+    this.#command = command;
+  }
+
+  async refusal(error: unknown): Promise<string> {
+    const message = refusalText(error);
+    if (this.#watched.length === 0) return message;
+    const found = await sensitiveValuesIn(message, this.#watched, this);
+    if (found.length > 0) throw leakFailure(this.#command, `a value of the sensitive column ${found.join(", ")}, in the engine's refusal`);
+    return message;
+  }
+
+  async probe(sql: string, purpose: string): Promise<ResultRow[]> {
+    const start = performance.now();
+    try {
+      const rows = await this.execute(sql);
+      this.#ledger.record({
+        engine: this.name,
+        purpose,
+        sql: "(the output guard's count of sensitive values in the output)",
+        durationMs: performance.now() - start,
+        rows: rows.length,
+        error: null,
+      });
+      return rows;
+    } catch (error) {
+      // The guard could not look: the output is not let out unlooked at.
+      throw new EngineError(`${purpose}: ${this.name} could not run the output guard's count: ${refusalText(error)}`, {
+        fix: "check that the relations named are readable; the output is withheld until they are",
+      });
+    }
+  }
+
   async run(sql: string, purpose: string): Promise<ResultRow[]> {
     const start = performance.now();
     try {
@@ -79,7 +123,7 @@ abstract class LoggedEngine implements DataEngine {
       this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: rows.length, error: null });
       return rows;
     } catch (error) {
-      const message = refusalText(error);
+      const message = await this.refusal(error);
       this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: null, error: message });
       throw new EngineError(`${purpose}: ${this.name} refused the query: ${message}`, {
         fix: "check the relations, columns and metric expressions it names (the query is in .slp/queries.jsonl)",
@@ -127,7 +171,9 @@ export class DuckDbEngine extends LoggedEngine {
     } catch (error) {
       if (timedOut) throw new EngineError(`the query ran longer than ${this.#timeoutMs / 1000} s (diff.timeout_seconds in slp.yml)`);
       if (/Out of Memory Error/.test((error as Error).message)) {
-        throw new EngineError(`the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`);
+        throw new EngineError(
+          `the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`,
+        );
       }
       throw error;
     } finally {

@@ -17,7 +17,7 @@ import { TemplateFailure } from "../sql/jinja/errors.ts";
 import { parseSql } from "../sql/parser.ts";
 import type { Template } from "./diff.ts";
 import type { Dialect } from "./dialect.ts";
-import { refusalText, type DataEngine, type ResultRow } from "./engine.ts";
+import { type DataEngine, type ResultRow } from "./engine.ts";
 import { fillTemplate, parseRelation, relationSql, type Relation } from "./relation.ts";
 
 export interface ReconcileSettings {
@@ -53,6 +53,8 @@ export interface RenderedReconciliation {
   sql: string;
   /** Every relation the query reads, for the engine's allowed files. */
   relations: Relation[];
+  /** The models it reads with ref(), and where: what the output guard watches. */
+  refs: { model: string; relation: Relation }[];
 }
 
 /** Renders the query file with dbt's context, `ref` and `source` pointing at the relations the settings name. */
@@ -66,6 +68,7 @@ export async function renderReconciliation(
   const { DbtRenderer } = await import("../sql/dbt-context.ts");
   const renderer = new DbtRenderer(project, { cliVars: {}, env, startedAt: new Date(0) });
   const relations: Relation[] = [];
+  const refs: { model: string; relation: Relation }[] = [];
   const session: RenderSession = {
     testName: "reconciliation",
     relation(call: RelationCall): string {
@@ -77,6 +80,7 @@ export async function renderReconciliation(
               settings.sources.base,
             );
       relations.push(relation);
+      if (call.kind === "ref") refs.push({ model: call.name, relation });
       return relationSql(relation, d);
     },
     thisRelation: null,
@@ -103,7 +107,7 @@ export async function renderReconciliation(
       fix: origin?.fix ?? "fix the Jinja there: the query is rendered with dbt's context, ref() and source() included",
     });
   }
-  return { sql, relations };
+  return { sql, relations, refs };
 }
 
 /** Runs the rendered query (one SELECT, nothing else) and reads its one row's two numbers. */
@@ -124,7 +128,7 @@ export async function runReconciliation(
   try {
     kinds = statementKinds ? await statementKinds(rendered) : postgresStatementKinds(rendered);
   } catch (error) {
-    return fail(`cannot be prepared: ${refusalText(error)}`);
+    return fail(`cannot be prepared: ${await engine.refusal(error)}`);
   }
   if (kinds.length !== 1 || kinds[0] !== "SELECT")
     fail(`must be exactly one SELECT; it holds ${kinds.length === 0 ? "no statement" : kinds.join(", ")}`);
