@@ -79,7 +79,7 @@ function duckdbPosition(lines: readonly string[]): string {
 }
 
 /** An identifier, a qualified name, a path, a type, an operator or a function signature: what a naming message quotes. */
-const NAME = /^(?:[A-Za-z_/][A-Za-z0-9_$./-]*|[-+*/%<>=!|&^~@]{1,3})(\([A-Za-z0-9_, .\[\]()]*\))?(\[\])?$/;
+const NAME = /^(?:[A-Za-z_/][A-Za-z0-9_$./-]*|[-+*/%<>=!|&^~@]{1,3})(\([A-Za-z0-9_, .[\]()]*\))?(\[\])?$/;
 
 /** Quoted names kept, anything else quoted withheld (a parser quotes the SQL's text, literals included). */
 function namingOnly(text: string): string {

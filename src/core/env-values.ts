@@ -27,7 +27,12 @@ export function noteEnvValue(name: string, value: string): void {
   if (value.length < SHORTEST_MASKED || handed.get(value) === name) return;
   handed.set(value, name);
   const mask = `<env_var('${name}')>`;
-  for (const form of [value, JSON.stringify(value).slice(1, -1), escapeMarkup(value), JSON.stringify(JSON.stringify(value).slice(1, -1)).slice(1, -1)]) {
+  for (const form of [
+    value,
+    JSON.stringify(value).slice(1, -1),
+    escapeMarkup(value),
+    JSON.stringify(JSON.stringify(value).slice(1, -1)).slice(1, -1),
+  ]) {
     if (!masks.has(form)) masks.set(form, mask);
   }
   // Longest first, so a value inside another is masked as part of the longer one.

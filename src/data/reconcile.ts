@@ -17,7 +17,7 @@ import { TemplateFailure } from "../sql/jinja/errors.ts";
 import { parseSql } from "../sql/parser.ts";
 import type { Template } from "./diff.ts";
 import type { Dialect } from "./dialect.ts";
-import { type DataEngine, type ResultRow } from "./engine.ts";
+import type { DataEngine, ResultRow } from "./engine.ts";
 import { fillTemplate, parseRelation, relationSql, type Relation } from "./relation.ts";
 
 export interface ReconcileSettings {

@@ -337,10 +337,13 @@ export function assertNoLinkOut(projectDir: string, path: string, shown: string)
     try {
       const real = join(realpathSync(existing), rest);
       if (!reachable(projectDir, real)) {
-        throw new InputError("is a symbolic link (or is reached through one) that leads outside the repository, and slp reads nothing outside it", {
-          file: shown,
-          fix: "copy the data into the repository instead of linking it, or pass its real path on the command line (--prod, --pr, --sources, --database)",
-        });
+        throw new InputError(
+          "is a symbolic link (or is reached through one) that leads outside the repository, and slp reads nothing outside it",
+          {
+            file: shown,
+            fix: "copy the data into the repository instead of linking it, or pass its real path on the command line (--prod, --pr, --sources, --database)",
+          },
+        );
       }
       return;
     } catch (error) {
