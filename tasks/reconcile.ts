@@ -6,6 +6,7 @@ import type { Report } from "../src/core/report.ts";
 import { plural } from "../src/core/text.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { readDiffFiles } from "../src/project/history/diff-files.ts";
+import { assertNoLinkOut } from "../src/project/files/files.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
 import { resolveProjectOnDisk } from "../src/project/slp/options.ts";
@@ -69,6 +70,8 @@ export default defineTask({
     const diffs = critical.map((model) => {
       const path = join(settings.out.path, `${model.name}.json`);
       const shown = join(settings.out.shown, `${model.name}.json`);
+      // The diff is read and then written back: a link in its path may not lead out of the repository.
+      assertNoLinkOut(resolved.dir, resolve(environment.cwd, path), shown);
       try {
         const [file] = readDiffFiles(environment.cwd, [path]);
         return { model, shown, diff: (file as { value: Mapping }).value };

@@ -228,6 +228,17 @@ describe("Stage E's data paths do not lead out of the project", () => {
       expect(run.stderr).toStartWith("ERROR data/pr/fct_sales.csv: is a symbolic link (or is reached through one)");
     }
     {
+      // reconcile reads the diff back and writes it again: a diff that is a link out is refused too.
+      using dir = project();
+      expect((await runMain(["diff"], dir.path)).exitCode).toBe(0);
+      const diff = join(dir.path, "diff", "fct_sales.json");
+      renameSync(diff, join(outside.path, "fct_sales.json"));
+      symlinkSync(join(outside.path, "fct_sales.json"), diff);
+      const run = await runMain(["reconcile"], dir.path);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toStartWith("ERROR diff/fct_sales.json: is a symbolic link (or is reached through one)");
+    }
+    {
       using dir = project();
       const file = join(dir.path, "data", "pr", "fct_sales.csv");
       renameSync(file, join(dir.path, "data", "shared.csv"));
@@ -269,7 +280,7 @@ describe("no environment variable's value in any output or cache", () => {
   test("env_var('DBT_ENV_SECRET_TOKEN') in a model is refused, set or not, naming the model, its file and line", async () => {
     using dir = copyToTemp(join(LEAKS, "env-unit"), "slp-leaks-env-");
     cpSync(join(LEAKS, "env-secret"), dir.path, { recursive: true });
-    for (const env of [{}, { DBT_ENV_SECRET_TOKEN: PASSWORD }]) {
+    for (const env of [{}, { DBT_ENV_SECRET_TOKEN: PASSWORD }] as Record<string, string>[]) {
       const run = await runMain(["unit"], dir.path, env);
       expect(run.exitCode).toBe(2);
       expect(run.stdout).toContain(
