@@ -179,6 +179,19 @@ describe("Stage E's output is checked before it is printed or written", () => {
     }
   });
 
+  test("a table that is not there is still 'does not exist': the guard looks at a refusal once, never at its own", async () => {
+    using dir = project();
+    const db = await Database.openFile(join(dir.path, "shop.duckdb"));
+    await db.query(`create table fct_sales as select * from read_csv('${join(dir.path, "data", "prod", "fct_sales.csv")}')`);
+    db.close();
+    const missing = await runMain(["diff", "--database", "shop.duckdb", "--prod", "fct_sales", "--pr", "nowhere_{model}"], dir.path);
+    expect(missing.stderr).toStartWith("ERROR fct_sales: the relation nowhere_fct_sales (the branch's build) does not exist");
+    expect(missing.exitCode).toBe(2);
+    const measured = await runMain(["diff", "--database", "shop.duckdb", "--prod", "fct_sales"], dir.path);
+    expect(measured.exitCode).toBe(0);
+    expectNoSensitiveValue(missing.stderr, measured.stdout, filesOf(dir.path));
+  });
+
   test("rows of data in an output are found where they are; a diff's own shape holds none", async () => {
     const columns = new Set(["sale_id", "customer_email", "amount"]);
     expect(rowShapedAt({ diffs: { fct_sales: { sample: [{ sale_id: 1, customer_email: "x" }] } } }, columns)).toBe(

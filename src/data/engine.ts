@@ -81,6 +81,8 @@ abstract class LoggedEngine implements DataEngine {
 
   #watched: readonly Watched[] = [];
   #command = "";
+  /** Set while the guard looks at a refusal: a refusal of its own looking is not looked at again (it would never end). */
+  #lookingAtRefusal = false;
 
   watch(watched: readonly Watched[], command: string): void {
     this.#watched = watched;
@@ -89,8 +91,14 @@ abstract class LoggedEngine implements DataEngine {
 
   async refusal(error: unknown): Promise<string> {
     const message = refusalText(error);
-    if (this.#watched.length === 0) return message;
-    const found = await sensitiveValuesIn(message, this.#watched, this);
+    if (this.#watched.length === 0 || this.#lookingAtRefusal) return message;
+    this.#lookingAtRefusal = true;
+    let found: string[];
+    try {
+      found = await sensitiveValuesIn(message, this.#watched, this);
+    } finally {
+      this.#lookingAtRefusal = false;
+    }
     if (found.length > 0) throw leakFailure(this.#command, `a value of the sensitive column ${found.join(", ")}, in the engine's refusal`);
     return message;
   }

@@ -13,7 +13,7 @@ import { isMapping, type Mapping } from "../core/values.ts";
 import type { ModelDeclaration } from "../project/model.ts";
 import { stringLiteral } from "./dialect.ts";
 import type { DataEngine } from "./engine.ts";
-import { relationSql, type Relation } from "./relation.ts";
+import { fileRelationExists, relationSql, type Relation } from "./relation.ts";
 
 /** The sensitive columns of one relation Stage E reads: a model's side (production, the branch) or what a query reads. */
 export interface Watched {
@@ -90,6 +90,7 @@ export async function sensitiveValuesIn(text: string, watched: readonly Watched[
   for (const entry of watched) {
     if (entry.columns.length === 0) continue;
     // A side that is not there (a new model's production) or lacks a column holds none of its values.
+    if (entry.relation.kind === "file" && !fileRelationExists(entry.relation)) continue;
     const present = new Set(
       (await engine.columns(entry.relation, `guard ${entry.model}`))?.map((column) => column.name.toLowerCase()) ?? [],
     );
