@@ -241,6 +241,19 @@ describe("Stage E's data paths do not lead out of the project", () => {
       expect(run.stderr).toStartWith("ERROR data/pr/fct_sales.csv: is a symbolic link (or is reached through one)");
     }
     {
+      // Each file a glob matches is judged, as the walk judges each file of a folder.
+      using dir = project();
+      const parts = join(dir.path, "data", "parts");
+      cpSync(join(dir.path, "data", "pr"), parts, { recursive: true });
+      cpSync(join(dir.path, "data", "prod", "fct_sales.csv"), join(outside.path, "more.csv"));
+      symlinkSync(join(outside.path, "more.csv"), join(parts, "more.csv"));
+      const run = await runMain(["diff", "--pr", "data/parts/*.csv"], dir.path);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toStartWith("ERROR data/parts/more.csv: is a symbolic link (or is reached through one)");
+      rmSync(join(parts, "more.csv"));
+      expect((await runMain(["diff", "--pr", "data/parts/*.csv"], dir.path)).exitCode).toBe(0);
+    }
+    {
       // reconcile reads the diff back and writes it again: a diff that is a link out is refused too.
       using dir = project();
       expect((await runMain(["diff"], dir.path)).exitCode).toBe(0);
