@@ -86,7 +86,7 @@ describe("one sanitizer for every engine message", () => {
     expect(engineMessage('Invalid Input Error: Malformed JSON at byte 1 of input: unexpected character.  Input: "{ana"', "duckdb")).toBe(
       'Invalid Input Error: Malformed JSON at byte … of input: unexpected character.  Input: "…"',
     );
-  });
+  }, 120_000);
 
   test("PostgreSQL's messages: the DETAIL line and quoted values go, identifiers stay", () => {
     expect(engineMessage('invalid input syntax for type integer: "ana@example.com"', "postgres", "22P02")).toBe(
@@ -96,7 +96,7 @@ describe("one sanitizer for every engine message", () => {
       "invalid input syntax for type json (SQLSTATE 22P02)",
     );
     expect(engineMessage('column "nosuch" does not exist', "postgres", "42703")).toBe('column "nosuch" does not exist (SQLSTATE 42703)');
-  });
+  }, 120_000);
 });
 
 describe("Stage E's output is checked before it is printed or written", () => {
@@ -111,7 +111,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     expect(JSON.parse(json.stdout).errors[0].message).toContain("Invalid Input Error: …");
     expect(filesOf(dir.path)).toContain('"purpose":"reconcile fct_sales"');
     expectNoSensitiveValue(text.stdout, text.stderr, json.stdout, json.stderr, filesOf(dir.path));
-  });
+  }, 120_000);
 
   test("a failed cast of a sensitive column names the column, not the cell", async () => {
     using dir = project("cast_of_a_sensitive_value");
@@ -122,7 +122,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
       "Conversion Error: Could not convert string '…' to INT32 when casting from source column nickname (line 3, column 13)",
     );
     expectNoSensitiveValue(run.stdout, run.stderr, filesOf(dir.path));
-  });
+  }, 120_000);
 
   test("max() of a sensitive column, an aggregate that returns one customer's value: exit 2 naming the column, nothing written", async () => {
     using dir = project("max_of_a_sensitive_column");
@@ -135,7 +135,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     );
     expect(readFileSync(join(dir.path, "diff", "fct_sales.json"), "utf8")).toBe(before);
     expectNoSensitiveValue(run.stdout, run.stderr, filesOf(dir.path));
-  });
+  }, 120_000);
 
   test("a metric of max() over a sensitive column: slp diff exits 2 and writes no diff", async () => {
     using dir = project("max_metric_of_a_sensitive_column");
@@ -144,7 +144,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     expect(run.stderr).toContain("the output of slp diff holds a value of the sensitive column fct_sales.tax_id (production)");
     expect(existsSync(join(dir.path, "diff", "fct_sales.json"))).toBe(false);
     expectNoSensitiveValue(run.stdout, run.stderr, filesOf(dir.path));
-  });
+  }, 120_000);
 
   test("an engine refusal quoting a sensitive value (a column named like it) is a hard failure, not a message", async () => {
     using dir = project("sensitive_value_in_a_refusal");
@@ -153,7 +153,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain("holds a value of the sensitive column fct_sales.nickname (the branch's build), in the engine's refusal");
     expectNoSensitiveValue(run.stdout, run.stderr, filesOf(dir.path));
-  });
+  }, 120_000);
 
   test("silent: a count of a sensitive column, a column that is not there, and the project as written all pass the guard", async () => {
     {
@@ -177,7 +177,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('Binder Error: Referenced column "no_such_amount" not found in FROM clause! (line 2, column 12)');
     }
-  });
+  }, 120_000);
 
   test("a table that is not there is still 'does not exist': the guard looks at a refusal once, never at its own", async () => {
     using dir = project();
@@ -190,7 +190,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     const measured = await runMain(["diff", "--database", "shop.duckdb", "--prod", "fct_sales"], dir.path);
     expect(measured.exitCode).toBe(0);
     expectNoSensitiveValue(missing.stderr, measured.stdout, filesOf(dir.path));
-  });
+  }, 120_000);
 
   test("rows of data in an output are found where they are; a diff's own shape holds none", async () => {
     const columns = new Set(["sale_id", "customer_email", "amount"]);
@@ -201,7 +201,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     const run = await runMain(["diff", "--format", "json"], dir.path);
     expect(run.exitCode).toBe(0);
     expect(rowShapedAt(JSON.parse(run.stdout).data, columns)).toBeNull();
-  });
+  }, 120_000);
 
   test("a Jinja error in a reconciliation query is exit 2 naming the file and line, never a bug in slp", async () => {
     using dir = project("jinja_error");
@@ -211,7 +211,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     expect(run.stderr).toBe(
       "ERROR analyses/reconciliation_fct_sales.sql:3: the reconciliation query cannot be rendered: unexpected '}', expected ')'; fix the Jinja there: the query is rendered with dbt's context, ref() and source() included\n",
     );
-  });
+  }, 120_000);
 });
 
 describe("Stage E's data paths do not lead out of the project", () => {
@@ -273,7 +273,7 @@ describe("Stage E's data paths do not lead out of the project", () => {
       expect(run.stderr).toBe("");
       expect(run.exitCode).toBe(0);
     }
-  });
+  }, 120_000);
 });
 
 describe("no environment variable's value in any output or cache", () => {
@@ -292,7 +292,7 @@ describe("no environment variable's value in any output or cache", () => {
     const cached = readdirSync(cache.path).map((name) => readFileSync(join(cache.path, name), "utf8"));
     expect(cached.length).toBeGreaterThan(0);
     for (const output of [text.stdout, text.stderr, json.stdout, json.stderr, ...cached]) expect(output).not.toContain(PASSWORD);
-  });
+  }, 120_000);
 
   test("silent: unset, the model renders its default and the test passes, with its translation cached", async () => {
     using dir = copyToTemp(join(LEAKS, "env-unit"), "slp-leaks-env-");
@@ -301,7 +301,7 @@ describe("no environment variable's value in any output or cache", () => {
     expect(run.stdout).toContain("PASS\torders::token_is_the_default");
     expect(run.exitCode).toBe(0);
     expect(readdirSync(cache.path).some((name) => name.startsWith("dialect-"))).toBe(true);
-  });
+  }, 120_000);
 
   test("env_var('DBT_ENV_SECRET_TOKEN') in a model is refused, set or not, naming the model, its file and line", async () => {
     using dir = copyToTemp(join(LEAKS, "env-unit"), "slp-leaks-env-");
@@ -314,5 +314,5 @@ describe("no environment variable's value in any output or cache", () => {
       );
       expect(run.stdout + run.stderr).not.toContain(PASSWORD);
     }
-  });
+  }, 120_000);
 });

@@ -186,7 +186,7 @@ describe("PostgreSQL", () => {
     expect(await reconcile("select sum(paid) as model_value, 1 as external_value from {{ ref('fct_sales') }}")).toContain(
       "the output of slp reconcile holds a value of the sensitive column fct_sales.status (the branch's build), in the engine's refusal",
     );
-  });
+  }, 120_000);
 
   test("the server itself runs one statement per query: a second one that got past every check is refused, not run", async () => {
     const database = PostgresDatabase.open({
