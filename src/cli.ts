@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { asSlpError, InputError, UsageError, type SlpError } from "./core/errors.ts";
 import { EXIT } from "./core/exit-codes.ts";
 import { configureLimits } from "./core/limits.ts";
+import { forgetEnvValues, maskEnvValues } from "./core/env-values.ts";
 import { forgetFolders } from "./project/files/files.ts";
 import { isReport, type Report } from "./core/report.ts";
 import { pathLocator, summaryOf, type RenderContext, type Rendered } from "./report/format.ts";
@@ -88,6 +89,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   try {
     configureLimits(io.env);
     forgetFolders();
+    forgetEnvValues();
     if (viaRun && (name === "-h" || name === "--help")) {
       const registry = lazyRegistry(io.cwd);
       io.stdout(runHelp((await registry.listed()).map((listed) => listed.name)));
@@ -113,7 +115,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     const environment: TaskEnvironment = {
       cwd: io.cwd,
       env: io.env,
-      log: (line) => io.stderr(`${line}\n`),
+      log: (line) => io.stderr(maskEnvValues(`${line}\n`)),
       // Asked only by the tasks that read standard input: looking at it costs a start ~10 ms of stream machinery.
       get readStdin() {
         return io.stdin;
@@ -144,13 +146,14 @@ function renderContext(io: CliIO, input: Record<string, unknown>, quiet: boolean
  * $GITHUB_STEP_SUMMARY when the format wrote one.
  */
 function deliver(rendered: Rendered, output: string | undefined, io: CliIO, summary: string | null): void {
-  if (rendered.stderr) io.stderr(rendered.stderr);
-  if (output === undefined) io.stdout(rendered.stdout);
+  // Every output of a run passes here: no value env_var() handed a template leaves it.
+  if (rendered.stderr) io.stderr(maskEnvValues(rendered.stderr));
+  if (output === undefined) io.stdout(maskEnvValues(rendered.stdout));
   else {
     const target = resolve(io.cwd, output);
     try {
       mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, rendered.stdout);
+      writeFileSync(target, maskEnvValues(rendered.stdout));
     } catch (error) {
       throw new InputError(`--output ${output} cannot be written: ${(error as Error).message}`, { fix: "choose a path you can write to" });
     }
@@ -159,7 +162,7 @@ function deliver(rendered: Rendered, output: string | undefined, io: CliIO, summ
   const stepSummary = io.env.GITHUB_STEP_SUMMARY;
   if (rendered.stepSummary !== undefined && stepSummary) {
     try {
-      appendFileSync(resolve(io.cwd, stepSummary), `${rendered.stepSummary}\n`);
+      appendFileSync(resolve(io.cwd, stepSummary), `${maskEnvValues(rendered.stepSummary)}\n`);
     } catch (error) {
       io.stderr(`WARNING the job summary (GITHUB_STEP_SUMMARY=${stepSummary}) cannot be written: ${(error as Error).message}\n`);
     }
@@ -179,7 +182,7 @@ async function fail(
     const who = command === "slp" ? "slp" : viaRun ? `slp run ${command}` : `slp ${command}`;
     io.stderr(`${error.usage}\n${who}: error: ${error.message}\n`);
   } else {
-    io.stderr(`ERROR ${error.describe()}\n`);
+    io.stderr(maskEnvValues(`ERROR ${error.describe()}\n`));
   }
   // A run that could not judge still answers in the format asked for, so a CI parser reads a failure, not nothing.
   const asked = requested(args);

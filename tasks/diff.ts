@@ -103,32 +103,56 @@ export default defineTask({
     }
 
     const names = targets.map((target) => ({ model: target.model.name }));
-    const reads = [...relationsOf(prod, names, "--prod"), ...relationsOf(pr, names, "--pr")];
+    const prodReads = relationsOf(prod, names, "--prod");
+    const prReads = relationsOf(pr, names, "--pr");
+    const reads = [...prodReads, ...prReads];
     const engine = await openEngine(settings, reads, resolved.dir, environment.env);
+    const guard = await import("../src/data/output-guard.ts");
+    const watched = guard.watchedOf(
+      targets.flatMap((target, i) => [
+        { model: target.model, relation: prodReads[i] as (typeof reads)[number], side: "production" },
+        { model: target.model, relation: prReads[i] as (typeof reads)[number], side: "the branch's build" },
+      ]),
+    );
+    engine.watch(watched, "diff");
     const measured: { model: string; diff: Mapping }[] = [];
+    let report: Report;
     try {
       for (const target of targets) measured.push(await measureModel(target, diffSettings, engine));
+      report = diffReport(measured, settings.out.shown, settings.engine, notes, reasons);
+      // Before anything is printed or written: only aggregates leave.
+      await guard.guardStageOutput("diff", report, guard.columnsOf(targets.map((target) => target.model)), watched, engine);
     } finally {
       await engine.close();
     }
     writeDiffs(settings.out.path, settings.out.shown, measured);
-
-    const lines = measured.map(({ model, diff }) => `${model}: ${summarise(diff)} -> ${join(settings.out.shown, `${model}.json`)}`);
-    return {
-      command: "diff",
-      findings: [],
-      lines,
-      note: `${plural(measured.length, "model")} measured on ${settings.engine}, written to ${settings.out.shown}`,
-      notes,
-      data: {
-        out: settings.out.shown,
-        models: measured.map(({ model }) => model),
-        reasons: Object.fromEntries([...reasons].sort()),
-        diffs: Object.fromEntries(measured.map(({ model, diff }) => [model, diff])),
-      },
-    };
+    return report;
   },
 });
+
+/** What slp diff prints: a line per model, and the diffs it writes. */
+function diffReport(
+  measured: readonly { model: string; diff: Mapping }[],
+  out: string,
+  engine: string,
+  notes: string[],
+  reasons: Map<string, string>,
+): Report {
+  const lines = measured.map(({ model, diff }) => `${model}: ${summarise(diff)} -> ${join(out, `${model}.json`)}`);
+  return {
+    command: "diff",
+    findings: [],
+    lines,
+    note: `${plural(measured.length, "model")} measured on ${engine}, written to ${out}`,
+    notes,
+    data: {
+      out,
+      models: measured.map(({ model }) => model),
+      reasons: Object.fromEntries([...reasons].sort()),
+      diffs: Object.fromEntries(measured.map(({ model, diff }) => [model, diff])),
+    },
+  };
+}
 
 /** `row_delta +2, removed_pks 0, altered: none, gross_revenue +17.11 %` */
 function summarise(diff: Mapping): string {

@@ -1,4 +1,5 @@
 /** `slp mutate`: what the unit tests are worth; plant one defect at a time in each changed model and see which ones no unit test catches. */
+import { maskEnvValues } from "../src/core/env-values.ts";
 import { Type } from "@sinclair/typebox";
 import { writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -218,15 +219,16 @@ export default defineTask({
     if (run.models.length > 0) {
       const out = resolve(dir, input.out);
       makeOutputDir(out);
-      for (const artifact of artifacts) writeFileSync(join(out, `${artifact.model}.json`), prettyJson(artifact));
+      // Mutants are rendered SQL: no value env_var() handed them is written.
+      for (const artifact of artifacts) writeFileSync(join(out, `${artifact.model}.json`), maskEnvValues(prettyJson(artifact)));
       const low = Math.min(100, ...Object.values(settings.min_score ?? {}));
       const stryker = strykerReport(run.models, { high: 100, low: Math.floor(low) });
-      writeFileSync(join(out, "mutation-report.json"), prettyJson(stryker));
+      writeFileSync(join(out, "mutation-report.json"), maskEnvValues(prettyJson(stryker)));
       if (input.html) {
         const { mutationHtml } = await import("../src/report/mutation-html.ts");
         writeFileSync(
           join(out, "mutation-report.html"),
-          mutationHtml(stryker, `slp mutate: ${run.models.map((model) => model.model).join(", ")}`),
+          maskEnvValues(mutationHtml(stryker, `slp mutate: ${run.models.map((model) => model.model).join(", ")}`)),
         );
       }
     }

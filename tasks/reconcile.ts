@@ -6,6 +6,7 @@ import type { Report } from "../src/core/report.ts";
 import { plural } from "../src/core/text.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { readDiffFiles } from "../src/project/history/diff-files.ts";
+import { assertNoLinkOut } from "../src/project/files/files.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { readCheckProject } from "../src/rules/context/check.ts";
 import { resolveProjectOnDisk } from "../src/project/slp/options.ts";
@@ -69,6 +70,8 @@ export default defineTask({
     const diffs = critical.map((model) => {
       const path = join(settings.out.path, `${model.name}.json`);
       const shown = join(settings.out.shown, `${model.name}.json`);
+      // The diff is read and then written back: a link in its path may not lead out of the repository.
+      assertNoLinkOut(resolved.dir, resolve(environment.cwd, path), shown);
       try {
         const [file] = readDiffFiles(environment.cwd, [path]);
         return { model, shown, diff: (file as { value: Mapping }).value };
@@ -93,7 +96,18 @@ export default defineTask({
       resolved.dir,
       environment.env,
     );
+    const guard = await import("../src/data/output-guard.ts");
+    const watched = guard.watchedOf(
+      rendered.flatMap((query) =>
+        query.refs.flatMap(({ model: name, relation }) => {
+          const read = project.models.get(name);
+          return read ? [{ model: read, relation, side: "the branch's build" }] : [];
+        }),
+      ),
+    );
+    engine.watch(watched, "reconcile");
     const results: { model: string; diff: Mapping; numbers: { model_value: number; external_value: number } }[] = [];
+    let report: Report;
     try {
       const kinds = engine.statementKinds
         ? (sql: string) => (engine.statementKinds as (sql: string) => Promise<string[]>).call(engine, sql)
@@ -103,24 +117,39 @@ export default defineTask({
         const numbers = await reconcile.runReconciliation(model.name, query.file, query.sql, engine, kinds);
         results.push({ model: model.name, diff: reconcile.withReconciliation(diff, numbers), numbers });
       }
+      report = reconcileReport(results, settings.out.shown, settings.engine, resolved.config.warnings);
+      // Before anything is printed or written: only aggregates leave.
+      const read = [...new Set(watched.map((entry) => entry.model))].flatMap((name) => project.models.get(name) ?? []);
+      await guard.guardStageOutput("reconcile", { report, diffs: results.map(({ diff }) => diff) }, guard.columnsOf(read), watched, engine);
     } finally {
       await engine.close();
     }
     writeDiffs(resolve(settings.out.path), settings.out.shown, results);
-    return {
-      command: "reconcile",
-      findings: [],
-      lines: results.map(
-        ({ model, numbers }) =>
-          `${model}: the model says ${numbers.model_value}, the source of truth ${numbers.external_value} -> ${join(settings.out.shown, `${model}.json`)}`,
-      ),
-      note: `${plural(results.length, "model")} reconciled on ${settings.engine}`,
-      notes: resolved.config.warnings,
-      data: {
-        out: settings.out.shown,
-        models: results.map(({ model }) => model),
-        reconciliations: Object.fromEntries(results.map(({ model, numbers }) => [model, numbers])),
-      },
-    };
+    return report;
   },
 });
+
+/** What slp reconcile prints: each model's two numbers, and where its diff now holds them. */
+function reconcileReport(
+  results: readonly { model: string; numbers: { model_value: number; external_value: number } }[],
+  out: string,
+  engine: string,
+  notes: string[],
+): Report {
+  const settings = { out: { shown: out }, engine };
+  return {
+    command: "reconcile",
+    findings: [],
+    lines: results.map(
+      ({ model, numbers }) =>
+        `${model}: the model says ${numbers.model_value}, the source of truth ${numbers.external_value} -> ${join(settings.out.shown, `${model}.json`)}`,
+    ),
+    note: `${plural(results.length, "model")} reconciled on ${settings.engine}`,
+    notes,
+    data: {
+      out: settings.out.shown,
+      models: results.map(({ model }) => model),
+      reconciliations: Object.fromEntries(results.map(({ model, numbers }) => [model, numbers])),
+    },
+  };
+}

@@ -5,6 +5,7 @@
  * as one page. A reading, not a gate: compare, unit and mutate block; review
  * exits 0 once the document is written, and 2 when it cannot read its inputs.
  */
+import { maskEnvValues } from "../src/core/env-values.ts";
 import { Type } from "@sinclair/typebox";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -183,7 +184,7 @@ function writeOutput(cwd: string, path: string, content: string): void {
   const target = resolve(cwd, path);
   try {
     mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
+    writeFileSync(target, maskEnvValues(content));
   } catch (error) {
     throw new InputError(`cannot be written: ${(error as Error).message}`, { file: path, fix: "choose a path you can write to" });
   }

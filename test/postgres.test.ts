@@ -156,6 +156,38 @@ describe("PostgreSQL", () => {
     expect(count?.n).toBe(4);
   });
 
+  test("the server's messages pass the one sanitizer: a cell quoted by a failed cast, a DETAIL line, a sensitive value named by a refusal", async () => {
+    using dir = copyToTemp(RECONCILE);
+    writeFileSync(join(dir.path, "slp.yml"), slpYml());
+    expect((await runMain(["diff"], dir.path, env)).exitCode).toBe(0);
+    const query = join(dir.path, "analyses", "reconciliation_fct_sales.sql");
+    const reconcile = async (select: string) => {
+      writeFileSync(query, select);
+      const run = await runMain(["reconcile"], dir.path, env);
+      expect(run.exitCode).toBe(2);
+      const ledger = readFileSync(join(dir.path, ".slp", "queries.jsonl"), "utf8");
+      for (const value of ["paid", "refunded"]) expect(run.stdout + run.stderr + ledger).not.toContain(value);
+      return run.stderr;
+    };
+    expect(
+      await reconcile("select (select cast(status as integer) from {{ ref('fct_sales') }} limit 1) as model_value, 1 as external_value"),
+    ).toContain('postgres refused the query: invalid input syntax for type integer: "…" (SQLSTATE 22P02)');
+    // PostgreSQL says the token in a DETAIL line: only the first line is kept.
+    expect(
+      await reconcile("select (select cast(status as json) from {{ ref('fct_sales') }} limit 1) as model_value, 1 as external_value"),
+    ).toContain("postgres refused the query: invalid input syntax for type json (SQLSTATE 22P02)");
+    // Silent: a column that is not there is named, as the server names it.
+    expect(await reconcile("select sum(no_such_amount) as model_value, 1 as external_value from {{ ref('fct_sales') }}")).toContain(
+      'postgres refused the query: column "no_such_amount" does not exist (SQLSTATE 42703)',
+    );
+    // The same refusal naming a value of a column the spec calls sensitive is the guard's hard failure.
+    const yml = join(dir.path, "models", "marts", "fct_sales.yml");
+    writeFileSync(yml, readFileSync(yml, "utf8").replace("sensitive_columns: []", "sensitive_columns: [status]"));
+    expect(await reconcile("select sum(paid) as model_value, 1 as external_value from {{ ref('fct_sales') }}")).toContain(
+      "the output of slp reconcile holds a value of the sensitive column fct_sales.status (the branch's build), in the engine's refusal",
+    );
+  }, 120_000);
+
   test("the server itself runs one statement per query: a second one that got past every check is refused, not run", async () => {
     const database = PostgresDatabase.open({
       hostname: url.hostname,

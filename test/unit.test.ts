@@ -421,7 +421,7 @@ describe("the real CLI", () => {
     expect(result.stdout).toContain("PASS\tnested_values::nested_values_from_dict");
     expect(result.stdout).toContain("PASS\tnested_values::nested_values_from_sql");
     expect(result.stdout).toContain("→  | 1  | {color -> 9, size -> 2}→{size -> 2, color -> 9}");
-    expect(result.stdout).toContain("[INVALID_ARRAY_INDEX] The index 4 is out of bounds. The array has 2 elements.");
+    expect(result.stdout).toContain("[INVALID_ARRAY_INDEX] The index … is out of bounds. The array has … elements.");
     expect(result.exitCode).toBe(2);
   });
 

@@ -7,11 +7,14 @@
  */
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
-import { EngineError } from "../core/errors.ts";
+import { engineMessage } from "../core/engine-message.ts";
+import { maskEnvValues } from "../core/env-values.ts";
+import { EngineError, SlpError } from "../core/errors.ts";
 import { makeOutputDir } from "../core/output-dir.ts";
 import type { Database } from "../engine/duckdb.ts";
 import type { PostgresDatabase } from "../engine/postgres.ts";
 import { dialect, type Dialect, stringLiteral } from "./dialect.ts";
+import { leakFailure, sensitiveValuesIn, type Watched } from "./output-guard.ts";
 import { relationSql, type Relation } from "./relation.ts";
 
 export interface EngineColumn {
@@ -32,6 +35,12 @@ export interface DataEngine {
   run(sql: string, purpose: string): Promise<ResultRow[]>;
   /** The kind of each statement in `sql` (SELECT, CREATE, ...) as the engine's own parser reads it, where it has one. */
   statementKinds?(sql: string): Promise<string[]>;
+  /** Runs one of the output guard's own counting queries (output-guard.ts), recorded in the ledger as any other. */
+  probe(sql: string, purpose: string): Promise<ResultRow[]>;
+  /** The sensitive columns of the relations this run reads: a refusal whose text holds one of their values is a hard failure. */
+  watch(watched: readonly Watched[], command: string): void;
+  /** A refusal's text, as slp may repeat it: the sanitized message, checked against the watched columns' values. */
+  refusal(error: unknown): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -48,10 +57,10 @@ export class QueryLedger {
       at: new Date().toISOString(),
       engine: entry.engine,
       purpose: entry.purpose,
-      sql: entry.sql,
+      sql: maskEnvValues(entry.sql),
       duration_ms: Math.round(entry.durationMs * 10) / 10,
       rows: entry.rows,
-      error: entry.error,
+      error: entry.error === null ? null : maskEnvValues(entry.error),
     };
     appendFileSync(this.#file, `${JSON.stringify(line)}\n`);
   }
@@ -70,6 +79,51 @@ abstract class LoggedEngine implements DataEngine {
   abstract columns(relation: Relation, purpose: string): Promise<EngineColumn[] | null>;
   abstract close(): Promise<void>;
 
+  #watched: readonly Watched[] = [];
+  #command = "";
+  /** Set while the guard looks at a refusal: a refusal of its own looking is not looked at again (it would never end). */
+  #lookingAtRefusal = false;
+
+  watch(watched: readonly Watched[], command: string): void {
+    this.#watched = watched;
+    this.#command = command;
+  }
+
+  async refusal(error: unknown): Promise<string> {
+    const message = refusalText(error);
+    if (this.#watched.length === 0 || this.#lookingAtRefusal) return message;
+    this.#lookingAtRefusal = true;
+    let found: string[];
+    try {
+      found = await sensitiveValuesIn(message, this.#watched, this);
+    } finally {
+      this.#lookingAtRefusal = false;
+    }
+    if (found.length > 0) throw leakFailure(this.#command, `a value of the sensitive column ${found.join(", ")}, in the engine's refusal`);
+    return message;
+  }
+
+  async probe(sql: string, purpose: string): Promise<ResultRow[]> {
+    const start = performance.now();
+    try {
+      const rows = await this.execute(sql);
+      this.#ledger.record({
+        engine: this.name,
+        purpose,
+        sql: "(the output guard's count of sensitive values in the output)",
+        durationMs: performance.now() - start,
+        rows: rows.length,
+        error: null,
+      });
+      return rows;
+    } catch (error) {
+      // The guard could not look: the output is not let out unlooked at.
+      throw new EngineError(`${purpose}: ${this.name} could not run the output guard's count: ${refusalText(error)}`, {
+        fix: "check that the relations named are readable; the output is withheld until they are",
+      });
+    }
+  }
+
   async run(sql: string, purpose: string): Promise<ResultRow[]> {
     const start = performance.now();
     try {
@@ -77,7 +131,7 @@ abstract class LoggedEngine implements DataEngine {
       this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: rows.length, error: null });
       return rows;
     } catch (error) {
-      const message = redacted(error);
+      const message = await this.refusal(error);
       this.#ledger.record({ engine: this.name, purpose, sql, durationMs: performance.now() - start, rows: null, error: message });
       throw new EngineError(`${purpose}: ${this.name} refused the query: ${message}`, {
         fix: "check the relations, columns and metric expressions it names (the query is in .slp/queries.jsonl)",
@@ -86,11 +140,16 @@ abstract class LoggedEngine implements DataEngine {
   }
 }
 
-/** The first line of an engine's message, quoted values replaced: an error must not carry a row out. */
-export function redacted(error: unknown): string {
+/**
+ * An engine's refusal as slp repeats it. The adapters put every message of
+ * the database's own through the one sanitizer (core/engine-message.ts); what
+ * reaches here is that, or slp's own wording (a limit, a timeout), one line.
+ */
+export function refusalText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const first = (message.split("\n")[0] as string).trim();
-  return first.replace(/'[^']*'/g, "'…'");
+  if (error instanceof SlpError) return (message.split("\n")[0] as string).trim();
+  // Not an adapter's error: sanitized here, as an unknown message may carry a value.
+  return engineMessage(message, "duckdb");
 }
 
 export class DuckDbEngine extends LoggedEngine {
@@ -118,9 +177,11 @@ export class DuckDbEngine extends LoggedEngine {
       const result = await this.#db.query(sql);
       return result.rows.map((row) => new Map(result.columns.map((column, i) => [column.name, row[i] ?? null])));
     } catch (error) {
-      if (timedOut) throw new Error(`the query ran longer than ${this.#timeoutMs / 1000} s (diff.timeout_seconds in slp.yml)`);
+      if (timedOut) throw new EngineError(`the query ran longer than ${this.#timeoutMs / 1000} s (diff.timeout_seconds in slp.yml)`);
       if (/Out of Memory Error/.test((error as Error).message)) {
-        throw new Error(`the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`);
+        throw new EngineError(
+          `the query needed more memory than ${this.#memoryLimit} (diff.memory_limit in slp.yml); nothing spills to disk`,
+        );
       }
       throw error;
     } finally {

@@ -6,17 +6,18 @@
  * are ignored) put in the model's diff as `reconciliation`, for compare's C6
  * to judge against the spec's `reconciliation_tolerance`.
  */
-import { InputError } from "../core/errors.ts";
+import { InputError, SlpError } from "../core/errors.ts";
 import { isMapping, type Mapping } from "../core/values.ts";
 import type { ModelDeclaration as Model } from "../project/model.ts";
 import { readText } from "../project/files/source.ts";
 import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import type { RelationCall } from "../project/dbt/relations.ts";
 import type { RenderSession } from "../sql/dbt-context.ts";
+import { TemplateFailure } from "../sql/jinja/errors.ts";
 import { parseSql } from "../sql/parser.ts";
 import type { Template } from "./diff.ts";
 import type { Dialect } from "./dialect.ts";
-import { redacted, type DataEngine, type ResultRow } from "./engine.ts";
+import type { DataEngine, ResultRow } from "./engine.ts";
 import { fillTemplate, parseRelation, relationSql, type Relation } from "./relation.ts";
 
 export interface ReconcileSettings {
@@ -52,6 +53,8 @@ export interface RenderedReconciliation {
   sql: string;
   /** Every relation the query reads, for the engine's allowed files. */
   relations: Relation[];
+  /** The models it reads with ref(), and where: what the output guard watches. */
+  refs: { model: string; relation: Relation }[];
 }
 
 /** Renders the query file with dbt's context, `ref` and `source` pointing at the relations the settings name. */
@@ -65,6 +68,7 @@ export async function renderReconciliation(
   const { DbtRenderer } = await import("../sql/dbt-context.ts");
   const renderer = new DbtRenderer(project, { cliVars: {}, env, startedAt: new Date(0) });
   const relations: Relation[] = [];
+  const refs: { model: string; relation: Relation }[] = [];
   const session: RenderSession = {
     testName: "reconciliation",
     relation(call: RelationCall): string {
@@ -76,6 +80,7 @@ export async function renderReconciliation(
               settings.sources.base,
             );
       relations.push(relation);
+      if (call.kind === "ref") refs.push({ model: call.name, relation });
       return relationSql(relation, d);
     },
     thisRelation: null,
@@ -89,8 +94,20 @@ export async function renderReconciliation(
   } catch {
     throw new InputError("the reconciliation query does not exist", { file, fix: "write the query the spec's reconciliation_query names" });
   }
-  const sql = renderer.renderText(text, file, session);
-  return { sql, relations };
+  let sql: string;
+  try {
+    sql = renderer.renderText(text, file, session);
+  } catch (error) {
+    // A template the Jinja interpreter refuses is the query's problem, named where it is: never "a bug in slp".
+    if (!(error instanceof TemplateFailure)) throw error;
+    const origin = error.origin instanceof SlpError ? error.origin : null;
+    throw new InputError(`the reconciliation query cannot be rendered: ${error.message}`, {
+      file: error.file,
+      line: error.line,
+      fix: origin?.fix ?? "fix the Jinja there: the query is rendered with dbt's context, ref() and source() included",
+    });
+  }
+  return { sql, relations, refs };
 }
 
 /** Runs the rendered query (one SELECT, nothing else) and reads its one row's two numbers. */
@@ -111,7 +128,7 @@ export async function runReconciliation(
   try {
     kinds = statementKinds ? await statementKinds(rendered) : postgresStatementKinds(rendered);
   } catch (error) {
-    return fail(`cannot be prepared: ${redacted(error)}`);
+    return fail(`cannot be prepared: ${await engine.refusal(error)}`);
   }
   if (kinds.length !== 1 || kinds[0] !== "SELECT")
     fail(`must be exactly one SELECT; it holds ${kinds.length === 0 ? "no statement" : kinds.join(", ")}`);

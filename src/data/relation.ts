@@ -99,6 +99,14 @@ export function readScope(relation: Extract<Relation, { kind: "file" }>): { file
   return { directory: dirname(`${relation.path.slice(0, cut)}x`) };
 }
 
+/** Every file a glob relation matches (links included, for the caller to judge), absolute. */
+export function globMatches(relation: Extract<Relation, { kind: "file" }>): string[] {
+  const { directory } = readScope(relation);
+  if (!relation.glob || !directory || !existsSync(directory)) return [];
+  const pattern = relation.path.slice(directory.length + 1);
+  return [...new Bun.Glob(pattern).scanSync({ cwd: directory, onlyFiles: false, followSymlinks: false, absolute: true })];
+}
+
 /** True when the file (or at least one file of the glob) is there. */
 export function fileRelationExists(relation: Extract<Relation, { kind: "file" }>): boolean {
   if (!relation.glob) return existsSync(relation.path) && statSync(relation.path).isFile();

@@ -7,12 +7,13 @@
  * PostgreSQL with credentials read from the environment variables slp.yml
  * names (never from slp.yml itself).
  */
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { ConfigError, UsageError } from "../core/errors.ts";
 import type { LoadedConfig } from "../project/slp/slp-yml.ts";
 import { stem } from "../project/files/paths.ts";
 import { DuckDbEngine, PostgresEngine, QueryLedger, type DataEngine } from "./engine.ts";
-import { fillTemplate, parseRelation, readScope, type Relation } from "./relation.ts";
+import { assertNoLinkOut } from "../project/files/files.ts";
+import { fillTemplate, globMatches, parseRelation, readScope, type Relation } from "./relation.ts";
 import { parseWindow, type Window } from "./window.ts";
 
 export interface Located {
@@ -116,11 +117,20 @@ export async function openEngine(
   if (settings.engine === "postgres") return openPostgres(settings, ledger, env);
   const files: string[] = [];
   const directories: string[] = [];
+  // What DuckDB is let read, judged first as the project's file walk judges a link: none may lead out of the repository.
+  const shown = (path: string) => (isInside(resolve(path), resolve(projectDir)) ? relative(projectDir, path) || "." : path);
   for (const relation of relations) {
     if (relation.kind !== "file") continue;
     const scope = readScope(relation);
-    if (scope.file) files.push(scope.file);
-    if (scope.directory) directories.push(scope.directory);
+    if (scope.file) {
+      assertNoLinkOut(projectDir, scope.file, shown(scope.file));
+      files.push(scope.file);
+    }
+    if (scope.directory) {
+      assertNoLinkOut(projectDir, scope.directory, shown(scope.directory));
+      for (const match of globMatches(relation)) assertNoLinkOut(projectDir, match, shown(match));
+      directories.push(scope.directory);
+    }
   }
   const names = new Set<string>();
   const databases = settings.databases.map((path) => {
@@ -128,7 +138,9 @@ export async function openEngine(
     if (names.has(name))
       throw new UsageError(`two databases are both named ${name} (by their file stem); rename one`, "usage: --database FILE");
     names.add(name);
-    return { path: isAbsolute(path) ? path : resolve(path), name };
+    const absolute = isAbsolute(path) ? path : resolve(path);
+    assertNoLinkOut(projectDir, absolute, shown(absolute));
+    return { path: absolute, name };
   });
   const { Database } = await import("../engine/duckdb.ts");
   const db = await Database.openForData({ files, directories, databases, memoryLimit: settings.memoryLimit });
@@ -173,4 +185,8 @@ async function openPostgres(settings: StageSettings, ledger: QueryLedger, env: R
     timeoutSeconds: settings.timeoutSeconds,
   });
   return new PostgresEngine(db, ledger);
+}
+
+function isInside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep);
 }

@@ -15,6 +15,7 @@
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
+import { engineMessage, type Holding } from "../core/engine-message.ts";
 import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 import { hostPlatform } from "../build/platforms.ts";
@@ -110,6 +111,10 @@ export class Database {
   #jsonFunctions = false;
   #jsonText = false;
   #nested = false;
+  /** What its tables hold, for how much of an error()'s text the sanitizer keeps: Stage E's data, or fixtures. */
+  get #holding(): Holding {
+    return this.#mode === "data" ? "data" : "fixtures";
+  }
   /** The last query queued on each connection. */
   readonly #busy = new Map<number, Promise<void>>();
   #next = 0;
@@ -205,7 +210,7 @@ export class Database {
     } catch (error) {
       connection.closeSync();
       instance.closeSync();
-      throw new DatabaseError(error instanceof Error ? error.message : String(error));
+      throw fromDuckDb(error, "data");
     }
     return new Database(instance, [connection], loaded, "data");
   }
@@ -268,7 +273,7 @@ export class Database {
       }
       return kinds;
     } catch (error) {
-      throw new DatabaseError(error instanceof Error ? error.message : String(error));
+      throw fromDuckDb(error, this.#holding);
     }
   }
 
@@ -322,7 +327,7 @@ export class Database {
       // Only one statement can be prepared; how many there are is said as a query says it.
       if (/Cannot prepare multiple statements/.test(message))
         throw statementCount((await connection.extractStatements(sql)).count, "SELECT");
-      throw this.#mode === "unit" ? refusal(message, sql, false) : new DatabaseError(message);
+      throw this.#mode === "unit" ? refusal(message, sql, false) : fromDuckDb(message, this.#holding);
     }
     try {
       const { StatementType } = this.#library;
@@ -382,7 +387,7 @@ export class Database {
         this.#functionsFor(statements.join("\n"), connection);
         await connection.run(statements.join(";\n"));
       } catch (error) {
-        throw new DatabaseError(error instanceof Error ? error.message : String(error));
+        throw fromDuckDb(error, this.#holding);
       }
     });
   }
@@ -445,7 +450,7 @@ export class Database {
       if (error instanceof DatabaseError) throw error;
       if (timedOut && callerFirst) throw new QueryTimeout(callerMs as number);
       const message = error instanceof Error ? error.message : String(error);
-      throw unit ? refusal(message, sql, timedOut) : new DatabaseError(message);
+      throw unit ? refusal(message, sql, timedOut) : fromDuckDb(message, this.#holding);
     } finally {
       clearTimeout(timer);
       clearInterval(again);
@@ -574,7 +579,12 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
       "remove the SET or PRAGMA from the model",
     );
   }
-  return new DatabaseError(message);
+  return fromDuckDb(message, "fixtures");
+}
+
+/** DuckDB's own message as slp may repeat it: through the one sanitizer (core/engine-message.ts), its values withheld. */
+function fromDuckDb(error: unknown, holding: Holding): DatabaseError {
+  return new DatabaseError(engineMessage(error instanceof Error ? error.message : String(error), "duckdb", null, holding));
 }
 
 const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");

@@ -6,6 +6,7 @@
  * handed in by the caller, from environment variables only.
  */
 import type { SQL } from "bun";
+import { engineMessage } from "../core/engine-message.ts";
 import { SlpError } from "../core/errors.ts";
 
 export interface PostgresSettings {
@@ -82,9 +83,7 @@ export class PostgresDatabase {
 function failure(error: unknown): PostgresFailure {
   const record = error as { message?: string; errno?: string; code?: string };
   const state = typeof record.errno === "string" ? record.errno : null;
-  let message = String(record.message ?? error).split("\n")[0] as string;
-  // Class 22 (data exception) and 23 (integrity) messages quote the offending value.
-  if (state && /^2[23]/.test(state)) message = message.replace(/"[^"]*"/g, '"…"').replace(/'[^']*'/g, "'…'");
-  if (state === "57014") message = "the query ran longer than the statement timeout";
-  return new PostgresFailure(state ? `${message} (SQLSTATE ${state})` : message, state);
+  // The one sanitizer: the first line only (DETAIL quotes the row), values withheld unless the class only names things.
+  if (state === "57014") return new PostgresFailure(`the query ran longer than the statement timeout (SQLSTATE ${state})`, state);
+  return new PostgresFailure(engineMessage(String(record.message ?? error), "postgres", state), state);
 }

@@ -6,6 +6,7 @@
  * macros models commonly call are there by name. Anything else a model
  * reaches for is a named refusal, never a guess.
  */
+import { noteEnvValue } from "../core/env-values.ts";
 import { SlpError } from "../core/errors.ts";
 import { isMapping, pythonStr, type Mapping, type Value } from "../core/values.ts";
 import { readText } from "../project/files/source.ts";
@@ -763,6 +764,14 @@ export class DbtRenderer {
   #envVar(session: RenderSession, args: unknown[]): unknown {
     const { positional, keywords: named } = splitArgs(args);
     const name = printable(positional[0]);
+    // dbt keeps DBT_ENV_SECRET_* from models; slp keeps them from every template it renders, override or not:
+    // a rendered model is printed (its SQL, its failure table) and cached.
+    if (name.startsWith("DBT_ENV_SECRET")) {
+      throw new RenderRefusal(
+        `env_var('${name}') reads a secret (DBT_ENV_SECRET_*), which slp never hands a model, a test or a query it renders`,
+        `use a var() instead (the test's overrides.vars, or --vars), or give the value the model needs as a fixture row`,
+      );
+    }
     if (Object.hasOwn(session.overrides.envVars, name)) return session.overrides.envVars[name];
     const value = this.#options.env[name];
     // Read before any refusal: a cached upstream schema is checked against every variable its render looked at.
@@ -776,7 +785,11 @@ export class DbtRenderer {
         `give the test the value it needs in overrides.env_vars (${name}: ...)`,
       );
     }
-    if (value !== undefined) return value;
+    if (value !== undefined) {
+      // The value may now reach a failure table, a rendered SQL or a cache: each of them masks it.
+      noteEnvValue(name, value);
+      return value;
+    }
     if (positional.length > 1) return positional[1];
     if (Object.hasOwn(named, "default")) return named.default;
     throw new RenderRefusal(`Env var required but not provided: '${name}'`, `add ${name} to the test's overrides.env_vars`);

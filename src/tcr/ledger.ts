@@ -4,6 +4,7 @@
  * resets the next commit must record, a JSONL log of every attempt, and the
  * changes red steps took out of the work tree.
  */
+import { maskEnvValues } from "../core/env-values.ts";
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -102,6 +103,6 @@ export class Ledger {
 
   log(attempt: Attempt): void {
     mkdirSync(this.#dir, { recursive: true });
-    appendFileSync(this.logFile, `${JSON.stringify(attempt)}\n`);
+    appendFileSync(this.logFile, maskEnvValues(`${JSON.stringify(attempt)}\n`));
   }
 }

@@ -17,6 +17,7 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../../version.ts";
 import { FileIds } from "./file-ids.ts";
+import { anyEnvValues, holdsEnvValue } from "../../core/env-values.ts";
 
 /** Bumped when what is cached changes shape, so an older cache is never read. */
 const FORMAT = 8;
@@ -90,6 +91,8 @@ export class ParseCache<T> {
   /** Remembers a value, unless JSON would not give it back exactly (`exact`: the caller knows it does, and nothing walks it to see). */
   set(key: string, value: T, exact = false): void {
     if (!this.#file || (!exact && !survivesJson(value))) return;
+    // What holds a value env_var() handed a template (a rendered SQL, its translation) stays off the disk.
+    if (anyEnvValues() && holdsEnvValue(JSON.stringify(value))) return;
     this.#used.set(key, value);
     this.#changed = true;
   }

@@ -7,7 +7,7 @@
  * inside it (dbt follows links too), never outside it, and never in a loop.
  */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, statSync, type Stats } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { InputError, SYSTEM_REASONS } from "../../core/errors.ts";
 import { formatLimit, LimitError, limitBytes } from "../../core/limits.ts";
 
@@ -304,21 +304,62 @@ export function forgetFolders(): void {
 function repositoryRealRoot(projectDir: string): string {
   let root = realRoots.get(projectDir);
   if (root === undefined) {
-    let current = resolve(projectDir);
-    root = current;
-    for (;;) {
-      if (existsQuietly(join(current, ".git"))) {
-        root = current;
-        break;
-      }
-      const parent = dirname(current);
-      if (parent === current) break;
-      current = parent;
-    }
-    root = realpathOf(root, projectDir);
+    root = realpathOf(repositoryRoot(projectDir), projectDir);
     realRoots.set(projectDir, root);
   }
   return root;
+}
+
+/** The repository folder that holds `projectDir` as written (the nearest folder with `.git`, else the project folder). */
+function repositoryRoot(projectDir: string): string {
+  let current = resolve(projectDir);
+  const start = current;
+  for (;;) {
+    if (existsQuietly(join(current, ".git"))) return current;
+    const parent = dirname(current);
+    if (parent === current) return start;
+    current = parent;
+  }
+}
+
+/**
+ * A path slp hands a database to open (Stage E's data files, a glob's
+ * matches, a database file), judged as the file walk judges a link: written
+ * inside the repository, it must stay inside once its links are resolved
+ * (the deepest part of it that exists). A path written outside the
+ * repository is the configuration's own choice, and not this check's.
+ */
+export function assertNoLinkOut(projectDir: string, path: string, shown: string): void {
+  const written = resolve(projectDir, path);
+  const lexicalRoot = repositoryRoot(projectDir);
+  const realRoot = repositoryRealRoot(projectDir);
+  if (!isInside(written, lexicalRoot) && !isInside(written, realRoot)) return;
+  let existing = written;
+  let rest = "";
+  for (;;) {
+    try {
+      const real = join(realpathSync(existing), rest);
+      if (!reachable(projectDir, real)) {
+        throw new InputError(
+          "is a symbolic link (or is reached through one) that leads outside the repository, and slp reads nothing outside it",
+          {
+            file: shown,
+            fix: "copy the data into the repository instead of linking it, or pass its real path on the command line (--prod, --pr, --sources, --database)",
+          },
+        );
+      }
+      return;
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ELOOP") throw new InputError("is a symbolic link that loops", { file: shown, fix: "remove the link" });
+      // Not there (yet): its nearest existing folder decides where it leads.
+      const parent = dirname(existing);
+      if (parent === existing) return;
+      rest = join(basename(existing), rest);
+      existing = parent;
+    }
+  }
 }
 
 /** The folder holding the file, resolved once per folder, must be inside the repository. */

@@ -1,0 +1,105 @@
+/**
+ * The one sanitizer every database message (DuckDB, PostgreSQL) passes
+ * before slp repeats it anywhere (text, the JSON envelope, .slp/queries.jsonl,
+ * reports, unit and mutate results): a message can carry a row's value out
+ * (`error(customer_email)`, a failed cast quoting the cell, PostgreSQL's
+ * DETAIL line), so the values go and what helps stays: the error class, the
+ * identifiers (columns, tables, functions, types) and the position.
+ */
+
+/** DuckDB's classes whose messages name the SQL's identifiers (a column, a function), never a row's value. */
+const NAMING_CLASSES = new Set([
+  "Binder Error",
+  "Catalog Error",
+  "Parser Error",
+  "Syntax Error",
+  "Not implemented Error",
+  "Permission Error",
+  "Dependency Error",
+  "INTERRUPT Error",
+  "Out of Memory Error",
+  "IO Error",
+]);
+
+/** The Invalid Input Error messages of DuckDB's own (a value in them is withheld like any other); any other is error()'s text, the user's own, withheld whole. */
+const OWN_INVALID_INPUT = [/^Malformed JSON\b/, /^Could not parse string\b/, /^CSV Error\b/, /^Error when sniffing file\b/];
+
+/** PostgreSQL's SQLSTATE classes that name identifiers (syntax, undefined objects, permissions), never a row's value. */
+const NAMING_SQLSTATE = /^(42|0A|53|54|55|57|58|08|28|3D|3F)/;
+
+const WITHHELD = "…";
+
+export type EngineName = "duckdb" | "postgres";
+
+/**
+ * What a database holds decides how much of error()'s text (an Invalid Input
+ * Error) is kept: Stage E's real data, none of it ("data"); a unit test's
+ * fixtures, which the repository holds already, its words with the quoted
+ * values and numbers withheld ("fixtures"), since most such texts are slp's
+ * own translations' errors (`[INVALID_ARRAY_INDEX] The index … is out of bounds`).
+ */
+export type Holding = "data" | "fixtures";
+
+/**
+ * The message without its values: the first line, the class kept, quoted
+ * values and numbers withheld where the class says they are data; DuckDB's
+ * `LINE n:` excerpt (which quotes the SQL, literals and all) is replaced by
+ * its line and column. `sqlState` is PostgreSQL's code, when there is one.
+ */
+export function engineMessage(raw: string, engine: EngineName, sqlState: string | null = null, holding: Holding = "data"): string {
+  const lines = raw.split("\n");
+  const head = (lines[0] as string).trim();
+  const position = engine === "duckdb" ? duckdbPosition(lines) : "";
+  if (engine === "postgres") return postgresMessage(head, sqlState);
+  const classed = /^([A-Za-z][A-Za-z ]*? Error): ?([\s\S]*)$/.exec(head);
+  if (!classed) return withoutValues(head) + position;
+  const [, errorClass, body] = classed as unknown as [string, string, string];
+  if (NAMING_CLASSES.has(errorClass)) return `${errorClass}: ${namingOnly(body)}${position}`;
+  if (errorClass === "Invalid Input Error" && holding === "data" && !OWN_INVALID_INPUT.some((pattern) => pattern.test(body))) {
+    return `${errorClass}: ${WITHHELD} (its text is withheld: it can be a value, as error() gives it)${position}`;
+  }
+  return `${errorClass}: ${withoutValues(body)}${position}`;
+}
+
+/** PostgreSQL: the first line (DETAIL, HINT and CONTEXT lines quote values), values withheld unless the class only names things. */
+function postgresMessage(head: string, sqlState: string | null): string {
+  const text = sqlState !== null && NAMING_SQLSTATE.test(sqlState) ? namingOnly(head) : withoutValues(head);
+  return sqlState !== null ? `${text} (SQLSTATE ${sqlState})` : text;
+}
+
+/** `LINE 3: select ...` with its caret line under it, as ` (line 3, column 12)`. */
+function duckdbPosition(lines: readonly string[]): string {
+  for (let i = 1; i < lines.length; i++) {
+    const match = /^LINE (\d+): /.exec(lines[i] as string);
+    if (!match) continue;
+    const caret = (lines[i + 1] ?? "").indexOf("^");
+    return caret >= match[0].length ? ` (line ${match[1]}, column ${caret - match[0].length + 1})` : ` (line ${match[1]})`;
+  }
+  return "";
+}
+
+/** An identifier, a qualified name, a path, a type, an operator or a function signature: what a naming message quotes. */
+const NAME = /^(?:[A-Za-z_/][A-Za-z0-9_$./-]*|[-+*/%<>=!|&^~@]{1,3})(\([A-Za-z0-9_, .[\]()]*\))?(\[\])?$/;
+
+/** Quoted names kept, anything else quoted withheld (a parser quotes the SQL's text, literals included). */
+function namingOnly(text: string): string {
+  return text.replace(/"([^"]*)"|'([^']*)'/g, (quoted, double?: string, single?: string) => {
+    const inside = double ?? single ?? "";
+    return NAME.test(inside) ? quoted : `${quoted[0]}${WITHHELD}${quoted[0]}`;
+  });
+}
+
+/** A type with its size (`DECIMAL(10,2)`, `VARCHAR(20)`): kept whole while the numbers around it go. */
+const SIZED_TYPE = /\b[A-Z][A-Z0-9_]*\(\s*\d+(?:\s*,\s*\d+)?\s*\)/g;
+
+/** Quoted text, the word after `with value`, what follows a closing colon and every number: withheld. */
+function withoutValues(text: string): string {
+  const kept: string[] = [];
+  let out = text.replace(SIZED_TYPE, (type) => `\u0000${kept.push(type) - 1}\u0000`);
+  out = out.replace(/"[^"]*"|'[^']*'/g, (quoted) => `${quoted[0]}${WITHHELD}${quoted[0]}`);
+  out = out.replace(/\b(with value)\s+(?![\u0000"'…(])[^\s,;:()]+/gi, `$1 ${WITHHELD}`);
+  out = out.replace(/(out of range|Overflow[^(:]*|Input|Value|value):\s+(?![\u0000"'…])[^\u0000]*$/, `$1: ${WITHHELD}`);
+  out = out.replace(/\([^()\u0000]*\d[^()\u0000]*\)/g, `(${WITHHELD})`);
+  out = out.replace(/(?<![A-Za-z0-9_\u0000])[-+]?\d[\d.:eE+-]*(?![A-Za-z_\u0000])/g, WITHHELD);
+  return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] as string);
+}
