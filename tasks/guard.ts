@@ -103,26 +103,35 @@ const ASK = "Rule 8: stop and ask a human, who changes it in a pull request of t
 
 function findingOf(verdict: Verdict): Finding {
   const rule = gateRules.find((candidate) => candidate.code === verdict.entry.rule);
-  const { entry } = verdict;
-  const protectedBy = `(${entry.pattern}: slp gate blocks ${entry.blocks})`;
-  const command = verdict.via ? `\`${verdict.via}\`: ` : "";
-  let message: string;
-  if (verdict.kind === "human")
-    message = `${command}${verdict.reason}: that is a human's to do (slp gate: ${entry.rule}); stop and ask a human`;
-  else if (verdict.kind === "opaque") {
-    message = `${command}${verdict.reason}, so slp cannot tell it writes no protected path; name the files it writes plainly, or stop and ask a human`;
-  } else if (verdict.kind === "reaches")
-    message = `${command}${verdict.reason}, which is protected ${protectedBy}; name the files it writes plainly, or ${ASK}`;
-  else if (verdict.given)
-    message = `${command}${verdict.given} is ${verdict.path} (links followed; case, trailing dots and Unicode forms folded), which is protected ${protectedBy}; ${ASK}`;
-  else message = `${command}${verdict.path} is protected ${protectedBy}; ${ASK}`;
   return {
     severity: "BLOCK",
-    rule: entry.rule,
+    rule: verdict.entry.rule,
     name: rule?.name ?? "",
     file: verdict.kind === "opaque" || verdict.kind === "human" ? "" : verdict.path,
     model: "",
     line: null,
-    message,
+    message: `${verdict.via ? `\`${verdict.via}\`: ` : ""}${messageOf(verdict)}`,
   };
+}
+
+/** Why the write is refused, and what to do instead. */
+function messageOf(verdict: Verdict): string {
+  const { entry, reason, path, given } = verdict;
+  const protectedBy = `(${entry.pattern}: slp gate blocks ${entry.blocks})`;
+  const plainly = "name the files it writes plainly, or stop and ask a human";
+  // The work tree, or a folder above it, holds every protected path.
+  const whole = `which holds protected paths (${entry.pattern} and the rest slp gate blocks)`;
+  switch (verdict.kind) {
+    case "human":
+      return `${reason}: that is a human's to do (slp gate: ${entry.rule}); stop and ask a human`;
+    case "opaque":
+      return `${reason}, so slp cannot tell it writes no protected path; ${plainly}`;
+    case "reaches":
+      return path === "." ? `${reason}, ${whole}; ${plainly}` : `${reason}, which is protected ${protectedBy}; ${plainly}`;
+    default:
+      if (path === ".") return `${given ?? "this"} is the work tree or a folder above it, ${whole}; ${ASK}`;
+      if (given)
+        return `${given} is ${path} (links followed; case, trailing dots and Unicode forms folded), which is protected ${protectedBy}; ${ASK}`;
+      return `${path} is protected ${protectedBy}; ${ASK}`;
+  }
 }

@@ -136,6 +136,8 @@ interface Run {
   via: string;
   /** What the program reads on stdin: a here-document's text, "pipe" when piped, null otherwise. */
   stdin: string | "pipe" | null;
+  /** The variables set for this command alone (`SLP=x ./tcr.sh`). */
+  environment: Set<string>;
   /** The value of `w` with assigned variables put in; null when it is decided only at run time. */
   value(w: Word): string | null;
   /** Judged as a path the program writes. */
@@ -156,6 +158,7 @@ function analyzeCommand(command: SimpleCommand, state: State, out: Effect[], dep
     depth,
     via,
     stdin,
+    environment: new Set(),
     value: (w) => substitute(w, state.variables),
     write: (w, options = {}) => writeWord(run, w, options.git ?? false, options.cwd === undefined ? state.cwd : options.cwd),
     opaque: (why) => out.push({ kind: "opaque", via, why }),
@@ -179,6 +182,7 @@ function analyzeCommand(command: SimpleCommand, state: State, out: Effect[], dep
     k++;
   }
   checkGitEnvironment(run, assigned);
+  for (const [name] of assigned) run.environment.add(name);
   if (k === words.length) {
     for (const [name, value] of assigned) assign(state, name, value);
     return;
@@ -274,6 +278,11 @@ function runProgram(run: Run, words: readonly Word[]): void {
     return;
   }
   const name = posix.basename(program);
+  // slp's tcr reached any way (bun src/cli.ts tcr, npm run slp -- tcr, node bin/slp.cjs tcr): --reset is the human's.
+  const texts = words.map((word) => run.value(word) ?? "");
+  if (texts.includes("tcr") && name !== "slp" && texts.some((text) => isSlpOption(text, "--reset", 3))) {
+    run.human("G13", "slp tcr --reset clears the strike count after a human has looked");
+  }
   if (KEYWORDS.has(program)) {
     runProgram(run, args);
     return;
@@ -365,8 +374,10 @@ const HANDLERS: Record<string, Handler> = {
         changeDirectory(run, args.slice(i + 1, i + 2));
         i++;
       } else if (text === "-u" || text === "--unset") i++;
-      else if (assignmentOf(word)) checkGitEnvironment(run, [assignmentOf(word) as [string, Word]]);
-      else if (!text.startsWith("-")) break;
+      else if (assignmentOf(word)) {
+        checkGitEnvironment(run, [assignmentOf(word) as [string, Word]]);
+        run.environment.add((assignmentOf(word) as [string, Word])[0]);
+      } else if (!text.startsWith("-")) break;
     }
     runProgram(run, args.slice(i));
   },
@@ -841,8 +852,10 @@ function slp(run: Run, args: readonly Word[]): void {
   }
 }
 
-/** ./tcr.sh "message" [slp tcr flags]: the agent's way to commit, except with --reset. */
+/** ./tcr.sh "message" [slp tcr flags]: the agent's way to commit, except with --reset or with $SLP pointing it at another slp. */
 function tcrScript(run: Run, args: readonly Word[]): void {
+  if (run.environment.has("SLP") || run.state.variables.has("SLP"))
+    run.human("G12", "SLP=... makes tcr.sh run another slp than the project's");
   if (args.some((word) => isSlpOption(run.value(word) ?? "", "--reset", 3))) {
     run.human("G13", "tcr.sh --reset clears the strike count after a human has looked");
   }

@@ -122,6 +122,7 @@ export function pathVerdict(protection: Protection, cwd: string, path: string): 
   for (const rel of [followed, given]) {
     if (rel === null) continue;
     const verdict = judge(protection, rel);
+    if (verdict?.path === ".") return { ...verdict, given: path };
     if (verdict) return rel === given || given === null || given === rel ? verdict : { ...verdict, given };
   }
   return null;
@@ -214,7 +215,7 @@ function globVerdict(protection: Protection, cwd: string, pattern: string, git: 
   const because = (verdict: Verdict, how: string): Verdict => ({
     ...verdict,
     kind: "reaches",
-    reason: `the glob ${pattern} ${how} ${verdict.path}`,
+    reason: `the glob ${pattern} ${how} ${verdict.path === "." ? "the work tree or a folder above it" : verdict.path}`,
     via,
   });
   // What the shell (or git) would match on disk now, links followed.
