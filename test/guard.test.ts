@@ -323,6 +323,9 @@ describe("reading a command line", () => {
     expect(expandBraces("build/{a,b}/x")).toEqual(["build/a/x", "build/b/x"]);
     expect(expandBraces("f{1..3}")).toEqual(["f1", "f2", "f3"]);
     expect(expandBraces("'{a,b}'")).toEqual(["'{a,b}'"]);
+    // Past 256 words it is not expanded: the word is decided only when it runs, and refused where it writes.
+    expect(expandBraces("{a,b}".repeat(20))).toBeNull();
+    expect(commandEffects(`rm ${"{a,b}".repeat(20)}`, "/r").map((effect) => effect.kind)).toEqual(["opaque"]);
   });
 
   test("a variable the line assigned is put in; one it did not is decided only at run time", () => {

@@ -92,9 +92,18 @@ const INTERPRETERS: Record<string, { inline: string[]; cluster?: string }> = {
 
 /** Names in a script that can write a file, run a program, or build a name slp cannot read. */
 const SCRIPT_CAPABILITY =
-  /\b(open|\w+open|sysopen|file_\w+|copy|unlink\w*|rename\w*|rmtree|rmdir|mkdir\w*|makedirs|symlink\w*|link|chmod|chown|truncate|system|exec\w*|spawn\w*|fork|passthru|subprocess|eval|compile|__import__|importlib|getattr|setattr|globals|locals|vars|shutil|pathlib|path|pathname|os|io|fs|posix|nt|pty|ctypes|builtins|require|bun|deno|process|child_process|file\w*|dir|tempfile|codecs|zipfile|tarfile|sqlite3|shelve|dbm|pickle|marshal|socket|urllib|http\w*|requests|chr|fromcharcode|atob|b64decode|base64|decode|bytes|function|constructor|reflect|globalthis|module|qx|syscall|mmap|runpy|kernel|send|public_send|instance_eval|class_eval|objectspace|write\w*)\b|`|>|__\w+__|%x|\bimport\s*\(/i;
-/** In awk: a command run, or output sent to a file or a pipe. */
-const AWK_CAPABILITY = /\bsystem\s*\(|\|\s*&?|\bprintf?\b[^;}\n]*>|\bclose\s*\(|getline\s*</;
+  /\b(open|\w{1,40}open|sysopen|file_\w+|copy|unlink\w*|rename\w*|rmtree|rmdir|mkdir\w*|makedirs|symlink\w*|link|chmod|chown|truncate|system|exec\w*|spawn\w*|fork|passthru|subprocess|eval|compile|__import__|importlib|getattr|setattr|globals|locals|vars|shutil|pathlib|path|pathname|os|io|fs|posix|nt|pty|ctypes|builtins|require|bun|deno|process|child_process|file\w*|dir|tempfile|codecs|zipfile|tarfile|sqlite3|shelve|dbm|pickle|marshal|socket|urllib|http\w*|requests|chr|fromcharcode|atob|b64decode|base64|decode|bytes|function|constructor|reflect|globalthis|module|qx|syscall|mmap|runpy|kernel|send|public_send|instance_eval|class_eval|objectspace|write\w*)\b|`|>|__\w{1,40}__|%x|\bimport\s*\(/i;
+/** In awk: a command run, a pipe, a file read or closed. */
+const AWK_CAPABILITY = /\bsystem\s*\(|\||\bclose\s*\(|getline\s*</;
+
+/** True when an awk program runs a command or sends output to a file: a `>` after print in one statement. */
+function awkWrites(code: string): boolean {
+  if (AWK_CAPABILITY.test(code)) return true;
+  return code.split(/[;}\n]/).some((statement) => {
+    const print = statement.search(/\bprintf?\b/);
+    return print >= 0 && statement.indexOf(">", print) >= 0;
+  });
+}
 
 interface State {
   cwd: string | null;
@@ -598,7 +607,8 @@ function inPlaceInterpreter(run: Run, args: readonly Word[], name: string): void
 function inlineScript(run: Run, how: string, code: string, capability: RegExp): void {
   const found = capability.exec(code);
   if (found) run.opaque(`${how} runs a script that can write files or run programs (${found[0].trim()}), which slp cannot follow`);
-  const pieces = code.split(/[\s'"`=<>|;&(),{}[\]+]+/).filter((piece) => piece !== "" && !piece.startsWith("-"));
+  // Operators and numbers (`1 / 2`, `..`) are no paths; a word that is one is judged.
+  const pieces = code.split(/[\s'"`=<>|;&(),{}[\]+]+/).filter((piece) => !/^[-./\d]*$/.test(piece) && !piece.startsWith("-"));
   for (const piece of pieces.slice(0, 2000)) run.out.push({ kind: "path", cwd: run.state.cwd, path: piece, via: run.via });
 }
 
@@ -684,7 +694,7 @@ function awk(run: Run, args: readonly Word[]): void {
   if (script) {
     const code = run.value(script);
     if (code === null) run.opaque(`the awk program ${script.source} is decided only when it runs`);
-    else if (AWK_CAPABILITY.test(code)) run.opaque("the awk program writes to a file or runs a command, which slp cannot follow");
+    else if (awkWrites(code)) run.opaque("the awk program writes to a file or runs a command, which slp cannot follow");
   }
   const inPlace = texts.some((text, i) => text === "inplace" && (texts[i - 1] === "-i" || texts[i - 1] === "--include"));
   if (inPlace) for (const file of files) run.write(file);

@@ -206,8 +206,26 @@ function skipBracket(line: string, start: number): number {
   return line.length;
 }
 
-/** Bash's brace expansion of a raw word (`build/{a,b}` is two words); quoted braces stay. */
-export function expandBraces(raw: string): string[] {
+/**
+ * Bash's brace expansion of a raw word (`build/{a,b}` is two words); quoted
+ * braces stay. Null when it would make more than MAX_BRACE_WORDS words: the
+ * word is then decided only when it runs.
+ */
+export function expandBraces(raw: string): string[] | null {
+  const budget = { left: MAX_BRACE_WORDS * 4 };
+  try {
+    const words = expand(raw, budget);
+    return words.length > MAX_BRACE_WORDS ? null : words;
+  } catch (error) {
+    if (error === BUDGET_SPENT) return null;
+    throw error;
+  }
+}
+
+const BUDGET_SPENT = new Error("brace expansion budget spent");
+
+function expand(raw: string, budget: { left: number }): string[] {
+  if (--budget.left < 0) throw BUDGET_SPENT;
   let depth = 0;
   let open = -1;
   const commas: number[] = [];
@@ -225,8 +243,6 @@ export function expandBraces(raw: string): string[] {
     } else if (c === "}" && depth > 0) {
       if (--depth === 0) {
         const body = raw.slice(open + 1, i);
-        const before = raw.slice(0, open);
-        const after = raw.slice(i + 1);
         let options: string[] | null = null;
         if (commas.length > 0) {
           const bounds = [open, ...commas, i];
@@ -238,9 +254,9 @@ export function expandBraces(raw: string): string[] {
         if (options === null) continue;
         const words: string[] = [];
         for (const option of options) {
-          for (const rest of expandBraces(`${before}${option}${after}`)) {
-            words.push(rest);
-            if (words.length > MAX_BRACE_WORDS) return [raw];
+          for (const word of expand(`${raw.slice(0, open)}${option}${raw.slice(i + 1)}`, budget)) {
+            words.push(word);
+            if (words.length > MAX_BRACE_WORDS) throw BUDGET_SPENT;
           }
         }
         return words;
@@ -353,7 +369,9 @@ export function parseLine(line: string): ParsedLine {
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as RawToken;
     if (!token.operator) {
-      for (const raw of expandBraces(token.text)) current.words.push(parseWord(raw, nested));
+      const words = expandBraces(token.text);
+      if (words === null) current.words.push({ parts: [{ kind: "dynamic", source: token.text }], source: token.text });
+      else for (const raw of words) current.words.push(parseWord(raw, nested));
       continue;
     }
     const op = token.text;
