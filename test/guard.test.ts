@@ -3,10 +3,12 @@
  * paths on the command line and as Claude Code, Codex and Cursor pre-tool
  * hooks; the hook settings `slp init --hooks` writes run it and fail closed.
  */
-import { describe, expect, test } from "bun:test";
-import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tokenize, shellWrites } from "../src/guard/shell.ts";
+import { commandEffects } from "../src/guard/commands.ts";
+import { matchKey, mayBeShortName, resolveLinks } from "../src/guard/paths.ts";
+import { expandBraces, tokenize } from "../src/guard/shell.ts";
 import { CLI_ENTRY, runCli, runMain } from "./support/cli.ts";
 import { commitAll, initRepo } from "./support/git-repo.ts";
 import { tempDir, type TempDir } from "./support/temp.ts";
@@ -97,7 +99,7 @@ describe("slp guard PATH...", () => {
   test("without paths or --hook it is a usage error", async () => {
     using dir = repo();
     const result = await guard(dir.path);
-    expect(result.stderr).toContain("give the paths about to be written, or --hook AGENT");
+    expect(result.stderr).toContain("give the paths about to be written, --command LINE, or --hook AGENT");
     expect(result.exitCode).toBe(2);
   });
 });
@@ -298,12 +300,12 @@ describe("the hook settings slp init --hooks writes", () => {
 });
 
 describe("reading a command line", () => {
-  test("splits words and operators the way a shell does, quotes and redirections included", () => {
+  test("splits words and operators the way a shell does, quotes, redirections and here-documents included", () => {
     expect(tokenize(`echo "a b" 'c' d\\ e 2>&1 >> f && g|h`).map((t) => t.text)).toEqual([
       "echo",
-      "a b",
-      "c",
-      "d e",
+      '"a b"',
+      "'c'",
+      "d\\ e",
       "2>&",
       "1",
       ">>",
@@ -313,6 +315,155 @@ describe("reading a command line", () => {
       "|",
       "h",
     ]);
-    expect(shellWrites("ls > out.txt; cat in.txt", "/r")).toEqual([{ cwd: "/r", word: "out.txt" }]);
+    expect(tokenize("cat <<'EOF' > x\nrm -rf macros\nEOF\nls").find((t) => t.text === "<<")?.body).toBe("rm -rf macros\n");
+    expect(commandEffects("ls > out.txt; cat in.txt", "/r")).toEqual([{ kind: "path", cwd: "/r", path: "out.txt", via: "ls > out.txt" }]);
+  });
+
+  test("brace expansion is decided statically; a quoted brace is not expanded", () => {
+    expect(expandBraces("build/{a,b}/x")).toEqual(["build/a/x", "build/b/x"]);
+    expect(expandBraces("f{1..3}")).toEqual(["f1", "f2", "f3"]);
+    expect(expandBraces("'{a,b}'")).toEqual(["'{a,b}'"]);
+    // Past 256 words it is not expanded: the word is decided only when it runs, and refused where it writes.
+    expect(expandBraces("{a,b}".repeat(20))).toBeNull();
+    expect(commandEffects(`rm ${"{a,b}".repeat(20)}`, "/r").map((effect) => effect.kind)).toEqual(["opaque"]);
+  });
+
+  test("a variable the line assigned is put in; one it did not is decided only at run time", () => {
+    expect(commandEffects("M=macros; echo > $M/x", "/r")).toEqual([{ kind: "path", cwd: "/r", path: "macros/x", via: "echo > $M/x" }]);
+    expect(commandEffects("echo > $M/x", "/r")).toEqual([
+      { kind: "opaque", via: "echo > $M/x", why: "$M is decided only when the command runs" },
+    ]);
+  });
+});
+
+describe("the file a path really names", () => {
+  test("links are followed, a dangling one to its target, a loop stops", () => {
+    using dir = tempDir("slp-guard-links-");
+    mkdirSync(join(dir.path, "macros"));
+    symlinkSync("macros", join(dir.path, "m_link"));
+    symlinkSync("macros/new.sql", join(dir.path, "dangling.sql"));
+    symlinkSync("loop_b", join(dir.path, "loop_a"));
+    symlinkSync("loop_a", join(dir.path, "loop_b"));
+    const real = resolveLinks(dir.path);
+    expect(resolveLinks(join(dir.path, "m_link", "x", "y.sql"))).toBe(join(real, "macros", "x", "y.sql"));
+    expect(resolveLinks(join(dir.path, "dangling.sql"))).toBe(join(real, "macros", "new.sql"));
+    expect(resolveLinks(join(dir.path, "loop_a", "x"))).toMatch(/loop_[ab]\/x$/);
+    expect(resolveLinks(join(dir.path, "plain", "x"))).toBe(join(real, "plain", "x"));
+  });
+
+  test("spellings other file systems take for one file fold together; different names stay apart", () => {
+    expect(matchKey("Macros./X.SQL ")).toBe("macros/x.sql");
+    expect(matchKey("docs/cafe\u0301/x.md")).toBe(matchKey("docs/caf\u00e9/x.md"));
+    expect(matchKey("AGENTS.md::$DATA")).toBe("agents.md");
+    expect(matchKey("macros\\x.sql")).toBe("macros/x.sql");
+    expect(matchKey("docs/cafe/x.md")).not.toBe(matchKey("docs/caf\u00e9/x.md"));
+    expect(mayBeShortName("github~1", ".github")).toBe(true);
+    expect(mayBeShortName("dbt_pr~1.yml", "dbt_project.yml")).toBe(true);
+    expect(mayBeShortName("models~1", "macros")).toBe(false);
+  });
+});
+
+/** The table of tricks: test/fixtures/guard/cases.yml. */
+interface TrickGroup {
+  trick: string;
+  deny?: string[];
+  allow?: string[];
+}
+interface TrickTable {
+  links: Record<string, string>;
+  paths: TrickGroup[];
+  commands: TrickGroup[];
+}
+
+const TRICKS = join(import.meta.dir, "fixtures", "guard");
+const TABLE = Bun.YAML.parse(readFileSync(join(TRICKS, "cases.yml"), "utf8")) as TrickTable;
+
+describe("the table of tricks (test/fixtures/guard/cases.yml)", () => {
+  let dir: TempDir;
+  beforeAll(() => {
+    dir = tempDir("slp-guard-tricks-");
+    cpSync(join(TRICKS, "project"), dir.path, { recursive: true });
+    for (const [link, target] of Object.entries(TABLE.links)) symlinkSync(target, join(dir.path, link));
+    initRepo(dir.path);
+    commitAll(dir.path, "base, with the links committed");
+  });
+  afterAll(() => dir[Symbol.dispose]());
+
+  test("holds at least the 35 path tricks and 42 write commands issue 24 counts, and plain work beside them", () => {
+    const count = (groups: TrickGroup[], key: "deny" | "allow") => groups.reduce((sum, group) => sum + (group[key]?.length ?? 0), 0);
+    expect(count(TABLE.paths, "deny")).toBeGreaterThanOrEqual(35);
+    expect(count(TABLE.commands, "deny")).toBeGreaterThanOrEqual(42);
+    expect(count(TABLE.paths, "allow")).toBeGreaterThan(0);
+    expect(count(TABLE.commands, "allow")).toBeGreaterThan(0);
+  });
+
+  /** Each entry point's answer on one path: true when it refuses. */
+  async function pathAnswers(path: string) {
+    const cli = await runMain(["guard", path], dir.path);
+    const write = await hook(dir.path, "claude", { tool_name: "Write", cwd: dir.path, tool_input: { file_path: path, content: "x" } });
+    return { "slp guard PATH": cli.exitCode === 2, "claude Write": denied(write) !== null };
+  }
+
+  /** Each entry point's answer on one command line: true when it refuses. */
+  async function commandAnswers(command: string) {
+    const cli = await runMain(["guard", "--command", command], dir.path);
+    const claude = await hook(dir.path, "claude", { tool_name: "Bash", cwd: dir.path, tool_input: { command } });
+    const cursor = await hook(dir.path, "cursor", { hook_event_name: "beforeShellExecution", command, cwd: dir.path });
+    return { "slp guard --command": cli.exitCode === 2, "claude Bash": denied(claude) !== null, "cursor shell": denied(cursor) !== null };
+  }
+
+  for (const [kind, groups, answers] of [
+    ["path", TABLE.paths, pathAnswers],
+    ["command", TABLE.commands, commandAnswers],
+  ] as const) {
+    for (const group of groups) {
+      test(`${kind}s: ${group.trick}`, async () => {
+        const wrong: string[] = [];
+        for (const [expected, cases] of [
+          [true, group.deny ?? []],
+          [false, group.allow ?? []],
+        ] as const) {
+          for (const input of cases) {
+            for (const [entry, refused] of Object.entries(await answers(input))) {
+              if (refused !== expected) wrong.push(`${entry} ${refused ? "refuses" : "allows"} ${JSON.stringify(input)}`);
+            }
+          }
+        }
+        expect(wrong).toEqual([]);
+      });
+    }
+  }
+
+  test("a refusal names why: the protected path, the glob, the command slp cannot follow, or the human's rule", async () => {
+    const reason = async (command: string) =>
+      denied(await hook(dir.path, "claude", { tool_name: "Bash", cwd: dir.path, tool_input: { command } })) ?? "";
+    expect(await reason("echo x > m_link/x.sql")).toContain("m_link/x.sql is macros/x.sql (links followed");
+    expect(await reason("rm -rf macr*")).toContain("the glob macr* matches macros");
+    expect(await reason("tar -xzf a.tgz")).toContain("tar extracts the files the archive names, anywhere under the work tree");
+    expect(await reason("python3 -c \"open('x','w')\"")).toContain("python3 -c runs a script that can write files or run programs (open)");
+    expect(await reason("git commit --no-verify -m x")).toContain("git commit --no-verify skips the hooks");
+    expect(await reason("slp tcr --reset ok")).toMatch(/slp tcr --reset .*\[G13\]$/);
+    const json = JSON.parse((await runMain(["guard", "--command", "git reset --hard", "--format", "json"], dir.path)).stdout);
+    expect(json.findings.map((finding: { rule: string; file: string }) => [finding.rule, finding.file])).toEqual([["G9", "."]]);
+  });
+
+  test("the hook command slp init --hooks writes refuses a trick too (a real process, the settings' own shell line)", async () => {
+    const { hookCommand } = await import("../src/init/files.ts");
+    const bin = join(dir.path, ".test-bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "slp"), `#!/bin/sh\nexec "${process.execPath}" "${CLI_ENTRY}" "$@"\n`);
+    chmodSync(join(bin, "slp"), 0o755);
+    const run = (command: string) => {
+      const event = JSON.stringify({ tool_name: "Bash", cwd: dir.path, tool_input: { command } });
+      const result = Bun.spawnSync(["sh", "-c", hookCommand("claude")], {
+        cwd: dir.path,
+        env: { PATH: `${bin}:/usr/bin:/bin`, CLAUDE_PROJECT_DIR: dir.path },
+        stdin: Buffer.from(event),
+        stdout: "pipe",
+      });
+      return result.stdout.toString();
+    };
+    expect(JSON.parse(run("rm -rf macr*")).hookSpecificOutput.permissionDecision).toBe("deny");
+    expect(run("mkdir -p build")).toBe("");
   });
 });

@@ -8,7 +8,7 @@
  * through what it does not understand guards nothing.
  */
 import { isMapping, type Mapping } from "../core/values.ts";
-import { shellWrites, type ShellWrite } from "./shell.ts";
+import { commandEffects, type Effect } from "./commands.ts";
 
 export const HOOK_AGENTS = ["claude", "codex", "cursor"] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
@@ -94,9 +94,9 @@ function quoteWord(word: string): string {
   return /^[\w./=:@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
-/** The shell words of a call's commands that may name what they write. */
-export function commandWrites(call: ToolCall): ShellWrite[] {
-  return call.commands.flatMap((command) => shellWrites(command, call.cwd));
+/** What a call's commands may do to the files. */
+export function callEffects(call: ToolCall): Effect[] {
+  return call.commands.flatMap((command) => commandEffects(command, call.cwd));
 }
 
 /** How the agent is told: what to print on stdout and the exit code, for an allow and for a deny. */
