@@ -22,6 +22,21 @@ import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } fr
 import { declaredVersions, refReads } from "../../project/nodes/models.ts";
 import { samePreRegistration } from "../../project/artifacts/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
+import type { DataTest } from "../../project/dbt/data-tests.ts";
+
+/**
+ * Whether dbt runs one declaration of a data test, beyond what the test
+ * itself says: its yml's folder may carry `data_tests:` configs in
+ * dbt_project.yml (`+enabled: false`, `+severity: warn`), and a test on a
+ * disabled node is disabled with it. Null fields: nothing outside the test
+ * stops it or makes it warn.
+ */
+export interface TestRunState {
+  /** Why dbt does not run it, or null. */
+  disabledBy: string | null;
+  /** Why it only warns (a folder's severity the test itself does not override), or null. */
+  warnsBy: string | null;
+}
 
 /** One test (model, column, name) on both sides; either side may lack it. */
 export interface TestGroupPair {
@@ -65,6 +80,7 @@ export class GateContext {
   #codeChanged?: Set<string>;
   #changes?: Promise<ProjectChanges>;
   #groups?: TestGroupPair[];
+  readonly #runStates = new Map<Inventory, Promise<Map<DataTest, TestRunState>>>();
   readonly #canonical = new WeakMap<object, string>();
 
   constructor(inputs: GateInputs) {
@@ -181,6 +197,42 @@ export class GateContext {
     const owner = this.after.owners.get(key) ?? this.before.owners.get(key);
     const place = { file: owner?.file ?? "", model: pair.model, line: owner?.line ?? null };
     return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
+  }
+
+  /**
+   * How dbt runs each data test declared on one side (by its declaration),
+   * as the project's nodes put it together: folder configs along the yml's
+   * path, and the node it tests. Only the tests something outside stops or
+   * makes warn are in the map; read once per side.
+   */
+  runStates(side: "before" | "after"): Promise<Map<DataTest, TestRunState>> {
+    const inventory = this[side];
+    let states = this.#runStates.get(inventory);
+    if (!states) {
+      states = (async () => {
+        const nodes = await inventory.project.nodes();
+        const found = new Map<DataTest, TestRunState>();
+        for (const test of nodes.dataTests) {
+          const own = test.declaration.config;
+          const owner = nodes.byId.get(test.on);
+          const along = test.fqn.slice(0, -1).join(".");
+          let disabledBy: string | null = null;
+          // A disabled marts model is G14's, which says its tests go quiet with it.
+          if (owner && !owner.enabled && !(owner.kind === "model" && this.isMarts(owner.name))) disabledBy = `the ${owner.kind} ${owner.name} it tests is disabled, and dbt disables the tests of a disabled node`;
+          else if (!Object.hasOwn(own, "enabled") && Object.hasOwn(test.config, "enabled") && test.config.enabled !== true)
+            disabledBy = `dbt_project.yml's data_tests: configs set +enabled: ${String(test.config.enabled)} along ${along}, where its yml ${test.file} now sits`;
+          const severity = Object.hasOwn(test.config, "severity") ? pythonStr(test.config.severity).toLowerCase() : "error";
+          const warnsBy =
+            !Object.hasOwn(own, "severity") && severity === "warn"
+              ? `dbt_project.yml's data_tests: configs set +severity: ${String(test.config.severity)} along ${along}, where its yml ${test.file} now sits`
+              : null;
+          if (disabledBy !== null || warnsBy !== null) found.set(test.declaration, { disabledBy, warnsBy });
+        }
+        return found;
+      })();
+      this.#runStates.set(inventory, states);
+    }
+    return states;
   }
 
   /** The models declared at head, sorted by name. */

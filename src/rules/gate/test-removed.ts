@@ -5,7 +5,9 @@
  */
 import { compareCodePoints, sortByText } from "../../core/text.ts";
 import { pythonStr, type Mapping } from "../../core/values.ts";
-import { defineGateRule, testOn, whichSuffix } from "../context/gate.ts";
+import { defineGateRule, testOn, whichSuffix, type TestRunState } from "../context/gate.ts";
+import type { TestEntry } from "../context/gate-inventory.ts";
+import type { DataTest } from "../../project/dbt/data-tests.ts";
 
 /** A member of a bag that runs: `enabled` missing or boolean true. */
 function enabledCount(configs: Mapping[]): number {
@@ -18,7 +20,7 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A data test on the base removed, disabled, declared fewer times or with other arguments; a file under tests/ removed or changed; a unit test removed.",
+      "A data test on the base removed, disabled, declared fewer times or with other arguments, or no longer run by dbt (its yml moved where dbt_project.yml's data_tests: configs disable it, or the node it tests disabled); a file under tests/ removed or changed; a unit test removed.",
     rationale:
       "Removing the test that fails is the shortest way to a green build. Moving a test to another file, renaming tests: to data_tests:, nesting arguments under arguments: or adding tags changes nothing and is silent; shrinking an accepted_values list or dropping one of two identical twins is caught.",
     enforces: "Control 5B: the gate blocks a pull request that removes a test.",
@@ -29,10 +31,12 @@ export default defineGateRule({
       "test '{test}' on {on} changed its arguments{which}; if that is intended, a human changes it before the agent starts, or in a separate PR",
     fewer: "test '{test}' on {on} was declared {before} times on {base} and {after} on this branch{which}",
     disabled: "test '{test}' on {on} was disabled{which}",
+    notRun: "test '{test}' on {on} no longer runs{which}: {why}",
     file: "singular or generic test {path} was removed or changed; an agent adds tests, it never edits or removes one",
     unit: "unit test '{unit}' was removed",
   },
-  run(ctx, report) {
+  async run(ctx, report) {
+    const headStates = await ctx.runStates("after");
     for (const pair of ctx.testGroups) {
       const { base, head } = pair;
       if (!base) continue;
@@ -56,6 +60,16 @@ export default defineGateRule({
         const here = ctx.groupPlace(pair, head.sets.get(key)?.entries[0]);
         if (is.length < was.length) report("fewer", here, { ...names, before: was.length, after: is.length, which });
         else if (enabledCount(is) < enabledCount(was)) report("disabled", here, { ...names, which });
+        else {
+          // What the test says is unchanged; where its yml sits, or the node it tests, may still keep dbt from running it.
+          const stopped = (head.sets.get(key)?.entries ?? []).find((entry) => headStates.get(entry.test)?.disabledBy);
+          if (!stopped) continue;
+          const baseStates = await ctx.runStates("before");
+          const running = (entries: TestEntry[], states: Map<DataTest, TestRunState>) =>
+            entries.filter((entry) => enabledCount([entry.config]) === 1 && !states.get(entry.test)?.disabledBy).length;
+          if (running(head.sets.get(key)?.entries ?? [], headStates) < running(base.sets.get(key)?.entries ?? [], baseStates))
+            report("notRun", ctx.groupPlace(pair, stopped), { ...names, which, why: headStates.get(stopped.test)?.disabledBy ?? "" });
+        }
       }
     }
     for (const path of sortByText(ctx.before.files.keys())) {
