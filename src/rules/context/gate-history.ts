@@ -16,6 +16,7 @@ import {
   topDirectories,
 } from "../../project/files/paths.ts";
 import { dbtPathsOf, type DbtPaths } from "../../project/dbt/dbt-paths.ts";
+import { localPackageFolders } from "../../project/dbt/package-entries.ts";
 import { joinPath, matchesProtected, protectedPatterns } from "../../project/history/protected.ts";
 import { mergeDeclared, PACKAGE_FILES, type BranchInventories, type Declared, type Inventory, type WalkStep } from "./gate-inventory.ts";
 
@@ -53,7 +54,15 @@ export async function readInventories(
       });
     }
   }
-  const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? [], dbtPaths);
+  // A local package's folder (packages.yml `local:`, as the base names them) holds macros and generic tests like macros/.
+  const localPackages = (await baseLocalPackages(branch, store)).map((folder) => joinPath(prefix, folder));
+  const reader = new InventoryReader(
+    branch,
+    store,
+    topDirectories(martsPaths),
+    [...(config.config.protected_paths ?? []), ...localPackages],
+    dbtPaths,
+  );
   const short = (oid: string) => repo.shortSha(oid);
   const before = await reader.full(branch.mergeBase, `commit ${short(branch.mergeBase)}`);
   const walk: WalkStep[] = [{ commit: branch.mergeBase, label: branch.baseRef, declared: before }];
@@ -78,6 +87,13 @@ async function baseDbtPaths(branch: Branch, store: ParseStore): Promise<DbtPaths
   const union = {} as DbtPaths;
   for (const key of Object.keys(mergeBase) as (keyof DbtPaths)[]) union[key] = [...new Set([...mergeBase[key], ...tip[key]])];
   return union;
+}
+
+/** The folders of the local packages the base names (merge-base and base tip together), project-relative. */
+async function baseLocalPackages(branch: Branch, store: ParseStore): Promise<string[]> {
+  const at = (commit: string) => localPackageFolders(projectAt(branch, commit, `commit ${branch.repo.shortSha(commit)}`, store));
+  const [mergeBase, tip] = await Promise.all([at(branch.mergeBase), at(branch.baseCommit)]);
+  return [...new Set([...mergeBase, ...tip])];
 }
 
 /** Reads inventories at commits of one branch, reusing parses and the declarations of unchanged top folders. */

@@ -220,11 +220,11 @@ export class GateContext {
           // A disabled marts model is G14's, which says its tests go quiet with it.
           if (owner && !owner.enabled && !(owner.kind === "model" && this.isMarts(owner.name))) disabledBy = `the ${owner.kind} ${owner.name} it tests is disabled, and dbt disables the tests of a disabled node`;
           else if (!Object.hasOwn(own, "enabled") && Object.hasOwn(test.config, "enabled") && test.config.enabled !== true)
-            disabledBy = `dbt_project.yml's data_tests: configs set +enabled: ${String(test.config.enabled)} along ${along}, where its yml ${test.file} now sits`;
+            disabledBy = `its yml ${test.file} sits under ${along}, where dbt_project.yml's data_tests: configs set +enabled: ${String(test.config.enabled)}`;
           const severity = Object.hasOwn(test.config, "severity") ? pythonStr(test.config.severity).toLowerCase() : "error";
           const warnsBy =
             !Object.hasOwn(own, "severity") && severity === "warn"
-              ? `dbt_project.yml's data_tests: configs set +severity: ${String(test.config.severity)} along ${along}, where its yml ${test.file} now sits`
+              ? `its yml ${test.file} sits under ${along}, where dbt_project.yml's data_tests: configs set +severity: ${String(test.config.severity)}`
               : null;
           if (disabledBy !== null || warnsBy !== null) found.set(test.declaration, { disabledBy, warnsBy });
         }
