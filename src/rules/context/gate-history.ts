@@ -72,7 +72,9 @@ export async function readInventories(
   const after = await reader.full(branch.headCommit, `${branch.headRef} (${short(branch.headCommit)})`);
   walk.push({ commit: branch.headCommit, label: await repo.label(branch.headCommit), declared: after });
   store.save();
-  return { martsPaths, config, before, after, walk, dbtPaths };
+  const fileAlongWalk = (path: string) =>
+    Promise.all(walk.map(async (step) => (await repo.filesIn(step.commit, [joinPath(prefix, path)]))[0]?.oid ?? null));
+  return { martsPaths, config, before, after, walk, dbtPaths, fileAlongWalk };
 }
 
 /**

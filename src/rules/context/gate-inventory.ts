@@ -104,6 +104,8 @@ export interface BranchInventories {
   after: Inventory;
   /** The merge-base, each commit between, then head. */
   walk: WalkStep[];
+  /** A project-relative file's blob id at each walk position (null where it is absent), read when a rule asks. */
+  fileAlongWalk?: (path: string) => Promise<(string | null)[]>;
 }
 
 export { PACKAGE_FILES } from "../../project/history/protected.ts";

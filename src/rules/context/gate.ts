@@ -62,6 +62,8 @@ export interface GateInputs {
   config?: { config: Config };
   /** dbt_project.yml's folders as the base declares them. */
   dbtPaths?: DbtPaths;
+  /** A project-relative file's blob id at each walk position (null where absent). */
+  fileAlongWalk?: (path: string) => Promise<(string | null)[]>;
 }
 
 export class GateContext {
@@ -75,6 +77,9 @@ export class GateContext {
   readonly lineage: LineageMode;
   /** The test folders as the base declares them (`tests` by default), without a trailing slash. */
   readonly testFolders: readonly string[];
+  /** Where `slp diff` writes its files, project-relative (slp.yml's diff.out on the base, else diff). */
+  readonly diffFolder: string;
+  readonly #fileAlongWalk: (path: string) => Promise<(string | null)[]>;
   readonly #marts = new Map<string, boolean>();
   readonly #versionFiles = new Map<Inventory, Map<string, string>>();
   #codeChanged?: Set<string>;
@@ -92,6 +97,30 @@ export class GateContext {
     this.record = inputs.record ?? null;
     this.lineage = lineageMode(inputs.config?.config.lineage);
     this.testFolders = inputs.dbtPaths?.["test-paths"] ?? ["tests"];
+    this.diffFolder = (inputs.config?.config.diff?.out ?? "diff").replace(/^(\.\/)+/, "").replace(/\/+$/, "") || ".";
+    this.#fileAlongWalk = inputs.fileAlongWalk ?? (async () => this.walk.map(() => null));
+  }
+
+  /** A project-relative file's blob id at each walk position (null where the commit has none), read from git on request. */
+  fileAlongWalk(path: string): Promise<(string | null)[]> {
+    return this.#fileAlongWalk(path);
+  }
+
+  /**
+   * The versions of a model's pre-registration along the walk that are this
+   * branch's own (neither null nor the base's), each with its walk position:
+   * the first is where it was written, each later one that differs an edit.
+   */
+  preRegistrationVersions(name: string): { text: string; index: number }[] {
+    const inherited = this.canonical(this.before.models.get(name)?.preRegistration ?? null);
+    const versions: { text: string; index: number }[] = [];
+    this.walk.forEach((step, index) => {
+      const value = step.declared.models.get(name)?.preRegistration ?? null;
+      if (value === null) return;
+      const text = this.canonical(value);
+      if (text !== inherited) versions.push({ text, index });
+    });
+    return versions;
   }
 
   /**
