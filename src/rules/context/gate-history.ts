@@ -149,7 +149,8 @@ class InventoryReader {
         inventory.recons.set(path, id);
       } else if (isProtected(path)) {
         inventory.protected.set(path, id);
-      } else if (path.endsWith(".sql") && this.#topDirs.some((top) => path.startsWith(top))) {
+      } else if (/\.(sql|py)$/.test(path) && this.#topDirs.some((top) => path.startsWith(top))) {
+        // A model's code is its .sql or its .py (a Python model): one rewritten in the other language changed.
         // A stem met twice keeps its later path (and that path's hash), unless dbt keeps the other (below).
         if (inventory.sqls.has(stem(path)))
           twins.set(stem(path), [...(twins.get(stem(path)) ?? [inventory.sqls.get(stem(path)) as string]), path]);

@@ -71,9 +71,9 @@ export interface Declared {
 export interface Inventory extends Declared {
   /** The project model at this commit. */
   project: Project;
-  /** Stem -> path of each `.sql` under the top folders (not protected); the later path wins. */
+  /** Stem -> path of each `.sql` or `.py` (a model's code) under the top folders (not protected); the later path wins. */
   sqls: Map<string, string>;
-  /** Stem -> blob id of that `.sql`. */
+  /** Stem -> blob id of that file. */
   code: Map<string, string>;
   /** Every file under a test folder (`tests/`) -> blob id. */
   files: Map<string, string>;
