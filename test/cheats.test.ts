@@ -14,7 +14,11 @@ async function expectCatch(cheat: Cheat): Promise<void> {
   try {
     const output = `${result.stdout}${result.stderr}`;
     const severity = cheat.catch.severity ?? "BLOCK";
-    const reported = new Set(findingsOf(result.stdout).filter((finding) => finding.severity === severity).map((finding) => finding.rule));
+    const reported = new Set(
+      findingsOf(result.stdout)
+        .filter((finding) => finding.severity === severity)
+        .map((finding) => finding.rule),
+    );
     // The output rides along so a failure shows what slp said.
     expect({ exit: result.exitCode, rules: cheat.catch.rules.filter((rule) => reported.has(rule)), output }).toEqual({
       exit: cheat.catch.exit,

@@ -82,7 +82,10 @@ export async function play(dir: string, step: Step): Promise<CliResult | null> {
     const file = join(dir, step.edit);
     const text = readFileSync(file, "utf8");
     if (!text.includes(step.from)) throw new Error(`${step.edit} does not contain ${JSON.stringify(step.from)}`);
-    writeFileSync(file, text.replace(step.from, () => step.to));
+    writeFileSync(
+      file,
+      text.replace(step.from, () => step.to),
+    );
   } else if ("remove" in step) {
     if (!existsSync(join(dir, step.remove))) throw new Error(`${step.remove} does not exist`);
     rmSync(join(dir, step.remove), { recursive: true });
@@ -97,7 +100,9 @@ export async function play(dir: string, step: Step): Promise<CliResult | null> {
     const argv = "tcr" in step ? ["tcr", step.tcr] : step.slp;
     const result = await runMain(argv, dir);
     if (result.exitCode !== step.exit)
-      throw new Error(`slp ${argv.join(" ")} exited ${result.exitCode}, the scenario expects ${step.exit}:\n${result.stdout}${result.stderr}`);
+      throw new Error(
+        `slp ${argv.join(" ")} exited ${result.exitCode}, the scenario expects ${step.exit}:\n${result.stdout}${result.stderr}`,
+      );
     return result;
   }
   return null;

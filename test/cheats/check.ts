@@ -21,13 +21,25 @@ export const checkCheats: Cheat[] = [
   {
     id: "pk-test-muted-by-where",
     what: "the primary key's unique test gets where: 1 = 0 (check sees it before any commit)",
-    steps: [{ edit: ORDERS_YML, from: "        data_tests: [unique, not_null]\n", to: "        data_tests:\n          - unique:\n              where: \"1 = 0\"\n          - not_null\n" }],
+    steps: [
+      {
+        edit: ORDERS_YML,
+        from: "        data_tests: [unique, not_null]\n",
+        to: '        data_tests:\n          - unique:\n              where: "1 = 0"\n          - not_null\n',
+      },
+    ],
     catch: check(["T1"]),
   },
   {
     id: "edge-without-unit-test-once-pre-registered",
     what: "the human adds an edge; the agent pre-registers its change and writes no unit test for it",
-    steps: [{ edit: ORDERS_YML, from: "          - \"amount_cents=1999 → order_total=19.99\"\n", to: "          - \"amount_cents=1999 → order_total=19.99\"\n          - \"status='returned' → row excluded\"\n" }],
+    steps: [
+      {
+        edit: ORDERS_YML,
+        from: '          - "amount_cents=1999 → order_total=19.99"\n',
+        to: '          - "amount_cents=1999 → order_total=19.99"\n          - "status=\'returned\' → row excluded"\n',
+      },
+    ],
     catch: check(["T2"]),
   },
 ];

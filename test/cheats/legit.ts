@@ -11,12 +11,23 @@ export const legitChanges: Cheat[] = [
   silent({
     id: "legit-test-added",
     what: "adds not_null on customer_id",
-    steps: [{ edit: ORDERS_YML, from: "      - name: customer_id\n        data_type: integer\n", to: "      - name: customer_id\n        data_type: integer\n        data_tests: [not_null]\n" }, commit()],
+    steps: [
+      {
+        edit: ORDERS_YML,
+        from: "      - name: customer_id\n        data_type: integer\n",
+        to: "      - name: customer_id\n        data_type: integer\n        data_tests: [not_null]\n",
+      },
+      commit(),
+    ],
   }),
   silent({
     id: "legit-sql-change-pre-registered",
     what: "changes fct_orders.sql with fresh pre-registrations on both marts",
-    steps: [{ edit: ORDERS_SQL, from: "'partially_shipped')", to: "'partially_shipped', 'returned')" }, ...preRegisterBoth("returned orders count"), commit()],
+    steps: [
+      { edit: ORDERS_SQL, from: "'partially_shipped')", to: "'partially_shipped', 'returned')" },
+      ...preRegisterBoth("returned orders count"),
+      commit(),
+    ],
   }),
   silent({
     id: "legit-properties-moved-within-marts",
@@ -27,10 +38,26 @@ export const legitChanges: Cheat[] = [
     id: "legit-test-moved-with-its-own-severity",
     what: "the base warns on tests under models/marts/experimental/; a test that says severity: error itself moves there",
     base: [
-      { edit: DBT_PROJECT, from: "models:\n  quickstart:\n", to: "data_tests:\n  quickstart:\n    marts:\n      experimental:\n        +severity: warn\n\nmodels:\n  quickstart:\n" },
-      { edit: ORDERS_YML, from: "        data_tests: [unique, not_null]\n", to: "        data_tests:\n          - unique: {config: {severity: error}}\n          - not_null: {config: {severity: error}}\n" },
-      { edit: ORDERS_YML, from: "        data_type: double\n        data_tests: [not_null]\n", to: "        data_type: double\n        data_tests: [{not_null: {config: {severity: error}}}]\n" },
-      { edit: ORDERS_YML, from: "          - accepted_values:\n", to: "          - accepted_values:\n              config: {severity: error}\n" },
+      {
+        edit: DBT_PROJECT,
+        from: "models:\n  quickstart:\n",
+        to: "data_tests:\n  quickstart:\n    marts:\n      experimental:\n        +severity: warn\n\nmodels:\n  quickstart:\n",
+      },
+      {
+        edit: ORDERS_YML,
+        from: "        data_tests: [unique, not_null]\n",
+        to: "        data_tests:\n          - unique: {config: {severity: error}}\n          - not_null: {config: {severity: error}}\n",
+      },
+      {
+        edit: ORDERS_YML,
+        from: "        data_type: double\n        data_tests: [not_null]\n",
+        to: "        data_type: double\n        data_tests: [{not_null: {config: {severity: error}}}]\n",
+      },
+      {
+        edit: ORDERS_YML,
+        from: "          - accepted_values:\n",
+        to: "          - accepted_values:\n              config: {severity: error}\n",
+      },
       { commit: "main: experimental tests warn" },
     ],
     steps: [{ move: ORDERS_YML, to: "models/marts/experimental/fct_orders.yml" }, commit()],
@@ -38,12 +65,21 @@ export const legitChanges: Cheat[] = [
   silent({
     id: "legit-new-singular-test",
     what: "adds a singular test that can fail (where 1 = 1 and a real condition, limit 10)",
-    steps: [{ write: "tests/assert_totals_positive.sql", text: "select * from {{ ref('fct_orders') }}\nwhere 1 = 1 and order_total <= 0\nlimit 10\n" }, commit()],
+    steps: [
+      {
+        write: "tests/assert_totals_positive.sql",
+        text: "select * from {{ ref('fct_orders') }}\nwhere 1 = 1 and order_total <= 0\nlimit 10\n",
+      },
+      commit(),
+    ],
   }),
   silent({
     id: "legit-description-added",
     what: "describes a column",
-    steps: [{ edit: ORDERS_YML, from: "      - name: customer_id\n", to: "      - name: customer_id\n        description: the buyer\n" }, commit()],
+    steps: [
+      { edit: ORDERS_YML, from: "      - name: customer_id\n", to: "      - name: customer_id\n        description: the buyer\n" },
+      commit(),
+    ],
   }),
   silent({
     id: "legit-pre-registration-narrowed-before-any-diff",

@@ -10,7 +10,13 @@ const HUMANS_TEST: Step[] = [
 const added = (text: string): Step[] => [{ write: "tests/assert_revenue_is_positive.sql", text }, commit()];
 
 export const singularTestCheats: Cheat[] = [
-  { id: "singular-removed", what: "deletes a human's singular test", base: HUMANS_TEST, steps: [{ remove: NEGATIVE }, commit()], catch: gate(["G1"]) },
+  {
+    id: "singular-removed",
+    what: "deletes a human's singular test",
+    base: HUMANS_TEST,
+    steps: [{ remove: NEGATIVE }, commit()],
+    catch: gate(["G1"]),
+  },
   {
     id: "singular-edited-to-where-false",
     what: "edits a singular test to select nothing",

@@ -1,6 +1,17 @@
 /** Cheats on the spec and the pre-registration: edited after the fact, deleted, inherited, widened. */
 import type { Cheat } from "./cheat.ts";
-import { check, commit, DAILY_SQL, DAILY_YML, gate, ORDERS_SQL, ORDERS_YML, preRegisterBoth, RECONCILIATION, STG_ORDERS_SQL } from "./shared.ts";
+import {
+  check,
+  commit,
+  DAILY_SQL,
+  DAILY_YML,
+  gate,
+  ORDERS_SQL,
+  ORDERS_YML,
+  preRegisterBoth,
+  RECONCILIATION,
+  STG_ORDERS_SQL,
+} from "./shared.ts";
 
 const orderSql = { edit: ORDERS_SQL, from: "'partially_shipped')", to: "'partially_shipped', 'returned')" };
 
@@ -22,7 +33,11 @@ export const specCheats: Cheat[] = [
     what: "rewords an edge and its unit test's edge claim together",
     steps: [
       { edit: ORDERS_YML, from: "          - \"status='cancelled' → row excluded\"", to: "          - \"status='cancelled' → row kept\"" },
-      { edit: ORDERS_YML, from: "meta: {edge: \"status='cancelled' → row excluded\"}", to: "meta: {edge: \"status='cancelled' → row kept\"}" },
+      {
+        edit: ORDERS_YML,
+        from: "meta: {edge: \"status='cancelled' → row excluded\"}",
+        to: "meta: {edge: \"status='cancelled' → row kept\"}",
+      },
       commit(),
     ],
     catch: gate(["G7", "G4"]),
@@ -42,15 +57,27 @@ export const specCheats: Cheat[] = [
   {
     id: "spec-sensitive-column-dropped",
     what: "empties sensitive_columns",
-    steps: [{ edit: ORDERS_YML, from: "sensitive_columns: [customer_email]", to: "sensitive_columns: []" }, { edit: ORDERS_YML, from: "        meta: {sensitive: true}\n", to: "" }, commit()],
+    steps: [
+      { edit: ORDERS_YML, from: "sensitive_columns: [customer_email]", to: "sensitive_columns: []" },
+      { edit: ORDERS_YML, from: "        meta: {sensitive: true}\n", to: "" },
+      commit(),
+    ],
     catch: gate(["G7"]),
   },
   {
     id: "spec-moved-under-config-meta-and-edited",
     what: "moves the spec under config.meta while changing a metric's definition",
     steps: [
-      { edit: ORDERS_YML, from: "    meta:\n      spec:", to: "    config:\n      meta:\n        spec_moved: true\n    meta:\n      spec:" },
-      { edit: ORDERS_YML, from: "sum of order_total over the window, in currency units", to: "sum of order_total over the window, in cents" },
+      {
+        edit: ORDERS_YML,
+        from: "    meta:\n      spec:",
+        to: "    config:\n      meta:\n        spec_moved: true\n    meta:\n      spec:",
+      },
+      {
+        edit: ORDERS_YML,
+        from: "sum of order_total over the window, in currency units",
+        to: "sum of order_total over the window, in cents",
+      },
       commit(),
     ],
     catch: gate(["G7"]),
@@ -64,7 +91,12 @@ export const specCheats: Cheat[] = [
   {
     id: "spec-edited-then-restored-in-two-commits",
     what: "edits the spec in one commit, builds on it, and the head keeps the edit",
-    steps: [{ edit: DAILY_YML, from: 'reconciliation_tolerance: "0.1%"', to: 'reconciliation_tolerance: "1%"' }, commit(), { write: "models/marts/notes.md", text: "n\n" }, commit()],
+    steps: [
+      { edit: DAILY_YML, from: 'reconciliation_tolerance: "0.1%"', to: 'reconciliation_tolerance: "1%"' },
+      commit(),
+      { write: "models/marts/notes.md", text: "n\n" },
+      commit(),
+    ],
     catch: gate(["G7"]),
   },
   {
@@ -82,7 +114,11 @@ export const specCheats: Cheat[] = [
   {
     id: "sql-changed-pre-registration-respaced",
     what: "keeps main's pre-registration with its reason re-cased and re-spaced",
-    steps: [orderSql, { edit: ORDERS_YML, from: "include status='partially_shipped'", to: "Include  status='partially_shipped'" }, commit()],
+    steps: [
+      orderSql,
+      { edit: ORDERS_YML, from: "include status='partially_shipped'", to: "Include  status='partially_shipped'" },
+      commit(),
+    ],
     catch: gate(["G8"]),
   },
   {
@@ -105,7 +141,12 @@ export const specCheats: Cheat[] = [
   {
     id: "reconciliation-edited-with-an-upstream-model",
     what: "changes fct_orders (upstream of the critical mart) and makes the critical mart's reconciliation agree",
-    steps: [orderSql, ...preRegisterBoth("returned orders count"), { edit: RECONCILIATION, from: "select", to: "-- adjusted\nselect" }, commit()],
+    steps: [
+      orderSql,
+      ...preRegisterBoth("returned orders count"),
+      { edit: RECONCILIATION, from: "select", to: "-- adjusted\nselect" },
+      commit(),
+    ],
     catch: gate(["G5"]),
   },
   {

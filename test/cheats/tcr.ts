@@ -1,6 +1,6 @@
 /** Cheats on the TCR loop's record (tcr: required on the base): commits it did not make, forged trailers, rewritten history, reset strikes. */
 import type { Cheat, Step } from "./cheat.ts";
-import { check, commit, gate, ORDER_ID_TESTS, ORDERS_YML, orderIdTests } from "./shared.ts";
+import { commit, gate, ORDERS_YML, orderIdTests } from "./shared.ts";
 
 const REQUIRED = "tcr:\n  required: true\n  steps: [check, gate, unit]\n";
 const NOTE: Step = { write: "models/marts/notes.md", text: "why the change\n" };
@@ -44,7 +44,12 @@ export const tcrCheats: Cheat[] = [
   tcrCheat({
     id: "amend-a-tcr-commit-to-weaken",
     what: "a green tcr step, then git commit --amend with a test removed (the trailers stay)",
-    steps: [NOTE, { tcr: "agent: notes", exit: 0 }, orderIdTests("        data_tests: [not_null]\n"), { git: ["commit", "-q", "-a", "--amend", "--no-edit"] }],
+    steps: [
+      NOTE,
+      { tcr: "agent: notes", exit: 0 },
+      orderIdTests("        data_tests: [not_null]\n"),
+      { git: ["commit", "-q", "-a", "--amend", "--no-edit"] },
+    ],
     catch: gate(["G1"]),
   }),
   tcrCheat({
@@ -110,7 +115,9 @@ export const authorCheats: Cheat[] = [
     what: "commits a new mart's spec with a human's name as git author, so I4 names the human",
     steps: [...NEW_MART, { commit: "Ana: the spec", author: { name: "Ana Author", email: "ana@example.com" } }],
     catch: { run: ["gate", "--base", "main"], exit: 0, rules: ["I4"], severity: "INFO" },
-    needs: { platform: "a commit's author is text anyone can write; only the platform authenticates who pushed and who opened the pull request" },
+    needs: {
+      platform: "a commit's author is text anyone can write; only the platform authenticates who pushed and who opened the pull request",
+    },
   },
   tcrCheat({
     id: "forged-human-author-under-tcr",
@@ -119,5 +126,3 @@ export const authorCheats: Cheat[] = [
     catch: gate(["G12"]),
   }),
 ];
-
-export { check, ORDER_ID_TESTS };

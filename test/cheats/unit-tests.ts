@@ -44,32 +44,60 @@ export const unitTestCheats: Cheat[] = [
   {
     id: "unit-moved-to-another-model",
     what: "re-points a unit test at another model (model: fct_revenue_daily)",
-    steps: [{ edit: ORDERS_YML, from: "  - name: cents_become_currency_units\n    model: fct_orders", to: "  - name: cents_become_currency_units\n    model: fct_revenue_daily" }, commit()],
+    steps: [
+      {
+        edit: ORDERS_YML,
+        from: "  - name: cents_become_currency_units\n    model: fct_orders",
+        to: "  - name: cents_become_currency_units\n    model: fct_revenue_daily",
+      },
+      commit(),
+    ],
     catch: gate(["G1"]),
   },
   {
     id: "unit-disabled",
     what: "switches a unit test off with config: {enabled: false}",
-    steps: [{ edit: ORDERS_YML, from: "      meta: {edge: \"amount_cents=1999 → order_total=19.99\"}", to: "      enabled: false\n      meta: {edge: \"amount_cents=1999 → order_total=19.99\"}" }, commit()],
+    steps: [
+      {
+        edit: ORDERS_YML,
+        from: '      meta: {edge: "amount_cents=1999 → order_total=19.99"}',
+        to: '      enabled: false\n      meta: {edge: "amount_cents=1999 → order_total=19.99"}',
+      },
+      commit(),
+    ],
     catch: gate(["G4"]),
   },
   {
     id: "unit-overrides-macro",
     what: "adds overrides: macros to an existing unit test",
-    steps: [{ edit: ORDERS_YML, from: "  - name: cents_become_currency_units\n    model: fct_orders\n", to: "  - name: cents_become_currency_units\n    model: fct_orders\n    overrides:\n      macros: {is_incremental: true}\n" }, commit()],
+    steps: [
+      {
+        edit: ORDERS_YML,
+        from: "  - name: cents_become_currency_units\n    model: fct_orders\n",
+        to: "  - name: cents_become_currency_units\n    model: fct_orders\n    overrides:\n      macros: {is_incremental: true}\n",
+      },
+      commit(),
+    ],
     catch: gate(["G4"]),
   },
   {
     id: "unit-test-disabled-in-its-folder",
     what: "a unit test named for an edge, disabled through dbt_project.yml's unit_tests: block by the agent",
-    steps: [{ edit: "dbt_project.yml", from: "models:\n", to: "unit_tests:\n  quickstart:\n    marts:\n      +enabled: false\n\nmodels:\n" }, commit()],
+    steps: [
+      { edit: "dbt_project.yml", from: "models:\n", to: "unit_tests:\n  quickstart:\n    marts:\n      +enabled: false\n\nmodels:\n" },
+      commit(),
+    ],
     catch: gate(["G9"]),
   },
   {
     id: "new-edge-test-born-disabled",
     what: "a spec edge with no unit test yet (the human's); the agent adds one that names it, switched off",
     base: [
-      { edit: ORDERS_YML, from: "          - \"amount_cents=1999 → order_total=19.99\"\n", to: "          - \"amount_cents=1999 → order_total=19.99\"\n          - \"status='returned' → row excluded\"\n" },
+      {
+        edit: ORDERS_YML,
+        from: '          - "amount_cents=1999 → order_total=19.99"\n',
+        to: '          - "amount_cents=1999 → order_total=19.99"\n          - "status=\'returned\' → row excluded"\n',
+      },
       { commit: "main: a new edge" },
     ],
     steps: [
@@ -85,7 +113,11 @@ export const unitTestCheats: Cheat[] = [
     id: "new-edge-test-reads-a-table",
     what: "a unit test for an edge that leaves an input unmocked, so it reads whatever the warehouse has",
     base: [
-      { edit: ORDERS_YML, from: "          - \"amount_cents=1999 → order_total=19.99\"\n", to: "          - \"amount_cents=1999 → order_total=19.99\"\n          - \"status='returned' → row excluded\"\n" },
+      {
+        edit: ORDERS_YML,
+        from: '          - "amount_cents=1999 → order_total=19.99"\n',
+        to: '          - "amount_cents=1999 → order_total=19.99"\n          - "status=\'returned\' → row excluded"\n',
+      },
       { commit: "main: a new edge" },
     ],
     steps: [
@@ -101,11 +133,19 @@ export const unitTestCheats: Cheat[] = [
     id: "unit-fixture-file-edited",
     what: "a unit test reads its rows from tests/fixtures/; the agent edits the CSV",
     base: [
-      { write: "tests/fixtures/cents_orders.csv", text: "order_id,customer_id,status,amount_cents,ordered_at\n3,11,delivered,1999,2025-12-03 12:00:00\n" },
+      {
+        write: "tests/fixtures/cents_orders.csv",
+        text: "order_id,customer_id,status,amount_cents,ordered_at\n3,11,delivered,1999,2025-12-03 12:00:00\n",
+      },
       { commit: "main: a fixture file" },
     ],
-    steps: [{ write: "tests/fixtures/cents_orders.csv", text: "order_id,customer_id,status,amount_cents,ordered_at\n3,11,delivered,19990,2025-12-03 12:00:00\n" }, commit()],
+    steps: [
+      {
+        write: "tests/fixtures/cents_orders.csv",
+        text: "order_id,customer_id,status,amount_cents,ordered_at\n3,11,delivered,19990,2025-12-03 12:00:00\n",
+      },
+      commit(),
+    ],
     catch: gate(["G1"]),
   },
 ];
-

@@ -247,7 +247,8 @@ export class GateContext {
           const along = test.fqn.slice(0, -1).join(".");
           let disabledBy: string | null = null;
           // A disabled marts model is G14's, which says its tests go quiet with it.
-          if (owner && !owner.enabled && !(owner.kind === "model" && this.isMarts(owner.name))) disabledBy = `the ${owner.kind} ${owner.name} it tests is disabled, and dbt disables the tests of a disabled node`;
+          if (owner && !owner.enabled && !(owner.kind === "model" && this.isMarts(owner.name)))
+            disabledBy = `the ${owner.kind} ${owner.name} it tests is disabled, and dbt disables the tests of a disabled node`;
           else if (!Object.hasOwn(own, "enabled") && Object.hasOwn(test.config, "enabled") && test.config.enabled !== true)
             disabledBy = `its yml ${test.file} sits under ${along}, where dbt_project.yml's data_tests: configs set +enabled: ${String(test.config.enabled)}`;
           const severity = Object.hasOwn(test.config, "severity") ? pythonStr(test.config.severity).toLowerCase() : "error";

@@ -30,7 +30,8 @@ export function noRowReason(sql: string): string | null {
       return `its query ends in ${source(clause)}, so it returns no row whatever the data`;
     if ((clause.type === "where_clause" || clause.type === "having_clause") && isNode(clause.expr)) {
       const never = neverTrue(clause.expr);
-      if (never) return `its ${clause.type === "where_clause" ? "where" : "having"} holds ${source(never)}, which no row satisfies, so it returns no row whatever the data`;
+      if (never)
+        return `its ${clause.type === "where_clause" ? "where" : "having"} holds ${source(never)}, which no row satisfies, so it returns no row whatever the data`;
     }
   }
   return null;

@@ -84,7 +84,11 @@ export default defineGateRule({
     }
     // A seed a test compares against is that test's answer: editing its CSV rewrites the test.
     const changes = await ctx.changes();
-    const seeds = new Set([...changes.nodes.values()].filter((change) => change.kind === "seed" && change.what.includes("its CSV")).map((change) => change.name));
+    const seeds = new Set(
+      [...changes.nodes.values()]
+        .filter((change) => change.kind === "seed" && change.what.includes("its CSV"))
+        .map((change) => change.name),
+    );
     if (seeds.size > 0) {
       const read = (text: string) => [...text.matchAll(SEED_REF)].map((match) => match[1] as string).filter((name) => seeds.has(name));
       for (const pair of ctx.testGroups) {
