@@ -18,6 +18,7 @@ import removedPksOver from "./compare/removed-pks-over.ts";
 import rowDeltaOutside from "./compare/row-delta-outside.ts";
 import newTestWithWhere from "./gate/new-test-with-where.ts";
 import packagePinChanged from "./gate/package-pin-changed.ts";
+import preRegistrationAfterDiff from "./gate/pre-registration-after-diff.ts";
 import preRegistrationEdits from "./gate/pre-registration-edits.ts";
 import protectedPathChanged from "./gate/protected-path-changed.ts";
 import reconciliationChangedWithModel from "./gate/reconciliation-changed-with-model.ts";
@@ -41,7 +42,8 @@ export { checkRules };
 
 /**
  * gate, in the reference's order: G1, G2, G3, I3, G4, G5, G6, G9, G10, G7, I4, G8, I1, I6,
- * with slp's own after G8: G14 (a mart leaves marts), G15 (lineage), G16 (the environment);
+ * with slp's own after G8: G14 (a mart leaves marts), G15 (lineage), G16 (the environment),
+ * and after I1: G17 (a pre-registration edited once its diff was committed);
  * then the TCR record (with --verify-commits or tcr: required): G11, G12, G13.
  */
 export const gateRules = [
@@ -61,6 +63,7 @@ export const gateRules = [
   upstreamChangeWithoutPreRegistration,
   environmentBranching,
   preRegistrationEdits,
+  preRegistrationAfterDiff,
   redCommit,
   tcrCommitRed,
   commitOutsideTcr,

@@ -48,6 +48,27 @@ export async function packageEntries(project: Project): Promise<PackageEntry[]> 
   return entries;
 }
 
+/**
+ * The folders of the project's local packages (`- local: vendor/utils` in
+ * packages.yml or dependencies.yml), project-relative with a trailing slash:
+ * their macros and generic tests run as the project's own, outside macros/.
+ * A path that leaves the project is not a folder of it, and is left out.
+ */
+export async function localPackageFolders(project: Project): Promise<string[]> {
+  const folders: string[] = [];
+  for (const file of FILES) {
+    const parsed = await readYaml(project, file);
+    if (!parsed || !isMapping(parsed.value) || !Array.isArray(parsed.value.packages)) continue;
+    for (const item of parsed.value.packages) {
+      if (!isMapping(item) || typeof item.local !== "string") continue;
+      const path = item.local.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+      if (path === "" || path === "." || path.startsWith("/") || path.split("/").includes("..")) continue;
+      folders.push(`${path}/`);
+    }
+  }
+  return [...new Set(folders)];
+}
+
 /** The entries none of whose names is an installed package (by folder or by project name), in file order. */
 export async function missingPackages(project: Project): Promise<PackageEntry[]> {
   const installed = new Set<string>();

@@ -24,7 +24,12 @@ export const PACKAGE_FILES = ["packages.yml", "package-lock.yml", "dependencies.
  * from the base branch; a downgrade is a way to weaker rules), `tcr.sh` (the
  * agent's only commit path), the agents' hook settings `slp init --hooks`
  * writes (a hook the agent can switch off guards nothing), `docs/CODEOWNERS`
- * (GitHub reads CODEOWNERS there too) and `.slp/` (task files CI runs).
+ * (GitHub reads CODEOWNERS there too), `.slp/` (task files CI runs), and
+ * the files beside dbt_project.yml that decide what dbt reads and runs:
+ * `selectors.yml` (a `default: true` selector is what a bare `dbt build`
+ * selects), `.dbtignore` (files it names do not exist for dbt, their tests
+ * included) and `profiles.yml` (dbt reads the project's own before ~/.dbt:
+ * the target CI builds in).
  */
 export const BUILT_IN_PROTECTED = [
   ".github/",
@@ -37,6 +42,9 @@ export const BUILT_IN_PROTECTED = [
   "docs/CODEOWNERS",
   "AGENTS.md",
   "dbt_project.yml",
+  "selectors.yml",
+  "profiles.yml",
+  ".dbtignore",
   ".slp-version",
   ".slp/",
   "tcr.sh",

@@ -20,6 +20,7 @@ import {
   topDirectories,
 } from "../../project/files/paths.ts";
 import { dbtPathsOf, type DbtPaths } from "../../project/dbt/dbt-paths.ts";
+import { localPackageFolders } from "../../project/dbt/package-entries.ts";
 import { joinPath, matchesProtected, protectedPatterns } from "../../project/history/protected.ts";
 import { mergeDeclared, PACKAGE_FILES, type BranchInventories, type Declared, type Inventory, type WalkStep } from "./gate-inventory.ts";
 
@@ -57,7 +58,15 @@ export async function readInventories(
       });
     }
   }
-  const reader = new InventoryReader(branch, store, topDirectories(martsPaths), config.config.protected_paths ?? [], dbtPaths);
+  // A local package's folder (packages.yml `local:`, as the base names them) holds macros and generic tests like macros/.
+  const localPackages = (await baseLocalPackages(branch, store)).map((folder) => joinPath(prefix, folder));
+  const reader = new InventoryReader(
+    branch,
+    store,
+    topDirectories(martsPaths),
+    [...(config.config.protected_paths ?? []), ...localPackages],
+    dbtPaths,
+  );
   const short = (oid: string) => repo.shortSha(oid);
   const before = await reader.full(branch.mergeBase, `commit ${short(branch.mergeBase)}`);
   const walk: WalkStep[] = [{ commit: branch.mergeBase, label: branch.baseRef, declared: before }];
@@ -74,7 +83,9 @@ export async function readInventories(
     );
   }
   store.save();
-  return { martsPaths, config, before, after, walk, range, dbtPaths };
+  const fileAlongWalk = (path: string) =>
+    Promise.all(walk.map(async (step) => (await repo.filesIn(step.commit, [joinPath(prefix, path)]))[0]?.oid ?? null));
+  return { martsPaths, config, before, after, walk, range, dbtPaths, fileAlongWalk };
 }
 
 /**
@@ -103,6 +114,13 @@ async function refuseUnreadableCodeownersAt(project: Project<CommitTree>, prefix
       return;
     }
   }
+}
+
+/** The folders of the local packages the base names (merge-base and base tip together), project-relative. */
+async function baseLocalPackages(branch: Branch, store: ParseStore): Promise<string[]> {
+  const at = (commit: string) => localPackageFolders(projectAt(branch, commit, `commit ${branch.repo.shortSha(commit)}`, store));
+  const [mergeBase, tip] = await Promise.all([at(branch.mergeBase), at(branch.baseCommit)]);
+  return [...new Set([...mergeBase, ...tip])];
 }
 
 /** Reads inventories at commits of one branch, reusing parses and the declarations of unchanged top folders. */
@@ -161,7 +179,8 @@ class InventoryReader {
         inventory.recons.set(path, id);
       } else if (isProtected(path)) {
         inventory.protected.set(path, id);
-      } else if (path.endsWith(".sql") && this.#topDirs.some((top) => path.startsWith(top))) {
+      } else if (/\.(sql|py)$/.test(path) && this.#topDirs.some((top) => path.startsWith(top))) {
+        // A model's code is its .sql or its .py (a Python model): one rewritten in the other language changed.
         // A stem met twice keeps its later path (and that path's hash), unless dbt keeps the other (below).
         if (inventory.sqls.has(stem(path)))
           twins.set(stem(path), [...(twins.get(stem(path)) ?? [inventory.sqls.get(stem(path)) as string]), path]);

@@ -71,9 +71,9 @@ export interface Declared {
 export interface Inventory extends Declared {
   /** The project model at this commit. */
   project: Project;
-  /** Stem -> path of each `.sql` under the top folders (not protected); the later path wins. */
+  /** Stem -> path of each `.sql` or `.py` (a model's code) under the top folders (not protected); the later path wins. */
   sqls: Map<string, string>;
-  /** Stem -> blob id of that `.sql`. */
+  /** Stem -> blob id of that file. */
   code: Map<string, string>;
   /** Every file under a test folder (`tests/`) -> blob id. */
   files: Map<string, string>;
@@ -110,6 +110,8 @@ export interface BranchInventories {
    * ones read beyond the walk, so a linear history costs nothing more).
    */
   range: WalkStep[];
+  /** A project-relative file's blob id at each walk position (null where it is absent), read when a rule asks. */
+  fileAlongWalk?: (path: string) => Promise<(string | null)[]>;
 }
 
 export { PACKAGE_FILES } from "../../project/history/protected.ts";

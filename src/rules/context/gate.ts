@@ -22,6 +22,21 @@ import { lineageMode, projectChanges, type LineageMode, type ProjectChanges } fr
 import { declaredVersions, refReads } from "../../project/nodes/models.ts";
 import { samePreRegistration } from "../../project/artifacts/pre-registration.ts";
 import { ruleDefiner, type FindingPlace } from "../define-rule.ts";
+import type { DataTest } from "../../project/dbt/data-tests.ts";
+
+/**
+ * Whether dbt runs one declaration of a data test, beyond what the test
+ * itself says: its yml's folder may carry `data_tests:` configs in
+ * dbt_project.yml (`+enabled: false`, `+severity: warn`), and a test on a
+ * disabled node is disabled with it. Null fields: nothing outside the test
+ * stops it or makes it warn.
+ */
+export interface TestRunState {
+  /** Why dbt does not run it, or null. */
+  disabledBy: string | null;
+  /** Why it only warns (a folder's severity the test itself does not override), or null. */
+  warnsBy: string | null;
+}
 
 /** One test (model, column, name) on both sides; either side may lack it. */
 export interface TestGroupPair {
@@ -49,6 +64,8 @@ export interface GateInputs {
   config?: { config: Config };
   /** dbt_project.yml's folders as the base declares them. */
   dbtPaths?: DbtPaths;
+  /** A project-relative file's blob id at each walk position (null where absent). */
+  fileAlongWalk?: (path: string) => Promise<(string | null)[]>;
 }
 
 export class GateContext {
@@ -64,11 +81,15 @@ export class GateContext {
   readonly lineage: LineageMode;
   /** The test folders as the base declares them (`tests` by default), without a trailing slash. */
   readonly testFolders: readonly string[];
+  /** Where `slp diff` writes its files, project-relative (slp.yml's diff.out on the base, else diff). */
+  readonly diffFolder: string;
+  readonly #fileAlongWalk: (path: string) => Promise<(string | null)[]>;
   readonly #marts = new Map<string, boolean>();
   readonly #versionFiles = new Map<Inventory, Map<string, string>>();
   #codeChanged?: Set<string>;
   #changes?: Promise<ProjectChanges>;
   #groups?: TestGroupPair[];
+  readonly #runStates = new Map<Inventory, Promise<Map<DataTest, TestRunState>>>();
   readonly #canonical = new WeakMap<object, string>();
 
   constructor(inputs: GateInputs) {
@@ -81,6 +102,30 @@ export class GateContext {
     this.record = inputs.record ?? null;
     this.lineage = lineageMode(inputs.config?.config.lineage);
     this.testFolders = inputs.dbtPaths?.["test-paths"] ?? ["tests"];
+    this.diffFolder = (inputs.config?.config.diff?.out ?? "diff").replace(/^(\.\/)+/, "").replace(/\/+$/, "") || ".";
+    this.#fileAlongWalk = inputs.fileAlongWalk ?? (async () => this.walk.map(() => null));
+  }
+
+  /** A project-relative file's blob id at each walk position (null where the commit has none), read from git on request. */
+  fileAlongWalk(path: string): Promise<(string | null)[]> {
+    return this.#fileAlongWalk(path);
+  }
+
+  /**
+   * The versions of a model's pre-registration along the walk that are this
+   * branch's own (neither null nor the base's), each with its walk position:
+   * the first is where it was written, each later one that differs an edit.
+   */
+  preRegistrationVersions(name: string): { text: string; index: number }[] {
+    const inherited = this.canonical(this.before.models.get(name)?.preRegistration ?? null);
+    const versions: { text: string; index: number }[] = [];
+    this.walk.forEach((step, index) => {
+      const value = step.declared.models.get(name)?.preRegistration ?? null;
+      if (value === null) return;
+      const text = this.canonical(value);
+      if (text !== inherited) versions.push({ text, index });
+    });
+    return versions;
   }
 
   /**
@@ -186,6 +231,43 @@ export class GateContext {
     const owner = this.after.owners.get(key) ?? this.before.owners.get(key);
     const place = { file: owner?.file ?? "", model: pair.model, line: owner?.line ?? null };
     return entry && entry.file === place.file ? { ...place, line: entry.test.line } : place;
+  }
+
+  /**
+   * How dbt runs each data test declared on one side (by its declaration),
+   * as the project's nodes put it together: folder configs along the yml's
+   * path, and the node it tests. Only the tests something outside stops or
+   * makes warn are in the map; read once per side.
+   */
+  runStates(side: "before" | "after"): Promise<Map<DataTest, TestRunState>> {
+    const inventory = this[side];
+    let states = this.#runStates.get(inventory);
+    if (!states) {
+      states = (async () => {
+        const nodes = await inventory.project.nodes();
+        const found = new Map<DataTest, TestRunState>();
+        for (const test of nodes.dataTests) {
+          const own = test.declaration.config;
+          const owner = nodes.byId.get(test.on);
+          const along = test.fqn.slice(0, -1).join(".");
+          let disabledBy: string | null = null;
+          // A disabled marts model is G14's, which says its tests go quiet with it.
+          if (owner && !owner.enabled && !(owner.kind === "model" && this.isMarts(owner.name)))
+            disabledBy = `the ${owner.kind} ${owner.name} it tests is disabled, and dbt disables the tests of a disabled node`;
+          else if (!Object.hasOwn(own, "enabled") && Object.hasOwn(test.config, "enabled") && test.config.enabled !== true)
+            disabledBy = `its yml ${test.file} sits under ${along}, where dbt_project.yml's data_tests: configs set +enabled: ${String(test.config.enabled)}`;
+          const severity = Object.hasOwn(test.config, "severity") ? pythonStr(test.config.severity).toLowerCase() : "error";
+          const warnsBy =
+            !Object.hasOwn(own, "severity") && severity === "warn"
+              ? `its yml ${test.file} sits under ${along}, where dbt_project.yml's data_tests: configs set +severity: ${String(test.config.severity)}`
+              : null;
+          if (disabledBy !== null || warnsBy !== null) found.set(test.declaration, { disabledBy, warnsBy });
+        }
+        return found;
+      })();
+      this.#runStates.set(inventory, states);
+    }
+    return states;
   }
 
   /** The models declared at head, sorted by name. */

@@ -19,14 +19,7 @@ export default defineGateRule({
   run(ctx, report) {
     for (const model of ctx.headModels) {
       if (model.preRegistration === null) continue;
-      const inherited = ctx.canonical(ctx.before.models.get(model.name)?.preRegistration ?? null);
-      const versions: { text: string; index: number }[] = [];
-      ctx.walk.forEach((step, index) => {
-        const value = step.declared.models.get(model.name)?.preRegistration ?? null;
-        if (value === null) return;
-        const text = ctx.canonical(value);
-        if (text !== inherited) versions.push({ text, index });
-      });
+      const versions = ctx.preRegistrationVersions(model.name);
       const edits = versions.filter((version, i) => i > 0 && version.text !== versions[i - 1]?.text);
       if (edits.length === 0) continue;
       report(

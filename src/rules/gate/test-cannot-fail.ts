@@ -13,7 +13,7 @@ export default defineGateRule({
   severity: "BLOCK",
   docs: {
     summary:
-      "A data test downgraded from error to warn, given a new error_if/warn_if/fail_calc/limit, given an enabled, severity or threshold written as Jinja, or added already unable to fail (disabled, not error, with a threshold, or with any of those or a where written as Jinja).",
+      "A data test downgraded from error to warn (by its own severity, or by moving its yml where dbt_project.yml's data_tests: configs say warn), given a new error_if/warn_if/fail_calc/limit, given an enabled, severity or threshold written as Jinja, or added already unable to fail (disabled, not error, with a threshold, or with any of those or a where written as Jinja).",
     rationale:
       "A test that warns, or whose threshold moved, still runs and still looks like coverage, but can no longer stop the build. Adding a threshold key set to null changes nothing and is silent; only warn counts as a downgrade of an existing test (disabling one is G1's). A config written as Jinja ({{ 'error' if target.name == 'dev' else 'warn' }}) renders per target, so it can fail in CI and pass in production: it counts as a test that cannot fail.",
     enforces: "Control 5B: the gate blocks a test's severity downgraded, and a test added that cannot fail.",
@@ -21,10 +21,12 @@ export default defineGateRule({
   messages: {
     born: "test '{test}' on {on}{which} is new and cannot fail the build: {reason}",
     downgraded: "test '{test}' on {on}{which} was downgraded from error to warn, so it cannot block",
+    downgradedWhere: "test '{test}' on {on}{which} now only warns, so it cannot block: {why}",
     threshold: "test '{test}' on {on}{which} sets {key}, which changes what counts as failing",
     jinja: "test '{test}' on {on}{which} cannot be trusted to fail the build: {reason}",
   },
-  run(ctx, report) {
+  async run(ctx, report) {
+    const headStates = await ctx.runStates("after");
     for (const pair of ctx.testGroups) {
       const { base, head } = pair;
       if (!head) continue;
@@ -34,6 +36,14 @@ export default defineGateRule({
         for (const entry of head.sets.get(key)?.entries ?? []) {
           const { config } = entry;
           const at = ctx.groupPlace(pair, entry);
+          const warnsBy = headStates.get(entry.test)?.warnsBy;
+          if (warnsBy && was.length > 0 && severity(config) !== "warn") {
+            // The test says nothing of severity; the folder its yml now sits in says warn.
+            const baseStates = await ctx.runStates("before");
+            const baseEntries = base?.sets.get(key)?.entries ?? [];
+            if (!baseEntries.some((old) => severity(old.config) === "warn" || baseStates.get(old.test)?.warnsBy))
+              report("downgradedWhere", at, { ...names, why: warnsBy });
+          }
           if (was.some((old) => looseEqual(old, config))) continue;
           if (was.length === 0) {
             const reason = cannotFailReason(config, DEAD_KEYS);

@@ -1,0 +1,27 @@
+/** The red-team suite: every cheat, by category, and those another part of issue 24 owns. */
+import type { Cheat } from "./cheat.ts";
+import { checkCheats } from "./check.ts";
+import { dataTestCheats } from "./data-tests.ts";
+import { environmentCheats } from "./environment.ts";
+import { projectFileCheats } from "./project-files.ts";
+import { seedCheats } from "./seeds.ts";
+import { singularTestCheats } from "./singular-tests.ts";
+import { specCheats } from "./specs.ts";
+import { authorCheats, tcrCheats } from "./tcr.ts";
+import { unitTestCheats } from "./unit-tests.ts";
+
+export const cheats: Cheat[] = [
+  ...dataTestCheats,
+  ...unitTestCheats,
+  ...singularTestCheats,
+  ...projectFileCheats,
+  ...seedCheats,
+  ...specCheats,
+  ...environmentCheats,
+  ...tcrCheats,
+  ...authorCheats,
+  ...checkCheats,
+];
+
+export { legitChanges } from "./legit.ts";
+export { ownedElsewhere } from "./elsewhere.ts";
