@@ -4,7 +4,18 @@
  * the catch slp owes (the command that must stop it, with its exit code and
  * rule codes). One runner (test/cheats.test.ts) plays them all.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { runMain, type CliResult } from "../support/cli.ts";
 import { commitAll, git, initRepo } from "../support/git-repo.ts";
@@ -16,6 +27,10 @@ export const ROOT = join(import.meta.dir, "..", "..");
 export const FIXTURES = {
   /** examples/quickstart: two marts (one critical, with its reconciliation), staging, sources. */
   quickstart: join(ROOT, "examples", "quickstart"),
+  /** test/fixtures/leaks/stage-e: a mart with sensitive columns, its data files named in slp.yml, its reconciliation query. */
+  stageE: join(ROOT, "test", "fixtures", "leaks", "stage-e"),
+  /** test/fixtures/leaks/env-unit: a model that reads env_var('DBT_PASSWORD'), and its unit test. */
+  envUnit: join(ROOT, "test", "fixtures", "leaks", "env-unit"),
 } as const;
 
 /** Who commits: the agent (the default identity), or a human on main before the branch starts. */
@@ -29,6 +44,10 @@ export type Step =
   | { edit: string; from: string; to: string }
   | { remove: string }
   | { move: string; to: string }
+  /** A symbolic link at `link` pointing at `to` (as written: relative to the link's folder). */
+  | { link: string; to: string }
+  /** Moves the file to a folder outside the repository and leaves a symbolic link to it in its place. */
+  | { linkOut: string }
   /** `git add -A` and `git commit` with the message (plain git: no tcr, no hooks unless installed). */
   | { commit: string; author?: { name: string; email: string } }
   /** A git command as the agent would type it. */
@@ -38,12 +57,33 @@ export type Step =
   /** Any slp command in-process (`tcr --reset WHY`), with the exit it must end with. */
   | { slp: string[]; exit: number };
 
-/** What slp must say: the command run last, its exit code, and the rules that must report (BLOCK unless `severity` says INFO). */
+/**
+ * What slp must say: the command run last, its exit code, and the rules that must report (BLOCK unless `severity` says INFO).
+ * A refusal is exit 2: with rules (slp guard), or with the texts it must say (`says`).
+ */
 export interface Catch {
   run: string[];
   exit: number;
   rules: string[];
   severity?: "BLOCK" | "INFO";
+  /** The environment the command runs with; `{repo}` in a value is the repository's path. */
+  env?: Record<string, string>;
+  /** Texts the command's stdout or stderr must hold. */
+  says?: string[];
+  /** Texts that must appear nowhere: not in stdout, stderr, nor any file under `absentFrom` (files or folders of the repository). */
+  absent?: string[];
+  absentFrom?: string[];
+  /** Paths of the repository that must not exist after the whole scenario (a marker top-level code would write). */
+  unwritten?: string[];
+}
+
+/** A cheat slp stops: a BLOCK (exit 1 with its rules), a refusal (exit 2 naming rules or saying why), or a value kept out of every output (`absent`). */
+export function isBlocked(cheat: Cheat): boolean {
+  const { exit, rules, says = [], absent = [] } = cheat.catch;
+  // A leak is stopped when the value is nowhere, whatever the command's verdict on the rest.
+  if (absent.length > 0) return true;
+  if (exit === 1) return rules.length > 0;
+  return exit === 2 && (rules.length > 0 || says.length > 0);
 }
 
 export interface Cheat {
@@ -66,13 +106,6 @@ export interface Cheat {
   needs?: { platform: string };
 }
 
-/** A cheat another part of issue 24 owns right now: listed so the suite is whole, not played here. */
-export interface OwnedElsewhere {
-  id: string;
-  what: string;
-  owner: string;
-}
-
 /** Applies one step in the repository. */
 export async function play(dir: string, step: Step): Promise<CliResult | null> {
   if ("write" in step) {
@@ -92,6 +125,14 @@ export async function play(dir: string, step: Step): Promise<CliResult | null> {
   } else if ("move" in step) {
     mkdirSync(dirname(join(dir, step.to)), { recursive: true });
     renameSync(join(dir, step.move), join(dir, step.to));
+  } else if ("link" in step) {
+    mkdirSync(dirname(join(dir, step.link)), { recursive: true });
+    symlinkSync(step.to, join(dir, step.link));
+  } else if ("linkOut" in step) {
+    const outside = join(outsideOf(dir), step.linkOut);
+    mkdirSync(dirname(outside), { recursive: true });
+    renameSync(join(dir, step.linkOut), outside);
+    symlinkSync(outside, join(dir, step.linkOut));
   } else if ("commit" in step) {
     commitAll(dir, step.commit, step.author);
   } else if ("git" in step) {
@@ -106,6 +147,23 @@ export async function play(dir: string, step: Step): Promise<CliResult | null> {
     return result;
   }
   return null;
+}
+
+/** A folder beside the repository, outside it, removed with it. */
+export function outsideOf(dir: string): string {
+  return `${dir}.outside`;
+}
+
+/** Every text of the named files (folders read whole) that exist in the repository. */
+export function textsUnder(dir: string, paths: string[]): string[] {
+  const texts: string[] = [];
+  const read = (path: string): void => {
+    if (!existsSync(path)) return;
+    if (statSync(path).isDirectory()) for (const name of readdirSync(path)) read(join(path, name));
+    else texts.push(readFileSync(path, "utf8"));
+  };
+  for (const path of paths) read(join(dir, path));
+  return texts;
 }
 
 /** The fixture committed on main (with the human's base steps), then the agent's branch `agent/work`. */
@@ -128,7 +186,7 @@ export async function startRepo(cheat: Cheat): Promise<TempDir> {
 export function findingsOf(stdout: string): { severity: string; rule: string; line: string }[] {
   const found: { severity: string; rule: string; line: string }[] = [];
   for (const line of stdout.split("\n")) {
-    const match = /^\s*(BLOCK|INFO)\t.*\t\[([A-Z]+\d+)\]$/.exec(line);
+    const match = /^\s*(BLOCK|INFO)\t.*\t\[([A-Z]+\d*)\]$/.exec(line);
     if (match) found.push({ severity: match[1] as string, rule: match[2] as string, line: line.trim() });
   }
   return found;
@@ -137,12 +195,19 @@ export function findingsOf(stdout: string): { severity: string; rule: string; li
 /** Plays a cheat end to end and returns the final command's result. */
 export async function playCheat(cheat: Cheat): Promise<{ result: CliResult; repo: string; dispose: () => void }> {
   const repo = await startRepo(cheat);
+  const dispose = () => {
+    rmSync(outsideOf(repo.path), { recursive: true, force: true });
+    repo[Symbol.dispose]();
+  };
   try {
     for (const step of cheat.steps) await play(repo.path, step);
-    const result = await runMain(cheat.catch.run, repo.path);
-    return { result, repo: repo.path, dispose: () => repo[Symbol.dispose]() };
+    const env = Object.fromEntries(
+      Object.entries(cheat.catch.env ?? {}).map(([key, value]) => [key, value.replaceAll("{repo}", repo.path)]),
+    );
+    const result = await runMain(cheat.catch.run, repo.path, env);
+    return { result, repo: repo.path, dispose };
   } catch (error) {
-    repo[Symbol.dispose]();
+    dispose();
     throw error;
   }
 }

@@ -1,8 +1,9 @@
-/** The red-team suite: every cheat, by category, and those another part of issue 24 owns. */
+/** The red-team suite: every cheat, by category, and the honest changes that must stay silent. */
 import type { Cheat } from "./cheat.ts";
 import { checkCheats } from "./check.ts";
 import { dataTestCheats } from "./data-tests.ts";
 import { environmentCheats } from "./environment.ts";
+import { integrityCheats } from "./integrity.ts";
 import { projectFileCheats } from "./project-files.ts";
 import { seedCheats } from "./seeds.ts";
 import { singularTestCheats } from "./singular-tests.ts";
@@ -21,7 +22,7 @@ export const cheats: Cheat[] = [
   ...tcrCheats,
   ...authorCheats,
   ...checkCheats,
+  ...integrityCheats,
 ];
 
 export { legitChanges } from "./legit.ts";
-export { ownedElsewhere } from "./elsewhere.ts";

@@ -111,4 +111,18 @@ export const legitChanges: Cheat[] = [
     base: [{ write: "seeds/country_names.csv", text: "code,name\nBR,Brazil\n" }, { commit: "main: a seed" }],
     steps: [{ edit: "seeds/country_names.csv", from: "BR,Brazil\n", to: "BR,Brazil\nPT,Portugal\n" }, commit()],
   }),
+  silent({
+    id: "base-merged-in-reported",
+    what: "under tcr: required, a green tcr step, a human's change on main, and the agent merges main in (git's own merge)",
+    slpYml: "tcr:\n  required: true\n  steps: [check, gate, unit]\n",
+    steps: [
+      { write: "models/marts/notes.md", text: "why the change\n" },
+      { tcr: "agent: notes", exit: 0 },
+      { git: ["checkout", "-q", "main"] },
+      { edit: "data/README.md", from: "", to: "A human's line first.\n\n" },
+      { commit: "main: a human's change", author: { name: "Ana Author", email: "ana@example.com" } },
+      { git: ["checkout", "-q", "agent/work"] },
+      { git: ["merge", "-q", "--no-edit", "main"] },
+    ],
+  }),
 ];

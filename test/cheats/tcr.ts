@@ -87,7 +87,7 @@ export const tcrCheats: Cheat[] = [
     catch: { run: ["gate", "--base", "main"], exit: 0, rules: [] },
     needs: {
       platform:
-        "the count lives in .git, which is never pushed: what gate reads carries no trace of reds that were reverted; the guard denies the deletion (another part of issue 24) and the agent's sandbox keeps .git/slp out of its reach",
+        "the count lives in .git, which is never pushed: what gate reads carries no trace of reds that were reverted; slp guard denies the deletion (guard-strike-file) and the agent's sandbox keeps .git/slp out of its reach",
     },
   }),
   tcrCheat({
