@@ -121,7 +121,9 @@ export class TcrRecord {
       const commit = await repo.readCommit(step.commit);
       const trailers = readTrailers(commit.message);
       const merge = commit.parents.length > 1;
-      const byTcr = trailerValues(trailers, TRAILER.tcr).some((value) => value.trim().toLowerCase() === "green");
+      // tcr never makes a merge, so a merge's green trailer was written by hand: the merge is
+      // judged by its tree (git's own merge of its parents, or edits made by hand), not its message.
+      const byTcr = !merge && trailerValues(trailers, TRAILER.tcr).some((value) => value.trim().toLowerCase() === "green");
       commits.push({
         commit: step.commit,
         label: step.label,
@@ -129,7 +131,7 @@ export class TcrRecord {
         byTcr,
         resets: trailerValues(trailers, TRAILER.reset),
         merge,
-        edits: merge && !byTcr ? await mergeEdits(repo, step.commit) : null,
+        edits: merge ? await mergeEdits(repo, step.commit) : null,
       });
     }
     return new TcrRecord(options, commits);

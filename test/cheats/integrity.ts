@@ -59,7 +59,7 @@ export const integrityCheats: Cheat[] = [
     what: "merges main in, breaks fct_orders' spec in the merge by hand (check blocks there), and writes tcr's trailers on the merge commit",
     slpYml: REQUIRED,
     steps: [...GREEN_STEP, ...HUMAN_ON_MAIN, { git: ["merge", "-q", "--no-commit", "main"] }, BREAK_SPEC, { commit: FORGED }],
-    catch: gate(["G11"]),
+    catch: gate(["G12"]),
   },
   {
     id: "error-text-leaks-a-value",
