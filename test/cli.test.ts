@@ -48,7 +48,12 @@ describe("slp (subprocess)", () => {
     const rules = runCli(["rules"], ROOT);
     expect(rules.stdout).toMatch(/^T1 +pk-uniqueness-test +check +BLOCK/m);
     // One line a rule of the registry, each starting with its code.
-    expect(rules.stdout.trim().split("\n").map((line) => line.split(/\s+/)[0])).toEqual(allRules.map((rule) => rule.code));
+    expect(
+      rules.stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split(/\s+/)[0]),
+    ).toEqual(allRules.map((rule) => rule.code));
     expect(rules.exitCode).toBe(0);
     const explain = runCli(["explain", "T1"], ROOT);
     expect(explain.stdout).toStartWith("T1 pk-uniqueness-test (check, BLOCK)");
