@@ -18,7 +18,7 @@ import { formatsOf, helpOf, parseArgs } from "./runner/args.ts";
 import type { Task, TaskEnvironment, TaskRegistry } from "./runner/define-task.ts";
 import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
-import { nearestNames } from "./runner/nearest-names.ts";
+import type { nearestNames as NearestNames } from "./runner/nearest-names.ts";
 import { createRegistry, describe } from "./runner/registry.ts";
 import { delegateTo, overridingBinary } from "./runner/self.ts";
 
@@ -103,6 +103,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (!task) {
       // The repository's task files are read for their names here, never run.
       const names = (await registry.listed()).map((t) => t.name);
+      // Loaded only for a name no task has: a run of a known task never pays for it.
+      const { nearestNames } = require("./runner/nearest-names.ts") as { nearestNames: typeof NearestNames };
       const nearest = nearestNames(name, names);
       const guess = nearest.length > 0 ? `; did you mean ${nearest.map((n) => `'${n}'`).join(" or ")}?` : "";
       throw new UsageError(`argument task: invalid choice: '${name}'${guess} (choose from ${names.join(", ")})`, USAGE);

@@ -15,7 +15,7 @@ import type { Report } from "../core/report.ts";
 import { CONFIG_FILE, loadConfig, repositoryRoot } from "../project/slp/slp-yml.ts";
 import { defineTask, type Task } from "./define-task.ts";
 import { selfCommand } from "./self.ts";
-import { readTaskHeading } from "./task-file.ts";
+import type { readTaskHeading as ReadTaskHeading } from "./task-file.ts";
 
 export const USER_TASK_DIR = ".slp/tasks";
 const TASK_NAME = /^[a-z][a-z0-9-]*$/;
@@ -52,6 +52,8 @@ export function listUserTasks(cwd: string, builtIns: readonly string[]): UserTas
   }
   const folder = join(root, USER_TASK_DIR);
   if (existsSync(folder)) {
+    // The literal reader is loaded only where task files exist: a run of a built-in task never pays for it.
+    const { readTaskHeading } = require("./task-file.ts") as { readTaskHeading: typeof ReadTaskHeading };
     for (const entry of readdirSync(folder)
       .filter((f) => /\.(ts|js|mjs)$/.test(f))
       .sort()) {
