@@ -59,19 +59,19 @@ describe("one sanitizer for every engine message", () => {
     };
     try {
       expect(await message("select cast(x as integer) from (select 'ana@example.com' as x)")).toBe(
-        "Conversion Error: Could not convert string '…' to INT32 when casting from source column x (line 1, column 8)",
+        "Conversion Error: Could not convert string '…' to INT32 when casting from source column x",
       );
       expect(await message("select cast('2025-13-45' as date)")).toBe(
-        'Conversion Error: date field value out of range: "…" (line 1, column 8)',
+        'Conversion Error: date field value out of range: "…"',
       );
       expect(await message("select 300::tinyint")).toStartWith("Conversion Error: Type INT32 with value … can't be cast");
       expect(await message("select 9223372036854775807 + 1")).toBe("Out of Range Error: Overflow in addition of INT64 (…)!");
       expect(await message("select cast('ana@example.com' as decimal(10,2))")).toBe(
-        'Conversion Error: Could not convert string "…" to DECIMAL(10,2) (line 1, column 8)',
+        'Conversion Error: Could not convert string "…" to DECIMAL(10,2)',
       );
       // Silent: what names the SQL, not a row, stays as DuckDB says it.
       expect(await message("select nosuch from (select 1 as x)")).toBe(
-        'Binder Error: Referenced column "nosuch" not found in FROM clause! (line 1, column 8)',
+        'Binder Error: Referenced column "nosuch" not found in FROM clause!',
       );
       expect(await message("select 1 + 'ana@example.com'")).toStartWith(
         'Binder Error: Could not choose a best candidate function for the function call "+(INTEGER_LITERAL, STRING_LITERAL)"',
@@ -119,7 +119,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     const run = await runMain(["reconcile"], dir.path);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain(
-      "Conversion Error: Could not convert string '…' to INT32 when casting from source column nickname (line 3, column 13)",
+      "Conversion Error: Could not convert string '…' to INT32 when casting from source column nickname",
     );
     expectNoSensitiveValue(run.stdout, run.stderr, filesOf(dir.path));
   }, 120_000);
@@ -175,7 +175,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
       await runMain(["diff"], dir.path);
       const run = await runMain(["reconcile"], dir.path);
       expect(run.exitCode).toBe(2);
-      expect(run.stderr).toContain('Binder Error: Referenced column "no_such_amount" not found in FROM clause! (line 2, column 12)');
+      expect(run.stderr).toContain('Binder Error: Referenced column "no_such_amount" not found in FROM clause!');
     }
   }, 120_000);
 

@@ -4,7 +4,9 @@
  * reports, unit and mutate results): a message can carry a row's value out
  * (`error(customer_email)`, a failed cast quoting the cell, PostgreSQL's
  * DETAIL line), so the values go and what helps stays: the error class, the
- * identifiers (columns, tables, functions, types) and the position.
+ * identifiers (columns, tables, functions, types). DuckDB's `LINE n:` excerpt
+ * goes too: it quotes the SQL, literals and all, and its position is in the
+ * query slp built around the user's SQL, not in any file the user can open.
  */
 
 /** DuckDB's classes whose messages name the SQL's identifiers (a column, a function), never a row's value. */
@@ -42,40 +44,26 @@ export type Holding = "data" | "fixtures";
 
 /**
  * The message without its values: the first line, the class kept, quoted
- * values and numbers withheld where the class says they are data; DuckDB's
- * `LINE n:` excerpt (which quotes the SQL, literals and all) is replaced by
- * its line and column. `sqlState` is PostgreSQL's code, when there is one.
+ * values and numbers withheld where the class says they are data; the lines
+ * after it (DuckDB's `LINE n:` excerpt) dropped. `sqlState` is PostgreSQL's code, when there is one.
  */
 export function engineMessage(raw: string, engine: EngineName, sqlState: string | null = null, holding: Holding = "data"): string {
-  const lines = raw.split("\n");
-  const head = (lines[0] as string).trim();
-  const position = engine === "duckdb" ? duckdbPosition(lines) : "";
+  const head = (raw.split("\n")[0] as string).trim();
   if (engine === "postgres") return postgresMessage(head, sqlState);
   const classed = /^([A-Za-z][A-Za-z ]*? Error): ?([\s\S]*)$/.exec(head);
-  if (!classed) return withoutValues(head) + position;
+  if (!classed) return withoutValues(head);
   const [, errorClass, body] = classed as unknown as [string, string, string];
-  if (NAMING_CLASSES.has(errorClass)) return `${errorClass}: ${namingOnly(body)}${position}`;
+  if (NAMING_CLASSES.has(errorClass)) return `${errorClass}: ${namingOnly(body)}`;
   if (errorClass === "Invalid Input Error" && holding === "data" && !OWN_INVALID_INPUT.some((pattern) => pattern.test(body))) {
-    return `${errorClass}: ${WITHHELD} (its text is withheld: it can be a value, as error() gives it)${position}`;
+    return `${errorClass}: ${WITHHELD} (its text is withheld: it can be a value, as error() gives it)`;
   }
-  return `${errorClass}: ${withoutValues(body)}${position}`;
+  return `${errorClass}: ${withoutValues(body)}`;
 }
 
 /** PostgreSQL: the first line (DETAIL, HINT and CONTEXT lines quote values), values withheld unless the class only names things. */
 function postgresMessage(head: string, sqlState: string | null): string {
   const text = sqlState !== null && NAMING_SQLSTATE.test(sqlState) ? namingOnly(head) : withoutValues(head);
   return sqlState !== null ? `${text} (SQLSTATE ${sqlState})` : text;
-}
-
-/** `LINE 3: select ...` with its caret line under it, as ` (line 3, column 12)`. */
-function duckdbPosition(lines: readonly string[]): string {
-  for (let i = 1; i < lines.length; i++) {
-    const match = /^LINE (\d+): /.exec(lines[i] as string);
-    if (!match) continue;
-    const caret = (lines[i + 1] ?? "").indexOf("^");
-    return caret >= match[0].length ? ` (line ${match[1]}, column ${caret - match[0].length + 1})` : ` (line ${match[1]})`;
-  }
-  return "";
 }
 
 /** An identifier, a qualified name, a path, a type, an operator or a function signature: what a naming message quotes. */
