@@ -61,9 +61,7 @@ describe("one sanitizer for every engine message", () => {
       expect(await message("select cast(x as integer) from (select 'ana@example.com' as x)")).toBe(
         "Conversion Error: Could not convert string '…' to INT32 when casting from source column x",
       );
-      expect(await message("select cast('2025-13-45' as date)")).toBe(
-        'Conversion Error: date field value out of range: "…"',
-      );
+      expect(await message("select cast('2025-13-45' as date)")).toBe('Conversion Error: date field value out of range: "…"');
       expect(await message("select 300::tinyint")).toStartWith("Conversion Error: Type INT32 with value … can't be cast");
       expect(await message("select 9223372036854775807 + 1")).toBe("Out of Range Error: Overflow in addition of INT64 (…)!");
       expect(await message("select cast('ana@example.com' as decimal(10,2))")).toBe(
@@ -118,9 +116,7 @@ describe("Stage E's output is checked before it is printed or written", () => {
     await runMain(["diff"], dir.path);
     const run = await runMain(["reconcile"], dir.path);
     expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain(
-      "Conversion Error: Could not convert string '…' to INT32 when casting from source column nickname",
-    );
+    expect(run.stderr).toContain("Conversion Error: Could not convert string '…' to INT32 when casting from source column nickname");
     expectNoSensitiveValue(run.stdout, run.stderr, filesOf(dir.path));
   }, 120_000);
 
