@@ -64,6 +64,40 @@ describe("a stamp", () => {
   });
 });
 
+describe("a stamp a run does not look up", () => {
+  /** One run: looks up `paths` (each still as first stamped), saves, and hands what it would write to the next run. */
+  function runOver(stored: { stamps: unknown; idle: unknown }, paths: string[]) {
+    const ids = new FileIds(stored.stamps, () => 20_000, stored.idle);
+    for (const path of paths) ids.lookup(path, stats());
+    return { changed: ids.changed, next: { stamps: ids.stamps(), idle: ids.idle() } };
+  }
+
+  test("is kept, so a command that reads fewer files (check after unit) writes nothing, then dropped after KEEP_IDLE_SAVES writes", () => {
+    const first = new FileIds({}, () => 10_000);
+    first.record("a.yml", stats(), "id-a");
+    first.record("m.sql", stats(), "id-m");
+    let stored = { stamps: first.stamps(), idle: first.idle() };
+    const checkOnly = runOver(stored, ["a.yml"]);
+    expect(checkOnly.changed).toBe(false);
+    expect(Object.keys(checkOnly.next.stamps).sort()).toEqual(["a.yml", "m.sql"]);
+    expect(runOver(checkOnly.next, ["a.yml", "m.sql"]).next.idle).toEqual({});
+    for (let i = 1; i < KEEP_IDLE_SAVES; i++) stored = runOver(stored, ["a.yml"]).next;
+    expect(stored.idle).toEqual({ "m.sql": KEEP_IDLE_SAVES - 1 });
+    expect(new FileIds(stored.stamps, () => 20_000, stored.idle).lookup("m.sql", stats())).toBe("id-m");
+    stored = runOver(stored, ["a.yml"]).next;
+    expect(Object.keys(stored.stamps)).toEqual(["a.yml"]);
+  });
+
+  test("that no longer matches its file is dropped at once, and that is something to write", () => {
+    const first = new FileIds({}, () => 10_000);
+    first.record("a.yml", stats(), "id-a");
+    const moved = new FileIds(first.stamps(), () => 20_000);
+    expect(moved.lookup("a.yml", stats({ size: 9 }))).toBeUndefined();
+    expect(moved.changed).toBe(true);
+    expect(moved.stamps()).toEqual({});
+  });
+});
+
 describe("the cache's entries", () => {
   test("one a run does not use is kept (one test alone, then the suite), and dropped after KEEP_IDLE_SAVES writes without it", () => {
     using dir = tempDir("slp-cache-");

@@ -4,7 +4,7 @@
  * recomputed when a model, a yml or an env var a render read changes.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { columnLineage, type StatementLineage } from "../src/sql/column-lineage.ts";
 import { runCli, runMain } from "./support/cli.ts";
@@ -148,6 +148,24 @@ describe("S6 through the CLI", () => {
         message: expect.stringContaining("dim_contacts.contact ← stg_customers.email ← source shop.customers.email"),
       },
     ]);
+  });
+
+  test("a warm check writes no cache file: the answer sits in the parse cache, and the stamps S6 looks up after check's save are kept", async () => {
+    using cache = tempDir("slp-lineage-cache-");
+    using project = copyToTemp(join(FIXTURES, "silent", "listed_in_spec"));
+    // A stamp vouches only for a file that had been still for two seconds when it was hashed (file-ids.ts).
+    await Bun.sleep(2100);
+    const env = { SLP_CACHE_DIR: cache.path };
+    const written = () =>
+      readdirSync(cache.path).map((name) => [name, statSync(join(cache.path, name)).mtimeMs, readFileSync(join(cache.path, name), "utf8")]);
+    const cold = await runMain(["check"], project.path, env);
+    expect(cold.exitCode).toBe(0);
+    expect(readdirSync(cache.path).map((name) => name.replace(/-.*/, ""))).toEqual(["yaml"]);
+    const afterCold = written();
+    for (let run = 0; run < 3; run++) {
+      expect(await runMain(["check"], project.path, env)).toEqual(cold);
+      expect(written()).toEqual(afterCold);
+    }
   });
 
   test("a cached answer holds until a model changes, and an env var a render read is part of it", async () => {

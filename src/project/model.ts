@@ -249,6 +249,18 @@ export class ParseStore {
     return readProperties(file.path, parsed, source.at);
   }
 
+  /**
+   * An answer derived from many files (S6's lineage), kept in the same cache file as the parses under a key of its own
+   * kind, so a warm run that needs it opens no second file.
+   */
+  derived<T>(kind: string, key: string): T | undefined {
+    return (this.#cache as ParseCache<unknown> | null)?.get(`${kind}\0${key}`) as T | undefined;
+  }
+
+  rememberDerived<T>(kind: string, key: string, value: T): void {
+    (this.#cache as ParseCache<unknown> | null)?.set(`${kind}\0${key}`, value);
+  }
+
   /** Writes what this run parsed to the parse cache. */
   save(): void {
     this.#cache?.save();

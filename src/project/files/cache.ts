@@ -17,17 +17,13 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../../version.ts";
 import { FileIds } from "./file-ids.ts";
+import { KEEP_IDLE_SAVES } from "./idle.ts";
 import { anyEnvValues, holdsEnvValue } from "../../core/env-values.ts";
 
 /** Bumped when what is cached changes shape, so an older cache is never read. */
-const FORMAT = 8;
+const FORMAT = 9;
 
-/**
- * How many writes in a row may leave an entry unused before it is dropped:
- * enough for an agent's alternating runs, few enough that the parses of
- * files long since edited do not pile up.
- */
-export const KEEP_IDLE_SAVES = 20;
+export { KEEP_IDLE_SAVES };
 
 export class ParseCache<T> {
   readonly #file: string | null;
@@ -58,6 +54,7 @@ export class ParseCache<T> {
     let previous = new Map<string, T>();
     const idle = new Map<string, number>();
     let files: unknown;
+    let filesIdle: unknown;
     try {
       const stored = JSON.parse(readFileSync(file, "utf8")) as {
         format?: number;
@@ -65,16 +62,18 @@ export class ParseCache<T> {
         entries?: Record<string, T>;
         idle?: Record<string, unknown>;
         files?: unknown;
+        filesIdle?: unknown;
       };
       if (stored.format === FORMAT && stored.version === VERSION && stored.entries) {
         previous = new Map(Object.entries(stored.entries));
         for (const [key, saves] of Object.entries(stored.idle ?? {})) if (typeof saves === "number") idle.set(key, saves);
         files = stored.files;
+        filesIdle = stored.filesIdle;
       }
     } catch {
       // No cache yet, or one we cannot read: start empty.
     }
-    return new ParseCache<T>(file, previous, new FileIds(files, now), idle);
+    return new ParseCache<T>(file, previous, new FileIds(files, now, filesIdle), idle);
   }
 
   /** The cache key of a text. */
@@ -118,7 +117,7 @@ export class ParseCache<T> {
         idle[key] = saves;
       }
       // Plain objects only: a toJSON anywhere sends JSON.stringify down its slow path for the whole text (twice the time).
-      const stored = { format: FORMAT, version: VERSION, entries, idle, files: this.files.stamps() };
+      const stored = { format: FORMAT, version: VERSION, entries, idle, files: this.files.stamps(), filesIdle: this.files.idle() };
       writeFileSync(temporary, JSON.stringify(stored));
       renameSync(temporary, this.#file);
     } catch {

@@ -132,9 +132,8 @@ async function computeLineage(ctx: CheckContext): Promise<SensitiveLineage | nul
   const files = (await model.list(scope)).filter((file) => DBT_INPUT.test(file.path));
   const ids: string[] = [];
   for (const file of files) ids.push(`${file.path}\0${model.source.knownId?.(file) ?? (await contentId(model, file))}`);
-  const cache = ParseCache.open<CachedLineage>(ctx.project.dir, environment.env, "lineage");
   const key = ParseCache.key([LINEAGE_FORMAT, canonicalJson([...ctx.project.marts].sort()), canonicalJson(model.vars), ...ids].join("\n"));
-  const cached = cache.get(key);
+  const cached = model.store.derived<CachedLineage>("lineage", key);
   if (
     cached &&
     Object.entries(cached.env).every(([name, value]) => (environment.env[name] ?? null) === value) &&
@@ -146,8 +145,7 @@ async function computeLineage(ctx: CheckContext): Promise<SensitiveLineage | nul
   const { dialect, inputs } = await environment.dialect();
   const envRead = new Map<string, string | null>();
   const result = await new Lineage(ctx, dialect, environment.env, envRead).run();
-  cache.set(key, { result, env: Object.fromEntries(envRead), dialect, dialectInputs: inputs });
-  cache.save();
+  model.store.rememberDerived<CachedLineage>("lineage", key, { result, env: Object.fromEntries(envRead), dialect, dialectInputs: inputs });
   model.store.save();
   return result;
 }
