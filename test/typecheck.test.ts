@@ -12,5 +12,6 @@ test("tsc --noEmit passes (strict)", () => {
   });
   expect(tsc.stdout.toString() + tsc.stderr.toString()).toBe("");
   expect(tsc.exitCode).toBe(0);
-  // tsc over the whole tree takes seconds on two cores; Bun applies its 5 s default here, not bunfig's timeout.
-}, 60_000);
+  // tsc over the whole tree takes ~20 s on two quiet cores and over a minute beside another full suite (the machines are
+  // shared); the time is not what this test judges.
+}, 300_000);
