@@ -74,10 +74,11 @@ export async function provenanceOf(dir: string, project: Project, models: readon
     const ids = contentIds(dir, files);
     const content: Record<string, string> = {};
     for (const [file, id] of Object.entries(ids)) if (id !== null) content[file] = id;
+    // Keys in code-point order, as every other object of a diff is written.
     out.set(model, {
       commit: head?.commit ?? null,
-      dirty: head === null ? null : Object.entries(content).some(([file, id]) => head.ids.get(file) !== id),
       content,
+      dirty: head === null ? null : Object.entries(content).some(([file, id]) => head.ids.get(file) !== id),
     });
   }
   return out;
