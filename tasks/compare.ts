@@ -12,6 +12,7 @@ import { CompareContext, DiffContext } from "../src/rules/context/compare.ts";
 import { compareDiffRules, compareRules, compareRunRules } from "../src/rules/index.ts";
 import type { Finding } from "../src/schemas/finding.ts";
 import { defineTask } from "../src/runner/define-task.ts";
+import type { DiffFile } from "../src/project/history/diff-files.ts";
 
 export default defineTask({
   name: "compare",
@@ -49,6 +50,7 @@ export default defineTask({
     const settings = { changed: facts?.changes.changed ?? null, lineage: lineageMode(config.lineage), ceilings: config.band_ceilings };
     const files = readDiffFiles(environment.cwd, expandDiffArguments(environment.cwd, input.diffs));
     assertOneDiffPerModel(files);
+    await refuseStale(resolved.dir, files);
 
     const run = new CompareContext(project, files, stale, settings);
     const findings: Finding[] = [];
@@ -91,3 +93,21 @@ export default defineTask({
     };
   },
 });
+
+/**
+ * A diff that records what it was measured on (extra.slp, slp diff writes it)
+ * and whose model's code has changed since is exit 2: its numbers are of
+ * other code. A diff without the record (the reference's) is read as before.
+ */
+async function refuseStale(dir: string, files: readonly DiffFile[]): Promise<void> {
+  const recorded = files.filter((file) => isMapping(file.value.extra) && Object.hasOwn(file.value.extra, "slp"));
+  if (recorded.length === 0) return;
+  const { readProvenance, changedSince, refuseStaleDiffs } = await import("../src/data/provenance.ts");
+  const stale = [];
+  for (const file of recorded) {
+    const measured = readProvenance(file.path, file.value) as NonNullable<ReturnType<typeof readProvenance>>;
+    const changed = changedSince(dir, measured);
+    if (changed.length > 0) stale.push({ diff: file.path, model: file.model || "?", measured, changed });
+  }
+  await refuseStaleDiffs(dir, stale);
+}

@@ -102,6 +102,8 @@ export default defineTask({
       };
     }
 
+    // What each model is measured on, read before the engine opens: the diff says which code it measured.
+    const provenance = await (await import("../src/data/provenance.ts")).provenanceOf(resolved.dir, model, measuredNames);
     const names = targets.map((target) => ({ model: target.model.name }));
     const prodReads = relationsOf(prod, names, "--prod");
     const prReads = relationsOf(pr, names, "--pr");
@@ -118,7 +120,7 @@ export default defineTask({
     const measured: { model: string; diff: Mapping }[] = [];
     let report: Report;
     try {
-      for (const target of targets) measured.push(await measureModel(target, diffSettings, engine));
+      for (const target of targets) measured.push(withProvenance(await measureModel(target, diffSettings, engine), provenance));
       report = diffReport(measured, settings.out.shown, settings.engine, notes, reasons);
       // Before anything is printed or written: only aggregates leave.
       await guard.guardStageOutput("diff", report, guard.columnsOf(targets.map((target) => target.model)), watched, engine);
@@ -129,6 +131,18 @@ export default defineTask({
     return report;
   },
 });
+
+/** The diff with extra.slp: the commit and content ids it was measured on (src/data/provenance.ts). */
+function withProvenance(
+  measured: { model: string; diff: Mapping },
+  provenance: ReadonlyMap<string, Mapping>,
+): { model: string; diff: Mapping } {
+  const record = provenance.get(measured.model);
+  if (!record) return measured;
+  const extra = isMapping(measured.diff.extra) ? measured.diff.extra : {};
+  const sorted = Object.fromEntries(Object.entries({ ...extra, slp: record }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { model: measured.model, diff: { ...measured.diff, extra: sorted } };
+}
 
 /** What slp diff prints: a line per model, and the diffs it writes. */
 function diffReport(

@@ -12,7 +12,7 @@ import type { WarehouseDialect } from "../sql/dialect/define.ts";
 import type { EscapeRules, LexicalRules } from "../sql/dialect/lexical-rules.ts";
 import { WAREHOUSES } from "../sql/dialect/warehouses/index.ts";
 import { Config } from "../schemas/config.ts";
-import { Diff } from "../schemas/diff.ts";
+import { Diff, DiffProvenance } from "../schemas/diff.ts";
 import { Envelope } from "../schemas/envelope.ts";
 import { MutateDryRun, MutationArtifact, MutationEquivalents } from "../schemas/mutation.ts";
 import { PreRegistration } from "../schemas/pre-registration.ts";
@@ -25,6 +25,7 @@ export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/spec.schema.json": Spec,
   "schemas/pre_registration.schema.json": PreRegistration,
   "schemas/diff.schema.json": Diff,
+  "schemas/diff_provenance.schema.json": DiffProvenance,
   "schemas/envelope.schema.json": Envelope,
   "schemas/config.schema.json": Config,
   "schemas/unit.schema.json": UnitData,

@@ -37,6 +37,7 @@ figure.band-chart svg { display: block; width: 100%; max-width: 36rem; height: a
 table { border-collapse: collapse; font-size: .875rem; margin: .25rem 0 .75rem; }
 th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; white-space: nowrap; }
 td.sensitive { font-style: italic; color: var(--muted); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
 ol.edges > li { margin-bottom: .75rem; }
 details summary { cursor: pointer; color: var(--muted); }
 @media (max-width: 40rem) { body { font-size: 15px; } main { padding: .5rem; } section.model { padding: .75rem; } }
@@ -89,11 +90,13 @@ function modelSection(model: ReviewModel): string {
     `<section data-reading="numbers"><h3>2. The numbers</h3>`,
     `<p>${h(words.windowLine(model))}</p>`,
     ...model.numbers.map(chart),
+    beforeAfterHtml(model),
   ];
   for (const entry of [words.columnsLine(model), words.reconciliationLine(model)]) if (entry) out.push(verdict(entry));
   for (const flag of words.bandFlags(model)) out.push(`<p class="flag" data-flag="cannot-fail">cannot fail: ${h(flag)}</p>`);
   const anchor = words.anchorLine(model);
   if (anchor) out.push(`<p>${h(anchor)}</p>`);
+  out.push(...currencyHtml(model));
   out.push(`</section>`, `<section data-reading="edges"><h3>3. Known edges</h3>`);
   if (model.edges.length === 0) out.push("<p>The spec lists no known edge.</p>");
   else {
@@ -121,6 +124,30 @@ function modelSection(model: ReviewModel): string {
   }
   out.push(`</section>`, `</section>`);
   return out.filter(Boolean).join("\n");
+}
+
+/** Production's and the branch's values beside each delta, rows first; "" without a diff. */
+function beforeAfterHtml(model: ReviewModel): string {
+  if (model.before_after.length === 0) return "";
+  const head = `<tr>${words.BEFORE_AFTER_HEADER.map((title) => `<th scope="col">${h(title)}</th>`).join("")}</tr>`;
+  const rows = model.before_after
+    .map((entry) => {
+      const [label, ...cells] = words.beforeAfterCells(entry);
+      return `<tr data-before-after="${h(entry.name)}"><th scope="row">${h(label ?? "")}</th>${cells.map((cell) => `<td class="num">${h(cell)}</td>`).join("")}</tr>`;
+    })
+    .join("");
+  const note = words.beforeAfterNote(model);
+  return `<div class="table-wrap"><table class="before-after"><thead>${head}</thead><tbody>${rows}</tbody></table></div>${note ? `<p class="inputs">${h(note)}</p>` : ""}`;
+}
+
+/** Whether the diff measures this code, and the anchor against the source of truth. */
+function currencyHtml(model: ReviewModel): string[] {
+  const measured = words.measuredOnLine(model);
+  const anchor = words.anchorCheckLine(model);
+  return [
+    measured ? `<p class="verdict ${measured.verdict}" data-check="measured-on">${h(measured.text)}</p>` : "",
+    anchor ? `<p class="verdict ${anchor.verdict}" data-check="anchor">${h(anchor.text)}</p>` : "",
+  ].filter(Boolean);
 }
 
 function rowsTable(caption: string, rows: ReviewRows): string {

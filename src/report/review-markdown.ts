@@ -35,10 +35,16 @@ function modelSection(model: ReviewModel): string {
     }
     out.push(table.join("\n"));
   }
+  const beforeAfter = beforeAfterMarkdown(model);
+  if (beforeAfter) out.push(beforeAfter);
   const checks = [words.columnsLine(model), words.reconciliationLine(model)].filter((entry) => entry !== null);
   const flags = words.bandFlags(model).map((flag) => `- ⚠️ **cannot fail:** ${mdInline(flag)}`);
   const anchor = words.anchorLine(model);
-  out.push([...checks.map((entry) => `- ${line(entry)}`), ...flags, ...(anchor ? [`- ${mdInline(anchor)}`] : [])].join("\n"));
+  out.push(
+    [...checks.map((entry) => `- ${line(entry)}`), ...flags, ...(anchor ? [`- ${mdInline(anchor)}`] : []), ...currencyMarkdown(model)].join(
+      "\n",
+    ),
+  );
 
   out.push("**3. Known edges**");
   if (model.edges.length === 0) out.push("_The spec lists no known edge._");
@@ -64,6 +70,25 @@ function modelSection(model: ReviewModel): string {
   );
   out.push([`- ${line(mutation)}`, ...survivors].join("\n"));
   return out.join("\n\n");
+}
+
+/** Production's and the branch's values beside each delta, rows first; null without a diff. */
+function beforeAfterMarkdown(model: ReviewModel): string | null {
+  if (model.before_after.length === 0) return null;
+  const table = [
+    `| ${words.BEFORE_AFTER_HEADER.join(" | ")} |`,
+    `| --- | ${words.BEFORE_AFTER_HEADER.slice(1)
+      .map(() => "---:")
+      .join(" | ")} |`,
+    ...model.before_after.map((entry) => `| ${words.beforeAfterCells(entry).map(mdInline).join(" | ")} |`),
+  ];
+  const note = words.beforeAfterNote(model);
+  return `${table.join("\n")}${note ? `\n\n_${mdInline(note)}_` : ""}`;
+}
+
+/** Whether the diff measures this code, and the anchor against the source of truth, as list items. */
+function currencyMarkdown(model: ReviewModel): string[] {
+  return [words.measuredOnLine(model), words.anchorCheckLine(model)].flatMap((entry) => (entry ? [`- ${line(entry)}`] : []));
 }
 
 function indent(text: string): string {

@@ -56,7 +56,7 @@ export function bandText(number: ReviewNumber): string {
 }
 
 export function measuredText(number: ReviewNumber): string {
-  return number.measured === null ? (number.measured_note ?? "not measured") : `${formatNumber(number.measured)}${unit(number)}`;
+  return number.measured === null ? (number.measured_note ?? "not measured") : `${decimal(number.measured)}${unit(number)}`;
 }
 
 export function numberVerdict(number: ReviewNumber): { text: string; verdict: Verdict } {
@@ -107,6 +107,71 @@ export function reconciliationLine(model: ReviewModel): { text: string; verdict:
 export function anchorLine(model: ReviewModel): string | null {
   const anchor = model.reconciliation?.external_validation;
   return anchor ? `external anchor: ${anchor}` : null;
+}
+
+/**
+ * The anchor held against the reconciliation's source of truth: flagged when
+ * they disagree (one of them is wrong), a plain line when they agree, null
+ * when there is nothing to hold (no anchor number, no reconciliation).
+ */
+export function anchorCheckLine(model: ReviewModel): { text: string; verdict: Verdict } | null {
+  const r = model.reconciliation;
+  if (!r || r.anchor_agrees === null || r.anchor_value === null || r.external_value === null) return null;
+  const anchor = formatNumber(r.anchor_value);
+  const truth = formatNumber(r.external_value);
+  if (r.anchor_agrees) return { text: `the anchor's ${anchor} is the reconciliation's source of truth`, verdict: "ok" };
+  return {
+    text: `the anchor says ${anchor} and the reconciliation's source of truth says ${truth}: one of them is wrong, and a reconciliation against the wrong truth proves nothing`,
+    verdict: "bad",
+  };
+}
+
+/**
+ * A number in the review's before/after table: at most four decimals
+ * (thousands grouped), and four significant digits for a number smaller than
+ * that shows (0.00001234).
+ */
+export function decimal(value: number): string {
+  if (!Number.isFinite(value) || Number.isInteger(value)) return formatNumber(value);
+  const rounded = Math.round(value * 1e4) / 1e4;
+  return formatNumber(rounded !== 0 ? rounded : Number(value.toPrecision(4)));
+}
+
+/** Where the diff says it was measured, or that it does not say: whether it is current cannot be told then. */
+export function measuredOnLine(model: ReviewModel): { text: string; verdict: Verdict } | null {
+  if (!model.diff) return null;
+  const on = model.measured_on;
+  if (!on) {
+    return {
+      text: "this diff records no commit and no content id (another tool wrote it, or an older slp): the review cannot tell whether it measures this code; re-run slp diff to know",
+      verdict: "warn",
+    };
+  }
+  const commit = on.commit ? `commit ${on.commit.slice(0, 12)}${on.dirty ? " with uncommitted changes" : ""}` : "no commit";
+  return {
+    text: `measured at ${commit}; ${on.files.length === 1 ? "its 1 file is" : `its ${on.files.length} files are`} unchanged since`,
+    verdict: "ok",
+  };
+}
+
+/** The before/after table's header and rows, as text cells (production, branch, delta, delta %). */
+export const BEFORE_AFTER_HEADER = ["", "production", "branch", "delta", "delta %"] as const;
+
+export function beforeAfterCells(entry: ReviewModel["before_after"][number]): string[] {
+  const show = (value: number | null, signed = false) => (value === null ? "–" : `${signed && value > 0 ? "+" : ""}${decimal(value)}`);
+  return [
+    entry.kind === "rows" ? "rows" : `metric ${entry.name}`,
+    show(entry.production),
+    show(entry.branch),
+    show(entry.delta, true),
+    entry.delta_pct === null ? "–" : `${show(entry.delta_pct, true)} %`,
+  ];
+}
+
+/** Said under the table when the diff does not record production's and the branch's values. */
+export function beforeAfterNote(model: ReviewModel): string | null {
+  const missing = model.before_after.some((entry) => entry.production === null || entry.branch === null);
+  return missing ? "– : the diff does not record this value (slp diff records both sides; another tool may not)" : null;
 }
 
 export function rowsSummary(rows: ReviewRows): string {

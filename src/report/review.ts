@@ -16,12 +16,14 @@ import type { DiffFile } from "../project/history/diff-files.ts";
 import type { Model } from "../rules/context/check.ts";
 import type { CheckContext } from "../rules/context/check.ts";
 import { keyUniqueness } from "../rules/shared/primary-key.ts";
+import { anchorAgrees, anchorNumber } from "../rules/shared/anchor.ts";
 import { reconciliationDrift, TOLERANCE } from "../rules/shared/reconciliation.ts";
 import { edgeClaim, rowCount } from "../rules/shared/unit-gaps.ts";
 import type { Finding } from "../schemas/finding.ts";
 import {
   SENSITIVE_CELL,
   type ReviewData,
+  type ReviewBeforeAfter,
   type ReviewEdge,
   type ReviewModel,
   type ReviewNumber,
@@ -115,6 +117,8 @@ function reviewModel(model: Model, inputs: ReviewInputs, diffFile: DiffFile | un
         ? { column: String(diff.window.column), start: String(diff.window.start), end: String(diff.window.end) }
         : null,
     numbers: numbersOf(declared, diff),
+    measured_on: measuredOnOf(diff),
+    before_after: beforeAfterOf(declared, diff),
     altered_columns: {
       declared: declaredColumns,
       measured: measuredColumns,
@@ -253,6 +257,7 @@ function reconciliationOf(spec: Mapping, diff: Mapping | null): ReviewModel["rec
   const drift = modelValue !== null && externalValue !== null ? reconciliationDrift(modelValue, externalValue) : null;
   const within =
     modelValue === null || externalValue === null || !allowed ? null : drift === null ? modelValue === 0 : drift <= Number(allowed[1]);
+  const anchor = typeof spec.external_validation === "string" ? anchorNumber(spec.external_validation) : null;
   return {
     query: typeof spec.reconciliation_query === "string" ? spec.reconciliation_query : null,
     tolerance,
@@ -261,7 +266,57 @@ function reconciliationOf(spec: Mapping, diff: Mapping | null): ReviewModel["rec
     external_value: externalValue,
     drift_pct: drift,
     within,
+    anchor_value: anchor?.value ?? null,
+    anchor_agrees: anchor === null || externalValue === null ? null : anchorAgrees(anchor, externalValue),
   };
+}
+
+/**
+ * What the diff records it was measured on (extra.slp, which slp diff
+ * writes); null when it records nothing (the reference's diffs), so the
+ * review cannot tell whether it is current. A recorded diff whose files have
+ * changed never gets here: compare refuses it first (exit 2).
+ */
+function measuredOnOf(diff: Mapping | null): ReviewModel["measured_on"] {
+  const record = diff && isMapping(diff.extra) && isMapping(diff.extra.slp) ? diff.extra.slp : null;
+  if (!record || !isMapping(record.content)) return null;
+  return {
+    commit: typeof record.commit === "string" ? record.commit : null,
+    dirty: typeof record.dirty === "boolean" ? record.dirty : null,
+    files: sortByText(Object.keys(record.content)),
+  };
+}
+
+/**
+ * The numbers behind each delta: rows and every metric (declared or measured,
+ * by name), production's value and the branch's inside the window, as slp
+ * diff records them in extra (production_rows, branch_rows,
+ * metrics.<name>.production/branch); a diff that does not record them (the
+ * reference's) shows its deltas alone.
+ */
+function beforeAfterOf(declared: Mapping, diff: Mapping | null): ReviewBeforeAfter[] {
+  if (!diff) return [];
+  const extra = isMapping(diff.extra) ? diff.extra : {};
+  const finite = (value: Value | undefined): number | null => (isNumber(value) && Number.isFinite(value) ? value : null);
+  const percent = (delta: number | null, production: number | null) =>
+    delta === null || production === null || production === 0 ? null : (delta / Math.abs(production)) * 100;
+  const rows = { production: finite(extra.production_rows), branch: finite(extra.branch_rows) };
+  const rowDelta = finite(diff.row_delta) ?? (rows.production !== null && rows.branch !== null ? rows.branch - rows.production : null);
+  const out: ReviewBeforeAfter[] = [
+    { name: "rows", kind: "rows", ...rows, delta: rowDelta, delta_pct: percent(rowDelta, rows.production) },
+  ];
+  const measured = isMapping(diff.metrics) ? diff.metrics : {};
+  const recorded = isMapping(extra.metrics) ? extra.metrics : {};
+  const names = new Set([...Object.keys(isMapping(declared.metrics) ? declared.metrics : {}), ...Object.keys(measured)]);
+  for (const name of sortByText(names)) {
+    const body = Object.hasOwn(measured, name) && isMapping(measured[name]) ? (measured[name] as Mapping) : {};
+    const numbers = Object.hasOwn(recorded, name) && isMapping(recorded[name]) ? (recorded[name] as Mapping) : {};
+    const production = finite(numbers.production);
+    const branch = finite(numbers.branch) ?? finite(body.value);
+    const delta = production !== null && branch !== null ? branch - production : null;
+    out.push({ name, kind: "metric", production, branch, delta, delta_pct: finite(body.delta_pct) ?? percent(delta, production) });
+  }
+  return out;
 }
 
 /** One entry per spec edge, in the spec's order (two that collapse to one text are one), with the unit tests naming it. */

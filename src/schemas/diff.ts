@@ -53,6 +53,8 @@ export const Diff = Type.Object(
         { additionalProperties: false, description: "must describe the closed window both sides were measured over" },
       ),
     ),
+    // Its description is printed for an extra that is not an object, as the reference prints it: unchanged. slp's own record
+    // of what the diff was measured on lives in extra.slp (DiffProvenance below).
     extra: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "may hold anything; slp ignores it" })),
   },
   {
@@ -63,3 +65,36 @@ export const Diff = Type.Object(
   },
 );
 export type Diff = Static<typeof Diff>;
+
+/** Where slp keeps its own record in a diff: inside `extra`, the one object the reference contract leaves open. */
+export const SLP_EXTRA_KEY = "slp";
+
+const ContentId = Type.String({ pattern: "^[0-9a-f]{40}$", description: "must be a git blob id (40 hexadecimal digits)" });
+
+/**
+ * `extra.slp` of a diff slp wrote: the commit and the content it was measured
+ * on, so that compare and review can refuse a diff whose model has changed
+ * since. A diff without it (the reference's) is read as before.
+ */
+export const DiffProvenance = Type.Object(
+  {
+    commit: Type.Union([Type.String({ pattern: "^[0-9a-f]{40}$" }), Type.Null()], {
+      description: "must be HEAD's commit id when the diff was measured, or null outside a repository",
+    }),
+    dirty: Type.Union([Type.Boolean(), Type.Null()], {
+      description: "must say whether a measured file differed from that commit (uncommitted changes), or null without a commit",
+    }),
+    content: Type.Record(Type.String({ minLength: 1 }), ContentId, {
+      minProperties: 1,
+      description:
+        "must map each project file the model's rows depend on (its SQL, and the models, seeds and snapshots upstream of it) to its content id when measured",
+    }),
+  },
+  {
+    $id: "diff_provenance.schema.json",
+    title: "diff.json extra.slp",
+    additionalProperties: false,
+    description: "What slp diff measured a model on: the commit, whether the work tree differed from it, and each file's content id.",
+  },
+);
+export type DiffProvenance = Static<typeof DiffProvenance>;

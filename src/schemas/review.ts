@@ -73,6 +73,32 @@ export const ReviewReconciliation = Type.Object(
     external_value: Nullable(Type.Number(), "the source of truth's number, or null when the diff has none"),
     drift_pct: Nullable(Type.Number(), "|model - truth| / |truth| x 100; null when there are no numbers or the truth is 0"),
     within: Nullable(Type.Boolean(), "drift within the tolerance; null when it cannot be read"),
+    anchor_value: Nullable(Type.Number(), "the number spec.external_validation states, or null when it states no single number"),
+    anchor_agrees: Nullable(
+      Type.Boolean(),
+      "the source of truth says the anchor's number (to the decimals it is written with); null without both numbers",
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewBeforeAfter = Type.Object(
+  {
+    name: Type.String({ description: "rows, or the metric's name" }),
+    kind: Type.Union([Type.Literal("rows"), Type.Literal("metric")]),
+    production: Nullable(Type.Number(), "production's value inside the window, or null when the diff does not record it"),
+    branch: Nullable(Type.Number(), "the branch's value inside the window, or null when the diff does not record it"),
+    delta: Nullable(Type.Number(), "branch - production (row_delta for rows), or null without both"),
+    delta_pct: Nullable(Type.Number(), "delta / production x 100, or null when production's value is 0 or unknown"),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewMeasuredOn = Type.Object(
+  {
+    commit: Nullable(Type.String(), "HEAD's commit when the diff was measured, or null outside a repository"),
+    dirty: Nullable(Type.Boolean(), "a measured file differed from that commit; null without a commit"),
+    files: Type.Array(Type.String(), { description: "the files whose content the diff was measured on, all unchanged since" }),
   },
   { additionalProperties: false },
 );
@@ -103,6 +129,13 @@ export const ReviewModel = Type.Object(
     diff: Nullable(Type.String(), "the diff.json read for this model, as given, or null when none was"),
     window: Nullable(Type.Object({ column: Type.String(), start: Type.String(), end: Type.String() }), "the diff's closed window"),
     numbers: Type.Array(ReviewNumber),
+    measured_on: Nullable(
+      ReviewMeasuredOn,
+      "what the diff records it was measured on (extra.slp); null without a diff or when it records nothing, so nobody can tell whether it is current",
+    ),
+    before_after: Type.Array(ReviewBeforeAfter, {
+      description: "rows and each metric, production's value and the branch's beside the delta; empty without a diff",
+    }),
     altered_columns: Type.Object(
       {
         declared: Type.Array(Type.String()),
@@ -156,3 +189,4 @@ export type ReviewModel = Static<typeof ReviewModel>;
 export type ReviewNumber = Static<typeof ReviewNumber>;
 export type ReviewRows = Static<typeof ReviewRows>;
 export type ReviewEdge = Static<typeof ReviewEdge>;
+export type ReviewBeforeAfter = Static<typeof ReviewBeforeAfter>;
