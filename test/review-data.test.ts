@@ -203,7 +203,7 @@ describe("the review's numbers: production and the branch beside each delta", ()
 
 describe("the anchor against the reconciliation's source of truth", () => {
   test(
-    "fires: the spec's external_validation says 300.00 and the source of truth 307.99: review flags it, compare blocks on C9",
+    "fires: the spec's external_validation says 300.00 and the source of truth 307.99: review flags it (compare leaves the anchor to the reader, as the reference does)",
     async () => {
       const { dir } = await measuredCopy("anchor-disagrees");
       using _ = dir;
@@ -211,11 +211,6 @@ describe("the anchor against the reconciliation's source of truth", () => {
       expect(review.exitCode).toBe(0);
       expect(review.stdout).toContain(
         "⛔ the anchor says 300 and the reconciliation's source of truth says 307.99: one of them is wrong, and a reconciliation against the wrong truth proves nothing",
-      );
-      const compared = await runMain(["compare", ...DIFFS], dir.path);
-      expect(compared.exitCode).toBe(1);
-      expect(compared.stdout).toMatch(
-        /BLOCK\tmodels\/marts\/finance\/fct_revenue_daily\.yml\tfct_revenue_daily\tthe spec's external_validation says 300\.00 .* and the reconciliation's source of truth says 307\.99.*\t\[C9\]/,
       );
     },
     SLOW,
@@ -229,7 +224,6 @@ describe("the anchor against the reconciliation's source of truth", () => {
       const review = await runMain(["review"], dir.path);
       expect(review.stdout).toContain("✅ the anchor's 307.99 is the reconciliation's source of truth");
       expect(review.stdout).not.toContain("the anchor says");
-      expect((await runMain(["compare", ...DIFFS], dir.path)).stdout).not.toContain("[C9]");
     },
     SLOW,
   );

@@ -7,7 +7,6 @@
 import { checkRules } from "./check-rules.ts";
 import type { AnyRule } from "./define-rule.ts";
 import alteredColumns from "./compare/altered-columns.ts";
-import anchorDisagrees from "./compare/anchor-disagrees.ts";
 import bandTooWide from "./compare/band-too-wide.ts";
 import diffContract from "./compare/diff-contract.ts";
 import diffReadout from "./compare/diff-readout.ts";
@@ -77,7 +76,7 @@ export const tcrRecordRules: readonly AnyRule[] = [tcrCommitRed, commitOutsideTc
 /**
  * compare, once per diff, in the reference's order: C0 (the contract: the
  * runner lets C1-I2 read a diff only when it blocked nothing), C1, C2, C3,
- * C4, C5, C6, then slp's C8 (band ceilings) and C9 (the anchor), then I2.
+ * C4, C5, C6, then slp's C8 (band ceilings), then I2.
  */
 export const compareDiffRules = [
   diffContract,
@@ -88,14 +87,13 @@ export const compareDiffRules = [
   refactoringMoved,
   reconciliationDrift,
   bandTooWide,
-  anchorDisagrees,
   diffReadout,
 ] as const satisfies readonly AnyRule[];
 
 /** compare, once per run after every diff: C7. */
 export const compareRunRules = [missingDiff] as const satisfies readonly AnyRule[];
 
-/** compare: C0, C1, C2, C3, C4, C5, C6, C8, C9, I2 per diff, then C7 once. */
+/** compare: C0, C1, C2, C3, C4, C5, C6, C8, I2 per diff, then C7 once. */
 export const compareRules = [...compareDiffRules, ...compareRunRules] as const;
 
 /** Every rule of every command. */

@@ -3,7 +3,7 @@
  * the warehouse ("gross_revenue for 2025-12 = 307.99 in the monthly close"):
  * it exists because the spec can be wrong (framework Stage A). When the
  * reconciliation's source of truth says another number, one of the two is
- * wrong, and a reader must know. Written once for compare's C9 and review.
+ * wrong, and a reader must know. Read by the review, which flags a disagreement (compare keeps the reference's verdict).
  */
 
 /** The number the anchor states, and how many decimals it was written with; null when the text holds no single number. */
