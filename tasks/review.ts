@@ -50,7 +50,12 @@ export default defineTask({
         description: "the branch this one targets: a pre-registration identical to the merge-base's is inherited, not this branch's",
       }),
     ),
-    html: Type.Optional(Type.String({ metavar: "FILE", description: "also write the review as one self-contained HTML page" })),
+    html: Type.Optional(
+      Type.String({
+        metavar: "FILE",
+        description: "write the review as one self-contained HTML page; stdout then carries only the summary line",
+      }),
+    ),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
   }),

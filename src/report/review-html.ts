@@ -48,12 +48,19 @@ ol.edges > li { margin-bottom: .75rem; }
 section.history { border: 2px solid var(--warn); border-radius: .5rem; padding: 1rem; margin: 1rem 0; background: #fffbeb; }
 section.history.empty { border-color: var(--line); background: #fff; }
 section.history h3 { margin-top: .75rem; }
+section.history h3[data-history-model] { text-transform: none; letter-spacing: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 ul.history { list-style: none; padding-left: 0; margin: .25rem 0 .75rem; }
 ul.history > li { margin: .375rem 0; padding-left: 1.25rem; text-indent: -1.25rem; overflow-wrap: anywhere; }
 ul.history code, .other-tests code { background: #eff2f5; border-radius: .25rem; padding: 0 .25rem; }
 .rule { font-weight: 600; }
-.other-tests table { white-space: normal; }
-.other-tests td { white-space: normal; min-width: 6rem; }
+table.data-tests td.asserts { white-space: normal; min-width: 12rem; }
+@media (max-width: 40rem) {
+  table.data-tests thead { display: none; }
+  table.data-tests, table.data-tests tbody, table.data-tests tr, table.data-tests td { display: block; }
+  table.data-tests tr { border: 1px solid var(--line); border-radius: .25rem; margin-bottom: .5rem; padding: .25rem 0; }
+  table.data-tests td, table.data-tests td.asserts { border: none; padding: .125rem .5rem; white-space: normal; overflow-wrap: anywhere; min-width: 0; }
+  table.data-tests td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+}
 details summary { cursor: pointer; color: var(--muted); }
 @media (max-width: 40rem) { body { font-size: 15px; } main { padding: .5rem; } section.model { padding: .75rem; } }
 @media print { body { font-size: 11pt; } main { max-width: none; } section.model { border-color: #999; } details > *:not(summary) { display: block; } a { color: inherit; } }
@@ -254,7 +261,7 @@ function otherTests(model: ReviewModel): string {
     const rows = data
       .map(
         (test) =>
-          `<tr data-data-test="${h(test.name)}"><td><code>${h(words.dataTestLabel(test))}</code></td><td>${h(test.column ?? "the model")}</td><td>${h(test.asserts)}</td><td>${test.cannot_fail ? `<span class="verdict warn">cannot fail: ${h(test.cannot_fail)}</span>` : `<span class="verdict ok">can fail</span>`}</td></tr>`,
+          `<tr data-data-test="${h(test.name)}"><td><code>${h(words.dataTestLabel(test))}</code></td><td data-label="on">${h(test.column ?? "the model")}</td><td class="asserts" data-label="asserts">${h(test.asserts)}</td><td>${test.cannot_fail ? `<span class="verdict warn">cannot fail: ${h(test.cannot_fail)}</span>` : `<span class="verdict ok">can fail</span>`}</td></tr>`,
       )
       .join("");
     out.push(

@@ -97,7 +97,10 @@ function historySection(data: ReviewData): string {
   const out = [`### ${words.HISTORY_HEADING}`, mdInline(words.historyLine(data))];
   const entries = (list: ReviewHistoryEntry[]) =>
     list
-      .map((entry) => `- ${MARK[words.historyVerdict(entry)]} ${entry.commit ? `\`${entry.commit}\`` : "_not committed_"} ${mdInline(words.historyEntryLine(entry))}`)
+      .map(
+        (entry) =>
+          `- ${MARK[words.historyVerdict(entry)]} ${entry.commit ? `\`${entry.commit}\`` : "_not committed_"} ${mdInline(words.historyEntryLine(entry))}`,
+      )
       .join("\n");
   if (data.history.branch.length > 0) out.push("**The branch**", entries(data.history.branch));
   for (const model of data.history.models) out.push(`**${mdInline(model.model)}**`, entries(model.entries));

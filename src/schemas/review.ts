@@ -105,11 +105,12 @@ export const ReviewHistory = Type.Object(
     reason: Nullable(Type.String(), "why the history was not read, or null"),
     merge_base: Nullable(Type.String(), "the merge-base of --base and HEAD, short id"),
     commits: Type.Integer({ description: "the commits the branch brings (side branches merged in included)" }),
-    branch: Type.Array(ReviewHistoryEntry, { description: "what belongs to the branch as a whole (commits, merges, strikes), oldest first" }),
-    models: Type.Array(
-      Type.Object({ model: Type.String(), entries: Type.Array(ReviewHistoryEntry) }, { additionalProperties: false }),
-      { description: "what belongs to one model (its pre-registration's edits), by model name, oldest first" },
-    ),
+    branch: Type.Array(ReviewHistoryEntry, {
+      description: "what belongs to the branch as a whole (commits, merges, strikes), oldest first",
+    }),
+    models: Type.Array(Type.Object({ model: Type.String(), entries: Type.Array(ReviewHistoryEntry) }, { additionalProperties: false }), {
+      description: "what belongs to one model (its pre-registration's edits), by model name, oldest first",
+    }),
   },
   { additionalProperties: false },
 );

@@ -85,7 +85,7 @@ export async function readReviewHistory(options: HistoryOptions): Promise<Review
             commit: id,
             rule: null,
             kind: "strikes",
-            text: `commit ${commit.label} is the green step after ${plural(strikes, "red attempt")} in a row (${plural(strikes, "strike")}, each reverted)`,
+            text: `the green step ${by(commit.label)} after ${plural(strikes, "red attempt")} in a row (${plural(strikes, "strike")}, each reverted by tcr)`,
           });
         }
       }
@@ -94,7 +94,7 @@ export async function readReviewHistory(options: HistoryOptions): Promise<Review
           commit: id,
           rule: "G13",
           kind: "strike-reset",
-          text: `commit ${commit.label} follows a reset of the strike count (${reset}): five reds in a row stop the agent until a human has looked`,
+          text: `a tcr step ${by(commit.label)} after a reset of the strike count (${reset}): five reds in a row stop the agent until a human has looked`,
         });
       }
       if (!record.agentBranch || commit.byTcr || cleanMerge(commit)) continue;
@@ -105,7 +105,7 @@ export async function readReviewHistory(options: HistoryOptions): Promise<Review
               commit: id,
               rule: "G12",
               kind: "commit-outside-tcr",
-              text: `commit ${commit.label} was not made by slp tcr: check, gate and the unit tests did not run on it, nor did the strike count`,
+              text: `a commit ${by(commit.label)} that slp tcr did not make: check and the unit tests did not judge it, and no strike could count`,
             }
           : {
               commit: id,
@@ -113,8 +113,8 @@ export async function readReviewHistory(options: HistoryOptions): Promise<Review
               kind: "merge-by-hand",
               text:
                 edits.unreproducible !== null
-                  ? `commit ${commit.label} is a merge gate cannot redo (${edits.unreproducible}): what in it was written by hand cannot be told`
-                  : `commit ${commit.label} is a merge holding more than git's own merge of its parents: ${namedPaths(edits.paths)} written by hand (a conflict resolved, or an edit)`,
+                  ? `a merge ${by(commit.label)} that gate cannot redo (${edits.unreproducible}): what in it was written by hand cannot be told`
+                  : `a merge ${by(commit.label)} holding more than git's own merge of its parents: ${namedPaths(edits.paths)} written by hand (a conflict resolved, or an edit)`,
             },
       );
     }
@@ -146,13 +146,13 @@ async function preRegistrationEdits(ctx: GateContext, name: string): Promise<Rev
     const step = ctx.walk[edit.index];
     const late = measured !== -1 && edit.index >= measured;
     const after = late
-      ? `, once this branch had its measured diff ${diff} (committed in commit ${ctx.walk[measured]?.label}): a prediction changed after the result predicts nothing`
+      ? `, once this branch had its measured diff ${diff} (committed in ${shortOf(ctx.walk[measured]?.label ?? "")}): a prediction changed after the result predicts nothing`
       : "";
     return {
       commit: step ? shortOf(step.label) : null,
       rule: late ? "G17" : "I1",
       kind: "pre-registration-edited" as const,
-      text: `pre-registration edited in commit ${step?.label} (first written ${ctx.where(first)}): ${changesText(valueAt(previous.index), valueAt(edit.index))}${after}`,
+      text: `pre-registration edited ${by(step?.label ?? "")} (first written ${first === 0 ? `on ${ctx.baseName}` : `in ${shortOf(ctx.walk[first]?.label ?? "")}`}): ${changesText(valueAt(previous.index), valueAt(edit.index))}${after}`,
     };
   });
 }
@@ -160,6 +160,12 @@ async function preRegistrationEdits(ctx: GateContext, name: string): Promise<Rev
 /** The short id a walk label (`<short sha> by <author>`) starts with. */
 function shortOf(label: string): string {
   return label.split(" ")[0] ?? label;
+}
+
+/** `by <author>`, from a walk label. */
+function by(label: string): string {
+  const at = label.indexOf(" by ");
+  return at === -1 ? "" : label.slice(at + 1);
 }
 
 /** What tcr's ledger holds that git does not: the red attempts since the last commit or reset, when the count is not zero. */
