@@ -10,12 +10,13 @@ import { maskEnvValues } from "../src/core/env-values.ts";
 import { Type } from "@sinclair/typebox";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { GitError, InputError } from "../src/core/errors.ts";
+import { InputError } from "../src/core/errors.ts";
 import { summaryLine } from "../src/core/findings.ts";
 import type { Report } from "../src/core/report.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles, readInputText } from "../src/project/history/diff-files.ts";
 import { parseJson } from "../src/project/files/json.ts";
+import { repositoryRoot } from "../src/project/slp/slp-yml.ts";
 import { lineageEnvironment, MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
 import { sensitiveLineage } from "../src/rules/shared/sensitive-lineage.ts";
 import { openWorkTree } from "../src/project/open.ts";
@@ -139,19 +140,22 @@ async function branchHistory(
   environment: TaskEnvironment,
   project: Awaited<ReturnType<typeof readCheckProject>>,
 ): Promise<ReviewHistory> {
-  const { historyNotRead, readReviewHistory } = await import("../src/rules/context/review-history.ts");
+  // Reading git loads isomorphic-git and gate's readers: only with --base.
   if (base === undefined) {
-    const { Repository } = await import("../src/git/repository.ts");
-    try {
-      Repository.open(dir);
-    } catch (error) {
-      if (error instanceof GitError) return historyNotRead("this project is not in a git repository: there is no branch history to read");
-      throw error;
-    }
-    return historyNotRead("no --base REF given: slp review --base main reads the branch's commits as gate does");
+    return historyNotRead(
+      existsSync(join(repositoryRoot(dir), ".git"))
+        ? "no --base REF given: slp review --base main reads the branch's commits as gate does"
+        : "this project is not in a git repository: there is no branch history to read",
+    );
   }
+  const { readReviewHistory } = await import("../src/rules/context/review-history.ts");
   const workTree = new Map([...project.models.values()].map((model) => [model.name, model.preRegistration] as const));
   return readReviewHistory({ dir, base, martsPath, environment, store: project.model.store, workTree });
+}
+
+/** The section when the history is not read: why, instead of leaving it out. */
+function historyNotRead(reason: string): ReviewHistory {
+  return { read: false, reason, merge_base: null, commits: 0, agent_branch: false, branch: [], models: [] };
 }
 
 /** Without arguments: the project's diff/*.json, as paths relative to where slp runs (what compare is given). */

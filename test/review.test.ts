@@ -15,6 +15,7 @@ import { UPDATE } from "./support/fixtures.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
 import { copyToTemp, tempDir } from "./support/temp.ts";
 import { historyRepo, type HistoryRepo } from "./support/review-history.ts";
+import { changesText } from "../src/rules/context/review-history.ts";
 import { edit, FCT_ORDERS_YML, quickstartRepo } from "./support/tcr.ts";
 
 const ROOT = join(import.meta.dir, "..");
@@ -236,7 +237,7 @@ describe("the branch's history, first", () => {
       const schema = JSON.parse(readFileSync(join(ROOT, "schemas", "review.schema.json"), "utf8"));
       expect(isValid(schema, envelope.data)).toBe(true);
       const data = envelope.data.history;
-      expect([data.read, data.reason, data.commits]).toEqual([true, null, 8]);
+      expect([data.read, data.reason, data.commits, data.agent_branch]).toEqual([true, null, 8, true]);
       expect(data.branch.map((entry: { commit: string; rule: string; kind: string }) => [entry.commit, entry.rule, entry.kind])).toEqual([
         [commits.afterStrike, null, "strikes"],
         [commits.afterReset, "G13", "strike-reset"],
@@ -290,6 +291,37 @@ describe("the branch's history, first", () => {
     ]);
   }, 60_000);
 
+  test("a branch tcr made no commit on: commits outside tcr are not counted, and the section says so", async () => {
+    using repo = quickstartRepo();
+    edit(repo.path, "data/README.md", (text) => `${text}\na note by a human\n`);
+    commitAll(repo.path, "a human's note");
+    const result = await runMain(["review", "--base", "main"], repo.path);
+    expect(result.stdout).toContain(
+      "(slp tcr made none of them: not an agent branch, so commits outside tcr are not counted). Nothing to report: no pre-registration edited, no strike, no strike reset.\n",
+    );
+  });
+
+  test("what moved between two pre-registrations: each band narrowed, widened, moved, added or removed, then the other fields", () => {
+    const before = {
+      type: "data_change",
+      row_delta: { min: 0, max: 10 },
+      removed_pks: { max: 5 },
+      altered_columns: ["a"],
+      metrics: { revenue: { delta_pct: { min: -5, max: 5 } }, orders: { value: { min: 1, max: 2 } } },
+    };
+    const after = {
+      type: "refactoring",
+      row_delta: { min: -1, max: 12 },
+      altered_columns: ["a", "b"],
+      metrics: { revenue: { delta_pct: { min: 0, max: 8 } }, margin: { value: { min: 0, max: 1 } } },
+    };
+    expect(changesText(before, after)).toBe(
+      "row_delta 0..10 → -1..12 (widened); removed_pks at most 5 removed; metric orders (value) 1..2 removed; metric revenue (delta_pct) -5..5 → 0..8 (moved); metric margin (value) 0..1 added; type data_change → refactoring; altered_columns [a] → [a, b]",
+    );
+    expect(changesText(before, { ...before, reason: "why" })).toBe("the reason rewritten");
+    expect(changesText(before, before)).toBe("rewritten, no band or field changed in meaning");
+  });
+
   test("without --base, or outside git, the section says why it was not read", async () => {
     const inRepo = await runMain(["review"], QUICKSTART);
     expect(inRepo.stdout).toContain(
@@ -307,6 +339,7 @@ describe("the branch's history, first", () => {
       reason: "this project is not in a git repository: there is no branch history to read",
       merge_base: null,
       commits: 0,
+      agent_branch: false,
       branch: [],
       models: [],
     });

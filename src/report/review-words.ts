@@ -140,10 +140,13 @@ export function historyLine(data: ReviewData): string {
   const h = data.history;
   if (!h.read) return `Not read: ${h.reason ?? "no reason given"}.`;
   const empty = h.branch.length === 0 && h.models.length === 0;
-  const read = `Read as gate reads it: ${plural(h.commits, "commit")} since the merge-base ${h.merge_base ?? "?"} with ${data.base ?? "the base"}`;
-  return empty
-    ? `${read}. Nothing to report: no pre-registration edited, no strike, no strike reset, no commit outside tcr, no merge edited by hand.`
-    : `${read}, oldest first:`;
+  const agent = h.agent_branch ? "" : " (slp tcr made none of them: not an agent branch, so commits outside tcr are not counted)";
+  const read = `Read as gate reads it: ${plural(h.commits, "commit")} since the merge-base ${h.merge_base ?? "?"} with ${data.base ?? "the base"}${agent}`;
+  if (!empty) return `${read}, oldest first:`;
+  const nothing = h.agent_branch
+    ? "no pre-registration edited, no strike, no strike reset, no commit outside tcr, no merge edited by hand"
+    : "no pre-registration edited, no strike, no strike reset";
+  return `${read}. Nothing to report: ${nothing}.`;
 }
 
 /** How serious a history entry is: a prediction moved after its result, or work tcr never judged, blocks; the rest is for reading. */

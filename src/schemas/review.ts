@@ -105,6 +105,9 @@ export const ReviewHistory = Type.Object(
     reason: Nullable(Type.String(), "why the history was not read, or null"),
     merge_base: Nullable(Type.String(), "the merge-base of --base and HEAD, short id"),
     commits: Type.Integer({ description: "the commits the branch brings (side branches merged in included)" }),
+    agent_branch: Type.Boolean({
+      description: "slp tcr made a commit of the branch (or slp.yml on the base says tcr: required): G12 judges its commits, as gate does",
+    }),
     branch: Type.Array(ReviewHistoryEntry, {
       description: "what belongs to the branch as a whole (commits, merges, strikes), oldest first",
     }),

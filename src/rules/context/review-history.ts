@@ -34,11 +34,6 @@ export interface HistoryOptions {
   workTree: ReadonlyMap<string, Value>;
 }
 
-/** Why the history is not read, stated in the section instead of leaving it out. */
-export function historyNotRead(reason: string): ReviewHistory {
-  return { read: false, reason, merge_base: null, commits: 0, branch: [], models: [] };
-}
-
 export async function readReviewHistory(options: HistoryOptions): Promise<ReviewHistory> {
   const branch = await openBranch({ dir: options.dir, base: options.base, head: "HEAD" });
   const { repo } = branch;
@@ -46,6 +41,7 @@ export async function readReviewHistory(options: HistoryOptions): Promise<Review
   const models = new Map<string, ReviewHistoryEntry[]>();
   const add = (model: string, entry: ReviewHistoryEntry) => models.set(model, [...(models.get(model) ?? []), entry]);
   const branchWide: ReviewHistoryEntry[] = [];
+  let agentBranch = false;
 
   if (branch.commits.length > 0) {
     const read = await readInventories(branch, options.martsPath, options.store);
@@ -74,6 +70,7 @@ export async function readReviewHistory(options: HistoryOptions): Promise<Review
       environment: options.environment,
       tasks: [],
     });
+    agentBranch = record.agentBranch;
     for (const commit of record.commits) {
       const id = short(commit.commit);
       if (commit.byTcr) {
@@ -126,6 +123,7 @@ export async function readReviewHistory(options: HistoryOptions): Promise<Review
     reason: null,
     merge_base: short(branch.mergeBase),
     commits: branch.range.length,
+    agent_branch: agentBranch,
     branch: branchWide,
     models: sortByText(models.keys()).map((model) => ({ model, entries: models.get(model) ?? [] })),
   };
