@@ -1,8 +1,9 @@
 /**
  * `slp review`: the document a pull request carries for Stage E's three
  * readings, from the spec, the pre-registration, the diffs, the unit results
- * and the mutation results. Markdown on stdout; `--html FILE` writes the same
- * as one page. A reading, not a gate: compare, unit and mutate block; review
+ * and the mutation results, after the branch's history as gate reads it
+ * (--base). Markdown on stdout; `--html FILE` writes the same as one page
+ * and leaves stdout the one-line summary. A reading, not a gate: compare, unit and mutate block; review
  * exits 0 once the document is written, and 2 when it cannot read its inputs.
  */
 import { maskEnvValues } from "../src/core/env-values.ts";
@@ -15,12 +16,14 @@ import type { Report } from "../src/core/report.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import { assertOneDiffPerModel, expandDiffArguments, readDiffFiles, readInputText } from "../src/project/history/diff-files.ts";
 import { parseJson } from "../src/project/files/json.ts";
+import { repositoryRoot } from "../src/project/slp/slp-yml.ts";
 import { lineageEnvironment, MartsPathOption, ProjectDirOption, resolveProjectOnDisk } from "../src/project/slp/options.ts";
 import { sensitiveLineage } from "../src/rules/shared/sensitive-lineage.ts";
 import { openWorkTree } from "../src/project/open.ts";
 import { buildReview, type MutationRead } from "../src/report/review.ts";
 import { CheckContext, readCheckProject } from "../src/rules/context/check.ts";
-import { defineTask } from "../src/runner/define-task.ts";
+import { defineTask, type TaskEnvironment } from "../src/runner/define-task.ts";
+import type { ReviewHistory } from "../src/schemas/review.ts";
 import type { UnitData } from "../src/schemas/unit.ts";
 import compare from "./compare.ts";
 import unit from "./unit.ts";
@@ -48,7 +51,12 @@ export default defineTask({
         description: "the branch this one targets: a pre-registration identical to the merge-base's is inherited, not this branch's",
       }),
     ),
-    html: Type.Optional(Type.String({ metavar: "FILE", description: "also write the review as one self-contained HTML page" })),
+    html: Type.Optional(
+      Type.String({
+        metavar: "FILE",
+        description: "write the review as one self-contained HTML page; stdout then carries only the summary line",
+      }),
+    ),
     projectDir: ProjectDirOption,
     martsPath: MartsPathOption,
   }),
@@ -72,12 +80,13 @@ export default defineTask({
         ? null
         : await (await import("../src/project/history/stale.ts")).readStaleSet(project, input.base, project.model.store);
 
-    // The unit tests wait on DuckDB's start; compare runs meanwhile.
-    const [compared, unitReport] = await Promise.all([
+    // The unit tests wait on DuckDB's start; compare and the history reading run meanwhile.
+    const [compared, unitReport, history] = await Promise.all([
       paths.length === 0
         ? null
         : (run(compare, { diffs: paths, base: input.base, projectDir: input.projectDir, martsPath: input.martsPath }) as Promise<Report>),
       run(unit, { projectDir: input.projectDir }) as Promise<Report>,
+      branchHistory(resolved.dir, input.base, input.martsPath, environment, project),
     ]);
     const tests = (unitReport.data as UnitData | undefined)?.tests ?? [];
     const lineage = await sensitiveLineage(context);
@@ -97,6 +106,7 @@ export default defineTask({
       },
       mutation: (model) => readMutation(resolved.dir, model),
       derivedSensitive: lineage?.derivedNames ?? [],
+      history,
     });
     const [{ reviewMarkdown }, html] = await Promise.all([
       import("../src/report/review-markdown.ts"),
@@ -104,17 +114,49 @@ export default defineTask({
     ]);
     const markdown = reviewMarkdown(data);
     if (html && input.html !== undefined) writeOutput(environment.cwd, input.html, html.reviewHtml(data));
+    const summary = `slp review: ${data.models.length} ${data.models.length === 1 ? "model" : "models"}${input.html ? `, written to ${input.html}` : ""}`;
     return {
       command: "review",
       findings: [],
-      text: markdown,
+      // With --html the document is the page: stdout keeps the summary (--format markdown still prints the Markdown).
+      text: input.html === undefined ? markdown : `${summary}\n`,
       markdown,
-      summary: `slp review: ${data.models.length} ${data.models.length === 1 ? "model" : "models"}${input.html ? `, written to ${input.html} too` : ""}`,
+      summary,
       data,
       notes: resolved.config.warnings,
     };
   },
 });
+
+/**
+ * The branch's history as gate reads it, with --base; without one, or
+ * outside git, why it was not read (the review says so rather than leave
+ * the section out).
+ */
+async function branchHistory(
+  dir: string,
+  base: string | undefined,
+  martsPath: string[] | undefined,
+  environment: TaskEnvironment,
+  project: Awaited<ReturnType<typeof readCheckProject>>,
+): Promise<ReviewHistory> {
+  // Reading git loads isomorphic-git and gate's readers: only with --base.
+  if (base === undefined) {
+    return historyNotRead(
+      existsSync(join(repositoryRoot(dir), ".git"))
+        ? "no --base REF given: slp review --base main reads the branch's commits as gate does"
+        : "this project is not in a git repository: there is no branch history to read",
+    );
+  }
+  const { readReviewHistory } = await import("../src/rules/context/review-history.ts");
+  const workTree = new Map([...project.models.values()].map((model) => [model.name, model.preRegistration] as const));
+  return readReviewHistory({ dir, base, martsPath, environment, store: project.model.store, workTree });
+}
+
+/** The section when the history is not read: why, instead of leaving it out. */
+function historyNotRead(reason: string): ReviewHistory {
+  return { read: false, reason, merge_base: null, commits: 0, agent_branch: false, branch: [], models: [] };
+}
 
 /** Without arguments: the project's diff/*.json, as paths relative to where slp runs (what compare is given). */
 function defaultDiffs(cwd: string, projectAsGiven: string, projectDir: string): string[] {

@@ -152,7 +152,7 @@ describe("the review's numbers: production and the branch beside each delta", ()
     async () => {
       const { dir } = await measuredCopy();
       using _ = dir;
-      const review = await runMain(["review", "--html", "review.html"], dir.path);
+      const review = await runMain(["review", "--format", "markdown", "--html", "review.html"], dir.path);
       expect(review.exitCode).toBe(0);
       const markdown = (await runMain(["review"], dir.path)).stdout;
       expect(markdown).toContain("|  | production | branch | delta | delta % |");
@@ -179,7 +179,7 @@ describe("the review's numbers: production and the branch beside each delta", ()
       cpSync(join(FIXTURES, "reference-diff"), dir.path, { recursive: true });
       const compared = await runMain(["compare", ...DIFFS], dir.path);
       expect(compared.stderr).toBe("");
-      const review = await runMain(["review", "--html", "review.html"], dir.path);
+      const review = await runMain(["review", "--format", "markdown", "--html", "review.html"], dir.path);
       expect(review.exitCode).toBe(0);
       expect(review.stdout).toContain("| rows | – | – | +2 | – |");
       expect(review.stdout).toContain("| metric gross\\_revenue | – | 307.99 | – | +17.1109 % |");

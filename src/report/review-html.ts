@@ -5,7 +5,14 @@
  * value as a marker, in inline SVG. Readable on a phone, printable.
  */
 import { formatNumber } from "../core/numbers.ts";
-import { SENSITIVE_CELL, type ReviewData, type ReviewModel, type ReviewNumber, type ReviewRows } from "../schemas/review.ts";
+import {
+  SENSITIVE_CELL,
+  type ReviewData,
+  type ReviewHistoryEntry,
+  type ReviewModel,
+  type ReviewNumber,
+  type ReviewRows,
+} from "../schemas/review.ts";
 import * as words from "./review-words.ts";
 
 export function escapeHtml(text: string): string {
@@ -39,6 +46,22 @@ th, td { border: 1px solid var(--line); padding: .25rem .5rem; text-align: left;
 td.sensitive { font-style: italic; color: var(--muted); }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 ol.edges > li { margin-bottom: .75rem; }
+section.history { border: 2px solid var(--warn); border-radius: .5rem; padding: 1rem; margin: 1rem 0; background: #fffbeb; }
+section.history.empty { border-color: var(--line); background: #fff; }
+section.history h3 { margin-top: .75rem; }
+section.history h3[data-history-model] { text-transform: none; letter-spacing: 0; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+ul.history { list-style: none; padding-left: 0; margin: .25rem 0 .75rem; }
+ul.history > li { margin: .375rem 0; padding-left: 1.25rem; text-indent: -1.25rem; overflow-wrap: anywhere; }
+ul.history code, .other-tests code { background: #eff2f5; border-radius: .25rem; padding: 0 .25rem; }
+.rule { font-weight: 600; }
+table.data-tests td.asserts { white-space: normal; min-width: 12rem; }
+@media (max-width: 40rem) {
+  table.data-tests thead { display: none; }
+  table.data-tests, table.data-tests tbody, table.data-tests tr, table.data-tests td { display: block; }
+  table.data-tests tr { border: 1px solid var(--line); border-radius: .25rem; margin-bottom: .5rem; padding: .25rem 0; }
+  table.data-tests td, table.data-tests td.asserts { border: none; padding: .125rem .5rem; white-space: normal; overflow-wrap: anywhere; min-width: 0; }
+  table.data-tests td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); }
+}
 details summary { cursor: pointer; color: var(--muted); }
 @media (max-width: 40rem) { body { font-size: 15px; } main { padding: .5rem; } section.model { padding: .75rem; } }
 @media print { body { font-size: 11pt; } main { max-width: none; } section.model { border-color: #999; } details > *:not(summary) { display: block; } a { color: inherit; } }
@@ -47,6 +70,7 @@ details summary { cursor: pointer; color: var(--muted); }
 export function reviewHtml(data: ReviewData): string {
   const body = [
     `<h1>${h(words.title(data))}</h1>`,
+    historySection(data),
     `<p class="inputs">${h(words.inputsLine(data))}</p>`,
     ...data.models.map(modelSection),
     data.unreviewed.length
@@ -116,6 +140,7 @@ function modelSection(model: ReviewModel): string {
     }
     out.push(`</ol>`);
   }
+  out.push(otherTests(model));
   out.push(verdict(words.mutationLine(model)));
   if (model.mutation.survivors.length > 0) {
     out.push(
@@ -225,4 +250,51 @@ function chart(number: ReviewNumber): string {
   }
   parts.push("</svg>");
   return `<figure class="band-chart" data-number="${h(number.name)}" data-inside="${number.inside ?? "unknown"}"><figcaption>${h(words.numberLabel(number))}: declared ${h(words.bandText(number))}; measured ${h(words.measuredText(number))} <span class="verdict ${verdict.verdict}">${h(verdict.text)}</span></figcaption>${parts.join("")}</figure>`;
+}
+
+/** The branch's history, first on the page: per model where an entry is a model's, branch-wide otherwise; the reason when it was not read. */
+function historySection(data: ReviewData): string {
+  const history = data.history;
+  const empty = history.branch.length === 0 && history.models.length === 0;
+  const list = (entries: ReviewHistoryEntry[]) =>
+    `<ul class="history">${entries
+      .map(
+        (entry) =>
+          `<li data-kind="${h(entry.kind)}" data-rule="${h(entry.rule ?? "")}" data-commit="${h(entry.commit ?? "")}"><span class="verdict ${words.historyVerdict(entry)}"></span>${entry.commit ? `<code>${h(entry.commit)}</code>` : "<em>not committed</em>"} ${entry.rule ? `<span class="rule">[${h(entry.rule)}]</span> ` : ""}${h(entry.text)}</li>`,
+      )
+      .join("")}</ul>`;
+  const out = [
+    `<section class="history${empty ? " empty" : ""}" data-section="history" data-read="${history.read}">`,
+    `<h2>${h(words.HISTORY_HEADING)}</h2>`,
+    `<p>${h(words.historyLine(data))}</p>`,
+  ];
+  if (history.branch.length > 0) out.push(`<h3>The branch</h3>`, list(history.branch));
+  for (const model of history.models) out.push(`<h3 data-history-model="${h(model.model)}">${h(model.model)}</h3>`, list(model.entries));
+  out.push(`</section>`);
+  return out.join("\n");
+}
+
+/** The model's tests the edges do not list: unit tests naming no edge, and its data tests with what each asserts. */
+function otherTests(model: ReviewModel): string {
+  const { unit, data } = model.other_tests;
+  const out = [`<div class="other-tests" data-other-tests>`, `<h3>Other tests</h3>`];
+  if (unit.length === 0 && data.length === 0) out.push("<p>No other test on this model: no unit test beyond the edges, no data test.</p>");
+  if (unit.length > 0) {
+    out.push(
+      `<ul class="unit-tests">${unit.map((test) => `<li data-unit-test="${h(test.name)}"><span class="verdict ${test.status === "pass" ? "ok" : "bad"}">${h(words.otherUnitLine(test))}</span></li>`).join("")}</ul>`,
+    );
+  }
+  if (data.length > 0) {
+    const rows = data
+      .map(
+        (test) =>
+          `<tr data-data-test="${h(test.name)}"><td><code>${h(words.dataTestLabel(test))}</code></td><td data-label="on">${h(test.column ?? "the model")}</td><td class="asserts" data-label="asserts">${h(test.asserts)}</td><td>${test.cannot_fail ? `<span class="verdict warn">cannot fail: ${h(test.cannot_fail)}</span>` : `<span class="verdict ok">can fail</span>`}</td></tr>`,
+      )
+      .join("");
+    out.push(
+      `<div class="table-wrap"><table class="data-tests"><thead><tr><th scope="col">data test</th><th scope="col">on</th><th scope="col">asserts</th><th scope="col"></th></tr></thead><tbody>${rows}</tbody></table></div>`,
+    );
+  }
+  out.push(`</div>`);
+  return out.join("\n");
 }

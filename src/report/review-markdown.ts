@@ -1,5 +1,5 @@
 /** `slp review` as Markdown: the document a pull request carries (a comment, a job summary), within GitHub's limit. */
-import { SENSITIVE_CELL, type ReviewData, type ReviewModel, type ReviewRows } from "../schemas/review.ts";
+import { SENSITIVE_CELL, type ReviewData, type ReviewHistoryEntry, type ReviewModel, type ReviewRows } from "../schemas/review.ts";
 import { fitToLimit, htmlText, mdInline } from "./markdown-text.ts";
 import * as words from "./review-words.ts";
 
@@ -8,7 +8,7 @@ const MARK: Record<words.Verdict, string> = { ok: "✅", bad: "⛔", warn: "⚠�
 const line = (entry: { text: string; verdict: words.Verdict }) => `${MARK[entry.verdict]} ${mdInline(entry.text)}`.trim();
 
 export function reviewMarkdown(data: ReviewData): string {
-  const parts = [`## ${mdInline(words.title(data))}`, mdInline(words.inputsLine(data))];
+  const parts = [`## ${mdInline(words.title(data))}`, historySection(data), mdInline(words.inputsLine(data))];
   for (const model of data.models) parts.push(modelSection(model));
   if (data.unreviewed.length > 0) {
     parts.push(`_Not part of this review (a spec, nothing pre-registered on this branch): ${mdInline(data.unreviewed.join(", "))}._`);
@@ -64,6 +64,7 @@ function modelSection(model: ReviewModel): string {
     }
   });
   if (edges.length > 0) out.push(edges.join("\n"));
+  out.push(...otherTests(model));
   const mutation = words.mutationLine(model);
   const survivors = model.mutation.survivors.map(
     (survivor) => `  - \`${survivor.id.replace(/`/g, "'")}\` ${mdInline(words.survivorLine(survivor))}`,
@@ -114,4 +115,39 @@ function rowsTable(caption: string, rows: ReviewRows): string {
 function cell(value: string | null): string {
   if (value === SENSITIVE_CELL) return "_sensitive_";
   return value === null ? "" : mdInline(value);
+}
+
+/** The branch's history, first: per model where an entry is a model's, branch-wide otherwise; the reason when it was not read. */
+function historySection(data: ReviewData): string {
+  const out = [`### ${words.HISTORY_HEADING}`, mdInline(words.historyLine(data))];
+  const entries = (list: ReviewHistoryEntry[]) =>
+    list
+      .map(
+        (entry) =>
+          `- ${MARK[words.historyVerdict(entry)]} ${entry.commit ? `\`${entry.commit}\`` : "_not committed_"} ${mdInline(words.historyEntryLine(entry))}`,
+      )
+      .join("\n");
+  if (data.history.branch.length > 0) out.push("**The branch**", entries(data.history.branch));
+  for (const model of data.history.models) out.push(`**${mdInline(model.model)}**`, entries(model.entries));
+  return out.join("\n\n");
+}
+
+/** The model's tests the edges do not list: unit tests naming no edge, and its data tests with what each asserts. */
+function otherTests(model: ReviewModel): string[] {
+  const { unit, data } = model.other_tests;
+  if (unit.length === 0 && data.length === 0) return ["_No other test on this model: no unit test beyond the edges, no data test._"];
+  const out = ["**Other tests**"];
+  if (unit.length > 0) {
+    out.push(unit.map((test) => `- ${test.status === "pass" ? "✅" : "⛔"} ${mdInline(words.otherUnitLine(test))}`).join("\n"));
+  }
+  if (data.length > 0) {
+    const table = ["| data test | on | asserts | |", "| --- | --- | --- | --- |"];
+    for (const test of data) {
+      table.push(
+        `| ${mdInline(words.dataTestLabel(test))} | ${mdInline(test.column ?? "the model")} | ${mdInline(test.asserts)} | ${test.cannot_fail ? `⚠️ cannot fail: ${mdInline(test.cannot_fail)}` : "✅ can fail"} |`,
+      );
+    }
+    out.push(table.join("\n"));
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 /** The sentences of `slp review`, written once for its Markdown and its HTML page. */
 import { formatNumber, formatPercent } from "../core/numbers.ts";
 import { plural } from "../core/text.ts";
-import type { ReviewData, ReviewModel, ReviewNumber, ReviewRows } from "../schemas/review.ts";
+import type { ReviewData, ReviewHistoryEntry, ReviewModel, ReviewNumber, ReviewOtherTests, ReviewRows } from "../schemas/review.ts";
 
 export type Verdict = "ok" | "bad" | "warn" | "none";
 
@@ -196,4 +196,40 @@ export function mutationLine(model: ReviewModel): { text: string; verdict: Verdi
 
 export function survivorLine(survivor: ReviewModel["mutation"]["survivors"][number]): string {
   return `${survivor.operator} at line ${survivor.line}: ${survivor.original || "(nothing)"} → ${survivor.replacement || "(nothing)"}`;
+}
+
+/** The history section's heading and its one line when there is nothing in it, or it was not read. */
+export const HISTORY_HEADING = "History of the branch";
+
+export function historyLine(data: ReviewData): string {
+  const h = data.history;
+  if (!h.read) return `Not read: ${h.reason ?? "no reason given"}.`;
+  const empty = h.branch.length === 0 && h.models.length === 0;
+  const agent = h.agent_branch ? "" : " (slp tcr made none of them: not an agent branch, so commits outside tcr are not counted)";
+  const read = `Read as gate reads it: ${plural(h.commits, "commit")} since the merge-base ${h.merge_base ?? "?"} with ${data.base ?? "the base"}${agent}`;
+  if (!empty) return `${read}, oldest first:`;
+  const nothing = h.agent_branch
+    ? "no pre-registration edited, no strike, no strike reset, no commit outside tcr, no merge edited by hand"
+    : "no pre-registration edited, no strike, no strike reset";
+  return `${read}. Nothing to report: ${nothing}.`;
+}
+
+/** How serious a history entry is: a prediction moved after its result, or work tcr never judged, blocks; the rest is for reading. */
+export function historyVerdict(entry: ReviewHistoryEntry): Verdict {
+  return entry.rule === "G17" || entry.rule === "G12" ? "bad" : "warn";
+}
+
+export function historyEntryLine(entry: ReviewHistoryEntry): string {
+  return `${entry.rule ? `[${entry.rule}] ` : ""}${entry.text}`;
+}
+
+export function otherUnitLine(test: ReviewOtherTests["unit"][number]): string {
+  const names = test.edge === null ? "names no edge" : `names the edge "${test.edge}", which the spec does not list`;
+  const given = test.given.length === 0 ? "no given rows" : `given ${test.given.join(", ")}`;
+  return `unit test ${test.name} (${test.status}), ${names}: ${given}, expecting ${test.expect}`;
+}
+
+/** A data test by name: its arguments are in what it asserts. */
+export function dataTestLabel(test: ReviewOtherTests["data"][number]): string {
+  return test.name;
 }

@@ -25,10 +25,12 @@ import {
   type ReviewData,
   type ReviewBeforeAfter,
   type ReviewEdge,
+  type ReviewHistory,
   type ReviewModel,
   type ReviewNumber,
   type ReviewRows,
 } from "../schemas/review.ts";
+import { otherTestsOf } from "./review-tests.ts";
 
 /** A mutation artifact as review reads it (spec/rules.md §4.9): only what it shows. */
 export interface MutationRead {
@@ -52,6 +54,8 @@ export interface ReviewInputs {
   mutation(model: string): MutationRead | null;
   /** Column names that carry a sensitive value under another name (sensitive-column lineage), lower case. */
   derivedSensitive?: readonly string[];
+  /** The branch's history as gate reads it (review-history.ts), or why it was not read. */
+  history: ReviewHistory;
 }
 
 /** Rows beyond this many are counted, not shown: the reading is of the edge, not of a data set. */
@@ -73,6 +77,7 @@ export function buildReview(inputs: ReviewInputs): ReviewData {
     diffs: inputs.diffs.map((file) => file.path),
     compare: inputs.compare?.summary ?? null,
     unit: inputs.unit.summary,
+    history: inputs.history,
     models: reviewed.map((model) => reviewModel(model, inputs, diffOf.get(model.name), sensitive)),
     unreviewed: context.martsModels.filter((model) => isMapping(model.spec) && !names.has(model.name)).map((model) => model.name),
   };
@@ -135,6 +140,7 @@ function reviewModel(model: Model, inputs: ReviewInputs, diffFile: DiffFile | un
       survivors: mutation?.survivors ?? [],
     },
     compare: compare.map((finding) => `${finding.rule}: ${finding.message}`),
+    other_tests: otherTestsOf(model, inputs.context, inputs.unit.status),
   };
 }
 

@@ -103,6 +103,82 @@ export const ReviewMeasuredOn = Type.Object(
   { additionalProperties: false },
 );
 
+/** One thing the branch's history holds that the reviewer must read first (gate's I1, G17, G12, G13, and tcr's strikes). */
+export const ReviewHistoryEntry = Type.Object(
+  {
+    commit: Nullable(Type.String(), "the commit's short id; null: not in git yet (the work tree, or tcr's ledger in the git directory)"),
+    rule: Nullable(Type.String(), "the gate rule that reports the same (I1, G17, G12, G13), or null (strikes)"),
+    kind: Type.Union(
+      [
+        Type.Literal("pre-registration-edited"),
+        Type.Literal("pre-registration-uncommitted"),
+        Type.Literal("strikes"),
+        Type.Literal("strikes-pending"),
+        Type.Literal("strike-reset"),
+        Type.Literal("commit-outside-tcr"),
+        Type.Literal("merge-by-hand"),
+      ],
+      { description: "what happened" },
+    ),
+    text: Type.String({ description: "what happened, in a sentence" }),
+  },
+  { additionalProperties: false },
+);
+
+export const ReviewHistory = Type.Object(
+  {
+    read: Type.Boolean({ description: "false: the history was not read (no --base, or no git repository); reason says why" }),
+    reason: Nullable(Type.String(), "why the history was not read, or null"),
+    merge_base: Nullable(Type.String(), "the merge-base of --base and HEAD, short id"),
+    commits: Type.Integer({ description: "the commits the branch brings (side branches merged in included)" }),
+    agent_branch: Type.Boolean({
+      description: "slp tcr made a commit of the branch (or slp.yml on the base says tcr: required): G12 judges its commits, as gate does",
+    }),
+    branch: Type.Array(ReviewHistoryEntry, {
+      description: "what belongs to the branch as a whole (commits, merges, strikes), oldest first",
+    }),
+    models: Type.Array(Type.Object({ model: Type.String(), entries: Type.Array(ReviewHistoryEntry) }, { additionalProperties: false }), {
+      description: "what belongs to one model (its pre-registration's edits), by model name, oldest first",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** A test on the model beyond the edges: a unit test naming no spec edge, or a data test, with what it asserts. */
+export const ReviewOtherTests = Type.Object(
+  {
+    unit: Type.Array(
+      Type.Object(
+        {
+          name: Type.String(),
+          file: Type.String({ description: "the yml that defines the unit test" }),
+          status: Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("error"), Type.Literal("not run")]),
+          edge: Nullable(Type.String(), "the edge it names in meta.edge that the spec does not list, or null when it names none"),
+          given: Type.Array(Type.String({ description: "each given input with its row count" })),
+          expect: Type.String({ description: "the expected row count" }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "the model's unit tests that name no edge of its spec, by name" },
+    ),
+    data: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ description: "the test as written (unique, accepted_values, dbt_utils.expression_is_true)" }),
+          column: Nullable(Type.String(), "the column it sits on, or null for a model-level test"),
+          arguments: Type.String({ description: "its arguments as written, {} when none" }),
+          asserts: Type.String({ description: "what it asserts, in a sentence" }),
+          cannot_fail: Nullable(Type.String(), "why it cannot fail the build (disabled, warns, thresholds), or null"),
+          line: Type.Integer({ description: "its line in the model's yml" }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "the data tests declared on the model and its columns, in the yml's order" },
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const ReviewModel = Type.Object(
   {
     model: Type.String(),
@@ -163,6 +239,7 @@ export const ReviewModel = Type.Object(
       { additionalProperties: false },
     ),
     compare: Type.Array(Type.String({ description: "compare's BLOCK messages about this model" })),
+    other_tests: ReviewOtherTests,
   },
   { additionalProperties: false },
 );
@@ -174,6 +251,7 @@ export const ReviewData = Type.Object(
     diffs: Type.Array(Type.String(), { description: "the diff files read, as given" }),
     compare: Nullable(Type.String(), "compare's summary line over those diffs, or null when none was given"),
     unit: Type.String({ description: "slp unit's summary line" }),
+    history: ReviewHistory,
     models: Type.Array(ReviewModel, { description: "each model with a pre-registration of this branch or a diff, by name" }),
     unreviewed: Type.Array(Type.String(), { description: "marts models with a spec and nothing to review on this branch" }),
   },
@@ -190,3 +268,6 @@ export type ReviewNumber = Static<typeof ReviewNumber>;
 export type ReviewRows = Static<typeof ReviewRows>;
 export type ReviewEdge = Static<typeof ReviewEdge>;
 export type ReviewBeforeAfter = Static<typeof ReviewBeforeAfter>;
+export type ReviewHistory = Static<typeof ReviewHistory>;
+export type ReviewHistoryEntry = Static<typeof ReviewHistoryEntry>;
+export type ReviewOtherTests = Static<typeof ReviewOtherTests>;
