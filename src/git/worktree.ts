@@ -14,7 +14,9 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
   chmodSync,
   rmdirSync,
@@ -138,7 +140,7 @@ export class WorkTree {
   async stage(head: string, indexFile: string): Promise<Snapshot> {
     mkdirSync(dirname(indexFile), { recursive: true });
     rmSync(indexFile, { force: true });
-    if (existsSync(this.indexFile)) copyFileSync(this.indexFile, indexFile);
+    if (existsSync(this.indexFile)) copyIndex(this.indexFile, indexFile);
     const set = { GIT_INDEX_FILE: indexFile };
     try {
       runGit(this.#repo.root, ["add", "-A", "--", ":/"], { env: this.#env, set });
@@ -410,6 +412,21 @@ export function assertSafePath(path: string): void {
 function ancestors(path: string): string[] {
   const parts = path.split("/");
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/**
+ * A copy of an index that keeps the original's modification time. Git trusts
+ * an entry whose stat data match the file unless the entry is "racily clean"
+ * (its mtime not older than the index file's): a copy stamped now would make
+ * a file rewritten in the second the index was written, at the same size,
+ * look unchanged, so a step's edit would go unstaged ("nothing to commit").
+ * Rounded down to the millisecond: an older stamp only makes more entries
+ * racy (checked by content), never fewer.
+ */
+function copyIndex(from: string, to: string): void {
+  copyFileSync(from, to);
+  const stamp = new Date(Math.floor(statSync(from).mtimeMs));
+  utimesSync(to, stamp, stamp);
 }
 
 function lstatOrNull(path: string) {
