@@ -361,6 +361,35 @@ export class WorkTree {
     return { done: plan.steps.length, failed: null, left: [] };
   }
 
+  /** The repository paths a saved patch writes (both sides of a rename), sorted. */
+  patchPaths(patch: string): string[] {
+    const run = runGit(this.#repo.root, ["apply", "--numstat", "-z", "--", patch], { env: this.#env });
+    const fields = new TextDecoder().decode(run.stdout).split("\0");
+    const paths = new Set<string>();
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as string;
+      if (field === "") continue;
+      // "added<TAB>deleted<TAB>path", or "added<TAB>deleted<TAB>" then the rename's source and target as two fields.
+      const [, , path] = field.split("\t");
+      if (path !== undefined && path !== "") paths.add(path);
+      else {
+        for (const side of [fields[i + 1], fields[i + 2]]) if (side) paths.add(side);
+        i += 2;
+      }
+    }
+    return [...paths].sort(compareCodePoints);
+  }
+
+  /**
+   * Applies a saved patch to the work tree only (the index is left alone), as
+   * `git apply` does: all of it or, when any part does not apply, nothing;
+   * the error names why.
+   */
+  applyPatch(patch: string): { applied: boolean; error: string } {
+    const run = runGit(this.#repo.root, ["apply", "--binary", "--", patch], { env: this.#env, allowFailure: true });
+    return { applied: run.exitCode === 0, error: run.stderr.trim() };
+  }
+
   /** The real index back to HEAD (after the work tree is), with fresh file stats. */
   resetIndex(): void {
     runGit(this.#repo.root, ["reset", "-q", "--no-recurse-submodules"], { env: this.#env });
