@@ -9,7 +9,8 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runCli, runMain } from "./support/cli.ts";
-import { git } from "./support/git-repo.ts";
+import { commitAll, git } from "./support/git-repo.ts";
+import { tempDir } from "./support/temp.ts";
 import {
   breakCentsEdge,
   breakSpec,
@@ -220,5 +221,71 @@ describe("slp tcr: the index's stat cache never hides a step's change", () => {
     expect((await runMain(["tcr", "and another"], repo.path)).exitCode).toBe(0);
     expect(git(repo.path, ["log", "-1", "--format=%s"])).toBe("and another");
     expect(trailer(repo.path, "Slp-Tcr-Reset")).toBe("");
+  });
+});
+
+describe("slp tcr: taking the human's change by merging the base branch", () => {
+  /** A human's commit on main that drops a test gate would block were the branch to drop it (G1). */
+  function humanDropsATest(dir: string): void {
+    edit(dir, FCT_ORDERS_YML, (text) =>
+      text.replace("        data_type: double\n        data_tests: [not_null]\n", "        data_type: double\n"),
+    );
+    commitAll(dir, "human: order_total may be null now");
+  }
+
+  test("git merge main: the next step is green with no block and no strike, its change committed", async () => {
+    using repo = quickstartRepo();
+    writeFileSync(join(repo.path, "NOTES.md"), "one\n");
+    expect((await runMain(["tcr", "first step"], repo.path)).exitCode).toBe(0);
+    git(repo.path, ["checkout", "-q", "main"]);
+    humanDropsATest(repo.path);
+    git(repo.path, ["checkout", "-q", "agent/work"]);
+    git(repo.path, ["merge", "-q", "--no-edit", "main"]);
+    writeFileSync(join(repo.path, "NOTES.md"), "two, after the merge\n");
+    const envelope = tcrEnvelope(runCli(["tcr", "after the merge", "--format", "json"], repo.path).stdout);
+    expect(envelope.data.outcome).toBe("committed");
+    expect(envelope.data.steps.flatMap((step: { already_at_head: unknown[] }) => step.already_at_head)).toEqual([]);
+    expect(envelope.findings.filter((finding: { severity: string }) => finding.severity === "BLOCK")).toEqual([]);
+    expect(strikes(repo.path)).toBe("0");
+  });
+
+  test("git fetch && git merge origin/main in a clone whose main is stale: judged against origin/main, no block, no strike", async () => {
+    using origin = quickstartRepo();
+    git(origin.path, ["checkout", "-q", "main"]);
+    using clone = tempDir("slp-tcr-clone-");
+    git(clone.path, ["clone", "-q", origin.path, "."]);
+    git(clone.path, ["checkout", "-q", "-b", "agent/work"]);
+    writeFileSync(join(clone.path, "NOTES.md"), "one\n");
+    expect((await runMain(["tcr", "first step"], clone.path)).exitCode).toBe(0);
+    humanDropsATest(origin.path);
+    git(clone.path, ["fetch", "-q", "origin"]);
+    git(clone.path, ["merge", "-q", "--no-edit", "origin/main"]);
+    writeFileSync(join(clone.path, "NOTES.md"), "two, after the merge\n");
+    const result = runCli(["tcr", "after the merge", "--format", "json"], clone.path);
+    const envelope = tcrEnvelope(result.stdout);
+    expect(result.exitCode).toBe(0);
+    expect(envelope.data.outcome).toBe("committed");
+    expect(envelope.data.base.ref).toBe("origin/main");
+    expect(envelope.data.steps.flatMap((step: { already_at_head: { rule: string }[] }) => step.already_at_head.map((f) => f.rule))).toEqual(
+      [],
+    );
+    expect(envelope.notes).toContain(
+      "main is behind origin/main, which this branch has merged; the base is origin/main (git fetch does not move a local main)",
+    );
+    expect(strikes(clone.path)).toBe("0");
+  });
+
+  test("a branch that has not merged origin/main keeps its local base (silent)", async () => {
+    using origin = quickstartRepo();
+    git(origin.path, ["checkout", "-q", "main"]);
+    using clone = tempDir("slp-tcr-clone-");
+    git(clone.path, ["clone", "-q", origin.path, "."]);
+    git(clone.path, ["checkout", "-q", "-b", "agent/work"]);
+    humanDropsATest(origin.path);
+    git(clone.path, ["fetch", "-q", "origin"]);
+    writeFileSync(join(clone.path, "NOTES.md"), "one\n");
+    const envelope = tcrEnvelope(runCli(["tcr", "notes", "--format", "json"], clone.path).stdout);
+    expect(envelope.data.base.ref).toBe("main");
+    expect(envelope.notes.some((note: string) => note.includes("behind origin/main"))).toBe(false);
   });
 });

@@ -148,10 +148,13 @@ class Step {
   async #run(): Promise<Report> {
     const { head } = this.#state;
     const options = this.#options;
-    const base = this.#steps.some((step) => step.takesBase) ? await this.#repo.resolveBase(options.base) : null;
+    const resolved = this.#steps.some((step) => step.takesBase) ? await this.#repo.resolveBase(options.base) : null;
+    const merged = resolved ? await mergedRemoteBase(this.#repo, resolved, head) : null;
+    const base = merged ?? resolved;
     if (base) {
       this.#data.base = { name: options.base, ref: base.ref, commit: base.commit };
-      if (base.ref !== options.base) this.#notes.push(baseFallbackNote(options.base, base.ref));
+      if (merged) this.#notes.push(mergedBaseNote(resolved?.ref ?? options.base, merged.ref));
+      else if (base.ref !== options.base) this.#notes.push(baseFallbackNote(options.base, base.ref));
     }
     const staged = await this.#worktree.stage(head, this.#indexFile);
     this.#data.files = staged.changes.map(changeData);
@@ -594,6 +597,38 @@ class Step {
 }
 
 // --- internal ---
+
+/**
+ * The base as the branch has taken it: AGENTS.md has the agent take the
+ * human's change with `git fetch origin && git merge origin/main`, which
+ * leaves the local main where it was. Judged against that stale main, the
+ * human's own commits would look like the branch's (a test the human
+ * dropped, a G1 block). So when origin/<base> is newer than the local base
+ * (a descendant of it) and HEAD has merged it, the base is origin/<base>;
+ * otherwise null, and the base stays as resolved.
+ */
+async function mergedRemoteBase(
+  repo: Repository,
+  base: { ref: string; commit: string },
+  head: string,
+): Promise<{ ref: string; commit: string } | null> {
+  if (base.ref.startsWith("origin/")) return null;
+  const remote = `origin/${base.ref}`;
+  let commit: string;
+  try {
+    commit = await repo.resolveCommit(remote);
+  } catch {
+    return null;
+  }
+  if (commit === base.commit) return null;
+  const [localIsBehind, headHasIt] = await Promise.all([repo.mergeBases(base.commit, commit), repo.mergeBases(commit, head)]);
+  const ancestor = (bases: string[], of: string) => bases.length === 1 && bases[0] === of;
+  return ancestor(localIsBehind, base.commit) && ancestor(headHasIt, commit) ? { ref: remote, commit } : null;
+}
+
+function mergedBaseNote(local: string, remote: string): string {
+  return `${local} is behind ${remote}, which this branch has merged; the base is ${remote} (git fetch does not move a local ${local})`;
+}
 
 /** Refuses, changing nothing, whatever a commit or a revert must not touch; returns HEAD and its branch. */
 async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOptions): Promise<{ head: string; branch: string }> {
