@@ -289,3 +289,27 @@ describe("slp tcr: taking the human's change by merging the base branch", () => 
     expect(envelope.notes.some((note: string) => note.includes("behind origin/main"))).toBe(false);
   });
 });
+
+describe("slp tcr: numbers with at most four significant decimals", () => {
+  test("a unit test's diff and finding show 666.3333, not binary-float noise; the envelope keeps every digit", () => {
+    using repo = quickstartRepo(["unit"]);
+    edit(repo.path, "models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 3.0"));
+    const text = runCli(["tcr", "thirds", "--dry-run"], repo.path);
+    expect(text.stdout).toContain("| 19.99→666.3333\n");
+    expect(text.stdout).toContain("only in actual (order_id=3, customer_email=bruno@example.com, order_total=666.3333)");
+    expect(text.stdout).not.toContain("666.33333");
+    const envelope = tcrEnvelope(runCli(["tcr", "thirds", "--dry-run", "--format", "json"], repo.path).stdout);
+    const failed = envelope.data.steps[0].data.tests.find((test: { status: string }) => test.status === "fail");
+    expect(failed.diff.rows[1].values[2]).toBe("666.3333333333334");
+  });
+
+  test("an expectation that differs only past the fourth decimal is shown in full", () => {
+    using repo = quickstartRepo(["unit"]);
+    edit(repo.path, "models/marts/fct_orders.sql", (text) => text.replace("/ 100.0", "/ 3.0"));
+    edit(repo.path, FCT_ORDERS_YML, (text) =>
+      text.replace("customer_email: bruno@example.com, order_total: 19.99}", "customer_email: bruno@example.com, order_total: 666.33333}"),
+    );
+    const text = runCli(["tcr", "thirds", "--dry-run"], repo.path);
+    expect(text.stdout).toContain("| 666.33333→666.3333333333334\n");
+  });
+});
