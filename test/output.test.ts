@@ -1,7 +1,7 @@
 /** The output contract: numbers, code-point order, sorting, summary lines and check's note (spec/rules.md §4.1-4.2). */
 import { describe, expect, test } from "bun:test";
 import { sortFindings, summaryLine } from "../src/core/findings.ts";
-import { formatNumber } from "../src/core/numbers.ts";
+import { decimalsMayBeShortened, formatDecimal, formatNumber, shortDecimal } from "../src/core/numbers.ts";
 import { collapseWhitespace, compareCodePoints, sortByText } from "../src/core/text.ts";
 import { normaliseMartsPath, sortPathsBySegments } from "../src/project/files/paths.ts";
 import type { Finding } from "../src/schemas/finding.ts";
@@ -37,6 +37,35 @@ describe("formatNumber: numbers the way a person writes them", () => {
     [-Infinity, "-infinity"],
   ])("%p prints %s", (value, printed) => {
     expect(formatNumber(value)).toBe(printed);
+  });
+});
+
+describe("formatDecimal and shortDecimal: at most four significant decimals", () => {
+  test.each([
+    [666.3333333333334, "666.3333"],
+    [-2.123456789, "-2.1235"],
+    [0.000123456, "0.0001235"],
+    [0.5, "0.5"],
+    [19.99, "19.99"],
+    [1234567.891234, "1234567.8912"],
+    [-0.00001, "-0.00001"],
+    [3, "3"],
+  ])("%p prints %s", (value, printed) => {
+    expect(formatDecimal(value)).toBe(printed);
+  });
+
+  test("shortDecimal shortens a plain decimal of more than four decimals and leaves any other text", () => {
+    expect(shortDecimal("666.3333333333334")).toBe("666.3333");
+    expect(shortDecimal("19.9900")).toBe("19.9900");
+    expect(shortDecimal("1.23456e-7")).toBe("1.23456e-7");
+    expect(shortDecimal("bruno@example.com")).toBe("bruno@example.com");
+    expect(shortDecimal("2025-12-01 09:00:00.123456")).toBe("2025-12-01 09:00:00.123456");
+  });
+
+  test("rows that differ only past the fourth decimal keep every digit", () => {
+    expect(decimalsMayBeShortened([["1", "19.99"]], [["1", "666.3333333333334"]])).toBe(true);
+    expect(decimalsMayBeShortened([["1", "0.33333"]], [["1", "0.3333333333"]])).toBe(false);
+    expect(decimalsMayBeShortened([["0.33333"], ["0.33333"]], [])).toBe(true);
   });
 });
 

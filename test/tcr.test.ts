@@ -160,7 +160,10 @@ describe("slp tcr: red", () => {
     expect(saved.patch).toMatch(/^\.git\/slp\/reverted\/0001-[0-9a-f]{7}\/change\.patch$/);
     expect(saved.files.sort()).toEqual([`${saved.dir}/files/logo.bin`, `${saved.dir}/files/models/marts/scratch.sql`]);
     expect(readFileSync(join(repo.path, saved.dir, "files", "models", "marts", "scratch.sql"), "utf8")).toBe("select 1\n");
-    expect(readFileSync(join(repo.path, saved.dir, "message.txt"), "utf8")).toStartWith("try something\n\nSlp-Tcr: green\n");
+    // A red attempt's message says it was red, and where; never the green claim a commit would have carried.
+    expect(readFileSync(join(repo.path, saved.dir, "message.txt"), "utf8")).toStartWith(
+      "try something\n\nSlp-Tcr: red\nSlp-Tcr-Red: check\nSlp-Tcr-Steps: check\nSlp-Tcr-Strikes: 0\n",
+    );
     expect(status(repo.path)).toBe("");
 
     git(repo.path, ["apply", saved.patch]);

@@ -38,3 +38,49 @@ function groupThousands(text: string): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${negative ? "-" : ""}${grouped}${fraction === undefined ? "" : `.${fraction}`}`;
 }
+
+/** The decimals the loop prints (a unit test's diff, its finding): enough to read a value, not binary-float noise. */
+export const SHOWN_DECIMALS = 4;
+
+/**
+ * A decimal with at most four significant decimals, trailing zeros dropped,
+ * never grouped (it stands for a value in a table): `666.3333333333334` ->
+ * `666.3333`, `0.000123456` -> `0.0001235` (four significant digits once the
+ * leading zeros of a fraction are past), `2.5` -> `2.5`.
+ */
+export function formatDecimal(value: number): string {
+  if (!Number.isFinite(value) || Number.isInteger(value)) return formatNumber(value).replace(/,/g, "");
+  const magnitude = Math.abs(value);
+  const leadingZeros = magnitude >= 1 ? 0 : Math.max(0, -Math.floor(Math.log10(magnitude)) - 1);
+  const text = trimZeros(value.toFixed(Math.min(20, leadingZeros + SHOWN_DECIMALS)));
+  return text === "-0" ? "0" : text;
+}
+
+/** A value's text with a long plain decimal shortened by formatDecimal; any other text (a name, `1e-7`, `19.99`) as it is. */
+export function shortDecimal(text: string): string {
+  const match = /^-?\d+\.(\d+)$/.exec(text);
+  if (!match || (match[1] as string).length <= SHOWN_DECIMALS) return text;
+  return formatDecimal(Number(text));
+}
+
+/**
+ * Whether rows from two sides of a comparison may be shown with
+ * shortDecimal: only when no two rows that differ would read the same once
+ * shortened (a difference beyond the fourth decimal is then shown in full).
+ */
+export function decimalsMayBeShortened(
+  left: readonly (readonly (string | null)[])[],
+  right: readonly (readonly (string | null)[])[],
+): boolean {
+  const key = (row: readonly (string | null)[], short: boolean) =>
+    JSON.stringify(row.map((value) => (value === null ? null : short ? shortDecimal(value) : value)));
+  const full = new Map<string, Set<string>>();
+  for (const row of [...left, ...right]) {
+    const shown = key(row, true);
+    const set = full.get(shown) ?? new Set<string>();
+    set.add(key(row, false));
+    full.set(shown, set);
+    if (set.size > 1) return false;
+  }
+  return true;
+}

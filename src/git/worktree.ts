@@ -14,7 +14,9 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
   chmodSync,
   rmdirSync,
@@ -138,7 +140,7 @@ export class WorkTree {
   async stage(head: string, indexFile: string): Promise<Snapshot> {
     mkdirSync(dirname(indexFile), { recursive: true });
     rmSync(indexFile, { force: true });
-    if (existsSync(this.indexFile)) copyFileSync(this.indexFile, indexFile);
+    if (existsSync(this.indexFile)) copyIndex(this.indexFile, indexFile);
     const set = { GIT_INDEX_FILE: indexFile };
     try {
       runGit(this.#repo.root, ["add", "-A", "--", ":/"], { env: this.#env, set });
@@ -359,6 +361,35 @@ export class WorkTree {
     return { done: plan.steps.length, failed: null, left: [] };
   }
 
+  /** The repository paths a saved patch writes (both sides of a rename), sorted. */
+  patchPaths(patch: string): string[] {
+    const run = runGit(this.#repo.root, ["apply", "--numstat", "-z", "--", patch], { env: this.#env });
+    const fields = new TextDecoder().decode(run.stdout).split("\0");
+    const paths = new Set<string>();
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as string;
+      if (field === "") continue;
+      // "added<TAB>deleted<TAB>path", or "added<TAB>deleted<TAB>" then the rename's source and target as two fields.
+      const [, , path] = field.split("\t");
+      if (path !== undefined && path !== "") paths.add(path);
+      else {
+        for (const side of [fields[i + 1], fields[i + 2]]) if (side) paths.add(side);
+        i += 2;
+      }
+    }
+    return [...paths].sort(compareCodePoints);
+  }
+
+  /**
+   * Applies a saved patch to the work tree only (the index is left alone), as
+   * `git apply` does: all of it or, when any part does not apply, nothing;
+   * the error names why.
+   */
+  applyPatch(patch: string): { applied: boolean; error: string } {
+    const run = runGit(this.#repo.root, ["apply", "--binary", "--", patch], { env: this.#env, allowFailure: true });
+    return { applied: run.exitCode === 0, error: run.stderr.trim() };
+  }
+
   /** The real index back to HEAD (after the work tree is), with fresh file stats. */
   resetIndex(): void {
     runGit(this.#repo.root, ["reset", "-q", "--no-recurse-submodules"], { env: this.#env });
@@ -410,6 +441,21 @@ export function assertSafePath(path: string): void {
 function ancestors(path: string): string[] {
   const parts = path.split("/");
   return parts.slice(0, -1).map((_, i) => parts.slice(0, i + 1).join("/"));
+}
+
+/**
+ * A copy of an index that keeps the original's modification time. Git trusts
+ * an entry whose stat data match the file unless the entry is "racily clean"
+ * (its mtime not older than the index file's): a copy stamped now would make
+ * a file rewritten in the second the index was written, at the same size,
+ * look unchanged, so a step's edit would go unstaged ("nothing to commit").
+ * Rounded down to the millisecond: an older stamp only makes more entries
+ * racy (checked by content), never fewer.
+ */
+function copyIndex(from: string, to: string): void {
+  copyFileSync(from, to);
+  const stamp = new Date(Math.floor(statSync(from).mtimeMs));
+  utimesSync(to, stamp, stamp);
 }
 
 function lstatOrNull(path: string) {

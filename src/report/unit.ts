@@ -4,6 +4,7 @@
  * summary line; the same verdicts as envelope data and as JUnit cases.
  */
 import { EXIT } from "../core/exit-codes.ts";
+import { decimalsMayBeShortened, shortDecimal } from "../core/numbers.ts";
 import type { Report, ReportCase, ReportError } from "../core/report.ts";
 import { plural } from "../core/text.ts";
 import type { DiffTable, UnitResult, UnitRun } from "../unit/types.ts";
@@ -111,12 +112,18 @@ function describeError(result: UnitResult): string {
 /**
  * The diff as daff prints it for dbt: `---` a row only in expected, `+++` a
  * row only in actual, `→` a row in both whose cells differ (`expected→actual`),
- * paired when they agree on the first compared column.
+ * paired when they agree on the first compared column. Values print with at
+ * most four significant decimals (the envelope's data has them in full).
  */
 export function diffLines(diff: DiffTable): string[] {
-  const show = (value: string | null) => (value === null ? "NULL" : value);
   const expected = diff.rows.filter((row) => row.side === "expected");
   const actual = diff.rows.filter((row) => row.side === "actual");
+  // Long decimals at four, unless two different rows would then read the same.
+  const short = decimalsMayBeShortened(
+    expected.map((row) => row.values),
+    actual.map((row) => row.values),
+  );
+  const show = (value: string | null) => (value === null ? "NULL" : short ? shortDecimal(value) : value);
   const table: string[][] = [["@@", ...diff.columns]];
   const pairedActual = new Set<number>();
   const body: string[][] = [];

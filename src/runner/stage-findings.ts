@@ -4,6 +4,7 @@
  * the rows only in expected and only in actual), and the lines that show
  * each failing or erroring test case in full.
  */
+import { decimalsMayBeShortened, shortDecimal } from "../core/numbers.ts";
 import type { Report } from "../core/report.ts";
 import { plural } from "../core/text.ts";
 import { UNIT_TEST_RULE } from "../report/format.ts";
@@ -82,10 +83,13 @@ function unitFailures(report: Report): Finding[] {
       const side = (name: "expected" | "actual") => rows.filter((row) => row.side === name).map((row) => row.values);
       const expected = side("expected");
       const actual = side("actual");
+      // Long decimals at four, unless two different rows would then read the same (the envelope's data has them in full).
+      const short = decimalsMayBeShortened(expected, actual);
+      const shownValue = (value: string | null) => (value === null ? "NULL" : short ? shortDecimal(value) : value);
       const quote = (values: (string | null)[][]) => {
         const shown = values
           .slice(0, QUOTED_ROWS)
-          .map((row) => `(${row.map((value, i) => `${columns[i] ?? i}=${value ?? "NULL"}`).join(", ")})`);
+          .map((row) => `(${row.map((value, i) => `${columns[i] ?? i}=${shownValue(value)}`).join(", ")})`);
         return `${shown.join(", ")}${values.length > QUOTED_ROWS ? ` and ${values.length - QUOTED_ROWS} more` : ""}`;
       };
       const parts = [

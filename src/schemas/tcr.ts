@@ -29,7 +29,7 @@ export const TcrStepOutcome = Type.Object(
     name: Type.String(),
     verdict: Type.Union([Type.Literal("green"), Type.Literal("red"), Type.Literal("error"), Type.Literal("skipped")], {
       description:
-        "red: it blocks, or it could not judge the change but judges HEAD (cause change); error: it could not judge, and cannot judge HEAD either (cause environment); skipped: an earlier step was not green",
+        "red: it blocks, or it could not judge the change but judges HEAD (cause change); error: it could not judge, and cannot judge HEAD either (cause environment); skipped: it did not run (a commit hook failed first)",
     }),
     exit_code: Nullable(Type.Integer(), "the step's own exit code, or null when skipped"),
     summary: Nullable(Type.String(), "the step's summary line, or null when skipped"),
@@ -58,6 +58,40 @@ export const TcrStepOutcome = Type.Object(
   { additionalProperties: false },
 );
 
+/** A reverted attempt's change as tcr saved it: `--restore NUMBER` puts it back. */
+export const TcrSavedAttempt = Type.Object(
+  {
+    number: Type.Integer({ description: "what --restore takes" }),
+    head: Type.String({ description: "the short sha of HEAD the change was made on" }),
+    dir: Type.String({ description: "the folder under the git directory, relative to the project" }),
+    patch: Type.String({ description: "the change as a binary patch against that HEAD" }),
+    subject: Type.String({ description: "the first line of the attempt's message" }),
+  },
+  { additionalProperties: false },
+);
+
+export const TcrHistory = Type.Object(
+  {
+    attempts: Type.Array(
+      Type.Object(
+        {
+          result: Type.String({ description: "green, red, stopped, cannot-judge, reset, dry-run, nothing-to-commit" }),
+          subject: Type.String({ description: "the first line of its message (the reason, for a reset)" }),
+          red_steps: Type.Array(Type.String(), { description: "the steps (or the hook) that were red" }),
+          files: Type.Array(Type.String()),
+          commit: Nullable(Type.String(), "the commit a green attempt made"),
+          strikes: Type.Integer({ description: "the strike count after it" }),
+          saved: Nullable(Type.Integer(), "the number of its saved change (for --restore), when it was reverted"),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "the last attempts, oldest first (the full log is tcr-log.jsonl in the git directory's slp/)" },
+    ),
+    saved: Type.Array(TcrSavedAttempt, { description: "every saved reverted attempt, oldest first" }),
+  },
+  { additionalProperties: false },
+);
+
 export const TcrData = Type.Object(
   {
     outcome: Type.Union(
@@ -71,10 +105,12 @@ export const TcrData = Type.Object(
         Type.Literal("cannot-judge"),
         Type.Literal("revert-incomplete"),
         Type.Literal("reset"),
+        Type.Literal("status"),
+        Type.Literal("restored"),
       ],
       {
         description:
-          "stopped: the strike limit is reached; cannot-judge: a step (or git) could not judge, nothing was reverted and no strike counted; revert-incomplete: the revert failed part-way, see restore",
+          "status: --status, nothing changed; restored: --restore put a saved attempt back in the work tree; stopped: the strike limit is reached; cannot-judge: a step (or git) could not judge, nothing was reverted and no strike counted; revert-incomplete: the revert failed part-way, see restore",
       },
     ),
     branch: Nullable(Type.String(), "the branch the loop commits on"),
@@ -92,7 +128,11 @@ export const TcrData = Type.Object(
     ),
     candidate: Nullable(Type.String(), "the commit the steps judged (the branch moves to it only when every step is green)"),
     commit: Nullable(Type.String(), "the new commit, when committed"),
-    red_step: Nullable(Type.String(), "the step (or hook) that was not green"),
+    red_step: Nullable(Type.String(), "the step (or hook) that was not green: the first red one, when several were"),
+    red_steps: Type.Array(Type.String(), {
+      description:
+        "every step that was red in this attempt (or the hook that failed before any step ran); all of them ran, and together they count one strike",
+    }),
     steps: Type.Array(TcrStepOutcome),
     hooks: Type.Array(
       Type.Object(
@@ -144,6 +184,17 @@ export const TcrData = Type.Object(
       Type.Object({ was: Type.Integer(), by: Type.String(), reason: Type.String() }, { additionalProperties: false }),
       "for --reset: the count cleared, who cleared it and why (the next commit records it)",
     ),
+    restored: Nullable(
+      Type.Object(
+        {
+          number: Type.Integer(),
+          files: Type.Array(Type.String(), { description: "the repository paths the saved patch wrote into the work tree" }),
+        },
+        { additionalProperties: false },
+      ),
+      "for --restore: which saved attempt was put back, and the paths it wrote; null otherwise",
+    ),
+    history: Nullable(TcrHistory, "for --status: the last attempts and the saved reverted ones; null otherwise"),
     next: Type.String({ description: "what to do next, in one sentence" }),
   },
   {

@@ -14,7 +14,7 @@ export const STRIKE_LIMIT = 5;
 export interface Attempt {
   time: string;
   message: string;
-  result: "green" | "red" | "stopped" | "cannot-judge" | "reset" | "dry-run" | "nothing-to-commit";
+  result: "green" | "red" | "stopped" | "cannot-judge" | "reset" | "dry-run" | "nothing-to-commit" | "restored";
   /** The step that went red (or could not judge), when one did. */
   step: string | null;
   steps: { name: string; verdict: string }[];
@@ -99,6 +99,33 @@ export class Ledger {
       : [];
     const next = Math.max(0, ...numbers) + 1;
     return join(root, `${String(next).padStart(4, "0")}-${shortHead}`);
+  }
+
+  /** Every attempt logged, oldest first; a line that is not an attempt (cut short by a crash, edited by hand) is left out. */
+  attempts(): Attempt[] {
+    if (!existsSync(this.logFile)) return [];
+    const attempts: Attempt[] = [];
+    for (const line of readFileSync(this.logFile, "utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      try {
+        const value = JSON.parse(line) as Attempt;
+        if (typeof value === "object" && value !== null && typeof value.result === "string") attempts.push(value);
+      } catch {
+        // not an attempt
+      }
+    }
+    return attempts;
+  }
+
+  /** The saved reverted changes, by number, oldest first: `reverted/<n>-<short head>` folders. */
+  savedChanges(): { number: number; head: string; dir: string }[] {
+    const root = join(this.#dir, "reverted");
+    if (!existsSync(root)) return [];
+    return readdirSync(root)
+      .map((name) => ({ name, match: /^(\d+)-([0-9a-f]+)$/.exec(name) }))
+      .filter((entry) => entry.match !== null)
+      .map(({ name, match }) => ({ number: Number.parseInt(match?.[1] as string, 10), head: match?.[2] as string, dir: join(root, name) }))
+      .sort((a, b) => a.number - b.number);
   }
 
   log(attempt: Attempt): void {

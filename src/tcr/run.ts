@@ -22,8 +22,9 @@ import type { Finding } from "../schemas/finding.ts";
 import type { TcrData, TcrStepOutcome } from "../schemas/tcr.ts";
 import { VERSION } from "../version.ts";
 import { Baseline } from "./baseline.ts";
+import { byExpectedCost } from "./step-order.ts";
 import { Ledger, STRIKE_LIMIT, type Attempt } from "./ledger.ts";
-import { cleanMessage, readTrailers, TRAILER, withTrailers, type Trailers } from "./trailers.ts";
+import { asRedMessage, cleanMessage, readTrailers, TRAILER, withTrailers, type Trailers } from "./trailers.ts";
 
 export interface TcrStep {
   name: string;
@@ -115,6 +116,8 @@ class Step {
   readonly #hooks: HookRun[] = [];
   /** What the steps' own reports warn about (an unknown slp.yml key, a stale manifest). */
   readonly #stepNotes: string[] = [];
+  /** The configured steps, cheapest first: every one runs, whatever an earlier one found. */
+  readonly #steps: TcrStep[];
 
   constructor(repo: Repository, worktree: WorkTree, ledger: Ledger, options: TcrOptions, state: StepState) {
     this.#repo = repo;
@@ -128,7 +131,8 @@ class Step {
     this.#data = emptyData("cannot-judge", state.strikes, "");
     this.#data.branch = state.branch;
     this.#data.head = state.head;
-    this.#data.steps = options.steps.map((step) => skipped(step.name));
+    this.#steps = byExpectedCost(options.steps);
+    this.#data.steps = this.#steps.map((step) => skipped(step.name));
   }
 
   async run(): Promise<Report> {
@@ -144,10 +148,13 @@ class Step {
   async #run(): Promise<Report> {
     const { head } = this.#state;
     const options = this.#options;
-    const base = options.steps.some((step) => step.takesBase) ? await this.#repo.resolveBase(options.base) : null;
+    const resolved = this.#steps.some((step) => step.takesBase) ? await this.#repo.resolveBase(options.base) : null;
+    const merged = resolved ? await mergedRemoteBase(this.#repo, resolved, head) : null;
+    const base = merged ?? resolved;
     if (base) {
       this.#data.base = { name: options.base, ref: base.ref, commit: base.commit };
-      if (base.ref !== options.base) this.#notes.push(baseFallbackNote(options.base, base.ref));
+      if (merged) this.#notes.push(mergedBaseNote(resolved?.ref ?? options.base, merged.ref));
+      else if (base.ref !== options.base) this.#notes.push(baseFallbackNote(options.base, base.ref));
     }
     const staged = await this.#worktree.stage(head, this.#indexFile);
     this.#data.files = staged.changes.map(changeData);
@@ -165,7 +172,7 @@ class Step {
       const failedHook = hooked?.failed ?? null;
       if (hooked) message = hooked.message;
       if (hooks?.ignored.length) this.#notes.push(`hooks not executable, ignored as git ignores them: ${hooks.ignored.join(", ")}`);
-      if (failedHook) return this.#red(failedHook, [], staged, message);
+      if (failedHook) return this.#red([], [], staged, message, failedHook);
       if (hooks) candidateTree = await this.#worktree.snapshotOf(head, this.#indexFile);
       candidate = this.#worktree.commit(candidateTree.tree, head, message, { author: this.#state.author, sign: settings?.sign === true });
       this.#data.candidate = candidate;
@@ -179,9 +186,10 @@ class Step {
       options.environment,
       candidateTree.changes,
     );
+    // Every step runs, cheapest first: the attempt is judged once, on all their findings (one attempt, one strike).
     const judged: Judged[] = [];
     try {
-      for (const [index, step] of options.steps.entries()) {
+      for (const [index, step] of this.#steps.entries()) {
         const input = {
           ...step.input,
           ...(base && step.takesBase ? { base: base.ref } : {}),
@@ -192,12 +200,15 @@ class Step {
         const outcome = await this.#judge(step, input, result, baseline);
         this.#data.steps[index] = outcome;
         judged.push({ step, result, outcome });
-        if (outcome.verdict === "error") return this.#cannotJudge(null, { step, result, outcome });
-        if (outcome.verdict === "red") return this.#red(step.name, judged, staged, message);
       }
     } finally {
       baseline.close();
     }
+    // A red step makes the attempt red even when another could not judge; with none red, one that could not judge changes nothing.
+    const red = judged.filter((item) => item.outcome.verdict === "red");
+    if (red.length > 0) return this.#red(red, judged, staged, message, null);
+    const error = judged.find((item) => item.outcome.verdict === "error");
+    if (error) return this.#cannotJudge(null, error);
     return this.#green(judged, staged, candidate, message, hooks, hookSet);
   }
 
@@ -323,19 +334,36 @@ class Step {
     ]);
   }
 
-  async #red(redStep: string, judged: Judged[], staged: Snapshot, message: string): Promise<Report> {
+  /** One red attempt, one strike: the red steps' findings together (or the hook that failed before any step ran). */
+  async #red(red: Judged[], judged: Judged[], staged: Snapshot, message: string, hook: string | null): Promise<Report> {
     const { strikes } = this.#state;
-    const last = judged[judged.length - 1];
-    const findings = last && last.step.name === redStep ? last.outcome.findings : [];
+    const redSteps = hook ? [hook] : red.map((item) => item.step.name);
+    const redStep = listed(redSteps);
+    const findings = redFindings(red);
     // A step the change made unable to judge: the summary and the next step name the error it introduced.
-    const introduced =
-      last?.outcome.cause === "change"
-        ? (last.outcome.errors[0] ?? { code: "E_STEP", message: last.outcome.summary ?? "", file: null, line: null, fix: null })
-        : null;
-    const redAt = introduced ? `${redStep} (this change made it unable to judge: ${describeReportError(introduced, false)})` : redStep;
-    const details = last && last.step.name === redStep ? stageDetails(last.result.report) : [];
+    const introducedBy = red.find((item) => item.outcome.cause === "change");
+    const introduced = introducedBy
+      ? (introducedBy.outcome.errors[0] ?? {
+          code: "E_STEP",
+          message: introducedBy.outcome.summary ?? "",
+          file: null,
+          line: null,
+          fix: null,
+        })
+      : null;
+    const redAt = hook
+      ? hook
+      : listed(
+          red.map((item) =>
+            item === introducedBy && introduced
+              ? `${item.step.name} (this change made it unable to judge: ${describeReportError(introduced, false)})`
+              : item.step.name,
+          ),
+        );
+    const details = red.flatMap((item) => stageDetails(item.result.report));
     const why = [...details, ...this.#alreadyLines(judged), ...this.#hookLines(), ...this.#stepLines()];
-    this.#data.red_step = redStep;
+    this.#data.red_step = redSteps[0] ?? null;
+    this.#data.red_steps = redSteps;
     const stepNames = this.#data.steps.map(({ name, verdict }) => ({ name, verdict }));
     if (this.#options.dryRun) {
       this.#ledger.log(
@@ -344,7 +372,7 @@ class Step {
           strikes,
           files: staged.changes.map((c) => c.path),
           commit: null,
-          step: redStep,
+          step: redSteps[0] ?? null,
           steps: stepNames,
         }),
       );
@@ -359,7 +387,12 @@ class Step {
     }
     // The work tree as it is now (a pre-commit hook may have changed it), saved before anything is undone.
     const current = this.#hooks.length > 0 ? await this.#worktree.stage(this.#state.head, this.#indexFile) : staged;
-    const saved = await this.#worktree.save(this.#state.head, current, this.#ledger.nextRevertedDir(this.#short), message);
+    const saved = await this.#worktree.save(
+      this.#state.head,
+      current,
+      this.#ledger.nextRevertedDir(this.#short),
+      asRedMessage(message, redSteps),
+    );
     this.#data.files = current.changes.map(changeData);
     this.#data.saved = this.#savedData(saved, []);
     const plan = await this.#worktree.planRestore(current.changes, join(saved.dir, "aside"));
@@ -377,7 +410,7 @@ class Step {
         strikes: count,
         files: current.changes.map((change) => change.path),
         commit: null,
-        step: redStep,
+        step: redSteps[0] ?? null,
         steps: stepNames,
         saved: relative(this.#repo.worktreeGitdir, saved.dir).split("\\").join("/"),
       }),
@@ -404,7 +437,6 @@ class Step {
   #revertIncomplete(redStep: string, restored: RestoreOutcome, findings: Finding[], lines: string[]): Report {
     const failed = restored.failed as NonNullable<RestoreOutcome["failed"]>;
     this.#data.outcome = "revert-incomplete";
-    this.#data.red_step = redStep;
     this.#data.restore = { done: restored.done, failed: { ...failed.step, error: failed.error }, left: restored.left };
     this.#data.next = `make ${failed.step.path} writable (or move it), finish the revert by hand (the list below, or git checkout HEAD -- . and git clean -fd), then run tcr again`;
     this.#ledger.log(
@@ -413,7 +445,7 @@ class Step {
         strikes: this.#state.strikes,
         files: this.#data.files.map((file) => file.path),
         commit: null,
-        step: redStep,
+        step: this.#data.red_step,
         steps: this.#data.steps.map(({ name, verdict }) => ({ name, verdict })),
       }),
     );
@@ -479,7 +511,7 @@ class Step {
   #trailers(): Trailers {
     return [
       [TRAILER.tcr, "green"],
-      [TRAILER.steps, this.#options.steps.map((step) => step.name).join(" ")],
+      [TRAILER.steps, this.#steps.map((step) => step.name).join(" ")],
       [TRAILER.strikes, String(this.#state.strikes)],
       ...this.#ledger
         .pendingResets()
@@ -565,6 +597,38 @@ class Step {
 }
 
 // --- internal ---
+
+/**
+ * The base as the branch has taken it: AGENTS.md has the agent take the
+ * human's change with `git fetch origin && git merge origin/main`, which
+ * leaves the local main where it was. Judged against that stale main, the
+ * human's own commits would look like the branch's (a test the human
+ * dropped, a G1 block). So when origin/<base> is newer than the local base
+ * (a descendant of it) and HEAD has merged it, the base is origin/<base>;
+ * otherwise null, and the base stays as resolved.
+ */
+async function mergedRemoteBase(
+  repo: Repository,
+  base: { ref: string; commit: string },
+  head: string,
+): Promise<{ ref: string; commit: string } | null> {
+  if (base.ref.startsWith("origin/")) return null;
+  const remote = `origin/${base.ref}`;
+  let commit: string;
+  try {
+    commit = await repo.resolveCommit(remote);
+  } catch {
+    return null;
+  }
+  if (commit === base.commit) return null;
+  const [localIsBehind, headHasIt] = await Promise.all([repo.mergeBases(base.commit, commit), repo.mergeBases(commit, head)]);
+  const ancestor = (bases: string[], of: string) => bases.length === 1 && bases[0] === of;
+  return ancestor(localIsBehind, base.commit) && ancestor(headHasIt, commit) ? { ref: remote, commit } : null;
+}
+
+function mergedBaseNote(local: string, remote: string): string {
+  return `${local} is behind ${remote}, which this branch has merged; the base is ${remote} (git fetch does not move a local ${local})`;
+}
 
 /** Refuses, changing nothing, whatever a commit or a revert must not touch; returns HEAD and its branch. */
 async function refuseUnsafe(repo: Repository, worktree: WorkTree, options: TcrOptions): Promise<{ head: string; branch: string }> {
@@ -652,6 +716,24 @@ function skipped(name: string): TcrStepOutcome {
   };
 }
 
+/** Names as a sentence lists them: `check`, `check and unit`, `check, gate and unit`. */
+function listed(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+/** The findings of every red step of one attempt, each once (two steps may report the same), sorted. */
+function redFindings(red: Judged[]): Finding[] {
+  const seen = new Set<string>();
+  const findings: Finding[] = [];
+  for (const finding of red.flatMap((item) => item.outcome.findings)) {
+    const key = `${findingKey(finding)}\0${finding.line ?? ""}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    findings.push(finding);
+  }
+  return sortFindings(findings);
+}
+
 /** What made a step unable to judge the change, as findings; one from its summary when it named no error. */
 function introducedErrors(result: StageResult): Finding[] {
   const findings = errorFindings(result.report);
@@ -659,7 +741,7 @@ function introducedErrors(result: StageResult): Finding[] {
   return [{ severity: "BLOCK", rule: "E_STEP", name: CANNOT_JUDGE, file: "", model: "", line: null, message: stageSummary(result) }];
 }
 
-function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): TcrData {
+export function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): TcrData {
   return {
     outcome,
     branch: null,
@@ -668,6 +750,7 @@ function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): 
     candidate: null,
     commit: null,
     red_step: null,
+    red_steps: [],
     steps: [],
     hooks: [],
     files: [],
@@ -677,11 +760,13 @@ function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): 
     restore: null,
     trailers: [],
     reset: null,
+    restored: null,
+    history: null,
     next,
   };
 }
 
-function firstLine(message: string): string {
+export function firstLine(message: string): string {
   return message.split("\n")[0] ?? "";
 }
 
@@ -689,10 +774,10 @@ function plural(count: number, word = "file"): string {
   return `${count} ${count === 1 ? word : `${word}s`}`;
 }
 
-function attempt(result: Attempt["result"], rest: Omit<Attempt, "time" | "result">): Attempt {
+export function attempt(result: Attempt["result"], rest: Omit<Attempt, "time" | "result">): Attempt {
   return { time: new Date().toISOString(), result, ...rest };
 }
 
-function tcrReport(summary: string, exitCode: number, data: TcrData, lines: string[] = []): Report {
+export function tcrReport(summary: string, exitCode: number, data: TcrData, lines: string[] = []): Report {
   return { command: "tcr", findings: [], summary, exitCode, data, lines: [...lines, `next: ${data.next}`] };
 }

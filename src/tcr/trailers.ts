@@ -6,8 +6,10 @@
  */
 
 export const TRAILER = {
-  /** `green`: every step passed when tcr made this commit. */
+  /** `green`: every step passed when tcr made this commit; `red` in a reverted attempt's saved message. */
   tcr: "Slp-Tcr",
+  /** In a reverted attempt's saved message: the steps (or the hook) that were red. */
+  red: "Slp-Tcr-Red",
   steps: "Slp-Tcr-Steps",
   strikes: "Slp-Tcr-Strikes",
   reset: "Slp-Tcr-Reset",
@@ -42,6 +44,28 @@ export function withTrailers(message: string, trailers: Trailers): string {
   const paragraphs = body.split("\n\n");
   const endsWithTrailers = paragraphs.length > 1 && isTrailerBlock(paragraphs[paragraphs.length - 1] as string);
   return `${body}${endsWithTrailers ? "\n" : "\n\n"}${lines.join("\n")}\n`;
+}
+
+/**
+ * The message of a red attempt as it is saved beside its patch: the green
+ * claim the candidate carried (`Slp-Tcr: green`) becomes `Slp-Tcr: red`,
+ * followed by the steps that were red, so a saved message can never be
+ * mistaken for (or committed as) a green step's record.
+ */
+export function asRedMessage(message: string, redSteps: readonly string[]): string {
+  const red: [string, string][] = [
+    [TRAILER.tcr, "red"],
+    [TRAILER.red, redSteps.join(", ")],
+  ];
+  const body = cleanMessage(message).replace(/\n$/, "");
+  const paragraphs = body.split("\n\n");
+  const last = paragraphs[paragraphs.length - 1] as string;
+  const claim = new RegExp(`^${TRAILER.tcr}:\\s*green\\s*$`, "i");
+  if (paragraphs.length < 2 || !isTrailerBlock(last) || !last.split("\n").some((line) => claim.test(line))) {
+    return withTrailers(message, red);
+  }
+  const lines = last.split("\n").flatMap((line) => (claim.test(line) ? red.map(([key, value]) => `${key}: ${oneLine(value)}`) : [line]));
+  return `${[...paragraphs.slice(0, -1), lines.join("\n")].join("\n\n")}\n`;
 }
 
 /** The trailers of a commit message, keys as written, in order (none when its last paragraph is not a trailer block). */
