@@ -243,6 +243,7 @@ describe("markdown", () => {
     file: `models/marts/m${String(i).padStart(4, "0")}.yml`,
     model: `m${i}`,
     line: null,
+    fix: "sql",
     message: `${"a long finding message ".repeat(8)}${i}`,
   });
 

@@ -656,7 +656,9 @@ function skipped(name: string): TcrStepOutcome {
 function introducedErrors(result: StageResult): Finding[] {
   const findings = errorFindings(result.report);
   if (findings.length > 0) return findings;
-  return [{ severity: "BLOCK", rule: "E_STEP", name: CANNOT_JUDGE, file: "", model: "", line: null, message: stageSummary(result) }];
+  return [
+    { severity: "BLOCK", rule: "E_STEP", name: CANNOT_JUDGE, file: "", model: "", line: null, message: stageSummary(result), fix: "sql" },
+  ];
 }
 
 function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): TcrData {
