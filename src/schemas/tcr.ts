@@ -144,7 +144,10 @@ export const TcrData = Type.Object(
       Type.Object({ was: Type.Integer(), by: Type.String(), reason: Type.String() }, { additionalProperties: false }),
       "for --reset: the count cleared, who cleared it and why (the next commit records it)",
     ),
-    next: Type.String({ description: "what to do next, in one sentence" }),
+    next: Type.String({
+      description:
+        "what to do next: after a red, one line per kind of fix its findings carry (the human's first, then the pre-registration, the tests, the SQL), joined by newlines",
+    }),
   },
   {
     $id: "tcr.schema.json",
