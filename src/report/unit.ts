@@ -19,8 +19,7 @@ const DIFF_ROWS = 20;
  * of one is the test's to check first); null when the base could not be read.
  */
 export function unitReport(run: UnitRun, written: ReadonlySet<string> | null = null): Report {
-  const fixOf = (result: UnitResult): FixKind | null =>
-    result.status === "pass" ? null : written?.has(testKey(result)) ? "test" : "sql";
+  const fixOf = (result: UnitResult): FixKind | null => (result.status === "pass" ? null : written?.has(testKey(result)) ? "test" : "sql");
   const counts = { pass: 0, fail: 0, error: 0, disabled: run.disabled.length };
   for (const result of run.results) counts[result.status]++;
   const lines: string[] = [];

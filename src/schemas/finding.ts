@@ -12,10 +12,10 @@ export type Severity = Static<typeof Severity>;
  * wrote, or for a spec only a human may change, loses turns or does harm).
  */
 export const FIX_KINDS = {
-  sql: "the model's code is what is wrong: fix its SQL (or the yml that declares it), not the tests (Rule 3)",
+  sql: "the model's code is what is wrong: fix its SQL, or the yml that declares it, not the tests (Rule 3)",
   test: "a test is what is wrong or missing: check the expectation of a test written on this branch, or write the test the finding asks for",
-  "pre-registration": "the prediction is what is wrong: fix the model's meta.pre_registration (before any diff is measured)",
-  human: "the human's: stop and ask (specs, protected paths, tests that exist on the base, and history only a human can clear)",
+  "pre-registration": "the prediction is what is wrong: fix the model's meta.pre_registration, before any diff is measured",
+  human: "the human's: stop and ask; a spec, a protected path, a test the base has and the branch's history are a human's to change",
 } as const;
 export type FixKind = keyof typeof FIX_KINDS;
 

@@ -518,9 +518,7 @@ class Step {
     if (already.length === 0) return [];
     return [
       `already at HEAD (${plural(already.length, "finding")}, not this step's doing; they do not make it red):`,
-      ...already.map(
-        ({ step, finding }) => `  ${step}: ${findingLine(finding)}`,
-      ),
+      ...already.map(({ step, finding }) => `  ${step}: ${findingLine(finding)}`),
     ];
   }
 
