@@ -306,7 +306,8 @@ describe("slp tcr: a red step's findings in full", () => {
     expect(s1.fix).toBe("human");
     expect(step.findings).toEqual(envelope.findings);
     // S1 is the human's, and the change only took the spec away: the advice says stop and ask, not fix the SQL.
-    expect(envelope.data.next).toStartWith("stop and ask a human: S1 missing-spec at models/marts/fct_orders.yml:4");
+    expect(envelope.data.next).toStartWith("stop and ask a human: P2 inconsistent-pre-registration at models/marts/fct_orders.yml:18");
+    expect(envelope.data.next).toContain("S1 missing-spec at models/marts/fct_orders.yml:4");
   });
 });
 
