@@ -58,7 +58,9 @@ describe("the quickstart's diffs (the README's walkthrough)", () => {
     writeTree(dir.path, { "diff/fct_orders.json": readFileSync(file, "utf8").replace('"row_delta": 2', '"row_delta": 9') });
     const result = runCli(["compare", "diff/fct_orders.json", "diff/fct_revenue_daily.json"], dir.path);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain("BLOCK\tdiff/fct_orders.json:30\tfct_orders\trow_delta is 9, pre-registration allows 0..5 (fix: sql)\t[C1]\n");
+    expect(result.stdout).toContain(
+      "BLOCK\tdiff/fct_orders.json:30\tfct_orders\trow_delta is 9, pre-registration allows 0..5 (fix: sql)\t[C1]\n",
+    );
     expect(result.stdout).toEndWith("slp compare: 1 block, 14 infos - BLOCKED\n");
   });
 });
