@@ -83,3 +83,19 @@ describe("the real CLI, as a subprocess", () => {
     ]);
   });
 });
+
+describe("the kinds are data on each rule", () => {
+  test("slp explain lists a rule's kinds with their words, and marks the message that carries another", async () => {
+    const explain = await runMain(["explain", "T2"], ROOT);
+    expect(explain.stdout).toContain(`Fix:\n  test: ${FIX_KINDS.test}\n  human: ${FIX_KINDS.human}\n`);
+    expect(explain.stdout).toContain("  unknownEdge: [fix: human] unit test '{unit}' names an edge the spec does not have: '{claim}'\n");
+    const rules = JSON.parse((await runMain(["rules", "--format", "json"], ROOT)).stdout);
+    const byCode = new Map(rules.data.map((rule: { code: string; fixes: string[] }) => [rule.code, rule.fixes]));
+    expect([byCode.get("P1"), byCode.get("S1"), byCode.get("C1"), byCode.get("T1")]).toEqual([
+      ["pre-registration"],
+      ["human"],
+      ["sql"],
+      ["test"],
+    ]);
+  });
+});
