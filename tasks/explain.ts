@@ -40,6 +40,7 @@ export default defineTask({
         name: rule.name,
         command: rule.command,
         severities: rule.severities(),
+        fixes: rule.fixes(),
         ...rule.docs,
         messages: rule.messages,
       },

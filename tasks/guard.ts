@@ -110,6 +110,8 @@ function findingOf(verdict: Verdict): Finding {
     model: "",
     line: null,
     message: `${verdict.via ? `\`${verdict.via}\`: ` : ""}${messageOf(verdict)}`,
+    // Rule 8: a protected path is the human's.
+    fix: "human",
   };
 }
 

@@ -25,7 +25,14 @@ export default defineTask({
       command: "rules",
       findings: [],
       text: `${text}\n`,
-      data: rules.map((rule) => ({ code: rule.code, name: rule.name, command: rule.command, severities: rule.severities(), ...rule.docs })),
+      data: rules.map((rule) => ({
+        code: rule.code,
+        name: rule.name,
+        command: rule.command,
+        severities: rule.severities(),
+        fixes: rule.fixes(),
+        ...rule.docs,
+      })),
     };
   },
 });

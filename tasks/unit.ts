@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { UsageError } from "../src/core/errors.ts";
 import { isMapping, type Mapping } from "../src/core/values.ts";
 import type { Report } from "../src/core/report.ts";
-import { loadConfig } from "../src/project/slp/slp-yml.ts";
+import { defaultBase, loadConfig } from "../src/project/slp/slp-yml.ts";
 import { DialectOption, NoManifestOption, ProjectDirOption } from "../src/project/slp/options.ts";
 import { duckdbSettings } from "../src/sql/dialect/settings.ts";
 import { projectDialect } from "../src/sql/dialect/profile.ts";
@@ -93,9 +93,26 @@ export default defineTask({
       database,
       dialect,
     });
-    return unitReport(run);
+    return unitReport(run, await writtenOnBranch(projectDir, environment, project, run));
   },
 });
+
+/**
+ * The failing tests this branch wrote (added or changed against the merge-base
+ * with the base branch): read only when a test fails, so a green run opens no repository.
+ */
+async function writtenOnBranch(
+  projectDir: string,
+  environment: TaskEnvironment,
+  project: { unitTests: { uniqueId: string; model: string; name: string; file: string; entry: Mapping }[] },
+  run: { results: { id: string; status: string }[] },
+): Promise<Set<string> | null> {
+  const failing = new Set(run.results.filter((result) => result.status !== "pass").map((result) => result.id));
+  if (failing.size === 0) return new Set();
+  const tests = project.unitTests.filter((test) => failing.has(test.uniqueId));
+  const { testsWrittenOnBranch } = await import("../src/unit/branch-tests.ts");
+  return testsWrittenOnBranch(projectDir, defaultBase(environment.env, loadConfig(projectDir).config), tests);
+}
 
 function closeWhenOpen(database: Promise<{ close(): void }>): void {
   database.then(

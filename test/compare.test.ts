@@ -32,7 +32,7 @@ describe("slp compare as a subprocess", () => {
     const result = runCli(["compare", "diff/fct_orders.json"], dir.path);
     expect(result.exitCode).toBe(1);
     expect(result.stdout).toContain(
-      "BLOCK\tdiff/fct_orders.json\tfct_orders\trow_delta is 15,000, pre-registration allows 0..12,000\t[C1]\n",
+      "BLOCK\tdiff/fct_orders.json:3\tfct_orders\trow_delta is 15,000, pre-registration allows 0..12,000 (fix: sql)\t[C1]\n",
     );
     expect(result.stdout).toEndWith("slp compare: 1 block, 6 infos - BLOCKED\n");
   });
@@ -40,7 +40,7 @@ describe("slp compare as a subprocess", () => {
   test("expands a quoted glob itself", () => {
     const result = runCli(["compare", "diff/*.json"], PASSING);
     expect(result.exitCode).toBe(0);
-    expect(result.stdout).toContain("diff/fct_orders.json\tfct_orders\t");
+    expect(result.stdout).toContain("diff/fct_orders.json:1\tfct_orders\t");
   });
 });
 
@@ -58,7 +58,9 @@ describe("the quickstart's diffs (the README's walkthrough)", () => {
     writeTree(dir.path, { "diff/fct_orders.json": readFileSync(file, "utf8").replace('"row_delta": 2', '"row_delta": 9') });
     const result = runCli(["compare", "diff/fct_orders.json", "diff/fct_revenue_daily.json"], dir.path);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toContain("BLOCK\tdiff/fct_orders.json\tfct_orders\trow_delta is 9, pre-registration allows 0..5\t[C1]\n");
+    expect(result.stdout).toContain(
+      "BLOCK\tdiff/fct_orders.json:30\tfct_orders\trow_delta is 9, pre-registration allows 0..5 (fix: sql)\t[C1]\n",
+    );
     expect(result.stdout).toEndWith("slp compare: 1 block, 14 infos - BLOCKED\n");
   });
 });
@@ -198,5 +200,5 @@ test("a glob character in a real file name is taken literally", async () => {
   cpSync(join(dir.path, "diff", "fct_orders.json"), join(dir.path, "diff", "fct_orders[1].json"));
   const result = await runMain(["compare", "diff/fct_orders[1].json"], dir.path);
   expect(result.exitCode).toBe(0);
-  expect(result.stdout).toContain("diff/fct_orders[1].json\tfct_orders\t");
+  expect(result.stdout).toContain("diff/fct_orders[1].json:1\tfct_orders\t");
 });

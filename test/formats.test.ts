@@ -26,7 +26,15 @@ const FORMATS_DIR = join(import.meta.dir, "fixtures", "formats");
 const PROJECT = join(FORMATS_DIR, "project");
 const GOLDEN = join(import.meta.dir, "golden");
 const SARIF_SCHEMA = join(import.meta.dir, "support", "schemas", "sarif-2.1.0.json");
-const EXTENSION: Record<string, string> = { text: "txt", json: "json", github: "txt", sarif: "sarif", junit: "xml", markdown: "md" };
+const EXTENSION: Record<string, string> = {
+  text: "txt",
+  json: "json",
+  github: "txt",
+  sarif: "sarif",
+  junit: "xml",
+  markdown: "md",
+  reference: "txt",
+};
 /**
  * Outside GitHub Actions: paths relative to where slp runs, no job summary;
  * and git's clock fixed, so the commit tcr judges has the same id every run.
@@ -243,6 +251,7 @@ describe("markdown", () => {
     file: `models/marts/m${String(i).padStart(4, "0")}.yml`,
     model: `m${i}`,
     line: null,
+    fix: "sql",
     message: `${"a long finding message ".repeat(8)}${i}`,
   });
 
@@ -276,7 +285,7 @@ describe("--quiet and --output", () => {
   test("--quiet hides INFO lines; the summary still counts them", async () => {
     const result = await runMain([...RUNS.check!.argv, "--quiet"], FORMATS_DIR);
     expect(result.stdout.split("\n").filter((line) => line.startsWith("INFO"))).toEqual([]);
-    expect(result.stdout).toContain("BLOCK\tmodels/marts/orders.yml\torders\t");
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/orders.yml:27\torders\t");
     expect(result.stdout).toEndWith("slp check: 2 blocks, 1 info - BLOCKED\n");
     const json = await runMain([...RUNS.check!.argv, "--quiet", "--format", "json"], FORMATS_DIR);
     expect(JSON.parse(json.stdout).findings.length).toBe(3);

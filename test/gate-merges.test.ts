@@ -216,10 +216,10 @@ describe("gate under tcr: required, through merges (the real CLI)", () => {
     const label = (rev: string) => `${git(repo.path, ["rev-parse", "--short=7", rev])} by Agent Smith`;
     const result = runCli(["gate", "--base", "main"], repo.path);
     expect(result.stdout).toContain(
-      `BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tcommit ${label("side~1")} claims a green tcr step, but check blocks there`,
+      `BLOCK\tmodels/marts/fct_orders.yml:4\tfct_orders\tcommit ${label("side~1")} claims a green tcr step, but check blocks there`,
     );
     expect(result.stdout).toContain(
-      `BLOCK\t\t\tcommit ${label("side")} was not made by slp tcr; on an agent branch every commit is a green tcr step (Rule 5)\t[G12]`,
+      `BLOCK\t\t\tcommit ${label("side")} was not made by slp tcr; on an agent branch every commit is a green tcr step (Rule 5) (fix: human)\t[G12]`,
     );
     expect(result.stdout).not.toContain(label("HEAD"));
     expect(result.exitCode).toBe(1);
@@ -253,9 +253,9 @@ describe("gate under tcr: required, through merges (the real CLI)", () => {
     const label = `${git(repo.path, ["rev-parse", "--short=7", "HEAD"])} by Agent Smith`;
     const result = runCli(["gate", "--base", "main"], repo.path);
     expect(result.stdout).toContain(
-      `BLOCK\t\t\tcommit ${label} is a merge whose tree is not git's own merge of its parents: CODEOWNERS written by hand (a conflict resolved, or an edit), and slp tcr did not make it\t[G12]`,
+      `BLOCK\t\t\tcommit ${label} is a merge whose tree is not git's own merge of its parents: CODEOWNERS written by hand (a conflict resolved, or an edit), and slp tcr did not make it (fix: human)\t[G12]`,
     );
-    expect(result.stdout).toMatch(/BLOCK\tCODEOWNERS\t\tCODEOWNERS changed on this branch.*\[G9\]/);
+    expect(result.stdout).toMatch(/BLOCK\tCODEOWNERS:1\t\tCODEOWNERS changed on this branch.*\[G9\]/);
     expect(result.exitCode).toBe(1);
   }, 60_000);
 });

@@ -71,7 +71,7 @@ describe("reading git", () => {
     expect(packed).toEqual(loose);
     expect(packed.exitCode).toBe(1);
     expect(packed.stdout).toContain("[G1]");
-    expect(packed.stdout).toContain("macros/m.sql\t\t");
+    expect(packed.stdout).toContain("macros/m.sql:1\t\t");
     expect(packed.stdout).toEndWith("slp gate: 2 blocks - BLOCKED\n");
   });
 
@@ -115,8 +115,8 @@ describe("reading git", () => {
     using repo = repoWithBranch(PROJECT, "warehouse/");
     commit(repo.path, { "warehouse/models/marts/fct_orders.yml": martsYml("[not_null]"), ".github/workflows/ci.yml": "on: push\n" });
     const expected =
-      "BLOCK\t../.github/workflows/ci.yml\t\t../.github/workflows/ci.yml changed on this branch; it is a protected path, and Rule 8 says the agent stops and asks a human, who changes it in a pull request of their own\t[G9]\n" +
-      "BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\ttest 'unique' on fct_orders.order_id exists on main but not on this branch\t[G1]\n" +
+      "BLOCK\t../.github/workflows/ci.yml:1\t\t../.github/workflows/ci.yml changed on this branch; it is a protected path, and Rule 8 says the agent stops and asks a human, who changes it in a pull request of their own (fix: human)\t[G9]\n" +
+      "BLOCK\tmodels/marts/fct_orders.yml:3\tfct_orders\ttest 'unique' on fct_orders.order_id exists on main but not on this branch (fix: test)\t[G1]\n" +
       "slp gate: 2 blocks - BLOCKED\n";
     expect((await runMain(["gate", "--base", "main", "--project-dir", "warehouse"], repo.path)).stdout).toBe(expected);
     expect((await runMain(["gate", "--base", "main"], join(repo.path, "warehouse"))).stdout).toBe(expected);
@@ -166,7 +166,7 @@ describe("reading git", () => {
     commitAll(repo.path, "new logo");
     const result = await runMain(["gate", "--base", "main"], repo.path);
     expect(result.exitCode).toBe(1);
-    expect(result.stdout).toStartWith("BLOCK\t.github/logo.png\t\t");
+    expect(result.stdout).toStartWith("BLOCK\t.github/logo.png:1\t\t");
   });
 });
 
@@ -275,7 +275,7 @@ describe("settings come from the base", () => {
       "models/staging/stg_orders.yml": "version: 2\nmodels:\n  - name: stg_orders\n    meta:\n      spec: {grain: x}\n",
     });
     const result = await runMain(["gate", "--base", "main"], repo.path);
-    expect(result.stdout).toContain("slp.yml\t\tslp.yml changed on this branch");
+    expect(result.stdout).toContain("slp.yml:1\t\tslp.yml changed on this branch");
     // stg_orders is marts by the base's slp.yml: its sql changed without a pre-registration, its spec is new.
     expect(result.stdout).toContain("stg_orders\tthe sql of this model changed");
     expect(result.stdout).toContain("[I4]");
@@ -320,6 +320,8 @@ describe("output", () => {
         // The model's entry at head: the test is gone, the model it was on is where to look.
         line: 3,
         message: "test 'unique' on fct_orders.order_id exists on main but not on this branch",
+        // An agent puts back a test it removed; a test the base has is not its to take out.
+        fix: "test",
       },
     ]);
     expect(envelope.data.commits).toEqual([{ commit: head, label: `${head.slice(0, 7)} by Agent Smith` }]);
@@ -340,7 +342,7 @@ describe("output", () => {
     commit(repo.path, { "packages.yml": "packages: []\n" });
     const result = runCli(["gate", "--base", "main"], repo.path);
     expect(result.stdout).toBe(
-      "BLOCK\tpackages.yml\t\tpackages.yml changed on this branch; the versions the project builds with are a human decision\t[G6]\nslp gate: 1 block - BLOCKED\n",
+      "BLOCK\tpackages.yml:1\t\tpackages.yml changed on this branch; the versions the project builds with are a human decision (fix: human)\t[G6]\nslp gate: 1 block - BLOCKED\n",
     );
     expect(result.exitCode).toBe(1);
   });

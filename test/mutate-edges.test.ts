@@ -38,7 +38,7 @@ function pullRequest(project: string, model = "models/marts/fct_orders"): TempDi
 }
 
 const BLOCK =
-  "BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tunit test 'cancelled_orders_are_excluded' (models/marts/fct_orders.yml, line 35) names the edge 'status='cancelled' → row excluded' of fct_orders but kills no mutant of it";
+  "BLOCK\tmodels/marts/fct_orders.yml:35\tfct_orders\tunit test 'cancelled_orders_are_excluded' (models/marts/fct_orders.yml, line 35) names the edge 'status='cancelled' → row excluded' of fct_orders but kills no mutant of it";
 
 describe("slp mutate: a unit test named for an edge that kills no mutant (test/fixtures/mutate-edge)", () => {
   for (const fixture of fixtureCases("mutate-edge")) {

@@ -47,7 +47,7 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
     using repo = quickstartBranch();
     const result = runCli(["mutate", "--base", "main", "--html"], repo.path);
     expect(result.stdout).toContain(
-      "BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet; a given row of ref('stg_orders') whose customer_id matches no row of ref('stg_customers') would reach it\t[MUTANT]\n",
+      "BLOCK\tmodels/marts/fct_orders.sql:10\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet; a given row of ref('stg_orders') whose customer_id matches no row of ref('stg_customers') would reach it (fix: test)\t[MUTANT]\n",
     );
     expect(result.stdout).toContain("KILLED\tfct_orders\tcmp/1\tline 11\t= -> <>\tby cents_become_currency_units\n");
     expect(result.stdout).toContain("fct_orders: score 87.5% (7 killed, 1 survived) of 8 mutants\n");
@@ -82,7 +82,7 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
     using repo = quickstartBranch({ "tests/mutation_equivalents.yml": JOIN_EQUIVALENT });
     const result = runCli(["mutate", "--base", "main"], repo.path);
     expect(result.stdout).toContain(
-      "INFO\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived and is listed as equivalent: every order has a customer (a foreign key upstream)\t[MUTANT]\n",
+      "INFO\tmodels/marts/fct_orders.sql:10\tfct_orders\tmutant join/1 (join-type-swapped): left join -> inner join at line 10 survived and is listed as equivalent: every order has a customer (a foreign key upstream)\t[MUTANT]\n",
     );
     expect(result.stdout).toEndWith(
       "slp mutate: 1 info - OK (7 killed, 1 equivalent, in 1 model, score 100%; models changed since main)\n",
@@ -113,14 +113,14 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
   test("an equivalent the branch lists itself excuses nothing", () => {
     using repo = quickstartBranch({}, { "tests/mutation_equivalents.yml": JOIN_EQUIVALENT });
     const result = runCli(["mutate", "--base", "main"], repo.path);
-    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1");
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.sql:10\tfct_orders\tmutant join/1");
     expect(result.exitCode).toBe(1);
   });
 
   test("a minimum score for the model's tier, set on the base, turns survivors above it into infos", () => {
     using repo = quickstartBranch({ "slp.yml": "mutate:\n  min_score: {standard: 80}\n" });
     const result = runCli(["mutate", "--base", "main"], repo.path);
-    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql\tfct_orders\tmutant join/1");
+    expect(result.stdout).toContain("INFO\tmodels/marts/fct_orders.sql:10\tfct_orders\tmutant join/1");
     expect(result.exitCode).toBe(0);
   });
 
@@ -176,7 +176,7 @@ describe("slp mutate on a branch of the quickstart (real CLI)", () => {
       "INFO\tmodels/staging/stg_orders.sql\tstg_orders\tthe sql changed and the model has no unit test, so no mutant of it was run",
     );
     expect(result.stdout).toContain(
-      "BLOCK\tmodels/marts/fct_new.sql\tfct_new\tthe sql changed and the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n",
+      "BLOCK\tmodels/marts/fct_new.sql\tfct_new\tthe sql changed and the model has no unit test; nothing can tell it from a wrong one (README §3 Stage D) (fix: test)\t[MUTANT]\n",
     );
     expect(result.exitCode).toBe(1);
   });
@@ -198,7 +198,7 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
       "INFO\tmodels/marts/_marts.yml\tfct_large\tunit test a_test_that_fails is left out of every verdict: it fails on the unmutated model\t[MUTANT]\n",
     );
     expect(result.stdout).toContain(
-      "BLOCK\tmodels/marts/fct_large.sql\tfct_large\tmutant boundary/1 (boundary-moved): > -> >= at line 4 survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet; it threatens edge 'amount=100 → row excluded' (unit test large_payments_only); a given row with amount = 100 would reach it\t[MUTANT]\n",
+      "BLOCK\tmodels/marts/fct_large.sql:4\tfct_large\tmutant boundary/1 (boundary-moved): > -> >= at line 4 survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet; it threatens edge 'amount=100 → row excluded' (unit test large_payments_only); a given row with amount = 100 would reach it (fix: test)\t[MUTANT]\n",
     );
     expect(result.stderr).toMatch(/cannot read the base main \(.*\): no tests\/mutation_equivalents.yml is read, so every survivor blocks/);
     expect(result.exitCode).toBe(1);
@@ -240,7 +240,7 @@ describe("slp mutate verdicts (test/fixtures/mutate-run/project)", () => {
     using _ = out;
     const result = await promise;
     expect(result.stdout).toContain(
-      "BLOCK\tmodels/marts/fct_untested.sql\tfct_untested\tthe model has no unit test; nothing can tell it from a wrong one (README §3 Stage D)\t[MUTANT]\n",
+      "BLOCK\tmodels/marts/fct_untested.sql\tfct_untested\tthe model has no unit test; nothing can tell it from a wrong one (README §3 Stage D) (fix: test)\t[MUTANT]\n",
     );
     expect(result.exitCode).toBe(1);
     expect(existsSync(join(out.path, "out", "fct_untested.json"))).toBe(false);

@@ -16,6 +16,7 @@ const finding = (rule: string, severity: "BLOCK" | "INFO", file = "f.yml", model
   model,
   line: null,
   message,
+  fix: "sql",
 });
 
 describe("formatNumber: numbers the way a person writes them", () => {

@@ -1,6 +1,10 @@
 /**
  * Every rule against its fixture folders: each rule has a case that fires and
  * one that stays silent, and each case's output equals its `expected` file.
+ * The `expected` files are the reference tool's lines (spec/rules.md §4.1), so
+ * a case that names no format runs with `--format reference`: these are the
+ * conformance tests; the default text (`path:line`, the fix kind) is pinned
+ * by the golden files and by every other fixture.
  */
 import { describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
@@ -24,7 +28,8 @@ function defaultArgs(rule: AnyRule, fixture: FixtureCase): string[] {
 }
 
 async function runCase(rule: AnyRule, fixture: FixtureCase) {
-  const args = fixture.args ?? defaultArgs(rule, fixture);
+  const given = fixture.args ?? defaultArgs(rule, fixture);
+  const args = given.some((arg) => arg === "--format" || arg.startsWith("--format=")) ? given : [...given, "--format", "reference"];
   if (!fixture.history) return runMain(args, fixture.dir);
   using repo = tempDir("slp-fixture-");
   buildHistory(repo.path, fixture.dir);

@@ -136,7 +136,7 @@ describe("slp ci", () => {
     commitAll(repo.path, "break the cents edge");
     const result = runCli(["ci"], repo.path);
     expect(result.stdout).toContain(
-      `BLOCK\t${yml}\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: 1 row only in expected, 1 only in actual: only in expected (order_id=3, customer_email=bruno@example.com, order_total=19.99); only in actual (order_id=3, customer_email=bruno@example.com, order_total=199.9)\t[UNIT]\n`,
+      `BLOCK\t${yml}:79\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: 1 row only in expected, 1 only in actual: only in expected (order_id=3, customer_email=bruno@example.com, order_total=19.99); only in actual (order_id=3, customer_email=bruno@example.com, order_total=199.9) (fix: sql)\t[UNIT]\n`,
     );
     expect(result.stdout).toContain("FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id |");
     expect(result.stdout).toMatch(/^unit: slp unit: 1 failed, 4 passed - FAILED/m);

@@ -126,7 +126,7 @@ describe("slp tcr: red", () => {
     git(repo.path, ["add", "data/README.md"]);
 
     const result = runCli(["tcr", "drop the spec"], repo.path);
-    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\t");
+    expect(result.stdout).toContain("BLOCK\tmodels/marts/fct_orders.yml:4\tfct_orders\t");
     expect(result.stdout).toContain("[S1]");
     expect(result.stdout).toContain("reverted:\n");
     expect(result.stdout).toContain(`  modified ${FCT_ORDERS_YML}\n`);
@@ -258,6 +258,8 @@ describe("slp tcr: a red step's findings in full", () => {
         line: 79,
         message:
           "unit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: 1 row only in expected, 1 only in actual: only in expected (order_id=3, customer_email=bruno@example.com, order_total=19.99); only in actual (order_id=3, customer_email=bruno@example.com, order_total=199.9)",
+        // The test is the base's, so the SQL is what to fix.
+        fix: "sql",
       },
     ]);
     const unit = envelope.data.steps.find((step: { name: string }) => step.name === "unit");
@@ -275,7 +277,7 @@ describe("slp tcr: a red step's findings in full", () => {
     breakCentsEdge(repo.path);
     const result = runCli(["tcr", "break the cents edge"], repo.path);
     expect(result.stdout).toContain(
-      "BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: ",
+      "BLOCK\tmodels/marts/fct_orders.yml:79\tfct_orders\tunit test cents_become_currency_units (edge: amount_cents=1999 → order_total=19.99) fails: ",
     );
     expect(result.stdout).toContain(
       "FAIL\tfct_orders::cents_become_currency_units\n\t@@ | order_id | customer_email    | order_total\n\t→  | 3        | bruno@example.com | 19.99→199.9\n",
@@ -303,9 +305,12 @@ describe("slp tcr: a red step's findings in full", () => {
     expect(envelope.data.strikes).toBe(1);
     const s1 = envelope.findings.find((finding: { rule: string }) => finding.rule === "S1");
     expect(s1).toMatchObject({ severity: "BLOCK", file: FCT_ORDERS_YML, model: "fct_orders" });
-    expect(Object.keys(s1).sort()).toEqual(["file", "line", "message", "model", "name", "rule", "severity"]);
+    expect(Object.keys(s1).sort()).toEqual(["file", "fix", "line", "message", "model", "name", "rule", "severity"]);
+    expect(s1.fix).toBe("human");
     expect(step.findings).toEqual(envelope.findings);
-    expect(envelope.data.next).toContain("fix what check reports in the code");
+    // S1 is the human's, and the change only took the spec away: the advice says stop and ask, not fix the SQL.
+    expect(envelope.data.next).toStartWith("stop and ask a human: P2 inconsistent-pre-registration at models/marts/fct_orders.yml:18");
+    expect(envelope.data.next).toContain("S1 missing-spec at models/marts/fct_orders.yml:4");
   });
 });
 
@@ -349,7 +354,7 @@ describe("slp tcr: blocks already at HEAD", () => {
     edit(repo.path, FCT_ORDERS_YML, (text) => text.replace("about one order in five", "about one order in five; refunds next"));
     const green = runCli(["tcr", "pre-register"], repo.path);
     expect(green.stdout).toContain(
-      "already at HEAD (1 finding, not this step's doing; they do not make it red):\n  check: BLOCK\tmodels/marts/fct_orders.yml\tfct_orders\tno unit test names the edge 'a refunded order → row excluded'",
+      "already at HEAD (1 finding, not this step's doing; they do not make it red):\n  check: BLOCK\tmodels/marts/fct_orders.yml:17\tfct_orders\tno unit test names the edge 'a refunded order → row excluded'",
     );
     expect(green.stdout).toMatch(/^check: slp check: 1 block, 5 infos - BLOCKED \(green for tcr: every block is already at HEAD\)$/m);
     expect(green.exitCode).toBe(0);

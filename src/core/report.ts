@@ -1,5 +1,5 @@
 /** What a task hands back to the CLI: findings to render, or text for an informational task. */
-import type { Finding } from "../schemas/finding.ts";
+import type { Finding, FixKind } from "../schemas/finding.ts";
 
 export interface Report {
   /** The command name printed in the summary line (`slp <command>: ...`). */
@@ -54,6 +54,8 @@ export interface ReportCase {
   message: string;
   /** The longer text (a diff table, a fix); "" for a pass. */
   details: string;
+  /** Whose move a failure is: `test` for a test this branch wrote, else `sql`; absent for a pass. */
+  fix?: FixKind;
 }
 
 export interface ReportError {

@@ -20,6 +20,7 @@ import { ReviewData } from "../schemas/review.ts";
 import { Spec } from "../schemas/spec.ts";
 import { TcrData } from "../schemas/tcr.ts";
 import { UnitData } from "../schemas/unit.ts";
+import { FIX_KINDS } from "../schemas/finding.ts";
 
 export const EXPORTED_SCHEMAS: Record<string, TSchema> = {
   "schemas/spec.schema.json": Spec,
@@ -210,12 +211,22 @@ export function generatedFiles(root: string): Map<string, string> {
   return files;
 }
 
-/** The rule table: one row per rule, in registry order. */
+/** The rule table: one row per rule, in registry order, then what each fix kind asks of whom. */
 export function rulesTable(): string {
   const rows = allRules.map(
-    (rule) => `| ${rule.code} | \`${rule.name}\` | ${rule.command} | ${rule.severities().join(" + ")} | ${rule.docs.summary} |`,
+    (rule) =>
+      `| ${rule.code} | \`${rule.name}\` | ${rule.command} | ${rule.severities().join(" + ")} | ${rule.fixes().join(" + ")} | ${rule.docs.summary} |`,
   );
-  return ["| Code | Name | Command | Severity | What it checks |", "| --- | --- | --- | --- | --- |", ...rows].join("\n");
+  const kinds = Object.entries(FIX_KINDS).map(([kind, words]) => `- \`${kind}\`: ${words}.`);
+  return [
+    "| Code | Name | Command | Severity | Fix | What it checks |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    "Every finding carries a `fix` (the rule's own kind first; a message may carry another, `slp explain` says which), in JSON and at the end of a BLOCK's text line; a failed unit test is `test` when this branch added or changed it (against the merge-base with the base branch), else `sql`; mutate's findings ask for a `test`. `slp tcr` builds its advice after a red from these kinds, one `next:` line each:",
+    "",
+    ...kinds,
+  ].join("\n");
 }
 
 function replaceBetween(text: string, start: string, end: string, body: string): string {

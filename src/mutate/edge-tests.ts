@@ -52,6 +52,8 @@ export function edgeTestVerdicts(
       model: model.model,
       line,
       message: blockMessage(model, run, where, edges, warehouse),
+      // A test that kills no mutant of its edge asserts too little: the test is what to change.
+      fix: "test",
     });
   }
   return { findings, errors };

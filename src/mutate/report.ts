@@ -9,7 +9,7 @@
 import { EXIT } from "../core/exit-codes.ts";
 import type { Report, ReportError } from "../core/report.ts";
 import { plural } from "../core/text.ts";
-import type { Finding } from "../schemas/finding.ts";
+import type { Finding, FixKind } from "../schemas/finding.ts";
 import type { MutationArtifact } from "../schemas/mutation.ts";
 import { edgeTestVerdicts } from "./edge-tests.ts";
 import { survivorHint, type EdgeSource } from "./hints.ts";
@@ -44,8 +44,9 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
   const errors: ReportError[] = [];
   const artifacts: MutationArtifact[] = [];
   const totals = { killed: 0, survived: 0, equivalent: 0, rejected: 0, timeout: 0, not_run: 0 };
-  const finding = (severity: "BLOCK" | "INFO", file: string, model: string, line: number | null, message: string) =>
-    findings.push({ severity, ...rule, file, model, line, message });
+  // A survivor, a missing unit test, a low score: each asks for a test that tells the model from a wrong one.
+  const finding = (severity: "BLOCK" | "INFO", file: string, model: string, line: number | null, message: string, fix: FixKind = "test") =>
+    findings.push({ severity, ...rule, file, model, line, message, fix });
 
   for (const model of run.untested) {
     const file = context.files.get(model) ?? "";
@@ -90,6 +91,7 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
         model.model,
         null,
         `sites found by the masked-text scanner, a fallback that knows only the reference's operator classes: the SQL parser (${model.finder.grammar ?? "no grammar"}) cannot read this SQL (${model.finder.reason})`,
+        "sql",
       );
     }
     const tier = context.tiers.get(model.model) ?? null;

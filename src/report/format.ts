@@ -80,6 +80,7 @@ export function caseFinding(testCase: ReportCase): Finding {
     model: testCase.suite,
     line: testCase.line ?? null,
     message: `unit test '${testCase.name}' ${what}: ${testCase.message}${testCase.details ? `\n${testCase.details}` : ""}`,
+    fix: testCase.fix ?? "sql",
   };
 }
 

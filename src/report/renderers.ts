@@ -5,7 +5,8 @@
  */
 import type { Format } from "./format.ts";
 
-export const FORMATS = ["text", "json", "github", "sarif", "junit", "markdown"] as const;
+/** `reference` is text with the reference tool's exact lines (spec/rules.md §4.1): no `:line`, no fix kind. */
+export const FORMATS = ["text", "json", "github", "sarif", "junit", "markdown", "reference"] as const;
 export type FormatName = (typeof FORMATS)[number];
 
 /** What a task that prints information rather than findings (rules, explain, tasks) can be asked for. */
@@ -18,6 +19,7 @@ const LOADERS: Record<FormatName, () => Promise<Format>> = {
   sarif: async () => (await import("./sarif.ts")).sarif,
   junit: async () => (await import("./junit.ts")).junit,
   markdown: async () => (await import("./markdown.ts")).markdown,
+  reference: async () => (await import("./text.ts")).reference,
 };
 
 export function isFormatName(name: string): name is FormatName {

@@ -9,11 +9,18 @@ import type { Report, ReportCase, ReportError } from "../core/report.ts";
 import { plural } from "../core/text.ts";
 import type { DiffTable, UnitResult, UnitRun } from "../unit/types.ts";
 import type { UnitData } from "../schemas/unit.ts";
+import type { FixKind } from "../schemas/finding.ts";
+import { testKey } from "../unit/branch-tests.ts";
 
 /** At most this many rows of a diff are printed per side; the JSON has them all. */
 const DIFF_ROWS = 20;
 
-export function unitReport(run: UnitRun): Report {
+/**
+ * `written`: the testKey of each test this branch added or changed (a failure
+ * of one is the test's to check first); null when the base could not be read.
+ */
+export function unitReport(run: UnitRun, written: ReadonlySet<string> | null = null): Report {
+  const fixOf = (result: UnitResult): FixKind | null => (result.status === "pass" ? null : written?.has(testKey(result)) ? "test" : "sql");
   const counts = { pass: 0, fail: 0, error: 0, disabled: run.disabled.length };
   for (const result of run.results) counts[result.status]++;
   const lines: string[] = [];
@@ -42,6 +49,7 @@ export function unitReport(run: UnitRun): Report {
       diff: result.diff,
       fixtures: result.fixtures,
       rendered_sql: result.renderedSql,
+      fix: fixOf(result),
     })),
     counts,
     dialect: { name: run.dialect.dialect, from: run.dialect.from },
@@ -64,6 +72,7 @@ export function unitReport(run: UnitRun): Report {
     status: result.status,
     message: result.status === "fail" ? "actual differs from expected" : result.error ? result.error.message : "",
     details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : result.error ? describeError(result) : "",
+    ...(result.status === "pass" ? {} : { fix: fixOf(result) ?? "sql" }),
   }));
   return { command: "unit", findings: [], lines, summary, exitCode, data, notes: run.notes, errors, cases };
 }

@@ -4,7 +4,7 @@
  * `slp explain`, the README table and the registry test); only `run` acts.
  */
 import { formatNumber } from "../core/numbers.ts";
-import type { Finding, Severity } from "../schemas/finding.ts";
+import type { Finding, FixKind, Severity } from "../schemas/finding.ts";
 
 export type Command = "check" | "gate" | "compare";
 
@@ -17,8 +17,8 @@ export interface RuleDocs {
   enforces: string;
 }
 
-/** A message is its text, or its text with a severity other than the rule's. */
-export type MessageSpec = string | { text: string; severity: Severity };
+/** A message is its text, or its text with a severity or a fix kind other than the rule's. */
+export type MessageSpec = string | { text: string; severity?: Severity; fix?: FixKind };
 export type MessageMap = Record<string, MessageSpec>;
 
 /** Where a finding points. */
@@ -39,6 +39,8 @@ export interface RuleDefinition<Ctx, M extends MessageMap> {
   name: string;
   command: Command;
   severity: Severity;
+  /** Whose move a finding of this rule is (a message may say otherwise): what tcr's advice is built from. */
+  fix: FixKind;
   docs: RuleDocs;
   messages: M;
   run(ctx: Ctx, report: Reporter<M>): void | Promise<void>;
@@ -49,6 +51,8 @@ export interface Rule<Ctx = unknown, M extends MessageMap = MessageMap> extends 
   findings(ctx: Ctx): Promise<Finding[]>;
   /** Every severity this rule can emit. */
   severities(): Severity[];
+  /** Every fix kind this rule's findings can carry, the rule's own first. */
+  fixes(): FixKind[];
 }
 
 /** Returns a definer bound to one command's context type. */
@@ -63,24 +67,38 @@ export function ruleDefiner<Ctx>(command: Command) {
           const spec = rule.messages[messageId] as MessageSpec;
           const template = typeof spec === "string" ? spec : spec.text;
           out.push({
-            severity: typeof spec === "string" ? rule.severity : spec.severity,
+            severity: severityOf(rule, spec),
             rule: rule.code,
             name: rule.name,
             file: place.file,
             model: place.model,
             line: place.line ?? null,
             message: fillTemplate(template, data),
+            fix: fixOf(rule, spec),
           });
         });
         return out;
       },
       severities(): Severity[] {
         const all = new Set<Severity>([rule.severity]);
-        for (const spec of Object.values(rule.messages)) all.add(typeof spec === "string" ? rule.severity : spec.severity);
+        for (const spec of Object.values(rule.messages)) all.add(severityOf(rule, spec));
         return [...all].sort();
+      },
+      fixes(): FixKind[] {
+        const all = new Set<FixKind>([rule.fix]);
+        for (const spec of Object.values(rule.messages)) all.add(fixOf(rule, spec));
+        return [...all];
       },
     };
   };
+}
+
+function severityOf(rule: { severity: Severity }, spec: MessageSpec): Severity {
+  return typeof spec === "string" ? rule.severity : (spec.severity ?? rule.severity);
+}
+
+function fixOf(rule: { fix: FixKind }, spec: MessageSpec): FixKind {
+  return typeof spec === "string" ? rule.fix : (spec.fix ?? rule.fix);
 }
 
 /** Each template split once at its placeholders: text, name, text, name, ..., text. */

@@ -47,6 +47,7 @@ export function errorFindings(report: Report): Finding[] {
           ...place,
           model: test.model,
           message: `unit test ${test.name} cannot run: ${error.message}${fix}`,
+          fix: test.fix ?? "sql",
         } satisfies Finding,
       ];
     });
@@ -59,6 +60,8 @@ export function errorFindings(report: Report): Finding[] {
     model: "",
     line: error.line,
     message: `${error.message}${error.fix ? `; ${error.fix}` : ""}`,
+    // An error a change introduced (a model that no longer parses, say) is the code's to fix.
+    fix: "sql" as const,
   }));
 }
 
@@ -106,6 +109,7 @@ function unitFailures(report: Report): Finding[] {
         model: test.model,
         line: test.line,
         message: `unit test ${test.name}${edge} fails: ${counts}${parts.length ? `: ${parts.join("; ")}` : ""}`,
+        fix: test.fix ?? "sql",
       } satisfies Finding;
     });
 }

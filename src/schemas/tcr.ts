@@ -195,7 +195,10 @@ export const TcrData = Type.Object(
       "for --restore: which saved attempt was put back, and the paths it wrote; null otherwise",
     ),
     history: Nullable(TcrHistory, "for --status: the last attempts and the saved reverted ones; null otherwise"),
-    next: Type.String({ description: "what to do next, in one sentence" }),
+    next: Type.String({
+      description:
+        "what to do next: after a red, one line per kind of fix its findings carry (the human's first, then the pre-registration, the tests, the SQL), joined by newlines",
+    }),
   },
   {
     $id: "tcr.schema.json",

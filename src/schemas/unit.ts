@@ -4,6 +4,7 @@
  * not run. Fixture rows are invented data, so a diff may show them.
  */
 import { Type, type Static } from "@sinclair/typebox";
+import { FixKind } from "./finding.ts";
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });
@@ -95,6 +96,10 @@ export const UnitTestResult = Type.Object(
       ),
     ),
     rendered_sql: Nullable(Type.String(), "the model's SQL as run, when DuckDB refused it; else null"),
+    fix: Type.Union([FixKind, Type.Null()], {
+      description:
+        "whose move a failure or an error is: test when this branch added or changed the test (its entry against the merge-base of HEAD and the base branch: SLP_BASE, slp.yml's base, else main), else sql (also when the base cannot be read); null for a pass",
+    }),
   },
   { additionalProperties: false },
 );

@@ -19,8 +19,10 @@ import { runStage, stageSummary, type StageResult } from "../runner/compose.ts";
 import type { Task, TaskEnvironment } from "../runner/define-task.ts";
 import { CANNOT_JUDGE, errorFindings, findingKey, stageDetails, stageFindings } from "../runner/stage-findings.ts";
 import type { Finding } from "../schemas/finding.ts";
+import { findingLine } from "../report/text.ts";
 import type { TcrData, TcrStepOutcome } from "../schemas/tcr.ts";
 import { VERSION } from "../version.ts";
+import { adviceAfterRed } from "./advice.ts";
 import { Baseline } from "./baseline.ts";
 import { byExpectedCost } from "./step-order.ts";
 import { Ledger, STRIKE_LIMIT, type Attempt } from "./ledger.ts";
@@ -377,7 +379,7 @@ class Step {
         }),
       );
       this.#data.outcome = "would-revert";
-      this.#data.next = `fix what ${redStep} reports; a real run would revert the change and count a strike`;
+      this.#data.next = `${adviceAfterRed(findings, redStep).join("\n")}; a real run would revert the change and count a strike`;
       return this.#report(
         `slp tcr: red at ${redAt}; would revert ${plural(staged.changes.length)} to ${this.#short} (dry run, nothing changed)`,
         EXIT.blocked,
@@ -421,7 +423,7 @@ class Step {
       ? "stop and ask a human (framework Rule 5); the change is saved"
       : introduced
         ? `fix the error this change introduced (${describeReportError(introduced)}), then run tcr again; the reverted change is in ${this.#data.saved?.patch}`
-        : `fix what ${redStep} reports in the code, not in the tests (Rule 3), then run tcr again; the reverted change is in ${this.#data.saved?.patch}`;
+        : `${adviceAfterRed(findings, redStep).join("\n")}, then run tcr again; the reverted change is in ${this.#data.saved?.patch}`;
     const reverted = plural(current.changes.length);
     const summary = stopped
       ? `slp tcr: red at ${redAt}, reverted ${reverted} to ${this.#short}; that is ${count} reds in a row: stop and ask a human (framework Rule 5)`
@@ -548,9 +550,7 @@ class Step {
     if (already.length === 0) return [];
     return [
       `already at HEAD (${plural(already.length, "finding")}, not this step's doing; they do not make it red):`,
-      ...already.map(
-        ({ step, finding }) => `  ${step}: ${finding.severity}\t${finding.file}\t${finding.model}\t${finding.message}\t[${finding.rule}]`,
-      ),
+      ...already.map(({ step, finding }) => `  ${step}: ${findingLine(finding)}`),
     ];
   }
 
@@ -589,7 +589,8 @@ class Step {
   }
 
   #report(summary: string, exitCode: number, lines: string[], findings: Finding[] = [], errors: ReportError[] = []): Report {
-    const next = this.#data.next ? [`next: ${this.#data.next}`] : [];
+    // One line per kind of fix (advice.ts), each a `next:` line.
+    const next = this.#data.next ? this.#data.next.split("\n").map((line) => `next: ${line}`) : [];
     this.#data.hooks = this.#hooks.map((hook) => ({ name: hook.name, exit_code: hook.exitCode, output: hook.output }));
     const notes = [...new Set([...this.#notes, ...this.#stepNotes])];
     return { command: "tcr", findings, summary, exitCode, data: this.#data, lines: [...lines, ...next], notes, errors };
@@ -738,7 +739,9 @@ function redFindings(red: Judged[]): Finding[] {
 function introducedErrors(result: StageResult): Finding[] {
   const findings = errorFindings(result.report);
   if (findings.length > 0) return findings;
-  return [{ severity: "BLOCK", rule: "E_STEP", name: CANNOT_JUDGE, file: "", model: "", line: null, message: stageSummary(result) }];
+  return [
+    { severity: "BLOCK", rule: "E_STEP", name: CANNOT_JUDGE, file: "", model: "", line: null, message: stageSummary(result), fix: "sql" },
+  ];
 }
 
 export function emptyData(outcome: TcrData["outcome"], strikes: number, next: string): TcrData {

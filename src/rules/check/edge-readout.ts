@@ -8,6 +8,7 @@ export default defineCheckRule({
   code: "I5",
   name: "edge-readout",
   severity: "INFO",
+  fix: "human",
   docs: {
     summary: "For each enabled unit test that proves a spec edge: the edge, the test, and how many rows it is given and expects.",
     rationale:

@@ -8,6 +8,7 @@ export default defineCheckRule({
   code: "I7",
   name: "gaps-without-pre-registration",
   severity: "INFO",
+  fix: "test",
   docs: {
     summary: "The gaps T2 and T3 would block, on a marts model that has no pre-registration yet.",
     rationale:
@@ -17,7 +18,7 @@ export default defineCheckRule({
   messages: {
     untestedEdge: `${GAP_SENTENCES.untestedEdge}${READING}`,
     disabledEdge: `${GAP_SENTENCES.disabledEdge}${READING}`,
-    unknownEdge: `${GAP_SENTENCES.unknownEdge}${READING}`,
+    unknownEdge: { text: `${GAP_SENTENCES.unknownEdge}${READING}`, fix: "human" },
     unmocked: `${GAP_SENTENCES.unmocked}${READING}`,
   },
   run(ctx, report) {

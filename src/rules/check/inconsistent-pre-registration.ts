@@ -8,6 +8,7 @@ export default defineCheckRule({
   code: "P2",
   name: "inconsistent-pre-registration",
   severity: "BLOCK",
+  fix: "pre-registration",
   docs: {
     summary:
       "A pre-registration inconsistent with itself or its spec: min above max, metrics that differ from the spec's, altered columns the model does not declare.",
@@ -16,7 +17,10 @@ export default defineCheckRule({
     enforces: "Stage B / Rule 6: closed intervals, one for each metric of the spec.",
   },
   messages: {
-    noSpec: "pre-registration without a spec: the spec is what the diff is compared against; a human writes it first",
+    noSpec: {
+      text: "pre-registration without a spec: the spec is what the diff is compared against; a human writes it first",
+      fix: "human",
+    },
     upsideDown: "pre_registration.{interval} has min {min}, which is above max {max}",
     unknownMetric: "pre_registration.metrics declares {metric}, which spec.metrics does not define",
     undeclaredMetric: "spec.metrics defines {metric}, which pre_registration.metrics declares no interval for",

@@ -7,6 +7,7 @@ export default defineCheckRule({
   code: "P1",
   name: "invalid-pre-registration",
   severity: "BLOCK",
+  fix: "pre-registration",
   docs: {
     summary: "A meta.pre_registration that fails its schema (schemas/pre_registration.schema.json).",
     rationale:

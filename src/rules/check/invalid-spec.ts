@@ -7,6 +7,7 @@ export default defineCheckRule({
   code: "S2",
   name: "invalid-spec",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary: "A meta.spec that fails the spec schema (schemas/spec.schema.json).",
     rationale:

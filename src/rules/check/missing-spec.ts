@@ -5,6 +5,7 @@ export default defineCheckRule({
   code: "S1",
   name: "missing-spec",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary: "A marts model without meta.spec.",
     rationale:

@@ -7,6 +7,7 @@ export default defineCheckRule({
   code: "T1",
   name: "pk-uniqueness-test",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary: "A marts model whose spec's primary_key has no uniqueness test that can fail the build.",
     rationale:

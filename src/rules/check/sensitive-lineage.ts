@@ -9,6 +9,7 @@ export default defineCheckRule({
   code: "S6",
   name: "sensitive-lineage",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary:
       "A mart column derived from a sensitive column (a spec's sensitive_columns, a column's meta.sensitive, upstream through refs and sources) without a transformation that removes identity, that the mart's spec does not list; or a construct the lineage cannot follow.",

@@ -7,6 +7,7 @@ export default defineCheckRule({
   code: "S3",
   name: "spec-model-mismatch",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary:
       "A spec inconsistent with its model: key or sensitive columns not declared, sensitivity flags that disagree, a missing reconciliation query.",
@@ -20,8 +21,8 @@ export default defineCheckRule({
     keyNotDeclared: "spec.primary_key names {column}, which the model does not declare as a column",
     sensitiveNotDeclared: "spec.sensitive_columns names {column}, but the model does not declare that column",
     sensitiveNotFlagged: "spec.sensitive_columns names {column}, but that column is not marked meta.sensitive: true",
-    flaggedNotListed: "column {column} is marked meta.sensitive: true but is not in spec.sensitive_columns",
-    missingQuery: "spec.reconciliation_query points at {query}, which does not exist",
+    flaggedNotListed: { text: "column {column} is marked meta.sensitive: true but is not in spec.sensitive_columns", fix: "human" },
+    missingQuery: { text: "spec.reconciliation_query points at {query}, which does not exist", fix: "human" },
   },
   run(ctx, report) {
     for (const model of ctx.models) {

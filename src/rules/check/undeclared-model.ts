@@ -6,6 +6,7 @@ export default defineCheckRule({
   code: "S4",
   name: "undeclared-model",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary: "A .sql under a marts path that no yml declares.",
     rationale: "An undeclared model has no spec, no primary key and no test, so every rule that reads the yml passes it without looking.",

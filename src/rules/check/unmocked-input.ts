@@ -6,6 +6,7 @@ export default defineCheckRule({
   code: "T3",
   name: "unmocked-input",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary: "On a pre-registered marts model: a unit test with no given rows for a ref or source the model's SQL reads.",
     rationale:

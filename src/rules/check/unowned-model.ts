@@ -10,6 +10,7 @@ export default defineCheckRule({
   code: "S5",
   name: "unowned-model",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary: "A critical or incremental model that no CODEOWNERS line owns.",
     rationale:

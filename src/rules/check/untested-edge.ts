@@ -6,6 +6,7 @@ export default defineCheckRule({
   code: "T2",
   name: "untested-edge",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary:
       "On a pre-registered marts model: a known edge that no enabled unit test names in config.meta.edge (a disabled test proves nothing), or a unit test naming an edge the spec does not have.",
@@ -17,7 +18,7 @@ export default defineCheckRule({
     untestedEdge: `${GAP_SENTENCES.untestedEdge}${RULE_2}`,
     disabledEdge: `${GAP_SENTENCES.disabledEdge}${RULE_2}`,
     // Without the citation, as the reference words it (spec/rules.md §2.1 T2).
-    unknownEdge: GAP_SENTENCES.unknownEdge,
+    unknownEdge: { text: GAP_SENTENCES.unknownEdge, fix: "human" },
   },
   run(ctx, report) {
     for (const model of ctx.martsModels) {

@@ -6,6 +6,7 @@ export default defineCompareRule({
   code: "C3",
   name: "altered-columns",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary:
       "A column the diff measured as changed that pre_registration.altered_columns does not list; INFO: a listed column that did not change.",
@@ -15,7 +16,7 @@ export default defineCompareRule({
   },
   messages: {
     undeclared: "column {column} changed and is not in pre_registration.altered_columns",
-    unchanged: { text: "column {column} was pre-registered as altered and did not change", severity: "INFO" },
+    unchanged: { text: "column {column} was pre-registered as altered and did not change", severity: "INFO", fix: "pre-registration" },
   },
   run(ctx, report) {
     const measured = ctx.measured();

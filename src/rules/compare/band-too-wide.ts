@@ -7,6 +7,7 @@ export default defineCompareRule({
   code: "C8",
   name: "band-too-wide",
   severity: "BLOCK",
+  fix: "pre-registration",
   docs: {
     summary:
       "With band_ceilings in slp.yml (the base's with --base): a row_delta band wider than the tier's rows_pct of the model's production rows (as the diff's extra.production_rows records them, which slp diff writes), or a metric's delta_pct band wider than the tier's delta_pct points. Without the setting, nothing: I2 reports every band's width as always.",
@@ -21,6 +22,7 @@ export default defineCompareRule({
     rowsUnknown: {
       text: "band_ceilings.{tier}.rows_pct is set, and this diff does not say how many rows production has (extra.production_rows, which slp diff records): the row_delta band {min}..{max} was not held against it",
       severity: "INFO",
+      fix: "human",
     },
   },
   run(ctx, report) {

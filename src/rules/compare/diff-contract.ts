@@ -20,6 +20,7 @@ export default defineCompareRule({
   code: "C0",
   name: "diff-contract",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "A diff.json that fails its schema, names no model of the project, or meets no valid pre-registration of this branch (an invalid spec included); INFO: the window it was measured over.",
@@ -31,9 +32,14 @@ export default defineCompareRule({
   messages: {
     schema: "{error}",
     undeclared: "no yml under {folders} declares a model named {name}; a diff measures a model of this project",
-    noPreRegistration: "the model has no meta.pre_registration; a number nobody committed to in advance is not evidence",
-    inherited:
-      "the model's meta.pre_registration is the one {base} already has at the merge-base; a prediction written for an earlier change is not this change's, and counts as absent",
+    noPreRegistration: {
+      text: "the model has no meta.pre_registration; a number nobody committed to in advance is not evidence",
+      fix: "pre-registration",
+    },
+    inherited: {
+      text: "the model's meta.pre_registration is the one {base} already has at the merge-base; a prediction written for an earlier change is not this change's, and counts as absent",
+      fix: "pre-registration",
+    },
     model: "{message}",
     window: { text: "measured over {column} from {start} to {end}", severity: "INFO" },
   },

@@ -9,6 +9,7 @@ export default defineCompareRule({
   code: "I2",
   name: "diff-readout",
   severity: "INFO",
+  fix: "human",
   docs: {
     summary:
       "For every diff that kept its contract: the declared type and reason, each number next to its interval and how wide that interval is, the altered columns, the reconciliation, and a missing window.",

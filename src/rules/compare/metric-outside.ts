@@ -6,6 +6,7 @@ export default defineCompareRule({
   code: "C4",
   name: "metric-outside",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary:
       "A pre-registered metric outside its interval (delta_pct or value), not measured, or pre-registered by delta_pct where production's value is 0; a measured metric that moved without being pre-registered.",
@@ -15,15 +16,17 @@ export default defineCompareRule({
       "Stage E step 3: the PR is blocked if a metric lands outside its interval, or a model production does not have was pre-registered by percentage, when there is no production number to take a percentage of.",
   },
   messages: {
-    notMeasured: "metric {metric} was pre-registered by {by} and the diff does not measure it",
+    notMeasured: { text: "metric {metric} was pre-registered by {by} and the diff does not measure it", fix: "human" },
     zeroProduction:
       "metric {metric} cannot be evaluated: the production value is 0; a model production does not have is pre-registered by value, not by delta_pct",
     deltaOutside: "metric {metric} moved {value} percent, pre-registration allows {min}..{max}",
     valueOutside: "metric {metric} is {value}, pre-registration allows {min}..{max}",
-    undeclaredDelta: "metric {metric} moved {value} percent and was not pre-registered",
-    undeclaredValue: "metric {metric} is {value} and was not pre-registered",
-    undeclaredZero:
-      "metric {metric} moved by a percentage that cannot be evaluated, because the production value is 0, and was not pre-registered",
+    undeclaredDelta: { text: "metric {metric} moved {value} percent and was not pre-registered", fix: "pre-registration" },
+    undeclaredValue: { text: "metric {metric} is {value} and was not pre-registered", fix: "pre-registration" },
+    undeclaredZero: {
+      text: "metric {metric} moved by a percentage that cannot be evaluated, because the production value is 0, and was not pre-registered",
+      fix: "pre-registration",
+    },
   },
   run(ctx, report) {
     const measured = ctx.measured();

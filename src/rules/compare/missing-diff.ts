@@ -7,6 +7,7 @@ export default defineCompareRunRule({
   code: "C7",
   name: "missing-diff",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "A model with a pre-registration of this branch (any folder), or a marts or critical model downstream of a change (with --base, what git says the branch changed; without it, the pre-registered models), that none of the diffs given measures; slp.yml's lineage (critical-only, off) narrows the downstream ones. Pass every diff in one call.",

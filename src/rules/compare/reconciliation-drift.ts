@@ -7,6 +7,7 @@ export default defineCompareRule({
   code: "C6",
   name: "reconciliation-drift",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary:
       "A critical model's diff without reconciliation numbers, reconciliation numbers with no tolerance to read them against, or a model number further from the source of truth than spec.reconciliation_tolerance allows.",
@@ -16,9 +17,14 @@ export default defineCompareRule({
       "Stage E step 4: for tier: critical, the reconciliation query runs on full data and its difference from the source of truth must be within reconciliation_tolerance, or the PR is blocked.",
   },
   messages: {
-    missing:
-      "critical model without reconciliation numbers; the query in the spec runs on full data and its two numbers belong in the diff",
-    noTolerance: "reconciliation numbers given, and the spec declares no reconciliation_tolerance to read them against",
+    missing: {
+      text: "critical model without reconciliation numbers; the query in the spec runs on full data and its two numbers belong in the diff",
+      fix: "human",
+    },
+    noTolerance: {
+      text: "reconciliation numbers given, and the spec declares no reconciliation_tolerance to read them against",
+      fix: "human",
+    },
     zeroTruth: "reconciliation: the model says {model} and the source of truth says {truth}; no percentage makes that difference small",
     over: "reconciliation: the model says {model} and the source of truth says {truth}, a difference of {drift} percent, and the spec allows {tolerance}",
   },

@@ -7,6 +7,7 @@ export default defineCompareRule({
   code: "C5",
   name: "refactoring-moved",
   severity: "INFO",
+  fix: "sql",
   docs: {
     summary: "A change pre-registered as a refactoring whose diff moved a number, every movement in one line.",
     rationale:

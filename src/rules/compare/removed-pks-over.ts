@@ -5,6 +5,7 @@ export default defineCompareRule({
   code: "C2",
   name: "removed-pks-over",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary: "A removed_pks above the pre-registered max (equal passes).",
     rationale: "Rows that production has and the new version lost are the quietest kind of damage; how many may go is decided in advance.",

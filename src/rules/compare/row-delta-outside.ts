@@ -5,6 +5,7 @@ export default defineCompareRule({
   code: "C1",
   name: "row-delta-outside",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary: "A row_delta outside the pre-registered [min, max] (both ends allowed).",
     rationale:

@@ -14,6 +14,7 @@ export default defineGateRule({
   code: "G12",
   name: "commit-outside-tcr",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "With --verify-commits (or tcr: required): on an agent branch (one tcr committed on, or any branch under tcr: required), each commit the branch brings that has no tcr trailers, on a side branch merged into it as on its first-parent line; a merge is named only when its tree differs from git's own three-way merge of its parents (a conflict resolved or an edit made by hand), with the paths that differ, whatever trailers its message carries (tcr makes no merges). Commits the base reaches (a merge of the base into the branch brings them) are the base's and are not judged. INFO, BLOCK under tcr: required.",

@@ -9,6 +9,7 @@ export default defineGateRule({
   code: "G16",
   name: "environment-branching",
   severity: "BLOCK",
+  fix: "sql",
   docs: {
     summary:
       "A reference to the environment dbt runs in (target.*, env_var(), invocation_id, run_started_at, flags, execute) that this branch adds to the Jinja of a marts model, or of a model or snapshot upstream of one: its SQL, or its yml config (a pre_hook, a materialized written as Jinja). A macro's own change is G9's (macros are protected).",

@@ -51,6 +51,7 @@ export default defineGateRule({
   code: "G14",
   name: "marts-model-left",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "A marts model of the base that this branch moves or renames out of every marts path, deletes (its code gone, whatever its yml says), or disables (config(enabled=...) in its SQL, config.enabled in its yml, +enabled in dbt_project.yml, or an enabled only rendering decides).",

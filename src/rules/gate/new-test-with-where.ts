@@ -6,6 +6,7 @@ export default defineGateRule({
   code: "I3",
   name: "new-test-with-where",
   severity: "INFO",
+  fix: "test",
   docs: {
     summary: "A data test (or argument set) this branch adds with a where: which rows it skips.",
     rationale:

@@ -5,6 +5,7 @@ export default defineGateRule({
   code: "G6",
   name: "package-pin-changed",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary: "packages.yml, package-lock.yml or dependencies.yml (beside dbt_project.yml) added, removed or edited.",
     rationale:

@@ -5,6 +5,7 @@ export default defineGateRule({
   code: "G17",
   name: "pre-registration-after-diff",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "A model whose meta.pre_registration this branch edits in the commit that adds or changes its measured diff (<diff.out>/<model>.json, slp.yml's diff.out on the base, else diff/), or in a later one: the prediction moved once the number was known. An edit before any diff was committed is I1's count.",

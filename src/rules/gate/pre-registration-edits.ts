@@ -6,6 +6,7 @@ export default defineGateRule({
   code: "I1",
   name: "pre-registration-edits",
   severity: "INFO",
+  fix: "pre-registration",
   docs: {
     summary:
       "A model whose meta.pre_registration was edited after this branch first wrote it: how many times, and in which commits (A to B and back to A is two edits).",

@@ -7,6 +7,7 @@ export default defineGateRule({
   code: "G9",
   name: "protected-path-changed",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "A protected path changed (.github/, macros/, models/semantic/, docs/profile/, tools/, .pre-commit-config.yaml, CODEOWNERS and docs/CODEOWNERS, AGENTS.md, dbt_project.yml and the files dbt reads beside it (selectors.yml, profiles.yml, .dbtignore), .slp-version, .slp/, tcr.sh, the agents' hook settings, slp.yml, slp.yml's protected_paths, the base's macro, snapshot and analysis folders but its reconciliations, and the folders of the local packages the base's packages.yml names), a new file under tests/generic/, or any other new file under a test folder that is not a singular test or a unit-test fixture (tests/mutation_equivalents.yml, a properties yml).",

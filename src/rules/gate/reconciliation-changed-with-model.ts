@@ -7,6 +7,7 @@ export default defineGateRule({
   code: "G5",
   name: "reconciliation-changed-with-model",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "An analyses/reconciliation_* query named by a spec, added, removed or edited on a branch that also changes that model (its sql, or its yml entry beyond the pre-registration), or anything it is built from (a model, seed, snapshot, source or macro upstream, as slp.yml's lineage follows it).",

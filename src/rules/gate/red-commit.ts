@@ -10,6 +10,7 @@ export default defineGateRule({
   code: "I6",
   name: "red-commit",
   severity: "INFO",
+  fix: "human",
   docs: {
     summary:
       "For each commit the branch brings (head included, and the commits of a side branch merged into it; not those a merge of the base brings), each marts model whose meta.spec or meta.pre_registration fails its schema there: one line per commit and error.",

@@ -85,6 +85,7 @@ export default defineGateRule({
   code: "G10",
   name: "singular-test-cannot-fail",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary:
       "A new singular test (tests/**.sql outside tests/generic/) whose config() disables it, sets a severity other than error, or sets error_if/warn_if/fail_calc/limit; or whose query returns no row whatever the data (limit 0, a where or having a constant makes false: where false, and 1 = 0, where null).",

@@ -5,6 +5,7 @@ export default defineGateRule({
   code: "G7",
   name: "spec-edited",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "A marts model whose meta.spec at head differs from the first spec the walk meets (on the base, or in the commit that first wrote it).",

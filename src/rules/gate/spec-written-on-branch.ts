@@ -5,6 +5,7 @@ export default defineGateRule({
   code: "I4",
   name: "spec-written-on-branch",
   severity: "INFO",
+  fix: "human",
   docs: {
     summary: "A marts model whose meta.spec is new on this branch: the commit that first wrote it, and who authored that commit.",
     rationale:

@@ -6,6 +6,7 @@ export default defineGateRule({
   code: "G8",
   name: "sql-without-pre-registration",
   severity: "BLOCK",
+  fix: "pre-registration",
   docs: {
     summary:
       "A marts model whose sql is new or changed on this branch while its meta.pre_registration at head is missing, or is the one the base already has (its reason re-spaced, re-cased or re-punctuated, or its altered_columns reordered, is still the base's).",

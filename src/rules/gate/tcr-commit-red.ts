@@ -8,6 +8,7 @@ export default defineGateRule({
   code: "G11",
   name: "tcr-commit-red",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "With --verify-commits (or tcr: required): each commit the branch brings (on a side branch merged into it as on its first-parent line) whose trailers say a green tcr step made it, where check or unit, re-run on the commit's files, blocks on something its first parent does not (or cannot judge). INFO, BLOCK under tcr: required.",

@@ -8,6 +8,7 @@ export default defineGateRule({
   code: "G13",
   name: "tcr-strikes-reset",
   severity: "BLOCK",
+  fix: "human",
   docs: {
     summary:
       "With --verify-commits (or tcr: required): each strike reset a tcr commit of the branch (a side branch merged in included) records in its trailers (`slp tcr --reset REASON`: the count it cleared, who, why). INFO, BLOCK under tcr: required.",

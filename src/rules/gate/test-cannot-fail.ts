@@ -11,6 +11,7 @@ export default defineGateRule({
   code: "G3",
   name: "test-cannot-fail",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary:
       "A data test downgraded from error to warn (by its own severity, or by moving its yml where dbt_project.yml's data_tests: configs say warn), given a new error_if/warn_if/fail_calc/limit, given an enabled, severity or threshold written as Jinja, or added already unable to fail (disabled, not error, with a threshold, or with any of those or a where written as Jinja).",

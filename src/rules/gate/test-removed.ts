@@ -21,6 +21,7 @@ export default defineGateRule({
   code: "G1",
   name: "test-removed",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary:
       "A data test on the base removed, disabled, declared fewer times or with other arguments, or no longer run by dbt (its yml moved where dbt_project.yml's data_tests: configs disable it, or the node it tests disabled); a file under tests/ removed or changed; a unit test removed; a seed's CSV changed that an existing data test's arguments or singular test ref().",
@@ -30,17 +31,23 @@ export default defineGateRule({
   },
   messages: {
     missing: "test '{test}' on {on} exists on {base} but not on this branch",
-    arguments:
-      "test '{test}' on {on} changed its arguments{which}; if that is intended, a human changes it before the agent starts, or in a separate PR",
+    arguments: {
+      text: "test '{test}' on {on} changed its arguments{which}; if that is intended, a human changes it before the agent starts, or in a separate PR",
+      fix: "human",
+    },
     fewer: "test '{test}' on {on} was declared {before} times on {base} and {after} on this branch{which}",
     disabled: "test '{test}' on {on} was disabled{which}",
     notRun: "test '{test}' on {on} no longer runs{which}: {why}",
     file: "singular or generic test {path} was removed or changed; an agent adds tests, it never edits or removes one",
     unit: "unit test '{unit}' was removed",
-    seedAnswer:
-      "seed {seed} changed on this branch, and test '{test}' on {on} compares against it; the test's answer changed with no test changing, and a human changes it",
-    seedSingular:
-      "seed {seed} changed on this branch, and the singular test {path} reads it; the test's answer changed with no test changing, and a human changes it",
+    seedAnswer: {
+      text: "seed {seed} changed on this branch, and test '{test}' on {on} compares against it; the test's answer changed with no test changing, and a human changes it",
+      fix: "human",
+    },
+    seedSingular: {
+      text: "seed {seed} changed on this branch, and the singular test {path} reads it; the test's answer changed with no test changing, and a human changes it",
+      fix: "human",
+    },
   },
   async run(ctx, report) {
     const headStates = await ctx.runStates("after");

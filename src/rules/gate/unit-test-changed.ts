@@ -7,6 +7,7 @@ export default defineGateRule({
   code: "G4",
   name: "unit-test-changed",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary:
       "A unit test on the base whose body changed: given, expect, overrides, config (meta.edge included), model; everything but its description.",

@@ -9,6 +9,7 @@ export default defineGateRule({
   code: "G15",
   name: "upstream-change-without-pre-registration",
   severity: "BLOCK",
+  fix: "pre-registration",
   docs: {
     summary:
       "A marts model downstream of a model, seed, snapshot or source this branch changed (its SQL, CSV, config or relation, or a macro it calls), or one that calls a changed macro itself, whose meta.pre_registration at head is missing or is the base's. slp.yml's lineage (from the base) narrows it to critical models (critical-only) or turns it off; a mart whose own SQL changed is G8's.",

@@ -8,6 +8,7 @@ export default defineGateRule({
   code: "G2",
   name: "where-added",
   severity: "BLOCK",
+  fix: "test",
   docs: {
     summary: "A where added to, or changed on, a data test that exists on the base (on the test or under config:).",
     rationale:
