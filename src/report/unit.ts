@@ -16,12 +16,19 @@ export function unitReport(run: UnitRun): Report {
   const counts = { pass: 0, fail: 0, error: 0, disabled: run.disabled.length };
   for (const result of run.results) counts[result.status]++;
   const lines: string[] = [];
+  // An error DuckDB placed in a model's SQL is the model's, whichever test met it: said once, under the first.
+  const firstWith = new Map<string, UnitResult>();
   for (const result of run.results) {
     lines.push(
       `${result.status.toUpperCase()}\t${result.model}::${result.name}\t${result.edge ?? ""}${result.ran === "translated" || result.ran === "untranslatable" ? `\t${result.ran}` : ""}`,
     );
     if (result.status === "fail" && result.diff) lines.push(...diffLines(result.diff).map((line) => `\t${line}`));
-    if (result.error) lines.push(`\t${describeError(result)}`);
+    if (!result.error) continue;
+    const key = modelErrorKey(result);
+    const first = key === null ? undefined : firstWith.get(key);
+    if (first) lines.push(`\tnot run: the SQL of model ${result.model} is refused, as under ${first.model}::${first.name} above`);
+    else lines.push(`\t${describeError(result)}`);
+    if (key !== null && !first) firstWith.set(key, result);
   }
   const exitCode = counts.error > 0 ? EXIT.cannotJudge : counts.fail > 0 ? EXIT.blocked : EXIT.ok;
   const summary = summaryOf(run, counts, exitCode);
@@ -37,7 +44,13 @@ export function unitReport(run: UnitRun): Report {
       failures: result.status === "fail" ? 1 : 0,
       sql_from: result.sqlFrom,
       ran: result.ran,
-      error: result.error,
+      error: result.error && {
+        message: result.error.message,
+        file: result.error.file,
+        line: result.error.line,
+        column: result.error.column ?? null,
+        fix: result.error.fix,
+      },
       diff: result.diff,
       fixtures: result.fixtures,
       rendered_sql: result.renderedSql,
@@ -46,11 +59,19 @@ export function unitReport(run: UnitRun): Report {
     dialect: { name: run.dialect.dialect, from: run.dialect.from },
     disabled: run.disabled,
   };
+  const said = new Set<string>();
   const errors: ReportError[] = run.results
-    .filter((result) => result.error)
+    .filter((result) => {
+      if (!result.error) return false;
+      const key = modelErrorKey(result);
+      if (key === null) return true;
+      if (said.has(key)) return false;
+      said.add(key);
+      return true;
+    })
     .map((result) => ({
       code: "E_UNIT",
-      message: `${result.model}::${result.name}: ${result.error?.message}`,
+      message: `${modelErrorKey(result) === null ? `${result.model}::${result.name}` : result.model}: ${result.error?.message}`,
       file: result.error?.file ?? null,
       line: result.error?.line ?? null,
       fix: result.error?.fix ?? null,
@@ -101,10 +122,17 @@ function dialectPart(run: UnitRun): string {
   return parts.length > 0 ? `${name}: ${parts.join(", ")}` : name;
 }
 
+/** The same refusal of a model's SQL at the same place: the model's error, not each test's (null for any other error). */
+function modelErrorKey(result: UnitResult): string | null {
+  const error = result.error;
+  if (!error || error.column === undefined || error.column === null) return null;
+  return JSON.stringify([result.model, error.file, error.line, error.column, error.message]);
+}
+
 function describeError(result: UnitResult): string {
   const error = result.error;
   if (!error) return "";
-  const where = error.file ? `${error.file}${error.line ? `:${error.line}` : ""}: ` : "";
+  const where = error.file ? `${error.file}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ""}` : ""}: ` : "";
   return `${where}${error.message}${error.fix ? `; ${error.fix}` : ""}`;
 }
 
