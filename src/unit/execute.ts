@@ -110,7 +110,7 @@ async function runPlan(
       return runTypings(
         plan,
         result,
-        { ...unread, column: missingColumn(error.message) as string },
+        { ...unread, readColumn: missingColumn(error.message) as string },
         { database, lane, timeoutMs, dialect, kept: context.searches },
         (typedPlan) => runPlan(typedPlan, result, context, false, rendered),
       );

@@ -55,6 +55,8 @@ export async function placeInModel(error: DatabaseError, input: PlaceInput): Pro
     if (inside >= 0 && inside <= ran.length) offset = inside;
   }
   if (offset === null) return null;
+  // A given's rows are a VALUES list standing for the relation the model reads: DuckDB calls a table a table.
+  message = message.replace(/^Binder Error: Values list "/, 'Binder Error: Table "');
   let source: string;
   try {
     source = readText(input.projectDir, input.file);
@@ -86,4 +88,23 @@ function lastToken(sql: string): number {
   let end = sql.length;
   while (end > 0 && /\s/.test(sql[end - 1] as string)) end--;
   return Math.max(0, end - 1);
+}
+
+/** A 1-based line and column of the model's rendered SQL, placed in the model's file; null when the file cannot be read or the place is past the SQL. */
+export function renderedPlace(
+  rendered: string,
+  at: { line: number; column: number },
+  input: Pick<PlaceInput, "projectDir" | "file">,
+): { line: number; column: number } | null {
+  const lines = rendered.split("\n");
+  if (at.line < 1 || at.line > lines.length) return null;
+  const offset = lines.slice(0, at.line - 1).reduce((sum, line) => sum + line.length + 1, 0) + Math.max(0, at.column - 1);
+  let source: string;
+  try {
+    source = readText(input.projectDir, input.file);
+  } catch {
+    return null;
+  }
+  const map = new SourceMap(source, rendered);
+  return map.lineColumn(map.sourceOffset(Math.min(offset, rendered.length)).offset);
 }
