@@ -89,8 +89,9 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
         message: `no unit test of ${model.model} passes unmutated, so no mutant can be judged`,
         file: model.file,
         line: refused?.line ?? null,
+        column: refused?.column ?? null,
         fix: refused
-          ? `fix the model's SQL at line ${refused.line}, column ${refused.column}, then run slp mutate`
+          ? "fix the model's SQL there, then run slp mutate"
           : `make the model's unit tests pass (slp unit --select ${model.model}), then run slp mutate`,
       });
     }

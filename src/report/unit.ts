@@ -18,6 +18,7 @@ export function unitReport(run: UnitRun): Report {
   const lines: string[] = [];
   // An error DuckDB placed in a model's SQL is the model's, whichever test met it: said once, under the first.
   const firstWith = new Map<string, UnitResult>();
+  const shown = new Map<UnitResult, string>();
   for (const result of run.results) {
     lines.push(
       `${result.status.toUpperCase()}\t${result.model}::${result.name}\t${result.edge ?? ""}${result.ran === "translated" || result.ran === "untranslatable" ? `\t${result.ran}` : ""}`,
@@ -26,8 +27,11 @@ export function unitReport(run: UnitRun): Report {
     if (!result.error) continue;
     const key = modelErrorKey(result);
     const first = key === null ? undefined : firstWith.get(key);
-    if (first) lines.push(`\tnot run: the SQL of model ${result.model} is refused, as under ${first.model}::${first.name} above`);
-    else lines.push(`\t${describeError(result)}`);
+    shown.set(
+      result,
+      first ? `not run: the SQL of model ${result.model} is refused, as under ${first.model}::${first.name} above` : describeError(result),
+    );
+    lines.push(`\t${shown.get(result)}`);
     if (key !== null && !first) firstWith.set(key, result);
   }
   const exitCode = counts.error > 0 ? EXIT.cannotJudge : counts.fail > 0 ? EXIT.blocked : EXIT.ok;
@@ -74,6 +78,7 @@ export function unitReport(run: UnitRun): Report {
       message: `${modelErrorKey(result) === null ? `${result.model}::${result.name}` : result.model}: ${result.error?.message}`,
       file: result.error?.file ?? null,
       line: result.error?.line ?? null,
+      column: result.error?.column ?? null,
       fix: result.error?.fix ?? null,
     }));
   const cases: ReportCase[] = run.results.map((result) => ({
@@ -83,7 +88,7 @@ export function unitReport(run: UnitRun): Report {
     line: result.line,
     status: result.status,
     message: result.status === "fail" ? "actual differs from expected" : result.error ? result.error.message : "",
-    details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : result.error ? describeError(result) : "",
+    details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : (shown.get(result) ?? ""),
   }));
   return { command: "unit", findings: [], lines, summary, exitCode, data, notes: run.notes, errors, cases };
 }
