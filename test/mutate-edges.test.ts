@@ -62,6 +62,7 @@ describe("slp mutate: a unit test named for an edge that kills no mutant (test/f
         "the verdict on unit test 'cancelled_orders_are_excluded' (edge 'status='cancelled' → row excluded') is incomplete: it killed no mutant of fct_orders, and 2 mutants never ran against it, the time budget having run out (where/1, literal/1), so slp cannot say whether it tells the model from a wrong one",
       file: "models/marts/fct_orders.yml",
       line: 35,
+      column: null,
       fix: "raise --budget-ms (or --timeout-ms) and run slp mutate again",
     });
   });
