@@ -98,7 +98,7 @@ function withoutValues(text: string): string {
  * place. The excerpt is cut to about 80 columns around the place (`...` at
  * a cut end) and the caret counts display columns (a wide character is two),
  * so the excerpt is found in the line and the columns are walked there. DuckDB
- * counts a `\r` as a line break of its own. The excerpt quotes the SQL, so
+ * breaks lines at `\n`, `\r\n` and a lone `\r`. The excerpt quotes the SQL, so
  * only the index leaves this function, never the text.
  */
 export function duckdbOffset(raw: string, sql: string): number | null {
@@ -112,11 +112,10 @@ export function duckdbOffset(raw: string, sql: string): number | null {
     const cutBefore = excerpt.startsWith("...");
     if (cutBefore) excerpt = excerpt.slice(3);
     const starts = [0];
-    for (let at = 0; at < sql.length; at++) if (sql[at] === "\n" || sql[at] === "\r") starts.push(at + 1);
+    for (let at = 0; at < sql.length; at++) if (sql[at] === "\n" || (sql[at] === "\r" && sql[at + 1] !== "\n")) starts.push(at + 1);
     const lineStart = starts[Number(match[1]) - 1];
     if (lineStart === undefined) return null;
-    const lineEnd = starts[Number(match[1])] === undefined ? sql.length : (starts[Number(match[1])] as number) - 1;
-    const line = sql.slice(lineStart, lineEnd);
+    const line = (/^[^\r\n]*/.exec(sql.slice(lineStart)) as RegExpExecArray)[0];
     if (excerpt.endsWith("...") && !line.endsWith(excerpt)) excerpt = excerpt.slice(0, -3);
     const from = cutBefore ? line.indexOf(excerpt) : 0;
     if (from < 0) return null;

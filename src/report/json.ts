@@ -35,7 +35,16 @@ export function renderJsonError(command: string, error: SlpError, notes: string[
     findings: [],
     data: null,
     notes,
-    errors: [{ code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null, column: null, fix: error.fix ?? null }],
+    errors: [
+      {
+        code: error.code,
+        message: error.message,
+        file: error.file ?? null,
+        line: error.line ?? null,
+        column: null,
+        fix: error.fix ?? null,
+      },
+    ],
   };
   return { stdout: `${JSON.stringify(envelope, null, 2)}\n`, stderr: "", exitCode: EXIT.cannotJudge };
 }

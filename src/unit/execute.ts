@@ -117,12 +117,14 @@ async function runPlan(
     }
     if (unread) return { ...result, refused: true, unbound: true, error: unread, renderedSql: plan.modelSql };
     const place = context.place && error instanceof DatabaseError ? await placeOf(error, plan, rendered, context) : null;
-    const rejected = place ?? databaseError(
-      error,
-      `DuckDB rejected the SQL of model ${test.model}`,
-      plan.modelFile,
-      "see data.tests[].rendered_sql in --format json for the SQL as run",
-    );
+    const rejected =
+      place ??
+      databaseError(
+        error,
+        `DuckDB rejected the SQL of model ${test.model}`,
+        plan.modelFile,
+        "see data.tests[].rendered_sql in --format json for the SQL as run",
+      );
     return { ...result, refused: true, unbound: true, error: withPartlyKnown(plan, rejected), renderedSql: plan.modelSql };
   }
   let expected: { columns: Column[]; sql: string };

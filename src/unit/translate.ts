@@ -52,7 +52,8 @@ export class DialectRun {
     const model = await this.#translator.translate(plan.modelSql);
     if (!model.ok)
       return {
-        error: (await this.#parseError(model.untranslatable, plan)) ?? this.#refusal(model.untranslatable, plan, plan.modelFile, plan.modelSql),
+        error:
+          (await this.#parseError(model.untranslatable, plan)) ?? this.#refusal(model.untranslatable, plan, plan.modelFile, plan.modelSql),
       };
     const macros = new Set(model.translation.macros);
     const fixtures = [];
