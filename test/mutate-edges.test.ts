@@ -62,6 +62,7 @@ describe("slp mutate: a unit test named for an edge that kills no mutant (test/f
         "the verdict on unit test 'cancelled_orders_are_excluded' (edge 'status='cancelled' → row excluded') is incomplete: it killed no mutant of fct_orders, and 2 mutants never ran against it, the time budget having run out (where/1, literal/1), so slp cannot say whether it tells the model from a wrong one",
       file: "models/marts/fct_orders.yml",
       line: 35,
+      column: null,
       fix: "raise --budget-ms (or --timeout-ms) and run slp mutate again",
     });
   });
@@ -98,7 +99,7 @@ describe("slp mutate: a unit test named for an edge that kills no mutant (test/f
       model: "fct_orders",
       line: 35,
     });
-    expect(`BLOCK\t${finding.file}\t${finding.model}\t${finding.message}`).toStartWith(BLOCK);
+    expect(`BLOCK\t${finding.file}:${finding.line}\t${finding.model}\t${finding.message}`).toStartWith(BLOCK);
     const sarif = await runMain(["mutate", "--base", "main", "--format", "sarif"], repo.path);
     const log = JSON.parse(sarif.stdout);
     expect(validateAgainst(SARIF_SCHEMA, log)).toEqual([]);

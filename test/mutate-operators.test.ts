@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { SqlTree } from "../src/mutate/define-operator.ts";
 import { operators } from "../src/mutate/operators/index.ts";
 import { applyMutant, planMutants } from "../src/mutate/sites.ts";
-import { SourceMap } from "../src/mutate/source-map.ts";
+import { SourceMap } from "../src/sql/source-map.ts";
 import { parseSql } from "../src/sql/parser.ts";
 import { FIXTURES, UPDATE } from "./support/fixtures.ts";
 

@@ -536,29 +536,35 @@ describe("slp tcr: a step the change made unable to judge is red (it judges HEAD
     expect(unit.at_head.summary).toStartWith("slp unit: 5 passed - OK");
     expect(unit.errors[0].message).toContain('Referenced column "no_such_column" not found');
     const introduced = envelope.findings.filter((finding: { rule: string }) => finding.rule === "E_UNIT");
-    expect(introduced.length).toBe(3);
-    expect(introduced[0]).toMatchObject({ severity: "BLOCK", name: "cannot-judge", file: FCT_ORDERS_SQL, model: "fct_orders" });
+    // The model's error, once, at its line, naming the three tests it stopped.
+    expect(introduced.length).toBe(1);
+    expect(introduced[0]).toMatchObject({ severity: "BLOCK", name: "cannot-judge", file: FCT_ORDERS_SQL, model: "fct_orders", line: 7 });
     expect(introduced[0].message).toContain(
-      'cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error: Referenced column "no_such_column" not found',
+      'unit tests cancelled_orders_are_excluded, cents_become_currency_units, partially_shipped_orders_are_kept cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error: Referenced column "no_such_column" not found in FROM clause! (line 7, column 35)',
     );
     expect(envelope.summary).toMatch(
-      /^slp tcr: red at unit \(this change made it unable to judge: models\/marts\/fct_orders\.sql: fct_orders::\w+: DuckDB rejected .*\), reverted 3 files to [0-9a-f]{7} \(strike 1 of 5\)$/,
+      /^slp tcr: red at unit \(this change made it unable to judge: models\/marts\/fct_orders\.sql:7:35: fct_orders: DuckDB rejected .*\), reverted 3 files to [0-9a-f]{7} \(strike 1 of 5\)$/,
     );
-    expect(envelope.data.next).toStartWith("fix the error this change introduced (models/marts/fct_orders.sql: ");
+    expect(envelope.data.next).toStartWith("fix the error this change introduced (models/marts/fct_orders.sql:7:35: ");
     expect(envelope.data.saved.patch).toMatch(/^\.git\/slp\/reverted\/0001-/);
     expect(status(repo.path)).toBe("");
     expect(strikes(repo.path)).toBe("1");
   });
 
-  test("as text: the errors as blocks, each test's error in place, and the step's line says HEAD judges", () => {
+  test("as text: the model's error as one block, in place once under its first test, and the step's line says HEAD judges", () => {
     using repo = quickstartRepo();
     breakSql(repo.path);
     const result = runCli(["tcr", "a column that is not there"], repo.path);
     expect(result.stdout).toContain(
-      "BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tunit test cents_become_currency_units cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error:",
+      "BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tunit tests cancelled_orders_are_excluded, cents_become_currency_units, partially_shipped_orders_are_kept cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error:",
     );
     expect(result.stdout).toContain("[E_UNIT]\n");
-    expect(result.stdout).toContain("ERROR\tfct_orders::cents_become_currency_units\n\tmodels/marts/fct_orders.sql: DuckDB rejected");
+    expect(result.stdout).toContain(
+      "ERROR\tfct_orders::cancelled_orders_are_excluded\n\tmodels/marts/fct_orders.sql:7:35: DuckDB rejected the SQL of model fct_orders: Binder Error:",
+    );
+    expect(result.stdout).toContain(
+      "ERROR\tfct_orders::cents_become_currency_units\n\tnot run: the SQL of model fct_orders is refused, as under fct_orders::cancelled_orders_are_excluded above\n",
+    );
     expect(result.stdout).toMatch(
       /^unit: slp unit: 3 errors, 2 passed - ERROR .* \(red for tcr: it judges HEAD, so this change made it unable to judge; at HEAD: slp unit: 5 passed - OK .*\)$/m,
     );

@@ -91,3 +91,57 @@ function withoutValues(text: string): string {
   out = out.replace(/(?<![A-Za-z0-9_\u0000])[-+]?\d[\d.:eE+-]*(?![A-Za-z_\u0000])/g, WITHHELD);
   return out.replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)] as string);
 }
+
+/**
+ * Where in `sql` DuckDB's message points (a 0-based index into `sql`), read
+ * from its `LINE n:` excerpt and the caret under it; null when it names no
+ * place. The excerpt is cut to about 80 columns around the place (`...` at
+ * a cut end) and the caret counts display columns (a wide character is two),
+ * so the excerpt is found in the line and the columns are walked there. DuckDB
+ * breaks lines at `\n`, `\r\n` and a lone `\r`. The excerpt quotes the SQL, so
+ * only the index leaves this function, never the text.
+ */
+export function duckdbOffset(raw: string, sql: string): number | null {
+  const lines = raw.split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    const match = /^LINE (\d+): /.exec(lines[i] as string);
+    if (!match) continue;
+    const caret = (lines[i + 1] ?? "").indexOf("^");
+    if (caret < match[0].length) return null;
+    let excerpt = (lines[i] as string).slice(match[0].length);
+    const cutBefore = excerpt.startsWith("...");
+    if (cutBefore) excerpt = excerpt.slice(3);
+    const starts = [0];
+    for (let at = 0; at < sql.length; at++) if (sql[at] === "\n" || (sql[at] === "\r" && sql[at + 1] !== "\n")) starts.push(at + 1);
+    const lineStart = starts[Number(match[1]) - 1];
+    if (lineStart === undefined) return null;
+    const line = (/^[^\r\n]*/.exec(sql.slice(lineStart)) as RegExpExecArray)[0];
+    if (excerpt.endsWith("...") && !line.endsWith(excerpt)) excerpt = excerpt.slice(0, -3);
+    const from = cutBefore ? line.indexOf(excerpt) : 0;
+    if (from < 0) return null;
+    let width = caret - match[0].length - (cutBefore ? 3 : 0);
+    let at = from;
+    while (width > 0 && at < line.length) {
+      const code = line.codePointAt(at) as number;
+      width -= displayWidth(code);
+      at += code > 0xffff ? 2 : 1;
+    }
+    return lineStart + at;
+  }
+  return null;
+}
+
+/** Columns a character takes in DuckDB's excerpt: two for East Asian wide and full-width characters and emoji, else one. */
+function displayWidth(code: number): number {
+  const wide =
+    (code >= 0x1100 && code <= 0x115f) ||
+    (code >= 0x2e80 && code <= 0xa4cf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0xf900 && code <= 0xfaff) ||
+    (code >= 0xfe30 && code <= 0xfe4f) ||
+    (code >= 0xff00 && code <= 0xff60) ||
+    (code >= 0xffe0 && code <= 0xffe6) ||
+    (code >= 0x1f300 && code <= 0x1faff) ||
+    (code >= 0x20000 && code <= 0x3fffd);
+  return wide ? 2 : 1;
+}

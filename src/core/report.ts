@@ -63,7 +63,14 @@ export interface ReportError {
   message: string;
   file: string | null;
   line: number | null;
+  /** The column on that line, where it is known (a parse or binder error in a model's SQL); the envelope writes null otherwise. */
+  column?: number | null;
   fix: string | null;
+}
+
+/** The error as the envelope holds it: every key there, `column` null where unknown. */
+export function envelopeError(error: ReportError): Required<ReportError> {
+  return { code: error.code, message: error.message, file: error.file, line: error.line, column: error.column ?? null, fix: error.fix };
 }
 
 export function isReport(value: unknown): value is Report {
@@ -72,6 +79,6 @@ export function isReport(value: unknown): value is Report {
 
 /** One line, as errors print: `file:line: message; fix` (the fix left out when `withFix` is false). */
 export function describeReportError(error: ReportError, withFix = true): string {
-  const where = error.file ? `${error.file}${error.line ? `:${error.line}` : ""}: ` : "";
+  const where = error.file ? `${error.file}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ""}` : ""}: ` : "";
   return `${where}${error.message}${withFix && error.fix ? `; ${error.fix}` : ""}`;
 }

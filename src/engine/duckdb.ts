@@ -15,7 +15,7 @@
 import type { DuckDBConnection, DuckDBInstance } from "@duckdb/node-api";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
-import { engineMessage, type Holding } from "../core/engine-message.ts";
+import { duckdbOffset, engineMessage, type Holding } from "../core/engine-message.ts";
 import { SlpError } from "../core/errors.ts";
 import { formatLimit, limit, limitEnvVar, type LimitName } from "../core/limits.ts";
 import { hostPlatform } from "../build/platforms.ts";
@@ -33,6 +33,14 @@ import { BIGQUERY_JSON_FUNCTIONS } from "./bigquery-json.ts";
 export class DatabaseError extends SlpError {
   /** The limit this query reached, when that is why it failed. */
   readonly limit?: LimitName;
+  /**
+   * Where DuckDB says the error is, as an index into the SQL it was given (a
+   * parse or binder error's place), when it says; slp maps it back into the
+   * model's file (unit/sql-place.ts), never into a message as it is.
+   */
+  offset: number | null = null;
+  /** The length of the SQL `offset` is in (slp's query ends with the model's SQL and a fixed tail, so the end tells where the model starts). */
+  queryLength: number | null = null;
   constructor(message: string, fix?: string, reached?: LimitName) {
     super("E_ENGINE", message, { fix });
     this.limit = reached;
@@ -327,7 +335,7 @@ export class Database {
       // Only one statement can be prepared; how many there are is said as a query says it.
       if (/Cannot prepare multiple statements/.test(message))
         throw statementCount((await connection.extractStatements(sql)).count, "SELECT");
-      throw this.#mode === "unit" ? refusal(message, sql, false) : fromDuckDb(message, this.#holding);
+      throw this.#mode === "unit" ? refusal(message, sql, false) : fromDuckDb(message, this.#holding, sql);
     }
     try {
       const { StatementType } = this.#library;
@@ -346,6 +354,25 @@ export class Database {
     } finally {
       prepared.destroySync();
     }
+  }
+
+  /**
+   * DuckDB's parser error for `sql` read alone (nothing bound, nothing run),
+   * or null when it parses: a query slp wraps around a model's SQL can fail
+   * on the wrapper's own text (an unclosed `(` in the model meets the
+   * wrapper's `) as ...`), while the model read alone fails where its own
+   * text does, in its own words.
+   */
+  parseError(sql: string, lane = 0): Promise<DatabaseError | null> {
+    return this.#queued(lane, async (connection) => {
+      try {
+        await connection.extractStatements(sql);
+        return null;
+      } catch (error) {
+        const raw = (error instanceof Error ? error.message : String(error)).replace(/^Failed to extract statements: /, "");
+        return fromDuckDb(raw, this.#holding, sql);
+      }
+    });
   }
 
   /**
@@ -450,7 +477,7 @@ export class Database {
       if (error instanceof DatabaseError) throw error;
       if (timedOut && callerFirst) throw new QueryTimeout(callerMs as number);
       const message = error instanceof Error ? error.message : String(error);
-      throw unit ? refusal(message, sql, timedOut) : fromDuckDb(message, this.#holding);
+      throw unit ? refusal(message, sql, timedOut) : fromDuckDb(message, this.#holding, sql);
     } finally {
       clearTimeout(timer);
       clearInterval(again);
@@ -579,12 +606,18 @@ function refusal(message: string, sql: string, timedOut: boolean): DatabaseError
       "remove the SET or PRAGMA from the model",
     );
   }
-  return fromDuckDb(message, "fixtures");
+  return fromDuckDb(message, "fixtures", sql);
 }
 
-/** DuckDB's own message as slp may repeat it: through the one sanitizer (core/engine-message.ts), its values withheld. */
-function fromDuckDb(error: unknown, holding: Holding): DatabaseError {
-  return new DatabaseError(engineMessage(error instanceof Error ? error.message : String(error), "duckdb", null, holding));
+/** DuckDB's own message as slp may repeat it: through the one sanitizer (core/engine-message.ts), its values withheld; with the place in `sql` it names. */
+function fromDuckDb(error: unknown, holding: Holding, sql?: string): DatabaseError {
+  const raw = error instanceof Error ? error.message : String(error);
+  const refused = new DatabaseError(engineMessage(raw, "duckdb", null, holding));
+  if (sql !== undefined) {
+    refused.offset = duckdbOffset(raw, sql);
+    refused.queryLength = sql.length;
+  }
+  return refused;
 }
 
 const SPARK_HASH_NAME = new RegExp(SPARK_HASH_PREFIX, "i");

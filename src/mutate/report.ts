@@ -67,7 +67,17 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
     for (const mutant of model.mutants) counts[mutant.verdict]++;
     for (const key of Object.keys(totals) as (keyof typeof totals)[]) totals[key] += counts[key];
     const score = scoreOf(counts.killed, counts.survived);
-    for (const excluded of model.excluded)
+    const refused = model.refusedSql;
+    if (refused)
+      finding(
+        "INFO",
+        model.file,
+        model.model,
+        refused.line,
+        `${refused.tests.length === 1 ? `unit test ${refused.tests[0]} is` : `unit tests ${refused.tests.join(", ")} are`} left out of every verdict: ${refused.message} (line ${refused.line}, column ${refused.column})`,
+        "sql",
+      );
+    for (const excluded of model.excluded.filter((entry) => !refused?.tests.includes(entry.test)))
       finding(
         "INFO",
         model.tests.find((test) => test.name === excluded.test)?.file ?? model.file,
@@ -80,8 +90,11 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
         code: "E_BASELINE",
         message: `no unit test of ${model.model} passes unmutated, so no mutant can be judged`,
         file: model.file,
-        line: null,
-        fix: `make the model's unit tests pass (slp unit --select ${model.model}), then run slp mutate`,
+        line: refused?.line ?? null,
+        column: refused?.column ?? null,
+        fix: refused
+          ? "fix the model's SQL there, then run slp mutate"
+          : `make the model's unit tests pass (slp unit --select ${model.model}), then run slp mutate`,
       });
     }
     if (model.finder?.kind === "scanner") {

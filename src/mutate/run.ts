@@ -50,6 +50,8 @@ export interface ModelRun {
   tests: { name: string; id: string; file: string; line: number | null; edge: string | null }[];
   passed: string[];
   excluded: { test: string; reason: string }[];
+  /** DuckDB's refusal of the model's own SQL, placed in its file: one error of the model's, whichever of its tests met it (those are `tests`). */
+  refusedSql: { message: string; line: number; column: number; tests: string[] } | null;
   finder: SiteFinder | null;
   mutants: MutantResult[];
   sites: number;
@@ -189,6 +191,7 @@ async function runModel(
             ? "it fails on the unmutated model"
             : `it errors on the unmutated model: ${result.error?.message ?? "unknown error"}`,
       })),
+    refusedSql: refusedSqlOf(entries.map(({ result }) => result)),
     finder: null,
     mutants: [],
     sites: 0,
@@ -275,6 +278,17 @@ async function runModel(
     width,
   });
   return run;
+}
+
+/** The refusal of the model's SQL that DuckDB placed in its file, with the tests that met it (the same at the same place). */
+function refusedSqlOf(results: readonly ExecutedTest[]): ModelRun["refusedSql"] {
+  let found: ModelRun["refusedSql"] = null;
+  for (const { error, name } of results) {
+    if (error?.line == null || error.column == null) continue;
+    if (found === null) found = { message: error.message, line: error.line, column: error.column, tests: [] };
+    if (found.message === error.message && found.line === error.line && found.column === error.column) found.tests.push(name);
+  }
+  return found;
 }
 
 /** What a test's result on a mutant says of that test alone. */

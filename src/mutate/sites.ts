@@ -11,7 +11,7 @@ import { parseSql } from "../sql/parser.ts";
 import { SqlTree } from "./define-operator.ts";
 import { operators } from "./operators/index.ts";
 import { scanSites } from "./scanner.ts";
-import { SourceMap } from "./source-map.ts";
+import { SourceMap } from "../sql/source-map.ts";
 
 export interface PlannedMutant {
   /** `<operator code>/<n>`. */

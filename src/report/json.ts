@@ -1,7 +1,7 @@
 /** `--format json`: exactly one envelope object on stdout, nothing else (schemas/envelope.schema.json). */
 import { EXIT } from "../core/exit-codes.ts";
 import { sortFindings } from "../core/findings.ts";
-import type { Report } from "../core/report.ts";
+import { envelopeError, type Report } from "../core/report.ts";
 import type { SlpError } from "../core/errors.ts";
 import type { Envelope } from "../schemas/envelope.ts";
 import { VERSION } from "../version.ts";
@@ -19,7 +19,7 @@ export function renderJson(report: Report): Rendered {
     findings: sortFindings(report.findings),
     data: report.data ?? (report.text !== undefined ? { text: report.text } : null),
     notes: report.notes ?? [],
-    errors: report.errors ?? [],
+    errors: (report.errors ?? []).map(envelopeError),
   };
   return { stdout: `${JSON.stringify(envelope, null, 2)}\n`, stderr: "", exitCode };
 }
@@ -35,7 +35,16 @@ export function renderJsonError(command: string, error: SlpError, notes: string[
     findings: [],
     data: null,
     notes,
-    errors: [{ code: error.code, message: error.message, file: error.file ?? null, line: error.line ?? null, fix: error.fix ?? null }],
+    errors: [
+      {
+        code: error.code,
+        message: error.message,
+        file: error.file ?? null,
+        line: error.line ?? null,
+        column: null,
+        fix: error.fix ?? null,
+      },
+    ],
   };
   return { stdout: `${JSON.stringify(envelope, null, 2)}\n`, stderr: "", exitCode: EXIT.cannotJudge };
 }

@@ -24,12 +24,23 @@ export function unitReport(run: UnitRun, written: ReadonlySet<string> | null = n
   const counts = { pass: 0, fail: 0, error: 0, disabled: run.disabled.length };
   for (const result of run.results) counts[result.status]++;
   const lines: string[] = [];
+  // An error DuckDB placed in a model's SQL is the model's, whichever test met it: said once, under the first.
+  const firstWith = new Map<string, UnitResult>();
+  const shown = new Map<UnitResult, string>();
   for (const result of run.results) {
     lines.push(
       `${result.status.toUpperCase()}\t${result.model}::${result.name}\t${result.edge ?? ""}${result.ran === "translated" || result.ran === "untranslatable" ? `\t${result.ran}` : ""}`,
     );
     if (result.status === "fail" && result.diff) lines.push(...diffLines(result.diff).map((line) => `\t${line}`));
-    if (result.error) lines.push(`\t${describeError(result)}`);
+    if (!result.error) continue;
+    const key = modelErrorKey(result);
+    const first = key === null ? undefined : firstWith.get(key);
+    shown.set(
+      result,
+      first ? `not run: the SQL of model ${result.model} is refused, as under ${first.model}::${first.name} above` : describeError(result),
+    );
+    lines.push(`\t${shown.get(result)}`);
+    if (key !== null && !first) firstWith.set(key, result);
   }
   const exitCode = counts.error > 0 ? EXIT.cannotJudge : counts.fail > 0 ? EXIT.blocked : EXIT.ok;
   const summary = summaryOf(run, counts, exitCode);
@@ -45,7 +56,13 @@ export function unitReport(run: UnitRun, written: ReadonlySet<string> | null = n
       failures: result.status === "fail" ? 1 : 0,
       sql_from: result.sqlFrom,
       ran: result.ran,
-      error: result.error,
+      error: result.error && {
+        message: result.error.message,
+        file: result.error.file,
+        line: result.error.line,
+        column: result.error.column ?? null,
+        fix: result.error.fix,
+      },
       diff: result.diff,
       fixtures: result.fixtures,
       rendered_sql: result.renderedSql,
@@ -55,13 +72,22 @@ export function unitReport(run: UnitRun, written: ReadonlySet<string> | null = n
     dialect: { name: run.dialect.dialect, from: run.dialect.from },
     disabled: run.disabled,
   };
+  const said = new Set<string>();
   const errors: ReportError[] = run.results
-    .filter((result) => result.error)
+    .filter((result) => {
+      if (!result.error) return false;
+      const key = modelErrorKey(result);
+      if (key === null) return true;
+      if (said.has(key)) return false;
+      said.add(key);
+      return true;
+    })
     .map((result) => ({
       code: "E_UNIT",
-      message: `${result.model}::${result.name}: ${result.error?.message}`,
+      message: `${modelErrorKey(result) === null ? `${result.model}::${result.name}` : result.model}: ${result.error?.message}`,
       file: result.error?.file ?? null,
       line: result.error?.line ?? null,
+      column: result.error?.column ?? null,
       fix: result.error?.fix ?? null,
     }));
   const cases: ReportCase[] = run.results.map((result) => ({
@@ -71,7 +97,7 @@ export function unitReport(run: UnitRun, written: ReadonlySet<string> | null = n
     line: result.line,
     status: result.status,
     message: result.status === "fail" ? "actual differs from expected" : result.error ? result.error.message : "",
-    details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : result.error ? describeError(result) : "",
+    details: result.status === "fail" && result.diff ? diffLines(result.diff).join("\n") : (shown.get(result) ?? ""),
     ...(result.status === "pass" ? {} : { fix: fixOf(result) ?? "sql" }),
   }));
   return { command: "unit", findings: [], lines, summary, exitCode, data, notes: run.notes, errors, cases };
@@ -111,10 +137,17 @@ function dialectPart(run: UnitRun): string {
   return parts.length > 0 ? `${name}: ${parts.join(", ")}` : name;
 }
 
+/** The same refusal of a model's SQL at the same place: the model's error, not each test's (null for any other error). */
+function modelErrorKey(result: UnitResult): string | null {
+  const error = result.error;
+  if (!error || error.column === undefined || error.column === null) return null;
+  return JSON.stringify([result.model, error.file, error.line, error.column, error.message]);
+}
+
 function describeError(result: UnitResult): string {
   const error = result.error;
   if (!error) return "";
-  const where = error.file ? `${error.file}${error.line ? `:${error.line}` : ""}: ` : "";
+  const where = error.file ? `${error.file}${error.line ? `:${error.line}${error.column ? `:${error.column}` : ""}` : ""}: ` : "";
   return `${where}${error.message}${error.fix ? `; ${error.fix}` : ""}`;
 }
 

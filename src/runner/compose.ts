@@ -6,7 +6,7 @@
 import { asSlpError } from "../core/errors.ts";
 import { EXIT } from "../core/exit-codes.ts";
 import { countFindings, exitCodeFor, summaryLine } from "../core/findings.ts";
-import { isReport, type Report } from "../core/report.ts";
+import { envelopeError, isReport, type Report } from "../core/report.ts";
 import { plural } from "../core/text.ts";
 import type { Task, TaskEnvironment } from "./define-task.ts";
 import { runTask } from "./runner.ts";
@@ -35,6 +35,8 @@ export async function runStage(task: Task<any, any>, input: Record<string, unkno
   try {
     const result = await runTask(task, input, environment);
     const report: Report = isReport(result) ? result : { command: task.name, findings: [], text: "" };
+    // Every key an envelope's error has, so a stage's errors can be held as envelope errors (tcr's steps).
+    if (report.errors) report.errors = report.errors.map(envelopeError);
     return { name: task.name, report, exitCode: report.exitCode ?? exitCodeFor(report.findings) };
   } catch (thrown) {
     const error = asSlpError(thrown);
@@ -50,6 +52,7 @@ export async function runStage(task: Task<any, any>, input: Record<string, unkno
           message: `${task.name}: ${error.message}`,
           file: error.file ?? null,
           line: error.line ?? null,
+          column: null,
           fix: error.fix ?? null,
         },
       ],

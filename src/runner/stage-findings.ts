@@ -30,13 +30,38 @@ export const CANNOT_JUDGE = "cannot-judge";
 /**
  * Why a stage could not judge, as BLOCK findings at each error's place (rule
  * the error's code, E_UNIT, E_INPUT, ...): what tcr reports when a step's
- * change made it unable to judge. A unit test's error names its model.
+ * change made it unable to judge. A unit test's error names its model; a
+ * refusal of the model's SQL at a place in its file (a line and a column) is
+ * the model's, one finding naming every test it stopped.
  */
 export function errorFindings(report: Report): Finding[] {
   if (report.command === "unit" && isUnitData(report.data)) {
-    return report.data.tests.flatMap((test) => {
+    const placed = new Map<string, { finding: Finding; tests: string[]; detail: string }>();
+    const findings = report.data.tests.flatMap((test) => {
       const error = test.error;
       if (test.status !== "error" || !error) return [];
+      if (error.file !== null && error.line !== null && error.column !== null) {
+        const key = JSON.stringify([test.model, error.file, error.line, error.column, error.message]);
+        const known = placed.get(key);
+        if (known) {
+          known.tests.push(test.name);
+          return [];
+        }
+        const detail = `${error.message} (line ${error.line}, column ${error.column})${error.fix ? `; ${error.fix}` : ""}`;
+        const finding: Finding = {
+          severity: "BLOCK",
+          rule: "E_UNIT",
+          name: CANNOT_JUDGE,
+          file: error.file,
+          line: error.line,
+          model: test.model,
+          message: "",
+          // Placed in the model's file: the model's SQL is what to fix, whichever test met it first.
+          fix: "sql",
+        };
+        placed.set(key, { finding, tests: [test.name], detail });
+        return [finding];
+      }
       const place = error.file ? { file: error.file, line: error.line } : { file: test.file, line: test.line };
       const fix = error.fix ? `; ${error.fix}` : "";
       return [
@@ -51,6 +76,9 @@ export function errorFindings(report: Report): Finding[] {
         } satisfies Finding,
       ];
     });
+    for (const { finding, tests, detail } of placed.values())
+      finding.message = `${tests.length === 1 ? `unit test ${tests[0]}` : `unit tests ${tests.join(", ")}`} cannot run: ${detail}`;
+    return findings;
   }
   return (report.errors ?? []).map((error) => ({
     severity: "BLOCK",

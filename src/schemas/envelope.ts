@@ -11,6 +11,9 @@ export const EnvelopeError = Type.Object(
     message: Type.String({ description: "what could not be judged, in words" }),
     file: Type.Union([Type.String(), Type.Null()], { description: "the file it is in, or null" }),
     line: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: "the line, or null" }),
+    column: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description: "the column on that line, or null (known where the engine places an error in a model's SQL)",
+    }),
     fix: Type.Union([Type.String(), Type.Null()], { description: "what to do about it, or null" }),
   },
   { additionalProperties: false },

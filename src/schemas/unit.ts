@@ -14,6 +14,10 @@ export const UnitTestError = Type.Object(
     message: Type.String({ description: "what could not be rendered or run, in words" }),
     file: Nullable(Type.String(), "the file it is in (the model's .sql, a macro, the unit test's yml), or null"),
     line: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: "the line in that file, or null" }),
+    column: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description:
+        "the column on that line, or null: where DuckDB places a parse or binder error in the model's SQL, mapped back through slp's query around it, the dialect translation and the Jinja rendering (text a Jinja tag produced is placed at the tag)",
+    }),
     fix: Nullable(Type.String(), "what to do about it, or null"),
   },
   { additionalProperties: false },

@@ -70,9 +70,12 @@ export interface StatementLineage {
 }
 
 /** The lineage of the SQL's one statement, or why it cannot be read (a parse error, more than one statement). */
-export function columnLineage(sql: string, warehouse: string): StatementLineage | { error: string; line: number } {
+export function columnLineage(sql: string, warehouse: string): StatementLineage | { error: string; line: number; column?: number } {
   const parsed = parseSql(sql, warehouse);
-  if ("error" in parsed) return { error: `the SQL parser cannot read it: ${parsed.error}`, line: parsed.at?.line ?? 1 };
+  if ("error" in parsed)
+    return parsed.at
+      ? { error: `the SQL parser cannot read it: ${parsed.error}`, line: parsed.at.line, column: parsed.at.column }
+      : { error: `the SQL parser cannot read it: ${parsed.error}`, line: 1 };
   const statements = ((parsed.root.statements as SqlNode[] | undefined) ?? []).filter((node) => isNode(node) && node.type !== "empty");
   if (statements.length !== 1) return { error: `it holds ${statements.length} statements, and a model is one SELECT`, line: 1 };
   const reader = new Reader(sql);

@@ -9,7 +9,7 @@ import { join, relative } from "node:path";
 import { asSlpError, InputError, type SlpError } from "../core/errors.ts";
 import { EXIT } from "../core/exit-codes.ts";
 import { sortFindings } from "../core/findings.ts";
-import { describeReportError, type Report, type ReportError } from "../core/report.ts";
+import { describeReportError, envelopeError, type Report, type ReportError } from "../core/report.ts";
 import { gitText } from "../git/cli.ts";
 import { Hooks, type HookRun } from "../git/hooks.ts";
 import { Repository } from "../git/repository.ts";
@@ -258,7 +258,7 @@ class Step {
       summary: stageSummary(result),
       findings: sortFindings(stageFindings(result.report)),
       already_at_head: [],
-      errors: judged ? [] : (result.report.errors ?? []),
+      errors: judged ? [] : (result.report.errors ?? []).map(envelopeError),
       cause: null,
       at_head: null,
       data: result.report.data ?? null,
@@ -267,7 +267,7 @@ class Step {
     if (outcome.verdict === "green" || (judged && blocks(outcome.findings).length === 0)) return outcome;
     // What decides a strike for an error is never read from a run made in another environment.
     const atHead = await baseline.atHead(step, input, { fresh: !judged });
-    if (atHead) outcome.at_head = { exit_code: atHead.exitCode, summary: atHead.summary, errors: atHead.errors };
+    if (atHead) outcome.at_head = { exit_code: atHead.exitCode, summary: atHead.summary, errors: atHead.errors.map(envelopeError) };
     const headJudged = atHead !== null && (atHead.exitCode === EXIT.ok || atHead.exitCode === EXIT.blocked);
     if (!judged) {
       outcome.cause = headJudged ? "change" : "environment";

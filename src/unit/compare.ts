@@ -10,7 +10,7 @@ import { RenderRefusal } from "../sql/dbt-context.ts";
 import type { Dialect } from "../sql/dialect/dialects.ts";
 import { refuseTextForNested } from "./fixtures.ts";
 import { isJsonType, JSON_CANONICAL_MACRO, jsonValue, unknownJsonText } from "./json-values.ts";
-import { castLiteral, quoteIdentifier, selectAllFrom, withClause } from "./sql.ts";
+import { castLiteral, quoteIdentifier, withClause } from "./sql.ts";
 import type { DiffTable, FixtureRow, TestPlan } from "./types.ts";
 
 /**
@@ -123,9 +123,12 @@ order by 1 desc${order ? `, ${order}` : ""}`,
   );
 }
 
-/** The model's output columns as DuckDB describes them over the fixtures. */
+/** What follows the model's SQL at the end of outputQuery: where DuckDB's place of an error is counted back from (sql-place.ts). */
+export const MODEL_TAIL = "\n) as __slp_model";
+
+/** The model's output columns as DuckDB describes them over the fixtures; the query ends with the model's SQL and MODEL_TAIL. */
 export function outputQuery(fixtures: readonly { name: string; sql: string }[], modelSql: string): string {
-  return withClause(fixtures, selectAllFrom(modelSql, "__slp_model"));
+  return withClause(fixtures, `select * from (\n${modelSql}${MODEL_TAIL}`);
 }
 
 /** The rows the compare query returned, as the failure's diff; null when there is none (a pass). */

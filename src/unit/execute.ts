@@ -9,6 +9,7 @@
 import { DatabaseError, QueryTimeout, type Column, type Database } from "../engine/duckdb.ts";
 import { compareQuery, diffOf, expectedQuery, outputQuery } from "./compare.ts";
 import { renderError } from "./render.ts";
+import { placeInModel } from "./sql-place.ts";
 import { missingColumn } from "./schemas.ts";
 import { isJsonType } from "./json-values.ts";
 import type { DialectRun } from "./translate.ts";
@@ -57,22 +58,31 @@ export interface ExecuteContext {
   searches?: KeptSearches;
   /** Told of a column the model reads of a fixture slp knows only in part (by the fixture's node id), which nothing gives. */
   readsUnknown?: (key: string, column: string) => void;
+  /** Place a refusal of the model's SQL in its file (the model's own SQL, not a mutant's: a mutant's refusal is its verdict). */
+  place?: boolean;
 }
 
 export async function executeTest(plan: TestPlan, result: UnitResult, context: ExecuteContext): Promise<ExecutedTest> {
   const { database, lane, dialectRun } = context;
   result = { ...result, ran: "native" };
+  const rendered = plan.modelSql;
   if (dialectRun) {
     const translated = await dialectRun.prepare(plan, database, lane);
     if ("error" in translated) return { ...result, ran: "untranslatable", error: translated.error, renderedSql: plan.modelSql };
     plan = translated.plan;
     result.ran = "translated";
   }
-  return runPlan(plan, result, context, true);
+  return runPlan(plan, result, context, true, rendered);
 }
 
-/** The translated plan run: its output described, the expected rows cast to it, and the one compare query. */
-async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteContext, typings: boolean): Promise<ExecutedTest> {
+/** The translated plan run: its output described, the expected rows cast to it, and the one compare query. `rendered`: the model's SQL before translation. */
+async function runPlan(
+  plan: TestPlan,
+  result: UnitResult,
+  context: ExecuteContext,
+  typings: boolean,
+  rendered: string,
+): Promise<ExecutedTest> {
   const { database, lane, timeoutMs } = context;
   const { dialectRun } = context;
   const dialect = dialectRun?.dialect ?? "duckdb";
@@ -100,18 +110,21 @@ async function runPlan(plan: TestPlan, result: UnitResult, context: ExecuteConte
       return runTypings(
         plan,
         result,
-        { ...unread, column: missingColumn(error.message) as string },
+        { ...unread, readColumn: missingColumn(error.message) as string },
         { database, lane, timeoutMs, dialect, kept: context.searches },
-        (typedPlan) => runPlan(typedPlan, result, context, false),
+        (typedPlan) => runPlan(typedPlan, result, context, false, rendered),
       );
     }
     if (unread) return { ...result, refused: true, unbound: true, error: unread, renderedSql: plan.modelSql };
-    const rejected = databaseError(
-      error,
-      `DuckDB rejected the SQL of model ${test.model}`,
-      plan.modelFile,
-      "see data.tests[].rendered_sql in --format json for the SQL as run",
-    );
+    const place = context.place && error instanceof DatabaseError ? await placeOf(error, plan, rendered, context) : null;
+    const rejected =
+      place ??
+      databaseError(
+        error,
+        `DuckDB rejected the SQL of model ${test.model}`,
+        plan.modelFile,
+        "see data.tests[].rendered_sql in --format json for the SQL as run",
+      );
     return { ...result, refused: true, unbound: true, error: withPartlyKnown(plan, rejected), renderedSql: plan.modelSql };
   }
   let expected: { columns: Column[]; sql: string };
@@ -255,6 +268,29 @@ function timedOut(result: UnitResult, error: QueryTimeout, file: string, sql: st
       fix: "a query this slow on a few fixture rows does not end; look for a join or recursion without a bound",
     },
     renderedSql: sql,
+  };
+}
+
+/** DuckDB's refusal of the model's SQL at its place in the model's file, or null when DuckDB names no place there. */
+async function placeOf(error: DatabaseError, plan: TestPlan, rendered: string, context: ExecuteContext): Promise<TestError | null> {
+  const place = await placeInModel(error, {
+    ran: plan.modelSql,
+    rendered,
+    projectDir: plan.projectDir,
+    file: plan.modelFile,
+    database: context.database,
+    lane: context.lane,
+  });
+  if (!place) return null;
+  const moved = place.statementStart
+    ? ` (DuckDB's place is in the SQL slp translated from ${context.dialectRun?.dialect}, where it moved: this is the statement's start)`
+    : "";
+  return {
+    message: `DuckDB rejected the SQL of model ${plan.test.model}: ${place.message}${moved}`,
+    file: plan.modelFile,
+    line: place.line,
+    column: place.column,
+    fix: "fix the model's SQL there (data.tests[].rendered_sql in --format json is the SQL as run)",
   };
 }
 

@@ -255,7 +255,8 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
               },
       };
       // A mutant's output is read afresh: mutants are many, each seen once.
-      if (executeOptions.modelSql === undefined) return executeTest(plan, test.result, { ...context, kept: outputs, searches });
+      if (executeOptions.modelSql === undefined)
+        return executeTest(plan, test.result, { ...context, kept: outputs, searches, place: true });
       let base: TestPlan;
       try {
         base = await sharedPlan(plan);

@@ -15,6 +15,7 @@ import { dialectMacros, macroStatements } from "../sql/dialect/macros.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import type { Untranslatable } from "../sql/dialect/translation.ts";
 import { Translator } from "../sql/dialect/translator.ts";
+import { renderedPlace } from "./sql-place.ts";
 import type { TestError, TestPlan } from "./types.ts";
 
 /**
@@ -49,7 +50,11 @@ export class DialectRun {
   /** The plan with its SQL as DuckDB runs it, or the error that stops the test. */
   async prepare(plan: TestPlan, database: Database, lane: number): Promise<{ plan: TestPlan } | { error: TestError }> {
     const model = await this.#translator.translate(plan.modelSql);
-    if (!model.ok) return { error: this.#refusal(model.untranslatable, plan, plan.modelFile, plan.modelSql) };
+    if (!model.ok)
+      return {
+        error:
+          (await this.#parseError(model.untranslatable, plan)) ?? this.#refusal(model.untranslatable, plan, plan.modelFile, plan.modelSql),
+      };
     const macros = new Set(model.translation.macros);
     const fixtures = [];
     for (const fixture of plan.fixtures) {
@@ -124,6 +129,38 @@ export class DialectRun {
     return state.creating;
   }
 
+  /**
+   * The transpiler cannot read the model: where it stops in the model's
+   * rendered SQL (asked again of that SQL as written, since the refusal may
+   * come from a later pass over rewritten text whose lines moved), taken back
+   * to the model's file; null when that SQL alone parses.
+   */
+  async #parseError(untranslatable: Untranslatable, plan: TestPlan): Promise<TestError | null> {
+    const { dialect } = this.#choice;
+    if (untranslatable.construct !== `${dialect} SQL` || !/cannot read it/.test(untranslatable.why)) return null;
+    const { toDuckdb } = await import("../sql/dialect/transpiler.ts");
+    const again = await toDuckdb(plan.modelSql, dialect as Exclude<Dialect, "duckdb">);
+    if (again.ok) return null;
+    // `Parse error at line L, column C: Expected X, got Y ('text') near [...]`: C is past the token it got.
+    const parse = /^Parse error at line (\d+), column (\d+): ([\s\S]*)$/.exec(again.error);
+    if (!parse) return null;
+    const [, line, column, what] = parse as unknown as [string, string, string, string];
+    const got = /\bgot [^(]*\('((?:[^']|'')*)'\)/.exec(what)?.[1] ?? "";
+    const place = renderedPlace(
+      plan.modelSql,
+      { line: Number(line), column: Math.max(1, Number(column) - got.length) },
+      { projectDir: this.#projectDir, file: plan.modelFile },
+    );
+    if (!place) return null;
+    return {
+      message: `the ${dialect} SQL of model ${plan.test.model} does not parse: ${what}`,
+      file: plan.modelFile,
+      line: place.line,
+      column: place.column,
+      fix: "fix the model's SQL there",
+    };
+  }
+
   #refusal(
     untranslatable: Untranslatable,
     plan: TestPlan,
@@ -147,7 +184,7 @@ export class DialectRun {
    */
   #line(file: string, untranslatable: Untranslatable, rendered: string): number | null {
     const word = untranslatable.construct.replace(/\(\)$/, "").split(/\s+/)[0]?.toLowerCase() ?? "";
-    if (word !== "" && !word.endsWith(" sql")) {
+    if (word !== "" && !/ sql$/i.test(untranslatable.construct)) {
       let text: string;
       try {
         text = readText(this.#projectDir, file);

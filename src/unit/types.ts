@@ -16,7 +16,8 @@ export type Verdict = "pass" | "fail" | "error";
 export type FixtureRow = Record<string, Value>;
 
 // The shapes `slp unit --format json` reports, from their TypeBox schemas (src/schemas/unit.ts).
-export type TestError = Static<typeof UnitTestError>;
+// The column is known only where DuckDB placed the error in the model's SQL; the report writes null elsewhere.
+export type TestError = Omit<Static<typeof UnitTestError>, "column"> & { column?: number | null };
 
 export type DiffTable = NonNullable<Static<typeof UnitTestResult>["diff"]>;
 

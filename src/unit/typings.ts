@@ -103,14 +103,14 @@ export type RunTyped = (plan: TestPlan) => Promise<ExecutedTest>;
 
 /**
  * The test's verdict over the typings of its untyped columns, or a refusal
- * naming `unread.column` (the first one the model reads) when they disagree
+ * naming `unread.readColumn` (the first one the model reads) when they disagree
  * or none binds. `unread` is the refusal slp gave before it tried typings,
  * which names why slp cannot type the column.
  */
 export async function runTypings(
   plan: TestPlan,
   result: UnitResult,
-  unread: TestError & { column: string },
+  unread: TestError & { readColumn: string },
   context: TypingsContext,
   run: RunTyped,
 ): Promise<ExecutedTest> {
@@ -159,7 +159,7 @@ export async function runTypings(
   const other = outcomes.find((outcome) => outcome.result.status !== first.result.status);
   if (other) {
     // Named by the column the model reads first, with its type in each run (the other untyped columns change with it).
-    const lower = unread.column.toLowerCase();
+    const lower = unread.readColumn.toLowerCase();
     const at = Math.max(
       0,
       columns.findIndex((column) => column.name.toLowerCase() === lower),

@@ -29,7 +29,7 @@ export type { LineageEnvironment };
 const DBT_INPUT = /\.(sql|ya?ml|csv|py)$/;
 
 /** Bumped when the analysis or the cached shape changes. */
-const LINEAGE_FORMAT = 1;
+const LINEAGE_FORMAT = 2;
 
 /** A mart column derived from a sensitive one that the mart's spec does not list. */
 export interface DerivedColumn {
@@ -288,7 +288,14 @@ class Lineage {
     const { columnLineage } = await import("../../sql/column-lineage.ts");
     const lineage = columnLineage(rendered.sql, this.#dialect);
     if ("error" in lineage) {
-      refuse(`${node.kind} ${node.name} reads a sensitive column, and ${lineage.error}`, rendered.offset + lineage.line);
+      // A parse error's place is the rendered SQL's: taken back through the Jinja to the model's file.
+      const place = lineage.column === undefined ? null : await this.#sourcePlace(node, rendered, lineage.line, lineage.column);
+      if (place)
+        refuse(
+          `${node.kind} ${node.name} reads a sensitive column, and ${lineage.error} (line ${place.line}, column ${place.column})`,
+          place.line,
+        );
+      else refuse(`${node.kind} ${node.name} reads a sensitive column, and ${lineage.error}`, rendered.offset + lineage.line);
       return;
     }
     for (const unresolved of lineage.unresolved)
@@ -329,6 +336,31 @@ class Lineage {
         });
       }
     }
+  }
+
+  /** A line and column of the node's rendered SQL in its file; null when the file cannot be read. */
+  async #sourcePlace(
+    node: RefNode,
+    rendered: { sql: string; offset: number },
+    line: number,
+    column: number,
+  ): Promise<{ line: number; column: number } | null> {
+    const [{ readText }, { SourceMap }] = await Promise.all([import("../../project/files/source.ts"), import("../../sql/source-map.ts")]);
+    let text: string;
+    try {
+      text = readText(this.#project.dir, node.file as string);
+    } catch {
+      return null;
+    }
+    // A snapshot's SQL is its block's body, `offset` lines into the file.
+    const before = text.split("\n").slice(0, rendered.offset).join("\n");
+    const source = rendered.offset > 0 ? text.slice(before.length + 1) : text;
+    const lines = rendered.sql.split("\n");
+    if (line < 1 || line > lines.length) return null;
+    const at = lines.slice(0, line - 1).reduce((sum, each) => sum + each.length + 1, 0) + column - 1;
+    const map = new SourceMap(source, rendered.sql);
+    const place = map.lineColumn(map.sourceOffset(Math.min(at, rendered.sql.length)).offset);
+    return { line: place.line + rendered.offset, column: place.column };
   }
 
   /**

@@ -2,7 +2,10 @@
  * Where a place in a model's compiled SQL comes from in the model's own
  * .sql file: both are cut into tokens (each Jinja tag in the source one
  * opaque token), aligned with a sequence diff (core/sequence-diff.ts), and a compiled token that matches a source token maps
- * exactly; one that Jinja produced maps to the tag that produced it.
+ * exactly; one that Jinja produced maps to the tag that produced it. The
+ * same alignment maps SQL slp translated from a warehouse dialect back to
+ * the SQL it was translated from (mutants' places, and the place of an error
+ * DuckDB reports in a model's SQL).
  */
 import { diffSequences } from "../core/sequence-diff.ts";
 
@@ -12,6 +15,15 @@ export interface SourcePosition {
   column: number;
   /** True when the compiled text is the source text itself (not produced by Jinja). */
   exact: boolean;
+}
+
+/** A compiled offset's place in the source, as an offset. */
+export interface SourceOffset {
+  offset: number;
+  /** The compiled text there is the source text itself. */
+  exact: boolean;
+  /** Not exact, and the source token it maps to is a Jinja tag (`{{ }}` or `{% %}`): the tag that produced the text. */
+  tag: boolean;
 }
 
 interface Token {
@@ -68,6 +80,12 @@ export class SourceMap {
 
   /** The source position of a compiled offset. */
   position(offset: number): SourcePosition {
+    const at = this.sourceOffset(offset);
+    return { ...this.lineColumn(at.offset), exact: at.exact };
+  }
+
+  /** The source offset of a compiled offset: where the same text is, or the tag (or the source text) that produced it. */
+  sourceOffset(offset: number): SourceOffset {
     let low = 0;
     let high = this.#compiled.length - 1;
     let found = -1;
@@ -78,12 +96,12 @@ export class SourceMap {
         low = mid + 1;
       } else high = mid - 1;
     }
-    if (found < 0 || this.#source.length === 0) return { line: 1, column: 1, exact: false };
+    if (found < 0 || this.#source.length === 0) return { offset: 0, exact: false, tag: false };
     const target = this.#target[found] as { index: number; exact: boolean };
     const sourceToken = this.#source[target.index] as Token;
     const inside = offset - (this.#compiled[found] as Token).start;
     const at = target.exact && inside < sourceToken.text.length ? sourceToken.start + inside : sourceToken.start;
-    return { ...this.lineColumn(at), exact: target.exact };
+    return { offset: at, exact: target.exact, tag: !target.exact && /^\{[{%]/.test(sourceToken.text) };
   }
 
   /** 1-based line and column of a source offset. */
