@@ -556,7 +556,7 @@ describe("slp tcr: a step the change made unable to judge is red (it judges HEAD
     breakSql(repo.path);
     const result = runCli(["tcr", "a column that is not there"], repo.path);
     expect(result.stdout).toContain(
-      "BLOCK\tmodels/marts/fct_orders.sql\tfct_orders\tunit tests cancelled_orders_are_excluded, cents_become_currency_units, partially_shipped_orders_are_kept cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error:",
+      "BLOCK\tmodels/marts/fct_orders.sql:7\tfct_orders\tunit tests cancelled_orders_are_excluded, cents_become_currency_units, partially_shipped_orders_are_kept cannot run: DuckDB rejected the SQL of model fct_orders: Binder Error:",
     );
     expect(result.stdout).toContain("[E_UNIT]\n");
     expect(result.stdout).toContain(

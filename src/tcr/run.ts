@@ -379,7 +379,7 @@ class Step {
         }),
       );
       this.#data.outcome = "would-revert";
-      this.#data.next = `${adviceAfterRed(findings, redStep).join("\n")}; a real run would revert the change and count a strike`;
+      this.#data.next = `${nextAfterRed(findings, introduced, redStep).join("\n")}; a real run would revert the change and count a strike`;
       return this.#report(
         `slp tcr: red at ${redAt}; would revert ${plural(staged.changes.length)} to ${this.#short} (dry run, nothing changed)`,
         EXIT.blocked,
@@ -421,9 +421,7 @@ class Step {
     this.#data.strikes = count;
     this.#data.next = stopped
       ? "stop and ask a human (framework Rule 5); the change is saved"
-      : introduced
-        ? `fix the error this change introduced (${describeReportError(introduced)}), then run tcr again; the reverted change is in ${this.#data.saved?.patch}`
-        : `${adviceAfterRed(findings, redStep).join("\n")}, then run tcr again; the reverted change is in ${this.#data.saved?.patch}`;
+      : `${nextAfterRed(findings, introduced, redStep).join("\n")}, then run tcr again; the reverted change is in ${this.#data.saved?.patch}`;
     const reverted = plural(current.changes.length);
     const summary = stopped
       ? `slp tcr: red at ${redAt}, reverted ${reverted} to ${this.#short}; that is ${count} reds in a row: stop and ask a human (framework Rule 5)`
@@ -783,4 +781,17 @@ export function attempt(result: Attempt["result"], rest: Omit<Attempt, "time" | 
 
 export function tcrReport(summary: string, exitCode: number, data: TcrData, lines: string[] = []): Report {
   return { command: "tcr", findings: [], summary, exitCode, data, lines: [...lines, `next: ${data.next}`] };
+}
+
+/**
+ * The advice after a red: the error the change made a step unable to judge by, first, then one line per kind of fix
+ * the other blocks carry (two faults in one attempt are both named, whatever kinds they are).
+ */
+function nextAfterRed(findings: Finding[], introduced: ReportError | null, redStep: string): string[] {
+  if (!introduced) return adviceAfterRed(findings, redStep);
+  const others = findings.filter((finding) => finding.severity === "BLOCK" && finding.name !== CANNOT_JUDGE);
+  return [
+    `fix the error this change introduced (${describeReportError(introduced)})`,
+    ...(others.length > 0 ? adviceAfterRed(others, redStep) : []),
+  ];
 }
