@@ -55,12 +55,6 @@ export default defineTask({
       metavar: "DIR",
       description: "where mutation/<model>.json and the Stryker report go, relative to the project (default mutation)",
     }),
-    noOut: Type.Optional(
-      Type.Boolean({
-        description:
-          "write no file, the report only (tcr runs mutate so: <out>/ in the work tree would be part of the next change)",
-      }),
-    ),
     html: Type.Optional(
       Type.Boolean({ description: "also write <out>/mutation-report.html: the report in Stryker's web component, offline" }),
     ),
@@ -222,7 +216,7 @@ export default defineTask({
       byChange: select.length === 0,
       notes,
     });
-    if (run.models.length > 0 && input.noOut !== true) {
+    if (run.models.length > 0) {
       const out = resolve(dir, input.out);
       makeOutputDir(out);
       // Mutants are rendered SQL: no value env_var() handed them is written.

@@ -15,7 +15,8 @@ export const DEFAULT_STEPS = ["check", "gate", "unit", "mutate"];
 
 export default defineTask({
   name: "tcr",
-  description: "The agent's loop: check, gate, unit tests and mutants of the changed models; green commits the change, red reverts it (five reds stop)",
+  description:
+    "The agent's loop: check, gate, unit tests and mutants of the changed models; green commits the change, red reverts it (five reds stop)",
   input: Type.Object({
     message: Type.Optional(Type.String({ positional: true, metavar: "MESSAGE", description: "the commit message of this step" })),
     projectDir: ProjectDirOption,
@@ -51,8 +52,7 @@ export default defineTask({
           fix: "list built-in tasks from `slp tasks` under tcr.steps",
         });
       }
-      // A step writes nothing into the work tree, or its files would be part of the next change (mutate's mutation/).
-      const stepInput = inputFor(task, { projectDir: input.projectDir, base, verifyCommits: false, noOut: true });
+      const stepInput = inputFor(task, { projectDir: input.projectDir, base, verifyCommits: false });
       return { name, task, input: stepInput, judgesCommit: takesInput(task, "head"), takesBase: takesInput(task, "base") };
     });
     return runTcr({

@@ -57,7 +57,7 @@ export class MutantCache {
     if (key === null) return;
     const cut = (verdict: string) => verdict === "not_run" || verdict === "timeout";
     if (run.mutants.some((mutant) => cut(mutant.verdict))) return;
-    if (run.edgeTests.some((test) => test.undecided.length > 0)) return;
+    if (run.edgeTests.some((test) => test.undecided.length > 0) || run.hintsCut) return;
     this.#cache.set(key, { ...run, cached: false });
   }
 

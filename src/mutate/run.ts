@@ -71,6 +71,8 @@ export interface ModelRun {
   edgeTests: EdgeTestRun[];
   /** Taken from an earlier run (cache.ts): nothing of this model was run this time. */
   cached: boolean;
+  /** A survivor's hint was left unread because the time budget ran out (such a run is not kept). */
+  hintsCut: boolean;
 }
 
 /**
@@ -243,6 +245,7 @@ async function runModel(
     staleEquivalents: [],
     edgeTests: [],
     cached: false,
+    hintsCut: false,
   };
   if (passing.length === 0) return run;
 
@@ -289,7 +292,10 @@ async function runModel(
       .flatMap((plant) => plant.group.map((test) => ({ test, sql: plant.mutated })))
       .sort((a, b) => compareCodePoints(a.test.result.name, b.test.result.name));
     for (const { test, sql } of candidates) {
-      if (performance.now() > until) return null;
+      if (performance.now() > until) {
+        run.hintsCut = true;
+        return null;
+      }
       const found = separation(test.result.name, await model(test), await suite.outputs(test, { modelSql: sql, timeoutMs: limit(test) }));
       if (found) return found;
     }

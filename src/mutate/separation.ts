@@ -62,7 +62,8 @@ export function separation(test: string, original: TestOutputs | null, mutated: 
   // No row changed in place: the mutant drops a row the model returns, or adds one.
   const all = original.columns.map((_, index) => index);
   const dropped = onlyModel[0];
-  if (dropped) return { test, kind: "row", columns: [...original.columns], row: null, where: {}, model: valuesOf(dropped, all), mutant: null };
+  if (dropped)
+    return { test, kind: "row", columns: [...original.columns], row: null, where: {}, model: valuesOf(dropped, all), mutant: null };
   const added = onlyMutant[0] as (string | null)[];
   return { test, kind: "row", columns: [...original.columns], row: null, where: {}, model: null, mutant: valuesOf(added, all) };
 }

@@ -170,7 +170,11 @@ export async function readOutputs(plan: TestPlan, context: ExecuteContext): Prom
     const none = plan.expectRows !== null && plan.expectRows.length === 0;
     const wanted = none
       ? { rows: [] }
-      : await database.query(withClause(ctes, `select ${asText(expected.columns)} from (\n${expected.sql}\n) as __slp_expected`), lane, timeoutMs);
+      : await database.query(
+          withClause(ctes, `select ${asText(expected.columns)} from (\n${expected.sql}\n) as __slp_expected`),
+          lane,
+          timeoutMs,
+        );
     return {
       columns: output.map((column) => column.name),
       rows: actual.rows,
