@@ -16,7 +16,7 @@ import { operators } from "./operators/index.ts";
 import type { ModelRun } from "./run.ts";
 
 /** Bumped when a kept ModelRun changes shape. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 const OPERATORS = operators.map((operator) => `${operator.code}:${operator.name}`).join(",");
 

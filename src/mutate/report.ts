@@ -12,7 +12,7 @@ import { plural } from "../core/text.ts";
 import type { Finding } from "../schemas/finding.ts";
 import type { MutationArtifact } from "../schemas/mutation.ts";
 import { edgeTestVerdicts } from "./edge-tests.ts";
-import { survivorHint, type EdgeSource } from "./hints.ts";
+import { hintFrom, readShape, type EdgeSource } from "./hints.ts";
 import { separationText } from "./separation.ts";
 import { treeOf, type ModelRun, type MutantResult, type MutateRun } from "./run.ts";
 
@@ -116,7 +116,7 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
       lines.push(mutantLine(model, mutant));
       const head = `mutant ${mutant.id} (${mutant.operatorName}): ${mutant.original} -> ${mutant.replacement} at line ${mutant.line}`;
       if (mutant.verdict === "survived") {
-        const hint = survivorHint(treeOf(mutant.sql, context.warehouse), mutant, edges);
+        const hint = hintFrom(mutant.shape ?? readShape(treeOf(mutant.sql, context.warehouse), mutant), edges);
         const threat = hint.edge
           ? `; it threatens edge '${hint.edge}'${hint.edgeTest ? ` (unit test ${hint.edgeTest})` : " (no unit test names it)"}`
           : "";

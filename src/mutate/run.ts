@@ -17,6 +17,7 @@ import {
 import { readText } from "../project/files/source.ts";
 import { MutantCache } from "./cache.ts";
 import { separation, type Separation } from "./separation.ts";
+import { readShape, type Shape } from "./hints.ts";
 import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import type { MutationEquivalent } from "../schemas/mutation.ts";
 import { parseSql } from "../sql/parser.ts";
@@ -50,6 +51,8 @@ export interface MutantResult {
   end: number;
   /** A survivor: the first existing unit test whose fixtures tell it from the model, and where (null: none does). */
   separation: Separation | null;
+  /** A survivor: its site's shape for the hint (hints.ts), read while the parser is at hand; null otherwise. */
+  shape: Shape | null;
 }
 
 export interface ModelRun {
@@ -348,6 +351,7 @@ async function runModel(
       start: mutant.planned.start,
       end: mutant.planned.end,
       separation: separated,
+      shape: verdict === "survived" ? readShape(treeOf(plant.sql, options.warehouse), mutant.planned) : null,
     });
   }
   run.edgeTests = await edgeTestRuns({
