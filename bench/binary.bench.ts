@@ -2,7 +2,8 @@
  * The single executable (`npm run build`, dist/slp): built once into the
  * bench folder, then timed as users run it. Budgets: `slp check` on the
  * quickstart in 60 ms with DuckDB not loaded; the quickstart's unit tests in
- * 80 ms (issue 12); a green TCR cycle in 150 ms; 20 mutants x 5 unit tests in 1 s;
+ * 80 ms (issue 12); a green TCR cycle in 150 ms; a tcr attempt that mutates a changed
+ * mart in 1.5 s, its mutants run or their verdicts kept (issue 25); 20 mutants x 5 unit tests in 1 s;
  * `slp check` as npm installs it (node_modules/.bin/slp, which the launcher
  * re-points at the binary on its first run) at most 30 ms more than the binary
  * alone; the launcher under Node (a first run, or SLP_BINARY_PATH) in 100 ms.
@@ -12,7 +13,7 @@ import { join } from "node:path";
 import { hostPlatform } from "../src/build/platforms.ts";
 import { CLI, type Benchmark } from "./harness.ts";
 import { mutate20Project } from "./mutate.bench.ts";
-import { tcrGreenCycle } from "./tcr.bench.ts";
+import { tcrGreenCycle, tcrMutateAttempt } from "./tcr.bench.ts";
 
 const ROOT = join(import.meta.dir, "..");
 let binary = "";
@@ -73,6 +74,8 @@ export const benchmarks: Benchmark[] = [
     },
   },
   tcrGreenCycle("binary: tcr green cycle on the quickstart", 150, (workDir) => [buildOnce(workDir)]),
+  tcrMutateAttempt("binary: tcr attempt on a changed mart, mutants run", 1500, true, (workDir) => [buildOnce(workDir)]),
+  tcrMutateAttempt("binary: tcr attempt on a changed mart, mutants kept", 1500, false, (workDir) => [buildOnce(workDir)]),
   {
     name: "binary: mutate 20 mutants x 5 unit tests",
     budgetMs: 1000,

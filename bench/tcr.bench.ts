@@ -90,6 +90,45 @@ function redOnBrokenSql(): Benchmark {
   };
 }
 
+/**
+ * One `tcr --dry-run` attempt that changes the mart fct_orders (its comment,
+ * with the branch's own pre-registrations): check, gate, unit, then mutate of
+ * the changed mart, red on its surviving join swap. `fresh`: each run writes
+ * a new comment, so mutate's kept verdicts never apply (an attempt that
+ * touched the model); else the same change every run (an attempt that
+ * touched neither the model nor its tests: the verdicts are kept).
+ * Budget 1.5 s from the binary, either way (issue 25).
+ */
+export function tcrMutateAttempt(name: string, budgetMs: number, fresh: boolean, slp: (workDir: string) => string[]): Benchmark {
+  let repo = "";
+  let step = 0;
+  const edit = (path: string, change: (text: string) => string) =>
+    writeFileSync(join(repo, path), change(readFileSync(join(repo, path), "utf8")));
+  return {
+    name,
+    budgetMs,
+    expectExit: 1,
+    setup(workDir) {
+      repo = join(workDir, name.replace(/\W+/g, "-"));
+      cpSync(QUICKSTART, repo, { recursive: true });
+      initRepo(repo);
+      commitAll(repo, "quickstart");
+      git(repo, ["checkout", "-q", "-b", "agent/bench"]);
+      edit("models/marts/fct_orders.yml", (text) => text.replace("about one order in five", "about one order in five; reworded"));
+      edit("models/marts/finance/fct_revenue_daily.yml", (text) =>
+        text.replace("two days gain revenue and orders", "two days gain revenue and orders; reworded"),
+      );
+      edit("models/marts/fct_orders.sql", (text) => `${text}-- step 0\n`);
+      return { argv: [...slp(workDir), "tcr", "reword the mart", "--dry-run"], cwd: repo };
+    },
+    beforeEach() {
+      if (!fresh) return;
+      step++;
+      edit("models/marts/fct_orders.sql", (text) => text.replace(/-- step \d+\n$/, `-- step ${step}\n`));
+    },
+  };
+}
+
 export const benchmarks: Benchmark[] = [
   tcrGreenCycle("tcr: green cycle on the quickstart", 300, () => [process.execPath, CLI]),
   redOnBrokenSql(),

@@ -84,9 +84,9 @@ export default defineTask({
   async run({ input, environment }): Promise<Report> {
     const dir = resolve(environment.cwd, input.projectDir);
     const dryRun = input.dryRun === true;
-    // Loaded on use: git, the parser, the template engine and DuckDB are for this task only (a dry run opens no DuckDB).
+    // Loaded on use: git, the parser, the template engine and DuckDB are for this task only (a dry run opens no
+    // DuckDB, nor does a run with no model to judge, as the loop's attempts that change no model are).
     const { Database } = await import("../src/engine/duckdb.ts");
-    if (!dryRun) await Database.load();
     const [{ readUnitProject }, scope, { dialectOption, parseVarsOption }] = await Promise.all([
       import("../src/project/dbt/unit-project.ts"),
       import("../src/mutate/scope.ts"),
@@ -202,7 +202,11 @@ export default defineTask({
         fix: "select a model name, a test name, or model::test",
       });
     }
-    const { tiers, knownEdges } = await specsOf(dir, input.projectDir, martsPaths, environment.env);
+    // Tiers and edges are read for the models run; none run, none read (the check step of the loop read them already).
+    const { tiers, knownEdges } =
+      run.models.length > 0
+        ? await specsOf(dir, input.projectDir, martsPaths, environment.env)
+        : { tiers: new Map<string, string>(), knownEdges: new Map<string, string[]>() };
     const { report, artifacts } = mutateReport({
       run,
       files,

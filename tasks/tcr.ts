@@ -1,4 +1,4 @@
-/** `slp tcr "message"`: check, gate, unit; green commits, red reverts; five reds in a row stop the agent. */
+/** `slp tcr "message"`: check, gate, unit, mutate (of the changed marts); green commits, red reverts; five reds in a row stop the agent. */
 import { Type } from "@sinclair/typebox";
 import { resolve } from "node:path";
 import { ConfigError, InputError } from "../src/core/errors.ts";
@@ -10,11 +10,13 @@ import { defineTask } from "../src/runner/define-task.ts";
 import { registryOf } from "../src/runner/registry.ts";
 import type { TcrStep } from "../src/tcr/run.ts";
 
-export const DEFAULT_STEPS = ["check", "gate", "unit"];
+/** Mutate judges the models changed against the base, as `slp ci` will: a survivor is red here, not a surprise there. */
+export const DEFAULT_STEPS = ["check", "gate", "unit", "mutate"];
 
 export default defineTask({
   name: "tcr",
-  description: "The agent's loop: check, gate and unit tests; green commits the change, red reverts it (five reds stop)",
+  description:
+    "The agent's loop: check, gate, unit tests and mutants of the changed models; green commits the change, red reverts it (five reds stop)",
   input: Type.Object({
     message: Type.Optional(Type.String({ positional: true, metavar: "MESSAGE", description: "the commit message of this step" })),
     projectDir: ProjectDirOption,

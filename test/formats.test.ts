@@ -37,13 +37,16 @@ const EXTENSION: Record<string, string> = {
 };
 /**
  * Outside GitHub Actions: paths relative to where slp runs, no job summary;
- * and git's clock fixed, so the commit tcr judges has the same id every run.
+ * git's clock fixed, so the commit tcr judges has the same id every run; and
+ * no cache, so a golden never depends on the runs before it (mutate's kept
+ * verdicts show in its data as `cached`).
  */
 const NOT_IN_ACTIONS = {
   GITHUB_WORKSPACE: "",
   GITHUB_STEP_SUMMARY: "",
   GIT_AUTHOR_DATE: "1767225600 +0000",
   GIT_COMMITTER_DATE: "1767225600 +0000",
+  SLP_NO_CACHE: "1",
 };
 
 /** Compares a run's stdout with test/golden/<task>/<format>.<ext>; writes it with SLP_UPDATE_FIXTURES=1 or when missing. */

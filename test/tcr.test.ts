@@ -248,6 +248,11 @@ describe("slp tcr: a red step's findings in full", () => {
     const envelope = tcrEnvelope(result.stdout);
     expect(envelope.exit_code).toBe(1);
     expect(envelope.data.red_step).toBe("unit");
+    // The default steps mutate the changed mart too; its survivors against a model already wrong wait for its tests.
+    expect(envelope.data.red_steps).toEqual(["unit"]);
+    expect(envelope.notes).toContain(
+      "mutate: the mutants of fct_orders wait until its unit tests pass (a survivor of a model already wrong says nothing)",
+    );
     expect(envelope.findings).toEqual([
       {
         severity: "BLOCK",
@@ -736,7 +741,7 @@ describe("tcr.sh", () => {
   });
 });
 
-describe("slp tcr: the default steps (check, gate, unit)", () => {
+describe("slp tcr: the default steps (check, gate, unit, mutate)", () => {
   test("green on the quickstart: every step runs, the change is committed", () => {
     using repo = quickstartRepo();
     writeFileSync(join(repo.path, "NOTES.md"), "x\n");
@@ -744,9 +749,11 @@ describe("slp tcr: the default steps (check, gate, unit)", () => {
     expect(result.stdout).toMatch(/^check: slp check: .* - OK/m);
     expect(result.stdout).toMatch(/^gate: slp gate: OK/m);
     expect(result.stdout).toMatch(/^unit: slp unit: 5 passed - OK/m);
+    // No model changed against main: mutate judges none.
+    expect(result.stdout).toMatch(/^mutate: slp mutate: OK \(0 killed, 0 equivalent, in 0 models; models changed since main\)$/m);
     expect(result.exitCode).toBe(0);
     expect(status(repo.path)).toBe("");
-    expect(trailer(repo.path, "Slp-Tcr-Steps")).toBe("check gate unit");
+    expect(trailer(repo.path, "Slp-Tcr-Steps")).toBe("check gate unit mutate");
   });
 
   test("gate judges the change being committed, not only what is already committed", async () => {

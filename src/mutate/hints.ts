@@ -50,12 +50,23 @@ const KEYWORDS = new Set([
   "order",
 ]);
 
+/** What a hint reads of the mutated SQL: the row that would reach the site, and the words around it that edges are matched on. */
+export interface Shape {
+  row: string | null;
+  words: string[];
+}
+
 export function survivorHint(
   tree: SqlTree | null,
   site: { start: number; end: number; operator: string },
   edges: readonly EdgeSource[],
 ): Hint {
-  if (!tree) return { edge: null, edgeTest: null, row: null };
+  return hintFrom(readShape(tree, site), edges);
+}
+
+/** The shape of a survivor's site, read once when the mutant runs (and kept with its verdict: a kept run parses nothing). */
+export function readShape(tree: SqlTree | null, site: { start: number; end: number; operator: string }): Shape {
+  if (!tree) return { row: null, words: [] };
   const aliases = relationAliases(tree);
   const context = enclosing(tree, site.start, site.end);
   const row = context ? reachingRow(tree, context, site.operator, aliases) : null;
@@ -67,6 +78,12 @@ export function survivorHint(
       if (last.length >= 2 && !KEYWORDS.has(last) && !CTE.test(last)) words.add(last);
     }
   }
+  return { row, words: [...words] };
+}
+
+/** The edge that shares the most words with the site's shape, and the shape's row. */
+export function hintFrom(shape: Shape, edges: readonly EdgeSource[]): Hint {
+  const { row, words } = shape;
   let best: { edge: EdgeSource; score: number } | null = null;
   for (const edge of edges) {
     const edgeWords = new Set(
@@ -75,7 +92,7 @@ export function survivorHint(
         .split(/[^\p{L}\p{N}_.]+/u)
         .filter(Boolean),
     );
-    const score = [...words].filter((word) => edgeWords.has(word)).length;
+    const score = words.filter((word) => edgeWords.has(word)).length;
     if (score > 0 && (!best || score > best.score)) best = { edge, score };
   }
   return { edge: best?.edge.edge ?? null, edgeTest: best?.edge.test ?? null, row };

@@ -12,7 +12,8 @@ import { plural } from "../core/text.ts";
 import type { Finding, FixKind } from "../schemas/finding.ts";
 import type { MutationArtifact } from "../schemas/mutation.ts";
 import { edgeTestVerdicts } from "./edge-tests.ts";
-import { survivorHint, type EdgeSource } from "./hints.ts";
+import { hintFrom, readShape, type EdgeSource } from "./hints.ts";
+import { separationText } from "./separation.ts";
 import { treeOf, type ModelRun, type MutantResult, type MutateRun } from "./run.ts";
 
 export interface ReportContext {
@@ -130,18 +131,16 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
       lines.push(mutantLine(model, mutant));
       const head = `mutant ${mutant.id} (${mutant.operatorName}): ${mutant.original} -> ${mutant.replacement} at line ${mutant.line}`;
       if (mutant.verdict === "survived") {
-        const hint = survivorHint(treeOf(mutant.sql, context.warehouse), mutant, edges);
+        const hint = hintFrom(mutant.shape ?? readShape(treeOf(mutant.sql, context.warehouse), mutant), edges);
         const threat = hint.edge
           ? `; it threatens edge '${hint.edge}'${hint.edgeTest ? ` (unit test ${hint.edgeTest})` : " (no unit test names it)"}`
           : "";
+        // A test that exists and whose fixtures already tell the mutant apart is the fix; else the input that would.
         const reach = hint.row ? `; ${hint.row} would reach it` : "";
-        finding(
-          survivorsBlock ? "BLOCK" : "INFO",
-          model.file,
-          model.model,
-          mutant.line,
-          `${head} survived every unit test; a unit test that cannot tell the code from this is a unit test the model does not have yet${threat}${reach}`,
-        );
+        const missing = mutant.separation
+          ? `${separationText(mutant.separation)}${threat}`
+          : `a unit test that cannot tell the code from this is a unit test the model does not have yet${threat}${reach}`;
+        finding(survivorsBlock ? "BLOCK" : "INFO", model.file, model.model, mutant.line, `${head} survived every unit test; ${missing}`);
       } else if (mutant.verdict === "equivalent") {
         finding("INFO", model.file, model.model, mutant.line, `${head} survived and is listed as equivalent: ${mutant.reason}`);
       } else if (mutant.verdict === "rejected") {
@@ -187,7 +186,7 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
     lines.push(
       `${model.model}: ${score === null ? "no score" : `score ${formatScore(score)}`} (${verdictCounts(counts)}) of ${plural(model.mutants.length, "mutant")}${
         elided.length ? `; the cap of ${context.maxMutants} left out ${elided.map(([code, n]) => `${code} ${n}`).join(", ")}` : ""
-      }`,
+      }${model.cached ? "; cached: the model, its inputs and its unit tests are as a run before judged them" : ""}`,
     );
     artifacts.push(artifactOf(model, counts, score, context.maxMutants));
   }
@@ -201,7 +200,8 @@ export function mutateReport(context: ReportContext): { report: Report; artifact
     lines,
     notes: [...context.notes, ...run.notes],
     errors,
-    data: { score, ...totals, models: artifacts },
+    // Models whose verdicts an earlier run made (cache.ts): nothing of them ran this time.
+    data: { score, ...totals, models: artifacts, cached: run.models.filter((model) => model.cached).map((model) => model.model) },
   };
   if (errors.length > 0) {
     report.exitCode = EXIT.cannotJudge;

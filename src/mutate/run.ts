@@ -6,8 +6,18 @@
  * test that names an edge what it killed; the report is made elsewhere.
  */
 import { compareCodePoints } from "../core/text.ts";
-import { NothingSelected, prepareUnitTests, type ExecutedTest, type PreparedTest, type UnitRunOptions } from "../unit/run.ts";
+import {
+  NothingSelected,
+  prepareUnitTests,
+  type ExecutedTest,
+  type PreparedTest,
+  type TestOutputs,
+  type UnitRunOptions,
+} from "../unit/run.ts";
 import { readText } from "../project/files/source.ts";
+import { MutantCache } from "./cache.ts";
+import { separation, type Separation } from "./separation.ts";
+import { readShape, type Shape } from "./hints.ts";
 import type { UnitProject as DbtProject } from "../project/dbt/unit-project.ts";
 import type { MutationEquivalent } from "../schemas/mutation.ts";
 import { parseSql } from "../sql/parser.ts";
@@ -39,6 +49,10 @@ export interface MutantResult {
   sql: string;
   start: number;
   end: number;
+  /** A survivor: the first existing unit test whose fixtures tell it from the model, and where (null: none does). */
+  separation: Separation | null;
+  /** A survivor: its site's shape for the hint (hints.ts), read while the parser is at hand; null otherwise. */
+  shape: Shape | null;
 }
 
 export interface ModelRun {
@@ -60,6 +74,10 @@ export interface ModelRun {
   staleEquivalents: MutationEquivalent[];
   /** Each unit test that names an edge in config.meta.edge and passed unmutated: what it did to the model's mutants. */
   edgeTests: EdgeTestRun[];
+  /** Taken from an earlier run (cache.ts): nothing of this model was run this time. */
+  cached: boolean;
+  /** A survivor's hint was left unread because the time budget ran out (such a run is not kept). */
+  hintsCut: boolean;
 }
 
 /**
@@ -131,11 +149,33 @@ export async function runMutants(options: MutateOptions): Promise<MutateRun> {
   if (options.testSelect.length > 0) for (const test of suite.tests) wanted.add(test.result.model);
   const models = [...wanted].sort(compareCodePoints);
   const tests = suite.tests.filter((test) => wanted.has(test.result.model));
-  await database.widen(2);
+  // A model whose source, tests and inputs are as an earlier run saw them takes that run's verdicts and runs nothing.
+  const cache = MutantCache.open(project.dir, options.env);
+  const keys = new Map<string, string | null>();
+  const cached = new Map<string, ModelRun>();
+  for (const model of models) {
+    const own = tests.filter((test) => test.result.model === model);
+    if (own.length === 0) continue;
+    const file = modelFile(project, model);
+    const key = MutantCache.key({
+      model,
+      file,
+      source: file ? readText(project.dir, file) : "",
+      warehouse: options.warehouse,
+      maxMutants: options.maxMutants,
+      equivalents: options.equivalents.filter((entry) => entry.model === model),
+      tests: own.map((test) => suite.fingerprint(test)),
+    });
+    keys.set(model, key);
+    const kept = cache.get(key);
+    if (kept) cached.set(model, { ...kept, cached: true });
+  }
+  const toRun = tests.filter((test) => !cached.has(test.result.model));
+  if (toRun.length > 0) await database.widen(2);
   try {
     // Baseline: every test unmutated.
     const durations = new Map<PreparedTest, number>();
-    const baseline = await runAll(tests, database.width, async (test, lane) => {
+    const baseline = await runAll(toRun, database.width, async (test, lane) => {
       const from = performance.now();
       const result = await suite.execute(test, { lane });
       durations.set(test, performance.now() - from);
@@ -143,23 +183,36 @@ export async function runMutants(options: MutateOptions): Promise<MutateRun> {
     });
     const finished = suite.finish(baseline.map((result) => ({ ...result })));
     const byModel = new Map<string, { test: PreparedTest; result: ExecutedTest; line: number | null }[]>();
-    tests.forEach((test, i) => {
+    toRun.forEach((test, i) => {
       const list = byModel.get(test.result.model) ?? [];
       list.push({ test, result: baseline[i] as ExecutedTest, line: finished[i]?.line ?? null });
       byModel.set(test.result.model, list);
     });
-    const untested = models.filter((model) => !byModel.has(model));
+    const untested = models.filter((model) => !byModel.has(model) && !cached.has(model));
     const runs: ModelRun[] = [];
     const deadline = performance.now() + options.budgetMs;
     for (const model of models) {
+      const kept = cached.get(model);
+      if (kept) {
+        runs.push(kept);
+        continue;
+      }
       const entries = byModel.get(model);
       if (!entries) continue;
-      runs.push(await runModel(model, entries, project, options, suite, database.width, durations, deadline));
+      const run = await runModel(model, entries, project, options, suite, database.width, durations, deadline);
+      cache.set(keys.get(model) ?? null, run);
+      runs.push(run);
     }
+    cache.save();
     return { models: runs, untested, notes: suite.notes };
   } finally {
     if (options.closeDatabase !== false) database.close();
   }
+}
+
+function modelFile(project: DbtProject, model: string): string {
+  const node = project.refNodes.find((candidate) => candidate.kind === "model" && candidate.name === model && candidate.latest);
+  return node?.file ?? "";
 }
 
 async function runModel(
@@ -172,8 +225,7 @@ async function runModel(
   durations: Map<PreparedTest, number>,
   deadline: number,
 ): Promise<ModelRun> {
-  const node = project.refNodes.find((candidate) => candidate.kind === "model" && candidate.name === model && candidate.latest);
-  const file = node?.file ?? "";
+  const file = modelFile(project, model);
   const source = file ? readText(project.dir, file) : "";
   const passing = entries.filter((entry) => entry.result.status === "pass" && entry.test.modelSql !== null);
   const run: ModelRun = {
@@ -198,6 +250,8 @@ async function runModel(
     elided: {},
     staleEquivalents: [],
     edgeTests: [],
+    cached: false,
+    hintsCut: false,
   };
   if (passing.length === 0) return run;
 
@@ -222,6 +276,37 @@ async function runModel(
     outcomes.set(job.mutant, [...(outcomes.get(job.mutant) ?? []), { test: job.test.result.name, result }]);
     return result;
   });
+
+  /** What the model itself returns over each test's fixtures, read once, for the survivors' hints. */
+  const originals = new Map<PreparedTest, Promise<TestOutputs | null>>();
+  const original = (test: PreparedTest): Promise<TestOutputs | null> => {
+    let read = originals.get(test);
+    if (!read) {
+      read = suite.outputs(test, { timeoutMs: timeoutOf(test) });
+      originals.set(test, read);
+    }
+    return read;
+  };
+  const separate = async (
+    plants: readonly { mutated: string; group: PreparedTest[] }[],
+    model: (test: PreparedTest) => Promise<TestOutputs | null>,
+    until: number,
+    limit: (test: PreparedTest) => number,
+  ): Promise<Separation | null> => {
+    // The tests in name order, so the hint names the same test every run.
+    const candidates = plants
+      .flatMap((plant) => plant.group.map((test) => ({ test, sql: plant.mutated })))
+      .sort((a, b) => compareCodePoints(a.test.result.name, b.test.result.name));
+    for (const { test, sql } of candidates) {
+      if (performance.now() > until) {
+        run.hintsCut = true;
+        return null;
+      }
+      const found = separation(test.result.name, await model(test), await suite.outputs(test, { modelSql: sql, timeoutMs: limit(test) }));
+      if (found) return found;
+    }
+    return null;
+  };
 
   const listed = options.equivalents.filter((entry) => entry.model === model);
   const listedAs = (mutant: (typeof all)[number]) =>
@@ -252,6 +337,7 @@ async function runModel(
     } else verdict = "survived";
     if (equivalent && verdict === "killed") run.staleEquivalents.push(equivalent);
     const plant = mutant.plants[0] as (typeof mutant.plants)[number];
+    const separated = verdict === "survived" ? await separate(mutant.plants, original, deadline, timeoutOf) : null;
     run.mutants.push({
       id: mutant.id,
       operator: mutant.planned.operator,
@@ -267,6 +353,8 @@ async function runModel(
       sql: plant.sql,
       start: mutant.planned.start,
       end: mutant.planned.end,
+      separation: separated,
+      shape: verdict === "survived" ? readShape(treeOf(plant.sql, options.warehouse), mutant.planned) : null,
     });
   }
   run.edgeTests = await edgeTestRuns({

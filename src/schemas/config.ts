@@ -102,7 +102,7 @@ export const Config = Type.Object(
               steps: Type.Optional(
                 Type.Array(Type.String({ minLength: 1, description: "must name a task" }), {
                   minItems: 1,
-                  description: "must list the tasks the loop runs, in order (default [check, gate, unit])",
+                  description: "must list the tasks the loop runs, in order (default [check, gate, unit, mutate])",
                 }),
               ),
               required: Type.Optional(

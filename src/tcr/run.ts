@@ -206,12 +206,41 @@ class Step {
     } finally {
       baseline.close();
     }
+    this.#mutantsWaitForUnitTests(judged);
     // A red step makes the attempt red even when another could not judge; with none red, one that could not judge changes nothing.
     const red = judged.filter((item) => item.outcome.verdict === "red");
     if (red.length > 0) return this.#red(red, judged, staged, message, null);
     const error = judged.find((item) => item.outcome.verdict === "error");
     if (error) return this.#cannotJudge(null, error);
     return this.#green(judged, staged, candidate, message, hooks, hookSet);
+  }
+
+  /**
+   * A mutant of a model whose own unit tests fail is judged against a model already wrong: its survivors are noise
+   * beside the failing test, which is the fault. They wait (a note says so) until the model's unit tests pass.
+   */
+  #mutantsWaitForUnitTests(judged: Judged[]): void {
+    const failing = new Set(
+      judged
+        .filter((item) => item.step.task.name === "unit" && item.outcome.verdict === "red")
+        .flatMap((item) => blocks(item.outcome.findings).map((finding) => finding.model))
+        .filter(Boolean),
+    );
+    if (failing.size === 0) return;
+    for (const item of judged) {
+      if (item.step.task.name !== "mutate" || item.outcome.verdict !== "red") continue;
+      const waiting = new Set<string>();
+      item.outcome.findings = item.outcome.findings.filter((finding) => {
+        const waits = finding.severity === "BLOCK" && failing.has(finding.model);
+        if (waits) waiting.add(finding.model);
+        return !waits;
+      });
+      for (const model of [...waiting].sort())
+        this.#stepNotes.push(
+          `mutate: the mutants of ${model} wait until its unit tests pass (a survivor of a model already wrong says nothing)`,
+        );
+      if (blocks(item.outcome.findings).length === 0) item.outcome.verdict = "green";
+    }
   }
 
   /**
@@ -263,7 +292,6 @@ class Step {
       at_head: null,
       data: result.report.data ?? null,
     };
-    const blocks = (findings: Finding[]) => findings.filter((finding) => finding.severity === "BLOCK");
     if (outcome.verdict === "green" || (judged && blocks(outcome.findings).length === 0)) return outcome;
     // What decides a strike for an error is never read from a run made in another environment.
     const atHead = await baseline.atHead(step, input, { fresh: !judged });
@@ -721,6 +749,10 @@ function listed(names: string[]): string {
 }
 
 /** The findings of every red step of one attempt, each once (two steps may report the same), sorted. */
+function blocks(findings: Finding[]): Finding[] {
+  return findings.filter((finding) => finding.severity === "BLOCK");
+}
+
 function redFindings(red: Judged[]): Finding[] {
   const seen = new Set<string>();
   const findings: Finding[] = [];

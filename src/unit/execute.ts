@@ -8,6 +8,7 @@
  */
 import { DatabaseError, QueryTimeout, type Column, type Database } from "../engine/duckdb.ts";
 import { compareQuery, diffOf, expectedQuery, outputQuery } from "./compare.ts";
+import { quoteIdentifier, withClause } from "./sql.ts";
 import { renderError } from "./render.ts";
 import { placeInModel } from "./sql-place.ts";
 import { missingColumn } from "./schemas.ts";
@@ -144,6 +145,57 @@ async function runPlan(
   }
   const diff = diffOf(rows, expected.columns);
   return diff === null ? { ...result, status: "pass" } : { ...result, status: "fail", diff };
+}
+
+/** What a model returns over one test's fixtures, beside what the test expects: every value as text. */
+export interface TestOutputs {
+  /** The model's output columns, in order, and every row it returns (sorted, so the same output reads the same). */
+  columns: string[];
+  rows: (string | null)[][];
+  /** The columns the test compares (its expect's), and its expected rows in the order written. */
+  expected: { columns: string[]; rows: (string | null)[][] };
+}
+
+/**
+ * The model's whole output over the test's fixtures and the test's expected
+ * rows, both as DuckDB's text of the output's types (so a value reads the
+ * same on both sides); null when either cannot be read (the SQL does not
+ * bind, a typing search would be needed, a query fails).
+ */
+export async function readOutputs(plan: TestPlan, context: ExecuteContext): Promise<TestOutputs | null> {
+  const { database, lane, dialectRun, timeoutMs } = context;
+  try {
+    if (dialectRun) {
+      const translated = await dialectRun.prepare(plan, database, lane);
+      if ("error" in translated) return null;
+      plan = translated.plan;
+    }
+    const ctes = plan.fixtures.map((fixture) => ({ name: fixture.relation, sql: fixture.sql }));
+    const output = await describeOutput(plan, context, () => ctes);
+    const expected = expectedQuery(plan, output, dialectRun?.dialect ?? "duckdb");
+    const asText = (columns: readonly Column[]) =>
+      columns.map((column) => `cast(${quoteIdentifier(column.name)} as VARCHAR)`).join(", ") || "1";
+    const actual = await database.query(
+      withClause(ctes, `select ${asText(output)} from (\n${plan.modelSql}\n) as __slp_model order by all`),
+      lane,
+      timeoutMs,
+    );
+    const none = plan.expectRows !== null && plan.expectRows.length === 0;
+    const wanted = none
+      ? { rows: [] }
+      : await database.query(
+          withClause(ctes, `select ${asText(expected.columns)} from (\n${expected.sql}\n) as __slp_expected`),
+          lane,
+          timeoutMs,
+        );
+    return {
+      columns: output.map((column) => column.name),
+      rows: actual.rows,
+      expected: { columns: expected.columns.map((column) => column.name), rows: wanted.rows },
+    };
+  } catch {
+    return null;
+  }
 }
 
 /**

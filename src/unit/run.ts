@@ -17,7 +17,7 @@ import { callText, parseRelationCall, type RelationCall } from "../project/dbt/r
 import type { UnitTestDefinition } from "../project/dbt/unit-test-definitions.ts";
 import type { Dialect, DialectChoice } from "../sql/dialect/dialects.ts";
 import { duckdbSettings } from "../sql/dialect/settings.ts";
-import { executeTest, type DescribeCache, type ExecutedTest } from "./execute.ts";
+import { executeTest, readOutputs, type DescribeCache, type ExecutedTest, type TestOutputs } from "./execute.ts";
 import { buildFixture, expectedRows, expectedSql, givenRows, UntranslatableType } from "./fixtures.ts";
 import { compiledModels } from "./manifest.ts";
 import { emptyResult, planTest, readTestSet, selectTests, type PlannedTest, type TestSet } from "./plan.ts";
@@ -28,7 +28,7 @@ import type { DialectRun } from "./translate.ts";
 import type { TypingSearch } from "./typings.ts";
 import type { Fixture, TestPlan, UnitResult, UnitRun } from "./types.ts";
 
-export type { ExecutedTest } from "./execute.ts";
+export type { ExecutedTest, TestOutputs } from "./execute.ts";
 export { NothingSelected } from "./plan.ts";
 
 export interface UnitRunOptions {
@@ -75,6 +75,15 @@ export interface PreparedTests {
   execute(test: PreparedTest, options?: ExecuteOptions): Promise<ExecutedTest>;
   /** Keeps the run's translations and inferred schemas, and puts each error on its line (once, after the run). */
   finish(results: UnitResult[]): UnitResult[];
+  /**
+   * What decides the test's verdict on any SQL of its model, as one hash: its
+   * definition and place, the model's SQL as it runs, its fixtures (rows and
+   * column types) and expectation, and the engine; null when it could not be
+   * prepared. Equal fingerprints run alike, so a verdict may be kept by it.
+   */
+  fingerprint(test: PreparedTest): string | null;
+  /** Every row the model (or `modelSql`, a mutant) returns over the test's fixtures, and the test's expected rows, as text; null when it cannot be read. */
+  outputs(test: PreparedTest, options?: ExecuteOptions): Promise<TestOutputs | null>;
 }
 
 export async function runUnitTests(options: UnitRunOptions): Promise<UnitRun> {
@@ -265,6 +274,27 @@ export async function prepareUnitTests(options: UnitRunOptions): Promise<Prepare
       }
       return executeTest({ ...base, modelSql: trimStatement(executeOptions.modelSql) }, test.result, context);
     },
+    fingerprint(test) {
+      const plan = plans.get(test);
+      if (!plan) return null;
+      const { status: _status, error: _error, diff: _diff, renderedSql: _sql, ran: _ran, ...place } = test.result;
+      return ParseCache.key(JSON.stringify([FINGERPRINT_FORMAT, engine, dialect.dialect, place, plan], jsonSafe));
+    },
+    async outputs(test, executeOptions = {}) {
+      const plan = plans.get(test);
+      if (!plan) return null;
+      let base: TestPlan;
+      try {
+        base = await sharedPlan(plan);
+      } catch {
+        base = plan;
+      }
+      const modelSql = executeOptions.modelSql === undefined ? base.modelSql : trimStatement(executeOptions.modelSql);
+      return readOutputs(
+        { ...base, modelSql },
+        { database, lane: executeOptions.lane ?? 0, dialectRun, timeoutMs: executeOptions.timeoutMs, described },
+      );
+    },
     finish(results) {
       dialectRun?.save();
       schemas.save();
@@ -308,6 +338,16 @@ function keptBySql<T>(
 
 /** Bumped when what a kept output holds changes. */
 const OUTPUTS_FORMAT = 1;
+
+/** Bumped when what a test's fingerprint covers changes. */
+const FINGERPRINT_FORMAT = 1;
+
+/** JSON for a fingerprint: a bigint as its digits, a non-finite number by name (nothing dropped silently). */
+function jsonSafe(_key: string, value: unknown): unknown {
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  return value;
+}
 
 /** Every unit test of the project and its packages, their yml values rendered as dbt renders them at parse time. */
 function readTests(project: UnitProject, renderer: DbtRenderer): TestSet {
