@@ -102,7 +102,9 @@ describe("slp tcr: the advice after a red follows the findings' fix kinds", () =
       `next: stop and ask a human: T2 untested-edge at ${FCT_ORDERS_YML}:51 (unit test 'cancelled_orders_are_excluded' names an edge the spec does not have: 'status='refunded' → row excluded'); that fix is theirs`,
     );
     // The edge the test no longer names is a test to write: a second kind, a second line.
-    expect(next[1]).toStartWith(`next: write or correct the test T2 untested-edge at ${FCT_ORDERS_YML}:14 asks for, then run tcr again`);
+    expect(next[1]).toStartWith(
+      `next: write or correct the unit tests these ask for: T2 untested-edge at ${FCT_ORDERS_YML}:14, then run tcr again`,
+    );
     expect(next.length).toBe(2);
     expect(result.stdout).not.toContain("Rule 3");
   });
@@ -134,8 +136,21 @@ describe("adviceAfterRed: one line per kind, the human's first", () => {
     expect(lines).toEqual([
       "stop and ask a human: G7 g7 at models/marts/m.yml:3 (G7 says so); that fix is theirs (a spec's author, the owner of a protected path); yours is at most to take back what you changed",
       "fix the pre-registration (meta.pre_registration of m), not the SQL: P1 p1 at models/marts/m.yml:3",
-      "write or correct the test T1 t1 at models/marts/m.yml:3 asks for",
+      "write or correct the unit tests these ask for: T1 t1 at models/marts/m.yml:3",
       "fix the SQL of m in the code, not in the tests (Rule 3): C1 c1 at models/marts/m.yml:3",
+    ]);
+  });
+
+  test("a surviving mutant: its first clause (what survived) and its place, not the rule's name", () => {
+    const survivor = {
+      ...finding("MUTANT", "test"),
+      file: "models/marts/m.sql",
+      line: 7,
+      message:
+        "mutant join/1 (join-type-swapped): left join -> inner join at line 7 survived every unit test; add column email to the expect of unit test t",
+    };
+    expect(adviceAfterRed([survivor], "mutate")).toEqual([
+      "write or correct the unit tests these ask for: mutant join/1 (join-type-swapped): left join -> inner join at line 7 survived every unit test (models/marts/m.sql:7)",
     ]);
   });
 

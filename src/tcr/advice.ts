@@ -38,7 +38,7 @@ const ADVICE: Record<FixKind, (findings: Finding[]) => string> = {
       written.length > 0
         ? `check the expectation of ${list(written, what)}: this branch wrote ${written.length === 1 ? "that test" : "those tests"}, so the test may be what is wrong, not the model`
         : "",
-      others.length > 0 ? `write or correct the test ${list(others, what)} asks for` : "",
+      others.length > 0 ? `write or correct the unit tests these ask for: ${list(others, what)}` : "",
     ]
       .filter(Boolean)
       .join("; ");
@@ -53,8 +53,13 @@ function what(finding: Finding): string {
     const name = /^unit test '?([^\s']+)'?/.exec(finding.message)?.[1] ?? finding.model;
     return `unit test ${name}${place ? ` (${place})` : ""}`;
   }
+  // mutate's findings say what survived and which test and cell would catch it: their first clause is the point.
+  if (finding.rule === MUTANT_RULE) return `${finding.message.split("; ")[0]}${place ? ` (${place})` : ""}`;
   return `${finding.rule} ${finding.name}${place ? ` at ${place}` : ""}`;
 }
+
+/** The rule code of mutate's findings (mutate/report.ts). */
+const MUTANT_RULE = "MUTANT";
 
 function list(findings: Finding[], describe: (finding: Finding) => string): string {
   return [...new Set(findings.map(describe))].join(", ");
