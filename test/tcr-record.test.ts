@@ -109,7 +109,7 @@ describe("slp gate --verify-commits on a branch tcr built", () => {
     expect(plain.stdout).not.toMatch(/\[G1[123]\]/);
     const result = runCli(["gate", "--base", "main", "--verify-commits"], repo.path);
     expect(result.stdout).toContain(
-      `INFO\tmodels/marts/fct_orders.yml\tfct_orders\tcommit ${label("HEAD")} claims a green tcr step, but check blocks there: this marts model has no meta.spec`,
+      `INFO\tmodels/marts/fct_orders.yml:4\tfct_orders\tcommit ${label("HEAD")} claims a green tcr step, but check blocks there: this marts model has no meta.spec`,
     );
     expect(result.stdout).toContain(
       `INFO\t\t\tcommit ${label("HEAD~1")} was not made by slp tcr; on an agent branch every commit is a green tcr step (Rule 5)\t[G12]`,
