@@ -486,6 +486,30 @@ describe("the real CLI", () => {
   });
 });
 
+describe("slp unit reads git only to tell who wrote a failing test", () => {
+  const gitLoadedBy = (argv: string[]) => {
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      const code = await main(${JSON.stringify(argv)}, { stdout() {}, stderr() {}, cwd: process.cwd(), env: { ...process.env, SLP_NO_CACHE: "1" } });
+      console.log(JSON.stringify({ code, git: Object.keys(require.cache).some((path) => /isomorphic-git/.test(path)) }));
+    `;
+    const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    expect(result.stderr.toString()).toBe("");
+    return JSON.parse(result.stdout.toString());
+  };
+
+  test("every test passing: no git module is loaded (a failure's fix kind is the only reason to read the base)", () => {
+    expect(gitLoadedBy(["unit", "--project-dir", join(ROOT, "examples", "quickstart")])).toEqual({ code: 0, git: false });
+  });
+
+  test("a failing test: git is read, to tell a test this branch wrote from one it did not", () => {
+    using copy = copyToTemp(join(ROOT, "examples", "quickstart"));
+    const yml = join(copy.path, "models", "marts", "fct_orders.yml");
+    writeFileSync(yml, readFileSync(yml, "utf8").replace("order_total: 19.99}", "order_total: 19.98}"));
+    expect(gitLoadedBy(["unit", "--project-dir", copy.path])).toEqual({ code: 1, git: true });
+  });
+});
+
 describe("a command that renders nothing loads no template engine", () => {
   /** The modules a command loaded, run in a process of its own in `dir`: the template engine's, DuckDB's. */
   const loadedBy = (dir: string, argv: string[]) => {

@@ -10,7 +10,7 @@ import { plural } from "../core/text.ts";
 import type { DiffTable, UnitResult, UnitRun } from "../unit/types.ts";
 import type { UnitData } from "../schemas/unit.ts";
 import type { FixKind } from "../schemas/finding.ts";
-import { testKey } from "../unit/branch-tests.ts";
+import { testKey } from "../unit/types.ts";
 
 /** At most this many rows of a diff are printed per side; the JSON has them all. */
 const DIFF_ROWS = 20;

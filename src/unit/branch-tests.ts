@@ -5,6 +5,7 @@
  * where the advice points first: its expectation may be what is wrong.
  */
 import { canonicalJson, type Mapping } from "../core/values.ts";
+import { testKey } from "./types.ts";
 import { Repository } from "../git/repository.ts";
 import { CommitTree } from "../project/files/source.ts";
 import { Project } from "../project/model.ts";
@@ -47,10 +48,6 @@ export async function testsWrittenOnBranch(projectDir: string, base: string, tes
   } catch {
     return null;
   }
-}
-
-export function testKey(test: { model: string; name: string }): string {
-  return `${test.model}\0${test.name}`;
 }
 
 function sameTest(unit: { name: string; model: unknown }, test: WrittenTest): boolean {

@@ -101,3 +101,8 @@ export interface TestPlan {
   /** Expected rows of a dict or csv expectation, read once. */
   expectRows: FixtureRow[] | null;
 }
+
+/** A unit test's key, model then name (two models may have tests of one name); the branch's written tests are kept by it. */
+export function testKey(test: { model: string; name: string }): string {
+  return `${test.model}\0${test.name}`;
+}
