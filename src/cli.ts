@@ -19,7 +19,6 @@ import type { Task, TaskEnvironment, TaskRegistry } from "./runner/define-task.t
 import { runTask } from "./runner/runner.ts";
 import { VERSION } from "./version.ts";
 import type { nearestNames as NearestNames } from "./runner/nearest-names.ts";
-import { createRegistry, describe } from "./runner/registry.ts";
 import { delegateTo, overridingBinary } from "./runner/self.ts";
 
 /**
@@ -39,10 +38,16 @@ function builtInTasks(): readonly Task<any, any>[] {
   return (require("../tasks/index.ts") as typeof import("../tasks/index.ts")).builtInTasks;
 }
 
+function registryModule(): typeof import("./runner/registry.ts") {
+  return require("./runner/registry.ts") as typeof import("./runner/registry.ts");
+}
+
 /** The registry of a run, built (every task loaded) when a task or the CLI first asks it something. */
 function lazyRegistry(cwd: string): TaskRegistry {
   let registry: TaskRegistry | undefined;
-  const built = () => (registry ??= createRegistry(builtInTasks(), cwd, () => import("./index.ts")));
+  // Loaded with the first question: the registry reads slp.yml's tasks (TypeBox, the config schema), which --version,
+  // --help of a built-in task and the tasks started alone never need.
+  const built = () => (registry ??= registryModule().createRegistry(builtInTasks(), cwd, () => import("./index.ts")));
   return {
     get builtIns() {
       return built().builtIns;
@@ -231,7 +236,11 @@ async function topLevelHelp(io: CliIO): Promise<string> {
     yours =
       listed.length === 0
         ? []
-        : ["", "your tasks (slp.yml `tasks:`, .slp/tasks/*.ts):", ...listed.map((task) => `  ${task.name.padEnd(14)} ${describe(task)}`)];
+        : [
+            "",
+            "your tasks (slp.yml `tasks:`, .slp/tasks/*.ts):",
+            ...listed.map((task) => `  ${task.name.padEnd(14)} ${registryModule().describe(task)}`),
+          ];
   } catch (error) {
     // Help still helps; what is wrong with the repository's tasks is said, and `slp tasks` exits 2 on it.
     io.stderr(`WARNING your tasks cannot be listed: ${asSlpError(error).describe()}\n`);

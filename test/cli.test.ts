@@ -180,3 +180,26 @@ describe("papercuts a new user hit", () => {
     expect(ci.data.stages.find((stage: { name: string }) => stage.name === "gate").data.base).toBe("trunk");
   });
 });
+
+describe("what a run loads", () => {
+  /** The modules `argv` loaded, in a process of its own: how many, and whether TypeBox and slp.yml's reader were among them. */
+  const loadedBy = (argv: string[]) => {
+    const probe = `
+      const { main } = await import(${JSON.stringify(join(ROOT, "src", "cli.ts"))});
+      const code = await main(${JSON.stringify(argv)}, { stdout() {}, stderr() {}, cwd: ${JSON.stringify(QUICKSTART)}, env: {} });
+      const loaded = Object.keys(require.cache);
+      console.log(JSON.stringify({ code, typebox: loaded.some((path) => /@sinclair[/]typebox/.test(path)), slpYml: loaded.some((path) => /slp-yml[.]ts$/.test(path)) }));
+    `;
+    const result = Bun.spawnSync([process.execPath, "-e", probe], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+    expect(result.stderr.toString()).toBe("");
+    return JSON.parse(result.stdout.toString());
+  };
+
+  test("--version loads neither TypeBox nor the task registry's reading of slp.yml", () => {
+    expect(loadedBy(["--version"])).toEqual({ code: 0, typebox: false, slpYml: false });
+  });
+
+  test("check reads slp.yml (and so its schema)", () => {
+    expect(loadedBy(["check"])).toEqual({ code: 0, typebox: true, slpYml: true });
+  });
+});
