@@ -6,7 +6,7 @@
  * job summary, the comment size limit, --quiet and --output.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseTestResults } from "test-results-parser";
 import type { Report } from "../src/core/report.ts";
@@ -17,7 +17,7 @@ import { COMMENT_LIMIT, fitToLimit, mdInline } from "../src/report/markdown-text
 import { FORMATS } from "../src/report/renderers.ts";
 import type { Finding } from "../src/schemas/finding.ts";
 import { runCli, runMain, type CliResult } from "./support/cli.ts";
-import { UPDATE } from "./support/fixtures.ts";
+import { expectGolden } from "./support/fixtures.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
 import { validateAgainst } from "./support/official-schema.ts";
 import { tempDir, type TempDir } from "./support/temp.ts";
@@ -49,16 +49,9 @@ const NOT_IN_ACTIONS = {
   SLP_NO_CACHE: "1",
 };
 
-/** Compares a run's stdout with test/golden/<task>/<format>.<ext>; writes it with SLP_UPDATE_FIXTURES=1 or when missing. */
-function expectGolden(task: string, format: string, stdout: string): void {
-  const file = join(GOLDEN, task, `${format}.${EXTENSION[format]}`);
-  if (UPDATE || !existsSync(file)) {
-    mkdirSync(join(GOLDEN, task), { recursive: true });
-    writeFileSync(file, stdout);
-    if (!UPDATE) throw new Error(`${file} was missing; it has been written, review it`);
-    return;
-  }
-  expect(stdout).toBe(readFileSync(file, "utf8"));
+/** Compares a run's stdout with test/golden/<task>/<format>.<ext>. */
+function expectTaskGolden(task: string, format: string, stdout: string): void {
+  expectGolden(join(GOLDEN, task, `${format}.${EXTENSION[format]}`), stdout);
 }
 
 /**
@@ -103,7 +96,7 @@ describe("golden files: every format of every task", () => {
         const result = await runMain([...run.argv, "--format", format], run.cwd(), NOT_IN_ACTIONS);
         expect(result.exitCode).toBe(run.exitCode);
         expect(result.stderr).toBe("");
-        expectGolden(task, format, result.stdout);
+        expectTaskGolden(task, format, result.stdout);
       });
     }
   }

@@ -7,13 +7,13 @@
  * SLP_UPDATE_FIXTURES=1, then read the diff.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Repository } from "../src/git/repository.ts";
 import { lineAt } from "../src/project/files/lines.ts";
 import { ParseStore, Project, type Node } from "../src/project/model.ts";
 import { CommitTree, WorkTree, type FileSource } from "../src/project/files/source.ts";
-import { FIXTURES, UPDATE } from "./support/fixtures.ts";
+import { expectGolden, FIXTURES } from "./support/fixtures.ts";
 import { commitAll, initRepo } from "./support/git-repo.ts";
 import { tempDir } from "./support/temp.ts";
 
@@ -121,8 +121,7 @@ describe("the project model, from the work tree and from a commit", () => {
     const file = join(dir, "expected.json");
     test(`${name}: work tree`, async () => {
       const actual = await summary(new Project(new WorkTree(dir)));
-      if (UPDATE || !existsSync(file)) writeFileSync(file, `${JSON.stringify(actual, null, 2)}\n`);
-      expect(actual).toEqual(JSON.parse(readFileSync(file, "utf8")));
+      expectGolden(file, `${JSON.stringify(actual, null, 2)}\n`);
     });
     test(
       `${name}: a commit`,

@@ -6,14 +6,14 @@
  * the fallback is used only when the parser cannot read the SQL.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { SqlTree } from "../src/mutate/define-operator.ts";
 import { operators } from "../src/mutate/operators/index.ts";
 import { applyMutant, planMutants } from "../src/mutate/sites.ts";
 import { SourceMap } from "../src/sql/source-map.ts";
 import { parseSql } from "../src/sql/parser.ts";
-import { FIXTURES, UPDATE } from "./support/fixtures.ts";
+import { expectGolden, FIXTURES } from "./support/fixtures.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const MUTATE_FIXTURES = join(FIXTURES, "mutate");
@@ -112,9 +112,8 @@ describe("operator fixtures", () => {
           const sql = readFileSync(join(dir, name, "model.sql"), "utf8");
           const actual = describeMutants(sql, operator ? operator.code : null);
           const file = join(dir, name, "expected");
-          if (UPDATE || !existsSync(file)) writeFileSync(file, actual);
+          expectGolden(file, actual);
           const expected = readFileSync(file, "utf8");
-          expect(actual).toBe(expected);
           const count = expected.split("\n").filter((line) => line !== "" && !line.startsWith("#")).length;
           if (operator) expect(kind === "fires" ? count > 0 : count === 0).toBe(true);
           else expect(expected.startsWith(kind === "fires" ? "# sites from scanner" : "# sites from parser")).toBe(true);

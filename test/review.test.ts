@@ -5,13 +5,13 @@
  * one, band flags, mutation artifacts read or refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "./support/browser.ts";
 import { isValid } from "../src/schemas/validate.ts";
 import { runCli, runMain } from "./support/cli.ts";
-import { UPDATE } from "./support/fixtures.ts";
+import { expectGolden } from "./support/fixtures.ts";
 import { commitAll, git, initRepo } from "./support/git-repo.ts";
 import { copyToTemp, tempDir } from "./support/temp.ts";
 import { historyRepo, type HistoryRepo } from "./support/review-history.ts";
@@ -43,15 +43,8 @@ afterAll(async () => {
 /** Building it runs slp tcr eleven times. */
 const BUILD_TIMEOUT = 180_000;
 
-function expectGolden(name: string, text: string): void {
-  const file = join(GOLDEN, name);
-  if (UPDATE || !existsSync(file)) {
-    mkdirSync(GOLDEN, { recursive: true });
-    writeFileSync(file, text);
-    if (!UPDATE) throw new Error(`${file} was missing; it has been written, review it`);
-    return;
-  }
-  expect(text).toBe(readFileSync(file, "utf8"));
+function expectReviewGolden(name: string, text: string): void {
+  expectGolden(join(GOLDEN, name), text);
 }
 
 describe("slp review on the quickstart", () => {
@@ -59,7 +52,7 @@ describe("slp review on the quickstart", () => {
     const result = await runMain(["review"], QUICKSTART);
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toBe("");
-    expectGolden("quickstart.md", result.stdout);
+    expectReviewGolden("quickstart.md", result.stdout);
     expect(result.stdout).toContain("### fct\\_revenue\\_daily (critical)");
     expect(result.stdout).toContain(
       "✅ reconciliation: the model says 307.99, the source of truth 307.99: a difference of 0 percent; the spec allows 0.1%",

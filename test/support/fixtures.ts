@@ -4,8 +4,8 @@
  * an optional `args` file (the command line, one argument per line), and an
  * `expected` file: `# exit N`, then the exact stdout (and `# stderr` lines).
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { expect } from "bun:test";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
@@ -80,19 +80,38 @@ export function writeExpected(
 /** Set SLP_UPDATE_FIXTURES=1 to rewrite `expected` files from the current output (then review the diff). */
 export const UPDATE = process.env.SLP_UPDATE_FIXTURES === "1";
 
+/** The error of a golden file that is not there: the test fails, and nothing is written (SLP_UPDATE_FIXTURES=1 writes it). */
+export function missingGolden(file: string): Error {
+  return new Error(`${file} is missing: run the test with SLP_UPDATE_FIXTURES=1 to write it from the current output, then review it`);
+}
+
+/**
+ * Compares a text with a golden file, byte for byte. A missing file fails
+ * the test; only SLP_UPDATE_FIXTURES=1 writes (or rewrites) it.
+ */
+export function expectGolden(file: string, actual: string): void {
+  if (UPDATE) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, actual);
+    return;
+  }
+  if (!existsSync(file)) throw missingGolden(file);
+  expect(actual).toBe(readFileSync(file, "utf8"));
+}
+
 /**
  * Compares a run with the case's `expected` file: stdout and exit code
  * exactly, and stderr exactly (a case without a `# stderr` section expects
- * none, so no warning slips by unseen). With SLP_UPDATE_FIXTURES=1, or when
- * the file is missing, writes it instead (a missing file also fails the test).
+ * none, so no warning slips by unseen). A missing file fails the test; only
+ * SLP_UPDATE_FIXTURES=1 writes it.
  */
 export function expectFixtureOutput(dir: string, result: { stdout: string; stderr: string; exitCode: number }, name = "expected"): void {
-  const expected = readExpected(dir, name);
-  if (UPDATE || !expected) {
+  if (UPDATE) {
     writeExpected(dir, result, true, name);
-    if (!UPDATE) throw new Error(`${dir}/${name} was missing; it has been written, review it`);
     return;
   }
+  const expected = readExpected(dir, name);
+  if (!expected) throw missingGolden(join(dir, name));
   expect(result.stdout).toBe(expected.stdout);
   expect(result.stderr).toBe(expected.stderr ?? "");
   expect(result.exitCode).toBe(expected.exitCode);
