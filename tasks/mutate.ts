@@ -34,6 +34,7 @@ export default defineTask({
     select: Type.Optional(
       Type.Array(Type.String(), {
         metavar: "SELECTOR",
+        aliases: ["-s", "-m", "--models"],
         nargs: "+",
         description:
           "mutate the models these dbt selectors choose instead, and those whose unit tests they choose (a model, a unit test, model::test, tag:, path:, +model, ... as slp unit --select)",

@@ -22,6 +22,7 @@ export default defineTask({
     select: Type.Optional(
       Type.Array(Type.String(), {
         metavar: "SELECTOR",
+        aliases: ["-s", "-m", "--models"],
         nargs: "+",
         description:
           "dbt's selector syntax: a model (its unit tests), a unit test (or model::test), +model, model+, tag:, path:, package:, test_name:, config.materialized:, ...; several are a union, a comma an intersection",

@@ -203,3 +203,27 @@ describe("what a run loads", () => {
     expect(loadedBy(["check"])).toEqual({ code: 0, typebox: true, slpYml: true });
   });
 });
+
+describe("dbt's spellings of --select", () => {
+  test("-s, -m and --models choose what --select chooses, in unit and mutate; an unknown short flag is still refused", async () => {
+    const select = await runMain(["unit", "--select", "fct_revenue_daily", "--format", "json"], QUICKSTART);
+    const tests = (stdout: string) => JSON.parse(stdout).data.tests.map((test: { name: string }) => test.name);
+    expect(tests(select.stdout)).toEqual(["days_without_orders_have_no_row", "orders_of_one_day_add_up"]);
+    for (const spelling of [
+      ["-s", "fct_revenue_daily"],
+      ["-m", "fct_revenue_daily"],
+      ["--models", "fct_revenue_daily"],
+      ["--models=fct_revenue_daily"],
+    ]) {
+      const result = await runMain(["unit", ...spelling, "--format", "json"], QUICKSTART);
+      expect(tests(result.stdout)).toEqual(tests(select.stdout));
+    }
+    const mutate = runCli(["mutate", "-s", "fct_revenue_daily", "--dry-run"], QUICKSTART);
+    expect(mutate.exitCode).toBe(0);
+    expect(mutate.stdout).toContain("fct_revenue_daily\t");
+    expect(mutate.stdout).not.toContain("fct_orders\t");
+    const unknown = await runMain(["unit", "-x", "fct_orders"], QUICKSTART);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("unrecognized arguments: -x");
+  });
+});

@@ -22,6 +22,8 @@ export interface OptionSpec {
   choices?: string[];
   /** A list option that takes every bare word after it, as argparse's nargs="+". */
   greedy?: boolean;
+  /** Other spellings of the flag, dbt's habits (`-s`, `-m`, `--models` for `--select`). */
+  aliases?: string[];
 }
 
 export interface ParsedArgs {
@@ -57,6 +59,7 @@ export function optionsOf(task: Task<any, any>): OptionSpec[] {
       description: typeof prop.description === "string" ? prop.description : "",
       choices: choices && choices.length > 0 ? choices : undefined,
       greedy: prop.nargs === "+" ? true : undefined,
+      aliases: Array.isArray(prop.aliases) ? (prop.aliases as string[]) : undefined,
     } satisfies OptionSpec;
   });
 }
@@ -95,7 +98,8 @@ export function helpOf(task: Task<any, any>, prefix = "slp"): string {
   lines.push("options:");
   lines.push(`  ${"-h, --help".padEnd(24)} show this help and exit`);
   for (const option of options.filter((o) => !o.positional)) {
-    const shown = option.kind === "boolean" ? option.flag : `${option.flag} ${option.metavar}`;
+    const flags = [...(option.aliases ?? []), option.flag].join(", ");
+    const shown = option.kind === "boolean" ? flags : `${flags} ${option.metavar}`;
     const repeat = option.kind === "list" ? " (repeatable)" : "";
     lines.push(`  ${shown.padEnd(24)} ${option.description}${repeat}`);
   }
@@ -124,8 +128,9 @@ export function parseArgs(task: Task<any, any>, argv: readonly string[], prefix 
   let output: string | undefined;
   let help = false;
 
+  const aliases = new Map(flagged.flatMap((option) => (option.aliases ?? []).map((alias) => [alias, option.flag] as const)));
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
+    const arg = spelledOut(argv[i] as string, aliases);
     if (arg === "--") {
       positionals.push(...argv.slice(i + 1));
       break;
@@ -214,4 +219,12 @@ function resolvePrefix(name: string, flags: string[], fail: (message: string) =>
   if (matches.length === 1) return matches[0] as string;
   if (matches.length === 0) return fail(`unrecognized arguments: ${name}`);
   return fail(`ambiguous option: ${name} could match ${matches.join(", ")}`);
+}
+
+/** An alias as the flag it stands for (`-s x` is `--select x`, `--models=x` is `--select=x`); anything else as given. */
+function spelledOut(arg: string, aliases: ReadonlyMap<string, string>): string {
+  const equals = arg.indexOf("=");
+  const name = equals >= 0 ? arg.slice(0, equals) : arg;
+  const flag = aliases.get(name);
+  return flag === undefined ? arg : `${flag}${equals >= 0 ? arg.slice(equals) : ""}`;
 }
