@@ -13,8 +13,9 @@ import { collapseWhitespace, plural } from "../core/text.ts";
 import type { Finding } from "../schemas/finding.ts";
 import { survivorHint, type EdgeSource } from "./hints.ts";
 import { treeOf, type EdgeTestRun, type ModelRun, type MutantResult } from "./run.ts";
+import { MUTANT_RULE } from "../report/format.ts";
 
-const rule = { rule: "MUTANT", name: "mutation-check" } as const;
+const rule = { rule: MUTANT_RULE.code, name: MUTANT_RULE.name } as const;
 
 /** How many of the mutants a test lets through its message names. */
 const NAMED = 3;

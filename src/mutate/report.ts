@@ -15,6 +15,7 @@ import { edgeTestVerdicts } from "./edge-tests.ts";
 import { hintFrom, readShape, type EdgeSource } from "./hints.ts";
 import { separationText } from "./separation.ts";
 import { treeOf, type ModelRun, type MutantResult, type MutateRun } from "./run.ts";
+import { MUTANT_RULE } from "../report/format.ts";
 
 export interface ReportContext {
   run: MutateRun;
@@ -36,7 +37,7 @@ export interface ReportContext {
   notes: string[];
 }
 
-const rule = { rule: "MUTANT", name: "mutation-check" } as const;
+const rule = { rule: MUTANT_RULE.code, name: MUTANT_RULE.name } as const;
 
 export function mutateReport(context: ReportContext): { report: Report; artifacts: MutationArtifact[] } {
   const { run } = context;

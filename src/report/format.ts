@@ -70,6 +70,9 @@ export function failedCases(report: Report): ReportCase[] {
 /** A failed unit test read as a finding, so annotations and SARIF place it on the test's line. */
 export const UNIT_TEST_RULE = { code: "UNIT", name: "unit-test-failed" } as const;
 
+/** mutate's findings (a survivor, an untested model, an edge test that kills nothing), read by tcr's advice too. */
+export const MUTANT_RULE = { code: "MUTANT", name: "mutation-check" } as const;
+
 export function caseFinding(testCase: ReportCase): Finding {
   const what = testCase.status === "fail" ? "failed" : "could not run";
   return {

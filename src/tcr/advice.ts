@@ -6,7 +6,7 @@
  * spec only its author may change: each of those cost an agent turns.
  */
 import type { Finding, FixKind } from "../schemas/finding.ts";
-import { UNIT_TEST_RULE } from "../report/format.ts";
+import { MUTANT_RULE, UNIT_TEST_RULE } from "../report/format.ts";
 
 /** The order the lines come in: what stops the agent first, the code last. */
 const ORDER: readonly FixKind[] = ["human", "pre-registration", "test", "sql"];
@@ -54,12 +54,9 @@ function what(finding: Finding): string {
     return `unit test ${name}${place ? ` (${place})` : ""}`;
   }
   // mutate's findings say what survived and which test and cell would catch it: their first clause is the point.
-  if (finding.rule === MUTANT_RULE) return `${finding.message.split("; ")[0]}${place ? ` (${place})` : ""}`;
+  if (finding.rule === MUTANT_RULE.code) return `${finding.message.split("; ")[0]}${place ? ` (${place})` : ""}`;
   return `${finding.rule} ${finding.name}${place ? ` at ${place}` : ""}`;
 }
-
-/** The rule code of mutate's findings (mutate/report.ts). */
-const MUTANT_RULE = "MUTANT";
 
 function list(findings: Finding[], describe: (finding: Finding) => string): string {
   return [...new Set(findings.map(describe))].join(", ");
