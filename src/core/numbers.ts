@@ -31,7 +31,8 @@ function trimZeros(text: string): string {
   return text.includes(".") ? text.replace(/\.?0+$/, "") : text;
 }
 
-function groupThousands(text: string): string {
+/** `14203118.4` -> `14,203,118.4`: the whole part's digits grouped by commas. */
+export function groupThousands(text: string): string {
   const negative = text.startsWith("-");
   const body = negative ? text.slice(1) : text;
   const [whole = "", fraction] = body.split(".");

@@ -1,5 +1,5 @@
 /** The sentences of `slp review`, written once for its Markdown and its HTML page. */
-import { formatNumber, formatPercent } from "../core/numbers.ts";
+import { formatDecimal, formatNumber, formatPercent, groupThousands } from "../core/numbers.ts";
 import { plural } from "../core/text.ts";
 import type { ReviewData, ReviewHistoryEntry, ReviewModel, ReviewNumber, ReviewOtherTests, ReviewRows } from "../schemas/review.ts";
 
@@ -127,14 +127,12 @@ export function anchorCheckLine(model: ReviewModel): { text: string; verdict: Ve
 }
 
 /**
- * A number in the review's before/after table: at most four decimals
- * (thousands grouped), and four significant digits for a number smaller than
+ * A number in the review's before/after table: the loop's formatDecimal (at most four decimals),
+ * thousands grouped; four significant digits for a number smaller than
  * that shows (0.00001234).
  */
 export function decimal(value: number): string {
-  if (!Number.isFinite(value) || Number.isInteger(value)) return formatNumber(value);
-  const rounded = Math.round(value * 1e4) / 1e4;
-  return formatNumber(rounded !== 0 ? rounded : Number(value.toPrecision(4)));
+  return groupThousands(formatDecimal(value));
 }
 
 /** Where the diff says it was measured, or that it does not say: whether it is current cannot be told then. */
